@@ -1,0 +1,44 @@
+package dev.gamagent.api;
+
+import dev.gamagent.image.Picture;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One visual question: images (a video is a list of frames), text, optional hint, optional options A..Z
+ * (multiple choice when non-empty), optional ground truth and categories.
+ */
+public record Question(String id, List<Picture> images, String text, String hint,
+                       Map<String, String> options, String groundTruth, String category, String l2Category) {
+    public Question {
+        images = List.copyOf(images == null ? List.of() : images);
+        options = options == null ? Map.of() : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(options));
+        if (text == null) throw new IllegalArgumentException("question text is missing");
+        if (id == null) id = "q";
+    }
+
+    public static Question of(String id, List<Picture> images, String text, Map<String, String> options) {
+        return new Question(id, images, text, null, options, null, null, null);
+    }
+
+    public boolean isMultipleChoice() { return !options.isEmpty(); }
+
+    public Question withOptions(Map<String, String> newOptions, String newGroundTruth) {
+        return new Question(id, images, text, hint, newOptions, newGroundTruth, category, l2Category);
+    }
+
+    public Question withImages(List<Picture> newImages) {
+        return new Question(id, newImages, text, hint, options, groundTruth, category, l2Category);
+    }
+
+    /** The question as shown to a model: hint, question, then one line per option ("A. text"). */
+    public String render() {
+        StringBuilder sb = new StringBuilder();
+        if (hint != null && !hint.isBlank()) sb.append("Hint: ").append(hint.strip()).append('\n');
+        sb.append(text.strip());
+        for (var e : options.entrySet()) sb.append('\n').append(e.getKey()).append(". ").append(e.getValue());
+        return sb.toString();
+    }
+}

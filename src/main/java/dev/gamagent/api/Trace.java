@@ -1,0 +1,58 @@
+package dev.gamagent.api;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The full, serialisable record of one method run on one question (DESIGN.md section 9). Written with
+ * {@code --trace FILE}, returned by the library, drawn by the web viewer and the reports.
+ *
+ * @param extra method-specific records, e.g. DREAM's {@code probes} and {@code branch}
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record Trace(QuestionInfo question, String method, Map<String, Object> config, List<Round> rounds,
+                    String termination, @JsonProperty("final") Final finalAnswer, TokenCount tokens,
+                    int calls, long millis, Map<String, Object> extra) {
+
+    /** What the trace says about the question (images by name and size, never the pixels). */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record QuestionInfo(String id, String text, String hint, Map<String, String> options,
+                               List<String> images, String groundTruth, String category) {
+        public static QuestionInfo of(Question q) {
+            return new QuestionInfo(q.id(), q.text(), q.hint(), q.options(),
+                    q.images().stream().map(p -> p.source() + " (" + p.width() + "x" + p.height() + ")").toList(),
+                    q.groundTruth(), q.category());
+        }
+    }
+
+    /** One round: k = 0 is the initial answers. */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record Round(int k, List<AgentTurn> agents, List<Critique> critiques,
+                        @JsonProperty("U_sys") Double uSys, Double conflict, Map<String, Object> extra) {
+    }
+
+    /** One agent's answer in one round. {@code error} is set when the agent dropped out of the round. */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record AgentTurn(String id, String role, double scale, String answer, String option, double uncertainty,
+                            String signal, Double weight, List<Claim> claims, TokenCount tokens, String raw,
+                            String parse, String error, Map<String, Double> optionDistribution) {
+    }
+
+    /** A claim an expert made: text, its confidence, the evidence, and where in the image. */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record Claim(int n, String text, double confidence, String evidence, Region region) {
+    }
+
+    /** A critic's verdict on one disputed claim. */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record Critique(String critic, String expert, int claim, String claimText, String assessment,
+                           String reason, String correction, double confidence) {
+    }
+
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record Final(String answer, String option, double confidence) {
+    }
+}

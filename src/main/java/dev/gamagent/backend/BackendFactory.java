@@ -1,0 +1,16 @@
+package dev.gamagent.backend;
+
+import dev.gamagent.config.Config;
+
+/** Builds a backend (with its resilience, recording and load-balancing wrappers) from a {@link BackendSpec}. */
+public final class BackendFactory {
+    private BackendFactory() { }
+
+    public static Backend create(BackendSpec spec, Config config) {
+        switch (spec.kind()) {
+            default:
+                throw new IllegalArgumentException("unknown backend '" + spec.kind()
+                        + "'; known: local, openai, ollama, gemini, anthropic, replay");
+        }
+    }
+}

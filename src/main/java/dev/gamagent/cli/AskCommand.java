@@ -1,0 +1,125 @@
+package dev.gamagent.cli;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.gamagent.api.Answer;
+import dev.gamagent.api.MethodRegistry;
+import dev.gamagent.api.Question;
+import dev.gamagent.api.RunContext;
+import dev.gamagent.backend.Backend;
+import dev.gamagent.backend.BackendFactory;
+import dev.gamagent.config.Config;
+import dev.gamagent.image.ImageLoader;
+import dev.gamagent.image.Picture;
+import dev.gamagent.util.Concurrency;
+import dev.gamagent.util.Json;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+
+/** {@code gam ask}: answer one visual question with one method. */
+@Command(name = "ask", mixinStandardHelpOptions = true, description = "Answer one visual question.")
+public final class AskCommand implements Callable<Integer> {
+    @Option(names = "--image", required = true, description = "image file (repeat for several images or video frames)")
+    List<Path> images = new ArrayList<>();
+
+    @Option(names = "--question", required = true, description = "the question")
+    String question;
+
+    @Option(names = "--hint", description = "optional hint shown before the question")
+    String hint;
+
+    @Option(names = "--option", description = "a multiple-choice option, e.g. --option A=red (repeat, in order)")
+    Map<String, String> options = new LinkedHashMap<>();
+
+    @Option(names = "--method", defaultValue = "single", description = "method (default: ${DEFAULT-VALUE})")
+    String method;
+
+    @Option(names = "--json", description = "print one JSON object on stdout")
+    boolean json;
+
+    @Option(names = "--trace", description = "write the full trace JSON to this file")
+    Path trace;
+
+    @Mixin
+    BackendOptions backendOptions;
+
+    @Override public Integer call() throws Exception {
+        Map<String, String> opts = new LinkedHashMap<>();
+        for (var e : options.entrySet()) {
+            String k = e.getKey().strip().toUpperCase(Locale.ROOT);
+            if (!k.matches("[A-Z]")) throw new IllegalArgumentException("--option " + e.getKey() + "=...: the key must be one letter A..Z");
+            opts.put(k, e.getValue());
+        }
+        List<Picture> pics = new ArrayList<>();
+        for (Path p : images) pics.add(ImageLoader.load(p));
+        Question q = new Question("ask", pics, question, hint, opts, null, null, null);
+        Config config = backendOptions.config();
+        var m = MethodRegistry.create(method);
+        ExecutorService ex = Concurrency.newIoExecutor("gam-ask");
+        try (Backend backend = BackendFactory.create(backendOptions.spec(), config)) {
+            RunContext ctx = new RunContext(backend, null, config, ex, null);
+            Answer a = m.run(q, ctx);
+            if (trace != null) {
+                Path parent = trace.toAbsolutePath().getParent();
+                if (parent != null) Files.createDirectories(parent);
+                Files.writeString(trace, Json.writePretty(a.trace()));
+            }
+            if (json) {
+                System.out.println(Json.write(toJson(a, backend.name())));
+            } else {
+                printHuman(a, backend.name());
+            }
+        } finally {
+            ex.shutdownNow();
+        }
+        return 0;
+    }
+
+    static ObjectNode toJson(Answer a, String backendName) {
+        ObjectNode o = Json.MAPPER.createObjectNode();
+        o.put("answer", a.answer());
+        if (a.option() == null) o.putNull("option"); else o.put("option", a.option());
+        o.put("confidence", a.confidence());
+        o.put("uncertainty", a.uncertainty());
+        String signal = signalOf(a);
+        if (signal != null) o.put("signal", signal);
+        o.put("rounds", a.rounds());
+        o.put("termination", a.termination());
+        ObjectNode t = o.putObject("tokens");
+        t.put("prompt", a.tokens().prompt());
+        t.put("completion", a.tokens().completion());
+        t.put("estimated", a.tokens().estimated());
+        o.put("calls", a.calls());
+        o.put("millis", a.millis());
+        o.put("method", a.trace() == null ? null : a.trace().method());
+        o.put("backend", backendName);
+        return o;
+    }
+
+    private static String signalOf(Answer a) {
+        if (a.trace() == null || a.trace().rounds() == null || a.trace().rounds().isEmpty()) return null;
+        var agents = a.trace().rounds().get(a.trace().rounds().size() - 1).agents();
+        return agents == null || agents.isEmpty() ? null : agents.get(0).signal();
+    }
+
+    private static void printHuman(Answer a, String backendName) {
+        System.out.println("answer:      " + (a.option() != null ? a.option() + ". " : "") + a.answer());
+        System.out.printf(Locale.ROOT, "confidence:  %.3f%n", a.confidence());
+        String s = signalOf(a);
+        System.out.printf(Locale.ROOT, "uncertainty: %.3f%s%n", a.uncertainty(), s == null ? "" : " (" + s + ")");
+        System.out.println("rounds:      " + a.rounds() + " (" + a.termination() + ")");
+        System.out.println("tokens:      " + a.tokens().prompt() + " prompt + " + a.tokens().completion() + " completion"
+                + (a.tokens().estimated() ? " (estimated)" : ""));
+        System.out.println("calls:       " + a.calls() + " in " + a.millis() + " ms via " + backendName);
+    }
+}

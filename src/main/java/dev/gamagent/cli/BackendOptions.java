@@ -1,0 +1,60 @@
+package dev.gamagent.cli;
+
+import dev.gamagent.backend.BackendSpec;
+import dev.gamagent.config.Config;
+import picocli.CommandLine.Option;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** The backend and configuration flags shared by ask, eval, demo, serve and backends check. */
+public final class BackendOptions {
+    @Option(names = "--backend", description = "local|openai|ollama|gemini|anthropic|replay (default: ${DEFAULT-VALUE})", defaultValue = "local")
+    String backend;
+
+    @Option(names = "--base-url", description = "server URL; repeat for load-balanced replicas, e.g. http://127.0.0.1:8000/v1")
+    List<String> baseUrls = new ArrayList<>();
+
+    @Option(names = "--model", description = "model name as the server knows it")
+    String model;
+
+    @Option(names = "--api-key-env", description = "environment variable holding the API key (default: per backend, e.g. OPENAI_API_KEY)")
+    String apiKeyEnv;
+
+    @Option(names = "--timeout", description = "seconds per request (default: ${DEFAULT-VALUE})", defaultValue = "120")
+    int timeoutSeconds;
+
+    @Option(names = "--retries", description = "retries on 408/409/429/5xx/connection errors (default: ${DEFAULT-VALUE})", defaultValue = "4")
+    int retries;
+
+    @Option(names = "--max-concurrent", description = "requests in flight per endpoint (default: ${DEFAULT-VALUE})", defaultValue = "8")
+    int maxConcurrent;
+
+    @Option(names = "--record", description = "append every request/response pair to this JSONL file")
+    Path record;
+
+    @Option(names = "--replay", description = "answer from this recorded JSONL file (with --backend replay)")
+    Path replay;
+
+    @Option(names = "--image-tokens", description = "image-token estimate family when the server reports no usage: qwen|openai|internvl")
+    String imageTokens;
+
+    @Option(names = "--config", description = "JSON config file (hyperparameters, prompts, agents)")
+    Path config;
+
+    @Option(names = "--set", description = "override one config value, e.g. --set gam.lambda=0.3 (repeatable)")
+    Map<String, String> overrides = new LinkedHashMap<>();
+
+    public BackendSpec spec() {
+        return new BackendSpec(backend, baseUrls, model, apiKeyEnv, Duration.ofSeconds(timeoutSeconds), retries,
+                maxConcurrent, record, replay, imageTokens);
+    }
+
+    public Config config() {
+        return Config.defaults().withFile(config).withOverrides(overrides);
+    }
+}

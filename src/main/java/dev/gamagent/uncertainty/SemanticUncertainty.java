@@ -1,0 +1,84 @@
+package dev.gamagent.uncertainty;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Φ_sem from hedge language when no log-probs exist (GAM-Agent §2; DESIGN.md §3): a three-tier lexicon
+ * (strong 3, medium 2, weak 1), density ρ = Σ weights / words (+2 for a question mark that is not the
+ * last character), Φ_sem = σ(60·(ρ − 0.04)); empty text → 1; a reported confidence c blends in:
+ * Φ = (Φ_sem + (1 − c)) / 2.
+ */
+public final class SemanticUncertainty {
+    static final List<String> STRONG = List.of(
+            "cannot determine", "can't determine", "cannot tell", "can't tell", "impossible to tell",
+            "impossible to determine", "not possible to determine", "unable to determine", "unable to tell",
+            "no way to know", "not visible", "cannot see", "can't see", "cannot be determined", "unclear",
+            "i don't know", "i do not know", "not sure", "unsure", "no idea", "illegible", "unreadable",
+            "not applicable", "insufficient information", "too blurry", "too small to read");
+    static final List<String> MEDIUM = List.of(
+            "probably", "likely", "unlikely", "seems", "seem to", "appears", "appear to", "suggests", "suggest",
+            "i think", "i believe", "my guess", "guess", "presumably", "apparently", "roughly", "approximately",
+            "around", "about", "somewhat", "uncertain", "not certain", "hard to say", "difficult to say",
+            "ambiguous", "partially");
+    static final List<String> WEAK = List.of(
+            "maybe", "perhaps", "possibly", "might", "may", "could", "can be", "or", "either", "sort of",
+            "kind of", "fairly", "relatively", "if");
+
+    private static final Pattern CONFIDENCE = Pattern.compile(
+            "confidence\\s*[:=]?\\s*(\\d{1,3}(?:\\.\\d+)?)\\s*(%)?", Pattern.CASE_INSENSITIVE);
+    private static final Pattern WORD = Pattern.compile("[\\p{L}\\p{N}']+");
+
+    private final List<Pattern> strong = compile(STRONG), medium = compile(MEDIUM), weak = compile(WEAK);
+
+    /** Hedge density ρ of a text. */
+    public double density(String text) {
+        String t = text.toLowerCase(Locale.ROOT);
+        int words = 0;
+        Matcher wm = WORD.matcher(t);
+        while (wm.find()) words++;
+        if (words == 0) return 0;
+        double w = 3 * count(strong, t) + 2 * count(medium, t) + count(weak, t);
+        String stripped = t.strip();
+        int q = stripped.indexOf('?');
+        if (q >= 0 && q < stripped.length() - 1) w += 2;
+        return w / words;
+    }
+
+    /** Φ_sem of a text, blended with a reported confidence when one is found. */
+    public double of(String text) {
+        if (text == null || text.isBlank()) return 1.0;
+        double phi = 1 / (1 + Math.exp(-60 * (density(stripConfidence(text)) - 0.04)));
+        Double c = reportedConfidence(text);
+        return c == null ? phi : (phi + (1 - c)) / 2;
+    }
+
+    /** A confidence the text reports ("CONFIDENCE: 80%", "confidence 0.8"), in [0,1], or null. */
+    public static Double reportedConfidence(String text) {
+        Matcher m = CONFIDENCE.matcher(text);
+        Double last = null;
+        while (m.find()) {
+            double v = Double.parseDouble(m.group(1));
+            if (m.group(2) != null || v > 1) v /= 100;
+            if (v >= 0 && v <= 1) last = v;
+        }
+        return last;
+    }
+
+    private static String stripConfidence(String text) { return CONFIDENCE.matcher(text).replaceAll(" "); }
+
+    private static int count(List<Pattern> ps, String t) {
+        int n = 0;
+        for (Pattern p : ps) {
+            Matcher m = p.matcher(t);
+            while (m.find()) n++;
+        }
+        return n;
+    }
+
+    private static List<Pattern> compile(List<String> phrases) {
+        return phrases.stream().map(s -> Pattern.compile("(?<![\\p{L}])" + Pattern.quote(s) + "(?![\\p{L}])")).toList();
+    }
+}
