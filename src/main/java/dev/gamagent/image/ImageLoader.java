@@ -30,9 +30,16 @@ public final class ImageLoader {
     private static final ImageLoader DEFAULT = new ImageLoader(DEFAULT_MAX_PIXELS);
 
     private final long maxPixels;
+    private final String limitSetting;
 
     /** @param maxPixels the largest width×height decoded; 0 or less means no limit */
-    public ImageLoader(long maxPixels) { this.maxPixels = maxPixels; }
+    public ImageLoader(long maxPixels) { this(maxPixels, "image.max_megapixels"); }
+
+    /** @param limitSetting the config key that sets this limit, named in "too large" errors */
+    public ImageLoader(long maxPixels, String limitSetting) {
+        this.maxPixels = maxPixels;
+        this.limitSetting = limitSetting;
+    }
 
     /** A loader whose limit is {@code megapixels} million pixels (the {@code image.max_megapixels} setting). */
     public static ImageLoader withMaxMegapixels(double megapixels) {
@@ -166,9 +173,9 @@ public final class ImageLoader {
         if (w <= 0 || h <= 0) throw new ImageException(name + ": " + label(format) + " header says " + w + "x" + h + " pixels; the file is corrupt");
         long px = (long) w * h;
         if (maxPixels > 0 && px > maxPixels) {
-            throw new ImageException(String.format(Locale.ROOT,
+            throw new ImageTooLargeException(String.format(Locale.ROOT,
                     "%s: %dx%d pixels (%.1f megapixels) is larger than the limit of %.1f megapixels; downscale the image "
-                            + "or raise the limit (config image.max_megapixels)", name, w, h, px / 1e6, maxPixels / 1e6));
+                            + "or raise the limit (config %s)", name, w, h, px / 1e6, maxPixels / 1e6, limitSetting), w, h, maxPixels);
         }
     }
 
