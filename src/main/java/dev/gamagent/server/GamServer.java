@@ -236,7 +236,7 @@ public final class GamServer implements AutoCloseable {
             last.set("usage", usage(a));
             last.set("gam", gamInfo(a, traceId));
             sse.send(last);
-        } catch (ApiError | RuntimeException e) {
+        } catch (RuntimeException e) {
             // Headers are gone: the error travels as an event, as OpenAI's streaming API does.
             ApiError ae = e instanceof ApiError a ? a : new ApiError(500, "server_error", "internal_error", "internal error: " + e.getMessage());
             ObjectNode err = Json.MAPPER.createObjectNode();
