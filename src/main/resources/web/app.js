@@ -219,7 +219,8 @@ function renderRounds(rounds, colors, selectedK) {
   box.replaceChildren(...rounds.map((r) => {
     const rows = (r.agents || []).map((a) => el('tr', {},
       el('td', {}, el('span', { class: 'swatch', style: 'background:' + (colors[a.id] || '#999') }), a.id),
-      el('td', {}, a.role || ''), el('td', {}, (a.option ? a.option + '. ' : '') + (a.answer || (a.error ? 'error: ' + a.error : ''))),
+      el('td', {}, a.role || ''), el('td', {}, a.error ? 'error: ' + a.error
+        : (a.option && a.option !== a.answer ? a.option + '. ' : '') + (a.answer || '')),
       el('td', {}, fmt(a.uncertainty) + (a.signal ? ' (' + a.signal + ')' : '')), el('td', {}, fmt(a.weight)),
       el('td', {}, String((a.claims || []).length))));
     const table = el('table', {}, el('thead', {}, el('tr', {}, ...['Agent', 'Role', 'Answer', 'Uncertainty', 'Weight', 'Claims'].map((h) => el('th', {}, h)))),
@@ -258,7 +259,8 @@ function drawImage(round, colors) {
       const rect = svg('rect', { x: g.x0 * W, y: g.y0 * H, width: Math.max(1, (g.x1 - g.x0) * W), height: Math.max(1, (g.y1 - g.y0) * H),
         fill: 'none', stroke: color, 'stroke-width': 2, class: 'claim-region' });
       rect.append(svg('title', {}, `${a.id} #${c.n}: ${c.text} (${fmt(c.confidence)})`));
-      s.append(rect, svg('text', { x: g.x0 * W + 3, y: g.y0 * H + 12, fill: color, 'font-size': 11 }, `${a.id}#${c.n}`));
+      s.append(rect, svg('text', { x: g.x0 * W + 3, y: g.y0 * H + 12, fill: color, 'font-size': 11, stroke: '#fff', 'stroke-width': 3,
+        'paint-order': 'stroke', 'font-weight': 'bold' }, `${a.id}#${c.n}`));
       n++;
     }
   }

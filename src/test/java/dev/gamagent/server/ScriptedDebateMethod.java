@@ -41,7 +41,8 @@ final class ScriptedDebateMethod implements Method {
                 calls++;
                 answer = r.first().text().strip();
                 var claim = new Trace.Claim(1, experts[i] + " sees " + answer, 0.8, "pixels", new Region(0.1 + 0.4 * i, 0.2, 0.45 + 0.4 * i, 0.8));
-                turns.add(new Trace.AgentTurn(experts[i], "expert", 1.0, answer, q.options().isEmpty() ? null : answer, 0.3 - 0.1 * k,
+                String option = q.options().containsKey(answer) ? answer : null;
+                turns.add(new Trace.AgentTurn(experts[i], "expert", 1.0, option != null ? q.options().get(option) : answer, option, 0.3 - 0.1 * k,
                         "semantic", weights[k][i], List.of(claim), new TokenCount(10, 2, false), answer, null, null, null));
                 ctx.progress().event("agent_answered", Map.of("k", k, "id", experts[i], "answer", answer));
             }
