@@ -34,6 +34,9 @@ class ImageLoaderTest {
     /** The same quadrants as lossless WebP, made once with {@code ffmpeg -i quad.png -c:v libwebp -lossless 1 quad.webp}. */
     static final String QUADRANTS_WEBP = "UklGRjYAAABXRUJQVlA4TCoAAAAvD8ACAB8gEEjeHzqN+RcQFPwf3fxHZA+AMNtokpOc5H0PIaL/UfDp9gE=";
 
+    /** Lossy (VP8) WebP of the quadrants: {@code ffmpeg -i quad.png -c:v libwebp -quality 90 quad.webp}. */
+    static final String QUADRANTS_WEBP_LOSSY = "UklGRnAAAABXRUJQVlA4IGQAAABQAwCdASoQAAwAAMASJagCdLoB+AH6gTADBAPX/A8MjR4CIAD+/ZwX/YQzJf/m1v/oHoFm7WH/+UOm//VPrBv/x1GfdpKqG0B/zRfilz/oTsZJ//T+n+7aeu3//h1ZWYOZrLAA";
+
     static byte[] encode(BufferedImage img, String format) throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         assertThat(ImageIO.write(img, format, out)).as("JDK writer for " + format).isTrue();
@@ -76,6 +79,7 @@ class ImageLoaderTest {
 
     @Test void webpDecodesThroughTheTwelveMonkeysPlugin() throws IOException {
         assertQuadrants(ImageLoader.load(write("q.webp", Base64.getDecoder().decode(QUADRANTS_WEBP))), 0);
+        assertQuadrants(ImageLoader.load(write("lossy.webp", Base64.getDecoder().decode(QUADRANTS_WEBP_LOSSY))), 60);
     }
 
     @Test void theFormatIsRecognisedFromTheBytesNotTheExtension() throws IOException {
