@@ -20,7 +20,7 @@ public final class TokenEstimator {
     private static final int PER_MESSAGE = 4;
 
     private static final class Tokenizer {
-        static final Encoding CL100K = Encodings.newDefaultEncodingRegistry().getEncoding(EncodingType.CL100K_BASE);
+        static final Encoding CL100K = Encodings.newLazyEncodingRegistry().getEncoding(EncodingType.CL100K_BASE);
     }
 
     private final String imageFamily;
