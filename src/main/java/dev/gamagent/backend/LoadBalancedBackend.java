@@ -21,6 +21,7 @@ public final class LoadBalancedBackend implements Backend {
 
     private final List<Slot> slots = new ArrayList<>();
     private final long cooldownNanos;
+    private int next; // rotates the start of the scan so ties are broken round-robin
 
     /** @param endpoints backends paired with their endpoint URL (for logs), in the same order */
     public LoadBalancedBackend(List<Backend> backends, List<String> endpoints, Duration cooldown) {
@@ -67,7 +68,10 @@ public final class LoadBalancedBackend implements Backend {
     private synchronized Slot pick() {
         long now = System.nanoTime();
         Slot best = null, oldestFailure = null;
-        for (Slot s : slots) {
+        int start = next;
+        next = (next + 1) % slots.size();
+        for (int i = 0; i < slots.size(); i++) {
+            Slot s = slots.get((start + i) % slots.size());
             long failed = s.failedAtNanos().get();
             boolean cooling = failed != Long.MIN_VALUE && now - failed < cooldownNanos;
             if (cooling) {

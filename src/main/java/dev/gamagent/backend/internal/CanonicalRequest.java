@@ -89,7 +89,7 @@ public final class CanonicalRequest {
         }
         o.putObject("usage").put("prompt", r.usage().promptTokens()).put("completion", r.usage().completionTokens())
                 .put("estimated", r.usage().estimated());
-        o.put("latency_ms", r.latency().toMillis());
+        o.put("latency_ns", r.latency().toNanos());
         o.put("model", r.model());
         return o;
     }
@@ -111,6 +111,6 @@ public final class CanonicalRequest {
         }
         JsonNode u = o.path("usage");
         return new ChatResult(choices, new Usage(u.path("prompt").asLong(), u.path("completion").asLong(), u.path("estimated").asBoolean()),
-                Duration.ofMillis(o.path("latency_ms").asLong()), o.path("model").asText(null));
+                Duration.ofNanos(o.path("latency_ns").asLong()), o.path("model").asText(null));
     }
 }
