@@ -66,7 +66,7 @@ abstract class HttpChatBackend implements Backend {
     protected String discoverModel() { return null; }
 
     /** A subclass hook for other one-off request adaptations after a 400 (e.g. max_completion_tokens). */
-    protected boolean adaptAfter(BackendException.InvalidRequest e) { return false; }
+    protected boolean adaptAfter(ChatRequest request, BackendException.InvalidRequest e) { return false; }
 
     @Override public final ChatResult chat(ChatRequest request) {
         long t0 = System.nanoTime();
@@ -81,7 +81,7 @@ abstract class HttpChatBackend implements Backend {
                 if (attempt >= 3) throw e;
                 ChatRequest next = afterLogprobRefusal(effective, e);
                 if (next != null) { effective = next; continue; }
-                if (adaptAfter(e)) continue;
+                if (adaptAfter(effective, e)) continue;
                 throw e;
             }
         }

@@ -19,7 +19,9 @@ import java.util.Locale;
  * {@code /v1}, e.g. {@code http://127.0.0.1:8000/v1}.
  */
 public final class OpenAiCompatibleBackend extends HttpChatBackend {
+    private static final java.util.regex.Pattern N_PARAM = java.util.regex.Pattern.compile("['\"`]n['\"`]|completion choice");
     private volatile boolean maxCompletionTokens;
+    private volatile boolean emulateN;
 
     public OpenAiCompatibleBackend(EndpointSettings settings) { super("openai", settings); }
 
@@ -28,15 +30,40 @@ public final class OpenAiCompatibleBackend extends HttpChatBackend {
     }
 
     @Override protected WireAnswer send(ChatRequest r, String model) {
+        if (emulateN && r.n() > 1) return repeated(r, model, this::sendOne);
+        WireAnswer a = sendOne(r, model);
+        if (a.choices().size() >= r.n()) return a;
+        // Ollama's /v1 silently answers one choice for n > 1: remember, and make up the rest with single calls.
+        emulateN = true;
+        ChatRequest rest = r.withSampling(r.temperature(), r.maxTokens(), r.n() - a.choices().size(), r.seed() == null ? null : r.seed() + 1);
+        WireAnswer more = repeated(rest, model, this::sendOne);
+        List<Choice> all = new ArrayList<>(a.choices());
+        all.addAll(more.choices());
+        return new WireAnswer(all, sum(a.promptTokens(), more.promptTokens()), sum(a.completionTokens(), more.completionTokens()), a.model());
+    }
+
+    private WireAnswer sendOne(ChatRequest r, String model) {
         HttpTransport.JsonResponse resp = transport.postJson(uri("/chat/completions"), body(r, model, maxCompletionTokens), authHeaders());
         return parse(resp.body(), resp.raw());
     }
 
-    /** Hosted reasoning models refuse {@code max_tokens} and name its replacement. */
-    @Override protected boolean adaptAfter(BackendException.InvalidRequest e) {
-        if (maxCompletionTokens || e.body() == null || !e.body().contains("max_completion_tokens")) return false;
-        maxCompletionTokens = true;
-        return true;
+    private static Long sum(Long a, Long b) { return a == null || b == null ? null : a + b; }
+
+    /**
+     * Hosted reasoning models refuse {@code max_tokens} and name its replacement; llama.cpp refuses
+     * {@code n > 1} ("Only one completion choice is allowed"): then samples are separate calls.
+     */
+    @Override protected boolean adaptAfter(ChatRequest r, BackendException.InvalidRequest e) {
+        String body = e.body() == null ? "" : e.body();
+        if (!maxCompletionTokens && body.contains("max_completion_tokens")) {
+            maxCompletionTokens = true;
+            return true;
+        }
+        if (!emulateN && r.n() > 1 && N_PARAM.matcher(body).find()) {
+            emulateN = true;
+            return true;
+        }
+        return false;
     }
 
     @Override protected String discoverModel() {

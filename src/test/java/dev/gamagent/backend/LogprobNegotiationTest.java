@@ -121,4 +121,42 @@ class LogprobNegotiationTest {
             l.assertNoViolations();
         }
     }
+
+    @Test void anUnsupportedParameterLogprobsErrorAlsoTriggersTheFallback() {
+        try (OpenAiWireServer s = new OpenAiWireServer()) {
+            s.enqueue(Reply.status(400, "{\"error\":{\"message\":\"Unsupported parameter: 'logprobs' is not supported with this model.\"}}"));
+            try (Backend b = backend("openai", s.baseUrl(), "vlm")) {
+                assertThat(b.chat(question()).text()).isEqualTo("A");
+                assertThat(b.capabilities().logprobs()).isFalse();
+            }
+        }
+    }
+
+    @Test void openAisTopLogprobsLimitMessageLowersTopK() {
+        try (OpenAiWireServer s = new OpenAiWireServer()) {
+            s.enqueue(Reply.status(400, "{\"error\":{\"message\":\"Invalid 'top_logprobs': integer above maximum value. Expected a value <= 7, but got 9 instead.\"}}"));
+            try (Backend b = backend("openai", s.baseUrl(), "vlm")) {
+                b.chat(question().withLogprobs(true, 9));
+            }
+            assertThat(s.chatRequests()).extracting(q -> q.json().path("top_logprobs").asInt()).containsExactly(9, 7);
+        }
+    }
+
+    @Test void serversWithoutNGetSeveralSingleCalls() {
+        try (OpenAiWireServer ollamaV1 = new OpenAiWireServer(); OpenAiWireServer llamaCpp = new OpenAiWireServer()) {
+            ollamaV1.ignoreN();
+            llamaCpp.rejectN();
+            for (OpenAiWireServer s : List.of(ollamaV1, llamaCpp)) {
+                try (Backend b = backend("openai", s.baseUrl(), "vlm")) {
+                    assertThat(b.chat(question().withSampling(0.8, 16, 3, 1L)).choices()).hasSize(3);
+                    assertThat(b.chat(question().withSampling(0.8, 16, 2, 1L)).choices()).hasSize(2);
+                }
+                s.assertNoViolations();
+            }
+            // first call: one n=3 request then 2 singles; second call: 2 singles directly
+            assertThat(ollamaV1.chatRequests()).hasSize(5);
+            // first call: refused n=3, then 3 singles; second call: 2 singles
+            assertThat(llamaCpp.chatRequests()).hasSize(6);
+        }
+    }
 }

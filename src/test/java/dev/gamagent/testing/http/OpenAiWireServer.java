@@ -19,13 +19,15 @@ import java.util.Set;
  * {@code response_format} shape. Behaviours: {@link #maxTopLogprobs(int)} answers 400 like vLLM above the
  * limit; {@link #rejectLogprobs()} answers 400 like hosted reasoning models to any {@code logprobs}.
  * Renders answers with {@code logprobs.content[].top_logprobs} (top-k as asked), usage unless withheld,
- * and {@code n} copies of a single generated choice when the request asks for n.
+ * and {@code n} copies of a single generated choice when the request asks for n ({@link #ignoreN()} and
+ * {@link #rejectN()} imitate Ollama's /v1 and llama.cpp, which do not support {@code n}).
  */
 public final class OpenAiWireServer extends WireServer {
     private static final Set<String> ROLES = Set.of("system", "user", "assistant");
     private volatile int maxTop = 20;
     private volatile boolean rejectLogprobs;
     private volatile String model = "test-vlm";
+    private volatile int nMode; // 0 = honour n, 1 = answer one choice (Ollama /v1), 2 = 400 (llama.cpp)
 
     @Override public String baseUrl() { return rootUrl() + "/v1"; }
 
@@ -34,6 +36,12 @@ public final class OpenAiWireServer extends WireServer {
 
     /** Like a hosted reasoning model: any {@code logprobs} field gets a 400. */
     public OpenAiWireServer rejectLogprobs() { this.rejectLogprobs = true; return this; }
+
+    /** Like Ollama's /v1: {@code n} is ignored and one choice comes back. */
+    public OpenAiWireServer ignoreN() { this.nMode = 1; return this; }
+
+    /** Like llama.cpp's server: {@code n > 1} gets a 400. */
+    public OpenAiWireServer rejectN() { this.nMode = 2; return this; }
 
     /** The model {@code GET /v1/models} lists. */
     public OpenAiWireServer model(String m) { this.model = m; return this; }
@@ -55,6 +63,9 @@ public final class OpenAiWireServer extends WireServer {
         if (rejectLogprobs && (b.has("logprobs") || b.has("top_logprobs"))) {
             return Reply.status(400, "{\"error\":{\"message\":\"logprobs are not supported with reasoning models.\","
                     + "\"type\":\"invalid_request_error\",\"param\":\"logprobs\",\"code\":\"unsupported_parameter\"}}");
+        }
+        if (nMode == 2 && b.path("n").asInt(1) > 1) {
+            return Reply.status(400, "{\"error\":{\"code\":400,\"message\":\"Only one completion choice is allowed\",\"type\":\"invalid_request_error\"}}");
         }
         int top = b.path("top_logprobs").asInt(0);
         if (top > maxTop) {
@@ -124,7 +135,7 @@ public final class OpenAiWireServer extends WireServer {
         JsonNode req = r.json();
         boolean wantLp = req.path("logprobs").asBoolean(false);
         int k = req.path("top_logprobs").asInt(0);
-        int n = req.path("n").asInt(1);
+        int n = nMode == 1 ? 1 : req.path("n").asInt(1);
         List<Reply.Generated> gens = a.choices().size() == 1 && n > 1 ? java.util.Collections.nCopies(n, a.choices().get(0)) : a.choices();
         ObjectNode o = Json.MAPPER.createObjectNode();
         o.put("id", "chatcmpl-test").put("object", "chat.completion").put("created", 1_700_000_000L).put("model", req.path("model").asText());
