@@ -14,6 +14,7 @@ public final class MethodRegistry {
 
     static {
         METHODS.put("single", dev.gamagent.baseline.SingleMethod::new);
+        METHODS.put("gam", dev.gamagent.gam.GamMethod::new);
     }
 
     private MethodRegistry() { }
