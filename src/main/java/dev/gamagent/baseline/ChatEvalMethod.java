@@ -38,7 +38,7 @@ public final class ChatEvalMethod implements Method {
             List<Turn> now = new ArrayList<>();
             for (Panel.Agent a : agents) {
                 String task = history.isEmpty() ? "answer" : "revise";
-                Turn t = p.ask(a, k, p.render("chateval_turn", a.role(), Map.of("task", task, "history", transcript(history))), sampling);
+                Turn t = p.ask(a, k, p.render("chateval_turn", a, Map.of("task", task, "history", transcript(history))), sampling);
                 now.add(t);
                 if (t.ok()) history.add(t);
             }
@@ -47,7 +47,7 @@ public final class ChatEvalMethod implements Method {
         }
         if (decision.equals("judge")) {
             var judge = new Panel.Agent("judge", "judge", 0);
-            Turn j = p.ask(judge, turns, p.render("chateval_judge", judge.role(), Map.of("history", transcript(history))), sampling);
+            Turn j = p.ask(judge, turns, p.render("chateval_judge", judge, Map.of("history", transcript(history))), sampling);
             p.record(turns, List.of(j), null, Map.of("decision", "judge"));
             return p.finish(Panel.majority(List.of(j)), turns - 1, Termination.FIXED_ROUNDS, Map.of("decided_by", "judge"));
         }

@@ -16,7 +16,7 @@ public final class CotMethod implements Method {
     @Override public Answer run(Question q, RunContext ctx) {
         Panel p = new Panel(name(), "cot", q, ctx);
         Panel.Agent a = new Panel.Agent("cot", "assistant", 0);
-        Turn t = p.ask(a, 0, p.render("cot_answer", a.role(), Map.of()), p.sampling(0));
+        Turn t = p.ask(a, 0, p.render("cot_answer", a, Map.of()), p.sampling(0));
         p.record(0, List.of(t), List.of(1.0), null);
         return p.finish(Panel.majority(List.of(t)), 0, Termination.SINGLE, null);
     }

@@ -21,8 +21,8 @@ public final class DebateMethod implements Method {
         Panel p = new Panel(name(), "debate", q, ctx);
         List<Panel.Agent> agents = Debaters.of(p.integer("agents", 3), "debater");
         int rounds = p.integer("rounds", 2);
-        var sampling = p.sampling(p.number("temperature", 0));
-        List<Turn> prev = p.round(0, agents, a -> p.render("debate_answer", a.role(), Map.of()), sampling);
+        var sampling = p.sampling(p.number("temperature", 0.7));
+        List<Turn> prev = p.round(0, agents, a -> p.render("debate_answer", a, Map.of()), sampling);
         p.record(0, prev, null, null);
         for (int k = 1; k <= rounds; k++) {
             List<Turn> last = prev;
@@ -35,7 +35,7 @@ public final class DebateMethod implements Method {
 
     private static String revisePrompt(Panel p, Panel.Agent a, List<Turn> last) {
         Turn own = Debaters.find(last, a.id());
-        return p.render("debate_revise", a.role(), Map.of(
+        return p.render("debate_revise", a, Map.of(
                 "previous", own != null && own.ok() ? Panel.body(own, false) : "(no previous answer)",
                 "peers", Panel.peers(a.id(), last, null, false)));
     }

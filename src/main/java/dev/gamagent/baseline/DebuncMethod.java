@@ -21,15 +21,15 @@ public final class DebuncMethod implements Method {
         Panel p = new Panel(name(), "debunc", q, ctx);
         List<Panel.Agent> agents = Debaters.of(p.integer("agents", 3), "debater");
         int rounds = p.integer("rounds", 2);
-        var sampling = p.sampling(p.number("temperature", 0));
-        List<Turn> prev = p.round(0, agents, a -> p.render("debunc_answer", a.role(), Map.of()), sampling);
+        var sampling = p.sampling(p.number("temperature", 0.7));
+        List<Turn> prev = p.round(0, agents, a -> p.render("debunc_answer", a, Map.of()), sampling);
         p.record(0, prev, weights(prev), null);
         for (int k = 1; k <= rounds; k++) {
             List<Turn> last = prev;
             List<Double> w = weights(last);
             List<Turn> now = p.round(k, agents, a -> {
                 Turn own = Debaters.find(last, a.id());
-                return p.render("debunc_revise", a.role(), Map.of(
+                return p.render("debunc_revise", a, Map.of(
                         "previous", own != null && own.ok() ? Panel.body(own, true) : "(no previous answer)",
                         "peers", Panel.peers(a.id(), last, w, true)));
             }, sampling);

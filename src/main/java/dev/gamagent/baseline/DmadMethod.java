@@ -35,7 +35,7 @@ public final class DmadMethod implements Method {
             List<Turn> last = prev;
             List<Turn> now = p.round(k, agents, a -> {
                 Turn own = Debaters.find(last, a.id());
-                return p.render("dmad_revise", a.role(), Map.of(
+                return p.render("dmad_revise", a, Map.of(
                         "strategy", strategy(p, strategies.get(a.index())),
                         "previous", own != null && own.ok() ? Panel.body(own, false) : "(no previous answer)",
                         "peers", Panel.peers(a.id(), last, null, false)));

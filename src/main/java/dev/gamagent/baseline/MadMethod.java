@@ -39,11 +39,11 @@ public final class MadMethod implements Method {
             va.put("task", k == 0 ? "answer" : "revise");
             va.put("previous", lastAff == null ? "" : "<previous>\n" + Panel.body(lastAff, false) + "\n</previous>");
             va.put("peers", lastNeg == null ? "" : Panel.peers(aff.id(), List.of(lastNeg), List.of(1.0), false));
-            Turn a = p.ask(aff, k, p.render("mad_affirmative", aff.role(), va), sampling);
+            Turn a = p.ask(aff, k, p.render("mad_affirmative", aff, va), sampling);
             Map<String, Object> vn = new LinkedHashMap<>();
             vn.put("previous", lastNeg == null ? "" : "<previous>\n" + Panel.body(lastNeg, false) + "\n</previous>");
             vn.put("peers", Panel.peers(neg.id(), List.of(a), List.of(1.0), false));
-            Turn n = p.ask(neg, k, p.render("mad_negative", neg.role(), vn), sampling);
+            Turn n = p.ask(neg, k, p.render("mad_negative", neg, vn), sampling);
             Turn m = p.ask(mod, k, p.render("mad_moderator", mod.role(),
                     Map.of("peers", Panel.peers(mod.id(), List.of(a, n), List.of(0.5, 0.5), false))), sampling);
             boolean stop = m.ok() && m.answer() != null && decidedToStop(m.raw());
@@ -58,7 +58,7 @@ public final class MadMethod implements Method {
             history.add(n);
             if (k == maxRounds - 1) {
                 var judge = new Panel.Agent("judge", "judge", 2);
-                Turn j = p.ask(judge, k, p.render("mad_judge", judge.role(), Map.of("debate", transcript(history))), sampling);
+                Turn j = p.ask(judge, k, p.render("mad_judge", judge, Map.of("debate", transcript(history))), sampling);
                 p.record(k, List.of(a, n, m, j), null, extra);
                 List<Turn> fallback = j.ok() ? List.of(j) : List.of(a, n, m);
                 return p.finish(Panel.majority(fallback), maxRounds, Termination.MAX_ROUNDS, Map.of("decided_by", j.ok() ? "judge" : "vote"));

@@ -95,6 +95,13 @@ public final class Panel {
                 : "Reply in this format:\nANSWER: <a single word or short phrase>\nCONFIDENCE: <0..1>";
     }
 
+    /** Renders a template for one agent: its id ({@code {{agent}}}) and role plus the values every prompt has. */
+    public String render(String template, Agent agent, Map<String, ?> values) {
+        Map<String, Object> v = new LinkedHashMap<>(values);
+        v.putIfAbsent("agent", agent.id());
+        return render(template, agent.role(), v);
+    }
+
     /** Renders a template with the values every prompt has: question, role, note, format. */
     public String render(String template, String role, Map<String, ?> values) {
         Map<String, Object> v = new LinkedHashMap<>(values);

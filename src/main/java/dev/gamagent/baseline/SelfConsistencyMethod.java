@@ -22,7 +22,7 @@ public final class SelfConsistencyMethod implements Method {
         int k = Math.max(1, p.integer("samples", 5));
         double temperature = p.number("temperature", 0.7);
         Panel.Agent base = new Panel.Agent("sample", "assistant", 0);
-        String user = p.render("sc_answer", base.role(), Map.of());
+        String user = p.render("sc_answer", base, Map.of());
         List<Turn> turns;
         if (ctx.backend().capabilities().multipleChoices() && k > 1) {
             ctx.progress().event("round_started", Map.of("k", 0));

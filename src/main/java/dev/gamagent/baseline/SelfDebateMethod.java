@@ -21,7 +21,7 @@ public final class SelfDebateMethod implements Method {
         Panel.Agent a = new Panel.Agent("agent-1", "debater", 0);
         int rounds = p.integer("rounds", 3);
         var sampling = p.sampling(p.number("temperature", 0));
-        Turn prev = p.ask(a, 0, p.render("self_debate_answer", a.role(), Map.of()), sampling);
+        Turn prev = p.ask(a, 0, p.render("self_debate_answer", a, Map.of()), sampling);
         p.record(0, List.of(prev), null, null);
         for (int k = 1; k <= rounds; k++) {
             Turn now = p.ask(a, k, p.render("self_debate_revise", a.role(),

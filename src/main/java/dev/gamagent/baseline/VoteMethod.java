@@ -16,7 +16,7 @@ public final class VoteMethod implements Method {
     @Override public Answer run(Question q, RunContext ctx) {
         Panel p = new Panel(name(), "vote", q, ctx);
         List<Panel.Agent> agents = Debaters.of(p.integer("agents", 3), "voter");
-        List<Turn> turns = p.round(0, agents, a -> p.render("vote_answer", a.role(), Map.of()),
+        List<Turn> turns = p.round(0, agents, a -> p.render("vote_answer", a, Map.of()),
                 p.sampling(p.number("temperature", 0.7)));
         p.record(0, turns, null, null);
         return p.finish(Panel.majority(turns), 0, Termination.SINGLE, null);
