@@ -206,7 +206,8 @@ public final class DreamMethod implements Method {
                 final int agent = a;
                 final double scale = scales.get(i);
                 final List<Picture> pics = images.get(i);
-                String user = prompts.render("dream_probe", Map.of("role", "assistant", "question", q.render(), "format", format));
+                String user = prompts.render("dream_probe", Map.of("role", "assistant", "agent", "agent-" + (a + 1),
+                        "question", q.render(), "format", format));
                 fs.add(ctx.executor().submit(() -> probeOne(backend, q, agent, scale, pics, user, sampling, estimator)));
             }
         }
