@@ -45,6 +45,7 @@ public final class Panel {
     private final Prompts prompts;
     private final UncertaintyEstimator estimator = UncertaintyEstimator.defaults();
     private final List<Trace.Round> rounds = new ArrayList<>();
+    private final Map<Integer, List<Picture>> images = new java.util.concurrent.ConcurrentHashMap<>();
     private final long t0 = System.nanoTime();
     private TokenCount tokens = TokenCount.ZERO;
     private int calls;
@@ -114,7 +115,9 @@ public final class Panel {
 
     /** The pictures agent {@code index} receives (DREAM's assignment when present) at this backend's pixel cap. */
     public List<Picture> images(int index) {
-        return AgentImages.forAgent(question, ctx.config(), index, 1.0, ctx.backend().capabilities().maxImagePixels());
+        // the config is fixed for the run, so each agent's scaled (and PNG-encoded) pictures are reused every round
+        return images.computeIfAbsent(index, i ->
+                AgentImages.forAgent(question, ctx.config(), i, 1.0, ctx.backend().capabilities().maxImagePixels()));
     }
 
     /** One call of one agent; a failed call becomes a turn with {@code error} set. */

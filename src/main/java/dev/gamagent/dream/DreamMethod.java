@@ -46,6 +46,8 @@ public final class DreamMethod implements Method {
     private static final Logger LOG = LoggerFactory.getLogger(DreamMethod.class);
 
     private final Method inner;
+    /** Warn about the semantic fallback once per method instance, not once per question. */
+    private final java.util.concurrent.atomic.AtomicBoolean warned = new java.util.concurrent.atomic.AtomicBoolean();
 
     public DreamMethod(Method inner) {
         if (inner instanceof DreamMethod) throw new IllegalArgumentException("DREAM cannot wrap itself: " + inner.name());
@@ -118,7 +120,7 @@ public final class DreamMethod implements Method {
             Branch branch = ResolutionAssignment.decide(marked, s.agents(), probed);
             boolean semantic = marked.stream().anyMatch(p -> p.ok() && p.signal().equals(UncertaintySignal.SEMANTIC.label()));
             if (semantic) {
-                LOG.warn("{}: the backend {} gave no log-probabilities, so DREAM's probe uses semantic uncertainty "
+                if (!warned.getAndSet(true)) LOG.warn("{}: the backend {} gave no log-probabilities, so DREAM's probe uses semantic uncertainty "
                         + "instead of ANLL", name(), ctx.backend().name());
                 extra.put("uncertainty_fallback", "semantic");
             }

@@ -142,6 +142,12 @@ class DreamMethodTest {
                 .containsExactly(org.assertj.core.groups.Tuple.tuple(100, 50), org.assertj.core.groups.Tuple.tuple(200, 100),
                         org.assertj.core.groups.Tuple.tuple(283, 141));
         assertThat((long) 283 * 141).isLessThanOrEqualTo(40_000);
+        List<String> sent;
+        synchronized (b.requests) {
+            sent = b.requests.stream().filter(r -> user(r).contains("<task>probe</task>")).map(r -> sizes(r).get(0)).toList();
+        }
+        assertThat(sent).hasSize(9).containsOnly("100x50", "200x100", "283x141");
+        assertThat(sent.stream().filter("283x141"::equals).count()).isEqualTo(3);
         var capped = probing(20_000, (agent, w) -> Reply.of("ANSWER: A", 0.5));
         Answer c = dream(capped, "dream.mode=probe_only");
         @SuppressWarnings("unchecked") List<Probe> cp = (List<Probe>) c.trace().extra().get("probes");
