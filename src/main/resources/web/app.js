@@ -94,6 +94,10 @@ function describeEvent(ev) {
   if (d.answer !== undefined) parts.push('→ ' + d.answer);
   if (d.weights) parts.push('weights ' + JSON.stringify(d.weights));
   if (d.U_sys !== undefined) parts.push('U_sys ' + fmt(d.U_sys));
+  if (parts.length === 1 && Object.keys(d).length) {
+    const raw = JSON.stringify(d); // an event shape this page does not know yet: show it as is
+    parts.push(raw.length > 160 ? raw.slice(0, 160) + '…' : raw);
+  }
   return parts.join(' · ');
 }
 

@@ -4,14 +4,18 @@ import com.twelvemonkeys.imageio.plugins.webp.WebPImageReaderSpi;
 
 import javax.imageio.ImageIO;
 import javax.imageio.ImageReader;
+import javax.imageio.stream.FileImageInputStream;
 import javax.imageio.stream.ImageInputStream;
 import javax.imageio.stream.MemoryCacheImageInputStream;
 import java.awt.image.BufferedImage;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.SeekableByteChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.Iterator;
 import java.util.List;
@@ -26,6 +30,9 @@ import java.util.Locale;
 public final class ImageLoader {
     /** 100 megapixels: larger than any camera photo, small enough to decode on a laptop. */
     public static final long DEFAULT_MAX_PIXELS = 100_000_000L;
+
+    private static final int HEAD = 512;
+    private static final int TAIL = 16;
 
     private static final ImageLoader DEFAULT = new ImageLoader(DEFAULT_MAX_PIXELS);
 
@@ -70,18 +77,25 @@ public final class ImageLoader {
         if (!Files.exists(file)) throw new ImageException(file + ": no such file; check the path");
         if (Files.isDirectory(file)) throw new ImageException(file + ": is a directory, not an image file");
         if (!Files.isReadable(file)) throw new ImageException(file + ": not readable; check its permissions");
-        byte[] bytes;
-        try {
-            bytes = Files.readAllBytes(file);
+        // Stream from the file rather than reading it whole: a huge file is refused from its header alone.
+        Input input;
+        try (SeekableByteChannel ch = Files.newByteChannel(file)) {
+            long size = ch.size();
+            ByteBuffer head = ByteBuffer.allocate((int) Math.min(size, HEAD));
+            while (head.hasRemaining() && ch.read(head) > 0) { /* fill */ }
+            ByteBuffer tail = ByteBuffer.allocate((int) Math.min(size, TAIL));
+            ch.position(size - tail.capacity());
+            while (tail.hasRemaining() && ch.read(tail) > 0) { /* fill */ }
+            input = new Input(head.array(), tail.array(), size, () -> new FileImageInputStream(file.toFile()));
         } catch (IOException e) {
             throw new ImageException(file + ": cannot be read (" + e.getMessage() + ")", e);
         }
-        Picture p = decode(file.toString(), bytes);
+        Picture p = decode(file.toString(), input);
         return new Picture(file.getFileName().toString(), p.image());
     }
 
     public Picture bytes(String sourceName, byte[] bytes) {
-        return decode(nameOf(sourceName), bytes);
+        return decode(nameOf(sourceName), Input.of(bytes));
     }
 
     /** Decodes base64 text (whitespace and line breaks are ignored; URL-safe alphabet accepted). */
@@ -117,9 +131,10 @@ public final class ImageLoader {
     /** Reads format and dimensions from the header only. */
     public Header header(String sourceName, byte[] bytes) {
         String name = nameOf(sourceName);
-        ImageFormat format = formatOf(name, bytes);
+        Input input = Input.of(bytes);
+        ImageFormat format = formatOf(name, input);
         ImageReader reader = readerFor(name, format);
-        try (ImageInputStream in = new MemoryCacheImageInputStream(new ByteArrayInputStream(bytes))) {
+        try (ImageInputStream in = input.open()) {
             reader.setInput(in, true, true);
             return new Header(format, reader.getWidth(0), reader.getHeight(0));
         } catch (IOException | RuntimeException e) {
@@ -129,12 +144,29 @@ public final class ImageLoader {
         }
     }
 
-    private Picture decode(String name, byte[] bytes) {
-        ImageFormat format = formatOf(name, bytes);
+    /** The first and last bytes (for format sniffing and the GIF trailer), the size, and a way to stream the rest. */
+    private record Input(byte[] head, byte[] tail, long size, Opener opener) {
+        static Input of(byte[] b) {
+            byte[] bytes = b == null ? new byte[0] : b;
+            return new Input(Arrays.copyOf(bytes, Math.min(bytes.length, HEAD)),
+                    Arrays.copyOfRange(bytes, Math.max(0, bytes.length - TAIL), bytes.length), bytes.length,
+                    () -> new MemoryCacheImageInputStream(new ByteArrayInputStream(bytes)));
+        }
+
+        ImageInputStream open() throws IOException { return opener.open(); }
+    }
+
+    @FunctionalInterface
+    private interface Opener {
+        ImageInputStream open() throws IOException;
+    }
+
+    private Picture decode(String name, Input input) {
+        ImageFormat format = formatOf(name, input);
         ImageReader reader = readerFor(name, format);
         List<String> warnings = new ArrayList<>();
         reader.addIIOReadWarningListener((source, warning) -> warnings.add(warning));
-        try (ImageInputStream in = new MemoryCacheImageInputStream(new ByteArrayInputStream(bytes))) {
+        try (ImageInputStream in = input.open()) {
             reader.setInput(in, false, true);
             int w, h;
             try {
@@ -155,7 +187,7 @@ public final class ImageLoader {
                         + "); re-export or re-download the file");
             }
             if (img == null) throw new ImageException(name + ": the " + label(format) + " decoder returned no image; the file is corrupt");
-            if (format == ImageFormat.GIF && !endsWithGifTrailer(bytes)) {
+            if (format == ImageFormat.GIF && !endsWithGifTrailer(input.tail())) {
                 // The JDK's GIF decoder fills missing rows with the background colour instead of failing.
                 throw new ImageException(name + ": truncated GIF (the file ends before its trailer byte); re-export or re-download it");
             }
@@ -179,9 +211,9 @@ public final class ImageLoader {
         }
     }
 
-    private static ImageFormat formatOf(String name, byte[] bytes) {
-        if (bytes == null || bytes.length == 0) throw new ImageException(name + ": empty (0 bytes); the file was not written completely");
-        byte[] head = bytes.length > 512 ? java.util.Arrays.copyOf(bytes, 512) : bytes;
+    private static ImageFormat formatOf(String name, Input input) {
+        if (input.size() == 0) throw new ImageException(name + ": empty (0 bytes); the file was not written completely");
+        byte[] head = input.head();
         return ImageFormat.sniff(head).orElseThrow(() -> new ImageException(name + ": "
                 + ImageFormat.describeUnsupported(head).map(what -> "is " + what + ", which is not supported")
                         .orElse("not an image in a supported format")
@@ -215,7 +247,7 @@ public final class ImageLoader {
 
     private static boolean endsWithGifTrailer(byte[] b) {
         // Some encoders pad after the trailer; look at the last few bytes.
-        for (int i = b.length - 1; i >= Math.max(0, b.length - 16); i--) {
+        for (int i = b.length - 1; i >= 0; i--) {
             if (b[i] == 0x3B) return true;
             if (b[i] != 0) return false;
         }

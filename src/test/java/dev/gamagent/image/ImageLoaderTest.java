@@ -121,6 +121,10 @@ class ImageLoaderTest {
             Path p = write("cut." + f, Arrays.copyOf(full, full.length / 2));
             assertThatThrownBy(() -> ImageLoader.load(p)).as(f).hasMessageContaining(p.toString()).hasMessageContaining("truncated");
         }
+        byte[] gif = encode(quadrants(), "gif");
+        Path noTrailer = write("no-trailer.gif", Arrays.copyOf(gif, gif.length - 1));
+        assertThatThrownBy(() -> ImageLoader.load(noTrailer)).as("a GIF cut just before its trailer still decodes in the JDK")
+                .hasMessageContaining("truncated GIF");
         byte[] webp = Base64.getDecoder().decode(QUADRANTS_WEBP);
         Path p = write("cut.webp", Arrays.copyOf(webp, 40));
         assertThatThrownBy(() -> ImageLoader.load(p)).hasMessageContaining("truncated or corrupt WebP");
