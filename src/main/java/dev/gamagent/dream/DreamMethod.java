@@ -58,7 +58,7 @@ public final class DreamMethod implements Method {
 
     /** The settings read from the {@code dream} config section. */
     record Settings(List<Double> scales, double alpha, double rho, String mode, String threshold, double staticTau,
-                    int agents, int probeMaxTokens, double probeTemperature) {
+                    int agents, int probeMaxTokens, double probeTemperature, String rollbackUncertainty) {
         static Settings of(Config c, String innerName) {
             List<Double> scales = new ArrayList<>();
             JsonNode sn = c.node("dream.scales");
@@ -75,9 +75,13 @@ public final class DreamMethod implements Method {
             if (!List.of("adaptive", "static").contains(thr)) {
                 throw new Config.ConfigException("dream.threshold must be adaptive or static, got '" + thr + "'");
             }
+            String ru = c.string("dream.rollback_uncertainty", "anll").toLowerCase(Locale.ROOT);
+            if (!List.of("anll", "trace").contains(ru)) {
+                throw new Config.ConfigException("dream.rollback_uncertainty must be anll or trace, got '" + ru + "'");
+            }
             return new Settings(scales, c.number("dream.alpha", 0.5), c.number("dream.rho", 0.5), mode, thr,
                     c.number("dream.static_tau", 0.2), agentCount(c, innerName),
-                    c.integer("dream.probe_max_tokens", 32), c.number("dream.probe_temperature", 0));
+                    c.integer("dream.probe_max_tokens", 32), c.number("dream.probe_temperature", 0), ru);
         }
     }
 
@@ -140,6 +144,11 @@ public final class DreamMethod implements Method {
             runtime.put("note", branch.note());
             innerCtx = ctx.withConfig(ctx.config().withTree(overlay));
         }
+        // record ANLL of every inner reply so rollback can use DREAM's signal; the trace's own u otherwise
+        AnllRecorder recorder = new AnllRecorder(innerCtx.backend());
+        RunContext.BackendResolver resolver = innerCtx.backends();
+        innerCtx = new RunContext(recorder, agentBackend -> recorder.alongside(resolver.resolve(agentBackend)),
+                innerCtx.config(), innerCtx.executor(), innerCtx.progress());
         Answer in = inner.run(q, innerCtx);
         Trace it = in.trace();
         List<Trace.Round> rounds = it == null || it.rounds() == null ? List.of() : it.rounds();
@@ -148,7 +157,15 @@ public final class DreamMethod implements Method {
         String answer = in.answer(), option = in.option();
         double confidence = in.confidence(), uncertainty = in.uncertainty();
         if (!s.mode().equals("probe_only")) {
-            RollbackAggregation.Outcome ura = RollbackAggregation.aggregate(rounds, s.rho());
+            // ANLL only when every answering turn's reply was seen with log-probs: never compare mixed signals
+            boolean anll = s.rollbackUncertainty().equals("anll") && rounds.stream()
+                    .flatMap(r -> r.agents() == null ? java.util.stream.Stream.empty() : r.agents().stream())
+                    .filter(t -> t.error() == null && t.answer() != null)
+                    .allMatch(t -> recorder.uncertainty(t.raw()) != null);
+            RollbackAggregation.Outcome ura = anll
+                    ? RollbackAggregation.aggregate(rounds, s.rho(), t -> recorder.uncertainty(t.raw()))
+                    : RollbackAggregation.aggregate(rounds, s.rho());
+            extra.put("rollback_uncertainty", anll ? "anll" : "trace");
             if (ura != null) {
                 MajorityVote.Verdict v = ura.verdict();
                 answer = v.answer();
