@@ -431,6 +431,20 @@ class GamControllerTest {
         assertThat(b.requests).anySatisfy(r -> assertThat(prompt(r)).contains("<role>judge</role>").contains("<task>judge</task>"));
     }
 
+    @Test void openAnswersUseSentenceEmbeddingsByDefault() {
+        ScriptedBackend b = lines((role, task, k) -> switch (task) {
+            case "critique" -> CRITIQUE;
+            default -> role.startsWith("ocr") ? "ANSWER: the shop is open\nCONFIDENCE: 0.9"
+                    : role.startsWith("scene") ? "ANSWER: the store is open\nCONFIDENCE: 0.9" : "ANSWER: a purple elephant\nCONFIDENCE: 0.9";
+        });
+        Answer a = run(b, config("gam.ablation.no_debate", "true"), open());
+        assertThat(a.trace().extra()).containsEntry("similarity", "embedding-cosine");
+        var agents = a.trace().rounds().get(0).agents();
+        // the two paraphrases support each other, so the odd one out has the least weight
+        assertThat(agents.get(2).weight()).isLessThan(agents.get(0).weight()).isLessThan(agents.get(1).weight() + 1e-9);
+        assertThat(a.answer()).isIn("the shop is open", "the store is open");
+    }
+
     @Test void theTraceSerialisesWithTheContractFields() throws Exception {
         Answer a = run(lines((role, task, k) -> task.equals("critique") ? CRITIQUE : unsure("B")), config(), mcq());
         var node = Json.MAPPER.readTree(Json.write(a.trace()));
