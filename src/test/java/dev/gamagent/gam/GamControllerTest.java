@@ -464,6 +464,26 @@ class GamControllerTest {
         assertThat(node.get("calls").asInt()).isEqualTo(9);
     }
 
+    @Test void hyperparametersAndPromptsComeFromConfigOverrides() {
+        Script conflicting = (role, task, k) -> switch (task) {
+            case "critique" -> CRITIQUE;
+            case "answer" -> confident(role.startsWith("scene") ? "A" : role.startsWith("ocr") ? "B" : "C");
+            default -> confident("B");
+        };
+        ScriptedBackend b = lines(conflicting);
+        Config c = Config.defaults().withOverrides(Map.of("gam.theta_c", "0.99", "gam.tau", "0.05",
+                "prompts.gam_role_ocr", "Read only the red text."));
+        Answer a = run(b, c, mcq());
+        assertThat(a.termination()).isEqualTo("consensus");
+        assertThat(a.trace().config()).containsEntry("theta_c", 0.99);
+        assertThat(b.requests).anySatisfy(r -> assertThat(prompt(r)).contains("<role>ocr expert</role>").contains("Read only the red text."));
+        // a sharper τ concentrates the weights more than the default does
+        double maxSharp = a.trace().rounds().get(0).agents().stream().mapToDouble(Trace.AgentTurn::weight).max().orElseThrow();
+        double maxDefault = run(lines(conflicting), config("gam.theta_c", "0.99"), mcq()).trace().rounds().get(0).agents().stream()
+                .mapToDouble(Trace.AgentTurn::weight).max().orElseThrow();
+        assertThat(maxSharp).isGreaterThanOrEqualTo(maxDefault);
+    }
+
     @Test void badAgentConfigurationNamesTheKey() {
         ScriptedBackend b = lines((role, task, k) -> confident("B"));
         assertThatThrownBy(() -> run(b, config("gam.experts", "[\"scene\",\"sculptor\"]"), mcq()))
