@@ -431,6 +431,20 @@ class GamControllerTest {
         assertThat(b.requests).anySatisfy(r -> assertThat(prompt(r)).contains("<role>judge</role>").contains("<task>judge</task>"));
     }
 
+    @Test void openAnswersUseSentenceEmbeddingsByDefault() {
+        ScriptedBackend b = lines((role, task, k) -> switch (task) {
+            case "critique" -> CRITIQUE;
+            default -> role.startsWith("ocr") ? "ANSWER: the shop is open\nCONFIDENCE: 0.9"
+                    : role.startsWith("scene") ? "ANSWER: the store is open\nCONFIDENCE: 0.9" : "ANSWER: a purple elephant\nCONFIDENCE: 0.9";
+        });
+        Answer a = run(b, config("gam.ablation.no_debate", "true"), open());
+        assertThat(a.trace().extra()).containsEntry("similarity", "embedding-cosine");
+        var agents = a.trace().rounds().get(0).agents();
+        // the two paraphrases support each other, so the odd one out has the least weight
+        assertThat(agents.get(2).weight()).isLessThan(agents.get(0).weight()).isLessThan(agents.get(1).weight() + 1e-9);
+        assertThat(a.answer()).isIn("the shop is open", "the store is open");
+    }
+
     @Test void theTraceSerialisesWithTheContractFields() throws Exception {
         Answer a = run(lines((role, task, k) -> task.equals("critique") ? CRITIQUE : unsure("B")), config(), mcq());
         var node = Json.MAPPER.readTree(Json.write(a.trace()));
@@ -448,6 +462,26 @@ class GamControllerTest {
                 "optionDistribution")) assertThat(agent.has(f)).as(f).isTrue();
         assertThat(node.get("tokens").get("prompt").asLong()).isEqualTo(a.tokens().prompt()).isPositive();
         assertThat(node.get("calls").asInt()).isEqualTo(9);
+    }
+
+    @Test void hyperparametersAndPromptsComeFromConfigOverrides() {
+        Script conflicting = (role, task, k) -> switch (task) {
+            case "critique" -> CRITIQUE;
+            case "answer" -> confident(role.startsWith("scene") ? "A" : role.startsWith("ocr") ? "B" : "C");
+            default -> confident("B");
+        };
+        ScriptedBackend b = lines(conflicting);
+        Config c = Config.defaults().withOverrides(Map.of("gam.theta_c", "0.99", "gam.tau", "0.05",
+                "prompts.gam_role_ocr", "Read only the red text."));
+        Answer a = run(b, c, mcq());
+        assertThat(a.termination()).isEqualTo("consensus");
+        assertThat(a.trace().config()).containsEntry("theta_c", 0.99);
+        assertThat(b.requests).anySatisfy(r -> assertThat(prompt(r)).contains("<role>ocr expert</role>").contains("Read only the red text."));
+        // a sharper τ concentrates the weights more than the default does
+        double maxSharp = a.trace().rounds().get(0).agents().stream().mapToDouble(Trace.AgentTurn::weight).max().orElseThrow();
+        double maxDefault = run(lines(conflicting), config("gam.theta_c", "0.99"), mcq()).trace().rounds().get(0).agents().stream()
+                .mapToDouble(Trace.AgentTurn::weight).max().orElseThrow();
+        assertThat(maxSharp).isGreaterThanOrEqualTo(maxDefault);
     }
 
     @Test void badAgentConfigurationNamesTheKey() {
