@@ -82,7 +82,8 @@ public final class BackendFactory {
             return new ResilientBackend(endpoints.get(0), policy, spec.maxConcurrent(), stripSlash(urls.get(0)));
         }
         Duration cooldown = Duration.ofMillis(config.integer("backend.endpoint_cooldown_ms", 5_000));
-        Backend lb = new LoadBalancedBackend(endpoints, urls.stream().map(BackendFactory::stripSlash).toList(), cooldown);
+        Backend lb = new LoadBalancedBackend(endpoints, urls.stream().map(BackendFactory::stripSlash).toList(), cooldown,
+                spec.maxConcurrent());
         return new ResilientBackend(lb, policy, spec.maxConcurrent() * endpoints.size(), String.join(",", urls));
     }
 
