@@ -495,6 +495,19 @@ class GamControllerTest {
         assertThat(maxSharp).isGreaterThanOrEqualTo(maxDefault);
     }
 
+    @Test void aSaturatedSingleThreadExecutorRunningTheQuestionItselfDoesNotDeadlock() throws Exception {
+        ExecutorService one = Executors.newSingleThreadExecutor();
+        try {
+            ScriptedBackend b = lines((role, task, k) -> task.equals("critique") ? CRITIQUE : unsure("B"));
+            RunContext ctx = new RunContext(b, null, config(), one, null);
+            Answer a = one.submit(() -> MethodRegistry.create("gam").run(mcq(), ctx)).get(20, java.util.concurrent.TimeUnit.SECONDS);
+            assertThat(a.option()).isEqualTo("B");
+            assertThat(a.rounds()).isEqualTo(1);
+        } finally {
+            one.shutdownNow();
+        }
+    }
+
     @Test void badAgentConfigurationNamesTheKey() {
         ScriptedBackend b = lines((role, task, k) -> confident("B"));
         assertThatThrownBy(() -> run(b, config("gam.experts", "[\"scene\",\"sculptor\"]"), mcq()))
