@@ -281,6 +281,17 @@ class GamControllerTest {
         assertThat(a.option()).isEqualTo("B");
     }
 
+    @Test void whenEveryExpertIsNotApplicableTheAnswerCarriesNoConfidenceBeyondChance() {
+        ScriptedBackend b = lines((role, task, k) -> task.equals("critique") ? CRITIQUE : "ANSWER: NOT APPLICABLE\nCONFIDENCE: 0.9");
+        Answer a = run(b, config(), mcq());
+        Trace.Round r0 = a.trace().rounds().get(0);
+        assertThat(r0.uSys()).isEqualTo(1.0);
+        assertThat(r0.agents()).allSatisfy(t -> assertThat(t.weight()).isCloseTo(1.0 / 3, within(1e-12)));
+        assertThat(a.confidence()).isCloseTo(0.25, within(1e-12));
+        assertThat(a.uncertainty()).isEqualTo(1.0);
+        assertThat(a.termination()).isEqualTo("stagnation");
+    }
+
     @Test void topKLogprobsGiveTheOptionDistributionAndAnswerSpanScoring() {
         Function<ChatRequest, String> f = panel((role, task, k) -> "ANSWER: B\nCONFIDENCE: 0.9");
         Backend b = new ScriptedBackend("lp", WITH_LOGPROBS, r -> {
@@ -482,6 +493,19 @@ class GamControllerTest {
         double maxDefault = run(lines(conflicting), config("gam.theta_c", "0.99"), mcq()).trace().rounds().get(0).agents().stream()
                 .mapToDouble(Trace.AgentTurn::weight).max().orElseThrow();
         assertThat(maxSharp).isGreaterThanOrEqualTo(maxDefault);
+    }
+
+    @Test void aSaturatedSingleThreadExecutorRunningTheQuestionItselfDoesNotDeadlock() throws Exception {
+        ExecutorService one = Executors.newSingleThreadExecutor();
+        try {
+            ScriptedBackend b = lines((role, task, k) -> task.equals("critique") ? CRITIQUE : unsure("B"));
+            RunContext ctx = new RunContext(b, null, config(), one, null);
+            Answer a = one.submit(() -> MethodRegistry.create("gam").run(mcq(), ctx)).get(20, java.util.concurrent.TimeUnit.SECONDS);
+            assertThat(a.option()).isEqualTo("B");
+            assertThat(a.rounds()).isEqualTo(1);
+        } finally {
+            one.shutdownNow();
+        }
     }
 
     @Test void badAgentConfigurationNamesTheKey() {
