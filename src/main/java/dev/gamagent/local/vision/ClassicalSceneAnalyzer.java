@@ -1,0 +1,212 @@
+package dev.gamagent.local.vision;
+
+import java.awt.Rectangle;
+import java.awt.image.BufferedImage;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Classical vision from pixels only: 3×3 median filter (removes speckle noise and 1-px grid lines),
+ * background = dominant border colour, foreground = pixels far from it, connected components joining
+ * 8-neighbours of similar colour, then per component shape and colour class scores. Thin-stroked
+ * components (text), lines and specks are not reported as objects. Bar charts are recognised by a long
+ * dark horizontal axis meeting a long dark vertical one, with filled rectangles standing on the former.
+ */
+public final class ClassicalSceneAnalyzer implements SceneAnalyzer {
+    /**
+     * @param minArea         smallest object in pixels
+     * @param foreground      RGB distance from the background above which a pixel is foreground
+     * @param join            RGB distance below which two neighbouring pixels belong to one component
+     * @param minStrokeWidth  components thinner than this (2·area/boundary) are text or lines, not objects
+     * @param minSolidity     components less solid than this are text, not objects
+     * @param maxAspect       components more elongated than this are lines, not objects
+     */
+    public record Settings(int minArea, double foreground, double join, double minStrokeWidth, double minSolidity,
+                           double maxAspect, double colorTemperature, double shapeTemperature) {
+        public static Settings defaults() { return new Settings(20, 45, 40, 3.2, 0.45, 3.5, 1.0, 1.0); }
+    }
+
+    private final Settings settings;
+    private final ColorClassifier colors;
+    private final ShapeClassifier shapes;
+
+    public ClassicalSceneAnalyzer(Settings settings) {
+        this.settings = settings;
+        this.colors = new ColorClassifier(settings.colorTemperature());
+        this.shapes = new ShapeClassifier(settings.shapeTemperature());
+    }
+
+    public ClassicalSceneAnalyzer() { this(Settings.defaults()); }
+
+    @Override public Scene analyze(BufferedImage image) {
+        int w = image.getWidth(), h = image.getHeight();
+        int[] rgb = median3x3(image.getRGB(0, 0, w, h, null, 0, w), w, h);
+        int bg = background(rgb, w, h);
+        Components comps = label(rgb, w, h, bg);
+        Scene.Chart chart = readChart(rgb, w, h, comps);
+        List<DetectedObject> objects = new ArrayList<>();
+        for (Components.Blob b : comps.blobs) {
+            if (b.area() < settings.minArea()) continue;
+            if (chart != null && isChartPart(b, chart)) continue;
+            boolean[] mask = comps.filledMask(b);
+            ShapeFeatures f = ShapeFeatures.of(mask, b.box().width, b.box().height);
+            // Stroke width of the unfilled component: outlines, anti-aliasing rings and glyphs are thin.
+            double stroke = 2.0 * b.area() / Math.max(1, comps.boundary(b));
+            if (stroke < settings.minStrokeWidth() || b.area() < 0.5 * f.area() || f.solidity() < settings.minSolidity()
+                    || f.aspect() > settings.maxAspect()) continue;
+            int color = comps.interiorMedian(b, rgb);
+            Map<String, Double> cs = colors.scores((color >> 16) & 255, (color >> 8) & 255, color & 255);
+            Map<String, Double> ss = shapes.scores(f);
+            objects.add(new DetectedObject(b.box(), f.area(), ColorClassifier.best(ss), ss, ColorClassifier.best(cs), cs));
+        }
+        objects.sort(Comparator.comparingInt((DetectedObject o) -> o.box().x).thenComparingInt(o -> o.box().y));
+        return new Scene(w, h, objects, chart);
+    }
+
+    private static boolean isChartPart(Components.Blob b, Scene.Chart chart) {
+        for (Scene.Bar bar : chart.bars()) if (bar.box().equals(b.box())) return true;
+        Rectangle r = b.box();
+        // The axes themselves: long thin dark runs along the plot area's left and bottom edges.
+        return r.width > chart.plotArea().width / 2 || r.height > chart.plotArea().height / 2;
+    }
+
+    /** The dominant colour of the image border (quantised to 5 bits per channel, then averaged within the bin). */
+    static int background(int[] rgb, int w, int h) {
+        int[] hist = new int[1 << 15];
+        long[][] sums = new long[1 << 15][];
+        int best = -1;
+        for (int i = 0; i < 2 * (w + h); i++) {
+            int idx = i < w ? i : i < 2 * w ? (h - 1) * w + (i - w) : i < 2 * w + h ? (i - 2 * w) * w : (i - 2 * w - h) * w + w - 1;
+            int c = rgb[idx];
+            int q = ((c >> 19) & 31) << 10 | ((c >> 11) & 31) << 5 | ((c >> 3) & 31);
+            hist[q]++;
+            if (sums[q] == null) sums[q] = new long[3];
+            sums[q][0] += (c >> 16) & 255;
+            sums[q][1] += (c >> 8) & 255;
+            sums[q][2] += c & 255;
+            if (best < 0 || hist[q] > hist[best]) best = q;
+        }
+        int n = hist[best];
+        return (int) (sums[best][0] / n) << 16 | (int) (sums[best][1] / n) << 8 | (int) (sums[best][2] / n);
+    }
+
+    static int dist2(int a, int b) {
+        int dr = ((a >> 16) & 255) - ((b >> 16) & 255), dg = ((a >> 8) & 255) - ((b >> 8) & 255), db = (a & 255) - (b & 255);
+        return dr * dr + dg * dg + db * db;
+    }
+
+    private Components label(int[] rgb, int w, int h, int bg) {
+        double fg2 = settings.foreground() * settings.foreground();
+        boolean[] fg = new boolean[w * h];
+        for (int i = 0; i < fg.length; i++) fg[i] = dist2(rgb[i], bg) > fg2;
+        return Components.label(rgb, fg, w, h, (int) Math.round(settings.join() * settings.join()));
+    }
+
+    /** Per-channel 3×3 median (borders copied); removes isolated speckles and one-pixel lines. */
+    static int[] median3x3(int[] src, int w, int h) {
+        int[] out = src.clone();
+        int[] r = new int[9], g = new int[9], b = new int[9];
+        for (int y = 1; y < h - 1; y++) {
+            for (int x = 1; x < w - 1; x++) {
+                int k = 0;
+                boolean same = true;
+                int c0 = src[y * w + x] & 0xFFFFFF;
+                for (int dy = -1; dy <= 1; dy++) {
+                    int row = (y + dy) * w + x;
+                    for (int dx = -1; dx <= 1; dx++) {
+                        int c = src[row + dx];
+                        if ((c & 0xFFFFFF) != c0) same = false;
+                        r[k] = (c >> 16) & 255;
+                        g[k] = (c >> 8) & 255;
+                        b[k] = c & 255;
+                        k++;
+                    }
+                }
+                if (same) continue; // flat areas (most of a synthetic image) need no sorting
+                out[y * w + x] = median9(r) << 16 | median9(g) << 8 | median9(b);
+            }
+        }
+        return out;
+    }
+
+    private static int median9(int[] v) {
+        // Partial insertion sort up to the middle element.
+        for (int i = 1; i < 9; i++) {
+            int t = v[i], j = i - 1;
+            while (j >= 0 && v[j] > t) { v[j + 1] = v[j]; j--; }
+            v[j + 1] = t;
+        }
+        return v[4];
+    }
+
+    /** Finds a bar chart: a long dark horizontal axis (the baseline) meeting a long dark vertical axis on its left. */
+    private Scene.Chart readChart(int[] rgb, int w, int h, Components comps) {
+        boolean[] dark = new boolean[w * h];
+        for (int i = 0; i < dark.length; i++) {
+            int c = rgb[i];
+            int r = (c >> 16) & 255, g = (c >> 8) & 255, b = c & 255;
+            int max = Math.max(r, Math.max(g, b)), min = Math.min(r, Math.min(g, b));
+            dark[i] = max < 90 && max - min < 40;
+        }
+        int baseY = -1, baseX0 = 0, baseX1 = 0;
+        for (int y = h - 1; y >= 0; y--) {
+            int[] run = longestRun(dark, w, y, true, w);
+            if (run[1] - run[0] >= w / 2) {
+                // Move to the top row of this (possibly thick) line: bars stand on it.
+                int top = y;
+                while (top > 0 && longestRun(dark, w, top - 1, true, w)[1] - longestRun(dark, w, top - 1, true, w)[0] >= w / 2) top--;
+                baseY = top;
+                baseX0 = run[0];
+                baseX1 = run[1];
+                break;
+            }
+        }
+        if (baseY < 0) return null;
+        int axisX = -1, axisTop = 0;
+        for (int x = 0; x < w / 2; x++) {
+            int[] run = longestRun(dark, w, x, false, h);
+            if (run[1] - run[0] >= h / 3 && Math.abs(run[1] - baseY) <= 6 && baseX0 <= x + 6 && x < baseX1) {
+                axisX = x;
+                axisTop = run[0];
+                while (axisX + 1 < w && longestRun(dark, w, axisX + 1, false, h)[1] - longestRun(dark, w, axisX + 1, false, h)[0] >= h / 3) axisX++;
+                break;
+            }
+        }
+        if (axisX < 0) return null;
+        Rectangle plot = new Rectangle(axisX + 1, axisTop, baseX1 - axisX - 1, baseY - axisTop);
+        List<Scene.Bar> bars = new ArrayList<>();
+        for (Components.Blob b : comps.blobs) {
+            Rectangle r = b.box();
+            if (r.width < 4 || r.height < 2 || r.x < plot.x || r.x + r.width > plot.x + plot.width + 1) continue;
+            if (Math.abs(r.y + r.height - baseY) > 2 || r.y < axisTop - 2) continue;
+            if (b.area() < 0.85 * r.width * r.height) continue;
+            int color = comps.interiorMedian(b, rgb);
+            Map<String, Double> cs = colors.scores((color >> 16) & 255, (color >> 8) & 255, color & 255);
+            String name = ColorClassifier.best(cs);
+            if (name.equals("black")) continue;
+            bars.add(new Scene.Bar(new Rectangle(r.x, r.y, r.width, baseY - r.y), name));
+        }
+        if (bars.isEmpty()) return null;
+        bars.sort(Comparator.comparingInt(bar -> bar.box().x));
+        return new Scene.Chart(bars, plot, baseY);
+    }
+
+    /**
+     * [start, end) of the longest true run along row {@code index} (horizontal) or column {@code index},
+     * bridging gaps of up to 3 pixels (noise that survived the median filter).
+     */
+    private static int[] longestRun(boolean[] m, int w, int index, boolean horizontal, int length) {
+        int bestS = 0, bestE = 0, s = -1, lastOn = -10;
+        for (int i = 0; i <= length; i++) {
+            boolean on = i < length && (horizontal ? m[index * w + i] : m[i * w + index]);
+            if (on) {
+                if (s < 0 || i - lastOn > 4) s = i;
+                lastOn = i;
+                if (i + 1 - s > bestE - bestS) { bestS = s; bestE = i + 1; }
+            }
+        }
+        return new int[] {bestS, bestE};
+    }
+}
