@@ -47,15 +47,19 @@ public final class ClassicalSceneAnalyzer implements SceneAnalyzer {
         Components comps = label(rgb, w, h, bg);
         Scene.Chart chart = readChart(rgb, w, h, comps);
         List<DetectedObject> objects = new ArrayList<>();
+        // Text lines are found on plain foreground components, where anti-aliased glyphs stay whole.
+        Components plain = Components.label(rgb, comps.foreground, w, h, Integer.MAX_VALUE);
+        boolean[] text = textLike(plain.blobs);
         for (Components.Blob b : comps.blobs) {
-            if (b.area() < settings.minArea()) continue;
+            if (b.area() < settings.minArea() || text[plain.labels[comps.pixels[b.start()]]]) continue;
             if (chart != null && isChartPart(b, chart)) continue;
-            boolean[] mask = comps.filledMask(b);
-            ShapeFeatures f = ShapeFeatures.of(mask, b.box().width, b.box().height);
+            if (enclosed(b, comps.blobs)) continue;
             // Stroke width of the unfilled component: outlines, anti-aliasing rings and glyphs are thin.
             double stroke = 2.0 * b.area() / Math.max(1, comps.boundary(b));
-            if (stroke < settings.minStrokeWidth() || b.area() < 0.5 * f.area() || f.solidity() < settings.minSolidity()
-                    || f.aspect() > settings.maxAspect()) continue;
+            if (stroke < settings.minStrokeWidth()) continue;
+            boolean[] mask = comps.filledMask(b);
+            ShapeFeatures f = ShapeFeatures.of(mask, b.box().width, b.box().height);
+            if (b.area() < 0.5 * f.area() || f.solidity() < settings.minSolidity() || f.aspect() > settings.maxAspect()) continue;
             int color = comps.interiorMedian(b, rgb);
             Map<String, Double> cs = colors.scores((color >> 16) & 255, (color >> 8) & 255, color & 255);
             Map<String, Double> ss = shapes.scores(f);
@@ -63,6 +67,55 @@ public final class ClassicalSceneAnalyzer implements SceneAnalyzer {
         }
         objects.sort(Comparator.comparingInt((DetectedObject o) -> o.box().x).thenComparingInt(o -> o.box().y));
         return new Scene(w, h, objects, chart);
+    }
+
+    /**
+     * Marks components that belong to a line of text: chains of at least three components of similar
+     * height, vertically aligned, with gaps below a third of their height (letters of a word or phrase).
+     * Indexed by blob id.
+     */
+    static boolean[] textLike(List<Components.Blob> blobs) {
+        List<Components.Blob> small = new ArrayList<>();
+        for (Components.Blob b : blobs) if (b.area() >= 4 && b.box().height <= 64) small.add(b);
+        small.sort(Comparator.comparingInt(b -> b.box().x));
+        int n = small.size();
+        int[] parent = new int[n];
+        for (int i = 0; i < n; i++) parent[i] = i;
+        for (int i = 0; i < n; i++) {
+            Rectangle a = small.get(i).box();
+            for (int j = i + 1; j < n; j++) {
+                Rectangle b = small.get(j).box();
+                int maxH = Math.max(a.height, b.height);
+                int gap = b.x - (a.x + a.width);
+                if (gap > 32) break; // sorted by x: every later box starts further right
+                // Letters sit closer than a third of their height; generated shapes keep 8 px apart at least.
+                if (gap > 0.3 * maxH || gap < -2) continue;
+                if (Math.max(a.height, b.height) > 2.0 * Math.min(a.height, b.height)) continue;
+                if (Math.abs(a.getCenterY() - b.getCenterY()) > 0.3 * maxH) continue;
+                parent[find(parent, i)] = find(parent, j);
+            }
+        }
+        int[] size = new int[n];
+        for (int i = 0; i < n; i++) size[find(parent, i)]++;
+        boolean[] text = new boolean[blobs.size() + 1];
+        for (int i = 0; i < n; i++) if (size[find(parent, i)] >= 3) text[small.get(i).id()] = true;
+        return text;
+    }
+
+    private static int find(int[] parent, int i) {
+        while (parent[i] != i) i = parent[i] = parent[parent[i]];
+        return i;
+    }
+
+    /** A component inside the box of a much larger one: a letter's counter or a mark on a sign, not a free object. */
+    private static boolean enclosed(Components.Blob b, List<Components.Blob> blobs) {
+        Rectangle r = b.box();
+        for (Components.Blob o : blobs) {
+            if (o == b || o.area() < 2 * b.area()) continue;
+            Rectangle q = o.box();
+            if (q.x < r.x && q.y < r.y && q.x + q.width > r.x + r.width && q.y + q.height > r.y + r.height) return true;
+        }
+        return false;
     }
 
     private static boolean isChartPart(Components.Blob b, Scene.Chart chart) {

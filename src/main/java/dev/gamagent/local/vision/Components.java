@@ -17,17 +17,20 @@ final class Components {
     final int w, h;
     final int[] labels;
     final int[] pixels;
+    final boolean[] foreground;
     final List<Blob> blobs = new ArrayList<>();
 
-    private Components(int w, int h) {
+    private Components(int w, int h, boolean[] foreground) {
         this.w = w;
         this.h = h;
+        this.foreground = foreground;
         this.labels = new int[w * h];
         this.pixels = new int[w * h];
     }
 
+    /** Labels {@code fg}; {@code join2} is the squared colour distance limit ({@link Integer#MAX_VALUE}: none). */
     static Components label(int[] rgb, boolean[] fg, int w, int h, int join2) {
-        Components c = new Components(w, h);
+        Components c = new Components(w, h, fg);
         int next = 0;
         for (int seed = 0; seed < fg.length; seed++) {
             if (!fg[seed] || c.labels[seed] != 0) continue;
@@ -49,7 +52,7 @@ final class Components {
                         if (nx < 0 || nx >= w || (dx == 0 && dy == 0)) continue;
                         int q = ny * w + nx;
                         if (!fg[q] || c.labels[q] != 0) continue;
-                        if (ClassicalSceneAnalyzer.dist2(rgb[p], rgb[q]) > join2) continue;
+                        if (join2 != Integer.MAX_VALUE && ClassicalSceneAnalyzer.dist2(rgb[p], rgb[q]) > join2) continue;
                         c.labels[q] = id;
                         c.pixels[next++] = q;
                     }
