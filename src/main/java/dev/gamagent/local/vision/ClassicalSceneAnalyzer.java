@@ -50,10 +50,12 @@ public final class ClassicalSceneAnalyzer implements SceneAnalyzer {
         // Text lines are found on plain foreground components, where anti-aliased glyphs stay whole.
         Components plain = Components.label(rgb, comps.foreground, w, h, Integer.MAX_VALUE);
         boolean[] text = textLike(plain.blobs);
+        List<Components.Blob> bySize = new ArrayList<>(comps.blobs);
+        bySize.sort(Comparator.comparingInt(Components.Blob::area).reversed());
         for (Components.Blob b : comps.blobs) {
             if (b.area() < settings.minArea() || text[plain.labels[comps.pixels[b.start()]]]) continue;
             if (chart != null && isChartPart(b, chart)) continue;
-            if (enclosed(b, comps.blobs)) continue;
+            if (enclosed(b, bySize)) continue;
             // Stroke width of the unfilled component: outlines, anti-aliasing rings and glyphs are thin.
             double stroke = 2.0 * b.area() / Math.max(1, comps.boundary(b));
             if (stroke < settings.minStrokeWidth()) continue;
@@ -63,7 +65,7 @@ public final class ClassicalSceneAnalyzer implements SceneAnalyzer {
             int color = comps.interiorMedian(b, rgb);
             Map<String, Double> cs = colors.scores((color >> 16) & 255, (color >> 8) & 255, color & 255);
             Map<String, Double> ss = shapes.scores(f);
-            objects.add(new DetectedObject(b.box(), f.area(), ColorClassifier.best(ss), ss, ColorClassifier.best(cs), cs));
+            objects.add(new DetectedObject(b.box(), f.area(), ColorClassifier.argmax(ss), ss, ColorClassifier.argmax(cs), cs));
         }
         objects.sort(Comparator.comparingInt((DetectedObject o) -> o.box().x).thenComparingInt(o -> o.box().y));
         return new Scene(w, h, objects, chart);
@@ -108,10 +110,10 @@ public final class ClassicalSceneAnalyzer implements SceneAnalyzer {
     }
 
     /** A component inside the box of a much larger one: a letter's counter or a mark on a sign, not a free object. */
-    private static boolean enclosed(Components.Blob b, List<Components.Blob> blobs) {
+    private static boolean enclosed(Components.Blob b, List<Components.Blob> largestFirst) {
         Rectangle r = b.box();
-        for (Components.Blob o : blobs) {
-            if (o == b || o.area() < 2 * b.area()) continue;
+        for (Components.Blob o : largestFirst) {
+            if (o.area() < 2 * b.area()) break;
             Rectangle q = o.box();
             if (q.x < r.x && q.y < r.y && q.x + q.width > r.x + r.width && q.y + q.height > r.y + r.height) return true;
         }
@@ -237,7 +239,7 @@ public final class ClassicalSceneAnalyzer implements SceneAnalyzer {
             if (b.area() < 0.85 * r.width * r.height) continue;
             int color = comps.interiorMedian(b, rgb);
             Map<String, Double> cs = colors.scores((color >> 16) & 255, (color >> 8) & 255, color & 255);
-            String name = ColorClassifier.best(cs);
+            String name = ColorClassifier.argmax(cs);
             if (name.equals("black")) continue;
             bars.add(new Scene.Bar(new Rectangle(r.x, r.y, r.width, baseY - r.y), name));
         }

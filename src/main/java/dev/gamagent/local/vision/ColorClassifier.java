@@ -61,7 +61,8 @@ public final class ColorClassifier {
         return h < 0 ? h + 360 : h;
     }
 
-    static String best(Map<String, Double> scores) {
+    /** The class with the highest score. */
+    static String argmax(Map<String, Double> scores) {
         String best = null;
         double bv = -1;
         for (var e : scores.entrySet()) if (e.getValue() > bv) { bv = e.getValue(); best = e.getKey(); }

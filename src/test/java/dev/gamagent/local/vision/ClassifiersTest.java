@@ -10,7 +10,7 @@ import static org.assertj.core.api.Assertions.within;
 class ClassifiersTest {
     private final ColorClassifier colors = new ColorClassifier();
 
-    private String name(int r, int g, int b) { return ColorClassifier.best(colors.scores(r, g, b)); }
+    private String name(int r, int g, int b) { return ColorClassifier.argmax(colors.scores(r, g, b)); }
 
     @Test
     void namesPureAndJitteredPaletteColours() {
@@ -65,6 +65,6 @@ class ClassifiersTest {
         assertThat(f.circularity()).isGreaterThan(0.98);
         for (int k = 3; k <= 6; k++) assertThat(f.harmonics()[k]).isLessThan(0.02);
         Map<String, Double> s = new ShapeClassifier().scores(f);
-        assertThat(ColorClassifier.best(s)).isEqualTo("circle");
+        assertThat(ColorClassifier.argmax(s)).isEqualTo("circle");
     }
 }
