@@ -3,6 +3,7 @@ package dev.gamagent.local.vision;
 import java.awt.Rectangle;
 import java.awt.image.BufferedImage;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -42,10 +43,12 @@ public final class ClassicalSceneAnalyzer implements SceneAnalyzer {
 
     @Override public Scene analyze(BufferedImage image) {
         int w = image.getWidth(), h = image.getHeight();
-        int[] rgb = median3x3(image.getRGB(0, 0, w, h, null, 0, w), w, h);
+        int[] raw = image.getRGB(0, 0, w, h, null, 0, w);
+        int[] rgb = median3x3(raw, w, h);
         int bg = background(rgb, w, h);
         Components comps = label(rgb, w, h, bg);
-        Scene.Chart chart = readChart(rgb, w, h, comps);
+        // Axes are looked for before the median filter: at reduced scale they are one pixel thin.
+        Scene.Chart chart = readChart(raw, rgb, w, h, bg, comps);
         List<DetectedObject> objects = new ArrayList<>();
         // Text lines are found on plain foreground components, where anti-aliased glyphs stay whole.
         Components plain = Components.label(rgb, comps.foreground, w, h, Integer.MAX_VALUE);
@@ -121,7 +124,7 @@ public final class ClassicalSceneAnalyzer implements SceneAnalyzer {
     }
 
     private static boolean isChartPart(Components.Blob b, Scene.Chart chart) {
-        for (Scene.Bar bar : chart.bars()) if (bar.box().equals(b.box())) return true;
+        for (Scene.Bar bar : chart.bars()) if (bar.box().intersects(b.box())) return true;
         Rectangle r = b.box();
         // The axes themselves: long thin dark runs along the plot area's left and bottom edges.
         return r.width > chart.plotArea().width / 2 || r.height > chart.plotArea().height / 2;
@@ -197,13 +200,15 @@ public final class ClassicalSceneAnalyzer implements SceneAnalyzer {
     }
 
     /** Finds a bar chart: a long dark horizontal axis (the baseline) meeting a long dark vertical axis on its left. */
-    private Scene.Chart readChart(int[] rgb, int w, int h, Components comps) {
+    private Scene.Chart readChart(int[] raw, int[] rgb, int w, int h, int bg, Components comps) {
+        // Dark = achromatic and at least 60 levels darker than the background: survives the blur of downscaling.
+        int bgMax = Math.max((bg >> 16) & 255, Math.max((bg >> 8) & 255, bg & 255));
         boolean[] dark = new boolean[w * h];
         for (int i = 0; i < dark.length; i++) {
-            int c = rgb[i];
+            int c = raw[i];
             int r = (c >> 16) & 255, g = (c >> 8) & 255, b = c & 255;
             int max = Math.max(r, Math.max(g, b)), min = Math.min(r, Math.min(g, b));
-            dark[i] = max < 90 && max - min < 40;
+            dark[i] = max < bgMax - 60 && max - min < 40;
         }
         int baseY = -1, baseX0 = 0, baseX1 = 0;
         for (int y = h - 1; y >= 0; y--) {
@@ -231,21 +236,55 @@ public final class ClassicalSceneAnalyzer implements SceneAnalyzer {
         }
         if (axisX < 0) return null;
         Rectangle plot = new Rectangle(axisX + 1, axisTop, baseX1 - axisX - 1, baseY - axisTop);
-        List<Scene.Bar> bars = new ArrayList<>();
-        for (Components.Blob b : comps.blobs) {
-            Rectangle r = b.box();
-            if (r.width < 4 || r.height < 2 || r.x < plot.x || r.x + r.width > plot.x + plot.width + 1) continue;
-            if (Math.abs(r.y + r.height - baseY) > 2 || r.y < axisTop - 2) continue;
-            if (b.area() < 0.85 * r.width * r.height) continue;
-            int color = comps.interiorMedian(b, rgb);
-            Map<String, Double> cs = colors.scores((color >> 16) & 255, (color >> 8) & 255, color & 255);
-            String name = ColorClassifier.argmax(cs);
-            if (name.equals("black")) continue;
-            bars.add(new Scene.Bar(new Rectangle(r.x, r.y, r.width, baseY - r.y), name));
+        List<Scene.Bar> bars = bars(rgb, w, bg, plot, baseY);
+        return bars.isEmpty() ? null : new Scene.Chart(bars, plot, baseY);
+    }
+
+    /**
+     * Bars by column scans: from two rows above the baseline (clear of the axis and its blur), each column
+     * climbs while the colour stays that of its foot. Neighbouring columns with the same colour and top form
+     * one bar; groups under 3 columns (blurred bar edges, tick marks) are dropped.
+     */
+    private List<Scene.Bar> bars(int[] rgb, int w, int bg, Rectangle plot, int baseY) {
+        int join2 = (int) Math.round(settings.join() * settings.join());
+        double fg2 = settings.foreground() * settings.foreground();
+        int n = plot.width;
+        int[] top = new int[n], foot = new int[n];
+        int y0 = baseY - 2;
+        for (int i = 0; i < n; i++) {
+            int x = plot.x + i;
+            top[i] = -1;
+            if (y0 <= plot.y || x >= w) continue;
+            int c = rgb[y0 * w + x];
+            if (dist2(c, bg) <= fg2 || isDarkGray(c)) continue;
+            int y = y0;
+            while (y - 1 >= plot.y - 2 && y - 1 >= 0 && dist2(rgb[(y - 1) * w + x], c) < join2) y--;
+            top[i] = y;
+            foot[i] = c;
         }
-        if (bars.isEmpty()) return null;
-        bars.sort(Comparator.comparingInt(bar -> bar.box().x));
-        return new Scene.Chart(bars, plot, baseY);
+        List<Scene.Bar> bars = new ArrayList<>();
+        int i = 0;
+        while (i < n) {
+            if (top[i] < 0) { i++; continue; }
+            int j = i + 1;
+            while (j < n && top[j] >= 0 && Math.abs(top[j] - top[j - 1]) <= 2 && dist2(foot[j], foot[i]) < join2) j++;
+            if (j - i >= 3) {
+                int[] tops = Arrays.copyOfRange(top, i, j);
+                Arrays.sort(tops);
+                int t = tops[tops.length / 2];
+                int c = foot[(i + j) / 2];
+                Map<String, Double> cs = colors.scores((c >> 16) & 255, (c >> 8) & 255, c & 255);
+                bars.add(new Scene.Bar(new Rectangle(plot.x + i, t, j - i, baseY - t), ColorClassifier.argmax(cs)));
+            }
+            i = j;
+        }
+        return bars;
+    }
+
+    private static boolean isDarkGray(int c) {
+        int r = (c >> 16) & 255, g = (c >> 8) & 255, b = c & 255;
+        int max = Math.max(r, Math.max(g, b)), min = Math.min(r, Math.min(g, b));
+        return max < 70 && max - min < 30;
     }
 
     /**

@@ -116,8 +116,23 @@ class ClassicalSceneAnalyzerTest {
                 assertThat(c.bars().get(b).color()).isEqualTo(t.barColors().get(b));
             }
             assertThat(c.plotArea().x).isCloseTo(t.plotArea().x, within(3));
-            assertThat(c.plotArea().y).isCloseTo(t.plotArea().y, within(8));
+            assertThat(c.plotArea().y).as("the axis is drawn 6 px above the top tick").isCloseTo(t.plotArea().y, within(12));
             assertThat(SCENES.get(Family.CHART).get(i).objects()).as("axes, ticks and labels are not objects").isEmpty();
+        }
+    }
+
+    @Test
+    void readsChartsDownscaledToHalfSizeToWithinOnePercentOfThePlotHeight() {
+        for (int i = 0; i < ITEMS.get(Family.CHART).size(); i++) {
+            SceneTruth.ChartTruth t = ITEMS.get(Family.CHART).get(i).truth().chart();
+            BufferedImage half = new Picture("t", ITEMS.get(Family.CHART).get(i).image()).scaled(0.5, 0).image();
+            Scene.Chart c = ANALYZER.analyze(half).chart();
+            assertThat(c).as("chart item %d at 0.5x", i).isNotNull();
+            assertThat(c.bars()).hasSameSizeAs(t.bars());
+            for (int b = 0; b < t.bars().size(); b++) {
+                double rel = Math.abs(c.bars().get(b).box().height - t.bars().get(b).height * 0.5) / (t.plotArea().height * 0.5);
+                assertThat(rel).as("bar %d of item %d", b, i).isLessThan(0.01);
+            }
         }
     }
 
