@@ -20,6 +20,8 @@ final class CtcDecoder {
     private final int topK;
     private final int space;
     private final double spaceThreshold;
+    /** Ink gap (fraction of line height) that alone makes a word space; see {@link InkGaps}. */
+    static final double WORD_GAP = 0.35;
 
     /**
      * @param allowed classes that may be emitted, or null for all
@@ -39,51 +41,84 @@ final class CtcDecoder {
 
     record Decoded(String text, List<CharDistribution> chars) { }
 
+    /** Pixel evidence for word gaps, from the line image the probabilities were computed on. */
+    interface InkGaps {
+        /**
+         * The widest run of ink-free columns between two frames, as a fraction of the line height;
+         * a proportional font's word space is about a third of its line height, letter gaps far less.
+         */
+        double widest(int fromFrame, int toFrame);
+    }
+
+    /** Decodes without pixel evidence: spaces come from the probabilities alone. */
+    Decoded decode(float[] probs, int offset, int frames, int classes) {
+        return decode(probs, offset, frames, classes, null);
+    }
+
     /**
      * Decodes one line from a row-major [frames × classes] probability block starting at {@code offset}.
+     *
+     * <p>The released models were trained mostly on Chinese and under-predict spaces: a word gap often
+     * decodes as a run of blanks. Such a run becomes a space when the ink gap under it is word-sized, or
+     * when the space leads the non-blank classes in it (≥ {@code spaceThreshold}) and the ink gap is at
+     * at least 0.6 of a word gap. Its distribution then counts the blank's mass for the space: at a gap,
+     * blank and space both mean "no glyph here".
      */
-    Decoded decode(float[] probs, int offset, int frames, int classes) {
+    Decoded decode(float[] probs, int offset, int frames, int classes, InkGaps ink) {
         if (classes != dictionary.size())
             throw new IllegalArgumentException("recogniser emits " + classes + " classes but the dictionary has "
                     + dictionary.size() + "; the keys file does not match the recognition model");
         List<Integer> emitted = new ArrayList<>();
         List<Integer> bestFrame = new ArrayList<>();
+        List<Boolean> blankAsSpace = new ArrayList<>();
         int prev = CharDictionary.BLANK;
-        // The released models were trained mostly on Chinese and under-predict spaces: a word gap often
-        // decodes as blanks with the space clearly second. Keep the best such frame of each blank run.
+        int lastEnd = -1;
+        int leadFrame = -1;
         int gapFrame = -1;
         for (int t = 0; t < frames; t++) {
             int base = offset + t * classes;
             int arg = argmax(probs, base, classes);
             if (arg == CharDictionary.BLANK) {
-                if (!emitted.isEmpty() && emitted.get(emitted.size() - 1) != space && spaceLeads(probs, base, classes)
-                        && (gapFrame < 0 || probs[base + space] > probs[offset + gapFrame * classes + space])) gapFrame = t;
+                if (!emitted.isEmpty() && emitted.get(emitted.size() - 1) != space) {
+                    float sp = probs[base + space];
+                    if (gapFrame < 0 || sp > probs[offset + gapFrame * classes + space]) gapFrame = t;
+                    if (spaceLeads(probs, base, classes)
+                            && (leadFrame < 0 || sp > probs[offset + leadFrame * classes + space])) leadFrame = t;
+                }
             } else {
                 if (gapFrame >= 0 && arg != space) {
-                    emitted.add(space);
-                    bestFrame.add(gapFrame);
+                    double gap = ink == null ? Double.NaN : ink.widest(lastEnd, t);
+                    boolean byInk = gap >= WORD_GAP;
+                    boolean byModel = leadFrame >= 0 && (ink == null || gap >= 0.6 * WORD_GAP);
+                    if (byInk || byModel) {
+                        emitted.add(space);
+                        bestFrame.add(byModel ? leadFrame : gapFrame);
+                        blankAsSpace.add(!byModel);
+                    }
                 }
                 gapFrame = -1;
+                leadFrame = -1;
                 if (arg != prev) {
                     emitted.add(arg);
                     bestFrame.add(t);
+                    blankAsSpace.add(false);
                 } else {
                     // Repeated frames of one character: describe it by its most confident frame.
                     int last = bestFrame.size() - 1;
                     if (probs[base + arg] > probs[offset + bestFrame.get(last) * classes + arg]) bestFrame.set(last, t);
                 }
+                lastEnd = t;
             }
             prev = arg;
         }
         int from = 0, to = emitted.size();
-        String space = " ";
-        while (from < to && dictionary.symbol(emitted.get(from)).equals(space)) from++;
-        while (to > from && dictionary.symbol(emitted.get(to - 1)).equals(space)) to--;
+        while (from < to && emitted.get(from) == space) from++;
+        while (to > from && emitted.get(to - 1) == space) to--;
         StringBuilder text = new StringBuilder();
         List<CharDistribution> chars = new ArrayList<>(to - from);
         for (int i = from; i < to; i++) {
             text.append(dictionary.symbol(emitted.get(i)));
-            chars.add(distribution(probs, offset + bestFrame.get(i) * classes, classes));
+            chars.add(distribution(probs, offset + bestFrame.get(i) * classes, classes, blankAsSpace.get(i)));
         }
         return new Decoded(text.toString(), chars);
     }
@@ -107,7 +142,7 @@ final class CtcDecoder {
         return best;
     }
 
-    private CharDistribution distribution(float[] p, int base, int classes) {
+    private CharDistribution distribution(float[] p, int base, int classes, boolean blankAsSpace) {
         double norm = 0;
         for (int c = 0; c < classes; c++) if (allowed == null || allowed[c]) norm += p[base + c];
         if (!(norm > 0)) norm = 1;
@@ -117,7 +152,7 @@ final class CtcDecoder {
         int n = 0;
         for (int c = 1; c < classes; c++) {
             if (allowed != null && !allowed[c]) continue;
-            float v = p[base + c];
+            float v = blankAsSpace && c == space ? p[base + c] + p[base] : p[base + c];
             if (n == k && v <= val[k - 1]) continue;
             int pos = n < k ? n++ : k - 1;
             while (pos > 0 && val[pos - 1] < v) { val[pos] = val[pos - 1]; idx[pos] = idx[pos - 1]; pos--; }

@@ -66,7 +66,7 @@ public final class PpOcrEngine implements OcrEngine {
         /** PP-OCRv4 detection and recognition, ASCII decoding (our benchmark is English), one thread. */
         public static Options defaults() {
             return new Options("/models/ch_PP-OCRv4_det_infer.onnx", "/models/ch_PP-OCRv4_rec_infer.onnx",
-                    "/models/ppocr_keys_v1.txt", 1, 960, 640, 0.3, 0.5, 1.6, 0.5, 5, true, 0.05, true, 48, 6, 0);
+                    "/models/ppocr_keys_v1.txt", 1, 960, 640, 0.3, 0.5, 1.6, 0.5, 5, true, 0.1, true, 48, 6, 0);
         }
 
         public Options withAsciiOnly(boolean v) {

@@ -52,7 +52,8 @@ final class TextRecognizer {
             int width = (int) Math.ceil(height * maxRatio);
             int plane = height * width;
             float[] input = new float[m * 3 * plane];
-            for (int i = 0; i < m; i++) fill(lines.get(order[b + i]), input, i * 3 * plane, width);
+            boolean[][] empty = new boolean[m][];
+            for (int i = 0; i < m; i++) empty[i] = fill(lines.get(order[b + i]), input, i * 3 * plane, width);
             try (OnnxTensor x = OnnxTensor.createTensor(env, FloatBuffer.wrap(input), new long[]{m, 3, height, width});
                  OrtSession.Result res = session.run(Map.of(inputName, x))) {
                 OnnxTensor y = (OnnxTensor) res.get(0);
@@ -61,7 +62,11 @@ final class TextRecognizer {
                 FloatBuffer fb = y.getFloatBuffer();
                 float[] probs = new float[fb.remaining()];
                 fb.get(probs);
-                for (int i = 0; i < m; i++) out[order[b + i]] = decoder.decode(probs, i * frames * classes, frames, classes);
+                double stride = width / (double) frames;
+                for (int i = 0; i < m; i++) {
+                    CtcDecoder.InkGaps gaps = inkGaps(empty[i], stride);
+                    out[order[b + i]] = decoder.decode(probs, i * frames * classes, frames, classes, gaps);
+                }
             }
         }
         return new ArrayList<>(Arrays.asList(out));
@@ -69,7 +74,25 @@ final class TextRecognizer {
 
     private static double ratio(BufferedImage img) { return img.getWidth() / (double) img.getHeight(); }
 
-    private void fill(BufferedImage line, float[] input, int offset, int width) {
+    /** Widest ink-free column run between the centres of two frames, over the line height. */
+    private CtcDecoder.InkGaps inkGaps(boolean[] emptyColumn, double stride) {
+        return (fromFrame, toFrame) -> {
+            int x0 = Math.max(0, (int) Math.floor((fromFrame + 0.5) * stride));
+            int x1 = Math.min(emptyColumn.length, (int) Math.ceil((toFrame + 0.5) * stride));
+            int best = 0, run = 0;
+            for (int x = x0; x < x1; x++) {
+                run = emptyColumn[x] ? run + 1 : 0;
+                best = Math.max(best, run);
+            }
+            return best / (double) height;
+        };
+    }
+
+    /**
+     * Writes the normalised line into {@code input} and returns which of its resized columns hold no
+     * ink (Otsu threshold on grey levels, the minority side taken as ink so both polarities work).
+     */
+    private boolean[] fill(BufferedImage line, float[] input, int offset, int width) {
         int rw = Math.max(1, Math.min(width, (int) Math.ceil(height * ratio(line))));
         BufferedImage r = Images.resize(line, rw, height);
         int[] rgb = r.getRGB(0, 0, rw, height, null, 0, rw);
@@ -84,5 +107,46 @@ final class TextRecognizer {
             }
         }
         // The padding stays 0, i.e. mid grey after normalisation, as in PaddleOCR.
+        return emptyColumns(rgb, rw, height);
+    }
+
+    static boolean[] emptyColumns(int[] rgb, int w, int h) {
+        int[] grey = new int[rgb.length];
+        int[] hist = new int[256];
+        for (int i = 0; i < rgb.length; i++) {
+            int p = rgb[i];
+            grey[i] = (((p >> 16) & 0xff) + ((p >> 8) & 0xff) + (p & 0xff)) / 3;
+            hist[grey[i]]++;
+        }
+        int t = otsu(hist, rgb.length);
+        int dark = 0;
+        for (int g : grey) if (g <= t) dark++;
+        boolean inkIsDark = dark * 2 <= grey.length;
+        boolean[] empty = new boolean[w];
+        for (int x = 0; x < w; x++) {
+            boolean any = false;
+            for (int y = 0; y < h && !any; y++) any = (grey[y * w + x] <= t) == inkIsDark;
+            empty[x] = !any;
+        }
+        return empty;
+    }
+
+    /** Otsu's threshold (1979): the grey level maximising the between-class variance. */
+    private static int otsu(int[] hist, int total) {
+        double sumAll = 0;
+        for (int i = 0; i < 256; i++) sumAll += i * (double) hist[i];
+        double sumB = 0, best = -1;
+        int wB = 0, threshold = 127;
+        for (int i = 0; i < 256; i++) {
+            wB += hist[i];
+            if (wB == 0) continue;
+            int wF = total - wB;
+            if (wF == 0) break;
+            sumB += i * (double) hist[i];
+            double mB = sumB / wB, mF = (sumAll - sumB) / wF;
+            double between = (double) wB * wF * (mB - mF) * (mB - mF);
+            if (between > best) { best = between; threshold = i; }
+        }
+        return threshold;
     }
 }
