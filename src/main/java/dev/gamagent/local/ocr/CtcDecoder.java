@@ -59,10 +59,12 @@ final class CtcDecoder {
      * Decodes one line from a row-major [frames × classes] probability block starting at {@code offset}.
      *
      * <p>The released models were trained mostly on Chinese and under-predict spaces: a word gap often
-     * decodes as a run of blanks. Such a run becomes a space when the ink gap under it is word-sized, or
-     * when the space leads the non-blank classes in it (≥ {@code spaceThreshold}) and the ink gap is at
-     * at least 0.6 of a word gap. Its distribution then counts the blank's mass for the space: at a gap,
-     * blank and space both mean "no glyph here".
+     * decodes as a run of blanks. Such a run becomes a space when the ink gap under it is word-sized
+     * (≥ {@link #WORD_GAP} of the line height, or ≥ 0.7 of that and 2.5× the line's median letter gap,
+     * which separates proportional fonts' word spaces from monospaced fonts' wide letter gaps), or when
+     * the space leads the non-blank classes in it (≥ {@code spaceThreshold}) and the ink gap is at least
+     * 0.6 of a word gap. A space found from ink alone counts the blank's mass in its distribution: at a
+     * gap, blank and space both mean "no glyph here".
      */
     Decoded decode(float[] probs, int offset, int frames, int classes, InkGaps ink) {
         if (classes != dictionary.size())
@@ -71,6 +73,10 @@ final class CtcDecoder {
         List<Integer> emitted = new ArrayList<>();
         List<Integer> bestFrame = new ArrayList<>();
         List<Boolean> blankAsSpace = new ArrayList<>();
+        // Blank runs between two characters: {index to insert at, gap frame, lead frame}, and their ink gaps.
+        List<int[]> runs = new ArrayList<>();
+        List<Double> runInk = new ArrayList<>();
+        List<Double> letterGaps = new ArrayList<>();
         int prev = CharDictionary.BLANK;
         int lastEnd = -1;
         int leadFrame = -1;
@@ -86,14 +92,12 @@ final class CtcDecoder {
                             && (leadFrame < 0 || sp > probs[offset + leadFrame * classes + space])) leadFrame = t;
                 }
             } else {
-                if (gapFrame >= 0 && arg != space) {
+                if (arg != space && arg != prev && !emitted.isEmpty() && emitted.get(emitted.size() - 1) != space) {
                     double gap = ink == null ? Double.NaN : ink.widest(lastEnd, t);
-                    boolean byInk = gap >= WORD_GAP;
-                    boolean byModel = leadFrame >= 0 && (ink == null || gap >= 0.6 * WORD_GAP);
-                    if (byInk || byModel) {
-                        emitted.add(space);
-                        bestFrame.add(byModel ? leadFrame : gapFrame);
-                        blankAsSpace.add(!byModel);
+                    letterGaps.add(gap);
+                    if (gapFrame >= 0) {
+                        runs.add(new int[]{emitted.size(), gapFrame, leadFrame});
+                        runInk.add(gap);
                     }
                 }
                 gapFrame = -1;
@@ -111,6 +115,18 @@ final class CtcDecoder {
             }
             prev = arg;
         }
+        double median = median(letterGaps);
+        for (int r = runs.size() - 1; r >= 0; r--) {
+            int[] run = runs.get(r);
+            double gap = runInk.get(r);
+            boolean byInk = gap >= WORD_GAP || (gap >= 0.7 * WORD_GAP && gap >= 2.5 * median);
+            boolean byModel = run[2] >= 0 && (ink == null || gap >= 0.6 * WORD_GAP);
+            if (byInk || byModel) {
+                emitted.add(run[0], space);
+                bestFrame.add(run[0], byModel ? run[2] : run[1]);
+                blankAsSpace.add(run[0], !byModel);
+            }
+        }
         int from = 0, to = emitted.size();
         while (from < to && emitted.get(from) == space) from++;
         while (to > from && emitted.get(to - 1) == space) to--;
@@ -121,6 +137,14 @@ final class CtcDecoder {
             chars.add(distribution(probs, offset + bestFrame.get(i) * classes, classes, blankAsSpace.get(i)));
         }
         return new Decoded(text.toString(), chars);
+    }
+
+    private static double median(List<Double> xs) {
+        if (xs.isEmpty() || Double.isNaN(xs.get(0))) return Double.NaN;
+        List<Double> sorted = new ArrayList<>(xs);
+        sorted.sort(null);
+        int n = sorted.size();
+        return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
     }
 
     /** Whether the space is the most probable character (blank aside) and reaches the threshold. */

@@ -37,7 +37,7 @@ public final class PpOcrEngine implements OcrEngine {
      * @param keys classpath resource of the recogniser's dictionary
      * @param intraOpThreads ONNX Runtime threads per inference (the machine is shared, so 1 by default)
      * @param maxSideLen images with a longer side are shrunk to it before detection
-     * @param minSideLen images with a shorter longest side are enlarged to it before detection, so the
+     * @param minLongSide images with a shorter longest side are enlarged to it before detection, so the
      *                   detector sees small images at a size it was trained on
      * @param binaryThreshold probability above which a pixel counts as text
      * @param boxThreshold minimum mean text probability of a kept box
@@ -52,13 +52,13 @@ public final class PpOcrEngine implements OcrEngine {
      * @param cacheSize results cached per image content hash (0 = no cache)
      */
     public record Options(String detModel, String recModel, String keys, int intraOpThreads, int maxSideLen,
-                          int minSideLen, double binaryThreshold, double boxThreshold, double unclipRatio,
+                          int minLongSide, double binaryThreshold, double boxThreshold, double unclipRatio,
                           double minTextScore, int topK, boolean asciiOnly, double spaceThreshold, boolean mergeLineBoxes,
                           int recHeight, int recBatchSize, int cacheSize) {
         public Options {
             if (intraOpThreads < 1) throw new IllegalArgumentException("intraOpThreads must be ≥ 1, got " + intraOpThreads);
             if (topK < 5) throw new IllegalArgumentException("topK must be ≥ 5 (contract), got " + topK);
-            if (minSideLen > maxSideLen) throw new IllegalArgumentException("minSideLen " + minSideLen + " > maxSideLen " + maxSideLen);
+            if (minLongSide > maxSideLen) throw new IllegalArgumentException("minLongSide " + minLongSide + " > maxSideLen " + maxSideLen);
             if (recBatchSize < 1) throw new IllegalArgumentException("recBatchSize must be ≥ 1, got " + recBatchSize);
             if (cacheSize < 0) throw new IllegalArgumentException("cacheSize must be ≥ 0, got " + cacheSize);
         }
@@ -70,43 +70,43 @@ public final class PpOcrEngine implements OcrEngine {
         }
 
         public Options withAsciiOnly(boolean v) {
-            return new Options(detModel, recModel, keys, intraOpThreads, maxSideLen, minSideLen, binaryThreshold,
+            return new Options(detModel, recModel, keys, intraOpThreads, maxSideLen, minLongSide, binaryThreshold,
                     boxThreshold, unclipRatio, minTextScore, topK, v, spaceThreshold, mergeLineBoxes, recHeight,
                     recBatchSize, cacheSize);
         }
 
         public Options withIntraOpThreads(int v) {
-            return new Options(detModel, recModel, keys, v, maxSideLen, minSideLen, binaryThreshold, boxThreshold,
+            return new Options(detModel, recModel, keys, v, maxSideLen, minLongSide, binaryThreshold, boxThreshold,
                     unclipRatio, minTextScore, topK, asciiOnly, spaceThreshold, mergeLineBoxes, recHeight,
                     recBatchSize, cacheSize);
         }
 
         public Options withTopK(int v) {
-            return new Options(detModel, recModel, keys, intraOpThreads, maxSideLen, minSideLen, binaryThreshold,
+            return new Options(detModel, recModel, keys, intraOpThreads, maxSideLen, minLongSide, binaryThreshold,
                     boxThreshold, unclipRatio, minTextScore, v, asciiOnly, spaceThreshold, mergeLineBoxes,
                     recHeight, recBatchSize, cacheSize);
         }
 
         public Options withCacheSize(int v) {
-            return new Options(detModel, recModel, keys, intraOpThreads, maxSideLen, minSideLen, binaryThreshold,
+            return new Options(detModel, recModel, keys, intraOpThreads, maxSideLen, minLongSide, binaryThreshold,
                     boxThreshold, unclipRatio, minTextScore, topK, asciiOnly, spaceThreshold, mergeLineBoxes,
                     recHeight, recBatchSize, v);
         }
 
         public Options withMinTextScore(double v) {
-            return new Options(detModel, recModel, keys, intraOpThreads, maxSideLen, minSideLen, binaryThreshold,
+            return new Options(detModel, recModel, keys, intraOpThreads, maxSideLen, minLongSide, binaryThreshold,
                     boxThreshold, unclipRatio, v, topK, asciiOnly, spaceThreshold, mergeLineBoxes, recHeight,
                     recBatchSize, cacheSize);
         }
 
         public Options withSpaceThreshold(double v) {
-            return new Options(detModel, recModel, keys, intraOpThreads, maxSideLen, minSideLen, binaryThreshold,
+            return new Options(detModel, recModel, keys, intraOpThreads, maxSideLen, minLongSide, binaryThreshold,
                     boxThreshold, unclipRatio, minTextScore, topK, asciiOnly, v, mergeLineBoxes, recHeight,
                     recBatchSize, cacheSize);
         }
 
         public Options withMergeLineBoxes(boolean v) {
-            return new Options(detModel, recModel, keys, intraOpThreads, maxSideLen, minSideLen, binaryThreshold,
+            return new Options(detModel, recModel, keys, intraOpThreads, maxSideLen, minLongSide, binaryThreshold,
                     boxThreshold, unclipRatio, minTextScore, topK, asciiOnly, spaceThreshold, v, recHeight,
                     recBatchSize, cacheSize);
         }
@@ -118,7 +118,7 @@ public final class PpOcrEngine implements OcrEngine {
         }
 
         public Options withModels(String det, String rec) {
-            return new Options(det, rec, keys, intraOpThreads, maxSideLen, minSideLen, binaryThreshold,
+            return new Options(det, rec, keys, intraOpThreads, maxSideLen, minLongSide, binaryThreshold,
                     boxThreshold, unclipRatio, minTextScore, topK, asciiOnly, spaceThreshold, mergeLineBoxes,
                     recHeight, recBatchSize, cacheSize);
         }

@@ -41,7 +41,7 @@ final class TextDetector {
         double scale = 1.0;
         int longSide = Math.max(w, h);
         if (longSide > options.maxSideLen()) scale = options.maxSideLen() / (double) longSide;
-        else if (longSide < options.minSideLen()) scale = options.minSideLen() / (double) longSide;
+        else if (longSide < options.minLongSide()) scale = options.minLongSide() / (double) longSide;
         // The network downsamples by 32, so both sides must be multiples of 32.
         int rw = Math.max(32, (int) Math.round(w * scale / 32.0) * 32);
         int rh = Math.max(32, (int) Math.round(h * scale / 32.0) * 32);

@@ -103,6 +103,23 @@ class PpOcrEngineTest {
     }
 
     @Test
+    void readsMildlyRotatedLinesThroughTheirMinimumAreaBox() {
+        for (double degrees : new double[]{-8, 6}) {
+            BufferedImage img = new BufferedImage(420, 200, BufferedImage.TYPE_INT_RGB);
+            Graphics2D g = img.createGraphics();
+            g.setColor(Color.WHITE);
+            g.fillRect(0, 0, 420, 200);
+            g.setRenderingHint(java.awt.RenderingHints.KEY_TEXT_ANTIALIASING, java.awt.RenderingHints.VALUE_TEXT_ANTIALIAS_ON);
+            g.setColor(Color.BLACK);
+            g.setFont(new java.awt.Font("SansSerif", java.awt.Font.PLAIN, 28));
+            g.rotate(Math.toRadians(degrees), 210, 100);
+            g.drawString("Tilted Harbor 42", 85, 110);
+            g.dispose();
+            assertThat(engine.read(img)).extracting(TextLine::text).as("at %s°", degrees).containsExactly("Tilted Harbor 42");
+        }
+    }
+
+    @Test
     void readsAPreCroppedLineWithoutDetection() {
         TextImages.Rendered r = TextImages.render(List.of("Falcon 42"), "Monospaced", 28, true, 2, 4);
         Rectangle b = r.boxes().get(0);
