@@ -4,6 +4,7 @@ import dev.gamagent.api.Question;
 import dev.gamagent.engine.AnswerExtractor;
 
 import java.util.Locale;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -17,7 +18,31 @@ public final class ReplyParser {
     private static final Pattern CONTROL_LINE = Pattern.compile(
             "(?im)^[\\s*#>]*(?:final\\s+answer|answer|confidence|decision)\\s*\\**\\s*[:=].*$");
 
+    /**
+     * "the answer is c." / "answer: (b)": a lower-case letter counts only when bracketed or followed by
+     * punctuation or the end, so "the answer is a blue square" is not option A.
+     */
+    private static final Pattern LOWER_EXPLICIT = Pattern.compile(
+            "(?im)(?:final\\s+answer|answer|option|choice)\\s*(?:is|:|=)?\\s*(?:option\\s*)?"
+                    + "(?:[(\\[]([a-z])[)\\]]|([a-z])(?=\\s*(?:[.,;!]|$)))");
+
     private ReplyParser() { }
+
+    /**
+     * The option letter a reply chose: {@link AnswerExtractor#option}, then a lower-case letter after an
+     * answer marker, which models in the wild write ("The answer is c.").
+     */
+    public static String option(String text, Map<String, String> options) {
+        String opt = AnswerExtractor.option(text, options);
+        if (opt != null || text == null) return opt;
+        Matcher m = LOWER_EXPLICIT.matcher(text);
+        String last = null;
+        while (m.find()) {
+            String l = (m.group(1) != null ? m.group(1) : m.group(2)).toUpperCase(Locale.ROOT);
+            if (options.containsKey(l)) last = l;
+        }
+        return last;
+    }
 
     /** What a reply answered: the text to show, the option letter (or null) and how it was found. */
     public record Parsed(String answer, String option, String how) { }
@@ -26,10 +51,10 @@ public final class ReplyParser {
         String text = reply == null ? "" : reply.strip();
         String stated = statedAnswer(text);
         if (q.isMultipleChoice()) {
-            String opt = stated != null ? AnswerExtractor.option(stated, q.options()) : null;
+            String opt = stated != null ? option(stated, q.options()) : null;
             String how = "answer-line";
             if (opt == null) {
-                opt = AnswerExtractor.option(text, q.options());
+                opt = option(text, q.options());
                 how = "extracted";
             }
             if (opt != null) return new Parsed(q.options().get(opt), opt, how);

@@ -8,7 +8,6 @@ import dev.gamagent.api.Termination;
 import dev.gamagent.api.Trace;
 import dev.gamagent.backend.Sampling;
 import dev.gamagent.engine.AgentCall;
-import dev.gamagent.engine.AnswerExtractor;
 import dev.gamagent.engine.Prompts;
 import dev.gamagent.uncertainty.UncertaintyEstimator;
 
@@ -26,7 +25,7 @@ public final class SingleMethod implements Method {
         Sampling req = Sampling.greedy(ctx.config().integer("single.max_tokens", 256), ctx.config().integer("logprobs.top_k", 5));
         ctx.progress().event("round_started", Map.of("k", 0));
         AgentCall.Reply r = AgentCall.ask(ctx.backend(), null, user, q.images(), 1.0, req, UncertaintyEstimator.defaults());
-        String option = q.isMultipleChoice() ? AnswerExtractor.option(r.text(), q.options()) : null;
+        String option = q.isMultipleChoice() ? ReplyParser.option(r.text(), q.options()) : null;
         String answer = option != null ? q.options().get(option) : r.text().strip();
         double u = r.uncertainty().value();
         var turn = new Trace.AgentTurn("single", "answerer", 1.0, answer, option, u, r.uncertainty().signal().label(),

@@ -3,7 +3,7 @@ package dev.gamagent.gam;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.gamagent.api.Region;
 import dev.gamagent.api.Trace;
-import dev.gamagent.engine.AnswerExtractor;
+import dev.gamagent.baseline.ReplyParser;
 import dev.gamagent.uncertainty.SemanticUncertainty;
 import dev.gamagent.util.Json;
 
@@ -135,7 +135,7 @@ public final class ClaimParser {
         boolean na = notApplicable(first);
         String answer;
         if (options != null && !options.isEmpty()) {
-            answer = AnswerExtractor.option(t, options);
+            answer = ReplyParser.option(t, options);
         } else {
             answer = first.replaceFirst("(?i)^(the\\s+)?(final\\s+)?answer\\s+is\\s*[:：]?\\s*", "").replaceAll("[.\\s]+$", "");
             answer = clip(answer, 200);

@@ -16,8 +16,8 @@ import dev.gamagent.backend.ChatResult;
 import dev.gamagent.backend.Choice;
 import dev.gamagent.backend.Sampling;
 import dev.gamagent.backend.UncertaintySignal;
+import dev.gamagent.baseline.ReplyParser;
 import dev.gamagent.engine.AgentImages;
-import dev.gamagent.engine.AnswerExtractor;
 import dev.gamagent.engine.Prompts;
 import dev.gamagent.game.GameState;
 import dev.gamagent.game.OptionDistribution;
@@ -210,7 +210,7 @@ final class GamController {
         ParsedResponse p = ClaimParser.parseAnswer(c.text(), q.options());
         String option = null, answer = p.answer();
         if (q.isMultipleChoice() && p.answer() != null && !p.notApplicable()) {
-            option = AnswerExtractor.option(p.answer(), q.options());
+            option = ReplyParser.option(p.answer(), q.options());
             if (option != null) answer = q.options().get(option);
         }
         Estimate u;
