@@ -27,22 +27,32 @@ public record InfluenceWeights(double lambda, double gamma, double tau) {
     /** w = softmax(s/τ) (appendix E, with the entropy regulariser of DESIGN.md §5). */
     public double[] weights(double[] u, double[][] sim) { return softmax(scores(u, sim), tau); }
 
-    /** softmax(s/τ), shifted by max(s) for stability; τ = 0 gives the uniform weight over the best agents. */
+    /**
+     * softmax(s/τ), shifted by max(s) so a tiny τ cannot overflow exp; τ = 0 (or an infinite score) gives the
+     * uniform weight over the best agents.
+     */
     public static double[] softmax(double[] s, double tau) {
         int n = s.length;
         double[] w = new double[n];
         if (n == 0) return w;
+        // a NaN score (bad input) carries no weight rather than turning every weight into NaN
+        double[] sc = new double[n];
+        for (int j = 0; j < n; j++) sc[j] = Double.isNaN(s[j]) ? Double.NEGATIVE_INFINITY : s[j];
         double max = Double.NEGATIVE_INFINITY;
-        for (double v : s) max = Math.max(max, v);
-        if (tau == 0) {
+        for (double v : sc) max = Math.max(max, v);
+        if (max == Double.NEGATIVE_INFINITY) {
+            java.util.Arrays.fill(w, 1.0 / n); // nothing to prefer: uniform
+            return w;
+        }
+        if (tau == 0 || max == Double.POSITIVE_INFINITY) {
             int ties = 0;
-            for (double v : s) if (v == max) ties++;
-            for (int j = 0; j < n; j++) w[j] = s[j] == max ? 1.0 / ties : 0;
+            for (double v : sc) if (v == max) ties++;
+            for (int j = 0; j < n; j++) w[j] = sc[j] == max ? 1.0 / ties : 0;
             return w;
         }
         double z = 0;
         for (int j = 0; j < n; j++) {
-            w[j] = Math.exp((s[j] - max) / tau);
+            w[j] = Math.exp((sc[j] - max) / tau);
             z += w[j];
         }
         for (int j = 0; j < n; j++) w[j] /= z;
