@@ -17,7 +17,10 @@ public final class SemanticUncertainty {
             "impossible to determine", "not possible to determine", "unable to determine", "unable to tell",
             "no way to know", "not visible", "cannot see", "can't see", "cannot be determined", "unclear",
             "i don't know", "i do not know", "not sure", "unsure", "no idea", "illegible", "unreadable",
-            "not applicable", "insufficient information", "too blurry", "too small to read");
+            "not applicable", "insufficient information", "too blurry", "too small to read",
+            // refusals: a model that declines has not answered, so it must not look confident
+            "can't help", "cannot help", "unable to help", "can't assist", "cannot assist", "unable to assist",
+            "can't answer", "cannot answer", "unable to answer", "i'm sorry", "i am sorry");
     static final List<String> MEDIUM = List.of(
             "probably", "likely", "unlikely", "seems", "seem to", "appears", "appear to", "suggests", "suggest",
             "i think", "i believe", "my guess", "guess", "presumably", "apparently", "roughly", "approximately",
