@@ -278,8 +278,10 @@ public final class DreamMethod implements Method {
             Choice c = r.first();
             var parsed = ReplyParser.parse(c.text(), q);
             Estimate u = estimator.anll(c);
+            // a multiple-choice reply without an option letter (a refusal, a ramble) has no answer to agree on
+            String key = q.isMultipleChoice() && parsed.option() == null ? "" : ReplyParser.key(parsed.answer(), parsed.option());
             return new Probe(id, agent, scale, w, h, parsed.answer(), parsed.option(),
-                    ReplyParser.key(parsed.answer(), parsed.option()), u.value(), u.signal().label(), false,
+                    key, u.value(), u.signal().label(), false,
                     r.usage().toTokenCount(), null);
         } catch (RuntimeException e) {
             return new Probe(id, agent, scale, w, h, null, null, "", 1.0, UncertaintySignal.FIXED.label(), false,

@@ -27,10 +27,15 @@ public final class ResolutionAssignment {
         return mean - alpha * Math.sqrt(var / us.length);
     }
 
-    /** The probes marked confident (u ≤ τ; a failed probe never is). */
+    /**
+     * The probes marked confident (u ≤ τ). A failed probe never is, nor one without a readable answer
+     * (blank key): a refusal can have a low ANLL, yet it has no answer to agree or disagree with.
+     */
     public static List<Probe> mark(List<Probe> probes, double tau) {
-        return probes.stream().map(p -> p.withConfident(p.ok() && p.u() <= tau + EPS)).toList();
+        return probes.stream().map(p -> p.withConfident(p.ok() && answered(p) && p.u() <= tau + EPS)).toList();
     }
+
+    private static boolean answered(Probe p) { return p.key() != null && !p.key().isBlank(); }
 
     /**
      * The branch for marked probes of {@code agents} agents at {@code scales} (DREAM Fig. 2): empty confident

@@ -120,6 +120,15 @@ class DreamMethodTest {
     }
 
     @Test
+    void probesThatAllRefuseDoNotEndTheQuestionAsAConsensusWithoutAnAnswer() {
+        var b = probing(0, (agent, w) -> Reply.of("I'm sorry, but I can't help with that.", 0.9));
+        Answer a = dream(b);
+        assertThat(a.trace().extra()).containsEntry("branch", "StaticAll");
+        assertThat(a.option()).isEqualTo("B"); // the debate ran and answered
+        assertThat(a.rounds()).isPositive();
+    }
+
+    @Test
     void allConfidentAgreeingProbesAnswerWithoutADebate() {
         var b = probing(0, (agent, w) -> Reply.of("It is green.\nANSWER: C", 0.9));
         Answer a = dream(b);

@@ -52,4 +52,17 @@ class ResolutionAssignmentTest {
         assertThat(new Branch.ConflictMixRes(SCALES, List.of("A", "B")).note()).contains("disagreed (A vs B)", "0.5x, 1x, 2x");
         assertThat(new Branch.PerAgent(List.of(1.0)).note()).isEmpty();
     }
+
+    @Test
+    void probesWithoutAReadableAnswerAreNeverConfidentSoTheyCannotFakeAConsensus() {
+        // every probe refused with the same u: std = 0 puts all of them at τ, but nothing was answered
+        var refusals = List.of(p(0, 1, "", 0.3), p(1, 1, "", 0.3), p(0, 2, "", 0.3), p(1, 2, "", 0.3));
+        assertThat(decide(refusals)).isInstanceOf(Branch.StaticAll.class);
+    }
+
+    @Test
+    void aConfidentRefusalDoesNotTurnAgreeingAnswersIntoAConflict() {
+        var probes = List.of(p(0, 1, "A", 0.1), p(1, 1, "", 0.05), p(0, 2, "A", 0.9), p(1, 2, "A", 0.9));
+        assertThat(decide(probes)).isEqualTo(new Branch.MixRes(List.of(1.0)));
+    }
 }
