@@ -1,0 +1,76 @@
+package dev.gamagent.dream;
+
+import dev.gamagent.api.TokenCount;
+import dev.gamagent.api.Trace;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** URA (DESIGN.md §7): restore r*'s answer iff u(final) > (1 + ρ)·u(r*) and the answer changed; then vote. */
+class RollbackConformanceTest {
+    private static Trace.AgentTurn turn(String id, String option, double u) {
+        return new Trace.AgentTurn(id, "debater", 1.0, option, option, u, "logprobs-chosen", null, List.of(),
+                TokenCount.ZERO, "ANSWER: " + option, "answer-line", null, null);
+    }
+
+    /** rounds[k][agent] = "A:0.2" (option:u). */
+    private static List<Trace.Round> rounds(String[]... byRound) {
+        List<Trace.Round> out = new ArrayList<>();
+        for (int k = 0; k < byRound.length; k++) {
+            List<Trace.AgentTurn> agents = new ArrayList<>();
+            for (int i = 0; i < byRound[k].length; i++) {
+                String[] ou = byRound[k][i].split(":");
+                agents.add(turn("agent-" + (i + 1), ou[0], Double.parseDouble(ou[1])));
+            }
+            out.add(new Trace.Round(k, agents, List.of(), null, null, null));
+        }
+        return out;
+    }
+
+    @Test void theRescueNeedsTheFinalUncertaintyStrictlyAboveOnePlusRhoTimesTheBest() {
+        // 0.3 = (1 + 0.5)·0.2 exactly: not above, so the final answer stays
+        var atBoundary = RollbackAggregation.aggregate(rounds(new String[] {"A:0.2"}, new String[] {"B:0.3"}), 0.5);
+        assertThat(atBoundary.rollbacks()).isEmpty();
+        assertThat(atBoundary.verdict().option()).isEqualTo("B");
+        var above = RollbackAggregation.aggregate(rounds(new String[] {"A:0.2"}, new String[] {"B:0.31"}), 0.5);
+        assertThat(above.rollbacks()).singleElement().satisfies(r -> assertThat(r.restoredAnswer()).isEqualTo("A"));
+        assertThat(above.verdict().option()).isEqualTo("A");
+    }
+
+    @Test void anUnchangedAnswerIsNeverRolledBackHoweverUncertainItBecame() {
+        var o = RollbackAggregation.aggregate(rounds(new String[] {"A:0.1"}, new String[] {"A:0.9"}), 0.5);
+        assertThat(o.rollbacks()).isEmpty();
+    }
+
+    @Test void rStarIsTheMostConfidentEarlierRoundAndOnlyItsAnswerIsRestored() {
+        // round 1 (u 0.1) is r*; it agrees with the final, so round 0's different answer is not restored
+        var o = RollbackAggregation.aggregate(rounds(new String[] {"C:0.3"}, new String[] {"B:0.1"}, new String[] {"B:0.9"}), 0.5);
+        assertThat(o.rollbacks()).isEmpty();
+        assertThat(o.verdict().option()).isEqualTo("B");
+    }
+
+    @Test void aTiedVoteGoesToTheAnswerWithTheLowerUncertainty() {
+        var o = RollbackAggregation.aggregate(rounds(new String[] {"A:0.4", "B:0.2"}), 0.5);
+        assertThat(o.verdict().option()).isEqualTo("B");
+        var swapped = RollbackAggregation.aggregate(rounds(new String[] {"A:0.2", "B:0.4"}), 0.5);
+        assertThat(swapped.verdict().option()).isEqualTo("A");
+    }
+
+    @Test void theMajorityAfterRollbackDecides() {
+        // agents 1 and 2 drifted to B under pressure; both are rescued to A, which then outvotes agent 3's B
+        var o = RollbackAggregation.aggregate(rounds(
+                new String[] {"A:0.1", "A:0.1", "B:0.2"},
+                new String[] {"B:0.5", "B:0.5", "B:0.2"}), 0.5);
+        assertThat(o.rollbacks()).extracting(RollbackAggregation.Rollback::agent).containsExactly("agent-1", "agent-2");
+        assertThat(o.verdict().option()).isEqualTo("A");
+    }
+
+    @Test void aOneRoundTraceHasNothingToRollBack() {
+        var o = RollbackAggregation.aggregate(rounds(new String[] {"A:0.9"}), 0.5);
+        assertThat(o.rollbacks()).isEmpty();
+        assertThat(o.verdict().option()).isEqualTo("A");
+    }
+}
