@@ -17,7 +17,9 @@ public final class OptionDistribution {
 
     /**
      * The distribution read from the answer-letter token's alternatives, or null when no token spelling
-     * {@code chosen} carries at least two alternatives that are option letters with non-zero mass.
+     * {@code chosen} carries at least two alternatives, or none of them is an option letter with non-zero
+     * mass. One option letter among the alternatives gives a one-hot distribution (DESIGN.md §4 restricts
+     * and renormalises; the other letters ranked below the top-k, so their mass is negligible).
      */
     public static Map<String, Double> fromLogprobs(List<TokenLogprob> tokens, List<String> letters, String chosen) {
         if (chosen == null || tokens.isEmpty()) return null;
