@@ -36,6 +36,17 @@ class AnswerSpanTest {
         assertThat(AnswerSpan.tokens(ts, "green")).isEmpty();
     }
 
+    @Test void withoutAMarkerALetterAnswerIsFoundAsAWordNotInsideALaterWord() {
+        var ts = tokens("The", " answer", " is", " (", "B", ").", " Because", " it", " is", " blue");
+        assertThat(AnswerSpan.tokens(ts, "B")).extracting(TokenLogprob::token).containsExactly("B");
+        assertThat(AnswerSpan.locate("cat in the catalogue", "cat")).containsExactly(0, 3);
+    }
+
+    @Test void aMarkerFollowedByAWordContainingTheLetterDoesNotCountAsTheAnswer() {
+        // "ANSWER: because B" — the letter after the marker is inside "because"; the standalone B is the answer
+        assertThat(AnswerSpan.locate("ANSWER: because of it, B", "B")).containsExactly(23, 24);
+    }
+
     @Test void answerSpanScoringUsesOnlyTheAnswerTokens() {
         var est = UncertaintyEstimator.defaults();
         List<TokenLogprob> ts = new ArrayList<>();
