@@ -65,4 +65,13 @@ class ResolutionAssignmentTest {
         var probes = List.of(p(0, 1, "A", 0.1), p(1, 1, "", 0.05), p(0, 2, "A", 0.9), p(1, 2, "A", 0.9));
         assertThat(decide(probes)).isEqualTo(new Branch.MixRes(List.of(1.0)));
     }
+
+    @Test
+    void aOneAgentPanelGoesToItsMostConfidentScale() {
+        var probes = List.of(p(0, 0.5, "A", 0.1), p(0, 1, "A", 0.5), p(0, 2, "A", 0.9));
+        double tau = ResolutionAssignment.adaptiveThreshold(probes, 0.5);
+        assertThat(tau).isCloseTo(0.5 - 0.5 * Math.sqrt((0.16 + 0 + 0.16) / 3), offset(1e-12));
+        assertThat(ResolutionAssignment.decide(ResolutionAssignment.mark(probes, tau), 1, SCALES))
+                .isEqualTo(new Branch.PerAgent(List.of(0.5)));
+    }
 }
