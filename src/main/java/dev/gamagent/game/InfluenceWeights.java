@@ -52,7 +52,8 @@ public record InfluenceWeights(double lambda, double gamma, double tau) {
         }
         double z = 0;
         for (int j = 0; j < n; j++) {
-            w[j] = Math.exp((sc[j] - max) / tau);
+            double x = (sc[j] - max) / tau; // NaN only for −∞/∞ (a NaN score under τ = ∞): no weight
+            w[j] = Double.isNaN(x) ? 0 : Math.exp(x);
             z += w[j];
         }
         for (int j = 0; j < n; j++) w[j] /= z;

@@ -80,4 +80,11 @@ class GameConformanceTest {
         assertThat(w[0]).isGreaterThan(w[1]);
         assertThat(SystemUncertainty.of(w, new double[] {0.2, 1.0})).isBetween(0.2, 1.0);
     }
+
+    @Test void anInfiniteTauSpreadsTheWeightEvenlyOverTheScoresThatAreNotNaN() {
+        double[] w = InfluenceWeights.softmax(new double[] {0.4, Double.NaN, 0.2}, Double.POSITIVE_INFINITY);
+        assertOnSimplex(w);
+        assertThat(w[0]).isCloseTo(0.5, within(1e-12));
+        assertThat(w[1]).isZero();
+    }
 }
