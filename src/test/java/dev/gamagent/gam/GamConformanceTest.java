@@ -18,7 +18,6 @@ import static dev.gamagent.gam.GamControllerTest.lines;
 import static dev.gamagent.gam.GamControllerTest.mcq;
 import static dev.gamagent.gam.GamControllerTest.middling;
 import static dev.gamagent.gam.GamControllerTest.prompt;
-import static dev.gamagent.gam.GamControllerTest.run;
 import static dev.gamagent.gam.GamControllerTest.tag;
 import static dev.gamagent.gam.GamControllerTest.unsure;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -26,6 +25,14 @@ import static org.assertj.core.api.Assertions.within;
 
 /** The controller against DESIGN.md §6, read from what it records and what it sends. */
 class GamConformanceTest {
+    /** Its own pool: GamControllerTest shuts its shared one down after its class. */
+    private static final java.util.concurrent.ExecutorService EXEC = java.util.concurrent.Executors.newFixedThreadPool(4);
+
+    @org.junit.jupiter.api.AfterAll static void stop() { EXEC.shutdownNow(); }
+
+    private static Answer run(dev.gamagent.backend.Backend b, dev.gamagent.config.Config c, dev.gamagent.api.Question q) {
+        return dev.gamagent.api.MethodRegistry.create("gam").run(q, new dev.gamagent.api.RunContext(b, null, c, EXEC, null));
+    }
 
     /** argmax_k Σ_i w_i·p_i(k) over a round's recorded weights and option distributions, with that mass. */
     private static Map.Entry<String, Double> mixtureArgmax(Trace.Round r) {
