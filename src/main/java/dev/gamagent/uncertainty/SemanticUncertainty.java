@@ -43,7 +43,8 @@ public final class SemanticUncertainty {
 
     /** Hedge density ρ of a text. */
     public double density(String text) {
-        String t = text.toLowerCase(Locale.ROOT);
+        // typographic apostrophes ("can’t") must match the lexicon's "can't"
+        String t = text.toLowerCase(Locale.ROOT).replace('\u2019', '\'');
         int words = 0;
         Matcher wm = WORD.matcher(t);
         while (wm.find()) words++;

@@ -53,6 +53,7 @@ class UncertaintyConformanceTest {
         SemanticUncertainty sem = new SemanticUncertainty();
         assertThat(sem.of("I'm sorry, but I can't help with that.")).isGreaterThan(0.9);
         assertThat(sem.of("I am unable to answer questions about this image.")).isGreaterThan(0.9);
+        assertThat(sem.of("I’m sorry, I can’t tell from this image.")).isGreaterThan(0.9); // typographic apostrophes
     }
 
     @Test void aPlainAnswerWithATrailingExplanationIsConfident() {
