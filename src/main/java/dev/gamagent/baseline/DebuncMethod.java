@@ -36,7 +36,7 @@ public final class DebuncMethod implements Method {
             p.record(k, now, weights(now), null);
             prev = DebateMethod.carryOver(now, last);
         }
-        var verdict = MajorityVote.decide(prev.stream().filter(Turn::ok).map(t -> t.ballot(1 - t.u())).toList());
+        var verdict = MajorityVote.decide(Panel.voters(prev).stream().map(t -> t.ballot(1 - t.u())).toList());
         return p.finish(verdict, rounds, Termination.FIXED_ROUNDS, null);
     }
 

@@ -185,7 +185,17 @@ public final class Panel {
 
     /** Plain majority over the turns that answered, ties to lower uncertainty. */
     public static MajorityVote.Verdict majority(List<Turn> turns) {
-        return MajorityVote.decide(turns.stream().filter(Turn::ok).map(t -> t.ballot(1.0)).toList());
+        return MajorityVote.decide(voters(turns).stream().map(t -> t.ballot(1.0)).toList());
+    }
+
+    /**
+     * The turns that vote: those that answered, and of them the ones whose answer was read (a refusal that
+     * names no option must not outvote an agent that did); every answered turn when none was read.
+     */
+    public static List<Turn> voters(List<Turn> turns) {
+        List<Turn> ok = turns.stream().filter(Turn::ok).toList();
+        List<Turn> read = ok.stream().filter(t -> !"unmatched".equals(t.parse())).toList();
+        return read.isEmpty() ? ok : read;
     }
 
     /**

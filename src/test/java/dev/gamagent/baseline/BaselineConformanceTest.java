@@ -38,4 +38,17 @@ class BaselineConformanceTest {
         Answer a = MethodRegistry.create("vote").run(question(), context(b));
         assertThat(a.option()).isEqualTo("B");
     }
+
+    @Test void refusalsThatNameNoOptionDoNotOutvoteAnAgentThatAnswered() {
+        var b = textBackend(u -> u.contains("agent-1") ? "ANSWER: B" : "I'm sorry, but I can't help with that.");
+        Answer a = MethodRegistry.create("vote").run(question(), context(b));
+        assertThat(a.option()).isEqualTo("B");
+    }
+
+    @Test void whenNoAgentNamesAnOptionTheVoteStillReturnsWhatTheySaid() {
+        var b = textBackend(u -> "I'm sorry, but I can't help with that.");
+        Answer a = MethodRegistry.create("vote").run(question(), context(b));
+        assertThat(a.option()).isNull();
+        assertThat(a.answer()).contains("sorry");
+    }
 }
