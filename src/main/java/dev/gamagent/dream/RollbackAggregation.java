@@ -17,6 +17,8 @@ import java.util.function.ToDoubleFunction;
  * lower uncertainty.
  */
 public final class RollbackAggregation {
+    private static final String UNREAD = "unmatched";
+
     private RollbackAggregation() { }
 
     /** A restored answer: agent, the final round it replaced and the earlier round it came back from. */
@@ -45,7 +47,7 @@ public final class RollbackAggregation {
             }
         }
         if (trajectories.isEmpty()) return null;
-        List<MajorityVote.Ballot> ballots = new ArrayList<>();
+        List<MajorityVote.Ballot> ballots = new ArrayList<>(), unread = new ArrayList<>();
         List<Rollback> rollbacks = new ArrayList<>();
         for (var e : trajectories.entrySet()) {
             List<Step> steps = e.getValue();
@@ -60,9 +62,11 @@ public final class RollbackAggregation {
                 chosen = best;
                 rollbacks.add(new Rollback(e.getKey(), fin.k, fin.turn.answer(), fin.u, best.k, best.turn.answer(), best.u));
             }
-            ballots.add(new MajorityVote.Ballot(key(chosen.turn), chosen.turn.answer(), chosen.turn.option(),
-                    chosen.u, 1.0));
+            // a reply that named no option (parse "unmatched") votes only when no agent's answer was read
+            (UNREAD.equals(chosen.turn.parse()) ? unread : ballots).add(new MajorityVote.Ballot(key(chosen.turn),
+                    chosen.turn.answer(), chosen.turn.option(), chosen.u, 1.0));
         }
+        if (ballots.isEmpty()) ballots = unread;
         return new Outcome(MajorityVote.decide(ballots), ballots, rollbacks);
     }
 

@@ -73,4 +73,13 @@ class RollbackConformanceTest {
         assertThat(o.rollbacks()).isEmpty();
         assertThat(o.verdict().option()).isEqualTo("A");
     }
+
+    @Test void agentsWhoseReplyNamedNoOptionDoNotOutvoteThoseThatDid() {
+        Trace.AgentTurn refusal = new Trace.AgentTurn("agent-2", "debater", 1.0, "I'm sorry, I can't help", null, 0.1,
+                "logprobs-chosen", null, List.of(), TokenCount.ZERO, "I'm sorry, I can't help", "unmatched", null, null);
+        Trace.AgentTurn refusal3 = new Trace.AgentTurn("agent-3", "debater", 1.0, "I'm sorry, I can't help", null, 0.1,
+                "logprobs-chosen", null, List.of(), TokenCount.ZERO, "I'm sorry, I can't help", "unmatched", null, null);
+        var round = new Trace.Round(0, List.of(turn("agent-1", "B", 0.4), refusal, refusal3), List.of(), null, null, null);
+        assertThat(RollbackAggregation.aggregate(List.of(round), 0.5).verdict().option()).isEqualTo("B");
+    }
 }
