@@ -125,7 +125,8 @@ public final class ClaimParser {
         Matcher om = OVERALL.matcher(text);
         while (om.find()) overall = confidenceText(om.group(1) + (om.group(2) == null ? "" : "%"), Double.NaN);
         if (overall != null && overall.isNaN()) overall = null;
-        if (answer != null) answer = answer.replaceAll("^[*\\s]+|[*\\s]+$", "");
+        // "**Stop sign.**" → "Stop sign": markdown and one closing full stop are formatting, not the answer
+        if (answer != null) answer = answer.replaceAll("^[*\\s]+|[*\\s]+$", "").replaceAll("(?<!\\.)\\.$", "").strip();
         return new ParsedResponse(answer, claims, overall, answer != null && notApplicable(answer), "lines");
     }
 

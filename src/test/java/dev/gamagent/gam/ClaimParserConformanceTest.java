@@ -64,4 +64,10 @@ class ClaimParserConformanceTest {
         assertThat(ClaimParser.parseCritique(text, 1)).singleElement()
                 .satisfies(a -> assertThat(a.assessment()).isEqualTo("inaccurate"));
     }
+
+    @Test void anOpenAnswerLosesItsBoldMarkersAndFinalFullStopLikeTheBaselinesDo() {
+        assertThat(ClaimParser.parseAnswer("**Answer:** Stop sign.\nCONFIDENCE: 0.9", Map.of()).answer()).isEqualTo("Stop sign");
+        assertThat(ClaimParser.parseAnswer("ANSWER: 3.5", Map.of()).answer()).isEqualTo("3.5");
+        assertThat(ClaimParser.parseAnswer("ANSWER: etc...", Map.of()).answer()).isEqualTo("etc...");
+    }
 }
