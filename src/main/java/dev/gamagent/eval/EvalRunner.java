@@ -1,0 +1,133 @@
+package dev.gamagent.eval;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.gamagent.api.Answer;
+import dev.gamagent.api.Method;
+import dev.gamagent.api.MethodFailure;
+import dev.gamagent.api.MethodRegistry;
+import dev.gamagent.api.RunContext;
+import dev.gamagent.backend.Backend;
+import dev.gamagent.config.Config;
+import dev.gamagent.util.Concurrency;
+import dev.gamagent.util.Json;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.function.IntConsumer;
+
+/**
+ * Runs methods over questions with at most {@code concurrency} questions in flight, storing each
+ * finished question × method at once. Pairs already finished in the store are skipped, so rerunning
+ * resumes; a pair whose backend failed is stored as {@code error} and retried next time.
+ */
+public final class EvalRunner {
+    private final Backend backend;
+    private final Config config;
+    private final Grader grader;
+    private final ResultStore store;
+    private final int concurrency;
+
+    public EvalRunner(Backend backend, Config config, Grader grader, ResultStore store, int concurrency) {
+        if (concurrency < 1) throw new IllegalArgumentException("--concurrency must be at least 1, got " + concurrency);
+        this.backend = backend;
+        this.config = config;
+        this.grader = grader;
+        this.store = store;
+        this.concurrency = concurrency;
+    }
+
+    /** Which pairs this run did and how many were already done. */
+    public record Stats(int alreadyDone, int ran, int errors) { }
+
+    /** The pairs still to run, in question order. */
+    public List<Pair> pending(List<EvalQuestion> questions, List<String> methods) {
+        Set<String> done = store.finishedPairs();
+        List<Pair> out = new ArrayList<>();
+        for (EvalQuestion q : questions) {
+            for (String m : methods) if (!done.contains(ResultStore.key(q.id(), m))) out.add(new Pair(q, m));
+        }
+        return out;
+    }
+
+    /** One question × method to run. */
+    public record Pair(EvalQuestion question, String method) { }
+
+    /** @param onStarted told the number of pending pairs before any runs (to size a progress bar) */
+    public Stats run(List<EvalQuestion> questions, List<String> methods, IntConsumer onStarted, ProgressSink progress) {
+        for (String m : methods) MethodRegistry.create(m); // fail fast on unknown names, before any work
+        List<Pair> todo = pending(questions, methods);
+        int already = questions.size() * methods.size() - todo.size();
+        onStarted.accept(todo.size());
+        // group pending pairs by question so "K in flight" bounds questions, not pairs
+        List<List<Pair>> byQuestion = new ArrayList<>();
+        for (Pair p : todo) {
+            if (byQuestion.isEmpty() || byQuestion.get(byQuestion.size() - 1).get(0).question() != p.question()) byQuestion.add(new ArrayList<>());
+            byQuestion.get(byQuestion.size() - 1).add(p);
+        }
+        ExecutorService agents = Concurrency.newIoExecutor("gam-eval-agents");
+        ExecutorService questionsPool = Executors.newFixedThreadPool(concurrency, r -> {
+            Thread t = new Thread(r, "gam-eval-question");
+            t.setDaemon(true);
+            return t;
+        });
+        int[] errors = {0};
+        try {
+            List<Future<?>> futures = new ArrayList<>();
+            for (List<Pair> pairs : byQuestion) {
+                futures.add(questionsPool.submit(() -> {
+                    for (Pair p : pairs) {
+                        ResultRecord r = runOne(p, agents);
+                        store.put(r);
+                        if (r.isError()) synchronized (errors) { errors[0]++; }
+                        progress.finished(r);
+                    }
+                }));
+            }
+            for (Future<?> f : futures) f.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("evaluation interrupted; rerun the same command to resume", e);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("evaluation failed: " + e.getCause().getMessage(), e.getCause());
+        } finally {
+            questionsPool.shutdownNow();
+            agents.shutdownNow();
+        }
+        return new Stats(already, todo.size(), errors[0]);
+    }
+
+    /** Receives each stored record (progress bar, live tables). */
+    @FunctionalInterface
+    public interface ProgressSink {
+        void finished(ResultRecord record);
+    }
+
+    ResultRecord runOne(Pair p, ExecutorService agents) {
+        EvalQuestion eq = p.question();
+        long t0 = System.nanoTime();
+        try {
+            Method m = MethodRegistry.create(p.method());
+            Answer a = m.run(eq.question(), new RunContext(backend, null, config, agents, null));
+            Grader.Graded g = grader.grade(eq.question(), a);
+            JsonNode trace = a.trace() == null ? null : Json.MAPPER.valueToTree(a.trace());
+            return new ResultRecord(eq.id(), eq.group(), eq.rotation(), p.method(), eq.category(), eq.l2Category(),
+                    g.outcome().label(), g.predicted(), eq.question().groundTruth(), a.answer(), a.option(),
+                    a.confidence(), a.uncertainty(), a.rounds(), a.termination(), a.tokens().prompt(),
+                    a.tokens().completion(), a.tokens().estimated(), a.calls(), a.millis(), g.rule(), null,
+                    backend.name(), trace);
+        } catch (RuntimeException e) {
+            // a backend or method failure is not a wrong answer: record it and retry on resume
+            JsonNode trace = e instanceof MethodFailure mf && mf.partialTrace() != null ? Json.MAPPER.valueToTree(mf.partialTrace()) : null;
+            long ms = (System.nanoTime() - t0) / 1_000_000;
+            String msg = e.getClass().getSimpleName() + ": " + e.getMessage();
+            return new ResultRecord(eq.id(), eq.group(), eq.rotation(), p.method(), eq.category(), eq.l2Category(),
+                    Outcome.ERROR.label(), null, eq.question().groundTruth(), null, null, 0, 1, 0, null, 0, 0, false, 0,
+                    ms, null, msg, backend.name(), trace);
+        }
+    }
+}
