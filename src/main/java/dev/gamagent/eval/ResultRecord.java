@@ -1,5 +1,6 @@
 package dev.gamagent.eval;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.JsonNode;
 
@@ -17,11 +18,15 @@ public record ResultRecord(String questionId, String group, int rotation, String
                            long promptTokens, long completionTokens, boolean tokensEstimated, int calls, long millis,
                            String rule, String error, String backend, JsonNode trace) {
 
+    @JsonIgnore
     public Outcome outcomeValue() { return Outcome.of(outcome); }
 
+    @JsonIgnore
     public boolean correct() { return Outcome.CORRECT.label().equals(outcome); }
 
+    @JsonIgnore
     public boolean isError() { return Outcome.ERROR.label().equals(outcome); }
 
+    @JsonIgnore
     public long totalTokens() { return promptTokens + completionTokens; }
 }
