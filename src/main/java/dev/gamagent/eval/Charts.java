@@ -27,9 +27,10 @@ final class Charts {
 
     static String accuracyVsTokens(Map<String, MethodMetrics> metrics) {
         XYSeriesCollection ds = new XYSeriesCollection();
-        for (MethodMetrics m : metrics.values()) {
+        for (var e : metrics.entrySet()) {
+            MethodMetrics m = e.getValue();
             if (m.accuracy() == null) continue;
-            XYSeries s = new XYSeries(m.method());
+            XYSeries s = new XYSeries(e.getKey());
             s.add(m.promptTokensPerQuestion() + m.completionTokensPerQuestion(), m.accuracy());
             ds.addSeries(s);
         }
@@ -45,9 +46,10 @@ final class Charts {
         ideal.add(0, 0);
         ideal.add(1, 1);
         ds.addSeries(ideal);
-        for (MethodMetrics m : metrics.values()) {
+        for (var e : metrics.entrySet()) {
+            MethodMetrics m = e.getValue();
             if (m.reliability() == null) continue;
-            XYSeries s = new XYSeries(m.method() + (m.ece() == null ? "" : String.format(java.util.Locale.ROOT, " (ECE %.3f)", m.ece())));
+            XYSeries s = new XYSeries(e.getKey() + (m.ece() == null ? "" : String.format(java.util.Locale.ROOT, " (ECE %.3f)", m.ece())));
             for (Calibration.Bin b : m.reliability()) if (b.count() > 0) s.add(b.meanConfidence(), b.accuracy());
             if (s.getItemCount() > 0) ds.addSeries(s);
         }

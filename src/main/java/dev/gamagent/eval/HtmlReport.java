@@ -80,21 +80,24 @@ public final class HtmlReport {
         add(imgs, "reliability diagram", Charts.reliability(metrics));
         Map<String, List<Double>> usys = new LinkedHashMap<>(), cum = new LinkedHashMap<>();
         Map<String, Map<String, Double>> terms = new LinkedHashMap<>(), branches = new LinkedHashMap<>();
-        for (MethodMetrics m : metrics.values()) {
-            if (m.uSysPerRound() != null && m.uSysPerRound().size() > 1) usys.put(m.method(), m.uSysPerRound());
-            if (m.cumulativeTokensPerRound() != null && m.cumulativeTokensPerRound().size() > 1) cum.put(m.method(), m.cumulativeTokensPerRound());
+        for (var entry : metrics.entrySet()) {
+            String name = entry.getKey();
+            MethodMetrics m = entry.getValue();
+            if (m.uSysPerRound() != null && m.uSysPerRound().size() > 1) usys.put(name, m.uSysPerRound());
+            if (m.cumulativeTokensPerRound() != null && m.cumulativeTokensPerRound().size() > 1) cum.put(name, m.cumulativeTokensPerRound());
             long total = m.terminations().values().stream().mapToLong(Long::longValue).sum();
             Map<String, Double> t = new TreeMap<>();
             for (var e : m.terminations().entrySet()) t.put(e.getKey(), total == 0 ? 0 : (double) e.getValue() / total);
-            terms.put(m.method(), t);
-            if (m.branchShares() != null && !m.branchShares().isEmpty()) branches.put(m.method(), m.branchShares());
+            terms.put(name, t);
+            if (m.branchShares() != null && !m.branchShares().isEmpty()) branches.put(name, m.branchShares());
         }
         add(imgs, "U_sys per round", Charts.perRound("Mean system uncertainty U_sys per round", "mean U_sys", usys));
         add(imgs, "cumulative tokens per round", Charts.perRound("Cumulative tokens per question by debate round", "tokens", cum));
-        for (MethodMetrics m : metrics.values()) {
+        for (var entry : metrics.entrySet()) {
+            MethodMetrics m = entry.getValue();
             if (m.weightsPerRound() != null && !m.weightsPerRound().isEmpty()) {
-                add(imgs, "expert weights per round: " + m.method(),
-                        Charts.perRound("Mean expert influence weight per round (" + m.method() + ")", "weight w_i", m.weightsPerRound()));
+                add(imgs, "expert weights per round: " + entry.getKey(),
+                        Charts.perRound("Mean expert influence weight per round (" + entry.getKey() + ")", "weight w_i", m.weightsPerRound()));
             }
         }
         add(imgs, "termination reasons", Charts.shares("Termination reasons", terms));
