@@ -248,7 +248,9 @@ public final class BenchmarkLoader {
         }
     }
 
-    private static List<String> jsonStrings(String json, String column) {
+    /** A JSON list of strings; VLMEvalKit also writes Python's repr ({@code ['a', 'b']}), accepted when it holds no double quotes. */
+    private static List<String> jsonStrings(String text, String column) {
+        String json = text.indexOf('"') < 0 ? text.replace('\'', '"') : text;
         try {
             JsonNode n = Json.MAPPER.readTree(json);
             if (n == null || !n.isArray()) throw new BadRowException("'" + column + "' starts with '[' but is not a JSON list");

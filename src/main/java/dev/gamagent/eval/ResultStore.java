@@ -1,5 +1,6 @@
 package dev.gamagent.eval;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.gamagent.util.Json;
 
 import java.io.BufferedWriter;
@@ -17,8 +18,10 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -127,17 +130,26 @@ public final class ResultStore implements AutoCloseable {
         }
     }
 
+    /** True when results.jsonl misses a stored pair, holds a torn or superseded line, or is absent. */
     private boolean jsonlLags() throws SQLException, IOException {
-        long rows;
-        try (Statement s = db.createStatement(); ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM results")) {
-            rows = rs.next() ? rs.getLong(1) : 0;
+        Map<String, String> stored = new HashMap<>();
+        try (Statement s = db.createStatement(); ResultSet rs = s.executeQuery("SELECT question_id, method, outcome FROM results")) {
+            while (rs.next()) stored.put(key(rs.getString(1), rs.getString(2)), rs.getString(3));
         }
-        if (!Files.exists(jsonl)) return rows > 0;
-        long lines;
-        try (var l = Files.lines(jsonl, StandardCharsets.UTF_8)) {
-            lines = l.filter(x -> !x.isBlank()).count();
+        if (!Files.exists(jsonl)) return !stored.isEmpty();
+        Map<String, String> lines = new HashMap<>();
+        for (String line : Files.readAllLines(jsonl, StandardCharsets.UTF_8)) {
+            if (line.isBlank()) continue;
+            JsonNode n;
+            try {
+                n = Json.MAPPER.readTree(line);
+            } catch (IOException torn) {
+                return true; // a line cut short by a kill
+            }
+            String k = key(n.path("questionId").asText(), n.path("method").asText());
+            if (lines.put(k, n.path("outcome").asText()) != null) return true; // a superseded attempt
         }
-        return lines != rows;
+        return !lines.equals(stored);
     }
 
     /** Rewrites results.jsonl from the database (one line per pair, the latest attempt), atomically. */

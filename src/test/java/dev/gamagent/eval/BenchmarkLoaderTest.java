@@ -23,7 +23,8 @@ class BenchmarkLoaderTest {
 
     @Test void aVlmEvalKitTsvLoadsGoodRowsAndReportsEveryBadRowByIndex() throws Exception {
         String img = TestImages.base64(40, 30, Color.RED);
-        String multi = "[\"" + TestImages.base64(8, 8, Color.BLUE) + "\", \"" + TestImages.base64(9, 9, Color.GREEN) + "\"]";
+        // VLMEvalKit writes multi-image cells as Python list reprs
+        String multi = "['" + TestImages.base64(8, 8, Color.BLUE) + "', '" + TestImages.base64(9, 9, Color.GREEN) + "']";
         TestImages.write(dir.resolve("imgs/p.png"), 20, 10, Color.GRAY);
         TestImages.write(dir.resolve("video/f002.png"), 5, 5, Color.BLACK);
         TestImages.write(dir.resolve("video/f001.png"), 6, 6, Color.WHITE);

@@ -91,5 +91,12 @@ class EvalRunnerTest {
         try (ResultStore s = new ResultStore(dir)) {
             assertThat(Files.readAllLines(dir.resolve("results.jsonl"))).hasSize(4);
         }
+        // a kill in the middle of a write leaves a torn last line: the line count matches, the content does not
+        List<String> lines = Files.readAllLines(dir.resolve("results.jsonl"));
+        lines.set(3, lines.get(3).substring(0, 20));
+        Files.write(dir.resolve("results.jsonl"), lines);
+        try (ResultStore s = new ResultStore(dir)) {
+            assertThat(Files.readAllLines(dir.resolve("results.jsonl"))).hasSize(4).allSatisfy(l -> assertThat(l).endsWith("}"));
+        }
     }
 }
