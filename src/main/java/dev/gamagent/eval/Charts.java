@@ -2,6 +2,7 @@ package dev.gamagent.eval;
 
 import org.jfree.chart.ChartFactory;
 import org.jfree.chart.JFreeChart;
+import org.jfree.chart.axis.NumberAxis;
 import org.jfree.chart.plot.PlotOrientation;
 import org.jfree.chart.plot.XYPlot;
 import org.jfree.chart.renderer.xy.XYLineAndShapeRenderer;
@@ -66,7 +67,9 @@ final class Charts {
             if (s.getItemCount() > 0) ds.addSeries(s);
         }
         if (ds.getSeriesCount() == 0) return null;
-        return png(lines(title, "round k", yLabel, ds));
+        JFreeChart c = lines(title, "round k", yLabel, ds);
+        ((NumberAxis) c.getXYPlot().getDomainAxis()).setStandardTickUnits(NumberAxis.createIntegerTickUnits());
+        return png(c);
     }
 
     /** Bars: for each method (column group), the share of each key (termination reason, DREAM branch). */
@@ -88,6 +91,7 @@ final class Charts {
 
     static String png(JFreeChart chart) {
         chart.setBackgroundPaint(Color.WHITE);
+        chart.getPlot().setBackgroundPaint(new Color(0xF4F4F4));
         BufferedImage img = chart.createBufferedImage(WIDTH, HEIGHT);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         try {

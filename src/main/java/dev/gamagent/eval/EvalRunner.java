@@ -18,6 +18,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntConsumer;
 
 /**
@@ -75,7 +76,7 @@ public final class EvalRunner {
             t.setDaemon(true);
             return t;
         });
-        int[] errors = {0};
+        AtomicInteger errors = new AtomicInteger();
         try {
             List<Future<?>> futures = new ArrayList<>();
             for (List<Pair> pairs : byQuestion) {
@@ -83,7 +84,7 @@ public final class EvalRunner {
                     for (Pair p : pairs) {
                         ResultRecord r = runOne(p, agents);
                         store.put(r);
-                        if (r.isError()) synchronized (errors) { errors[0]++; }
+                        if (r.isError()) errors.incrementAndGet();
                         progress.finished(r);
                     }
                 }));
@@ -98,7 +99,7 @@ public final class EvalRunner {
             questionsPool.shutdownNow();
             agents.shutdownNow();
         }
-        return new Stats(already, todo.size(), errors[0]);
+        return new Stats(already, todo.size(), errors.get());
     }
 
     /** Receives each stored record (progress bar, live tables). */

@@ -95,7 +95,8 @@ public final class HtmlReport {
         add(imgs, "cumulative tokens per round", Charts.perRound("Cumulative tokens per question by debate round", "tokens", cum));
         for (var entry : metrics.entrySet()) {
             MethodMetrics m = entry.getValue();
-            if (m.weightsPerRound() != null && !m.weightsPerRound().isEmpty()) {
+            // GAM's learned influence weights; baselines' fixed equal weights would only add flat lines
+            if (entry.getKey().contains("gam") && m.weightsPerRound() != null && !m.weightsPerRound().isEmpty()) {
                 add(imgs, "expert weights per round: " + entry.getKey(),
                         Charts.perRound("Mean expert influence weight per round (" + entry.getKey() + ")", "weight w_i", m.weightsPerRound()));
             }
@@ -153,7 +154,7 @@ public final class HtmlReport {
 
     private static void head(StringBuilder h, String title) {
         h.append("<!DOCTYPE html>\n<html lang=en><head><meta charset=utf-8><title>").append(esc(title)).append("</title>\n<style>")
-                .append("body{font-family:sans-serif;margin:2em;max-width:1400px}table{border-collapse:collapse;margin:1em 0}")
+                .append("body{font-family:sans-serif;margin:2em}table{border-collapse:collapse;margin:1em 0;display:block;overflow-x:auto}")
                 .append("td,th{border:1px solid #bbb;padding:3px 8px;text-align:right}td:first-child,th:first-child{text-align:left}")
                 .append("th{background:#eee}figure{display:inline-block;margin:0.5em}.note{color:#555}")
                 .append("</style></head><body>\n");
