@@ -108,6 +108,9 @@ public final class EvalRunner {
         void finished(ResultRecord record);
     }
 
+    /** A method's NaN/infinite confidence is stored as "no confidence" (0) / "full uncertainty" (1), keeping the JSON valid. */
+    private static double finite(double v, double fallback) { return Double.isFinite(v) ? v : fallback; }
+
     ResultRecord runOne(Pair p, ExecutorService agents) {
         EvalQuestion eq = p.question();
         long t0 = System.nanoTime();
@@ -115,20 +118,40 @@ public final class EvalRunner {
             Method m = MethodRegistry.create(p.method());
             Answer a = m.run(eq.question(), new RunContext(backend, null, config, agents, null));
             Grader.Graded g = grader.grade(eq.question(), a);
-            JsonNode trace = a.trace() == null ? null : Json.MAPPER.valueToTree(a.trace());
+            JsonNode trace = a.trace() == null ? null : finiteOnly(Json.MAPPER.valueToTree(a.trace()));
             return new ResultRecord(eq.id(), eq.group(), eq.rotation(), p.method(), eq.category(), eq.l2Category(),
                     g.outcome().label(), g.predicted(), eq.question().groundTruth(), a.answer(), a.option(),
-                    a.confidence(), a.uncertainty(), a.rounds(), a.termination(), a.tokens().prompt(),
+                    finite(a.confidence(), 0), finite(a.uncertainty(), 1), a.rounds(), a.termination(), a.tokens().prompt(),
                     a.tokens().completion(), a.tokens().estimated(), a.calls(), a.millis(), g.rule(), null,
                     backend.name(), trace);
         } catch (RuntimeException e) {
             // a backend or method failure is not a wrong answer: record it and retry on resume
-            JsonNode trace = e instanceof MethodFailure mf && mf.partialTrace() != null ? Json.MAPPER.valueToTree(mf.partialTrace()) : null;
+            JsonNode trace = e instanceof MethodFailure mf && mf.partialTrace() != null ? finiteOnly(Json.MAPPER.valueToTree(mf.partialTrace())) : null;
             long ms = (System.nanoTime() - t0) / 1_000_000;
             String msg = e.getClass().getSimpleName() + ": " + e.getMessage();
             return new ResultRecord(eq.id(), eq.group(), eq.rotation(), p.method(), eq.category(), eq.l2Category(),
                     Outcome.ERROR.label(), null, eq.question().groundTruth(), null, null, 0, 1, 0, null, 0, 0, false, 0,
                     ms, null, msg, backend.name(), trace);
         }
+    }
+
+    /** Replaces NaN and infinite numbers in a trace by null: JSON has no NaN, and the stored line must parse again. */
+    static JsonNode finiteOnly(JsonNode n) {
+        if (n instanceof com.fasterxml.jackson.databind.node.ObjectNode o) {
+            var it = o.fields();
+            List<String> bad = new ArrayList<>();
+            while (it.hasNext()) {
+                var e = it.next();
+                if (e.getValue().isNumber() && !Double.isFinite(e.getValue().asDouble())) bad.add(e.getKey());
+                else finiteOnly(e.getValue());
+            }
+            for (String k : bad) o.putNull(k);
+        } else if (n instanceof com.fasterxml.jackson.databind.node.ArrayNode a) {
+            for (int i = 0; i < a.size(); i++) {
+                if (a.get(i).isNumber() && !Double.isFinite(a.get(i).asDouble())) a.setNull(i);
+                else finiteOnly(a.get(i));
+            }
+        }
+        return n;
     }
 }

@@ -99,4 +99,13 @@ class EvalRunnerTest {
             assertThat(Files.readAllLines(dir.resolve("results.jsonl"))).hasSize(4).allSatisfy(l -> assertThat(l).endsWith("}"));
         }
     }
+
+    @Test void nonFiniteNumbersInATraceAreStoredAsNullSoTheLineParsesAgain() throws Exception {
+        var node = Json.MAPPER.createObjectNode();
+        node.put("U_sys", Double.NaN);
+        node.putArray("w").add(0.5).add(Double.POSITIVE_INFINITY);
+        node.putObject("inner").put("x", Double.NEGATIVE_INFINITY).put("y", 1);
+        String json = Json.write(EvalRunner.finiteOnly(node));
+        assertThat(Json.MAPPER.readTree(json).toString()).isEqualTo("{\"U_sys\":null,\"w\":[0.5,null],\"inner\":{\"x\":null,\"y\":1}}");
+    }
 }
