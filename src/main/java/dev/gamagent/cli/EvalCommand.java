@@ -100,7 +100,11 @@ public final class EvalCommand implements Callable<Integer> {
         if (category != null) parts.addAll(List.of("--category", category));
         if (circular != null) parts.add(circular ? "--circular" : "--no-circular");
         parts.addAll(List.of("--backend", backendOptions.backend));
+        for (String u : backendOptions.baseUrls) parts.addAll(List.of("--base-url", u));
         if (backendOptions.model != null) parts.addAll(List.of("--model", backendOptions.model));
+        if (backendOptions.config != null) parts.addAll(List.of("--config", backendOptions.config.toString()));
+        for (var e : backendOptions.overrides.entrySet()) parts.addAll(List.of("--set", e.getKey() + "=" + e.getValue()));
+        if (judgeBackend != null) parts.addAll(List.of("--judge-backend", judgeBackend));
         return String.join(" ", parts);
     }
 }

@@ -19,6 +19,7 @@ import java.util.Map;
  * still unmatched are {@link Outcome#UNMATCHED}. Open answers use {@link OpenAnswerMatcher}.
  */
 public final class Grader {
+    private static final int JUDGE_ATTEMPTS = 3;
     private final OpenAnswerMatcher open;
     private final Backend judge;
     private final Prompts prompts;
@@ -55,11 +56,18 @@ public final class Grader {
         return new Graded(letter.equals(q.groundTruth()) ? Outcome.CORRECT : Outcome.WRONG, letter, rule);
     }
 
-    /** The judge's letter; null when it says Z (none) or its reply names no option either. */
+    /**
+     * The judge's letter; null when it says Z (none of the options). As in VLMEvalKit, a reply that names
+     * no single option is asked again, up to {@value #JUDGE_ATTEMPTS} times.
+     */
     private String askJudge(Question q, String answer) {
         String user = prompts.render("eval_match", Map.of("question", q.render(), "answer", answer == null ? "" : answer));
         ChatRequest req = new ChatRequest(List.of(ChatMessage.user(user, List.of())), 0.0, 16, 1, null, false, 0, null, null);
-        String reply = judge.chat(req).first().text();
-        return AnswerExtractor.option(reply, q.options());
+        for (int attempt = 0; attempt < JUDGE_ATTEMPTS; attempt++) {
+            AnswerExtractor.Extraction x = AnswerExtractor.extract(judge.chat(req).first().text(), q.options());
+            if (x instanceof AnswerExtractor.Matched m) return m.letter();
+            if (x instanceof AnswerExtractor.Refused) return null;
+        }
+        return null;
     }
 }

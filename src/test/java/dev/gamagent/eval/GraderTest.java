@@ -48,6 +48,14 @@ class GraderTest {
         assertThat(judge.requests).hasSize(2);
     }
 
+    @Test void aJudgeReplyNamingNoSingleOptionIsAskedAgainUpToThreeTimes() {
+        ScriptedBackend judge = ScriptedBackend.text(r -> "A or B");
+        Grader g = new Grader(Config.defaults(), judge);
+        assertThat(g.grade(mc(), answer("something that is neither of them, seen from the distance, hard to say", null)))
+                .isEqualTo(new Grader.Graded(Outcome.UNMATCHED, null, "judge_unmatched"));
+        assertThat(judge.requests).hasSize(3);
+    }
+
     @Test void openAnswersMatchExactlyNormalisedOrNumerically() {
         OpenAnswerMatcher m = new OpenAnswerMatcher(0.01);
         assertThat(m.match("Paris", "Paris")).isEqualTo(OpenAnswerMatcher.Match.EXACT);
