@@ -16,7 +16,8 @@ import java.util.regex.Pattern;
  * then {@code can_infer_text} (exactly one option text contained in the lower-cased answer, answers
  * longer than twice the options' total length excluded). One extension runs first, because our own
  * line format puts "ANSWER: X" before claims that may contain other capital letters: an explicit
- * "ANSWER: X" line, an "ANSWER: option text" line, or "the answer is X" (the last one wins).
+ * "ANSWER: X" line, an "ANSWER: option text" line, or "the answer is X" (the last one wins; the letter
+ * in any case). A reply that is one lower-case letter ("b") is read between the two VLMEvalKit steps.
  */
 public final class AnswerExtractor {
     private static final Pattern EXPLICIT = Pattern.compile(
@@ -62,6 +63,8 @@ public final class AnswerExtractor {
         if (explicit != null) return new Matched(explicit, "explicit");
         Extraction byOption = inferOption(t, options);
         if (!(byOption instanceof Unmatched)) return byOption;
+        String letter = singleLetter(t, options);
+        if (letter != null) return new Matched(letter, "letter");
         String byText = inferText(t, options);
         if (byText != null) return new Matched(byText, "text");
         return byOption;
@@ -71,7 +74,7 @@ public final class AnswerExtractor {
     static String explicitLetter(String t, Map<String, String> options) {
         String found = null;
         Matcher lm = EXPLICIT_LINE.matcher(t);
-        while (lm.find()) if (options.containsKey(lm.group(1))) found = lm.group(1);
+        while (lm.find()) if (options.containsKey(up(lm.group(1)))) found = up(lm.group(1));
         if (found != null) return found;
         // "ANSWER: red circle": the answer line's text is exactly one option's text
         Matcher am = ANSWER_LINE.matcher(t);
@@ -83,9 +86,17 @@ public final class AnswerExtractor {
         }
         if (found != null) return found;
         Matcher m = EXPLICIT.matcher(t);
-        while (m.find()) if (options.containsKey(m.group(1))) found = m.group(1);
+        while (m.find()) if (options.containsKey(up(m.group(1)))) found = up(m.group(1));
         return found;
     }
+
+    /** The whole reply is one letter in any case ("b", "(c)."); checked before text matching, where "b" would match "blue". */
+    static String singleLetter(String t, Map<String, String> options) {
+        String bare = t.replaceAll("[\\s()\\[\\].:,*]", "");
+        return bare.length() == 1 && options.containsKey(up(bare)) ? up(bare) : null;
+    }
+
+    private static String up(String s) { return s.toUpperCase(Locale.ROOT); }
 
     /** VLMEvalKit can_infer_option: exactly one option letter appears as a whole token. */
     static Extraction inferOption(String answer, Map<String, String> options) {

@@ -74,6 +74,12 @@ class AnswerExtractorTest {
         assertThat(AnswerExtractor.option("After checking, the answer is (D).", colours)).isEqualTo("D");
     }
 
+    @Test void explicitAndOneLetterRepliesAreReadInAnyCase() {
+        assertThat(AnswerExtractor.option("answer: c", colours)).isEqualTo("C");
+        assertThat(AnswerExtractor.option("b.", colours)).isEqualTo("B");
+        assertThat(AnswerExtractor.option("the answer is e", colours)).isNull(); // E is not an option
+    }
+
     @Test void emptyOrMissingTextIsUnmatched() {
         assertThat(AnswerExtractor.extract("", colours)).isInstanceOf(Unmatched.class);
         assertThat(AnswerExtractor.option(null, colours)).isNull();

@@ -22,12 +22,26 @@ import static org.assertj.core.api.Assertions.fail;
 
 /** The report opens in headless Chromium and its plots are real PNG images. CI installs /usr/bin/chromium. */
 class HtmlReportBrowserTest {
-    static final Path CHROMIUM = Path.of("/usr/bin/chromium");
+    /** /usr/bin/chromium (Debian), else chromium or chromium-browser on the PATH. */
+    static final Path CHROMIUM = locate();
+
+    private static Path locate() {
+        Path debian = Path.of("/usr/bin/chromium");
+        if (Files.isExecutable(debian)) return debian;
+        for (String dirName : System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator)) {
+            for (String exe : List.of("chromium", "chromium-browser")) {
+                Path p = Path.of(dirName.isEmpty() ? "." : dirName, exe);
+                if (Files.isExecutable(p)) return p;
+            }
+        }
+        return debian;
+    }
     @TempDir Path dir;
 
     private String chromium(String... args) throws Exception {
         if (!Files.isExecutable(CHROMIUM)) {
-            fail("this test needs headless Chromium at " + CHROMIUM + " (apt-get install chromium); CI installs it");
+            fail("this test needs headless Chromium (looked for /usr/bin/chromium, then chromium or chromium-browser on the PATH); "
+                    + "install it with `apt-get install chromium` (.ci/run does)");
         }
         List<String> cmd = new ArrayList<>(List.of(CHROMIUM.toString(), "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
                 "--disable-background-networking", "--disable-dev-shm-usage", "--user-data-dir=" + dir.resolve("profile")));
