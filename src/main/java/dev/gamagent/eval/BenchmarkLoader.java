@@ -8,6 +8,8 @@ import dev.gamagent.image.Picture;
 import dev.gamagent.util.Json;
 
 import javax.imageio.ImageIO;
+import javax.imageio.ImageReader;
+import javax.imageio.stream.ImageInputStream;
 import java.awt.image.BufferedImage;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -172,7 +174,9 @@ public final class BenchmarkLoader {
             if (!filter.keeps(r)) continue;
             String idx = r.get("index").strip();
             try {
-                out.add(new EvalQuestion(toQuestion(idx, r, imageByIndex, baseDir), idx, 0, blankToNull(r.get("split"))));
+                Question shell = toQuestion(idx, r);
+                images(idx, r, imageByIndex, baseDir, false); // checks every image's source and header now, decodes later
+                out.add(new EvalQuestion(shell, () -> images(idx, r, imageByIndex, baseDir, true), idx, 0, blankToNull(r.get("split"))));
             } catch (BadRowException | ImageException e) {
                 skips.add(new SkippedRow(idx, e.getMessage()));
             }
@@ -180,7 +184,8 @@ public final class BenchmarkLoader {
         return new Dataset(name, out, skips);
     }
 
-    private static Question toQuestion(String idx, Map<String, String> r, Map<String, String> imageByIndex, Path baseDir) {
+    /** The row's question without images. */
+    private static Question toQuestion(String idx, Map<String, String> r) {
         String text = blankToNull(r.get("question"));
         if (text == null) throw new BadRowException(r.containsKey("question") ? "empty 'question'" : "missing column 'question'");
         Map<String, String> options = new LinkedHashMap<>();
@@ -198,13 +203,16 @@ public final class BenchmarkLoader {
             if (letter == null) throw new BadRowException("answer '" + answer + "' is neither an option letter nor an option's text");
             answer = letter;
         } else if (!options.isEmpty()) answer = answer.toUpperCase(Locale.ROOT);
-        List<Picture> images = images(idx, r, imageByIndex, baseDir);
         String l2 = blankToNull(r.getOrDefault("l2-category", r.get("l2_category")));
-        return new Question(idx, images, text, blankToNull(r.get("hint")), options, answer,
+        return new Question(idx, List.of(), text, blankToNull(r.get("hint")), options, answer,
                 blankToNull(r.get("category")), l2);
     }
 
-    private static List<Picture> images(String idx, Map<String, String> r, Map<String, String> imageByIndex, Path baseDir) {
+    /**
+     * The row's images, decoded when {@code decode}; otherwise only checked (base64, format header, file
+     * present) and null is returned.
+     */
+    private static List<Picture> images(String idx, Map<String, String> r, Map<String, String> imageByIndex, Path baseDir, boolean decode) {
         String image = blankToNull(r.get("image"));
         if (image != null) {
             image = image.strip();
@@ -216,10 +224,15 @@ public final class BenchmarkLoader {
             if (image.startsWith("[")) {
                 List<Picture> pics = new ArrayList<>();
                 int k = 0;
-                for (String b64 : jsonStrings(image, "image")) pics.add(decode(b64, "row " + idx + " image " + (k++)));
-                if (pics.isEmpty()) throw new BadRowException("'image' holds an empty list");
-                return pics;
+                List<String> all = jsonStrings(image, "image");
+                if (all.isEmpty()) throw new BadRowException("'image' holds an empty list");
+                for (String b64 : all) {
+                    if (decode) pics.add(decode(b64, "row " + idx + " image " + k++));
+                    else check(b64);
+                }
+                return decode ? pics : null;
             }
+            if (!decode) return check(image);
             return List.of(decode(image, "row " + idx));
         }
         String path = blankToNull(r.get("image_path"));
@@ -228,20 +241,25 @@ public final class BenchmarkLoader {
         List<Picture> pics = new ArrayList<>();
         for (String p : paths) {
             Path f = baseDir == null ? Path.of(p) : baseDir.resolve(p);
-            if (Files.isDirectory(f)) pics.addAll(frames(f));
+            if (Files.isDirectory(f)) pics.addAll(frames(f, decode));
             else if (!Files.exists(f)) throw new BadRowException("image file " + f + " does not exist");
-            else pics.add(ImageLoader.load(f));
+            else if (decode) pics.add(ImageLoader.load(f));
+            else checkFile(f);
         }
-        return pics;
+        return decode ? pics : null;
     }
 
     /** A video as a directory of frames, in file-name order. */
-    private static List<Picture> frames(Path dir) {
+    private static List<Picture> frames(Path dir, boolean decode) {
         try (Stream<Path> s = Files.list(dir)) {
             List<Path> files = s.filter(Files::isRegularFile)
                     .filter(p -> p.getFileName().toString().toLowerCase(Locale.ROOT).matches(".*\\.(png|jpe?g|bmp|gif|webp)"))
                     .sorted().toList();
             if (files.isEmpty()) throw new BadRowException("frame directory " + dir + " holds no image files");
+            if (!decode) {
+                for (Path f : files) checkFile(f);
+                return List.of();
+            }
             return files.stream().map(ImageLoader::load).toList();
         } catch (IOException e) {
             throw new BadRowException("cannot list frame directory " + dir + ": " + e.getMessage());
@@ -259,6 +277,43 @@ public final class BenchmarkLoader {
             return out;
         } catch (IOException e) {
             throw new BadRowException("'" + column + "' is not a valid JSON list: " + firstLine(e.getMessage()));
+        }
+    }
+
+    /** Checks that base64 text holds an image in a readable format, reading only its header; returns null. */
+    private static List<Picture> check(String base64) {
+        byte[] bytes;
+        try {
+            bytes = Base64.getMimeDecoder().decode(base64.strip());
+        } catch (IllegalArgumentException e) {
+            throw new BadRowException("'image' is not valid base64 (" + e.getMessage() + ")");
+        }
+        try (ImageInputStream in = ImageIO.createImageInputStream(new ByteArrayInputStream(bytes))) {
+            if (!readsHeader(in)) throw new BadRowException("'image' decodes to " + bytes.length + " bytes that are not an image in a supported format");
+        } catch (IOException e) {
+            throw new BadRowException("'image' cannot be decoded: " + e.getMessage());
+        }
+        return null;
+    }
+
+    private static void checkFile(Path f) {
+        try (ImageInputStream in = ImageIO.createImageInputStream(f.toFile())) {
+            if (in == null || !readsHeader(in)) throw new BadRowException("image file " + f + " is not an image in a supported format");
+        } catch (IOException e) {
+            throw new BadRowException("image file " + f + " cannot be read: " + e.getMessage());
+        }
+    }
+
+    /** True when some ImageIO reader accepts the stream and can read the first image's size. */
+    private static boolean readsHeader(ImageInputStream in) throws IOException {
+        var readers = ImageIO.getImageReaders(in);
+        if (!readers.hasNext()) return false;
+        ImageReader reader = readers.next();
+        try {
+            reader.setInput(in, true, true);
+            return reader.getWidth(0) > 0 && reader.getHeight(0) > 0;
+        } finally {
+            reader.dispose();
         }
     }
 

@@ -25,10 +25,10 @@ public final class CircularExpansion {
         List<EvalQuestion> out = new ArrayList<>();
         for (EvalQuestion eq : questions) {
             out.add(eq);
-            Question q = eq.question();
+            Question q = eq.shell();
             int n = q.options().size();
             if (n < 2) continue;
-            for (int r = 1; r < n; r++) out.add(new EvalQuestion(rotate(q, r), eq.group(), r, eq.split()));
+            for (int r = 1; r < n; r++) out.add(new EvalQuestion(rotate(q, r), eq.images(), eq.group(), r, eq.split()));
         }
         return out;
     }

@@ -5,6 +5,7 @@ import dev.gamagent.api.Answer;
 import dev.gamagent.api.Method;
 import dev.gamagent.api.MethodFailure;
 import dev.gamagent.api.MethodRegistry;
+import dev.gamagent.api.Question;
 import dev.gamagent.api.RunContext;
 import dev.gamagent.backend.Backend;
 import dev.gamagent.config.Config;
@@ -81,8 +82,15 @@ public final class EvalRunner {
             List<Future<?>> futures = new ArrayList<>();
             for (List<Pair> pairs : byQuestion) {
                 futures.add(questionsPool.submit(() -> {
+                    Question q = null;
+                    RuntimeException loadFailure = null;
+                    try {
+                        q = pairs.get(0).question().question(); // decode the images once for all methods
+                    } catch (RuntimeException e) {
+                        loadFailure = e;
+                    }
                     for (Pair p : pairs) {
-                        ResultRecord r = runOne(p, agents);
+                        ResultRecord r = loadFailure != null ? failed(p, loadFailure, 0) : runOne(p, q, agents);
                         store.put(r);
                         if (r.isError()) errors.incrementAndGet();
                         progress.finished(r);
@@ -111,28 +119,32 @@ public final class EvalRunner {
     /** A method's NaN/infinite confidence is stored as "no confidence" (0) / "full uncertainty" (1), keeping the JSON valid. */
     private static double finite(double v, double fallback) { return Double.isFinite(v) ? v : fallback; }
 
-    ResultRecord runOne(Pair p, ExecutorService agents) {
+    ResultRecord runOne(Pair p, Question q, ExecutorService agents) {
         EvalQuestion eq = p.question();
         long t0 = System.nanoTime();
         try {
             Method m = MethodRegistry.create(p.method());
-            Answer a = m.run(eq.question(), new RunContext(backend, null, config, agents, null));
-            Grader.Graded g = grader.grade(eq.question(), a);
+            Answer a = m.run(q, new RunContext(backend, null, config, agents, null));
+            Grader.Graded g = grader.grade(q, a);
             JsonNode trace = a.trace() == null ? null : finiteOnly(Json.MAPPER.valueToTree(a.trace()));
             return new ResultRecord(eq.id(), eq.group(), eq.rotation(), p.method(), eq.category(), eq.l2Category(),
-                    g.outcome().label(), g.predicted(), eq.question().groundTruth(), a.answer(), a.option(),
+                    g.outcome().label(), g.predicted(), q.groundTruth(), a.answer(), a.option(),
                     finite(a.confidence(), 0), finite(a.uncertainty(), 1), a.rounds(), a.termination(), a.tokens().prompt(),
                     a.tokens().completion(), a.tokens().estimated(), a.calls(), a.millis(), g.rule(), null,
                     backend.name(), trace);
         } catch (RuntimeException e) {
             // a backend or method failure is not a wrong answer: record it and retry on resume
-            JsonNode trace = e instanceof MethodFailure mf && mf.partialTrace() != null ? finiteOnly(Json.MAPPER.valueToTree(mf.partialTrace())) : null;
-            long ms = (System.nanoTime() - t0) / 1_000_000;
-            String msg = e.getClass().getSimpleName() + ": " + e.getMessage();
-            return new ResultRecord(eq.id(), eq.group(), eq.rotation(), p.method(), eq.category(), eq.l2Category(),
-                    Outcome.ERROR.label(), null, eq.question().groundTruth(), null, null, 0, 1, 0, null, 0, 0, false, 0,
-                    ms, null, msg, backend.name(), trace);
+            return failed(p, e, (System.nanoTime() - t0) / 1_000_000);
         }
+    }
+
+    private ResultRecord failed(Pair p, RuntimeException e, long ms) {
+        EvalQuestion eq = p.question();
+        JsonNode trace = e instanceof MethodFailure mf && mf.partialTrace() != null ? finiteOnly(Json.MAPPER.valueToTree(mf.partialTrace())) : null;
+        String msg = e.getClass().getSimpleName() + ": " + e.getMessage();
+        return new ResultRecord(eq.id(), eq.group(), eq.rotation(), p.method(), eq.category(), eq.l2Category(),
+                Outcome.ERROR.label(), null, eq.shell().groundTruth(), null, null, 0, 1, 0, null, 0, 0, false, 0,
+                ms, null, msg, backend.name(), trace);
     }
 
     /** Replaces NaN and infinite numbers in a trace by null: JSON has no NaN, and the stored line must parse again. */

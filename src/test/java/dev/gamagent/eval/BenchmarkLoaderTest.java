@@ -47,6 +47,9 @@ class BenchmarkLoaderTest {
         Dataset d = BenchmarkLoader.load(f);
 
         assertThat(d.questions()).extracting(EvalQuestion::id).containsExactly("1", "2", "5", "7", "8");
+        // pixels are decoded only when a question is run, never held for the whole benchmark
+        assertThat(d.questions()).allSatisfy(q -> assertThat(q.shell().images()).isEmpty());
+        assertThat(d.questions().get(0).question().images().get(0)).isNotSameAs(d.questions().get(0).question().images().get(0));
         var q1 = d.questions().get(0).question();
         assertThat(q1.hint()).isNull();
         assertThat(q1.options()).containsExactly(Map.entry("A", "red"), Map.entry("B", "blue"));
