@@ -31,7 +31,8 @@ import java.util.stream.Stream;
 /**
  * Reads benchmark files: VLMEvalKit TSV ({@code .tsv}), M3MAD JSON ({@code .json}) and JSONL with the
  * TSV field names ({@code .jsonl}). Rows that cannot be used are skipped and reported with their index;
- * the rest load. Images are decoded only for rows that pass the filter, so {@code --limit} keeps memory small.
+ * the rest load. Images are checked (source, format header) at load and decoded only while their question
+ * is in flight, so a large benchmark need not fit in memory.
  */
 public final class BenchmarkLoader {
     /** VLMEvalKit: an image value this short names another row's index whose image it reuses. */

@@ -66,8 +66,8 @@ public record MethodMetrics(String method, int records, int errors, int unmatche
         Map<String, Long> branches = new TreeMap<>();
         for (ResultRecord r : ok) {
             terms.merge(r.termination() == null ? "-" : r.termination(), 1L, Long::sum);
-            JsonNode b = r.trace() == null ? null : r.trace().path("extra").get("branch");
-            if (b != null && !b.isNull()) branches.merge(b.asText(), 1L, Long::sum);
+            String b = branchOf(r);
+            if (b != null) branches.merge(b, 1L, Long::sum);
         }
         Map<String, Double> shares = new TreeMap<>();
         for (var e : branches.entrySet()) shares.put(e.getKey(), (double) e.getValue() / n);
@@ -92,6 +92,15 @@ public record MethodMetrics(String method, int records, int errors, int unmatche
                 terms, shares, nan(Calibration.ece(conf, right, ECE_BINS)), Calibration.reliability(conf, right, ECE_BINS),
                 nan(Calibration.auroc(unc, wrong)), nan(Calibration.balancedAccuracy(unc, wrong, thetaU)), thetaU,
                 nan(Calibration.spearman(xs, ys)), xs.length, uSysPerRound(ok), weightsPerRound(ok));
+    }
+
+    /** DREAM's branch from {@code extra.branch}: a name, or an object naming it in {@code name}/{@code type}/{@code branch}. */
+    static String branchOf(ResultRecord r) {
+        JsonNode b = r.trace() == null ? null : r.trace().path("extra").get("branch");
+        if (b == null || b.isNull()) return null;
+        if (b.isValueNode()) return b.asText();
+        for (String f : List.of("name", "type", "branch", "kind")) if (b.path(f).isTextual()) return b.get(f).asText();
+        return b.toString();
     }
 
     private static Double nan(double v) { return Double.isNaN(v) ? null : v; }

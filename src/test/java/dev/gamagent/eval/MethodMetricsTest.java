@@ -87,6 +87,11 @@ class MethodMetricsTest {
         assertThat(m.weightsPerRound().get("e2").get(2)).isCloseTo(0.2, within(1e-12));
     }
 
+    @Test void aDreamBranchRecordedAsAnObjectIsReadByItsName() throws Exception {
+        JsonNode t = Json.MAPPER.readTree("{\"extra\":{\"branch\":{\"name\":\"PerAgent\",\"scales\":[0.5,2]}}}");
+        assertThat(MethodMetrics.branchOf(rec("9", "correct", 1, 0, 0, "consensus", 0, 0, 0, t))).isEqualTo("PerAgent");
+    }
+
     @Test void aCircularGroupCountsOnlyWhenEveryRotationIsRightAndNoneFailed() {
         List<ResultRecord> rs = List.of(
                 new ResultRecord("1", "1", 0, "m", "c", "l", "correct", "A", "A", null, null, 1, 0, 0, null, 0, 0, false, 1, 1, null, null, "x", null),
