@@ -68,8 +68,12 @@ class EvalReportSweepCommandsTest {
         assertThat(summary.path("circular").asBoolean()).isTrue();
         assertThat(Files.readAllLines(dir.resolve("a/results.jsonl"))).hasSize(9); // 3 questions × 3 rotations
 
-        run(new EvalCommand((s, c) -> ScriptedBackend.text(r -> "A")), "--data", data.toString(), "--methods", "single",
-                "--out", dir.resolve("b").toString(), "--no-circular", "--category", "color", "--limit", "5");
+        // the model's replies name no option; the judge (its own backend) maps each to A
+        ScriptedBackend judge = ScriptedBackend.text(r -> "A");
+        run(new EvalCommand((s, c) -> s.kind().equals("judgekind") ? judge : ScriptedBackend.text(r -> "hmm, hard to tell")),
+                "--data", data.toString(), "--methods", "single", "--out", dir.resolve("b").toString(), "--no-circular",
+                "--category", "color", "--limit", "5", "--judge-backend", "judgekind", "--judge-model", "j");
+        assertThat(judge.requests).hasSize(2);
         var b = Json.MAPPER.readTree(dir.resolve("b/summary.json").toFile());
         assertThat(b.path("circular").asBoolean()).isFalse();
         assertThat(b.path("questions").asInt()).isEqualTo(2);
