@@ -166,14 +166,20 @@ public final class BenchmarkLoader {
         Map<String, String> imageByIndex = new HashMap<>();
         for (var r : rows) {
             String img = r.get("image");
-            if (img != null && img.strip().length() > REFERENCE_MAX_LENGTH) imageByIndex.put(r.get("index").strip(), img);
+            if (img != null && img.strip().length() > REFERENCE_MAX_LENGTH) imageByIndex.putIfAbsent(r.get("index").strip(), img);
         }
         List<EvalQuestion> out = new ArrayList<>();
         List<SkippedRow> skips = new ArrayList<>(skipped);
+        java.util.Set<String> seen = new java.util.HashSet<>();
         for (var r : rows) {
             if (filter.limit() > 0 && out.size() >= filter.limit()) break;
             if (!filter.keeps(r)) continue;
             String idx = r.get("index").strip();
+            // results are keyed by index, so a repeated index would silently take the first row's result
+            if (!seen.add(idx)) {
+                skips.add(new SkippedRow(idx, "duplicate index (an earlier row has the same index)"));
+                continue;
+            }
             try {
                 Question shell = toQuestion(idx, r);
                 images(idx, r, imageByIndex, baseDir, false); // checks every image's source and header now, decodes later

@@ -41,7 +41,8 @@ class BenchmarkLoaderTest {
                 + row("10", "42", "", "q?", "", "x", "y", "", "A", "c", "l", "dev")                                   // reference to no row
                 + row("11", img, "", "q?", "", "x", "y", "", "C", "c", "l", "dev")                                    // answer not an option
                 + "12\t" + img + "\tonly three fields\n"                                                             // wrong field count
-                + row("13", Base64Junk.NOT_AN_IMAGE, "", "q?", "", "x", "y", "", "A", "c", "l", "dev");             // base64 of text
+                + row("13", Base64Junk.NOT_AN_IMAGE, "", "q?", "", "x", "y", "", "A", "c", "l", "dev")              // base64 of text
+                + row("1", img, "", "Again?", "", "x", "y", "", "A", "c", "l", "dev");                              // duplicate index
         Path f = Files.writeString(dir.resolve("bench.tsv"), tsv);
 
         Dataset d = BenchmarkLoader.load(f);
@@ -69,7 +70,8 @@ class BenchmarkLoaderTest {
         assertThat(d.questions().get(4).question().images()).extracting(p -> p.width()).containsExactly(6, 5); // f001 then f002
 
         Map<String, SkippedRow> s = skippedByIndex(d);
-        assertThat(s.keySet()).containsExactlyInAnyOrder("3", "4", "6", "9", "10", "11", "12", "13");
+        assertThat(s.keySet()).containsExactlyInAnyOrder("3", "4", "6", "9", "10", "11", "12", "13", "1");
+        assertThat(s.get("1").reason()).contains("duplicate index");
         assertThat(s.get("3").reason()).contains("base64");
         assertThat(s.get("4").reason()).contains("question");
         assertThat(s.get("6").reason()).contains("missing.png").contains("does not exist");
