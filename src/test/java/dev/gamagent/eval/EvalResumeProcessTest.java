@@ -87,12 +87,15 @@ class EvalResumeProcessTest {
                 "-cp", System.getProperty("java.class.path")));
         if (server != null) {
             cmd.addAll(List.of("dev.gamagent.cli.Main", "eval", "--backend", "openai", "--model", "slow", "--retries", "0",
+                    "--api-key-env", "GAM_TEST_DUMMY_KEY",
                     "--base-url", "http://127.0.0.1:" + server.getAddress().getPort() + "/v1"));
         } else {
             cmd.add(SlowEvalMain.class.getName());
         }
         cmd.addAll(List.of("--data", data.toString(), "--methods", "single", "--out", out.toString(), "--concurrency", "2"));
-        return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("child.log").toFile())).start();
+        ProcessBuilder pb = new ProcessBuilder(cmd);
+        pb.environment().put("GAM_TEST_DUMMY_KEY", "not-a-real-key"); // the test server ignores it
+        return pb.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("child.log").toFile())).start();
     }
 
     private static long rows(Path db) throws Exception {
