@@ -7,13 +7,16 @@ import dev.gamagent.api.MethodFailure;
 import dev.gamagent.api.MethodRegistry;
 import dev.gamagent.api.Question;
 import dev.gamagent.api.RunContext;
+import dev.gamagent.api.TokenCount;
 import dev.gamagent.backend.Backend;
 import dev.gamagent.config.Config;
 import dev.gamagent.util.Concurrency;
 import dev.gamagent.util.Json;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -78,6 +81,8 @@ public final class EvalRunner {
             return t;
         });
         AtomicInteger errors = new AtomicInteger();
+        // one instance of each method per worker thread: built once (a method may load models), never shared between threads
+        ThreadLocal<Map<String, Method>> instances = ThreadLocal.withInitial(HashMap::new);
         try {
             List<Future<?>> futures = new ArrayList<>();
             for (List<Pair> pairs : byQuestion) {
@@ -90,7 +95,8 @@ public final class EvalRunner {
                         loadFailure = e;
                     }
                     for (Pair p : pairs) {
-                        ResultRecord r = loadFailure != null ? failed(p, loadFailure, 0) : runOne(p, q, agents);
+                        ResultRecord r = loadFailure != null ? failed(p, loadFailure, 0)
+                                : runOne(p, q, instances.get().computeIfAbsent(p.method(), MethodRegistry::create), agents);
                         store.put(r);
                         if (r.isError()) errors.incrementAndGet();
                         progress.finished(r);
@@ -119,18 +125,18 @@ public final class EvalRunner {
     /** A method's NaN/infinite confidence is stored as "no confidence" (0) / "full uncertainty" (1), keeping the JSON valid. */
     private static double finite(double v, double fallback) { return Double.isFinite(v) ? v : fallback; }
 
-    ResultRecord runOne(Pair p, Question q, ExecutorService agents) {
+    ResultRecord runOne(Pair p, Question q, Method m, ExecutorService agents) {
         EvalQuestion eq = p.question();
         long t0 = System.nanoTime();
         try {
-            Method m = MethodRegistry.create(p.method());
             Answer a = m.run(q, new RunContext(backend, null, config, agents, null));
             Grader.Graded g = grader.grade(q, a);
             JsonNode trace = a.trace() == null ? null : finiteOnly(Json.MAPPER.valueToTree(a.trace()));
+            TokenCount tokens = a.tokens() == null ? TokenCount.ZERO : a.tokens();
             return new ResultRecord(eq.id(), eq.group(), eq.rotation(), p.method(), eq.category(), eq.l2Category(),
                     g.outcome().label(), g.predicted(), q.groundTruth(), a.answer(), a.option(),
-                    finite(a.confidence(), 0), finite(a.uncertainty(), 1), a.rounds(), a.termination(), a.tokens().prompt(),
-                    a.tokens().completion(), a.tokens().estimated(), a.calls(), a.millis(), g.rule(), null,
+                    finite(a.confidence(), 0), finite(a.uncertainty(), 1), a.rounds(), a.termination(), tokens.prompt(),
+                    tokens.completion(), tokens.estimated(), a.calls(), a.millis(), g.rule(), null,
                     backend.name(), trace);
         } catch (RuntimeException e) {
             // a backend or method failure is not a wrong answer: record it and retry on resume
