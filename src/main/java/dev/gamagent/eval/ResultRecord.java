@@ -8,7 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
  * One finished question × method: what was asked, how it was graded and what it cost. The method's
  * full trace is kept as JSON so metrics and the sweep can read rounds, weights and branches.
  *
- * @param rule  which rule graded it (method, explicit, option, text, judge, exact, normalised, numeric, ...)
+ * @param rule  which rule graded it (method, explicit, option, letter, text, judge, exact, normalised, numeric, ...)
  * @param error the failure message when {@code outcome} is {@code error}
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
