@@ -191,8 +191,13 @@ class AskEndToEndTest {
             assertThat(o.path("option").asText()).isEqualTo("A");
             JsonNode trace = Json.MAPPER.readTree(Files.readString(tracePath));
             JsonNode extra = trace.path("extra");
-            // half-scale probes are vague, full and double scale sharp and agreeing: each agent gets its best scale
+            // half-scale probes are vague, full and double scale sharp and agreeing, double the sharpest: each agent gets scale 2
             assertThat(extra.path("branch").asText()).isEqualTo("PerAgent");
+            assertThat(extra.path("assignment").toString()).isEqualTo("[[2.0],[2.0],[2.0]]");
+            List<Integer> expertWidths = server.chatRequests().stream()
+                    .filter(r -> DisagreeingExperts.promptText(r.json()).contains("<task>answer</task>"))
+                    .map(r -> DisagreeingExperts.imageWidth(r.json())).toList();
+            assertThat(expertWidths).as("GAM's experts see the picture at DREAM's scale").hasSize(3).containsOnly(2 * WIDTH);
             assertThat(extra.path("probes")).hasSize(9);
             assertThat(extra.path("inner_method").asText()).isEqualTo("gam");
             assertThat(trace.path("rounds").size()).isGreaterThan(0);

@@ -24,8 +24,8 @@ import java.util.regex.Pattern;
  * question, reading each prompt's {@code <role>} and {@code <task>} lines (docs/CONTRACTS.md §1). In the
  * first answer the scene expert says A sharply, the OCR expert B with medium confidence and the relational
  * expert C vaguely, so GAM's debate starts; critics mark every disputed claim inaccurate; on revision every
- * expert says A sharply. DREAM probes answer A sharply when the image is at least {@code baseWidth} wide,
- * else B vaguely. Any other prompt gets "ANSWER: A" (line format). Replies carry top-5 log-probs for every
+ * expert says A sharply. DREAM probes answer A most sharply when the image is wider than {@code baseWidth},
+ * sharply at {@code baseWidth}, else B vaguely. Any other prompt gets "ANSWER: A" (line format). Replies carry top-5 log-probs for every
  * token, and the first answer of each role is kept ({@link #firstAnswer}) so tests can recompute Φ_gen.
  */
 public final class DisagreeingExperts implements Function<Received, Reply> {
@@ -40,6 +40,7 @@ public final class DisagreeingExperts implements Function<Received, Reply> {
     public static final Voice OCR = new Voice("B", ordered("B", 0.85, "A", 0.02, "C", 0.02), 0.85);
     public static final Voice RELATIONAL = new Voice("C", ordered("C", 0.70, "B", 0.04, "A", 0.04), 0.70);
     public static final Voice REVISED = new Voice("A", ordered("A", 0.97, "B", 0.02, "C", 0.005), 0.995);
+    public static final Voice PROBE_SHARPEST = new Voice("A", ordered("A", 0.99, "B", 0.005, "C", 0.001), 0.999);
     public static final Voice PROBE_SHARP = new Voice("A", ordered("A", 0.95, "B", 0.03, "C", 0.01), 0.99);
     public static final Voice PROBE_VAGUE = new Voice("B", ordered("B", 0.45, "A", 0.35, "C", 0.15), 0.60);
 
@@ -69,7 +70,8 @@ public final class DisagreeingExperts implements Function<Received, Reply> {
                 return certain(critique(Math.max(1, n), json));
             }
             case "probe" -> {
-                Voice v = imageWidth(r.json()) >= baseWidth ? PROBE_SHARP : PROBE_VAGUE;
+                int w = imageWidth(r.json());
+                Voice v = w > baseWidth ? PROBE_SHARPEST : w == baseWidth ? PROBE_SHARP : PROBE_VAGUE;
                 return reply(v, "ANSWER: " + v.letter(), "ANSWER: ".length());
             }
             case "revise" -> { return expert(REVISED, json, "The triangle is red in every part of the image."); }
@@ -145,7 +147,7 @@ public final class DisagreeingExperts implements Function<Received, Reply> {
     }
 
     /** Every text of the request's messages: OpenAI text parts or string contents, Ollama string contents. */
-    static String promptText(JsonNode body) {
+    public static String promptText(JsonNode body) {
         StringBuilder sb = new StringBuilder();
         for (JsonNode m : body.path("messages")) {
             JsonNode c = m.path("content");
@@ -158,7 +160,7 @@ public final class DisagreeingExperts implements Function<Received, Reply> {
     }
 
     /** Width of the request's first image (OpenAI data URL or Ollama base64), 0 when there is none. */
-    static int imageWidth(JsonNode body) {
+    public static int imageWidth(JsonNode body) {
         for (JsonNode m : body.path("messages")) {
             String b64 = null;
             if (m.path("images").isArray() && !m.path("images").isEmpty()) b64 = m.path("images").get(0).asText();
