@@ -123,6 +123,9 @@ class AskEndToEndTest {
                 dists.add(d);
             }
             assertThat(agents.get(0).path("option").asText()).isNotEqualTo(agents.get(1).path("option").asText());
+            List<String> regionFields = new ArrayList<>();
+            agents.get(0).at("/claims/0/region").fieldNames().forEachRemaining(regionFields::add);
+            assertThat(regionFields).as("a claim's region in the trace").containsExactly("x0", "y0", "x1", "y1");
 
             // s_j = (1 − U_j) + λ·Σ_{i≠j} Sim_ij − γ·N·U_j ; w = softmax(s/τ) (DESIGN.md §5), Sim = Bhattacharyya (§4)
             double[][] sim = new double[n][n];
