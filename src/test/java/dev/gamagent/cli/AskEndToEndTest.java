@@ -2,13 +2,17 @@ package dev.gamagent.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.gamagent.backend.TokenLogprob;
+import dev.gamagent.testing.http.AnthropicWireServer;
 import dev.gamagent.testing.http.DisagreeingExperts;
+import dev.gamagent.testing.http.GeminiWireServer;
 import dev.gamagent.testing.http.OllamaWireServer;
 import dev.gamagent.testing.http.OpenAiWireServer;
 import dev.gamagent.testing.http.WireServer;
 import dev.gamagent.util.Json;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import javax.imageio.ImageIO;
 import java.awt.Color;
@@ -69,10 +73,12 @@ class AskEndToEndTest {
         }
     }
 
-    private Run ask(WireServer server, String backend, String method, Path trace) throws Exception {
-        return run("ask", "--method", method, "--backend", backend, "--base-url", server.baseUrl(), "--image", trianglePng(dir).toString(),
-                "--question", "What color is the triangle?", "--option", "A=red", "--option", "B=blue", "--option", "C=green",
-                "--json", "--trace", trace.toString(), "--retries", "0");
+    private Run ask(WireServer server, String backend, String method, Path trace, String... more) throws Exception {
+        List<String> args = new ArrayList<>(List.of("ask", "--method", method, "--backend", backend, "--base-url", server.baseUrl(),
+                "--image", trianglePng(dir).toString(), "--question", "What color is the triangle?", "--option", "A=red",
+                "--option", "B=blue", "--option", "C=green", "--json", "--trace", trace.toString(), "--retries", "0"));
+        args.addAll(List.of(more));
+        return run(args.toArray(String[]::new));
     }
 
     private static JsonNode answerJson(Run r) throws Exception {
@@ -219,6 +225,31 @@ class AskEndToEndTest {
             JsonNode trace = Json.MAPPER.readTree(Files.readString(tracePath));
             assertThat(trace.path("method").asText()).isEqualTo("debate");
             assertThat(trace.path("rounds").size()).isGreaterThan(0);
+        }
+    }
+
+    @ParameterizedTest(name = "{0} through {1}")
+    @CsvSource({"gam, gemini", "gam, anthropic", "dream+gam, gemini", "dream+gam, anthropic", "dream+gam, ollama"})
+    void gamAndDreamAnswerThroughTheOtherWireFormats(String method, String backend) throws Exception {
+        try (WireServer server = switch (backend) {
+            case "gemini" -> new GeminiWireServer();
+            case "anthropic" -> new AnthropicWireServer();
+            default -> new OllamaWireServer();
+        }) {
+            server.respondWith(new DisagreeingExperts(WIDTH));
+            Path tracePath = dir.resolve(backend + ".json");
+            // hosted APIs list no model to pick and need a key header: name the model, and take the key from a variable
+            // every test environment has (its value is only sent to the local wire server)
+            String[] model = backend.equals("ollama") ? new String[0]
+                    : new String[] {"--model", backend.equals("gemini") ? "gemini-2.5-flash" : "claude-sonnet-4-5", "--api-key-env", "PATH"};
+            JsonNode o = answerJson(ask(server, backend, method, tracePath, model));
+            server.assertNoViolations();
+            assertThat(o.path("method").asText()).isEqualTo(method);
+            assertThat(o.path("option").asText()).isEqualTo("A");
+            JsonNode trace = Json.MAPPER.readTree(Files.readString(tracePath));
+            String signal = trace.at("/rounds/0/agents/0/signal").asText();
+            assertThat(signal).isEqualTo(backend.equals("anthropic") ? "semantic" : "logprobs-topk");
+            if (method.startsWith("dream+")) assertThat(trace.at("/extra/branch").asText()).isNotBlank();
         }
     }
 

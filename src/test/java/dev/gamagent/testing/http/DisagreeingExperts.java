@@ -62,7 +62,7 @@ public final class DisagreeingExperts implements Function<Received, Reply> {
         String role = group(ROLE, prompt, "assistant");
         String task = group(TASK, prompt, "answer");
         tasks.merge(task, 1, Integer::sum);
-        boolean json = r.json().has("response_format") || r.json().has("format");
+        boolean json = r.json().has("response_format") || r.json().has("format") || r.json().path("generationConfig").has("responseJsonSchema");
         switch (task) {
             case "critique" -> {
                 int n = 0;
@@ -146,11 +146,11 @@ public final class DisagreeingExperts implements Function<Received, Reply> {
         return Reply.answer(text, List.of(new TokenLogprob(text, 0.0, List.of(new TokenLogprob.Alternative(text, 0.0)))));
     }
 
-    /** Every text of the request's messages: OpenAI text parts or string contents, Ollama string contents. */
+    /** Every text of the request: OpenAI/Anthropic text parts or string contents, Ollama string contents, Gemini parts. */
     public static String promptText(JsonNode body) {
         StringBuilder sb = new StringBuilder();
-        for (JsonNode m : body.path("messages")) {
-            JsonNode c = m.path("content");
+        for (JsonNode m : messages(body)) {
+            JsonNode c = m.has("parts") ? m.path("parts") : m.path("content");
             if (c.isTextual()) sb.append(c.asText()).append('\n');
             for (JsonNode part : c.isArray() ? c : Json.MAPPER.createArrayNode()) {
                 if (part.path("text").isTextual()) sb.append(part.path("text").asText()).append('\n');
@@ -159,15 +159,23 @@ public final class DisagreeingExperts implements Function<Received, Reply> {
         return sb.toString();
     }
 
-    /** Width of the request's first image (OpenAI data URL or Ollama base64), 0 when there is none. */
+    private static JsonNode messages(JsonNode body) { return body.has("contents") ? body.path("contents") : body.path("messages"); }
+
+    /** Width of the request's first image (OpenAI data URL, Ollama, Gemini or Anthropic base64), 0 when there is none. */
     public static int imageWidth(JsonNode body) {
-        for (JsonNode m : body.path("messages")) {
+        for (JsonNode m : messages(body)) {
             String b64 = null;
             if (m.path("images").isArray() && !m.path("images").isEmpty()) b64 = m.path("images").get(0).asText();
-            for (JsonNode part : m.path("content").isArray() ? m.path("content") : Json.MAPPER.createArrayNode()) {
-                if (b64 == null && part.has("image_url")) {
+            JsonNode parts = m.has("parts") ? m.path("parts") : m.path("content");
+            for (JsonNode part : parts.isArray() ? parts : Json.MAPPER.createArrayNode()) {
+                if (b64 != null) break;
+                if (part.has("image_url")) {
                     String url = part.path("image_url").path("url").asText();
                     b64 = url.substring(url.indexOf(',') + 1);
+                } else if (part.has("inlineData")) {
+                    b64 = part.path("inlineData").path("data").asText();
+                } else if (part.path("source").has("data")) {
+                    b64 = part.path("source").path("data").asText();
                 }
             }
             if (b64 != null) {
