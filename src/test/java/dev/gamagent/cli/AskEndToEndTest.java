@@ -253,6 +253,25 @@ class AskEndToEndTest {
         }
     }
 
+    @Test void gamFallsBackToSemanticUncertaintyWhenTheServerRefusesLogprobsAndNarrowsTopKWhenItCapsIt() throws Exception {
+        try (OpenAiWireServer refusing = new OpenAiWireServer().rejectLogprobs()) {
+            refusing.respondWith(new DisagreeingExperts(WIDTH));
+            Path t = dir.resolve("refusing.json");
+            JsonNode o = answerJson(ask(refusing, "openai", "gam", t));
+            assertThat(o.path("option").asText()).isEqualTo("A");
+            assertThat(o.path("signal").asText()).isEqualTo("semantic");
+        }
+        try (OpenAiWireServer capped = new OpenAiWireServer().maxTopLogprobs(2)) {
+            DisagreeingExperts panel = new DisagreeingExperts(WIDTH);
+            capped.respondWith(panel);
+            Path t = dir.resolve("capped.json");
+            JsonNode o = answerJson(ask(capped, "openai", "gam", t));
+            assertThat(o.path("option").asText()).isEqualTo("A");
+            assertThat(o.path("signal").asText()).isEqualTo("logprobs-topk");
+            assertThat(capped.chatRequests().get(capped.chatRequests().size() - 1).json().path("top_logprobs").asInt()).isEqualTo(2);
+        }
+    }
+
     // ---- the formulas, written again from DESIGN.md, independent of the production code ----
 
     /** Φ_gen (DESIGN.md §3): mean over tokens of α·Ĥ_t + β·(1 − Δ_t), Ĥ over (top-k, residual) / ln(k+1). */

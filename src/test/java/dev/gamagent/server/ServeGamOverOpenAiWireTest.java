@@ -125,6 +125,22 @@ class ServeGamOverOpenAiWireTest {
         assertThat(content.toString()).isEqualTo("A. red");
         assertThat(last.at("/choices/0/finish_reason").asText()).isEqualTo("stop");
         assertThat(last.at("/gam/option").asText()).isEqualTo("A");
+
+        List<JsonNode> dreamEvents = new ArrayList<>();
+        client.send(HttpRequest.newBuilder(URI.create(base + "/v1/chat/completions")).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(Json.write(ServerFixture.request("dream+gam", QUESTION, true, image)))).build(),
+                HttpResponse.BodyHandlers.ofLines()).body().filter(l -> l.startsWith("data: {")).forEach(l -> {
+                    try {
+                        JsonNode c = Json.MAPPER.readTree(l.substring(6));
+                        if (c.has("gam_event")) dreamEvents.add(c.get("gam_event"));
+                    } catch (java.io.IOException e) {
+                        throw new AssertionError("a stream chunk is not JSON: " + l, e);
+                    }
+                });
+        assertThat(dreamEvents.get(0).path("type").asText()).isEqualTo("round_started");
+        assertThat(dreamEvents.get(0).path("data")).isEqualTo(Json.MAPPER.createObjectNode().put("k", -1).put("phase", "probe"));
+        assertThat(dreamEvents).anyMatch(e -> e.path("type").asText().equals("dream_branch") && e.at("/data/branch").asText().equals("PerAgent"));
+        assertThat(dreamEvents).anyMatch(e -> e.path("type").asText().equals("weights"));
         upstream.assertNoViolations();
     }
 
@@ -161,6 +177,14 @@ class ServeGamOverOpenAiWireTest {
             assertThat(lines).anyMatch(l -> l.matches("round 0 · weights scene 0\\.\\d{3}, ocr 0\\.\\d{3}, relational 0\\.\\d{3} · U_sys 0\\.\\d{3} · conflict 0\\.\\d{3}"));
             assertThat(lines).noneMatch(l -> l.contains("{"));
             assertThat(ServeWebPageBrowserTest.intOf(page, "document.querySelectorAll('#progress li.event-round_started').length")).isEqualTo(2);
+            // DREAM's and the baselines' events, in the shapes DreamMethod and Panel send them
+            assertThat(page.eval("describeEvent({type: 'round_started', data: {k: -1, phase: 'probe'}})").asText()).isEqualTo("DREAM probe round started");
+            assertThat(page.eval("describeEvent({type: 'dream_branch', data: {branch: 'PerAgent', threshold: 0.1234}})").asText())
+                    .isEqualTo("DREAM branch PerAgent (threshold 0.123)");
+            assertThat(page.eval("describeEvent({type: 'agent_started', data: {k: 1, id: 'agent-2'}})").asText()).isEqualTo("round 1 · agent-2 is answering…");
+            assertThat(page.eval("describeEvent({type: 'agent_answered', data: {k: 0, id: 'ocr', role: 'ocr', error: 'Timeout: 30 s'}})").asText())
+                    .isEqualTo("round 0 · ocr failed: Timeout: 30 s");
+            assertThat(page.eval("describeEvent({type: 'something_new', data: {x: 1}})").asText()).isEqualTo("something_new · {\"x\":1}");
             ServeWebPageBrowserTest.screenshot(page, "serve-gam-progress.png");
         } finally {
             ServeWebPageBrowserTest.stop(browser);
