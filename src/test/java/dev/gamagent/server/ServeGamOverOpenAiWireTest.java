@@ -144,6 +144,37 @@ class ServeGamOverOpenAiWireTest {
         upstream.assertNoViolations();
     }
 
+    @Test void theServeCommandAnswersWithGamThroughTheUpstreamGivenOnTheCommandLine() throws Exception {
+        java.io.PrintStream old = System.out;
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        System.setOut(new java.io.PrintStream(out, true, java.nio.charset.StandardCharsets.UTF_8));
+        var code = new java.util.concurrent.CompletableFuture<Integer>();
+        Thread serve = new Thread(() -> code.complete(dev.gamagent.cli.Main.run("serve", "--port", "0", "--backend", "openai",
+                "--base-url", upstream.baseUrl(), "--retries", "0", "--trace-db", dir.resolve("cli-traces.db").toString())), "gam-serve-cli");
+        try {
+            serve.start();
+            java.util.regex.Matcher m = null;
+            for (int i = 0; i < 300 && (m == null || !m.find()); i++) {
+                Thread.sleep(100);
+                m = java.util.regex.Pattern.compile("gam serve: (http://127\\.0\\.0\\.1:\\d+)/").matcher(out.toString(java.nio.charset.StandardCharsets.UTF_8));
+            }
+            assertThat(m.find(0)).as("the serve command printed its address: " + out).isTrue();
+            String cliBase = m.group(1);
+            HttpResponse<String> r = client.send(HttpRequest.newBuilder(URI.create(cliBase + "/v1/chat/completions"))
+                    .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(Json.write(
+                            ServerFixture.request("gam", QUESTION, false, new Picture("t", triangle()).dataUrl())))).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+            assertThat(Json.MAPPER.readTree(r.body()).at("/choices/0/message/content").asText()).isEqualTo("A. red");
+            assertThat(Json.MAPPER.readTree(r.body()).at("/gam/backend").asText()).startsWith("openai:");
+        } finally {
+            serve.interrupt();
+            code.get(30, java.util.concurrent.TimeUnit.SECONDS);
+            System.setOut(old);
+        }
+        upstream.assertNoViolations();
+    }
+
     @Test void theWebPageShowsGamsRoundsAgentsCritiquesAndWeightsAsProgressLines() throws Exception {
         Path chrome = ServeWebPageBrowserTest.chromium();
         if (chrome == null) fail("headless Chromium is needed for the web-page test: install it (apt-get install chromium) or set CHROMIUM");
