@@ -172,6 +172,23 @@ class AskEndToEndTest {
         }
     }
 
+    @Test void answerSpanScoringThroughTheServerScoresOnlyTheAnswerLetterToken() throws Exception {
+        try (OpenAiWireServer server = new OpenAiWireServer()) {
+            DisagreeingExperts panel = new DisagreeingExperts(WIDTH);
+            server.respondWith(panel);
+            Path tracePath = dir.resolve("span.json");
+            answerJson(ask(server, "openai", "gam", tracePath, "--set", "gam.scoring=answer-span"));
+            JsonNode trace = Json.MAPPER.readTree(Files.readString(tracePath));
+            assertThat(trace.at("/extra/scoring").asText()).isEqualTo("answer-span");
+            for (JsonNode a : trace.at("/rounds/0/agents")) {
+                List<TokenLogprob> sent = panel.firstAnswer(a.path("role").asText() + " expert");
+                List<TokenLogprob> letter = sent.stream().filter(t -> t.token().equals(a.path("option").asText())).toList();
+                assertThat(letter).hasSize(1);
+                assertThat(a.path("uncertainty").asDouble()).as("U of " + a.path("id")).isCloseTo(phiGen(letter), within(1e-9));
+            }
+        }
+    }
+
     @Test void gamThroughOllamasNativeApiAnswersAndWritesTheTrace() throws Exception {
         try (OllamaWireServer server = new OllamaWireServer()) {
             DisagreeingExperts panel = new DisagreeingExperts(WIDTH);
