@@ -72,16 +72,18 @@ public final class BackendFactory {
         }
         String model = spec.model() != null ? spec.model() : defaultModel(spec.kind(), urls, defaultUrl);
         int maxTop = config.integer("backend.max_top_logprobs", EndpointSettings.DEFAULT_MAX_TOP_LOGPROBS);
+        String family = spec.imageTokenFamily() != null ? spec.imageTokenFamily() : defaultImageFamily(spec.kind(), urls, defaultUrl);
         List<Backend> endpoints = new ArrayList<>();
         for (String url : urls) {
-            endpoints.add(make.apply(new EndpointSettings(url, model, key, spec.timeout(), maxTop, spec.imageTokenFamily())));
+            endpoints.add(make.apply(new EndpointSettings(url, model, key, spec.timeout(), maxTop, family)));
         }
         RetryPolicy policy = retryPolicy(spec, config);
         if (endpoints.size() == 1) {
             return new ResilientBackend(endpoints.get(0), policy, spec.maxConcurrent(), stripSlash(urls.get(0)));
         }
         Duration cooldown = Duration.ofMillis(config.integer("backend.endpoint_cooldown_ms", 5_000));
-        Backend lb = new LoadBalancedBackend(endpoints, urls.stream().map(BackendFactory::stripSlash).toList(), cooldown);
+        Backend lb = new LoadBalancedBackend(endpoints, urls.stream().map(BackendFactory::stripSlash).toList(), cooldown,
+                spec.maxConcurrent());
         return new ResilientBackend(lb, policy, spec.maxConcurrent() * endpoints.size(), String.join(",", urls));
     }
 
@@ -93,6 +95,16 @@ public final class BackendFactory {
             case "gemini" -> "gemini-2.5-flash";
             case "anthropic" -> "claude-sonnet-4-5";
             default -> null;
+        };
+    }
+
+    /** The image-token estimate for servers without usage: the vendor's own rule for hosted APIs, else Qwen2.5-VL's. */
+    private static String defaultImageFamily(String kind, List<String> urls, String defaultUrl) {
+        return switch (kind) {
+            case "gemini" -> "gemini";
+            case "anthropic" -> "anthropic";
+            case "openai" -> urls.contains(defaultUrl) ? "openai" : "qwen";
+            default -> "qwen";
         };
     }
 

@@ -17,18 +17,23 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class LoadBalancedBackend implements Backend {
     private static final Logger LOG = LoggerFactory.getLogger(LoadBalancedBackend.class);
 
-    private record Slot(Backend backend, String endpoint, AtomicInteger inFlight, AtomicLong failedAtNanos, AtomicLong served) { }
+    private record Slot(Backend backend, String endpoint, AtomicInteger inFlight, AtomicLong failedAtNanos, AtomicLong served,
+                        java.util.concurrent.Semaphore permits) { }
 
     private final List<Slot> slots = new ArrayList<>();
     private final long cooldownNanos;
     private int next; // rotates the start of the scan so ties are broken round-robin
 
-    /** @param endpoints backends paired with their endpoint URL (for logs), in the same order */
-    public LoadBalancedBackend(List<Backend> backends, List<String> endpoints, Duration cooldown) {
+    /**
+     * @param endpoints      the backends' URLs (for logs), in the same order
+     * @param maxConcurrent  requests in flight per endpoint
+     */
+    public LoadBalancedBackend(List<Backend> backends, List<String> endpoints, Duration cooldown, int maxConcurrent) {
         if (backends.isEmpty()) throw new IllegalArgumentException("load balancing needs at least one endpoint");
         for (int i = 0; i < backends.size(); i++) {
             slots.add(new Slot(backends.get(i), i < endpoints.size() ? endpoints.get(i) : backends.get(i).name(),
-                    new AtomicInteger(), new AtomicLong(Long.MIN_VALUE), new AtomicLong()));
+                    new AtomicInteger(), new AtomicLong(Long.MIN_VALUE), new AtomicLong(),
+                    new java.util.concurrent.Semaphore(Math.max(1, maxConcurrent), true)));
         }
         this.cooldownNanos = cooldown.toNanos();
     }
@@ -53,6 +58,13 @@ public final class LoadBalancedBackend implements Backend {
         Slot s = pick();
         s.inFlight().incrementAndGet();
         try {
+            s.permits().acquire();
+        } catch (InterruptedException e) {
+            s.inFlight().decrementAndGet();
+            Thread.currentThread().interrupt();
+            throw new BackendException.ConnectionFailed("interrupted while waiting for a free slot to " + s.endpoint(), e);
+        }
+        try {
             ChatResult r = s.backend().chat(request);
             s.served().incrementAndGet();
             return r;
@@ -61,6 +73,7 @@ public final class LoadBalancedBackend implements Backend {
             LOG.warn("{} failed to connect; sending requests to the other endpoints for {} ms", s.endpoint(), cooldownNanos / 1_000_000);
             throw e;
         } finally {
+            s.permits().release();
             s.inFlight().decrementAndGet();
         }
     }

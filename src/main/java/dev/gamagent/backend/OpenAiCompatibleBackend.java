@@ -22,6 +22,7 @@ public final class OpenAiCompatibleBackend extends HttpChatBackend {
     private static final java.util.regex.Pattern N_PARAM = java.util.regex.Pattern.compile("['\"`]n['\"`]|completion choice");
     private volatile boolean maxCompletionTokens;
     private volatile boolean emulateN;
+    private volatile boolean omitTemperature;
 
     public OpenAiCompatibleBackend(EndpointSettings settings) { super("openai", settings); }
 
@@ -43,7 +44,7 @@ public final class OpenAiCompatibleBackend extends HttpChatBackend {
     }
 
     private WireAnswer sendOne(ChatRequest r, String model) {
-        HttpTransport.JsonResponse resp = transport.postJson(uri("/chat/completions"), body(r, model, maxCompletionTokens), authHeaders());
+        HttpTransport.JsonResponse resp = transport.postJson(uri("/chat/completions"), body(r, model, maxCompletionTokens, omitTemperature), authHeaders());
         return parse(resp.body(), resp.raw());
     }
 
@@ -57,6 +58,10 @@ public final class OpenAiCompatibleBackend extends HttpChatBackend {
         String body = e.body() == null ? "" : e.body();
         if (!maxCompletionTokens && body.contains("max_completion_tokens")) {
             maxCompletionTokens = true;
+            return true;
+        }
+        if (!omitTemperature && body.contains("temperature") && (body.contains("nsupported") || body.contains("default (1)"))) {
+            omitTemperature = true; // reasoning models only take their default temperature
             return true;
         }
         if (!emulateN && r.n() > 1 && N_PARAM.matcher(body).find()) {
@@ -75,7 +80,7 @@ public final class OpenAiCompatibleBackend extends HttpChatBackend {
         return headers("Authorization", settings.apiKey() == null ? null : "Bearer " + settings.apiKey());
     }
 
-    static ObjectNode body(ChatRequest r, String model, boolean maxCompletionTokens) {
+    static ObjectNode body(ChatRequest r, String model, boolean maxCompletionTokens, boolean omitTemperature) {
         ObjectNode b = Json.MAPPER.createObjectNode();
         b.put("model", model);
         ArrayNode msgs = b.putArray("messages");
@@ -98,7 +103,7 @@ public final class OpenAiCompatibleBackend extends HttpChatBackend {
                 }
             }
         }
-        b.put("temperature", r.temperature());
+        if (!omitTemperature) b.put("temperature", r.temperature());
         b.put(maxCompletionTokens ? "max_completion_tokens" : "max_tokens", r.maxTokens());
         if (r.n() > 1) b.put("n", r.n());
         if (r.seed() != null) b.put("seed", r.seed());

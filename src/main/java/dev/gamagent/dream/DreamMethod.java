@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gamagent.api.Answer;
 import dev.gamagent.api.Method;
+import dev.gamagent.api.MethodFailure;
 import dev.gamagent.api.Question;
 import dev.gamagent.api.RunContext;
 import dev.gamagent.api.Termination;
@@ -58,7 +59,7 @@ public final class DreamMethod implements Method {
 
     /** The settings read from the {@code dream} config section. */
     record Settings(List<Double> scales, double alpha, double rho, String mode, String threshold, double staticTau,
-                    int agents, int probeMaxTokens, double probeTemperature) {
+                    int agents, int probeMaxTokens, double probeTemperature, String rollbackUncertainty) {
         static Settings of(Config c, String innerName) {
             List<Double> scales = new ArrayList<>();
             JsonNode sn = c.node("dream.scales");
@@ -75,9 +76,13 @@ public final class DreamMethod implements Method {
             if (!List.of("adaptive", "static").contains(thr)) {
                 throw new Config.ConfigException("dream.threshold must be adaptive or static, got '" + thr + "'");
             }
+            String ru = c.string("dream.rollback_uncertainty", "anll").toLowerCase(Locale.ROOT);
+            if (!List.of("anll", "trace").contains(ru)) {
+                throw new Config.ConfigException("dream.rollback_uncertainty must be anll or trace, got '" + ru + "'");
+            }
             return new Settings(scales, c.number("dream.alpha", 0.5), c.number("dream.rho", 0.5), mode, thr,
                     c.number("dream.static_tau", 0.2), agentCount(c, innerName),
-                    c.integer("dream.probe_max_tokens", 32), c.number("dream.probe_temperature", 0));
+                    c.integer("dream.probe_max_tokens", 32), c.number("dream.probe_temperature", 0), ru);
         }
     }
 
@@ -104,43 +109,29 @@ public final class DreamMethod implements Method {
         Map<String, Object> extra = new LinkedHashMap<>();
         extra.put("inner_method", inner.name());
         extra.put("mode", s.mode());
-        TokenCount probeTokens = TokenCount.ZERO;
-        int probeCalls = 0;
+        ProbeRound probe = s.mode().equals("rollback_only") ? ProbeRound.NONE : probeRound(q, ctx, s, extra);
+        if (probe.branch() instanceof Branch.Consensus c) {
+            return consensus(q, ctx, c, probe.tokens(), probe.calls(), extra, t0);
+        }
         RunContext innerCtx = ctx;
-        if (!s.mode().equals("rollback_only")) {
-            List<Probe> probes = probe(q, ctx, s);
-            for (Probe p : probes) {
-                probeTokens = probeTokens.plus(p.tokens());
-                probeCalls++;
-            }
-            double tau = s.threshold().equals("static") ? s.staticTau()
-                    : ResolutionAssignment.adaptiveThreshold(probes, s.alpha());
-            List<Probe> marked = ResolutionAssignment.mark(probes, tau);
-            List<Double> probed = marked.stream().map(Probe::scale).distinct().toList();
-            Branch branch = ResolutionAssignment.decide(marked, s.agents(), probed);
-            boolean semantic = marked.stream().anyMatch(p -> p.ok() && p.signal().equals(UncertaintySignal.SEMANTIC.label()));
-            if (semantic) {
-                if (!warned.getAndSet(true)) LOG.warn("{}: the backend {} gave no log-probabilities, so DREAM's probe uses semantic uncertainty "
-                        + "instead of ANLL", name(), ctx.backend().name());
-                extra.put("uncertainty_fallback", "semantic");
-            }
-            extra.put("threshold", tau);
-            extra.put("threshold_kind", s.threshold());
-            extra.put("branch", branch.label());
-            extra.put("probes", marked);
-            extra.put("assignment", branch.assignment(s.agents()));
-            if (!branch.note().isEmpty()) extra.put("note", branch.note());
-            ctx.progress().event("dream_branch", Map.of("branch", branch.label(), "threshold", tau));
-            if (branch instanceof Branch.Consensus c) {
-                return consensus(q, ctx, c, probeTokens, probeCalls, extra, t0);
-            }
+        if (probe.branch() != null) {
             ObjectNode overlay = Json.MAPPER.createObjectNode();
             ObjectNode runtime = overlay.putObject("runtime");
-            runtime.set("agent_scales", Json.MAPPER.valueToTree(branch.assignment(s.agents())));
-            runtime.put("note", branch.note());
+            runtime.set("agent_scales", Json.MAPPER.valueToTree(probe.branch().assignment(s.agents())));
+            runtime.put("note", probe.branch().note());
             innerCtx = ctx.withConfig(ctx.config().withTree(overlay));
         }
-        Answer in = inner.run(q, innerCtx);
+        // record ANLL of every inner reply so rollback can use DREAM's signal; the trace's own u otherwise
+        AnllRecorder recorder = new AnllRecorder(innerCtx.backend());
+        RunContext.BackendResolver resolver = innerCtx.backends();
+        innerCtx = new RunContext(recorder, agentBackend -> recorder.alongside(resolver.resolve(agentBackend)),
+                innerCtx.config(), innerCtx.executor(), innerCtx.progress());
+        Answer in;
+        try {
+            in = inner.run(q, innerCtx);
+        } catch (MethodFailure e) {
+            throw new MethodFailure(name() + " (after a " + extra.get("branch") + " probe): " + e.getMessage(), e, e.partialTrace());
+        }
         Trace it = in.trace();
         List<Trace.Round> rounds = it == null || it.rounds() == null ? List.of() : it.rounds();
         extra.put("inner_final", new Trace.Final(in.answer(), in.option(), in.confidence()));
@@ -148,23 +139,74 @@ public final class DreamMethod implements Method {
         String answer = in.answer(), option = in.option();
         double confidence = in.confidence(), uncertainty = in.uncertainty();
         if (!s.mode().equals("probe_only")) {
-            RollbackAggregation.Outcome ura = RollbackAggregation.aggregate(rounds, s.rho());
+            RollbackAggregation.Outcome ura = rollback(rounds, s, recorder, extra);
             if (ura != null) {
                 MajorityVote.Verdict v = ura.verdict();
                 answer = v.answer();
                 option = v.option();
                 confidence = v.confidence();
                 uncertainty = v.uncertainty();
-                extra.put("rollbacks", ura.rollbacks());
-                extra.put("votes", v.scores());
             }
         }
-        TokenCount tokens = probeTokens.plus(in.tokens());
-        int calls = probeCalls + in.calls();
+        TokenCount tokens = probe.tokens().plus(in.tokens());
+        int calls = probe.calls() + in.calls();
         long ms = (System.nanoTime() - t0) / 1_000_000;
         Trace trace = new Trace(Trace.QuestionInfo.of(q), name(), config(ctx, it), rounds, in.termination(),
                 new Trace.Final(answer, option, confidence), tokens, calls, ms, extra);
         return new Answer(answer, option, confidence, uncertainty, in.rounds(), in.termination(), tokens, calls, ms, trace);
+    }
+
+    /** What the probe round decided and cost; {@code branch} null when no probe ran. */
+    record ProbeRound(Branch branch, TokenCount tokens, int calls) {
+        static final ProbeRound NONE = new ProbeRound(null, TokenCount.ZERO, 0);
+    }
+
+    /** Probes, threshold, confident set and branch (DREAM §3.1), all recorded in {@code extra}. */
+    private ProbeRound probeRound(Question q, RunContext ctx, Settings s, Map<String, Object> extra) {
+        List<Probe> probes = probe(q, ctx, s);
+        TokenCount tokens = TokenCount.ZERO;
+        for (Probe p : probes) tokens = tokens.plus(p.tokens());
+        double tau = s.threshold().equals("static") ? s.staticTau()
+                : ResolutionAssignment.adaptiveThreshold(probes, s.alpha());
+        List<Probe> marked = ResolutionAssignment.mark(probes, tau);
+        List<Double> probed = marked.stream().map(Probe::scale).distinct().toList();
+        Branch branch = ResolutionAssignment.decide(marked, s.agents(), probed);
+        if (marked.stream().anyMatch(p -> p.ok() && p.signal().equals(UncertaintySignal.SEMANTIC.label()))) {
+            if (!warned.getAndSet(true)) {
+                LOG.warn("{}: the backend {} gave no log-probabilities, so DREAM's probe uses semantic uncertainty "
+                        + "instead of ANLL", name(), ctx.backend().name());
+            }
+            extra.put("uncertainty_fallback", "semantic");
+        }
+        extra.put("threshold", tau);
+        extra.put("threshold_kind", s.threshold());
+        extra.put("branch", branch.label());
+        extra.put("probes", marked);
+        extra.put("assignment", branch.assignment(s.agents()));
+        if (!branch.note().isEmpty()) extra.put("note", branch.note());
+        ctx.progress().event("dream_branch", Map.of("branch", branch.label(), "threshold", tau));
+        return new ProbeRound(branch, tokens, probes.size());
+    }
+
+    /**
+     * URA over the inner trace (DREAM §3.2) with ANLL when every answering turn's reply was seen with
+     * log-probs, else with the trace's own uncertainties: never a mix of signals.
+     */
+    private static RollbackAggregation.Outcome rollback(List<Trace.Round> rounds, Settings s, AnllRecorder recorder,
+                                                        Map<String, Object> extra) {
+        boolean anll = s.rollbackUncertainty().equals("anll") && rounds.stream()
+                .flatMap(r -> r.agents() == null ? java.util.stream.Stream.empty() : r.agents().stream())
+                .filter(t -> t.error() == null && t.answer() != null)
+                .allMatch(t -> recorder.uncertainty(t.raw()) != null);
+        RollbackAggregation.Outcome ura = anll
+                ? RollbackAggregation.aggregate(rounds, s.rho(), t -> recorder.uncertainty(t.raw()))
+                : RollbackAggregation.aggregate(rounds, s.rho());
+        extra.put("rollback_uncertainty", anll ? "anll" : "trace");
+        if (ura != null) {
+            extra.put("rollbacks", ura.rollbacks());
+            extra.put("votes", ura.verdict().scores());
+        }
+        return ura;
     }
 
     private Answer consensus(Question q, RunContext ctx, Branch.Consensus c, TokenCount tokens, int calls,

@@ -35,7 +35,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Future;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -444,11 +444,21 @@ final class GamController {
 
     private long tokens() { return promptTokens.get() + completionTokens.get(); }
 
+    /**
+     * Runs the jobs on the run's executor and waits for all. The caller runs any job no pool thread has
+     * started yet (FutureTask.run is a no-op once started), so a saturated executor that is also running
+     * this question cannot deadlock it.
+     */
     private <T> List<T> all(List<Callable<T>> jobs) {
-        List<Future<T>> fs = new ArrayList<>();
-        for (Callable<T> j : jobs) fs.add(ctx.executor().submit(j));
+        List<FutureTask<T>> fs = new ArrayList<>();
+        for (Callable<T> j : jobs) {
+            FutureTask<T> f = new FutureTask<>(j);
+            fs.add(f);
+            ctx.executor().execute(f);
+        }
         List<T> out = new ArrayList<>();
-        for (Future<T> f : fs) {
+        for (FutureTask<T> f : fs) {
+            f.run();
             try {
                 out.add(f.get());
             } catch (InterruptedException e) {

@@ -68,8 +68,14 @@ public final class OptionDistribution {
     /** The option letter a token spells ("B", " B", "(B", "B." …), or null. Upper case only: "a" is a word. */
     static String letterOf(String token) {
         if (token == null) return null;
-        String s = token.replaceAll("[\\s()\\[\\].:,*\"'`]", "");
-        return s.length() == 1 && s.charAt(0) >= 'A' && s.charAt(0) <= 'Z' ? s : null;
+        char letter = 0;
+        for (int i = 0; i < token.length(); i++) {
+            char ch = token.charAt(i);
+            if (Character.isWhitespace(ch) || "()[].:,*\"'`".indexOf(ch) >= 0) continue; // hot path: no regex
+            if (letter != 0 || ch < 'A' || ch > 'Z') return null;
+            letter = ch;
+        }
+        return letter == 0 ? null : String.valueOf(letter);
     }
 
     private static Map<String, Double> zeros(List<String> letters) {

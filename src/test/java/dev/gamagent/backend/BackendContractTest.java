@@ -128,14 +128,21 @@ abstract class BackendContractTest {
 
     @Test void retriesAfter429HonouringRetryAfterThenSucceeds() {
         server.enqueue(Reply.status(429, "{\"error\":{\"message\":\"slow down\"}}").header("Retry-After", "1"), Reply.answer("A"));
+        java.io.PrintStream err = System.err;
+        java.io.ByteArrayOutputStream log = new java.io.ByteArrayOutputStream();
         try (Backend b = backend(3)) {
+            System.setErr(new java.io.PrintStream(log, true, java.nio.charset.StandardCharsets.UTF_8));
             long t0 = System.nanoTime();
             ChatResult r = b.chat(question());
             long ms = (System.nanoTime() - t0) / 1_000_000;
             assertThat(r.text()).isEqualTo("A");
             assertThat(ms).as("waited Retry-After (1 s, capped at 300 ms in tests)").isGreaterThanOrEqualTo(280);
+        } finally {
+            System.setErr(err);
         }
         assertThat(server.chatRequests()).hasSize(2);
+        assertThat(log.toString(java.nio.charset.StandardCharsets.UTF_8))
+                .contains("WARN").contains("retry 1/3 after 429 from " + server.baseUrl() + " in 0.3s");
     }
 
     @Test void retriesAfter500ThenSucceeds() {

@@ -19,8 +19,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /** Several replicas of one model behind one backend. */
 class LoadBalancedBackendTest {
-    private static Backend backend(List<String> urls, int retries) {
-        return BackendFactory.create(new BackendSpec("openai", urls, "vlm", null, Duration.ofSeconds(10), retries, 4, null, null, null),
+    private static Backend backend(List<String> urls, int retries) { return backend(urls, retries, 4); }
+
+    private static Backend backend(List<String> urls, int retries, int maxConcurrent) {
+        return BackendFactory.create(new BackendSpec("openai", urls, "vlm", null, Duration.ofSeconds(10), retries, maxConcurrent, null, null, null),
                 fastRetries().with("backend.endpoint_cooldown_ms", "60000"), Map.<String, String>of()::get);
     }
 
@@ -63,6 +65,24 @@ class LoadBalancedBackendTest {
                 for (int i = 0; i < 4; i++) lb.chat(question());
                 assertThat(lb.capabilities().logprobs()).isFalse();
             }
+        }
+    }
+
+    @Test void eachEndpointGetsAtMostMaxConcurrentRequestsEvenWhenItsPeerIsDown() throws Exception {
+        int dead;
+        try (ServerSocket s = new ServerSocket(0)) { dead = s.getLocalPort(); }
+        try (OpenAiWireServer live = new OpenAiWireServer()) {
+            live.respondWith(r -> Reply.delayed(Duration.ofMillis(30), Reply.answer("A")));
+            ExecutorService ex = Executors.newFixedThreadPool(8);
+            try (Backend lb = backend(List.of("http://127.0.0.1:" + dead + "/v1", live.baseUrl()), 3, 2)) {
+                List<Future<ChatResult>> fs = new ArrayList<>();
+                for (int i = 0; i < 16; i++) fs.add(ex.submit(() -> lb.chat(question())));
+                for (Future<ChatResult> f : fs) assertThat(f.get().text()).isEqualTo("A");
+            } finally {
+                ex.shutdownNow();
+            }
+            assertThat(live.chatRequests()).hasSize(16);
+            assertThat(live.peakConcurrent()).isBetween(1, 2);
         }
     }
 }

@@ -211,6 +211,33 @@ class DreamMethodTest {
         assertThat(a.rounds()).isEqualTo(1);
     }
 
+    /** Replies whose chosen tokens have probabilities {@code ps}: Φ_gen = mean(1 − p), ANLL u = 1 − geometric mean. */
+    static dev.gamagent.backend.ChatResult tokens(String text, double... ps) {
+        List<dev.gamagent.backend.TokenLogprob> lp = new ArrayList<>();
+        for (double p : ps) lp.add(new dev.gamagent.backend.TokenLogprob("t", Math.log(p), List.of()));
+        return new dev.gamagent.backend.ChatResult(List.of(new dev.gamagent.backend.Choice(text, lp, "stop")),
+                new dev.gamagent.backend.Usage(PROMPT_TOKENS, COMPLETION_TOKENS, false), java.time.Duration.ofMillis(1), "scripted");
+    }
+
+    @Test
+    void rollbackJudgesTrajectoriesByAnllLikeThePaperNotByTheInnerMethodsOwnUncertainty() {
+        // round 0: A with p = 0.9 (Φ_gen = ANLL = 0.1). Round 1: B with p = (1, 0.5, 1, 1):
+        // Φ_gen = 0.125 ≤ 1.5·0.1, but ANLL = 1 − 0.5^(1/4) ≈ 0.159 > 0.15, so only ANLL restores A.
+        var b = new ScriptedBackend("scripted", caps(true, false, 0), r -> user(r).contains("<task>answer</task>")
+                ? tokens("ANSWER: A", 0.9) : tokens("ANSWER: B", 1, 0.5, 1, 1));
+        String[] cfg = {"dream.mode=rollback_only", "debate.agents=1", "debate.rounds=1"};
+        Answer byAnll = dream(b, cfg);
+        assertThat(byAnll.trace().rounds().get(1).agents().get(0).uncertainty()).isCloseTo(0.125, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(byAnll.trace().extra()).containsEntry("rollback_uncertainty", "anll");
+        assertThat(byAnll.option()).isEqualTo("A");
+        @SuppressWarnings("unchecked") var rb = (List<RollbackAggregation.Rollback>) byAnll.trace().extra().get("rollbacks");
+        assertThat(rb.get(0).finalU()).isCloseTo(1 - Math.pow(0.5, 0.25), org.assertj.core.data.Offset.offset(1e-9));
+        String[] traceCfg = {"dream.mode=rollback_only", "debate.agents=1", "debate.rounds=1", "dream.rollback_uncertainty=trace"};
+        Answer byTrace = dream(b, traceCfg);
+        assertThat(byTrace.trace().extra()).containsEntry("rollback_uncertainty", "trace");
+        assertThat(byTrace.option()).isEqualTo("B");
+    }
+
     @Test
     void probeOnlyKeepsTheInnerAnswerAndFullAddsProbeTokensToTheInnerOnes() {
         var b = probing(0, (agent, w) -> Reply.of("ANSWER: A", 0.5));

@@ -281,6 +281,17 @@ class GamControllerTest {
         assertThat(a.option()).isEqualTo("B");
     }
 
+    @Test void whenEveryExpertIsNotApplicableTheAnswerCarriesNoConfidenceBeyondChance() {
+        ScriptedBackend b = lines((role, task, k) -> task.equals("critique") ? CRITIQUE : "ANSWER: NOT APPLICABLE\nCONFIDENCE: 0.9");
+        Answer a = run(b, config(), mcq());
+        Trace.Round r0 = a.trace().rounds().get(0);
+        assertThat(r0.uSys()).isEqualTo(1.0);
+        assertThat(r0.agents()).allSatisfy(t -> assertThat(t.weight()).isCloseTo(1.0 / 3, within(1e-12)));
+        assertThat(a.confidence()).isCloseTo(0.25, within(1e-12));
+        assertThat(a.uncertainty()).isEqualTo(1.0);
+        assertThat(a.termination()).isEqualTo("stagnation");
+    }
+
     @Test void topKLogprobsGiveTheOptionDistributionAndAnswerSpanScoring() {
         Function<ChatRequest, String> f = panel((role, task, k) -> "ANSWER: B\nCONFIDENCE: 0.9");
         Backend b = new ScriptedBackend("lp", WITH_LOGPROBS, r -> {
@@ -454,6 +465,20 @@ class GamControllerTest {
         assertThat(b.requests).anySatisfy(r -> assertThat(prompt(r)).contains("<role>judge</role>").contains("<task>judge</task>"));
     }
 
+    @Test void openAnswersUseSentenceEmbeddingsByDefault() {
+        ScriptedBackend b = lines((role, task, k) -> switch (task) {
+            case "critique" -> CRITIQUE;
+            default -> role.startsWith("ocr") ? "ANSWER: the shop is open\nCONFIDENCE: 0.9"
+                    : role.startsWith("scene") ? "ANSWER: the store is open\nCONFIDENCE: 0.9" : "ANSWER: a purple elephant\nCONFIDENCE: 0.9";
+        });
+        Answer a = run(b, config("gam.ablation.no_debate", "true"), open());
+        assertThat(a.trace().extra()).containsEntry("similarity", "embedding-cosine");
+        var agents = a.trace().rounds().get(0).agents();
+        // the two paraphrases support each other, so the odd one out has the least weight
+        assertThat(agents.get(2).weight()).isLessThan(agents.get(0).weight()).isLessThan(agents.get(1).weight() + 1e-9);
+        assertThat(a.answer()).isIn("the shop is open", "the store is open");
+    }
+
     @Test void theTraceSerialisesWithTheContractFields() throws Exception {
         Answer a = run(lines((role, task, k) -> task.equals("critique") ? CRITIQUE : unsure("B")), config(), mcq());
         var node = Json.MAPPER.readTree(Json.write(a.trace()));
@@ -471,6 +496,39 @@ class GamControllerTest {
                 "optionDistribution")) assertThat(agent.has(f)).as(f).isTrue();
         assertThat(node.get("tokens").get("prompt").asLong()).isEqualTo(a.tokens().prompt()).isPositive();
         assertThat(node.get("calls").asInt()).isEqualTo(9);
+    }
+
+    @Test void hyperparametersAndPromptsComeFromConfigOverrides() {
+        Script conflicting = (role, task, k) -> switch (task) {
+            case "critique" -> CRITIQUE;
+            case "answer" -> confident(role.startsWith("scene") ? "A" : role.startsWith("ocr") ? "B" : "C");
+            default -> confident("B");
+        };
+        ScriptedBackend b = lines(conflicting);
+        Config c = Config.defaults().withOverrides(Map.of("gam.theta_c", "0.99", "gam.tau", "0.05",
+                "prompts.gam_role_ocr", "Read only the red text."));
+        Answer a = run(b, c, mcq());
+        assertThat(a.termination()).isEqualTo("consensus");
+        assertThat(a.trace().config()).containsEntry("theta_c", 0.99);
+        assertThat(b.requests).anySatisfy(r -> assertThat(prompt(r)).contains("<role>ocr expert</role>").contains("Read only the red text."));
+        // a sharper τ concentrates the weights more than the default does
+        double maxSharp = a.trace().rounds().get(0).agents().stream().mapToDouble(Trace.AgentTurn::weight).max().orElseThrow();
+        double maxDefault = run(lines(conflicting), config("gam.theta_c", "0.99"), mcq()).trace().rounds().get(0).agents().stream()
+                .mapToDouble(Trace.AgentTurn::weight).max().orElseThrow();
+        assertThat(maxSharp).isGreaterThanOrEqualTo(maxDefault);
+    }
+
+    @Test void aSaturatedSingleThreadExecutorRunningTheQuestionItselfDoesNotDeadlock() throws Exception {
+        ExecutorService one = Executors.newSingleThreadExecutor();
+        try {
+            ScriptedBackend b = lines((role, task, k) -> task.equals("critique") ? CRITIQUE : unsure("B"));
+            RunContext ctx = new RunContext(b, null, config(), one, null);
+            Answer a = one.submit(() -> MethodRegistry.create("gam").run(mcq(), ctx)).get(20, java.util.concurrent.TimeUnit.SECONDS);
+            assertThat(a.option()).isEqualTo("B");
+            assertThat(a.rounds()).isEqualTo(1);
+        } finally {
+            one.shutdownNow();
+        }
     }
 
     @Test void badAgentConfigurationNamesTheKey() {

@@ -34,6 +34,14 @@ class SimilarityTest {
         assertThat(OptionDistribution.fromLogprobs(List.of(new TokenLogprob("B", 0, List.of())), ABCD, "B")).isNull();
     }
 
+    @Test void letterTokensAreRecognisedWithPunctuationButNotAsWords() {
+        assertThat(OptionDistribution.letterOf(" B")).isEqualTo("B");
+        assertThat(OptionDistribution.letterOf("(C).")).isEqualTo("C");
+        assertThat(OptionDistribution.letterOf("a")).isNull();
+        assertThat(OptionDistribution.letterOf("AB")).isNull();
+        assertThat(OptionDistribution.letterOf(" ")).isNull();
+    }
+
     @Test void bhattacharyyaIsOneForIdenticalAndZeroForDisjointDistributions() {
         var p = OptionDistribution.smoothed(ABCD, "A", 0.4);
         assertThat(Similarity.bhattacharyya(p, p)).isCloseTo(1.0, within(1e-12));

@@ -30,6 +30,13 @@ class SemanticUncertaintyTest {
         assertThat(sem.density("Is it red?")).isZero();
     }
 
+    @Test void conjunctionsAndPrepositionsAreNotHedgesButApproximateQuantitiesAre() {
+        assertThat(sem.density("The red square is to the left or right of the circle")).isZero();
+        assertThat(sem.density("This question is about the colour of the car")).isZero();
+        // "there are about 5 cars": 5 words, medium weight 2 → ρ = 0.4
+        assertThat(sem.density("There are about 5 cars")).isCloseTo(0.4, within(1e-12));
+    }
+
     @Test void aReportedConfidenceIsBlendedHalfAndHalf() {
         double base = 1 / (1 + Math.exp(2.4));
         assertThat(sem.of("The sign says STOP. CONFIDENCE: 80%")).isCloseTo((base + 0.2) / 2, within(1e-12));

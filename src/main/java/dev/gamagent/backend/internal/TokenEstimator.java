@@ -36,11 +36,29 @@ public final class TokenEstimator {
             for (ChatMessage.Part p : m.parts()) {
                 if (p instanceof ChatMessage.Text t) total += text(t.text());
                 else if (p instanceof ChatMessage.Image img) {
-                    total += ImageTokens.estimate(imageFamily, img.picture().width(), img.picture().height());
+                    total += image(img.picture().width(), img.picture().height());
                 }
             }
         }
         return total;
+    }
+
+    /**
+     * Image tokens by family: {@code gemini} 258 per 768-px tile (one tile when both sides ≤ 384 px),
+     * {@code anthropic} w·h/750 after fitting the long side to 1568 px (both from the vendors' docs);
+     * other families via {@link ImageTokens}.
+     */
+    public long image(int width, int height) {
+        String f = imageFamily == null ? "" : imageFamily.toLowerCase(java.util.Locale.ROOT);
+        if (f.contains("gemini")) {
+            if (width <= 384 && height <= 384) return 258;
+            return 258L * (long) Math.ceil(width / 768.0) * (long) Math.ceil(height / 768.0);
+        }
+        if (f.contains("anthropic") || f.contains("claude")) {
+            double s = Math.min(1.0, 1568.0 / Math.max(width, height));
+            return (long) Math.ceil(width * s * height * s / 750.0);
+        }
+        return ImageTokens.estimate(imageFamily, width, height);
     }
 
     public long completion(List<Choice> choices) {

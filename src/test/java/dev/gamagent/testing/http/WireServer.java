@@ -36,7 +36,7 @@ import java.util.function.Function;
  *       {@link #respondWith(Function)}'s responder (default: answer "A", certain);</li>
  *   <li>{@link #requests()} — every request received; {@link #violations()} — requests that broke the
  *       wire format (each got a 400 naming the problem); {@link #assertNoViolations()} fails the test
- *       when there were any.</li>
+ *       when there were any; {@link #peakConcurrent()} — the most requests handled at once.</li>
  * </ul>
  * Subclasses validate requests, serve side paths (model lists) and render {@link Reply.Answer}s.
  */
@@ -50,6 +50,8 @@ public abstract class WireServer implements AutoCloseable {
     private final ConcurrentLinkedQueue<Reply> queue = new ConcurrentLinkedQueue<>();
     private final List<Received> requests = Collections.synchronizedList(new ArrayList<>());
     private final List<String> violations = Collections.synchronizedList(new ArrayList<>());
+    private final java.util.concurrent.atomic.AtomicInteger active = new java.util.concurrent.atomic.AtomicInteger();
+    private final java.util.concurrent.atomic.AtomicInteger peak = new java.util.concurrent.atomic.AtomicInteger();
     private volatile Function<Received, Reply> responder = r -> Reply.answer("A");
 
     protected WireServer() {
@@ -85,6 +87,9 @@ public abstract class WireServer implements AutoCloseable {
 
     /** Requests to the model endpoint only (not model lists). */
     public List<Received> chatRequests() { return requests().stream().filter(r -> r.method().equals("POST")).toList(); }
+
+    /** The most requests this server was answering at the same time. */
+    public int peakConcurrent() { return peak.get(); }
 
     public List<String> violations() { synchronized (violations) { return List.copyOf(violations); } }
 
@@ -139,7 +144,12 @@ public abstract class WireServer implements AutoCloseable {
             try { if (!text.isBlank()) json = Json.MAPPER.readTree(text); } catch (IOException notJson) { json = null; }
             Received r = new Received(first[0], first.length > 1 ? first[1] : "/", headers, text, json);
             requests.add(r);
-            write(s, reply(r), r);
+            peak.accumulateAndGet(active.incrementAndGet(), Math::max);
+            try {
+                write(s, reply(r), r);
+            } finally {
+                active.decrementAndGet();
+            }
         } catch (SocketException closed) {
             // the client gave up (timeout test) or the server is closing
         } catch (IOException | InterruptedException e) {
