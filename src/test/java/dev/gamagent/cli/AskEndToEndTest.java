@@ -35,7 +35,8 @@ import static org.assertj.core.api.Assertions.within;
  * Issue 3's acceptance test: {@code gam ask} end to end through {@link Main#run} against real HTTP wire
  * servers whose replies carry top-k log-probs. The round-0 uncertainties, option distributions and
  * influence weights in the trace are recomputed here, independently of the production code, from the
- * log-probs the server sent (DESIGN.md §3–5).
+ * log-probs the server sent (DESIGN.md §3–5). Also: the other wire formats, dream+gam, debate, log-prob
+ * refusal, answer-span scoring, and {@code gam eval} over the same server.
  */
 class AskEndToEndTest {
     static final int WIDTH = 96, HEIGHT = 64;
@@ -286,6 +287,41 @@ class AskEndToEndTest {
             assertThat(o.path("option").asText()).isEqualTo("A");
             assertThat(o.path("signal").asText()).isEqualTo("logprobs-topk");
             assertThat(capped.chatRequests().get(capped.chatRequests().size() - 1).json().path("top_logprobs").asInt()).isEqualTo(2);
+        }
+    }
+
+    @Test void evalOverAnOpenAiServerScoresGamDreamAndDebateAndResumesWithoutNewCalls() throws Exception {
+        try (OpenAiWireServer server = new OpenAiWireServer()) {
+            server.respondWith(new DisagreeingExperts(WIDTH));
+            String b64 = java.util.Base64.getEncoder().encodeToString(Files.readAllBytes(trianglePng(dir)));
+            Path tsv = dir.resolve("tri.tsv");
+            Files.writeString(tsv, "index\timage\tquestion\tA\tB\tC\tanswer\tcategory\n"
+                    + "0\t" + b64 + "\tWhat color is the triangle?\tred\tblue\tgreen\tA\tcolor\n"
+                    + "1\t0\tWhich colour fills the shape?\tred\tblue\tgreen\tA\tcolor\n");
+            Path out = dir.resolve("eval");
+            String[] args = {"eval", "--data", tsv.toString(), "--methods", "gam,dream+gam,debate", "--out", out.toString(),
+                    "--backend", "openai", "--base-url", server.baseUrl(), "--retries", "0"};
+            Run first = run(args);
+            assertThat(first.code()).as(first.out()).isZero();
+            server.assertNoViolations();
+            List<String> lines = Files.readAllLines(out.resolve("results.jsonl"));
+            assertThat(lines).hasSize(6);
+            List<String> methods = new ArrayList<>();
+            for (String l : lines) {
+                JsonNode r = Json.MAPPER.readTree(l);
+                methods.add(r.path("method").asText());
+                assertThat(r.path("option").asText()).as(l).isEqualTo("A");
+                assertThat(r.path("outcome").asText()).as(r.path("method") + " on " + r.path("questionId")).isEqualTo("correct");
+                assertThat(r.path("trace").path("method").asText()).isEqualTo(r.path("method").asText());
+            }
+            assertThat(methods).containsExactlyInAnyOrder("gam", "gam", "dream+gam", "dream+gam", "debate", "debate");
+            assertThat(Files.readString(out.resolve("summary.json"))).contains("dream+gam").contains("debate");
+            assertThat(out.resolve("report.html")).exists();
+            int calls = server.chatRequests().size();
+            Run again = run(args);
+            assertThat(again.code()).as(again.out()).isZero();
+            assertThat(server.chatRequests()).as("a rerun redoes nothing").hasSize(calls);
+            assertThat(Files.readAllLines(out.resolve("results.jsonl"))).hasSize(6);
         }
     }
 
