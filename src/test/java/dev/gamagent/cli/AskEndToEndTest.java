@@ -190,6 +190,23 @@ class AskEndToEndTest {
         }
     }
 
+    @Test void withZoomTheCriticsReceiveACropOfEachDisputedClaimsRegionAsARealImage() throws Exception {
+        try (OpenAiWireServer server = new OpenAiWireServer()) {
+            server.respondWith(new DisagreeingExperts(WIDTH));
+            answerJson(ask(server, "openai", "gam", dir.resolve("zoom.json"), "--set", "gam.zoom=true"));
+            server.assertNoViolations();
+            List<JsonNode> critics = server.chatRequests().stream().map(r -> r.json())
+                    .filter(j -> DisagreeingExperts.promptText(j).contains("<task>critique</task>")).toList();
+            assertThat(critics).hasSize(3);
+            for (JsonNode j : critics) {
+                long images = 0;
+                for (JsonNode part : j.at("/messages/0/content")) if (part.has("image_url")) images++;
+                assertThat(images).as("the picture plus one crop per disputed claim with a region").isEqualTo(4);
+                assertThat(DisagreeingExperts.promptText(j)).contains("image 2 = zoom on CLAIM 1");
+            }
+        }
+    }
+
     @Test void gamThroughOllamasNativeApiAnswersAndWritesTheTrace() throws Exception {
         try (OllamaWireServer server = new OllamaWireServer()) {
             DisagreeingExperts panel = new DisagreeingExperts(WIDTH);
