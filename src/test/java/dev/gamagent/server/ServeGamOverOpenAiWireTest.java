@@ -169,9 +169,9 @@ class ServeGamOverOpenAiWireTest {
             assertThat(Json.MAPPER.readTree(r.body()).at("/gam/backend").asText()).startsWith("openai:");
         } finally {
             serve.interrupt();
-            code.get(30, java.util.concurrent.TimeUnit.SECONDS);
             System.setOut(old);
         }
+        assertThat(code.get(30, java.util.concurrent.TimeUnit.SECONDS)).as("an interrupted serve stops cleanly").isZero();
         upstream.assertNoViolations();
     }
 
