@@ -8,6 +8,7 @@ public final class BackendFactory {
 
     public static Backend create(BackendSpec spec, Config config) {
         switch (spec.kind()) {
+            case "local": return dev.gamagent.local.LocalBackend.create(config);
             default:
                 throw new IllegalArgumentException("unknown backend '" + spec.kind()
                         + "'; known: local, openai, ollama, gemini, anthropic, replay");
