@@ -101,7 +101,7 @@ public sealed interface QuestionFamily {
                 String s = singular(w);
                 if (SHAPES.contains(s)) shape = s;
                 else if (COLORS.contains(colour(w))) color = colour(w);
-                else if (!s.matches("object|shape|thing|item|figure|different|distinct|total|in|the")) return new Unknown();
+                else if (!s.matches("(object|shape|thing|item|figure)s?|different|distinct|total|in|the")) return new Unknown();
             }
             return new Count(shape, color);
         }
