@@ -48,6 +48,7 @@ public record Distribution(List<String> values, double[] probabilities) {
     public double p(int i) { return probabilities[i]; }
 
     public double p(String value) {
+        if (value == null) return 0;
         int i = values.indexOf(value);
         return i < 0 ? 0 : probabilities[i];
     }

@@ -1,8 +1,6 @@
 package dev.gamagent.local;
 
-import com.knuddels.jtokkit.Encodings;
 import com.knuddels.jtokkit.api.Encoding;
-import com.knuddels.jtokkit.api.EncodingType;
 import dev.gamagent.backend.Backend;
 import dev.gamagent.backend.BackendException;
 import dev.gamagent.backend.Capabilities;
@@ -38,7 +36,7 @@ public final class LocalBackend implements Backend {
     private final LocalPerception perception;
     private final FamilyReasoner reasoner = new FamilyReasoner();
     private final ClaimChecker checker;
-    private final Encoding encoding = Encodings.newLazyEncodingRegistry().getEncoding(EncodingType.CL100K_BASE);
+    private final Encoding encoding = ScoredText.CL100K;
 
     public LocalBackend(LocalPerception perception) {
         this.perception = perception;

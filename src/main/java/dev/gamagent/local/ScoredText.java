@@ -21,6 +21,10 @@ public final class ScoredText {
     static final String OTHER = "\uFFFD";
     private static final Pattern FALLBACK = Pattern.compile("\\s*[\\p{L}\\p{N}]+|\\s*[^\\s\\p{L}\\p{N}]|\\s+");
 
+    /** cl100k, loaded once: an encoding is immutable and thread-safe, and loading it takes about a second. */
+    static final Encoding CL100K = com.knuddels.jtokkit.Encodings.newLazyEncodingRegistry()
+            .getEncoding(com.knuddels.jtokkit.api.EncodingType.CL100K_BASE);
+
     private final Encoding encoding;
     private final StringBuilder text = new StringBuilder();
     private final List<TokenLogprob> tokens = new ArrayList<>();
