@@ -302,33 +302,23 @@ public final class FamilyReasoner {
                 double[] ub = barsLabelled(labels, q.label());
                 double sigma = Math.abs(axis.slope()) * pixelNoise + axis.rmse() + 1e-6;
                 int best = argmax(ub);
-                double value = axis.value(bars.get(best).box().getMinY());
-                Distribution answer;
-                if (candidates.isEmpty()) {
-                    List<String> vals = new ArrayList<>();
-                    double[] pv = new double[n];
+                List<String> vals = new ArrayList<>();
+                for (int b = 0; b < n; b++) vals.add(format(axis.value(bars.get(b).box().getMinY())));
+                Distribution values = Distribution.of(vals, ub);
+                Distribution answer = candidates.isEmpty() ? values : over(candidates, c -> {
+                    Double x = parseNumber(c);
+                    if (x == null) return 0;
+                    double s = 0;
                     for (int b = 0; b < n; b++) {
-                        vals.add(format(axis.value(bars.get(b).box().getMinY())));
-                        pv[b] = ub[b];
+                        double z = (x - axis.value(bars.get(b).box().getMinY())) / sigma;
+                        s += ub[b] * Math.exp(-0.5 * z * z);
                     }
-                    answer = Distribution.of(vals, pv);
-                } else {
-                    answer = over(candidates, c -> {
-                        Double x = parseNumber(c);
-                        if (x == null) return 0;
-                        double s = 0;
-                        for (int b = 0; b < n; b++) {
-                            double z = (x - axis.value(bars.get(b).box().getMinY())) / sigma;
-                            s += ub[b] * Math.exp(-0.5 * z * z);
-                        }
-                        return s;
-                    });
-                }
+                    return s;
+                });
                 String evidence = String.format(Locale.ROOT, "bar '%s' top at y=%d; axis %s per pixel from %d ticks (rmse %.2f)",
                         labelTexts.get(best), (int) bars.get(best).box().getMinY(), format(-axis.slope()), axis.ticks(), axis.rmse());
                 Judgement.Finding f = new Judgement.Finding(List.of(Piece.plain("The bar labeled " + q.label() + " has the value"),
-                        Piece.best(" ", answer.size() > 0 && candidates.isEmpty() ? answer : Distribution.of(List.of(format(value)), new double[]{1}))),
-                        answer.bestProbability(), evidence, v.region(bars.get(best).box()));
+                        Piece.best(" ", values)), values.bestProbability(), evidence, v.region(bars.get(best).box()));
                 return new Judgement(q, true, false, answer, null, List.of(f), evidence);
             }
             default -> {
@@ -360,20 +350,63 @@ public final class FamilyReasoner {
         }
     }
 
-    /** For each bar, the OCR line nearest below its centre (null when none is close). */
+    /**
+     * For each bar, the OCR text nearest below its centre (null when none is close). Tick labels left
+     * of the plot are skipped; a line spanning several bars (the recogniser merged the labels) is cut
+     * to the word whose estimated position is nearest the bar.
+     */
     static List<TextLine> barLabels(List<TextLine> lines, Scene.Chart chart, int width) {
         List<TextLine> out = new ArrayList<>();
-        for (Scene.Bar bar : chart.bars()) {
+        double left = chart.plotArea() == null ? 0 : chart.plotArea().getMinX();
+        double spacing = width;
+        List<Scene.Bar> bars = chart.bars();
+        for (int i = 1; i < bars.size(); i++) {
+            spacing = Math.min(spacing, Math.abs(bars.get(i).box().getCenterX() - bars.get(i - 1).box().getCenterX()));
+        }
+        for (Scene.Bar bar : bars) {
             TextLine best = null;
-            double bestDx = Math.max(bar.box().getWidth(), 0.1 * width);
+            double bestDx = Double.MAX_VALUE;
             for (TextLine l : lines) {
-                if (l.box().getCenterY() < chart.baselineY() - 2) continue;
-                double dx = Math.abs(l.box().getCenterX() - bar.box().getCenterX());
-                if (dx < bestDx) { bestDx = dx; best = l; }
+                if (l.box().getCenterY() < chart.baselineY() - 2 || l.box().getMaxX() < left) continue;
+                double cx = bar.box().getCenterX();
+                double dx = cx < l.box().getMinX() ? l.box().getMinX() - cx : cx > l.box().getMaxX() ? cx - l.box().getMaxX() : 0;
+                if (dx < bestDx && dx < Math.max(bar.box().getWidth(), 0.1 * width)) { bestDx = dx; best = l; }
             }
+            if (best != null && best.box().getWidth() > spacing) best = wordNear(best, bar.box().getCenterX());
             out.add(best);
         }
         return out;
+    }
+
+    /** The whitespace-separated word of a line whose position (characters spread evenly over the box) is nearest x. */
+    static TextLine wordNear(TextLine line, double x) {
+        List<TextLine.CharDistribution> cs = line.chars();
+        int n = cs.size();
+        if (n == 0) return line;
+        int bestStart = -1, bestEnd = -1;
+        double bestD = Double.MAX_VALUE;
+        int i = 0;
+        while (i < n) {
+            while (i < n && blank(cs.get(i))) i++;
+            int s = i;
+            while (i < n && !blank(cs.get(i))) i++;
+            if (i > s) {
+                double wx = line.box().getMinX() + (s + i) / 2.0 / n * line.box().getWidth();
+                if (Math.abs(wx - x) < bestD) { bestD = Math.abs(wx - x); bestStart = s; bestEnd = i; }
+            }
+        }
+        if (bestStart < 0 || (bestStart == 0 && bestEnd == n)) return line;
+        StringBuilder text = new StringBuilder();
+        for (int k = bestStart; k < bestEnd; k++) text.append(cs.get(k).top().get(0).character());
+        int x0 = (int) Math.round(line.box().getMinX() + (double) bestStart / n * line.box().getWidth());
+        int x1 = (int) Math.round(line.box().getMinX() + (double) bestEnd / n * line.box().getWidth());
+        return new TextLine(new Rectangle(x0, line.box().y, Math.max(1, x1 - x0), line.box().height), text.toString(),
+                cs.subList(bestStart, bestEnd), line.detectionScore());
+    }
+
+    private static boolean blank(TextLine.CharDistribution d) {
+        String s = d.top().get(0).character();
+        return s.isBlank();
     }
 
     /** P(bar b carries {@code label}) from the OCR likelihood of the label under each bar's label line. */

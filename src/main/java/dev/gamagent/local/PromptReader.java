@@ -36,6 +36,9 @@ public final class PromptReader {
     private static final Pattern ATTR = Pattern.compile("([a-z_]+)\\s*=\\s*\"([^\"]*)\"", Pattern.CASE_INSENSITIVE);
     private static final Pattern NUM = Pattern.compile("-?\\d+(?:\\.\\d+)?");
     private static final Pattern LINE_FORMAT = Pattern.compile("(?m)^\\s*(ANSWER|CLAIM\\s*\\d*|CLAIM n)\\s*:", Pattern.CASE_INSENSITIVE);
+    private static final Pattern JSON_FORMAT = Pattern.compile("(?i)reply with (?:one|a) JSON object|respond in JSON|answer in JSON");
+    private static final Pattern CLAIM_FORMAT = Pattern.compile("(?im)^\\s*CLAIM\\s*(?:\\d+|n)?\\s*:|\"claims\"");
+    private static final Pattern CLAIM_TAIL = Pattern.compile("\\s*\\|\\s*(?:EVIDENCE|CONFIDENCE|REGION)\\s*:.*$", Pattern.CASE_INSENSITIVE);
     private static final Pattern LETTER_FORMAT = Pattern.compile("option'?s letter|letter from the given choices|answer with the letter", Pattern.CASE_INSENSITIVE);
     private static final Pattern INSTRUCTION = Pattern.compile(
             "(?i)^\\s*(answer (with|the question)|please (answer|select)|select the (best|correct)|respond with|choose).*");
@@ -54,11 +57,13 @@ public final class PromptReader {
             }
         }
         if (lastUser != null) images = lastUser.images();
-        return read(sb.toString(), images, request.responseSchema() != null);
+        return read(sb.toString(), images, request.responseSchema() == null ? null : request.responseSchema().toString());
     }
 
-    /** Reads prompt text; {@code schema} says whether a JSON schema came with the request. */
-    public static ParsedPrompt read(String text, List<Picture> images, boolean schema) {
+    /** Reads prompt text; {@code schemaText} is the request's JSON schema as text, or null when none came. */
+    public static ParsedPrompt read(String text, List<Picture> images, String schemaText) {
+        boolean schema = schemaText != null;
+        if (schemaText == null) schemaText = "";
         String question;
         String hint = null;
         Map<String, String> options = new LinkedHashMap<>();
@@ -117,21 +122,26 @@ public final class PromptReader {
         if (claimBlock != null) {
             for (String line : claimBlock.split("\\R")) {
                 Matcher m = CLAIM_LINE.matcher(line);
-                if (m.matches()) claims.add(claim(Integer.parseInt(m.group(1)), m.group(2), m.group(3).strip()));
+                // The claim itself, without the " | EVIDENCE: ..." tail a controller may append.
+                if (m.matches()) claims.add(claim(Integer.parseInt(m.group(1)), m.group(2), CLAIM_TAIL.matcher(m.group(3)).replaceFirst("").strip()));
             }
         }
         String previous = first(PREVIOUS, text);
         String consensus = first(CONSENSUS, text);
 
         ParsedPrompt.OutputFormat format;
-        if (schema) format = ParsedPrompt.OutputFormat.JSON;
+        if (schema || JSON_FORMAT.matcher(outside).find()) format = ParsedPrompt.OutputFormat.JSON;
         else if (LINE_FORMAT.matcher(outside).find()) format = ParsedPrompt.OutputFormat.LINES;
         else if (LETTER_FORMAT.matcher(outside).find()) format = ParsedPrompt.OutputFormat.LETTER;
         else if (!options.isEmpty()) format = ParsedPrompt.OutputFormat.LETTER;
         else format = ParsedPrompt.OutputFormat.SHORT;
 
+        boolean claimsRequested = CLAIM_FORMAT.matcher(outside).find()
+                || (format == ParsedPrompt.OutputFormat.JSON && schema && !schemaText.contains("\"properties\""));
+        if (format == ParsedPrompt.OutputFormat.JSON && schemaText.contains("\"claims\"")) claimsRequested = true;
         return new ParsedPrompt(question, hint, options, role, task, peers, critiques,
-                previous == null ? null : previous.strip(), claims, consensus == null ? null : consensus.strip(), format, images);
+                previous == null ? null : previous.strip(), claims, consensus == null ? null : consensus.strip(), format,
+                claimsRequested, images);
     }
 
     private static ParsedPrompt.ClaimRef claim(int n, String attrs, String text) {

@@ -27,6 +27,14 @@ final class ReplyWriter {
         switch (p.format()) {
             case LETTER, SHORT -> out.addAll(answerPieces(p, a, ""));
             case LINES -> {
+                if (withClaims && !p.claimsRequested()) {
+                    // No CLAIM lines asked for: the findings become the reasoning peers will read.
+                    for (Judgement.Finding f : a.findings()) {
+                        out.addAll(f.text());
+                        out.add(Piece.plain(" (" + clean(f.evidence()) + ").\n"));
+                    }
+                    withClaims = false;
+                }
                 out.add(Piece.plain("ANSWER:"));
                 if (a.declared()) out.add(Piece.plain(" " + NOT_APPLICABLE));
                 else out.addAll(answerPieces(p, a, " "));
@@ -47,7 +55,7 @@ final class ReplyWriter {
                 if (a.declared()) out.add(Piece.plain(NOT_APPLICABLE));
                 else for (Piece piece : answerPieces(p, a, "")) out.add(escaped(piece));
                 out.add(Piece.plain("\""));
-                if (withClaims) {
+                if (withClaims && p.claimsRequested()) {
                     out.add(Piece.plain(", \"claims\": ["));
                     boolean first = true;
                     for (Judgement.Finding f : a.findings()) {
@@ -92,7 +100,7 @@ final class ReplyWriter {
             for (ClaimChecker.Assessment a : assessments) {
                 out.add(Piece.plain((first ? "" : ", ") + "{\"claim\": " + a.claim() + ", \"assessment\": \""));
                 first = false;
-                out.add(Piece.best("", a.verdict()));
+                out.add(Piece.best("", a.verdict().renamed(a.verdict().values().stream().map(v -> v.toLowerCase(Locale.ROOT)).toList())));
                 out.add(Piece.plain(String.format(Locale.ROOT, "\", \"reason\": \"%s\", \"correction\": \"%s\", \"confidence\": %.2f}",
                         json(a.reason()), json(a.correction()), a.confidence())));
             }
@@ -114,31 +122,31 @@ final class ReplyWriter {
         return out;
     }
 
-    /** The moderator's decision: CONTINUE yes/no scored by how far the pooled answer is from settled. */
+    /**
+     * The moderator's decision (CONTRACTS §1): {@code DECISION: STOP} or {@code CONTINUE}, scored by how
+     * settled the pooled answer is, then the answer in the line format.
+     */
     static List<Piece> moderate(ParsedPrompt p, Answer a, Distribution stop) {
         List<Piece> out = new ArrayList<>();
-        Distribution cont = stop.renamed(List.of("no", "yes"));
         if (p.format() == ParsedPrompt.OutputFormat.JSON) {
-            out.add(Piece.plain("{\"continue\": "));
-            out.add(Piece.best("", stop.renamed(List.of("false", "true"))));
-            out.add(Piece.plain(", "));
+            out.add(Piece.plain("{\"decision\": \""));
+            out.add(Piece.best("", stop.renamed(List.of("STOP", "CONTINUE"))));
+            out.add(Piece.plain("\", "));
             List<Piece> rest = answer(p, a, false);
-            Piece firstPiece = rest.get(0);
-            out.add(Piece.plain(firstPiece.text().substring(1)));
+            out.add(Piece.plain(rest.get(0).text().substring(1)));
             out.addAll(rest.subList(1, rest.size()));
             return out;
         }
-        out.add(Piece.plain("CONTINUE:"));
-        out.add(Piece.best(" ", cont));
+        out.add(Piece.plain("DECISION:"));
+        out.add(Piece.best(" ", stop.renamed(List.of("STOP", "CONTINUE"))));
         out.add(Piece.plain("\n"));
-        ParsedPrompt lines = withFormat(p, ParsedPrompt.OutputFormat.LINES);
-        out.addAll(answer(lines, a, false));
+        out.addAll(answer(withFormat(p, ParsedPrompt.OutputFormat.LINES), a, false));
         return out;
     }
 
     static ParsedPrompt withFormat(ParsedPrompt p, ParsedPrompt.OutputFormat f) {
         return new ParsedPrompt(p.question(), p.hint(), p.options(), p.role(), p.task(), p.peers(), p.critiques(),
-                p.previous(), p.claims(), p.consensus(), f, p.images());
+                p.previous(), p.claims(), p.consensus(), f, p.claimsRequested(), p.images());
     }
 
     private static Piece escaped(Piece p) {

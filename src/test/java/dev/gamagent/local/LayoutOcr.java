@@ -38,7 +38,7 @@ final class LayoutOcr implements OcrEngine {
         return line(placed.isEmpty() ? "" : placed.get(0).text(), new Rectangle(0, 0, lineImage.getWidth(), lineImage.getHeight()));
     }
 
-    private static TextLine line(String text, Rectangle box) {
+    static TextLine line(String text, Rectangle box) {
         double pRight = 1 / (1 + Math.exp(-(box.height - 8) / 1.5));
         List<TextLine.CharDistribution> chars = new ArrayList<>();
         StringBuilder decoded = new StringBuilder();

@@ -233,10 +233,10 @@ class LocalBackendTest {
         LocalBackend b = backend();
         String agree = tagged("moderator", "moderate", "What color is the triangle?\nA. blue\nB. red")
                 + "\n<peer id=\"a\" weight=\"0.5\">ANSWER: B\nCONFIDENCE: 0.95</peer>\n<peer id=\"b\" weight=\"0.5\">ANSWER: B\nCONFIDENCE: 0.9</peer>";
-        assertThat(b.chat(ask(agree, scene())).text()).startsWith("CONTINUE: no\nANSWER: B");
+        assertThat(b.chat(ask(agree, scene())).text()).startsWith("DECISION: STOP\nANSWER: B");
         String split = tagged("moderator", "moderate", "Why is the circle sad?\nA. rain\nB. loss")
                 + "\n<peer id=\"a\" weight=\"0.5\">ANSWER: A\nCONFIDENCE: 0.6</peer>\n<peer id=\"b\" weight=\"0.5\">ANSWER: B\nCONFIDENCE: 0.6</peer>";
-        assertThat(b.chat(ask(split, scene())).text()).startsWith("CONTINUE: yes");
+        assertThat(b.chat(ask(split, scene())).text()).startsWith("DECISION: CONTINUE");
     }
 
     @Test
@@ -246,6 +246,64 @@ class LocalBackendTest {
         assertThat(a.choices()).hasSize(6);
         assertThat(a.choices()).extracting(Choice::text).isEqualTo(b.choices().stream().map(Choice::text).toList());
         assertThat(a.choices().stream().map(Choice::text).distinct().count()).isGreaterThan(1);
+    }
+
+    @Test
+    void aFormatWithoutClaimLinesGetsTheFindingsAsReasoningBeforeTheAnswer() {
+        String prompt = tagged("assistant", "answer", "What color is the triangle?\nA. blue\nB. red")
+                + "\nReply in this format:\nANSWER: <option letter>\nCONFIDENCE: <0..1>";
+        String text = backend().chat(ask(prompt, scene())).text();
+        assertThat(text).startsWith("The triangle is red (triangle score").contains("\nANSWER: B\nCONFIDENCE: 0.9").doesNotContain("CLAIM");
+    }
+
+    @Test
+    void aProbeAnswersBriefly() {
+        String prompt = tagged("assistant", "probe", "What color is the triangle?\nA. blue\nB. red")
+                + "\nAnswer briefly.\nReply in this format:\nANSWER: <option letter>\nCONFIDENCE: <0..1>";
+        assertThat(backend().chat(ask(prompt, scene())).text()).matches("ANSWER: B\nCONFIDENCE: 0\\.9\\d");
+    }
+
+    @Test
+    void critiqueClaimsMayCarryTheControllersEvidenceTailAndJsonAssessmentsAreLowerCase() throws Exception {
+        String prompt = tagged("fact checker", "critique", "What color is the triangle?\nA. blue\nB. red")
+                + "\n<claims>\nCLAIM 1 [expert=scene, confidence=0.40, region=0.10,0.35,0.30,0.65]: The triangle is blue | EVIDENCE: it looks red to me\n</claims>"
+                + "\nReply with one JSON object: {\"assessments\": [{\"claim\": n, \"assessment\": \"accurate\" | \"partially accurate\" | \"inaccurate\"}]}";
+        JsonNode j = Json.MAPPER.readTree(backend().chat(ask(prompt, scene())).text());
+        JsonNode a = j.path("assessments").get(0);
+        assertThat(a.path("claim").asInt()).isEqualTo(1);
+        assertThat(a.path("assessment").asText()).isEqualTo("inaccurate");
+        assertThat(a.path("correction").asText()).isEqualTo("the triangle is red");
+    }
+
+    @Test
+    void barChartsAreReadAgainstTheAxisTicksWithMergedLabels() {
+        // value = 40 − (y − 40)·10/55: ticks 0..40 every 55 px; bars ab = 20, cd = 30, ef = 10.
+        List<dev.gamagent.local.ocr.TextLine> lines = new java.util.ArrayList<>();
+        int[] ys = {260, 205, 150, 95, 40};
+        for (int i = 0; i < ys.length; i++) lines.add(LayoutOcr.line(Integer.toString(10 * i), new java.awt.Rectangle(30, ys[i] - 6, 20, 12)));
+        lines.add(LayoutOcr.line("ab cd ef", new java.awt.Rectangle(85, 266, 190, 14)));
+        var bars = List.of(new dev.gamagent.local.vision.Scene.Bar(new java.awt.Rectangle(80, 150, 40, 110), "blue"),
+                new dev.gamagent.local.vision.Scene.Bar(new java.awt.Rectangle(160, 95, 40, 165), "blue"),
+                new dev.gamagent.local.vision.Scene.Bar(new java.awt.Rectangle(240, 205, 40, 55), "blue"));
+        var chart = new dev.gamagent.local.vision.Scene.Chart(bars, new java.awt.Rectangle(60, 40, 320, 220), 260);
+        Perception p = new Perception(400, 300, new dev.gamagent.local.vision.Scene(400, 300, List.of(), chart), lines);
+        FamilyReasoner r = new FamilyReasoner();
+        assertThat(r.judge(QuestionFamily.recognize("Which bar is the tallest?"), List.of(p), List.of("ab", "cd", "ef"), Lens.ALL).answer().best()).isEqualTo("cd");
+        assertThat(r.judge(QuestionFamily.recognize("Which bar is the shortest?"), List.of(p), List.of("ab", "cd", "ef"), Lens.ALL).answer().best()).isEqualTo("ef");
+        Judgement value = r.judge(QuestionFamily.recognize("What is the value of the bar labeled ab?"), List.of(p), List.of("10", "20", "30"), Lens.ALL);
+        assertThat(value.answer().best()).isEqualTo("20");
+        assertThat(value.answer().bestProbability()).isGreaterThan(0.9);
+        assertThat(r.judge(QuestionFamily.recognize("Which is larger, ef or ab?"), List.of(p), List.of("ef", "ab"), Lens.ALL).answer().best()).isEqualTo("ab");
+        assertThat(r.judge(QuestionFamily.recognize("What is the value of the bar labeled cd?"), List.of(p), List.of(), Lens.ALL).answer().best()).isEqualTo("30");
+    }
+
+    @Test
+    void severalViewsOfOneImageAreCombined() {
+        Picture base = scene();
+        ChatRequest req = ChatRequest.of(List.of(ChatMessage.user("What color is the triangle?\nA. blue\nB. red" + LETTER,
+                List.of(base.scaled(0.5, 0), base))));
+        assertThat(backend().chat(req).text()).isEqualTo("B");
+        assertThat(vision.sizes).extracting(d -> d.width).containsExactlyInAnyOrder(200, 400);
     }
 
     @Test
