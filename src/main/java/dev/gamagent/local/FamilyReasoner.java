@@ -36,7 +36,8 @@ public final class FamilyReasoner {
         if (!lens.sees(family)) {
             String what = switch (lens) {
                 case TEXT -> "this role reads text only; the question is about " + family.category();
-                case OBJECTS -> "this role examines objects and attributes, not text";
+                case OBJECTS -> family instanceof QuestionFamily.Text ? "this role examines objects and attributes, not text"
+                        : "this role examines objects and attributes, not their positions";
                 case POSITIONS -> "this role examines positions and relations only";
                 case ALL -> "nothing to examine";
             };
@@ -426,8 +427,14 @@ public final class FamilyReasoner {
         return Distribution.fromLog(candidates, lw);
     }
 
-    /** value = intercept + slope·y, least squares over the numeric tick labels left of the plot. */
+    /**
+     * value = intercept + slope·y over the numeric tick labels left of the plot. Robust to a misread
+     * tick (the tick mark read as a digit, "100" → "1004"): the pair of ticks that explains the most
+     * others within 4 px picks the inliers, then least squares over those.
+     */
     record AxisFit(double intercept, double slope, double rmse, int ticks) {
+        private static final java.util.regex.Pattern TICK = java.util.regex.Pattern.compile("^[^0-9-]*(-?\\d+(?:[.,]\\d+)?)");
+
         double value(double y) { return intercept + slope * y; }
 
         static AxisFit of(List<TextLine> lines, Scene.Chart chart) {
@@ -436,20 +443,42 @@ public final class FamilyReasoner {
                     : chart.bars().stream().mapToDouble(b -> b.box().getMinX()).min().orElse(0);
             for (TextLine l : lines) {
                 if (l.box().getCenterX() > left + 2) continue;
-                Double val = parseNumber(l.text());
-                if (val != null) pts.add(new double[]{l.box().getCenterY(), val});
+                java.util.regex.Matcher m = TICK.matcher(l.text().strip().replace(" ", ""));
+                if (m.find()) pts.add(new double[]{l.box().getCenterY(), Double.parseDouble(m.group(1).replace(",", "."))});
             }
             if (pts.size() < 2) return null;
+            List<double[]> bestIn = null;
+            double bestErr = Double.MAX_VALUE;
+            for (int i = 0; i < pts.size(); i++) {
+                for (int j = i + 1; j < pts.size(); j++) {
+                    double dy = pts.get(j)[0] - pts.get(i)[0];
+                    if (Math.abs(dy) < 1) continue;
+                    double slope = (pts.get(j)[1] - pts.get(i)[1]) / dy;
+                    if (slope == 0) continue;
+                    double icpt = pts.get(i)[1] - slope * pts.get(i)[0];
+                    List<double[]> in = new ArrayList<>();
+                    double err = 0;
+                    for (double[] p : pts) {
+                        double px = Math.abs(p[1] - (icpt + slope * p[0])) / Math.abs(slope);
+                        if (px <= 4) { in.add(p); err += px; }
+                    }
+                    if (bestIn == null || in.size() > bestIn.size() || (in.size() == bestIn.size() && err < bestErr)) {
+                        bestIn = in;
+                        bestErr = err;
+                    }
+                }
+            }
+            if (bestIn == null || bestIn.size() < 2) return null;
             double my = 0, mv = 0;
-            for (double[] p : pts) { my += p[0]; mv += p[1]; }
-            my /= pts.size();
-            mv /= pts.size();
+            for (double[] p : bestIn) { my += p[0]; mv += p[1]; }
+            my /= bestIn.size();
+            mv /= bestIn.size();
             double sxy = 0, sxx = 0;
-            for (double[] p : pts) { sxy += (p[0] - my) * (p[1] - mv); sxx += (p[0] - my) * (p[0] - my); }
+            for (double[] p : bestIn) { sxy += (p[0] - my) * (p[1] - mv); sxx += (p[0] - my) * (p[0] - my); }
             if (sxx < 1e-9) return null;
             double slope = sxy / sxx, intercept = mv - slope * my, se = 0;
-            for (double[] p : pts) { double r = p[1] - (intercept + slope * p[0]); se += r * r; }
-            return new AxisFit(intercept, slope, Math.sqrt(se / pts.size()), pts.size());
+            for (double[] p : bestIn) { double r = p[1] - (intercept + slope * p[0]); se += r * r; }
+            return new AxisFit(intercept, slope, Math.sqrt(se / bestIn.size()), bestIn.size());
         }
     }
 

@@ -280,7 +280,9 @@ class LocalBackendTest {
         // value = 40 − (y − 40)·10/55: ticks 0..40 every 55 px; bars ab = 20, cd = 30, ef = 10.
         List<dev.gamagent.local.ocr.TextLine> lines = new java.util.ArrayList<>();
         int[] ys = {260, 205, 150, 95, 40};
-        for (int i = 0; i < ys.length; i++) lines.add(LayoutOcr.line(Integer.toString(10 * i), new java.awt.Rectangle(30, ys[i] - 6, 20, 12)));
+        // Tick labels as the recogniser reads them: "30-" (tick mark as a dash), "404" (tick mark as a digit).
+        String[] ticks = {"0", "10", "20", "30-", "404"};
+        for (int i = 0; i < ys.length; i++) lines.add(LayoutOcr.line(ticks[i], new java.awt.Rectangle(30, ys[i] - 6, 20, 12)));
         lines.add(LayoutOcr.line("ab cd ef", new java.awt.Rectangle(85, 266, 190, 14)));
         var bars = List.of(new dev.gamagent.local.vision.Scene.Bar(new java.awt.Rectangle(80, 150, 40, 110), "blue"),
                 new dev.gamagent.local.vision.Scene.Bar(new java.awt.Rectangle(160, 95, 40, 165), "blue"),
