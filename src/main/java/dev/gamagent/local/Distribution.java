@@ -107,9 +107,10 @@ public record Distribution(List<String> values, double[] probabilities) {
         return idx;
     }
 
+    /** The five most probable values, for evidence and reasons. */
     @Override public String toString() {
         StringBuilder sb = new StringBuilder("{");
-        for (int i : ranking()) {
+        for (int i : ranking().subList(0, Math.min(5, values.size()))) {
             if (sb.length() > 1) sb.append(", ");
             sb.append(values.get(i)).append('=').append(String.format(java.util.Locale.ROOT, "%.3f", probabilities[i]));
         }

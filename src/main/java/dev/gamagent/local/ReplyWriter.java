@@ -69,7 +69,7 @@ final class ReplyWriter {
                     }
                     out.add(Piece.plain("]"));
                 }
-                if (a.reason() != null) out.add(Piece.plain(", \"reason\": \"" + json(a.reason()) + "\""));
+                // No "reason" field: the contract's schema allows no properties beyond answer, claims, confidence.
                 out.add(Piece.plain(String.format(Locale.ROOT, ", \"confidence\": %.2f}", conf)));
             }
         }

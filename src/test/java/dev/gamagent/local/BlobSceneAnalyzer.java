@@ -76,6 +76,7 @@ final class BlobSceneAnalyzer implements SceneAnalyzer {
                 int[] mean = {(int) (sr / area), (int) (sg / area), (int) (sb / area)};
                 Rectangle box = new Rectangle(minX, minY, maxX - minX + 1, maxY - minY + 1);
                 double fill = area / (double) (box.width * box.height);
+                if (fill < 0.15) continue; // a thin ring of blended edge pixels left by bilinear upscaling, not an object
                 Map<String, Double> colours = softmax(PALETTE, c -> -sq(mean[0] - c[0]) - sq(mean[1] - c[1]) - sq(mean[2] - c[2]), 2 * 40 * 40);
                 Map<String, Double> shapes = softmax(FILL, f -> -sq(fill - f), 2 * 0.04 * 0.04);
                 objs.add(new DetectedObject(box, area, best(shapes), shapes, best(colours), colours));

@@ -217,6 +217,36 @@ class LocalBackendTest {
     }
 
     @Test
+    void aRevisionWithTheExpertSchemaHasOnlyTheSchemasFields() throws Exception {
+        JsonNode schema = Json.MAPPER.readTree("{\"type\":\"object\",\"properties\":{\"answer\":{\"type\":\"string\"},"
+                + "\"claims\":{\"type\":\"array\"},\"confidence\":{\"type\":\"number\"}},\"additionalProperties\":false}");
+        String prompt = tagged("ocr expert", "revise", "What color is the triangle?\nA. blue\nB. red")
+                + "\n<peer id=\"scene\" weight=\"0.70\">ANSWER: B\nCONFIDENCE: 0.95</peer>";
+        JsonNode j = Json.MAPPER.readTree(backend().chat(ask(prompt, scene()).withSchema("expert", schema)).text());
+        List<String> fields = new java.util.ArrayList<>();
+        j.fieldNames().forEachRemaining(fields::add);
+        assertThat(fields).containsExactly("answer", "claims", "confidence");
+        assertThat(j.path("answer").asText()).isEqualTo("B");
+    }
+
+    @Test
+    void critiqueChecksTextAndCountClaimsAgainstTheZoomedRegion() {
+        LayoutOcr ocr = new LayoutOcr(new LayoutOcr.Placed("SALE", new Rectangle2D.Double(0.3, 0.05, 0.4, 0.15)));
+        String prompt = tagged("fact checker", "critique", "What word is written on the sign?\nA. sale\nB. sole") + """
+
+                <claims>
+                CLAIM 1 [expert=ocr, confidence=0.50, region=0.3,0.05,0.7,0.2]: The sign reads "SOLE"
+                CLAIM 2 [expert=ocr, confidence=0.50, region=0.3,0.05,0.7,0.2]: The sign reads "sale"
+                CLAIM 3 [expert=scene, confidence=0.50]: There are 4 objects
+                </claims>
+                CLAIM n: ACCURATE|PARTIALLY ACCURATE|INACCURATE | REASON: ... | CORRECTION: ... | CONFIDENCE: 0.7""";
+        String[] lines = backend(ocr).chat(ask(prompt, scene())).text().split("\n");
+        assertThat(lines[0]).startsWith("CLAIM 1: INACCURATE").contains("CORRECTION: the text reads \"SALE\"");
+        assertThat(lines[1]).startsWith("CLAIM 2: ACCURATE");
+        assertThat(lines[2]).startsWith("CLAIM 3: PARTIALLY ACCURATE").contains("CORRECTION: there are 3 objects");
+    }
+
+    @Test
     void aResponseSchemaGetsTheContractsJson() throws Exception {
         ChatRequest req = ask(tagged("scene expert", "answer", "What color is the triangle?\nA. blue\nB. red"), scene())
                 .withSchema("answer", Json.MAPPER.readTree("{\"type\":\"object\"}"));
