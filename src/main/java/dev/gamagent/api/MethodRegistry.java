@@ -14,6 +14,16 @@ public final class MethodRegistry {
 
     static {
         METHODS.put("single", dev.gamagent.baseline.SingleMethod::new);
+        METHODS.put("cot", dev.gamagent.baseline.CotMethod::new);
+        METHODS.put("sc", dev.gamagent.baseline.SelfConsistencyMethod::new);
+        METHODS.put("vote", dev.gamagent.baseline.VoteMethod::new);
+        METHODS.put("debate", dev.gamagent.baseline.DebateMethod::new);
+        METHODS.put("self-debate", dev.gamagent.baseline.SelfDebateMethod::new);
+        METHODS.put("mad", dev.gamagent.baseline.MadMethod::new);
+        METHODS.put("dmad", dev.gamagent.baseline.DmadMethod::new);
+        METHODS.put("chateval", dev.gamagent.baseline.ChatEvalMethod::new);
+        METHODS.put("debunc", dev.gamagent.baseline.DebuncMethod::new);
+        METHODS.put("gam", dev.gamagent.gam.GamMethod::new);
     }
 
     private MethodRegistry() { }
@@ -23,6 +33,9 @@ public final class MethodRegistry {
         String n = name.strip().toLowerCase(java.util.Locale.ROOT);
         Supplier<Method> s = METHODS.get(n);
         if (s != null) return s.get();
+        if (n.startsWith(dev.gamagent.dream.DreamMethod.PREFIX)) {
+            return new dev.gamagent.dream.DreamMethod(create(n.substring(dev.gamagent.dream.DreamMethod.PREFIX.length())));
+        }
         throw new IllegalArgumentException("unknown method '" + name + "'; known: " + String.join(", ", names()));
     }
 

@@ -10,6 +10,7 @@ import dev.gamagent.backend.BackendFactory;
 import dev.gamagent.config.Config;
 import dev.gamagent.image.ImageLoader;
 import dev.gamagent.image.Picture;
+import dev.gamagent.image.VideoFrames;
 import dev.gamagent.util.Concurrency;
 import dev.gamagent.util.Json;
 import picocli.CommandLine.Command;
@@ -29,8 +30,14 @@ import java.util.concurrent.ExecutorService;
 /** {@code gam ask}: answer one visual question with one method. */
 @Command(name = "ask", mixinStandardHelpOptions = true, description = "Answer one visual question.")
 public final class AskCommand implements Callable<Integer> {
-    @Option(names = "--image", required = true, description = "image file (repeat for several images or video frames)")
+    @Option(names = "--image", description = "image file: PNG, JPEG, GIF, BMP or WebP (repeat for several images or video frames)")
     List<Path> images = new ArrayList<>();
+
+    @Option(names = "--video", description = "a video file (decoded with ffmpeg) or a directory of frame images")
+    Path video;
+
+    @Option(names = "--frames", defaultValue = "8", description = "frames sampled uniformly from --video (default: ${DEFAULT-VALUE})")
+    int frames;
 
     @Option(names = "--question", required = true, description = "the question")
     String question;
@@ -60,10 +67,13 @@ public final class AskCommand implements Callable<Integer> {
             if (!k.matches("[A-Z]")) throw new IllegalArgumentException("--option " + e.getKey() + "=...: the key must be one letter A..Z");
             opts.put(k, e.getValue());
         }
-        List<Picture> pics = new ArrayList<>();
-        for (Path p : images) pics.add(ImageLoader.load(p));
-        Question q = new Question("ask", pics, question, hint, opts, null, null, null);
+        if (images.isEmpty() && video == null) throw new IllegalArgumentException("give --image FILE or --video FILE|DIR");
         Config config = backendOptions.config();
+        ImageLoader loader = ImageLoader.withMaxMegapixels(config.number("image.max_megapixels", ImageLoader.DEFAULT_MAX_PIXELS / 1e6));
+        List<Picture> pics = new ArrayList<>();
+        for (Path p : images) pics.add(loader.file(p));
+        if (video != null) pics.addAll(new VideoFrames(System.getenv("PATH"), loader).frames(video, frames));
+        Question q = new Question("ask", pics, question, hint, opts, null, null, null);
         var m = MethodRegistry.create(method);
         ExecutorService ex = Concurrency.newIoExecutor("gam-ask");
         try (Backend backend = BackendFactory.create(backendOptions.spec(), config)) {

@@ -6,7 +6,8 @@ import picocli.CommandLine.Command;
 /** The {@code gam} command line. */
 @Command(name = "gam", mixinStandardHelpOptions = true, version = "gam 0.1.0",
         description = "GAM-Agent: uncertainty-aware, game-theoretic multi-agent debate for vision-language models.",
-        subcommands = {AskCommand.class, LocalServerCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {AskCommand.class, BackendsCommand.class, ServeCommand.class, BenchCommand.class, LocalServerCommand.class,
+                CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

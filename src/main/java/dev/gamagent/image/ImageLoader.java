@@ -1,23 +1,280 @@
 package dev.gamagent.image;
 
+import com.twelvemonkeys.imageio.plugins.webp.WebPImageReaderSpi;
+
 import javax.imageio.ImageIO;
+import javax.imageio.ImageReader;
+import javax.imageio.stream.FileImageInputStream;
+import javax.imageio.stream.ImageInputStream;
+import javax.imageio.stream.MemoryCacheImageInputStream;
 import java.awt.image.BufferedImage;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.SeekableByteChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Locale;
 
-/** Loads images from files with errors that name the file and say what is wrong. */
+/**
+ * Loads PNG, JPEG, GIF, BMP and WebP images from files, bytes, base64 and data URLs, with errors that
+ * name the source and say what is wrong: missing, empty, truncated or corrupt, unsupported format, or
+ * too large. Dimensions are read from the header before decoding, so a hostile "50000×50000" header
+ * is refused without allocating its pixels.
+ */
 public final class ImageLoader {
-    private ImageLoader() { }
+    /** 100 megapixels: larger than any camera photo, small enough to decode on a laptop. */
+    public static final long DEFAULT_MAX_PIXELS = 100_000_000L;
 
-    public static Picture load(Path file) {
-        if (!Files.exists(file)) throw new ImageException(file + ": no such file");
-        try {
-            BufferedImage img = ImageIO.read(file.toFile());
-            if (img == null) throw new ImageException(file + ": not an image in a supported format");
-            return new Picture(file.getFileName().toString(), img);
+    private static final int HEAD = 512;
+    private static final int TAIL = 16;
+
+    private static final ImageLoader DEFAULT = new ImageLoader(DEFAULT_MAX_PIXELS);
+
+    private final long maxPixels;
+    private final String limitSetting;
+
+    /** @param maxPixels the largest width×height decoded; 0 or less means no limit */
+    public ImageLoader(long maxPixels) { this(maxPixels, "image.max_megapixels"); }
+
+    /** @param limitSetting the config key that sets this limit, named in "too large" errors */
+    public ImageLoader(long maxPixels, String limitSetting) {
+        this.maxPixels = maxPixels;
+        this.limitSetting = limitSetting;
+    }
+
+    /** A loader whose limit is {@code megapixels} million pixels (the {@code image.max_megapixels} setting). */
+    public static ImageLoader withMaxMegapixels(double megapixels) {
+        return new ImageLoader(megapixels <= 0 ? 0 : Math.round(megapixels * 1_000_000));
+    }
+
+    public long maxPixels() { return maxPixels; }
+
+    /** What the header says, read without decoding pixels. */
+    public record Header(ImageFormat format, int width, int height) {
+        public long pixels() { return (long) width * height; }
+    }
+
+    // ---- static entry points with the default limit -------------------------------------------------
+
+    public static Picture load(Path file) { return DEFAULT.file(file); }
+
+    public static Picture fromBytes(String sourceName, byte[] bytes) { return DEFAULT.bytes(sourceName, bytes); }
+
+    public static Picture fromBase64(String sourceName, String base64) { return DEFAULT.base64(sourceName, base64); }
+
+    public static Picture fromDataUrl(String sourceName, String dataUrl) { return DEFAULT.dataUrl(sourceName, dataUrl); }
+
+    // ---- instance methods honouring this loader's limit -----------------------------------------------
+
+    public Picture file(Path file) {
+        if (file == null) throw new ImageException("no image file given");
+        if (!Files.exists(file)) throw new ImageException(file + ": no such file; check the path");
+        if (Files.isDirectory(file)) throw new ImageException(file + ": is a directory, not an image file");
+        if (!Files.isReadable(file)) throw new ImageException(file + ": not readable; check its permissions");
+        // Stream from the file rather than reading it whole: a huge file is refused from its header alone.
+        Input input;
+        try (SeekableByteChannel ch = Files.newByteChannel(file)) {
+            long size = ch.size();
+            ByteBuffer head = ByteBuffer.allocate((int) Math.min(size, HEAD));
+            while (head.hasRemaining() && ch.read(head) > 0) { /* fill */ }
+            ByteBuffer tail = ByteBuffer.allocate((int) Math.min(size, TAIL));
+            ch.position(size - tail.capacity());
+            while (tail.hasRemaining() && ch.read(tail) > 0) { /* fill */ }
+            input = new Input(head.array(), tail.array(), size, () -> new FileImageInputStream(file.toFile()));
         } catch (IOException e) {
-            throw new ImageException(file + ": cannot be decoded (" + e.getMessage() + ")");
+            throw new ImageException(file + ": cannot be read (" + e.getMessage() + ")", e);
         }
+        Picture p = decode(file.toString(), input);
+        return new Picture(file.getFileName().toString(), p.image());
+    }
+
+    public Picture bytes(String sourceName, byte[] bytes) {
+        return decode(nameOf(sourceName), Input.of(bytes));
+    }
+
+    /** Decodes base64 text (whitespace and line breaks are ignored; URL-safe alphabet accepted). */
+    public Picture base64(String sourceName, String base64) {
+        return bytes(sourceName, decodeBase64(nameOf(sourceName), base64));
+    }
+
+    /** Decodes {@code data:image/png;base64,...} (any supported image type). */
+    public Picture dataUrl(String sourceName, String dataUrl) {
+        return bytes(sourceName, dataUrlBytes(nameOf(sourceName), dataUrl));
+    }
+
+    /** The bytes a data URL carries, with errors naming the source. */
+    public static byte[] dataUrlBytes(String sourceName, String dataUrl) {
+        String name = nameOf(sourceName);
+        if (dataUrl == null || dataUrl.isBlank()) throw new ImageException(name + ": empty data URL");
+        String s = dataUrl.strip();
+        if (!s.regionMatches(true, 0, "data:", 0, 5)) {
+            throw new ImageException(name + ": not a data URL (expected data:image/png;base64,...), got '" + abbreviate(s) + "'");
+        }
+        int comma = s.indexOf(',');
+        if (comma < 0) throw new ImageException(name + ": data URL has no ',' before its data");
+        String meta = s.substring(5, comma).toLowerCase(Locale.ROOT);
+        if (!meta.isEmpty() && !meta.startsWith("image/") && !meta.startsWith("application/octet-stream") && !meta.startsWith(";")) {
+            throw new ImageException(name + ": data URL has media type '" + meta.split(";")[0] + "', expected image/*");
+        }
+        if (!meta.endsWith(";base64")) {
+            throw new ImageException(name + ": data URL is not base64-encoded (expected ';base64,' after the media type)");
+        }
+        return decodeBase64(name, s.substring(comma + 1));
+    }
+
+    /** Reads format and dimensions from the header only. */
+    public Header header(String sourceName, byte[] bytes) {
+        String name = nameOf(sourceName);
+        Input input = Input.of(bytes);
+        ImageFormat format = formatOf(name, input);
+        ImageReader reader = readerFor(name, format);
+        try (ImageInputStream in = input.open()) {
+            reader.setInput(in, true, true);
+            return new Header(format, reader.getWidth(0), reader.getHeight(0));
+        } catch (IOException | RuntimeException e) {
+            throw corrupt(name, format, e);
+        } finally {
+            reader.dispose();
+        }
+    }
+
+    /** The first and last bytes (for format sniffing and the GIF trailer), the size, and a way to stream the rest. */
+    private record Input(byte[] head, byte[] tail, long size, Opener opener) {
+        static Input of(byte[] b) {
+            byte[] bytes = b == null ? new byte[0] : b;
+            return new Input(Arrays.copyOf(bytes, Math.min(bytes.length, HEAD)),
+                    Arrays.copyOfRange(bytes, Math.max(0, bytes.length - TAIL), bytes.length), bytes.length,
+                    () -> new MemoryCacheImageInputStream(new ByteArrayInputStream(bytes)));
+        }
+
+        ImageInputStream open() throws IOException { return opener.open(); }
+    }
+
+    @FunctionalInterface
+    private interface Opener {
+        ImageInputStream open() throws IOException;
+    }
+
+    private Picture decode(String name, Input input) {
+        ImageFormat format = formatOf(name, input);
+        ImageReader reader = readerFor(name, format);
+        List<String> warnings = new ArrayList<>();
+        reader.addIIOReadWarningListener((source, warning) -> warnings.add(warning));
+        try (ImageInputStream in = input.open()) {
+            reader.setInput(in, false, true);
+            int w, h;
+            try {
+                w = reader.getWidth(0);
+                h = reader.getHeight(0);
+            } catch (IOException | RuntimeException e) {
+                throw corrupt(name, format, e);
+            }
+            checkSize(name, format, w, h);
+            BufferedImage img;
+            try {
+                img = reader.read(0);
+            } catch (IOException | RuntimeException e) {
+                throw corrupt(name, format, e);
+            }
+            for (String warning : warnings) {
+                if (isDamage(warning)) throw new ImageException(name + ": truncated or corrupt " + label(format) + " (" + warning
+                        + "); re-export or re-download the file");
+            }
+            if (img == null) throw new ImageException(name + ": the " + label(format) + " decoder returned no image; the file is corrupt");
+            if (format == ImageFormat.GIF && !endsWithGifTrailer(input.tail())) {
+                // The JDK's GIF decoder fills missing rows with the background colour instead of failing.
+                throw new ImageException(name + ": truncated GIF (the file ends before its trailer byte); re-export or re-download it");
+            }
+            return new Picture(name, img);
+        } catch (IOException e) {
+            throw corrupt(name, format, e);
+        } catch (OutOfMemoryError e) {
+            throw new ImageException(name + ": not enough memory to decode " + label(format) + "; raise -Xmx or lower the pixel limit", e);
+        } finally {
+            reader.dispose();
+        }
+    }
+
+    private void checkSize(String name, ImageFormat format, int w, int h) {
+        if (w <= 0 || h <= 0) throw new ImageException(name + ": " + label(format) + " header says " + w + "x" + h + " pixels; the file is corrupt");
+        long px = (long) w * h;
+        if (maxPixels > 0 && px > maxPixels) {
+            throw new ImageTooLargeException(String.format(Locale.ROOT,
+                    "%s: %dx%d pixels (%.1f megapixels) is larger than the limit of %.1f megapixels; downscale the image "
+                            + "or raise the limit (config %s)", name, w, h, px / 1e6, maxPixels / 1e6, limitSetting), w, h, maxPixels);
+        }
+    }
+
+    private static ImageFormat formatOf(String name, Input input) {
+        if (input.size() == 0) throw new ImageException(name + ": empty (0 bytes); the file was not written completely");
+        byte[] head = input.head();
+        return ImageFormat.sniff(head).orElseThrow(() -> new ImageException(name + ": "
+                + ImageFormat.describeUnsupported(head).map(what -> "is " + what + ", which is not supported")
+                        .orElse("not an image in a supported format")
+                + "; supported formats: " + ImageFormat.SUPPORTED));
+    }
+
+    private static ImageReader readerFor(String name, ImageFormat format) {
+        // WebP comes from the TwelveMonkeys plugin: use its SPI directly so it works even in a shaded jar
+        // whose service files were not merged.
+        if (format == ImageFormat.WEBP) return new WebPImageReaderSpi().createReaderInstance(null);
+        Iterator<ImageReader> it = ImageIO.getImageReadersByFormatName(format.imageIoName());
+        if (!it.hasNext()) throw new ImageException(name + ": no " + label(format) + " decoder in this Java runtime");
+        return it.next();
+    }
+
+    private static ImageException corrupt(String name, ImageFormat format, Throwable e) {
+        String why = e.getMessage();
+        Throwable c = e.getCause();
+        if (c != null && c.getMessage() != null && (why == null || !why.contains(c.getMessage()))) why = (why == null ? "" : why + ": ") + c.getMessage();
+        if (why == null || why.isBlank() || e instanceof java.io.EOFException || c instanceof java.io.EOFException) {
+            why = (why == null || why.isBlank() ? "" : why + ", ") + "unexpected end of data";
+        }
+        return new ImageException(name + ": truncated or corrupt " + label(format) + " (" + why + "); re-export or re-download the file", e);
+    }
+
+    private static boolean isDamage(String warning) {
+        String w = warning.toLowerCase(Locale.ROOT);
+        if (w.contains("extraneous bytes")) return false; // common in camera JPEGs, pixels are intact
+        return w.contains("premature") || w.contains("truncat") || w.contains("eof") || w.contains("corrupt");
+    }
+
+    private static boolean endsWithGifTrailer(byte[] b) {
+        // Some encoders pad after the trailer; look at the last few bytes.
+        for (int i = b.length - 1; i >= 0; i--) {
+            if (b[i] == 0x3B) return true;
+            if (b[i] != 0) return false;
+        }
+        return false;
+    }
+
+    private static byte[] decodeBase64(String name, String text) {
+        if (text == null) throw new ImageException(name + ": bad base64 (no data)");
+        StringBuilder sb = new StringBuilder(text.length());
+        for (int i = 0; i < text.length(); i++) {
+            char ch = text.charAt(i);
+            if (!Character.isWhitespace(ch)) sb.append(ch);
+        }
+        String s = sb.toString();
+        if (s.isEmpty()) throw new ImageException(name + ": bad base64 (empty)");
+        try {
+            return (s.indexOf('-') >= 0 || s.indexOf('_') >= 0 ? Base64.getUrlDecoder() : Base64.getDecoder()).decode(s);
+        } catch (IllegalArgumentException e) {
+            throw new ImageException(name + ": bad base64 (" + e.getMessage() + ")", e);
+        }
+    }
+
+    private static String label(ImageFormat f) { return f == ImageFormat.WEBP ? "WebP" : f.name(); }
+
+    private static String nameOf(String s) { return s == null || s.isBlank() ? "image" : s; }
+
+    private static String abbreviate(String s) {
+        return s.length() > 40 ? s.substring(0, 40) + "..." : s;
     }
 }

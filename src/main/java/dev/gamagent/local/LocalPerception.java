@@ -3,7 +3,9 @@ package dev.gamagent.local;
 import dev.gamagent.config.Config;
 import dev.gamagent.image.Picture;
 import dev.gamagent.local.ocr.OcrEngine;
+import dev.gamagent.local.ocr.PpOcrEngine;
 import dev.gamagent.local.ocr.TextLine;
+import dev.gamagent.local.vision.ClassicalSceneAnalyzer;
 import dev.gamagent.local.vision.Scene;
 import dev.gamagent.local.vision.SceneAnalyzer;
 
@@ -31,15 +33,14 @@ public final class LocalPerception implements AutoCloseable {
     }
 
     /**
-     * The real engines: PP-OCR ({@code local.ocr.PpOcrEngine}) and classical vision
-     * ({@code local.vision.ClassicalSceneAnalyzer}). They are built on other branches; until they are
-     * merged this reports that the local model is not available in this build.
+     * The real engines: PP-OCR detection + recognition ({@link PpOcrEngine}, its own result cache off:
+     * this class caches by image already) and classical vision ({@link ClassicalSceneAnalyzer}).
+     * {@code local.cache_entries} bounds the perception cache (default 256 images).
      */
     public static LocalPerception standard(Config config) {
         int entries = config.integer("local.cache_entries", 256);
-        throw new IllegalStateException("the built-in local model needs local.ocr.PpOcrEngine and "
-                + "local.vision.ClassicalSceneAnalyzer, which this build does not contain (cache of " + entries
-                + " entries configured); use --backend openai|ollama|... or a build with the local perception merged");
+        return new LocalPerception(PpOcrEngine.create(PpOcrEngine.Options.defaults().withCacheSize(0)),
+                new ClassicalSceneAnalyzer(), entries);
     }
 
     public Perception perceive(Picture picture) {

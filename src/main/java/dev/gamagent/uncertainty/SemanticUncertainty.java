@@ -21,11 +21,16 @@ public final class SemanticUncertainty {
     static final List<String> MEDIUM = List.of(
             "probably", "likely", "unlikely", "seems", "seem to", "appears", "appear to", "suggests", "suggest",
             "i think", "i believe", "my guess", "guess", "presumably", "apparently", "roughly", "approximately",
-            "around", "about", "somewhat", "uncertain", "not certain", "hard to say", "difficult to say",
+            "somewhat", "uncertain", "not certain", "hard to say", "difficult to say",
             "ambiguous", "partially");
     static final List<String> WEAK = List.of(
-            "maybe", "perhaps", "possibly", "might", "may", "could", "can be", "or", "either", "sort of",
-            "kind of", "fairly", "relatively", "if");
+            "maybe", "perhaps", "possibly", "might", "may", "could", "can be", "either", "sort of",
+            "kind of", "fairly", "relatively");
+    /**
+     * "about"/"around" hedge only before a quantity ("about 5 cars"), not as prepositions ("a question about
+     * colour"); "or" and "if" are left out: an answer restating "left or right" is not uncertain.
+     */
+    private static final Pattern APPROXIMATE = Pattern.compile("(?<![\\p{L}])(?:about|around)\\s+(?:\\d|one|two|three|four|five|six|seven|eight|nine|ten|a dozen|half)");
 
     private static final Pattern CONFIDENCE = Pattern.compile(
             "confidence\\s*[:=]?\\s*(\\d{1,3}(?:\\.\\d+)?)\\s*(%)?", Pattern.CASE_INSENSITIVE);
@@ -40,7 +45,7 @@ public final class SemanticUncertainty {
         Matcher wm = WORD.matcher(t);
         while (wm.find()) words++;
         if (words == 0) return 0;
-        double w = 3 * count(strong, t) + 2 * count(medium, t) + count(weak, t);
+        double w = 3 * count(strong, t) + 2 * (count(medium, t) + count(List.of(APPROXIMATE), t)) + count(weak, t);
         String stripped = t.strip();
         int q = stripped.indexOf('?');
         if (q >= 0 && q < stripped.length() - 1) w += 2;

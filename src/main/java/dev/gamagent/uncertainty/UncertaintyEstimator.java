@@ -31,8 +31,31 @@ public final class UncertaintyEstimator {
         if (!choice.hasLogprobs() || scored.isEmpty()) {
             return new Estimate(semantic.of(choice.text()), UncertaintySignal.SEMANTIC);
         }
-        UncertaintySignal s = choice.signal();
-        return new Estimate(generation.mean(scored), s);
+        return new Estimate(generation.mean(scored), signalOf(scored));
+    }
+
+    /**
+     * Uncertainty with the configured scoring: {@code answer} is the answer as the model wrote it (for
+     * answer-span scoring; when it cannot be found among the tokens, all tokens are scored). Without
+     * log-probs, Φ_sem of {@code hedgeText} (prose with a "CONFIDENCE: c" line when the agent reported
+     * one), or of the raw text when null: JSON keys would otherwise dilute the hedge density.
+     */
+    public Estimate estimate(Choice choice, Scoring scoring, String answer, String hedgeText) {
+        if (!choice.hasLogprobs()) {
+            return new Estimate(semantic.of(hedgeText != null ? hedgeText : choice.text()), UncertaintySignal.SEMANTIC);
+        }
+        List<TokenLogprob> scored = choice.logprobs();
+        if (scoring == Scoring.ANSWER_SPAN) {
+            List<TokenLogprob> span = AnswerSpan.tokens(choice.logprobs(), answer);
+            if (!span.isEmpty()) scored = span;
+        }
+        return estimate(choice, scored);
+    }
+
+    /** The signal the scored tokens support: top-k when any has ≥ 2 alternatives, else the chosen token. */
+    static UncertaintySignal signalOf(List<TokenLogprob> scored) {
+        for (TokenLogprob t : scored) if (t.top().size() >= 2) return UncertaintySignal.TOP_K;
+        return UncertaintySignal.CHOSEN;
     }
 
     /** DREAM's ANLL uncertainty, or Φ_sem (marked) when the backend gave no log-probs. */

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Builds the test classes and runs the GAM controller-decision JMH benchmark, printing the time per
+# decision and its ratio to the majority-vote baseline. Extra arguments go to JMH (e.g. -p agents=3).
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+mvn -B -q -o test-compile >&2
+cp_file="$(mktemp)"
+trap 'rm -f "$cp_file" "$cp_file.json"' EXIT
+mvn -B -q -o dependency:build-classpath -Dmdep.outputFile="$cp_file" -Dmdep.includeScope=test >&2
+cp="target/test-classes:target/classes:$(cat "$cp_file")"
+java -cp "$cp" org.openjdk.jmh.Main 'dev.gamagent.bench.ControllerDecisionBenchmark' \
+  -rf json -rff "$cp_file.json" "$@"
+python3 - "$cp_file.json" <<'PY'
+import json, sys
+rows = json.load(open(sys.argv[1]))
+base, gam = {}, {}
+for r in rows:
+    n = r.get("params", {}).get("agents", "?")
+    score, unit = r["primaryMetric"]["score"], r["primaryMetric"]["scoreUnit"]
+    (gam if r["benchmark"].endswith("gamDecision") else base)[n] = (score, unit)
+print()
+print("agents  gam decision        majority vote       ratio")
+for n in sorted(gam, key=int):
+    g, u = gam[n]
+    b, _ = base.get(n, (float("nan"), u))
+    print(f"{n:>6}  {g:10.3f} {u:<8} {b:10.4f} {u:<8} {g / b:8.1f}x")
+PY

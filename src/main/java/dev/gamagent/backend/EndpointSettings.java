@@ -1,0 +1,44 @@
+package dev.gamagent.backend;
+
+import java.time.Duration;
+
+/**
+ * How to reach one server: base URL, model (null = ask the server which it serves, where the wire format
+ * allows), API key (may be null for local servers), per-request timeout, the largest top-k log-probs to
+ * ask for (the server's limit, 20 on OpenAI, vLLM and Ollama) and the image-token family for estimates.
+ * {@link #toString()} never shows the key.
+ */
+public record EndpointSettings(String baseUrl, String model, String apiKey, Duration timeout, int maxTopLogprobs,
+                               String imageTokenFamily) {
+    public static final int DEFAULT_MAX_TOP_LOGPROBS = 20;
+
+    public EndpointSettings {
+        if (baseUrl == null || baseUrl.isBlank()) throw new IllegalArgumentException("a backend endpoint needs a base URL (--base-url)");
+        baseUrl = baseUrl.strip();
+        while (baseUrl.endsWith("/")) baseUrl = baseUrl.substring(0, baseUrl.length() - 1);
+        if (!baseUrl.startsWith("http://") && !baseUrl.startsWith("https://")) {
+            throw new IllegalArgumentException("--base-url " + baseUrl + " must start with http:// or https://");
+        }
+        if (model != null && model.isBlank()) model = null;
+        if (apiKey != null && apiKey.isBlank()) apiKey = null;
+        if (timeout == null || timeout.isZero() || timeout.isNegative()) timeout = Duration.ofSeconds(120);
+        if (maxTopLogprobs <= 0) maxTopLogprobs = DEFAULT_MAX_TOP_LOGPROBS;
+    }
+
+    public static EndpointSettings of(String baseUrl, String model) {
+        return new EndpointSettings(baseUrl, model, null, null, 0, null);
+    }
+
+    public EndpointSettings withApiKey(String key) {
+        return new EndpointSettings(baseUrl, model, key, timeout, maxTopLogprobs, imageTokenFamily);
+    }
+
+    public EndpointSettings withTimeout(Duration t) {
+        return new EndpointSettings(baseUrl, model, apiKey, t, maxTopLogprobs, imageTokenFamily);
+    }
+
+    @Override public String toString() {
+        return "EndpointSettings[" + baseUrl + ", model=" + model + ", key=" + (apiKey == null ? "none" : "***")
+                + ", timeout=" + timeout + ", maxTopLogprobs=" + maxTopLogprobs + ", imageTokens=" + imageTokenFamily + "]";
+    }
+}

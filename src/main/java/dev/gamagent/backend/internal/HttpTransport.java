@@ -1,0 +1,172 @@
+package dev.gamagent.backend.internal;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.gamagent.backend.BackendException;
+import dev.gamagent.util.Json;
+
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * Sends JSON over {@link HttpClient} and turns every failure into a typed {@link BackendException}.
+ * The timeout covers the whole exchange (headers and body), not only the wait for headers, so a server
+ * that stalls mid-body still times out. Header values (API keys) never appear in messages.
+ */
+public final class HttpTransport {
+    private static final int MAX_BODY_IN_MESSAGE = 500;
+
+    // Python servers write -Infinity / NaN for impossible tokens; accept them rather than fail the call.
+    private static final com.fasterxml.jackson.databind.ObjectReader LENIENT =
+            Json.MAPPER.reader().with(com.fasterxml.jackson.core.json.JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS);
+
+    private final HttpClient client;
+    private final Duration timeout;
+
+    public HttpTransport(Duration timeout) {
+        this.timeout = timeout;
+        this.client = HttpClient.newBuilder()
+                .connectTimeout(timeout.compareTo(Duration.ofSeconds(10)) < 0 ? timeout : Duration.ofSeconds(10))
+                .followRedirects(HttpClient.Redirect.NORMAL)
+                .build();
+    }
+
+    public Duration timeout() { return timeout; }
+
+    /** A 2xx answer's body parsed as JSON. */
+    public record JsonResponse(int status, JsonNode body, String raw) { }
+
+    /** POSTs {@code body} as JSON and parses the 2xx answer; anything else becomes a typed exception. */
+    public JsonResponse postJson(URI uri, Object body, Map<String, String> headers) {
+        String json = Json.write(body);
+        HttpRequest.Builder b = HttpRequest.newBuilder(uri)
+                .timeout(timeout)
+                .header("Content-Type", "application/json")
+                .header("Accept", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(json, StandardCharsets.UTF_8));
+        return send(b, headers, uri);
+    }
+
+    /** GETs a JSON document (model discovery). */
+    public JsonResponse getJson(URI uri, Map<String, String> headers) {
+        return send(HttpRequest.newBuilder(uri).timeout(timeout).header("Accept", "application/json").GET(), headers, uri);
+    }
+
+    private JsonResponse send(HttpRequest.Builder b, Map<String, String> headers, URI uri) {
+        // Plain-http servers (vLLM, llama.cpp, Ollama) speak HTTP/1.1; skip the h2c upgrade dance.
+        if ("http".equalsIgnoreCase(uri.getScheme())) b.version(HttpClient.Version.HTTP_1_1);
+        headers.forEach(b::header);
+        String where = redact(uri);
+        CompletableFuture<HttpResponse<String>> f = client.sendAsync(b.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+        HttpResponse<String> resp;
+        try {
+            resp = f.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            f.cancel(true);
+            throw new BackendException.Timeout("no complete answer from " + where + " within " + seconds(timeout)
+                    + "; raise --timeout or check the server's load", e);
+        } catch (InterruptedException e) {
+            f.cancel(true);
+            Thread.currentThread().interrupt();
+            throw new BackendException.ConnectionFailed("interrupted while waiting for " + where, e);
+        } catch (CancellationException e) {
+            throw new BackendException.ConnectionFailed("request to " + where + " was cancelled", e);
+        } catch (ExecutionException e) {
+            throw transportFailure(where, e.getCause() == null ? e : e.getCause());
+        }
+        int status = resp.statusCode();
+        String raw = resp.body() == null ? "" : resp.body();
+        if (status / 100 != 2) throw statusFailure(where, status, raw, resp.headers().firstValue("Retry-After"));
+        try {
+            JsonNode node = LENIENT.readTree(raw);
+            if (node == null || node.isMissingNode()) {
+                throw new BackendException.MalformedResponse(where + " answered " + status + " with an empty body", null);
+            }
+            return new JsonResponse(status, node, raw);
+        } catch (JsonProcessingException e) {
+            throw new BackendException.MalformedResponse(where + " answered " + status + " with a body that is not JSON ("
+                    + e.getOriginalMessage() + "): " + abbreviate(raw), e);
+        }
+    }
+
+    static BackendException transportFailure(String where, Throwable t) {
+        if (t instanceof HttpTimeoutException) {
+            return new BackendException.Timeout("no answer from " + where + " (" + t.getMessage() + ")", t);
+        }
+        if (t instanceof ConnectException || (t.getCause() instanceof ConnectException)) {
+            return new BackendException.ConnectionFailed("cannot connect to " + where
+                    + " (is the server running and the --base-url right?)", t);
+        }
+        if (t instanceof IOException) {
+            // Connection reset, closed mid-body, fewer bytes than Content-Length: no complete answer.
+            return new BackendException.ConnectionFailed("connection to " + where + " failed before a complete answer: "
+                    + t.getMessage(), t);
+        }
+        return new BackendException.ConnectionFailed("request to " + where + " failed: " + t, t);
+    }
+
+    /** Maps a non-2xx status to its typed exception (408/409/429 rate limited, 5xx unavailable, 401/403, else invalid). */
+    public static BackendException statusFailure(String where, int status, String body, Optional<String> retryAfterHeader) {
+        Duration retryAfter = retryAfterHeader.map(HttpTransport::parseRetryAfter).orElse(null);
+        String detail = where + " answered HTTP " + status + ": " + abbreviate(body);
+        if (status == 408 || status == 409 || status == 429) return new BackendException.RateLimited(detail, status, retryAfter);
+        if (status >= 500) return new BackendException.ServerUnavailable(detail, status, retryAfter);
+        if (status == 401 || status == 403) {
+            return new BackendException.Unauthorized(where + " refused the credentials (HTTP " + status
+                    + "); check the API key environment variable (--api-key-env)", status);
+        }
+        return new BackendException.InvalidRequest(detail, status, body);
+    }
+
+    /** Retry-After as delta-seconds or an HTTP date; null when unparseable. */
+    public static Duration parseRetryAfter(String value) {
+        if (value == null || value.isBlank()) return null;
+        String v = value.strip();
+        try {
+            double s = Double.parseDouble(v);
+            return s < 0 ? Duration.ZERO : Duration.ofMillis((long) (s * 1000));
+        } catch (NumberFormatException ignored) {
+            // not seconds: try an HTTP date
+        }
+        try {
+            ZonedDateTime when = ZonedDateTime.parse(v, DateTimeFormatter.RFC_1123_DATE_TIME);
+            Duration d = Duration.between(ZonedDateTime.now(when.getZone()), when);
+            return d.isNegative() ? Duration.ZERO : d;
+        } catch (DateTimeParseException e) {
+            return null;
+        }
+    }
+
+    /** The URI without query (Gemini-style {@code ?key=}) or user info, for messages and logs. */
+    public static String redact(URI uri) {
+        String s = uri.getScheme() + "://" + uri.getHost() + (uri.getPort() >= 0 ? ":" + uri.getPort() : "");
+        return s + (uri.getRawPath() == null ? "" : uri.getRawPath());
+    }
+
+    public static String abbreviate(String body) {
+        if (body == null) return "";
+        String b = body.replaceAll("\\s+", " ").strip();
+        return b.length() <= MAX_BODY_IN_MESSAGE ? b : b.substring(0, MAX_BODY_IN_MESSAGE) + "...";
+    }
+
+    private static String seconds(Duration d) {
+        return d.toMillis() % 1000 == 0 ? d.toSeconds() + " s" : d.toMillis() + " ms";
+    }
+}

@@ -1,0 +1,67 @@
+package dev.gamagent.baseline;
+
+import dev.gamagent.api.Answer;
+import dev.gamagent.api.Method;
+import dev.gamagent.api.Question;
+import dev.gamagent.api.RunContext;
+import dev.gamagent.api.Termination;
+import dev.gamagent.config.Config;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * ChatEval (Chan et al., 2023), one-by-one strategy: role-played discussants (general public, critic,
+ * domain expert) speak in turn, each seeing the whole discussion so far; after T turns each, the decision
+ * is the majority of the last turn, or a judge's reading of the discussion ({@code chateval.decision}).
+ */
+public final class ChatEvalMethod implements Method {
+    @Override public String name() { return "chateval"; }
+
+    @Override public Answer run(Question q, RunContext ctx) {
+        Panel p = new Panel(name(), "chateval", q, ctx);
+        List<String> roles = p.strings("roles", List.of("general public", "critic", "domain expert"));
+        int turns = Math.max(1, p.integer("turns", 2));
+        String decision = p.string("decision", "majority").toLowerCase(Locale.ROOT);
+        if (!decision.equals("majority") && !decision.equals("judge")) {
+            throw new Config.ConfigException("chateval.decision must be 'majority' or 'judge', got '" + decision + "'");
+        }
+        var sampling = p.sampling(p.number("temperature", 0));
+        List<Panel.Agent> agents = new ArrayList<>();
+        for (int i = 0; i < roles.size(); i++) agents.add(new Panel.Agent(roles.get(i).strip().replace(' ', '-'), roles.get(i), i));
+        List<Turn> history = new ArrayList<>();
+        List<Turn> last = List.of();
+        for (int k = 0; k < turns; k++) {
+            ctx.progress().event("round_started", Map.of("k", k));
+            List<Turn> now = new ArrayList<>();
+            for (Panel.Agent a : agents) {
+                String task = history.isEmpty() ? "answer" : "revise";
+                Turn t = p.ask(a, k, p.render("chateval_turn", a, Map.of("task", task, "history", transcript(history))), sampling);
+                now.add(t);
+                if (t.ok()) history.add(t);
+            }
+            p.record(k, now, null, null);
+            last = DebateMethod.carryOver(now, last);
+        }
+        if (decision.equals("judge")) {
+            var judge = new Panel.Agent("judge", "judge", 0);
+            Turn j = p.ask(judge, turns, p.render("chateval_judge", judge, Map.of("history", transcript(history))), sampling);
+            p.record(turns, List.of(j), null, Map.of("decision", "judge"));
+            return p.finish(Panel.majority(List.of(j)), turns - 1, Termination.FIXED_ROUNDS, Map.of("decided_by", "judge"));
+        }
+        return p.finish(Panel.majority(last), turns - 1, Termination.FIXED_ROUNDS, Map.of("decided_by", "majority"));
+    }
+
+    private static String transcript(List<Turn> history) {
+        StringBuilder sb = new StringBuilder();
+        for (Turn t : history) {
+            sb.append("<peer id=\"").append(t.id()).append("\" weight=\"")
+                    .append(String.format(Locale.ROOT, "%.2f", 1.0 / Math.max(1, history.size()))).append("\">\n")
+                    .append(t.role()).append(" (turn ").append(t.k() + 1).append("): ")
+                    .append(Panel.body(t, false)).append("\n</peer>\n");
+        }
+        return sb.toString().strip();
+    }
+}

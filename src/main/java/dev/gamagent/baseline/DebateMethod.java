@@ -1,0 +1,48 @@
+package dev.gamagent.baseline;
+
+import dev.gamagent.api.Answer;
+import dev.gamagent.api.Method;
+import dev.gamagent.api.Question;
+import dev.gamagent.api.RunContext;
+import dev.gamagent.api.Termination;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Multi-agent debate (Du et al., 2023): N agents answer; in each of R debate rounds every agent sees its
+ * own previous answer and the others' previous answers and updates; majority over the last round.
+ * {@code debate.rounds} counts the rounds after the first answers, so calls = N·(R+1).
+ */
+public final class DebateMethod implements Method {
+    @Override public String name() { return "debate"; }
+
+    @Override public Answer run(Question q, RunContext ctx) {
+        Panel p = new Panel(name(), "debate", q, ctx);
+        List<Panel.Agent> agents = Debaters.of(p.integer("agents", 3), "debater");
+        int rounds = p.integer("rounds", 2);
+        var sampling = p.sampling(p.number("temperature", 0.7));
+        List<Turn> prev = p.round(0, agents, a -> p.render("debate_answer", a, Map.of()), sampling);
+        p.record(0, prev, null, null);
+        for (int k = 1; k <= rounds; k++) {
+            List<Turn> last = prev;
+            List<Turn> now = p.round(k, agents, a -> revisePrompt(p, a, last), sampling);
+            p.record(k, now, null, null);
+            prev = carryOver(now, last);
+        }
+        return p.finish(Panel.majority(prev), rounds, Termination.FIXED_ROUNDS, null);
+    }
+
+    private static String revisePrompt(Panel p, Panel.Agent a, List<Turn> last) {
+        Turn own = Debaters.find(last, a.id());
+        return p.render("debate_revise", a, Map.of(
+                "previous", own != null && own.ok() ? Panel.body(own, false) : "(no previous answer)",
+                "peers", Panel.peers(a.id(), last, null, false)));
+    }
+
+    /** An agent whose call failed keeps its previous answer, so one dropped call does not lose its vote. */
+    static List<Turn> carryOver(List<Turn> now, List<Turn> last) {
+        return java.util.stream.IntStream.range(0, now.size())
+                .mapToObj(i -> now.get(i).ok() || i >= last.size() ? now.get(i) : last.get(i)).toList();
+    }
+}

@@ -1,0 +1,24 @@
+package dev.gamagent.baseline;
+
+import dev.gamagent.config.Config;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** Builds a panel of identical agents {@code agent-1..agent-N} with indices 0..N-1. */
+final class Debaters {
+    private Debaters() { }
+
+    static List<Panel.Agent> of(int n, String role) {
+        if (n < 1) throw new Config.ConfigException("a panel needs at least one agent, got " + n);
+        List<Panel.Agent> out = new ArrayList<>();
+        for (int i = 0; i < n; i++) out.add(new Panel.Agent("agent-" + (i + 1), role, i));
+        return out;
+    }
+
+    /** The turn of {@code id} in a round, or null. */
+    static Turn find(List<Turn> round, String id) {
+        for (Turn t : round) if (t.id().equals(id)) return t;
+        return null;
+    }
+}

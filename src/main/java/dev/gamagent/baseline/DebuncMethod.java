@@ -1,0 +1,53 @@
+package dev.gamagent.baseline;
+
+import dev.gamagent.api.Answer;
+import dev.gamagent.api.Method;
+import dev.gamagent.api.Question;
+import dev.gamagent.api.RunContext;
+import dev.gamagent.api.Termination;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * DebUnc (Yoffe et al., 2024): debate in which every message carries its author's confidence 1 − U from
+ * token uncertainty, so agents can discount unsure peers; the final answer is a confidence-weighted vote.
+ */
+public final class DebuncMethod implements Method {
+    @Override public String name() { return "debunc"; }
+
+    @Override public Answer run(Question q, RunContext ctx) {
+        Panel p = new Panel(name(), "debunc", q, ctx);
+        List<Panel.Agent> agents = Debaters.of(p.integer("agents", 3), "debater");
+        int rounds = p.integer("rounds", 2);
+        var sampling = p.sampling(p.number("temperature", 0.7));
+        List<Turn> prev = p.round(0, agents, a -> p.render("debunc_answer", a, Map.of()), sampling);
+        p.record(0, prev, weights(prev), null);
+        for (int k = 1; k <= rounds; k++) {
+            List<Turn> last = prev;
+            List<Double> w = weights(last);
+            List<Turn> now = p.round(k, agents, a -> {
+                Turn own = Debaters.find(last, a.id());
+                return p.render("debunc_revise", a, Map.of(
+                        "previous", own != null && own.ok() ? Panel.body(own, true) : "(no previous answer)",
+                        "peers", Panel.peers(a.id(), last, w, true)));
+            }, sampling);
+            p.record(k, now, weights(now), null);
+            prev = DebateMethod.carryOver(now, last);
+        }
+        var verdict = MajorityVote.decide(prev.stream().filter(Turn::ok).map(t -> t.ballot(1 - t.u())).toList());
+        return p.finish(verdict, rounds, Termination.FIXED_ROUNDS, null);
+    }
+
+    /** Each agent's share of the panel's total confidence Σ(1 − U), the weight its message carries. */
+    static List<Double> weights(List<Turn> turns) {
+        double total = turns.stream().filter(Turn::ok).mapToDouble(t -> 1 - t.u()).sum();
+        List<Double> w = new ArrayList<>();
+        for (Turn t : turns) {
+            double c = t.ok() ? 1 - t.u() : 0;
+            w.add(total > 0 ? c / total : 1.0 / turns.size());
+        }
+        return w;
+    }
+}

@@ -1,0 +1,53 @@
+package dev.gamagent.baseline;
+
+import dev.gamagent.api.Answer;
+import dev.gamagent.api.Method;
+import dev.gamagent.api.Question;
+import dev.gamagent.api.RunContext;
+import dev.gamagent.api.Termination;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * DMAD (diverse multi-agent debate, Liu et al., 2025): agents that reason in different ways — answer
+ * directly, build a scene graph first, or split the question into sub-questions — exchange answers over
+ * R rounds, each keeping its own way of reasoning; majority over the last round. Calls = N·(R+1).
+ */
+public final class DmadMethod implements Method {
+    @Override public String name() { return "dmad"; }
+
+    @Override public Answer run(Question q, RunContext ctx) {
+        Panel p = new Panel(name(), "dmad", q, ctx);
+        List<String> strategies = p.strings("strategies", List.of("direct", "scene_graph", "subquestions"));
+        int rounds = p.integer("rounds", 2);
+        List<Panel.Agent> agents = new ArrayList<>();
+        for (int i = 0; i < strategies.size(); i++) {
+            String s = strategies.get(i);
+            agents.add(new Panel.Agent(s.replace('_', '-'), s.replace('_', ' ') + " reasoner", i));
+        }
+        var sampling = p.sampling(p.number("temperature", 0));
+        List<Turn> prev = p.round(0, agents, a -> p.render("dmad_answer", a.role(),
+                Map.of("strategy", strategy(p, strategies.get(a.index())))), sampling);
+        p.record(0, prev, null, null);
+        for (int k = 1; k <= rounds; k++) {
+            List<Turn> last = prev;
+            List<Turn> now = p.round(k, agents, a -> {
+                Turn own = Debaters.find(last, a.id());
+                return p.render("dmad_revise", a, Map.of(
+                        "strategy", strategy(p, strategies.get(a.index())),
+                        "previous", own != null && own.ok() ? Panel.body(own, false) : "(no previous answer)",
+                        "peers", Panel.peers(a.id(), last, null, false)));
+            }, sampling);
+            p.record(k, now, null, null);
+            prev = DebateMethod.carryOver(now, last);
+        }
+        return p.finish(Panel.majority(prev), rounds, Termination.FIXED_ROUNDS, null);
+    }
+
+    /** The reasoning instruction of one strategy: template {@code dmad_strategy_<name>}. */
+    private static String strategy(Panel p, String name) {
+        return p.render("dmad_strategy_" + name, name, Map.of());
+    }
+}

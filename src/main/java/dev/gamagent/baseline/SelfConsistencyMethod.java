@@ -1,0 +1,38 @@
+package dev.gamagent.baseline;
+
+import dev.gamagent.api.Answer;
+import dev.gamagent.api.Method;
+import dev.gamagent.api.Question;
+import dev.gamagent.api.RunContext;
+import dev.gamagent.api.Termination;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Self-consistency (Wang et al.): k reasoning paths sampled at temperature T, majority over their answers.
+ * One request with {@code n = k} when the backend returns several choices, else k parallel calls.
+ */
+public final class SelfConsistencyMethod implements Method {
+    @Override public String name() { return "sc"; }
+
+    @Override public Answer run(Question q, RunContext ctx) {
+        Panel p = new Panel(name(), "sc", q, ctx);
+        int k = Math.max(1, p.integer("samples", 5));
+        double temperature = p.number("temperature", 0.7);
+        Panel.Agent base = new Panel.Agent("sample", "assistant", 0);
+        String user = p.render("sc_answer", base, Map.of());
+        List<Turn> turns;
+        if (ctx.backend().capabilities().multipleChoices() && k > 1) {
+            ctx.progress().event("round_started", Map.of("k", 0));
+            turns = new ArrayList<>(p.sample(base, 0, user, p.sampling(temperature).withN(k, temperature)));
+        } else {
+            List<Panel.Agent> samplers = new ArrayList<>();
+            for (int i = 1; i <= k; i++) samplers.add(new Panel.Agent("sample-" + i, "assistant", 0));
+            turns = p.round(0, samplers, a -> user, p.sampling(temperature));
+        }
+        p.record(0, turns, null, null);
+        return p.finish(Panel.majority(turns), 0, Termination.SINGLE, Map.of("samples", k, "temperature", temperature));
+    }
+}

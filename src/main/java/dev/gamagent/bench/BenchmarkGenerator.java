@@ -1,0 +1,59 @@
+package dev.gamagent.bench;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.function.Consumer;
+
+/**
+ * Generates the synthetic visual benchmark (CONTRACTS §3): images drawn with java.awt whose ground truth
+ * is exact. Item {@code i} uses family {@code families[i % k]} and its own random source derived from
+ * (seed, i), so a seed fixes every byte of the output on a given JDK and font set.
+ */
+public final class BenchmarkGenerator {
+    private final long seed;
+
+    public BenchmarkGenerator(long seed) { this.seed = seed; }
+
+    public long seed() { return seed; }
+
+    /** {@code n} items cycling through {@code families} in order. */
+    public List<BenchItem> generate(int n, List<Family> families) {
+        return generate(n, families, item -> { });
+    }
+
+    /** As {@link #generate(int, List)}, calling {@code progress} after each item. */
+    public List<BenchItem> generate(int n, List<Family> families, Consumer<BenchItem> progress) {
+        if (n < 0) throw new IllegalArgumentException("--n must be >= 0, got " + n);
+        if (families.isEmpty()) throw new IllegalArgumentException("--families must name at least one family");
+        List<BenchItem> items = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            BenchItem item = generate(i, families.get(i % families.size()));
+            items.add(item);
+            progress.accept(item);
+        }
+        return items;
+    }
+
+    /** The item with index {@code index} of the given family; independent of every other item. */
+    public BenchItem generate(int index, Family family) {
+        Random rng = new Random(mix(seed, index));
+        Difficulty d = Difficulty.draw(rng);
+        return switch (family) {
+            case TEXT -> new TextScenes(rng, d).item(index);
+            case COUNT -> new ShapeScenes(rng, d).count(index);
+            case COLOR -> new ShapeScenes(rng, d).color(index);
+            case SHAPE -> new ShapeScenes(rng, d).shape(index);
+            case SPATIAL -> new ShapeScenes(rng, d).spatial(index);
+            case CHART -> new ChartScenes(rng, d).item(index);
+        };
+    }
+
+    /** SplitMix64 finaliser over (seed, index): decorrelates neighbouring items. */
+    static long mix(long seed, int index) {
+        long z = seed * 0x9E3779B97F4A7C15L + (index + 1L) * 0xBF58476D1CE4E5B9L;
+        z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+        z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+        return z ^ (z >>> 31);
+    }
+}

@@ -1,0 +1,133 @@
+package dev.gamagent.cli;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.gamagent.backend.Backend;
+import dev.gamagent.backend.BackendException;
+import dev.gamagent.backend.BackendFactory;
+import dev.gamagent.backend.ChatMessage;
+import dev.gamagent.backend.ChatRequest;
+import dev.gamagent.backend.ChatResult;
+import dev.gamagent.image.Picture;
+import dev.gamagent.uncertainty.Estimate;
+import dev.gamagent.uncertainty.UncertaintyEstimator;
+import dev.gamagent.util.Json;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+import java.awt.Color;
+import java.awt.image.BufferedImage;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+
+/** {@code gam backends}: inspect model backends. */
+@Command(name = "backends", mixinStandardHelpOptions = true, description = "Inspect model backends.",
+        subcommands = {BackendsCommand.Check.class})
+public final class BackendsCommand implements Runnable {
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    @Override public void run() { spec.commandLine().usage(System.out); }
+
+    /** The outcome of a check, printed as text or JSON. */
+    record Report(String backend, boolean reachable, boolean imagesAccepted, boolean logprobs, int topK, String signal,
+                  Double uncertainty, long latencyMillis, String answer, String error) {
+        boolean ok() { return reachable && imagesAccepted; }
+    }
+
+    /**
+     * {@code gam backends check}: sends a tiny generated image (a red square) and a two-option question,
+     * then reports what came back. Exit code 0 when the server answered with the image, else 1.
+     */
+    @Command(name = "check", mixinStandardHelpOptions = true,
+            description = "Send a tiny image + question and report reachability, image support, log-probs, top-k, uncertainty signal, latency.")
+    public static final class Check implements Callable<Integer> {
+        @Mixin BackendOptions backendOptions;
+
+        @Option(names = "--json", description = "print one JSON object on stdout")
+        boolean json;
+
+        @Override public Integer call() {
+            Report r;
+            try (Backend backend = BackendFactory.create(backendOptions.spec(), backendOptions.config())) {
+                r = check(backend);
+            }
+            if (json) System.out.println(Json.write(toJson(r)));
+            else printHuman(r);
+            return r.ok() ? 0 : 1;
+        }
+
+        static Report check(Backend backend) {
+            ChatRequest withImage = ChatRequest.of(List.of(ChatMessage.user(
+                    "What color is the square in the image?\nA. red\nB. blue\nAnswer with the letter only.", List.of(redSquare()))))
+                    .withSampling(0.0, 8, 1, 0L).withLogprobs(true, 5);
+            long t0 = System.nanoTime();
+            try {
+                ChatResult res = backend.chat(withImage);
+                long ms = (System.nanoTime() - t0) / 1_000_000;
+                int topK = res.first().logprobs().stream().mapToInt(t -> t.top().size()).max().orElse(0);
+                Estimate u = UncertaintyEstimator.defaults().estimate(res.first());
+                return new Report(backend.name(), true, true, res.first().hasLogprobs(), topK, u.signal().label(), u.value(), ms,
+                        res.text().strip(), null);
+            } catch (BackendException.InvalidRequest e) {
+                // Refused: find out whether the server is up but rejects images, or refuses anything.
+                long ms = (System.nanoTime() - t0) / 1_000_000;
+                try {
+                    backend.chat(ChatRequest.of(List.of(ChatMessage.user("Say OK.", List.of()))).withSampling(0.0, 4, 1, 0L).withLogprobs(false, 0));
+                    return new Report(backend.name(), true, false, false, 0, null, null, ms, null, "the server refused the image: " + e.getMessage());
+                } catch (BackendException e2) {
+                    return new Report(backend.name(), !(e2 instanceof BackendException.ConnectionFailed), false, false, 0, null, null, ms, null, e.getMessage());
+                }
+            } catch (BackendException e) {
+                long ms = (System.nanoTime() - t0) / 1_000_000;
+                boolean reachable = !(e instanceof BackendException.ConnectionFailed || e instanceof BackendException.Timeout);
+                return new Report(backend.name(), reachable, false, false, 0, null, null, ms, null, e.getMessage());
+            }
+        }
+
+        static Picture redSquare() {
+            BufferedImage img = new BufferedImage(56, 56, BufferedImage.TYPE_INT_RGB);
+            var g = img.createGraphics();
+            g.setColor(Color.WHITE);
+            g.fillRect(0, 0, 56, 56);
+            g.setColor(Color.RED);
+            g.fillRect(8, 8, 40, 40);
+            g.dispose();
+            return new Picture("gam-check-red-square", img);
+        }
+
+        static ObjectNode toJson(Report r) {
+            ObjectNode o = Json.MAPPER.createObjectNode();
+            o.put("backend", r.backend());
+            o.put("ok", r.ok());
+            o.put("reachable", r.reachable());
+            o.put("images", r.imagesAccepted());
+            o.put("logprobs", r.logprobs());
+            o.put("top_k", r.topK());
+            if (r.signal() == null) o.putNull("signal"); else o.put("signal", r.signal());
+            if (r.uncertainty() == null) o.putNull("uncertainty"); else o.put("uncertainty", r.uncertainty());
+            o.put("latency_ms", r.latencyMillis());
+            if (r.answer() == null) o.putNull("answer"); else o.put("answer", r.answer());
+            if (r.error() == null) o.putNull("error"); else o.put("error", r.error());
+            return o;
+        }
+
+        private static void printHuman(Report r) {
+            System.out.println("backend:     " + r.backend());
+            System.out.println("reachable:   " + yes(r.reachable()));
+            System.out.println("images:      " + yes(r.imagesAccepted()));
+            System.out.println("log-probs:   " + yes(r.logprobs()) + (r.logprobs() ? " (top-" + r.topK() + " alternatives per token)" : ""));
+            if (r.signal() != null) {
+                System.out.printf(Locale.ROOT, "uncertainty: %.3f (%s)%n", r.uncertainty(), r.signal());
+            }
+            if (r.answer() != null) System.out.println("answer:      " + r.answer() + " (expected A, red)");
+            System.out.println("latency:     " + r.latencyMillis() + " ms");
+            if (r.error() != null) System.out.println("error:       " + r.error());
+            System.out.println(r.ok() ? "OK" : "FAILED");
+        }
+
+        private static String yes(boolean b) { return b ? "yes" : "no"; }
+    }
+
+}

@@ -1,0 +1,57 @@
+package dev.gamagent.cli;
+
+import dev.gamagent.bench.BenchItem;
+import dev.gamagent.bench.BenchmarkGenerator;
+import dev.gamagent.bench.BenchmarkWriter;
+import dev.gamagent.bench.Family;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/** {@code gam bench}: the synthetic visual benchmark. */
+@Command(name = "bench", mixinStandardHelpOptions = true, description = "Synthetic visual benchmark tools.",
+        subcommands = {BenchCommand.Generate.class})
+public final class BenchCommand implements Runnable {
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    @Override public void run() {
+        spec.commandLine().usage(System.out);
+    }
+
+    /** {@code gam bench generate --n N --seed S --out FILE [--families text,count,...]}. */
+    @Command(name = "generate", mixinStandardHelpOptions = true,
+            description = "Generate N questions with exact ground truth; the format follows the extension (.tsv, .json, .jsonl).")
+    static final class Generate implements Callable<Integer> {
+        @Option(names = "--n", required = true, description = "number of questions")
+        int n;
+
+        @Option(names = "--seed", defaultValue = "7", description = "random seed (default: ${DEFAULT-VALUE})")
+        long seed;
+
+        @Option(names = "--out", required = true, description = "output file: .tsv (VLMEvalKit), .json (M3MAD) or .jsonl")
+        Path out;
+
+        @Option(names = "--families", split = ",", description = "families to cycle through (default: all): text,count,color,shape,spatial,chart")
+        List<String> families = new ArrayList<>();
+
+        @Override public Integer call() throws Exception {
+            BenchmarkWriter.formatOf(out);
+            List<Family> fams = families.isEmpty() ? Arrays.asList(Family.values())
+                    : families.stream().map(Family::parse).toList();
+            long t0 = System.nanoTime();
+            List<BenchItem> items = new BenchmarkGenerator(seed).generate(n, fams, it -> {
+                int done = it.index() + 1;
+                if (done % 10 == 0 || done == n) System.err.printf("generated %d/%d%n", done, n);
+            });
+            new BenchmarkWriter().write(items, out);
+            System.err.printf("wrote %d questions to %s in %.1f s%n", items.size(), out, (System.nanoTime() - t0) / 1e9);
+            return 0;
+        }
+    }
+}

@@ -1,0 +1,64 @@
+package dev.gamagent.cli;
+
+import dev.gamagent.backend.Backend;
+import dev.gamagent.backend.BackendFactory;
+import dev.gamagent.config.Config;
+import dev.gamagent.server.GamServer;
+import dev.gamagent.server.MethodCatalog;
+import dev.gamagent.server.ServerSettings;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+
+/** {@code gam serve}: the OpenAI-compatible endpoint, trace browser and web page. */
+@Command(name = "serve", mixinStandardHelpOptions = true,
+        description = "Serve /v1/chat/completions (model = method), traces, metrics and a web page.")
+public final class ServeCommand implements Callable<Integer> {
+    @Option(names = "--port", defaultValue = "8080", description = "port (default: ${DEFAULT-VALUE}; 0 picks a free one)")
+    int port;
+
+    @Option(names = "--host", defaultValue = "127.0.0.1",
+            description = "address to bind (default: ${DEFAULT-VALUE}); any other address needs --server-key-env")
+    String host;
+
+    @Option(names = "--server-key-env", paramLabel = "VAR",
+            description = "environment variable holding the key clients must send as 'Authorization: Bearer <key>' "
+                    + "(--api-key-env names the upstream backend's key)")
+    String serverKeyEnv;
+
+    @Option(names = "--trace-db", description = "SQLite file for traces (default: config server.trace_db or <tmp>/gam-serve/traces.db)")
+    Path traceDb;
+
+    @Mixin
+    BackendOptions backendOptions;
+
+    @Override public Integer call() throws Exception {
+        String key = null;
+        if (serverKeyEnv != null) {
+            key = System.getenv(serverKeyEnv);
+            if (key == null || key.isBlank()) throw new IllegalArgumentException("--server-key-env " + serverKeyEnv + ": that environment variable is not set");
+        }
+        Config config = backendOptions.config();
+        ServerSettings settings = ServerSettings.fromConfig(config, host, port, key, traceDb);
+        settings.check(); // before building a backend: refuse an open, keyless server early
+        List<String> upstream = new ArrayList<>();
+        for (String v : new String[]{backendOptions.spec().apiKeyEnv(), "OPENAI_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY", "ANTHROPIC_API_KEY"}) {
+            if (v != null && System.getenv(v) != null) upstream.add(System.getenv(v));
+        }
+        CountDownLatch stop = new CountDownLatch(1);
+        try (Backend backend = BackendFactory.create(backendOptions.spec(), config);
+             GamServer server = new GamServer(settings, backend, config, MethodCatalog.REGISTRY, upstream)) {
+            int p = server.start();
+            System.out.println("gam serve: http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + p + "/  (traces in " + settings.traceDb() + ")");
+            Runtime.getRuntime().addShutdownHook(new Thread(stop::countDown));
+            stop.await();
+        }
+        return 0;
+    }
+}

@@ -1,0 +1,296 @@
+package dev.gamagent.dream;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.gamagent.api.Answer;
+import dev.gamagent.api.Method;
+import dev.gamagent.api.MethodFailure;
+import dev.gamagent.api.Question;
+import dev.gamagent.api.RunContext;
+import dev.gamagent.api.Termination;
+import dev.gamagent.api.TokenCount;
+import dev.gamagent.api.Trace;
+import dev.gamagent.backend.Backend;
+import dev.gamagent.backend.ChatResult;
+import dev.gamagent.backend.Choice;
+import dev.gamagent.backend.Sampling;
+import dev.gamagent.backend.UncertaintySignal;
+import dev.gamagent.baseline.MajorityVote;
+import dev.gamagent.baseline.ReplyParser;
+import dev.gamagent.config.Config;
+import dev.gamagent.engine.AgentCall;
+import dev.gamagent.engine.Prompts;
+import dev.gamagent.image.Picture;
+import dev.gamagent.uncertainty.Estimate;
+import dev.gamagent.uncertainty.UncertaintyEstimator;
+import dev.gamagent.util.Json;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+
+/**
+ * DREAM (dynamic resolution assignment + uncertainty-guided rollback) around any method, through the
+ * {@link Method} interface and its {@link Trace} only: a probe round picks each agent's image scales
+ * (passed to the inner method as {@code runtime.agent_scales} / {@code runtime.note}, CONTRACTS §4), the
+ * inner method debates, and rollback aggregation re-reads its per-agent trajectories.
+ * Ablations: {@code dream.mode} = full | probe_only | rollback_only; {@code dream.threshold} = adaptive | static.
+ */
+public final class DreamMethod implements Method {
+    public static final String PREFIX = "dream+";
+    private static final Logger LOG = LoggerFactory.getLogger(DreamMethod.class);
+
+    private final Method inner;
+    /** Warn about the semantic fallback once per method instance, not once per question. */
+    private final java.util.concurrent.atomic.AtomicBoolean warned = new java.util.concurrent.atomic.AtomicBoolean();
+
+    public DreamMethod(Method inner) {
+        if (inner instanceof DreamMethod) throw new IllegalArgumentException("DREAM cannot wrap itself: " + inner.name());
+        this.inner = inner;
+    }
+
+    @Override public String name() { return PREFIX + inner.name(); }
+
+    /** The settings read from the {@code dream} config section. */
+    record Settings(List<Double> scales, double alpha, double rho, String mode, String threshold, double staticTau,
+                    int agents, int probeMaxTokens, double probeTemperature, String rollbackUncertainty) {
+        static Settings of(Config c, String innerName) {
+            List<Double> scales = new ArrayList<>();
+            JsonNode sn = c.node("dream.scales");
+            if (sn.isArray()) sn.forEach(n -> scales.add(n.asDouble()));
+            if (scales.isEmpty()) scales.addAll(List.of(0.5, 1.0, 2.0));
+            for (double s : scales) {
+                if (!(s > 0)) throw new Config.ConfigException("dream.scales must hold positive numbers, got " + sn);
+            }
+            String mode = c.string("dream.mode", "full").toLowerCase(Locale.ROOT);
+            if (!List.of("full", "probe_only", "rollback_only").contains(mode)) {
+                throw new Config.ConfigException("dream.mode must be full, probe_only or rollback_only, got '" + mode + "'");
+            }
+            String thr = c.string("dream.threshold", "adaptive").toLowerCase(Locale.ROOT);
+            if (!List.of("adaptive", "static").contains(thr)) {
+                throw new Config.ConfigException("dream.threshold must be adaptive or static, got '" + thr + "'");
+            }
+            String ru = c.string("dream.rollback_uncertainty", "anll").toLowerCase(Locale.ROOT);
+            if (!List.of("anll", "trace").contains(ru)) {
+                throw new Config.ConfigException("dream.rollback_uncertainty must be anll or trace, got '" + ru + "'");
+            }
+            return new Settings(scales, c.number("dream.alpha", 0.5), c.number("dream.rho", 0.5), mode, thr,
+                    c.number("dream.static_tau", 0.2), agentCount(c, innerName),
+                    c.integer("dream.probe_max_tokens", 32), c.number("dream.probe_temperature", 0), ru);
+        }
+    }
+
+    /**
+     * How many agents the inner method runs, from its config section ({@code <method>.agents}, or the size
+     * of its {@code experts} / {@code roles} / {@code strategies} list); {@code dream.agents} overrides; default 3.
+     */
+    static int agentCount(Config c, String innerName) {
+        int override = c.integer("dream.agents", 0);
+        if (override > 0) return override;
+        String section = innerName.replace('-', '_');
+        JsonNode n = c.node(section + ".agents");
+        if (n.isNumber() && n.asInt() > 0) return n.asInt();
+        for (String list : List.of("experts", "roles", "strategies")) {
+            JsonNode l = c.node(section + "." + list);
+            if (l.isArray() && l.size() > 0) return l.size();
+        }
+        return 3;
+    }
+
+    @Override public Answer run(Question q, RunContext ctx) {
+        long t0 = System.nanoTime();
+        Settings s = Settings.of(ctx.config(), inner.name());
+        Map<String, Object> extra = new LinkedHashMap<>();
+        extra.put("inner_method", inner.name());
+        extra.put("mode", s.mode());
+        ProbeRound probe = s.mode().equals("rollback_only") ? ProbeRound.NONE : probeRound(q, ctx, s, extra);
+        if (probe.branch() instanceof Branch.Consensus c) {
+            return consensus(q, ctx, c, probe.tokens(), probe.calls(), extra, t0);
+        }
+        RunContext innerCtx = ctx;
+        if (probe.branch() != null) {
+            ObjectNode overlay = Json.MAPPER.createObjectNode();
+            ObjectNode runtime = overlay.putObject("runtime");
+            runtime.set("agent_scales", Json.MAPPER.valueToTree(probe.branch().assignment(s.agents())));
+            runtime.put("note", probe.branch().note());
+            innerCtx = ctx.withConfig(ctx.config().withTree(overlay));
+        }
+        // record ANLL of every inner reply so rollback can use DREAM's signal; the trace's own u otherwise
+        AnllRecorder recorder = new AnllRecorder(innerCtx.backend());
+        RunContext.BackendResolver resolver = innerCtx.backends();
+        innerCtx = new RunContext(recorder, agentBackend -> recorder.alongside(resolver.resolve(agentBackend)),
+                innerCtx.config(), innerCtx.executor(), innerCtx.progress());
+        Answer in;
+        try {
+            in = inner.run(q, innerCtx);
+        } catch (MethodFailure e) {
+            throw new MethodFailure(name() + " (after a " + extra.get("branch") + " probe): " + e.getMessage(), e, e.partialTrace());
+        }
+        Trace it = in.trace();
+        List<Trace.Round> rounds = it == null || it.rounds() == null ? List.of() : it.rounds();
+        extra.put("inner_final", new Trace.Final(in.answer(), in.option(), in.confidence()));
+        extra.put("inner_termination", in.termination());
+        String answer = in.answer(), option = in.option();
+        double confidence = in.confidence(), uncertainty = in.uncertainty();
+        if (!s.mode().equals("probe_only")) {
+            RollbackAggregation.Outcome ura = rollback(rounds, s, recorder, extra);
+            if (ura != null) {
+                MajorityVote.Verdict v = ura.verdict();
+                answer = v.answer();
+                option = v.option();
+                confidence = v.confidence();
+                uncertainty = v.uncertainty();
+            }
+        }
+        TokenCount tokens = probe.tokens().plus(in.tokens());
+        int calls = probe.calls() + in.calls();
+        long ms = (System.nanoTime() - t0) / 1_000_000;
+        Trace trace = new Trace(Trace.QuestionInfo.of(q), name(), config(ctx, it), rounds, in.termination(),
+                new Trace.Final(answer, option, confidence), tokens, calls, ms, extra);
+        return new Answer(answer, option, confidence, uncertainty, in.rounds(), in.termination(), tokens, calls, ms, trace);
+    }
+
+    /** What the probe round decided and cost; {@code branch} null when no probe ran. */
+    record ProbeRound(Branch branch, TokenCount tokens, int calls) {
+        static final ProbeRound NONE = new ProbeRound(null, TokenCount.ZERO, 0);
+    }
+
+    /** Probes, threshold, confident set and branch (DREAM §3.1), all recorded in {@code extra}. */
+    private ProbeRound probeRound(Question q, RunContext ctx, Settings s, Map<String, Object> extra) {
+        List<Probe> probes = probe(q, ctx, s);
+        TokenCount tokens = TokenCount.ZERO;
+        for (Probe p : probes) tokens = tokens.plus(p.tokens());
+        double tau = s.threshold().equals("static") ? s.staticTau()
+                : ResolutionAssignment.adaptiveThreshold(probes, s.alpha());
+        List<Probe> marked = ResolutionAssignment.mark(probes, tau);
+        List<Double> probed = marked.stream().map(Probe::scale).distinct().toList();
+        Branch branch = ResolutionAssignment.decide(marked, s.agents(), probed);
+        if (marked.stream().anyMatch(p -> p.ok() && p.signal().equals(UncertaintySignal.SEMANTIC.label()))) {
+            if (!warned.getAndSet(true)) {
+                LOG.warn("{}: the backend {} gave no log-probabilities, so DREAM's probe uses semantic uncertainty "
+                        + "instead of ANLL", name(), ctx.backend().name());
+            }
+            extra.put("uncertainty_fallback", "semantic");
+        }
+        extra.put("threshold", tau);
+        extra.put("threshold_kind", s.threshold());
+        extra.put("branch", branch.label());
+        extra.put("probes", marked);
+        extra.put("assignment", branch.assignment(s.agents()));
+        if (!branch.note().isEmpty()) extra.put("note", branch.note());
+        ctx.progress().event("dream_branch", Map.of("branch", branch.label(), "threshold", tau));
+        return new ProbeRound(branch, tokens, probes.size());
+    }
+
+    /**
+     * URA over the inner trace (DREAM §3.2) with ANLL when every answering turn's reply was seen with
+     * log-probs, else with the trace's own uncertainties: never a mix of signals.
+     */
+    private static RollbackAggregation.Outcome rollback(List<Trace.Round> rounds, Settings s, AnllRecorder recorder,
+                                                        Map<String, Object> extra) {
+        boolean anll = s.rollbackUncertainty().equals("anll") && rounds.stream()
+                .flatMap(r -> r.agents() == null ? java.util.stream.Stream.empty() : r.agents().stream())
+                .filter(t -> t.error() == null && t.answer() != null)
+                .allMatch(t -> recorder.uncertainty(t.raw()) != null);
+        RollbackAggregation.Outcome ura = anll
+                ? RollbackAggregation.aggregate(rounds, s.rho(), t -> recorder.uncertainty(t.raw()))
+                : RollbackAggregation.aggregate(rounds, s.rho());
+        extra.put("rollback_uncertainty", anll ? "anll" : "trace");
+        if (ura != null) {
+            extra.put("rollbacks", ura.rollbacks());
+            extra.put("votes", ura.verdict().scores());
+        }
+        return ura;
+    }
+
+    private Answer consensus(Question q, RunContext ctx, Branch.Consensus c, TokenCount tokens, int calls,
+                             Map<String, Object> extra, long t0) {
+        long ms = (System.nanoTime() - t0) / 1_000_000;
+        double conf = 1 - c.uncertainty();
+        String label = Termination.CONSENSUS.label();
+        Trace trace = new Trace(Trace.QuestionInfo.of(q), name(), config(ctx, null), List.of(), label,
+                new Trace.Final(c.answer(), c.option(), conf), tokens, calls, ms, extra);
+        return new Answer(c.answer(), c.option(), conf, c.uncertainty(), 0, label, tokens, calls, ms, trace);
+    }
+
+    /**
+     * Every agent answers the probe prompt at every scale (in parallel); scales whose capped image size
+     * repeats a smaller scale's are probed once (the backend's pixel limit made them the same image).
+     */
+    List<Probe> probe(Question q, RunContext ctx, Settings s) {
+        Backend backend = ctx.backend();
+        long maxPixels = backend.capabilities().maxImagePixels();
+        List<Double> scales = new ArrayList<>();
+        List<List<Picture>> images = new ArrayList<>();
+        List<String> seenSizes = new ArrayList<>();
+        for (double scale : s.scales()) {
+            List<Picture> pics = q.images().stream().map(p -> p.scaled(scale, maxPixels)).toList();
+            String size = pics.stream().map(p -> p.width() + "x" + p.height()).toList().toString();
+            if (seenSizes.contains(size)) continue;
+            seenSizes.add(size);
+            scales.add(scale);
+            images.add(pics);
+        }
+        Prompts prompts = new Prompts(ctx.config());
+        String format = q.isMultipleChoice() ? "Reply with one line:\nANSWER: <option letter>"
+                : "Reply with one line:\nANSWER: <a single word or short phrase>";
+        Sampling base = Sampling.greedy(s.probeMaxTokens(), ctx.config().integer("logprobs.top_k", 5));
+        Sampling sampling = s.probeTemperature() > 0 ? base.withN(1, s.probeTemperature()) : base;
+        UncertaintyEstimator estimator = UncertaintyEstimator.defaults();
+        ctx.progress().event("round_started", Map.of("k", -1, "phase", "probe"));
+        List<Future<Probe>> fs = new ArrayList<>();
+        for (int a = 0; a < s.agents(); a++) {
+            for (int i = 0; i < scales.size(); i++) {
+                final int agent = a;
+                final double scale = scales.get(i);
+                final List<Picture> pics = images.get(i);
+                String user = prompts.render("dream_probe", Map.of("role", "assistant", "agent", "agent-" + (a + 1),
+                        "question", q.render(), "format", format));
+                fs.add(ctx.executor().submit(() -> probeOne(backend, q, agent, scale, pics, user, sampling, estimator)));
+            }
+        }
+        List<Probe> out = new ArrayList<>();
+        for (Future<Probe> f : fs) {
+            try {
+                out.add(f.get());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted during DREAM's probe round", e);
+            } catch (ExecutionException e) {
+                throw e.getCause() instanceof RuntimeException re ? re : new IllegalStateException(e.getCause());
+            }
+        }
+        return out;
+    }
+
+    private static Probe probeOne(Backend backend, Question q, int agent, double scale, List<Picture> pics, String user,
+                                  Sampling sampling, UncertaintyEstimator estimator) {
+        int w = pics.isEmpty() ? 0 : pics.get(0).width(), h = pics.isEmpty() ? 0 : pics.get(0).height();
+        String id = "agent-" + (agent + 1);
+        try {
+            ChatResult r = backend.chat(sampling.request(AgentCall.messages(backend, null, user, pics, 1.0)));
+            Choice c = r.first();
+            var parsed = ReplyParser.parse(c.text(), q);
+            Estimate u = estimator.anll(c);
+            return new Probe(id, agent, scale, w, h, parsed.answer(), parsed.option(),
+                    ReplyParser.key(parsed.answer(), parsed.option()), u.value(), u.signal().label(), false,
+                    r.usage().toTokenCount(), null);
+        } catch (RuntimeException e) {
+            return new Probe(id, agent, scale, w, h, null, null, "", 1.0, UncertaintySignal.FIXED.label(), false,
+                    TokenCount.ZERO, e.getClass().getSimpleName() + ": " + e.getMessage());
+        }
+    }
+
+    private static Map<String, Object> config(RunContext ctx, Trace innerTrace) {
+        Map<String, Object> cfg = new LinkedHashMap<>();
+        cfg.put("dream", Json.MAPPER.convertValue(ctx.config().node("dream"), Object.class));
+        if (innerTrace != null && innerTrace.config() != null) cfg.put("inner", innerTrace.config());
+        return cfg;
+    }
+}

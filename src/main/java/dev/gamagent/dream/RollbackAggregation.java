@@ -1,0 +1,72 @@
+package dev.gamagent.dream;
+
+import dev.gamagent.api.Trace;
+import dev.gamagent.baseline.MajorityVote;
+import dev.gamagent.baseline.ReplyParser;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * DREAM's uncertainty-guided rollback aggregation (URA, DREAM §3.2; DESIGN.md §7), read from any method's
+ * trace: for each agent (stable id across rounds), r* is its most confident earlier round; its answer is
+ * restored when u(final) > (1 + ρ)·u(r*) and the final answer differs. Then a majority vote, ties to the
+ * lower uncertainty.
+ */
+public final class RollbackAggregation {
+    private RollbackAggregation() { }
+
+    /** A restored answer: agent, the final round it replaced and the earlier round it came back from. */
+    public record Rollback(String agent, int finalRound, String finalAnswer, double finalU,
+                           int restoredRound, String restoredAnswer, double restoredU) { }
+
+    /** The vote and the rollbacks behind it. */
+    public record Outcome(MajorityVote.Verdict verdict, List<MajorityVote.Ballot> ballots, List<Rollback> rollbacks) { }
+
+    /** Aggregates a trace's rounds with the uncertainties the trace records; null when no agent answered. */
+    public static Outcome aggregate(List<Trace.Round> rounds, double rho) {
+        return aggregate(rounds, rho, Trace.AgentTurn::uncertainty);
+    }
+
+    /**
+     * Aggregates a trace's rounds with {@code uncertainty} giving each turn's u (e.g. ANLL recorded from the
+     * backend); null when no agent answered in any round.
+     */
+    public static Outcome aggregate(List<Trace.Round> rounds, double rho, ToDoubleFunction<Trace.AgentTurn> uncertainty) {
+        Map<String, List<Step>> trajectories = new LinkedHashMap<>();
+        for (Trace.Round r : rounds) {
+            if (r.agents() == null) continue;
+            for (Trace.AgentTurn t : r.agents()) {
+                if (t.error() != null || t.answer() == null) continue;
+                trajectories.computeIfAbsent(t.id(), id -> new ArrayList<>()).add(new Step(r.k(), t, uncertainty.applyAsDouble(t)));
+            }
+        }
+        if (trajectories.isEmpty()) return null;
+        List<MajorityVote.Ballot> ballots = new ArrayList<>();
+        List<Rollback> rollbacks = new ArrayList<>();
+        for (var e : trajectories.entrySet()) {
+            List<Step> steps = e.getValue();
+            Step fin = steps.get(steps.size() - 1);
+            Step chosen = fin;
+            Step best = null;
+            for (int i = 0; i < steps.size() - 1; i++) {
+                if (best == null || steps.get(i).u < best.u) best = steps.get(i);
+            }
+            if (best != null && fin.u > (1 + rho) * best.u
+                    && !key(fin.turn).equals(key(best.turn))) {
+                chosen = best;
+                rollbacks.add(new Rollback(e.getKey(), fin.k, fin.turn.answer(), fin.u, best.k, best.turn.answer(), best.u));
+            }
+            ballots.add(new MajorityVote.Ballot(key(chosen.turn), chosen.turn.answer(), chosen.turn.option(),
+                    chosen.u, 1.0));
+        }
+        return new Outcome(MajorityVote.decide(ballots), ballots, rollbacks);
+    }
+
+    private static String key(Trace.AgentTurn t) { return ReplyParser.key(t.answer(), t.option()); }
+
+    private record Step(int k, Trace.AgentTurn turn, double u) { }
+}

@@ -1,0 +1,117 @@
+package dev.gamagent.gam;
+
+import dev.gamagent.api.Question;
+import dev.gamagent.api.Trace;
+import dev.gamagent.engine.Prompts;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Renders the GAM prompts from the overridable templates {@code gam_*} (docs/CONTRACTS.md §1): the
+ * {@code <question>}, {@code <role>} and {@code <task>} lines, {@code <previous>}, {@code <peer>},
+ * {@code <critique>}, {@code <consensus>} and {@code <claims>} blocks, and the requested format last.
+ */
+final class GamPrompts {
+    private final Prompts prompts;
+    private final Question question;
+    private final String note;
+
+    GamPrompts(Prompts prompts, Question question, String note) {
+        this.prompts = prompts;
+        this.question = question;
+        this.note = note == null ? "" : note;
+    }
+
+    /** A peer's answer as shown to others. */
+    record Peer(String id, double weight, String text) { }
+
+    /** A disputed claim as shown to critics (numbered 1.. in the block). */
+    record Disputed(String expert, Trace.Claim claim) { }
+
+    /** A critique as shown to experts when they revise. */
+    record Shown(String critic, String expert, String claimText, Assessment assessment) { }
+
+    String answer(Role role, boolean json) {
+        Map<String, Object> v = base(role);
+        v.put("format", format("answer", json));
+        return prompts.render("gam_answer", v);
+    }
+
+    String revise(Role role, String previous, List<Peer> peers, List<Shown> critiques, boolean json) {
+        Map<String, Object> v = base(role);
+        v.put("previous", previous == null || previous.isBlank() ? "(you gave no answer in the previous round)" : previous.strip());
+        v.put("peers", peers(peers));
+        StringBuilder cb = new StringBuilder();
+        for (Shown s : critiques) {
+            Assessment a = s.assessment();
+            cb.append("<critique critic=\"").append(s.critic()).append("\">");
+            cb.append(a.claim() == 0 ? "ALL CLAIMS" : "CLAIM by " + s.expert() + ": " + s.claimText());
+            cb.append(" | ").append(a.assessment().toUpperCase(Locale.ROOT));
+            if (a.reason() != null) cb.append(" | REASON: ").append(a.reason());
+            if (a.correction() != null) cb.append(" | CORRECTION: ").append(a.correction());
+            cb.append(" | CONFIDENCE: ").append(num(a.confidence())).append("</critique>\n");
+        }
+        v.put("critiques", cb.toString().strip());
+        v.put("format", format("answer", json));
+        return prompts.render("gam_revise", v);
+    }
+
+    String critique(Role role, String consensus, List<Disputed> claims, String zoom, boolean json) {
+        Map<String, Object> v = base(role);
+        v.put("consensus", consensus);
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < claims.size(); i++) {
+            Trace.Claim c = claims.get(i).claim();
+            sb.append("CLAIM ").append(i + 1).append(" [expert=").append(claims.get(i).expert())
+                    .append(", confidence=").append(num(c.confidence()));
+            if (c.region() != null) {
+                sb.append(", region=").append(num(c.region().x0())).append(',').append(num(c.region().y0())).append(',')
+                        .append(num(c.region().x1())).append(',').append(num(c.region().y1()));
+            }
+            sb.append("]: ").append(c.text().replace('\n', ' '));
+            if (c.evidence() != null) sb.append(" | EVIDENCE: ").append(c.evidence().replace('\n', ' '));
+            sb.append('\n');
+        }
+        v.put("claims", sb.toString().strip());
+        v.put("zoom", zoom == null ? "" : zoom);
+        v.put("format", prompts.render(json ? "gam_format_critique_json" : "gam_format_critique_lines", Map.of()));
+        return prompts.render("gam_critique", v);
+    }
+
+    String judge(List<Peer> peers) {
+        Map<String, Object> v = new HashMap<>();
+        v.put("question", question.render());
+        v.put("peers", peers(peers));
+        v.put("note", note);
+        return prompts.render("gam_judge", v);
+    }
+
+    private Map<String, Object> base(Role role) {
+        Map<String, Object> v = new HashMap<>();
+        v.put("role", role.label());
+        v.put("focus", prompts.render(role.template(), Map.of()));
+        v.put("question", question.render());
+        v.put("note", note);
+        return v;
+    }
+
+    private String format(String what, boolean json) {
+        String kind = question.isMultipleChoice() ? "the option letter" : "a single word or phrase";
+        return prompts.render("gam_format_" + what + (json ? "_json" : "_lines"),
+                Map.of("answer_kind", json ? "\"<" + kind + ">\"" : "<" + kind + ">"));
+    }
+
+    private static String peers(List<Peer> peers) {
+        StringBuilder sb = new StringBuilder();
+        for (Peer p : peers) {
+            sb.append("<peer id=\"").append(p.id()).append("\" weight=\"").append(num(p.weight())).append("\">\n")
+                    .append(p.text().strip()).append("\n</peer>\n");
+        }
+        return sb.toString().strip();
+    }
+
+    static String num(double v) { return String.format(Locale.ROOT, "%.2f", v); }
+}

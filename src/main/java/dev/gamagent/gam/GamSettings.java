@@ -1,0 +1,97 @@
+package dev.gamagent.gam;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.gamagent.config.Config;
+import dev.gamagent.game.InfluenceWeights;
+import dev.gamagent.game.StoppingRule;
+import dev.gamagent.uncertainty.Scoring;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The {@code gam} config section as typed values (defaults in {@code defaults.json}; every value settable
+ * with {@code --set gam.x=..}). Agents come from {@code gam.agents} (entries {@code {"role","id","backend",
+ * "scale"}}, experts and critics together) when present, else from {@code gam.experts} and
+ * {@code gam.critics} (role names or such entries).
+ */
+public record GamSettings(InfluenceWeights game, StoppingRule stopping, int maxDisputed, Scoring scoring,
+                          List<AgentSpec> experts, List<AgentSpec> critics, boolean noUncertainty,
+                          boolean noDynamicWeights, boolean noDebate, boolean fixedRounds, boolean recordFull,
+                          boolean judge, String judgeBackend, boolean zoom, String embedding, int maxTokens,
+                          int topLogprobs) {
+
+    /** The uncertainty every agent gets under the "no uncertainty" ablation. */
+    public static final double EQUAL_U = 0.5;
+
+    public static GamSettings from(Config c) {
+        var game = new InfluenceWeights(c.number("gam.lambda", 0.5), c.number("gam.gamma", 0.5), c.number("gam.tau", 0.5));
+        var stop = new StoppingRule(c.number("gam.theta_u", 0.5), c.number("gam.theta_c", 0.6),
+                c.number("gam.theta_term", 0.15), c.number("gam.epsilon", 0.01), c.integer("gam.max_rounds", 3),
+                (long) c.number("gam.token_budget", 0));
+        List<AgentSpec> experts = new ArrayList<>(), critics = new ArrayList<>();
+        JsonNode agents = c.node("gam.agents");
+        if (agents.isArray() && agents.size() > 0) {
+            readAgents(agents, "gam.agents", null, experts, critics);
+        } else {
+            readAgents(c.node("gam.experts"), "gam.experts", Role.Kind.EXPERT, experts, critics);
+            readAgents(c.node("gam.critics"), "gam.critics", Role.Kind.CRITIC, experts, critics);
+        }
+        if (experts.isEmpty()) throw new Config.ConfigException("gam: no experts configured; set gam.experts, e.g. [\"scene\",\"ocr\",\"relational\"]");
+        uniqueIds(experts, critics);
+        return new GamSettings(game, stop, c.integer("gam.max_disputed", 3), Scoring.parse(c.string("gam.scoring", "all")),
+                List.copyOf(experts), List.copyOf(critics),
+                c.bool("gam.ablation.no_uncertainty", false), c.bool("gam.ablation.no_dynamic_weights", false),
+                c.bool("gam.ablation.no_debate", false), c.bool("gam.ablation.fixed_rounds", false),
+                c.bool("gam.record_full", false), c.bool("gam.judge", false), c.string("gam.judge_backend", null),
+                c.bool("gam.zoom", false), c.string("gam.embedding", "bge-small-en-v15-q"),
+                c.integer("gam.max_tokens", 512), c.integer("logprobs.top_k", 5));
+    }
+
+    private static void readAgents(JsonNode list, String key, Role.Kind expected, List<AgentSpec> experts, List<AgentSpec> critics) {
+        if (list.isMissingNode() || list.isNull()) return;
+        if (!list.isArray()) throw new Config.ConfigException(key + " must be a list of role names or {\"role\":..} entries");
+        for (int i = 0; i < list.size(); i++) {
+            JsonNode e = list.get(i);
+            String where = key + "[" + i + "]";
+            Role role;
+            String id = null, backend = null;
+            double scale = 1.0;
+            try {
+                if (e.isTextual()) {
+                    role = Role.parse(e.asText(), where);
+                } else if (e.isObject()) {
+                    role = Role.parse(e.path("role").asText(null), where);
+                    id = e.hasNonNull("id") ? e.get("id").asText() : null;
+                    backend = e.hasNonNull("backend") ? e.get("backend").asText() : null;
+                    if (e.has("scale")) scale = e.get("scale").asDouble();
+                } else {
+                    throw new IllegalArgumentException(where + " must be a role name or an object with \"role\"");
+                }
+                if (expected != null && role.kind() != expected) {
+                    throw new IllegalArgumentException(where + ": '" + role.key() + "' is a " + role.kind().name().toLowerCase()
+                            + " role; put it in gam." + (role.kind() == Role.Kind.EXPERT ? "experts" : "critics"));
+                }
+                AgentSpec spec = new AgentSpec(id == null ? role.key() : id, role, backend, scale);
+                (role.kind() == Role.Kind.EXPERT ? experts : critics).add(spec);
+            } catch (IllegalArgumentException ex) {
+                throw new Config.ConfigException(ex.getMessage().startsWith(where) ? ex.getMessage() : where + ": " + ex.getMessage());
+            }
+        }
+    }
+
+    /** Two agents with the same role get ids ocr, ocr-2, ... so traces keep them apart. */
+    private static void uniqueIds(List<AgentSpec> experts, List<AgentSpec> critics) {
+        Set<String> seen = new HashSet<>();
+        for (List<AgentSpec> l : List.of(experts, critics)) {
+            for (int i = 0; i < l.size(); i++) {
+                AgentSpec a = l.get(i);
+                String id = a.id();
+                for (int n = 2; !seen.add(id); n++) id = a.id() + "-" + n;
+                if (!id.equals(a.id())) l.set(i, new AgentSpec(id, a.role(), a.backend(), a.scale()));
+            }
+        }
+    }
+}

@@ -1,0 +1,7 @@
+package dev.gamagent.game;
+
+/** Turns a sentence into a vector whose cosine measures meaning similarity (for open-answer Sim). */
+@FunctionalInterface
+public interface SentenceEmbedder {
+    float[] embed(String text);
+}

@@ -1,0 +1,14 @@
+package dev.gamagent.game;
+
+/** U_sys = Σ_j w_j·U_j (GAM-Agent §3.4; DESIGN.md §5), clipped to [0,1] against rounding. */
+public final class SystemUncertainty {
+    private SystemUncertainty() { }
+
+    public static double of(double[] w, double[] u) {
+        if (w.length != u.length) throw new IllegalArgumentException(w.length + " weights for " + u.length + " uncertainties");
+        if (w.length == 0) return 1.0;
+        double s = 0;
+        for (int j = 0; j < w.length; j++) s += w[j] * u[j];
+        return Math.max(0, Math.min(1, s));
+    }
+}

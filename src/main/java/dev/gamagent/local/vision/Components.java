@@ -1,0 +1,140 @@
+package dev.gamagent.local.vision;
+
+import java.awt.Rectangle;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Connected components of foreground pixels where 8-neighbours join when their colours are within a
+ * distance, so touching regions of different colours (a bar on its axis) stay apart. Each component's
+ * pixels are a contiguous slice of {@link #pixels}.
+ */
+final class Components {
+    record Blob(int id, int start, int end, Rectangle box) {
+        int area() { return end - start; }
+    }
+
+    final int w, h;
+    final int[] labels;
+    final int[] pixels;
+    final boolean[] foreground;
+    final List<Blob> blobs = new ArrayList<>();
+
+    private Components(int w, int h, boolean[] foreground) {
+        this.w = w;
+        this.h = h;
+        this.foreground = foreground;
+        this.labels = new int[w * h];
+        this.pixels = new int[w * h];
+    }
+
+    /** Labels {@code fg}; {@code join2} is the squared colour distance limit ({@link Integer#MAX_VALUE}: none). */
+    static Components label(int[] rgb, boolean[] fg, int w, int h, int join2) {
+        Components c = new Components(w, h, fg);
+        int next = 0;
+        for (int seed = 0; seed < fg.length; seed++) {
+            if (!fg[seed] || c.labels[seed] != 0) continue;
+            int id = c.blobs.size() + 1;
+            int start = next, head = next;
+            c.pixels[next++] = seed;
+            c.labels[seed] = id;
+            int x0 = Integer.MAX_VALUE, y0 = Integer.MAX_VALUE, x1 = -1, y1 = -1;
+            while (head < next) {
+                int p = c.pixels[head++];
+                int px = p % w, py = p / w;
+                x0 = Math.min(x0, px); x1 = Math.max(x1, px);
+                y0 = Math.min(y0, py); y1 = Math.max(y1, py);
+                for (int dy = -1; dy <= 1; dy++) {
+                    int ny = py + dy;
+                    if (ny < 0 || ny >= h) continue;
+                    for (int dx = -1; dx <= 1; dx++) {
+                        int nx = px + dx;
+                        if (nx < 0 || nx >= w || (dx == 0 && dy == 0)) continue;
+                        int q = ny * w + nx;
+                        if (!fg[q] || c.labels[q] != 0) continue;
+                        if (join2 != Integer.MAX_VALUE && ClassicalSceneAnalyzer.dist2(rgb[p], rgb[q]) > join2) continue;
+                        c.labels[q] = id;
+                        c.pixels[next++] = q;
+                    }
+                }
+            }
+            c.blobs.add(new Blob(id, start, next, new Rectangle(x0, y0, x1 - x0 + 1, y1 - y0 + 1)));
+        }
+        return c;
+    }
+
+    /** The blob as a mask over its box, with holes (pixels not reachable from outside the box) filled. */
+    boolean[] filledMask(Blob b) {
+        Rectangle r = b.box();
+        int bw = r.width + 2, bh = r.height + 2;
+        boolean[] in = new boolean[bw * bh];
+        for (int i = b.start(); i < b.end(); i++) {
+            int p = pixels[i];
+            in[(p / w - r.y + 1) * bw + (p % w - r.x + 1)] = true;
+        }
+        boolean[] outside = new boolean[bw * bh];
+        int[] stack = new int[bw * bh];
+        int sp = 0;
+        stack[sp++] = 0;
+        outside[0] = true;
+        while (sp > 0) {
+            int p = stack[--sp];
+            int x = p % bw, y = p / bw;
+            if (x > 0) sp = visit(p - 1, in, outside, stack, sp);
+            if (x < bw - 1) sp = visit(p + 1, in, outside, stack, sp);
+            if (y > 0) sp = visit(p - bw, in, outside, stack, sp);
+            if (y < bh - 1) sp = visit(p + bw, in, outside, stack, sp);
+        }
+        boolean[] mask = new boolean[r.width * r.height];
+        for (int y = 0; y < r.height; y++) {
+            for (int x = 0; x < r.width; x++) mask[y * r.width + x] = !outside[(y + 1) * bw + x + 1];
+        }
+        return mask;
+    }
+
+    private static int visit(int q, boolean[] in, boolean[] outside, int[] stack, int sp) {
+        if (in[q] || outside[q]) return sp;
+        outside[q] = true;
+        stack[sp] = q;
+        return sp + 1;
+    }
+
+    /** Pixels of the blob with a 4-neighbour outside it. */
+    int boundary(Blob b) {
+        int n = 0;
+        for (int i = b.start(); i < b.end(); i++) {
+            int p = pixels[i], x = p % w, y = p / w;
+            if (x == 0 || y == 0 || x == w - 1 || y == h - 1 || labels[p - 1] != b.id() || labels[p + 1] != b.id()
+                    || labels[p - w] != b.id() || labels[p + w] != b.id()) n++;
+        }
+        return n;
+    }
+
+    /** Per-channel median colour of the blob's interior pixels (all four neighbours in the blob), else of all pixels. */
+    int interiorMedian(Blob b, int[] rgb) {
+        int[][] hist = new int[3][256];
+        int n = 0;
+        for (int pass = 0; pass < 2 && n == 0; pass++) {
+            for (int i = b.start(); i < b.end(); i++) {
+                int p = pixels[i];
+                if (pass == 0) {
+                    int x = p % w, y = p / w;
+                    if (x == 0 || y == 0 || x == w - 1 || y == h - 1) continue;
+                    if (labels[p - 1] != b.id() || labels[p + 1] != b.id() || labels[p - w] != b.id() || labels[p + w] != b.id()) continue;
+                }
+                int c = rgb[p];
+                hist[0][(c >> 16) & 255]++;
+                hist[1][(c >> 8) & 255]++;
+                hist[2][c & 255]++;
+                n++;
+            }
+        }
+        int out = 0;
+        for (int ch = 0; ch < 3; ch++) {
+            int acc = 0, v = 0;
+            while (v < 255 && (acc += hist[ch][v]) * 2 < n) v++;
+            out = out << 8 | v;
+        }
+        return out;
+    }
+}

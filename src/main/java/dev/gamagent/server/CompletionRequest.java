@@ -1,0 +1,153 @@
+package dev.gamagent.server;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.gamagent.api.Question;
+import dev.gamagent.image.ImageException;
+import dev.gamagent.image.ImageLoader;
+import dev.gamagent.image.ImageTooLargeException;
+import dev.gamagent.image.Picture;
+import dev.gamagent.util.Json;
+
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * An OpenAI chat-completions request turned into a {@link Question}: text parts of the user messages
+ * become the question (lines like "A. red" become options), system messages the hint, and image parts
+ * (data URLs, or http(s) URLs from allowed hosts) the images. {@code model} names the method.
+ */
+public record CompletionRequest(String model, boolean stream, Question question) {
+    private static final Pattern OPTION = Pattern.compile("^\\s*\\(?([A-Z])[.):]\\s+(\\S.*)$");
+
+    /** Fetches a remote image URL; the caller has already checked the host. */
+    @FunctionalInterface
+    public interface RemoteImages {
+        byte[] fetch(URI url);
+    }
+
+    public static CompletionRequest parse(byte[] body, ServerSettings settings, RemoteImages remote) {
+        JsonNode root;
+        try {
+            root = Json.MAPPER.readTree(body);
+        } catch (JsonProcessingException e) {
+            throw ApiError.badRequest("invalid_json", "the request body is not valid JSON: " + e.getOriginalMessage()
+                    + " (line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ")");
+        } catch (java.io.IOException e) {
+            throw ApiError.badRequest("invalid_json", "the request body cannot be read: " + e.getMessage());
+        }
+        if (root == null || !root.isObject()) throw ApiError.badRequest("invalid_json", "the request body must be a JSON object");
+        String model = root.path("model").asText("single");
+        if (model.isBlank()) model = "single";
+        boolean stream = root.path("stream").asBoolean(false);
+        JsonNode messages = root.path("messages");
+        if (!messages.isArray() || messages.isEmpty()) {
+            throw ApiError.badRequest("missing_messages", "'messages' must be a non-empty array of {role, content}");
+        }
+        ImageLoader loader = new ImageLoader(settings.maxImagePixels(), "server.max_image_megapixels");
+        List<Picture> images = new ArrayList<>();
+        StringBuilder text = new StringBuilder();
+        StringBuilder hint = new StringBuilder();
+        for (int i = 0; i < messages.size(); i++) {
+            JsonNode m = messages.get(i);
+            String role = m.path("role").asText("");
+            JsonNode content = m.path("content");
+            String where = "messages[" + i + "]";
+            if (role.equals("system") || role.equals("developer")) {
+                append(hint, textOf(content, where));
+                continue;
+            }
+            if (!role.equals("user")) continue; // earlier assistant turns carry no new evidence
+            if (content.isTextual()) {
+                append(text, content.asText());
+            } else if (content.isArray()) {
+                for (int j = 0; j < content.size(); j++) {
+                    JsonNode part = content.get(j);
+                    String pwhere = where + ".content[" + j + "]";
+                    String type = part.path("type").asText("");
+                    switch (type) {
+                        case "text", "input_text" -> append(text, part.path("text").asText(""));
+                        case "image_url", "input_image" -> {
+                            JsonNode u = part.path("image_url");
+                            String url = u.isTextual() ? u.asText() : u.path("url").asText(null);
+                            if (url == null || url.isBlank()) throw ApiError.badRequest("missing_image_url", pwhere + ": image_url.url is missing");
+                            images.add(image(pwhere, url, loader, settings, remote));
+                        }
+                        default -> throw ApiError.badRequest("unsupported_content", pwhere + ": content part type '" + type
+                                + "' is not supported; use 'text' or 'image_url'");
+                    }
+                }
+            } else if (!content.isNull() && !content.isMissingNode()) {
+                throw ApiError.badRequest("invalid_content", where + ": content must be a string or an array of parts");
+            }
+        }
+        if (images.isEmpty()) {
+            throw ApiError.badRequest("missing_image", "no image in the request: add a user content part "
+                    + "{\"type\":\"image_url\",\"image_url\":{\"url\":\"data:image/png;base64,...\"}}");
+        }
+        Map<String, String> options = new LinkedHashMap<>();
+        StringBuilder question = new StringBuilder();
+        for (String line : text.toString().split("\n")) {
+            Matcher om = OPTION.matcher(line);
+            if (om.matches() && om.group(1).charAt(0) == (char) ('A' + options.size())) {
+                options.put(om.group(1), om.group(2).strip());
+            } else if (!line.strip().equalsIgnoreCase("options:")) {
+                append(question, line);
+            }
+        }
+        if (options.size() == 1) { // a lone "A. ..." line is ordinary text, not a choice
+            question.append('\n').append("A. ").append(options.get("A"));
+            options.clear();
+        }
+        String q = question.toString().strip();
+        if (q.isEmpty()) throw ApiError.badRequest("missing_question", "no question text in the user messages");
+        String h = hint.toString().strip();
+        return new CompletionRequest(model.strip(), stream,
+                new Question("request", images, q, h.isEmpty() ? null : h, options, null, null, null));
+    }
+
+    private static Picture image(String where, String url, ImageLoader loader, ServerSettings settings, RemoteImages remote) {
+        try {
+            if (url.regionMatches(true, 0, "data:", 0, 5)) return loader.dataUrl(where, url);
+            URI uri;
+            try {
+                uri = URI.create(url.strip());
+            } catch (IllegalArgumentException e) {
+                throw ApiError.badRequest("invalid_image_url", where + ": not a valid URL");
+            }
+            String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+            if (!scheme.equals("http") && !scheme.equals("https")) {
+                throw ApiError.badRequest("image_url_scheme", where + ": image URLs must be data: URLs or http(s) URLs from "
+                        + "allowed hosts; '" + scheme + ":' URLs are refused (the server never reads its own files)");
+            }
+            if (!settings.imageHostAllowed(uri.getHost())) {
+                throw new ApiError(403, "invalid_request_error", "image_host_not_allowed", where + ": images from host '" + uri.getHost()
+                        + "' are not allowed; send the image as a data URL or add the host to config server.allowed_image_hosts");
+            }
+            return loader.bytes(where + " (" + uri.getHost() + ")", remote.fetch(uri));
+        } catch (ImageTooLargeException e) {
+            throw new ApiError(413, "invalid_request_error", "image_too_large", e.getMessage());
+        } catch (ImageException e) {
+            throw ApiError.badRequest("invalid_image", e.getMessage());
+        }
+    }
+
+    private static String textOf(JsonNode content, String where) {
+        if (content.isTextual()) return content.asText();
+        StringBuilder sb = new StringBuilder();
+        if (content.isArray()) for (JsonNode p : content) if (p.path("type").asText("").contains("text")) append(sb, p.path("text").asText(""));
+        return sb.toString();
+    }
+
+    private static void append(StringBuilder sb, String s) {
+        if (s == null || s.isBlank()) return;
+        if (sb.length() > 0) sb.append('\n');
+        sb.append(s);
+    }
+}

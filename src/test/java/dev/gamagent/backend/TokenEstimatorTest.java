@@ -1,0 +1,37 @@
+package dev.gamagent.backend;
+
+import dev.gamagent.backend.internal.TokenEstimator;
+import dev.gamagent.image.ImageTokens;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Token estimates for servers that report no usage. */
+class TokenEstimatorTest {
+    @Test void textIsCountedWithTheCl100kTokenizer() {
+        TokenEstimator e = new TokenEstimator("qwen");
+        assertThat(e.text("hello world")).isEqualTo(2);
+        assertThat(e.text("")).isZero();
+    }
+
+    @Test void imagesFollowTheirFamilysRule() {
+        assertThat(new TokenEstimator("qwen").image(448, 448)).isEqualTo(ImageTokens.qwen(448, 448, 3136, 12_845_056)).isEqualTo(256);
+        assertThat(new TokenEstimator("openai").image(1024, 1024)).isEqualTo(85 + 170 * 4);
+        assertThat(new TokenEstimator("gemini").image(300, 200)).isEqualTo(258);
+        assertThat(new TokenEstimator("gemini").image(1536, 768)).isEqualTo(258 * 2);
+        assertThat(new TokenEstimator("anthropic").image(1000, 750)).isEqualTo(1000);
+    }
+
+    @Test void serverCountsWinAndMissingPartsAreEstimatedAndMarked() {
+        TokenEstimator e = new TokenEstimator("qwen");
+        ChatRequest q = BackendContractTest.question();
+        List<Choice> cs = List.of(new Choice("A", List.of(), "stop"));
+        assertThat(e.usage(q, cs, 900L, 3L)).isEqualTo(new Usage(900, 3, false));
+        Usage partly = e.usage(q, cs, null, 3L);
+        assertThat(partly.estimated()).isTrue();
+        assertThat(partly.completionTokens()).isEqualTo(3);
+        assertThat(partly.promptTokens()).isEqualTo(e.prompt(q));
+    }
+}

@@ -1,0 +1,91 @@
+package dev.gamagent.gam;
+
+import dev.gamagent.api.Region;
+import org.junit.jupiter.api.Test;
+
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+class ClaimParserTest {
+    private static final Map<String, String> OPTS = Map.of("A", "red", "B", "blue");
+
+    @Test void jsonInsideACodeFenceIsReadWithClaimsEvidenceAndRegions() {
+        String text = """
+                ```json
+                {"answer": "B", "claims": [{"text": "The triangle is blue", "confidence": 0.8,
+                  "evidence": "blue pixels", "region": [0.1, 0.2, 0.5, 0.6]}], "confidence": 0.75}
+                ```""";
+        ParsedResponse p = ClaimParser.parseAnswer(text, OPTS);
+        assertThat(p.parse()).isEqualTo("json");
+        assertThat(p.answer()).isEqualTo("B");
+        assertThat(p.confidence()).isCloseTo(0.75, within(1e-12));
+        assertThat(p.claims()).singleElement().satisfies(c -> {
+            assertThat(c.text()).isEqualTo("The triangle is blue");
+            assertThat(c.confidence()).isCloseTo(0.8, within(1e-12));
+            assertThat(c.evidence()).isEqualTo("blue pixels");
+            assertThat(c.region()).isEqualTo(new Region(0.1, 0.2, 0.5, 0.6));
+        });
+    }
+
+    @Test void theLineFormatIsReadWhenThereIsNoJson() {
+        String text = """
+                ANSWER: B
+                CLAIM 1: The triangle is blue | CONFIDENCE: 80% | EVIDENCE: its fill colour | REGION: 0.1,0.2,0.5,0.6
+                CLAIM 2: Nothing else is blue | CONFIDENCE: 0.4
+                CONFIDENCE: 0.7""";
+        ParsedResponse p = ClaimParser.parseAnswer(text, OPTS);
+        assertThat(p.parse()).isEqualTo("lines");
+        assertThat(p.answer()).isEqualTo("B");
+        assertThat(p.confidence()).isCloseTo(0.7, within(1e-12));
+        assertThat(p.claims()).hasSize(2);
+        assertThat(p.claims().get(0).confidence()).isCloseTo(0.8, within(1e-12));
+        assertThat(p.claims().get(0).region()).isEqualTo(new Region(0.1, 0.2, 0.5, 0.6));
+        assertThat(p.claims().get(1).evidence()).isNull();
+    }
+
+    @Test void freeProseFallsBackToTheOptionExtractorAndSentenceClaims() {
+        ParsedResponse p = ClaimParser.parseAnswer("The triangle looks blue. So the answer is B.", OPTS);
+        assertThat(p.parse()).isEqualTo("prose");
+        assertThat(p.answer()).isEqualTo("B");
+        assertThat(p.claims()).hasSize(2);
+        ParsedResponse open = ClaimParser.parseAnswer("The answer is a red bicycle.\nIt leans on the wall.", Map.of());
+        assertThat(open.answer()).isEqualTo("a red bicycle");
+    }
+
+    @Test void anUnreadableReplyGivesNoClaimsAndParseNone() {
+        assertThat(ClaimParser.parseAnswer("", OPTS).parse()).isEqualTo("none");
+        assertThat(ClaimParser.parseAnswer(null, OPTS).parse()).isEqualTo("none");
+        ParsedResponse p = ClaimParser.parseAnswer("{\"answer\": [broken", OPTS);
+        assertThat(p.parse()).isEqualTo("none");
+        assertThat(p.claims()).isEmpty();
+        assertThat(ClaimParser.parseAnswer("I like turtles.", OPTS).parse()).isEqualTo("none");
+    }
+
+    @Test void anExpertSayingItDoesNotApplyIsFlagged() {
+        assertThat(ClaimParser.parseAnswer("ANSWER: NOT APPLICABLE\nCONFIDENCE: 0.9", OPTS).notApplicable()).isTrue();
+        assertThat(ClaimParser.parseAnswer("There is no text in the image.", OPTS).notApplicable()).isTrue();
+        assertThat(ClaimParser.parseAnswer("{\"answer\":\"N/A\",\"claims\":[],\"confidence\":1}", OPTS).notApplicable()).isTrue();
+        assertThat(ClaimParser.parseAnswer("ANSWER: B", OPTS).notApplicable()).isFalse();
+    }
+
+    @Test void critiquesAreReadFromJsonLinesAndProse() {
+        String json = "{\"assessments\":[{\"claim\":2,\"assessment\":\"inaccurate\",\"reason\":\"it is red\",\"correction\":\"red\",\"confidence\":0.9}]}";
+        assertThat(ClaimParser.parseCritique(json, 3)).singleElement().satisfies(a -> {
+            assertThat(a.claim()).isEqualTo(2);
+            assertThat(a.assessment()).isEqualTo("inaccurate");
+            assertThat(a.correction()).isEqualTo("red");
+        });
+        assertThat(ClaimParser.critiquePath(json)).isEqualTo("json");
+        String lines = "CLAIM 1: PARTIALLY ACCURATE | REASON: only half | CORRECTION: none | CONFIDENCE: 0.6\n"
+                + "CLAIM 2: ACCURATE | REASON: fine | CONFIDENCE: 0.9\nCLAIM 9: INACCURATE | REASON: out of range";
+        var ls = ClaimParser.parseCritique(lines, 2);
+        assertThat(ls).extracting(Assessment::assessment).containsExactly("partially accurate", "accurate");
+        assertThat(ls.get(0).correction()).isNull();
+        assertThat(ClaimParser.parseCritique("All of these claims are accurate as far as I can see.", 2))
+                .singleElement().satisfies(a -> assertThat(a.claim()).isZero());
+        assertThat(ClaimParser.parseCritique("hmm", 2)).isEmpty();
+        assertThat(ClaimParser.critiquePath("hmm")).isEqualTo("none");
+    }
+}

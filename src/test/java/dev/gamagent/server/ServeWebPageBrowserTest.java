@@ -1,0 +1,168 @@
+package dev.gamagent.server;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.gamagent.image.Picture;
+import dev.gamagent.testing.ScriptedBackend;
+import dev.gamagent.util.Json;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.fail;
+
+/**
+ * End to end in headless Chromium: upload an image on the web page, ask, wait for the streamed answer,
+ * and check that the trace view shows rounds, claim regions and the weight chart. Needs Chromium
+ * ({@code /usr/bin/chromium}, or the path in {@code CHROMIUM}); without it the test fails, it does not skip.
+ */
+class ServeWebPageBrowserTest {
+    @TempDir Path dir;
+
+    static Path chromium() {
+        List<String> candidates = new ArrayList<>();
+        String env = System.getenv("CHROMIUM");
+        if (env != null && !env.isBlank()) candidates.add(env);
+        candidates.addAll(List.of("/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome", "/usr/bin/google-chrome-stable"));
+        for (String c : candidates) if (Files.isExecutable(Path.of(c))) return Path.of(c);
+        return null;
+    }
+
+    @Test void askingOnTheWebPageShowsTheAnswerAndTheDebateTrace() throws Exception {
+        Path chrome = chromium();
+        if (chrome == null) {
+            fail("headless Chromium is needed for the web-page test and was not found at /usr/bin/chromium: "
+                    + "install it (apt-get install chromium) or set CHROMIUM=/path/to/chrome");
+        }
+        Path image = dir.resolve("shapes.png");
+        Files.write(image, new Picture("shapes", ServerFixture.image(160, 100)).png());
+        try (ServerFixture f = new ServerFixture(ServerFixture.settings(dir), ScriptedBackend.text(r -> "B"),
+                Map.of("scripted-debate", ScriptedDebateMethod::new), List.of())) {
+            Path profile = Files.createDirectory(dir.resolve("profile"));
+            Process browser = new ProcessBuilder(chrome.toString(), "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                    "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                    "--disable-dev-shm-usage", "--user-data-dir=" + profile, "--remote-debugging-port=0",
+                    "--remote-allow-origins=*", "--window-size=1280,1800", "about:blank")
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            try {
+                String ws = devToolsUrl(browser);
+                HttpClient client = HttpClient.newHttpClient();
+                String http = "http://" + URI.create(ws).getAuthority();
+                JsonNode targets = Json.MAPPER.readTree(client.send(HttpRequest.newBuilder(URI.create(http + "/json/list")).build(),
+                        HttpResponse.BodyHandlers.ofString()).body());
+                String pageWs = null;
+                for (JsonNode t : targets) if (t.path("type").asText().equals("page")) pageWs = t.path("webSocketDebuggerUrl").asText();
+                assertThat(pageWs).as("a page target in " + targets).isNotNull();
+                try (DevToolsSession page = new DevToolsSession(client, pageWs)) {
+                    page.call("Page.enable", null);
+                    page.call("Page.navigate", Json.MAPPER.createObjectNode().put("url", f.base + "/"));
+                    waitFor("the method list to load", () -> intOf(page, "document.querySelectorAll('#method option').length") >= 2);
+
+                    int root = page.call("DOM.getDocument", null).path("root").path("nodeId").asInt();
+                    int input = page.call("DOM.querySelector", Json.MAPPER.createObjectNode().put("nodeId", root).put("selector", "#image"))
+                            .path("nodeId").asInt();
+                    var files = Json.MAPPER.createObjectNode().put("nodeId", input);
+                    files.putArray("files").add(image.toString());
+                    page.call("DOM.setFileInputFiles", files);
+                    page.eval("document.querySelector('#question').value = 'Which colour is the right half?';"
+                            + "document.querySelector('#options').value = 'A. red\\nB. blue';"
+                            + "document.querySelector('#method').value = 'scripted-debate';"
+                            + "document.querySelector('#ask-button').click(); true");
+
+                    waitFor("the answer and the trace view", () -> !page(page, "document.querySelector('#answer').hidden")
+                            && intOf(page, "document.querySelectorAll('#rounds .round').length") >= 3);
+                    assertThat(page.eval("document.querySelector('#answer').textContent").asText()).startsWith("B. blue");
+                    assertThat(intOf(page, "document.querySelectorAll('#progress li').length")).as("streamed progress events").isGreaterThanOrEqualTo(9);
+                    assertThat(intOf(page, "document.querySelectorAll('#weights-chart polyline.weight-line').length")).isEqualTo(2);
+                    assertThat(intOf(page, "document.querySelectorAll('#weights-chart polyline.usys-line').length")).isEqualTo(1);
+                    assertThat(intOf(page, "document.querySelectorAll('#weights-chart .weight-line-point').length")).isEqualTo(6);
+                    assertThat(intOf(page, "document.querySelectorAll('#trace-image rect.claim-region').length")).isEqualTo(2);
+                    assertThat(page(page, "!!document.querySelector('#trace-image image')")).as("the stored image is drawn").isTrue();
+                    assertThat(page.eval("document.querySelector('#termination-reason').textContent").asText()).isEqualTo("consensus");
+                    assertThat(intOf(page, "document.querySelectorAll('#probes tbody tr').length")).as("DREAM probes").isEqualTo(2);
+                    assertThat(page.eval("document.querySelector('#rounds').textContent").asText()).contains("scene").contains("ocr")
+                            .contains("0.740").contains("supported");
+                    screenshot(page, "serve-trace.png");
+
+                    page.eval("document.querySelector('#tab-traces').click(); true");
+                    waitFor("the recent-traces list", () -> intOf(page, "document.querySelectorAll('#trace-list tbody tr.clickable').length") == 1);
+                    assertThat(page.eval("document.querySelector('#trace-list tbody').textContent").asText()).contains("scripted-debate");
+                }
+            } finally {
+                browser.descendants().forEach(ProcessHandle::destroy);
+                browser.destroy();
+                if (!browser.waitFor(10, TimeUnit.SECONDS)) browser.destroyForcibly();
+            }
+        }
+    }
+
+    /** Chromium prints "DevTools listening on ws://..." on stderr once it is ready. */
+    private static String devToolsUrl(Process browser) throws Exception {
+        CompletableFuture<String> url = new CompletableFuture<>();
+        StringBuilder log = new StringBuilder();
+        Thread reader = new Thread(() -> {
+            try (BufferedReader r = new BufferedReader(new InputStreamReader(browser.getErrorStream(), StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = r.readLine()) != null) {
+                    if (log.length() < 4000) log.append(line).append('\n');
+                    int at = line.indexOf("ws://");
+                    if (line.contains("DevTools listening on") && at >= 0) url.complete(line.substring(at).strip());
+                }
+            } catch (Exception e) {
+                // the browser exited; the timeout below reports it
+            }
+            url.completeExceptionally(new IllegalStateException("chromium exited without a DevTools URL:\n" + log));
+        }, "chromium-stderr");
+        reader.setDaemon(true);
+        reader.start();
+        return url.get(60, TimeUnit.SECONDS);
+    }
+
+    private static void waitFor(String what, BooleanSupplier condition) throws InterruptedException {
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (System.nanoTime() < end) {
+            if (condition.getAsBoolean()) return;
+            Thread.sleep(100);
+        }
+        fail("timed out waiting for " + what);
+    }
+
+    private static int intOf(DevToolsSession page, String js) {
+        try {
+            return page.eval(js).asInt();
+        } catch (Exception e) {
+            return -1;
+        }
+    }
+
+    private static boolean page(DevToolsSession page, String js) {
+        try {
+            return page.eval(js).asBoolean();
+        } catch (Exception e) {
+            return false;
+        }
+    }
+
+    private static void screenshot(DevToolsSession page, String name) throws Exception {
+        JsonNode shot = page.call("Page.captureScreenshot", Json.MAPPER.createObjectNode().put("format", "png").put("captureBeyondViewport", true));
+        Path out = Path.of("target", "screenshots", name);
+        Files.createDirectories(out.getParent());
+        Files.write(out, Base64.getDecoder().decode(shot.path("data").asText()));
+    }
+}
