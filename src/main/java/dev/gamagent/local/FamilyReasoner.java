@@ -262,7 +262,7 @@ public final class FamilyReasoner {
     // ---------------------------------------------------------------- bar charts
 
     private Judgement chart(QuestionFamily.Chart q, Perception v, List<String> candidates) {
-        Scene.Chart chart = v.scene().chart();
+        Scene.Chart chart = mergedBars(v.scene().chart());
         if (chart == null || chart.bars().isEmpty()) return lowInformation(q, candidates, false, "no bar chart was found", Region.FULL);
         List<Scene.Bar> bars = chart.bars();
         int n = bars.size();
@@ -349,6 +349,34 @@ public final class FamilyReasoner {
                 return new Judgement(q, true, false, answer, null, List.of(f), evidence);
             }
         }
+    }
+
+    /**
+     * Bars as columns: pieces of one bar that vision reported separately (overlapping horizontally by
+     * more than half the narrower one, or side by side within a few pixels) are joined into their union.
+     */
+    static Scene.Chart mergedBars(Scene.Chart chart) {
+        if (chart == null) return null;
+        List<Scene.Bar> sorted = new ArrayList<>();
+        // A run a few pixels high along the baseline is the axis line, not a bar.
+        for (Scene.Bar b : chart.bars()) if (b.box().height >= 4) sorted.add(b);
+        if (sorted.isEmpty()) return null;
+        sorted.sort(java.util.Comparator.comparingInt(b -> b.box().x));
+        List<Scene.Bar> out = new ArrayList<>();
+        for (Scene.Bar b : sorted) {
+            if (!out.isEmpty()) {
+                Scene.Bar last = out.get(out.size() - 1);
+                int overlap = Math.min(last.box().x + last.box().width, b.box().x + b.box().width) - Math.max(last.box().x, b.box().x);
+                int narrower = Math.min(last.box().width, b.box().width);
+                // overlapping columns, or strips touching within a few pixels (real bars stand apart)
+                if (overlap > 0.5 * narrower || (overlap > -Math.max(3, 0.05 * narrower) && overlap <= 0)) {
+                    out.set(out.size() - 1, new Scene.Bar(last.box().union(b.box()), last.color()));
+                    continue;
+                }
+            }
+            out.add(b);
+        }
+        return new Scene.Chart(out, chart.plotArea(), chart.baselineY());
     }
 
     /**
