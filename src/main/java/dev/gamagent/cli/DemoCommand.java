@@ -62,7 +62,7 @@ public final class DemoCommand implements Callable<Integer> {
             tsv = new String(in.readAllBytes(), StandardCharsets.UTF_8);
         }
         Dataset ds = BenchmarkLoader.fromTsv("demo.tsv", tsv, null, new BenchmarkLoader.Filter(limit, null));
-        List<String> registered = MethodRegistry.names();
+        List<String> registered = MethodRegistry.listed();
         List<String> methods = METHODS.stream().filter(registered::contains).toList();
         if (methods.isEmpty()) throw new IllegalStateException("none of the demo methods " + METHODS + " is registered; known: " + registered);
         if (!resume) {
