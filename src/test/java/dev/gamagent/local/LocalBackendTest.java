@@ -291,6 +291,9 @@ class LocalBackendTest {
         String prompt = tagged("assistant", "probe", "What color is the triangle?\nA. blue\nB. red")
                 + "\nAnswer briefly.\nReply in this format:\nANSWER: <option letter>\nCONFIDENCE: <0..1>";
         assertThat(backend().chat(ask(prompt, scene())).text()).matches("ANSWER: B\nCONFIDENCE: 0\\.9\\d");
+        String oneLine = tagged("assistant", "probe", "What color is the triangle?\nA. blue\nB. red")
+                + "\nAnswer briefly.\nReply with one line:\nANSWER: <option letter>";
+        assertThat(backend().chat(ask(oneLine, scene())).text()).isEqualTo("ANSWER: B");
     }
 
     @Test
