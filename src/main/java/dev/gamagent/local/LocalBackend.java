@@ -17,7 +17,6 @@ import dev.gamagent.image.Picture;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Random;
 
 /**
  * The built-in local perception model as a backend (DESIGN.md §8): it reads the prompt (PromptReader),
@@ -170,15 +169,26 @@ public final class LocalBackend implements Backend {
 
     /** The greedy answer for the first choice (or at temperature 0); a seeded sample for the others. */
     private static int pick(Distribution d, int k, ChatRequest request, ParsedPrompt p) {
-        if (k == 0 || request.temperature() <= 0) return d.bestIndex();
+        if (k == 0 || request.temperature() <= 0) {
+            // A uniform distribution has no best value: the arbitrary pick is a hash of the prompt (same
+            // prompt, same pick), so agents that know nothing do not all fall on option A together.
+            if (d.bestProbability() - minimum(d) < 1e-12) return Math.floorMod((p.question() + "|" + p.role()).hashCode(), d.size());
+            return d.bestIndex();
+        }
         long seed = (request.seed() == null ? 0L : request.seed()) * 31 + p.question().hashCode() * 17L + k;
         double t = Math.max(1e-3, request.temperature());
         double[] w = new double[d.size()];
         double s = 0;
         for (int i = 0; i < w.length; i++) { w[i] = Math.pow(d.p(i), 1 / t); s += w[i]; }
-        double r = new Random(seed).nextDouble() * s;
+        double r = new java.util.SplittableRandom(seed).nextDouble() * s; // well mixed even for neighbouring seeds
         for (int i = 0; i < w.length; i++) { r -= w[i]; if (r <= 0) return i; }
         return w.length - 1;
+    }
+
+    private static double minimum(Distribution d) {
+        double m = 1;
+        for (double x : d.probabilities()) m = Math.min(m, x);
+        return m;
     }
 
     @Override public void close() { perception.close(); }

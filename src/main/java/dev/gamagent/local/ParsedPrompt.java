@@ -13,10 +13,13 @@ import java.util.Map;
  * @param options letter → option text, in order (empty for an open question)
  * @param claimsRequested whether the requested format has CLAIM lines (or a {@code claims} JSON field);
  *                        without them the model states its findings as reasoning before the answer
+ * @param confidenceRequested whether the line format asks for a CONFIDENCE line ("Reply with one line:
+ *                        ANSWER: ..." does not)
  */
 public record ParsedPrompt(String question, String hint, Map<String, String> options, String role, Task task,
                            List<Peer> peers, List<Critique> critiques, String previous, List<ClaimRef> claims,
-                           String consensus, OutputFormat format, boolean claimsRequested, List<Picture> images) {
+                           String consensus, OutputFormat format, boolean claimsRequested, boolean confidenceRequested,
+                           List<Picture> images) {
     public ParsedPrompt {
         options = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(options));
         peers = List.copyOf(peers);

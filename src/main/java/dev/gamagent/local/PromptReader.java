@@ -38,6 +38,7 @@ public final class PromptReader {
     private static final Pattern LINE_FORMAT = Pattern.compile("(?m)^\\s*(ANSWER|CLAIM\\s*\\d*|CLAIM n)\\s*:", Pattern.CASE_INSENSITIVE);
     private static final Pattern JSON_FORMAT = Pattern.compile("(?i)reply with (?:one|a) JSON object|respond in JSON|answer in JSON");
     private static final Pattern CLAIM_FORMAT = Pattern.compile("(?im)^\\s*CLAIM\\s*(?:\\d+|n)?\\s*:|\"claims\"");
+    private static final Pattern CONFIDENCE_FORMAT = Pattern.compile("(?im)^\\s*CONFIDENCE\\s*:|\"confidence\"");
     private static final Pattern CLAIM_TAIL = Pattern.compile("\\s*\\|\\s*(?:EVIDENCE|CONFIDENCE|REGION)\\s*:.*$", Pattern.CASE_INSENSITIVE);
     private static final Pattern LETTER_FORMAT = Pattern.compile("option'?s letter|letter from the given choices|answer with the letter", Pattern.CASE_INSENSITIVE);
     private static final Pattern INSTRUCTION = Pattern.compile(
@@ -141,7 +142,7 @@ public final class PromptReader {
         if (format == ParsedPrompt.OutputFormat.JSON && schemaText.contains("\"claims\"")) claimsRequested = true;
         return new ParsedPrompt(question, hint, options, role, task, peers, critiques,
                 previous == null ? null : previous.strip(), claims, consensus == null ? null : consensus.strip(), format,
-                claimsRequested, images);
+                claimsRequested, CONFIDENCE_FORMAT.matcher(outside).find(), images);
     }
 
     private static ParsedPrompt.ClaimRef claim(int n, String attrs, String text) {

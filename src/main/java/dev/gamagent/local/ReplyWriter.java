@@ -48,7 +48,7 @@ final class ReplyWriter {
                     }
                 }
                 if (a.reason() != null) out.add(Piece.plain("\nREASON: " + clean(a.reason())));
-                out.add(Piece.plain(String.format(Locale.ROOT, "\nCONFIDENCE: %.2f", conf)));
+                if (p.confidenceRequested() || withClaims) out.add(Piece.plain(String.format(Locale.ROOT, "\nCONFIDENCE: %.2f", conf)));
             }
             case JSON -> {
                 out.add(Piece.plain("{\"answer\": \""));
@@ -146,7 +146,7 @@ final class ReplyWriter {
 
     static ParsedPrompt withFormat(ParsedPrompt p, ParsedPrompt.OutputFormat f) {
         return new ParsedPrompt(p.question(), p.hint(), p.options(), p.role(), p.task(), p.peers(), p.critiques(),
-                p.previous(), p.claims(), p.consensus(), f, p.claimsRequested(), p.images());
+                p.previous(), p.claims(), p.consensus(), f, p.claimsRequested(), p.confidenceRequested(), p.images());
     }
 
     private static Piece escaped(Piece p) {

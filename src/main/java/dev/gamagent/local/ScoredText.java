@@ -36,7 +36,12 @@ public final class ScoredText {
         if (p.full().isEmpty()) return this;
         Distribution d = p.alternatives();
         List<TokenLogprob.Alternative> alts = new ArrayList<>();
-        for (int i : d.ranking()) {
+        List<Integer> order = new ArrayList<>(d.ranking());
+        if (d.p(p.chosen()) >= d.p(order.get(0)) - 1e-12) {
+            order.remove(Integer.valueOf(p.chosen())); // among equally probable values the emitted one comes first
+            order.add(0, p.chosen());
+        }
+        for (int i : order) {
             String v = d.values().get(i);
             if (OTHER.equals(v) || d.p(i) <= 0) continue;
             String tok = p.prefix() + v;

@@ -102,6 +102,12 @@ class LocalBackendTest {
         TokenLogprob t = backend().chat(ask("Why is the circle sad?\nA. rain\nB. loss\nC. tired\nD. hungry" + LETTER, scene())).first().logprobs().get(0);
         assertThat(t.top()).hasSize(4);
         for (TokenLogprob.Alternative a : t.top()) assertThat(Math.exp(a.logprob())).isCloseTo(0.25, within(1e-9));
+        assertThat(t.top().get(0).token()).isEqualTo(t.token());
+        java.util.Set<String> picks = new java.util.HashSet<>();
+        for (String role : List.of("scene expert", "relational expert", "object expert", "attribute expert", "assistant")) {
+            picks.add(backend().chat(ask(tagged(role, "answer", "Why is the circle sad?\nA. rain\nB. loss\nC. tired\nD. hungry") + LETTER, scene())).text());
+        }
+        assertThat(picks).as("agents that know nothing do not all guess the same letter").hasSizeGreaterThan(1);
         Choice lines = backend().chat(ask(tagged("assistant", "answer", "Why is the circle sad?\nA. rain\nB. loss") + LINES, scene())).first();
         assertThat(lines.text()).contains("Cannot determine the answer").contains("CONFIDENCE: 0.50");
     }
@@ -162,7 +168,7 @@ class LocalBackendTest {
         LocalBackend b = backend(new LayoutOcr(new LayoutOcr.Placed("SALE", new Rectangle2D.Double(0.3, 0.1, 0.4, 0.2))));
         Choice c = b.chat(ask(tagged("ocr expert", "answer", "What color is the triangle?\nA. blue\nB. red") + LINES, scene())).first();
         assertThat(c.text()).contains("CONFIDENCE: 0.50");
-        assertThat(Math.exp(token(c, "A").logprob())).isCloseTo(0.5, within(1e-9));
+        assertThat(Math.exp(token(c, c.text().substring(8, 9)).logprob())).isCloseTo(0.5, within(1e-9));
     }
 
     @Test
@@ -291,6 +297,9 @@ class LocalBackendTest {
         String prompt = tagged("assistant", "probe", "What color is the triangle?\nA. blue\nB. red")
                 + "\nAnswer briefly.\nReply in this format:\nANSWER: <option letter>\nCONFIDENCE: <0..1>";
         assertThat(backend().chat(ask(prompt, scene())).text()).matches("ANSWER: B\nCONFIDENCE: 0\\.9\\d");
+        String oneLine = tagged("assistant", "probe", "What color is the triangle?\nA. blue\nB. red")
+                + "\nAnswer briefly.\nReply with one line:\nANSWER: <option letter>";
+        assertThat(backend().chat(ask(oneLine, scene())).text()).isEqualTo("ANSWER: B");
     }
 
     @Test

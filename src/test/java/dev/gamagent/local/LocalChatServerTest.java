@@ -67,6 +67,28 @@ class LocalChatServerTest {
     }
 
     @Test
+    void theOpenAiBackendTalksToTheLocalModelEndToEnd() {
+        var spec = new dev.gamagent.backend.BackendSpec("openai", java.util.List.of(server.baseUrl()), LocalBackend.MODEL, null,
+                null, 0, 2, null, null, null);
+        var req = dev.gamagent.backend.ChatRequest.of(java.util.List.of(dev.gamagent.backend.ChatMessage.user(
+                LocalBackendTest.tagged("scene expert", "answer", "What color is the triangle?\nA. blue\nB. red") + LocalBackendTest.LINES,
+                java.util.List.of(LocalBackendTest.scene()))));
+        var direct = new LocalBackend(new LocalPerception(new LayoutOcr(), new BlobSceneAnalyzer(), 8)).chat(req).first();
+        try (var remote = dev.gamagent.backend.BackendFactory.create(spec, dev.gamagent.config.Config.defaults(), k -> null)) {
+            var r = remote.chat(req);
+            assertThat(r.text()).isEqualTo(direct.text()).startsWith("ANSWER: B");
+            assertThat(r.first().logprobs()).hasSameSizeAs(direct.logprobs());
+            for (int i = 0; i < direct.logprobs().size(); i++) {
+                assertThat(r.first().logprobs().get(i).token()).isEqualTo(direct.logprobs().get(i).token());
+                assertThat(r.first().logprobs().get(i).logprob()).isCloseTo(direct.logprobs().get(i).logprob(), within(1e-9));
+                assertThat(r.first().logprobs().get(i).top()).hasSameSizeAs(direct.logprobs().get(i).top());
+            }
+            assertThat(r.usage().estimated()).isFalse();
+            assertThat(r.usage().completionTokens()).isEqualTo(direct.logprobs().size());
+        }
+    }
+
+    @Test
     void modelsListsTheLocalModel() throws Exception {
         HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(server.baseUrl() + "/models")).GET().build(),
                 HttpResponse.BodyHandlers.ofString());
