@@ -86,19 +86,36 @@ function readFile(file) {
   });
 }
 
+// One progress line per streamed event. The shapes are the methods' ProgressListener events: round_started {k, phase},
+// agent_started {k, id}, agent_answered {k, id, role, answer, option, uncertainty | error}, critique {k, critic, expert,
+// claim, assessment} (gam), weights {k, weights: {id: w}, U_sys, conflict} (gam), dream_branch {branch, threshold}.
 function describeEvent(ev) {
   const d = ev.data || {};
-  const parts = [ev.type];
-  if (d.k !== undefined) parts.push('round ' + d.k);
-  if (d.id) parts.push(d.id);
-  if (d.answer !== undefined) parts.push('→ ' + d.answer);
-  if (d.weights) parts.push('weights ' + JSON.stringify(d.weights));
-  if (d.U_sys !== undefined) parts.push('U_sys ' + fmt(d.U_sys));
-  if (parts.length === 1 && Object.keys(d).length) {
-    const raw = JSON.stringify(d); // an event shape this page does not know yet: show it as is
-    parts.push(raw.length > 160 ? raw.slice(0, 160) + '…' : raw);
+  const probe = d.phase === 'probe' || d.k < 0;
+  const round = d.k === undefined ? '' : (probe ? 'probe' : 'round ' + d.k) + ' · ';
+  switch (ev.type) {
+    case 'round_started':
+      return probe ? 'DREAM probe round started' : d.k === undefined ? 'round started' : `Round ${d.k} started`;
+    case 'agent_started':
+      return `${round}${d.id} is answering…`;
+    case 'agent_answered': {
+      const who = d.id + (d.role && d.role !== d.id ? ' (' + d.role + ')' : '');
+      if (d.error) return `${round}${who} failed: ${d.error}`;
+      const answer = (d.option && d.option !== d.answer ? d.option + '. ' : '') + (d.answer === undefined || d.answer === null ? '–' : d.answer);
+      return `${round}${who} → ${answer}` + (d.uncertainty !== undefined ? ` · uncertainty ${fmt(d.uncertainty)}` : '');
+    }
+    case 'critique':
+      return `${round}${d.critic} on ${d.expert ? d.expert + (d.claim ? ' claim ' + d.claim : '') : 'all claims'}: ${d.assessment}`;
+    case 'weights':
+      return `${round}weights ` + Object.entries(d.weights || {}).map(([id, w]) => id + ' ' + fmt(w)).join(', ')
+        + (d.U_sys !== undefined ? ' · U_sys ' + fmt(d.U_sys) : '') + (d.conflict !== undefined ? ' · conflict ' + fmt(d.conflict) : '');
+    case 'dream_branch':
+      return `DREAM branch ${d.branch}` + (d.threshold !== undefined ? ` (threshold ${fmt(d.threshold)})` : '');
+    default: {
+      const raw = JSON.stringify(d); // an event shape this page does not know yet: show it as is
+      return ev.type + (Object.keys(d).length ? ' · ' + (raw.length > 160 ? raw.slice(0, 160) + '…' : raw) : '');
+    }
   }
-  return parts.join(' · ');
 }
 
 async function ask(event) {
@@ -147,7 +164,7 @@ async function ask(event) {
           if (data === '[DONE]') continue;
           const chunk = JSON.parse(data);
           if (chunk.error) { error = chunk.error.message; continue; }
-          if (chunk.gam_event) $('#progress').append(el('li', {}, describeEvent(chunk.gam_event)));
+          if (chunk.gam_event) $('#progress').append(el('li', { class: 'event-' + chunk.gam_event.type }, describeEvent(chunk.gam_event)));
           const delta = chunk.choices && chunk.choices[0] && chunk.choices[0].delta;
           if (delta && delta.content) content += delta.content;
           if (chunk.gam) gam = chunk.gam;

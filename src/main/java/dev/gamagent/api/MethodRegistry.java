@@ -26,18 +26,29 @@ public final class MethodRegistry {
         METHODS.put("gam", dev.gamagent.gam.GamMethod::new);
     }
 
+    /** The debate-style methods DREAM wraps (DESIGN.md §7; docs/CONTRACTS.md §4), listed as "dream+<m>". */
+    private static final List<String> DREAM_WRAPPED = List.of("debate", "self-debate", "mad", "dmad", "chateval", "debunc", "gam");
+
     private MethodRegistry() { }
 
     public static Method create(String name) {
-        if (name == null || name.isBlank()) throw new IllegalArgumentException("no method named; known: " + names());
+        if (name == null || name.isBlank()) throw new IllegalArgumentException("no method named; known: " + String.join(", ", listed()));
         String n = name.strip().toLowerCase(java.util.Locale.ROOT);
         Supplier<Method> s = METHODS.get(n);
         if (s != null) return s.get();
         if (n.startsWith(dev.gamagent.dream.DreamMethod.PREFIX)) {
             return new dev.gamagent.dream.DreamMethod(create(n.substring(dev.gamagent.dream.DreamMethod.PREFIX.length())));
         }
-        throw new IllegalArgumentException("unknown method '" + name + "'; known: " + String.join(", ", names()));
+        throw new IllegalArgumentException("unknown method '" + name + "'; known: " + String.join(", ", listed()));
     }
 
+    /** The registered methods, without the DREAM wrappers. */
     public static List<String> names() { return List.copyOf(METHODS.keySet()); }
+
+    /** Every name users can pick: the registered methods, then "dream+<m>" for each debate method. */
+    public static List<String> listed() {
+        List<String> all = new java.util.ArrayList<>(METHODS.keySet());
+        for (String m : DREAM_WRAPPED) if (METHODS.containsKey(m)) all.add(dev.gamagent.dream.DreamMethod.PREFIX + m);
+        return List.copyOf(all);
+    }
 }

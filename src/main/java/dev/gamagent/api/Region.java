@@ -12,6 +12,7 @@ public record Region(double x0, double y0, double x1, double y1) {
 
     public double area() { return (x1 - x0) * (y1 - y0); }
 
+    @com.fasterxml.jackson.annotation.JsonIgnore // a derived property: traces carry x0, y0, x1, y1 only
     public boolean isEmpty() { return x1 <= x0 || y1 <= y0; }
 
     /** Grows the region by {@code margin} (fraction of its own size) on each side, clipped to the image. */

@@ -27,7 +27,8 @@ public final class BackendFactory {
         Backend b;
         switch (spec.kind()) {
             case "local":
-                throw new IllegalArgumentException("backend 'local' is not available in this build; use --backend openai|ollama|gemini|anthropic|replay");
+                b = dev.gamagent.local.LocalBackend.create(config);
+                break;
             case "openai":
                 b = remote(spec, config, env, "https://api.openai.com/v1", "OPENAI_API_KEY", false, OpenAiCompatibleBackend::new);
                 break;

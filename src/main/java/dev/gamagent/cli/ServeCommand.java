@@ -57,7 +57,12 @@ public final class ServeCommand implements Callable<Integer> {
             int p = server.start();
             System.out.println("gam serve: http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + p + "/  (traces in " + settings.traceDb() + ")");
             Runtime.getRuntime().addShutdownHook(new Thread(stop::countDown));
-            stop.await();
+            try {
+                stop.await();
+            } catch (InterruptedException e) {
+                // stopped by the thread that runs it (tests, a host application): close the server, a clean stop
+                Thread.currentThread().interrupt();
+            }
         }
         return 0;
     }

@@ -221,7 +221,7 @@ final class GamController {
         } else if (s.noUncertainty()) {
             u = new Estimate(GamSettings.EQUAL_U, UncertaintySignal.FIXED);
         } else {
-            u = estimator.estimate(c, s.scoring(), option != null ? option : p.answer(), p.hedgeText(c.text()));
+            u = estimator.estimate(c, s.scoring(), spanAnswer(p.answer(), option), p.hedgeText(c.text()));
         }
         Map<String, Double> dist = null;
         if (q.isMultipleChoice()) {
@@ -229,6 +229,15 @@ final class GamController {
             if (dist == null) dist = OptionDistribution.smoothed(letters, option, u.value());
         }
         return new Turn(spec, index, c.text(), c, p, answer, option, u, dist, tok, null);
+    }
+
+    /**
+     * The answer as the expert wrote it, for answer-span scoring: the option letter when it wrote one ("B", "B. blue"),
+     * else its own words ("blue"); searching for a letter it never wrote would score an unrelated token.
+     */
+    static String spanAnswer(String written, String option) {
+        if (option == null || written == null) return written;
+        return written.strip().matches("(?s)^[(\\[*\"']*" + java.util.regex.Pattern.quote(option) + "\\b.*") ? option : written;
     }
 
     private Turn failed(AgentSpec spec, int index, String error) {

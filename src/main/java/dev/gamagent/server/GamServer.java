@@ -181,6 +181,10 @@ public final class GamServer implements AutoCloseable {
                     + settings.maxInFlight() + " questions (server.max_in_flight); retry in " + RETRY_AFTER_SECONDS + " s",
                     RETRY_AFTER_SECONDS);
         }
+        // The slot frees as soon as the answer exists, before it is written, so a client that got its
+        // answer can ask again at once.
+        java.util.concurrent.atomic.AtomicBoolean released = new java.util.concurrent.atomic.AtomicBoolean();
+        Runnable freeSlot = () -> { if (released.compareAndSet(false, true)) inFlight.release(); };
         long t0 = System.nanoTime();
         String methodName = "unknown";
         int status = 500;
@@ -195,25 +199,26 @@ public final class GamServer implements AutoCloseable {
                         + "': the model names the method; known: " + String.join(", ", catalog.names()));
             }
             methodName = method.name();
-            status = req.stream() ? stream(ex, req, method) : answer(ex, req, method);
+            status = req.stream() ? stream(ex, req, method, freeSlot) : answer(ex, req, method, freeSlot);
             return status;
         } catch (ApiError e) {
             status = e.status();
             throw e;
         } finally {
-            inFlight.release();
+            freeSlot.run();
             metrics.questionFinished(methodName, backend.name(), status, (System.nanoTime() - t0) / 1e9);
             LOG.info("chat.completions method={} status={} in {} ms", methodName, status, (System.nanoTime() - t0) / 1_000_000);
         }
     }
 
-    private int answer(HttpExchange ex, CompletionRequest req, Method method) throws IOException {
+    private int answer(HttpExchange ex, CompletionRequest req, Method method, Runnable freeSlot) throws IOException {
         String traceId = newTraceId();
         Answer a = run(req, method, traceId, ProgressListener.NONE);
+        freeSlot.run();
         return sendJson(ex, 200, completion(a, req, method, traceId));
     }
 
-    private int stream(HttpExchange ex, CompletionRequest req, Method method) throws IOException {
+    private int stream(HttpExchange ex, CompletionRequest req, Method method, Runnable freeSlot) throws IOException {
         String traceId = newTraceId();
         String id = "chatcmpl-" + traceId;
         long created = System.currentTimeMillis() / 1000;
@@ -231,6 +236,7 @@ public final class GamServer implements AutoCloseable {
         };
         try {
             Answer a = run(req, method, traceId, progress);
+            freeSlot.run();
             sse.send(chunk(id, created, method.name(), Json.MAPPER.createObjectNode().put("content", content(a)), null));
             ObjectNode last = chunk(id, created, method.name(), Json.MAPPER.createObjectNode(), "stop");
             last.set("usage", usage(a));

@@ -13,7 +13,7 @@ public interface MethodCatalog {
     Method create(String name);
 
     MethodCatalog REGISTRY = new MethodCatalog() {
-        @Override public List<String> names() { return MethodRegistry.names(); }
+        @Override public List<String> names() { return MethodRegistry.listed(); }
 
         @Override public Method create(String name) { return MethodRegistry.create(name); }
     };

@@ -316,6 +316,29 @@ class GamControllerTest {
         assertThat(all.trace().extra()).containsEntry("scoring", "all");
     }
 
+    @Test void answerSpanScoringScoresTheOptionTextWhenTheExpertAnsweredWithTheTextNotTheLetter() {
+        Function<ChatRequest, String> f = panel((role, task, k) -> "ANSWER: red\nCLAIM 1: The triangle is red | CONFIDENCE: 0.9");
+        Backend b = new ScriptedBackend("lp", WITH_LOGPROBS, r -> {
+            String text = f.apply(r);
+            List<TokenLogprob> ts = new ArrayList<>();
+            ts.add(ScriptedBackend.token("ANSWER", 0.5, "Answer", 0.5));
+            ts.add(ScriptedBackend.token(":", 0.5, " is", 0.5));
+            ts.add(ScriptedBackend.token(" red", 0.9, " blue", 0.1));
+            ts.add(ScriptedBackend.token("\nCLAIM 1: The tri", 0.5, "\n", 0.5));
+            ts.add(ScriptedBackend.token("angle is red | CONFIDENCE: 0.9", 0.5, "angles", 0.5));
+            return ScriptedBackend.result(text, ts);
+        });
+        Trace.AgentTurn t = run(b, config("gam.scoring", "answer-span"), mcq()).trace().rounds().get(0).agents().get(0);
+        assertThat(t.option()).isEqualTo("A");
+        // the " red" token is the answer span: p = (0.9, 0.1), Ĥ = H/ln3, Δ = 0.8 (not the letter "a" inside "triangle")
+        double h = -(0.9 * Math.log(0.9) + 0.1 * Math.log(0.1)) / Math.log(3);
+        assertThat(t.uncertainty()).isCloseTo(0.5 * h + 0.5 * 0.2, within(1e-9));
+        assertThat(GamController.spanAnswer("B. blue", "B")).isEqualTo("B");
+        assertThat(GamController.spanAnswer("(B)", "B")).isEqualTo("B");
+        assertThat(GamController.spanAnswer("Blue", "B")).isEqualTo("Blue");
+        assertThat(GamController.spanAnswer("red", "A")).isEqualTo("red");
+    }
+
     // ---- what every agent sees ----
 
     @Test void everyPromptCarriesWhatItsAgentMustSee() {

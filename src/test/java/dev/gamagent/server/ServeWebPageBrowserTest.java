@@ -54,22 +54,9 @@ class ServeWebPageBrowserTest {
         Files.write(image, new Picture("shapes", ServerFixture.image(160, 100)).png());
         try (ServerFixture f = new ServerFixture(ServerFixture.settings(dir), ScriptedBackend.text(r -> "B"),
                 Map.of("scripted-debate", ScriptedDebateMethod::new), List.of())) {
-            Path profile = Files.createDirectory(dir.resolve("profile"));
-            Process browser = new ProcessBuilder(chrome.toString(), "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-                    "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                    "--disable-dev-shm-usage", "--user-data-dir=" + profile, "--remote-debugging-port=0",
-                    "--remote-allow-origins=*", "--window-size=1280,1800", "about:blank")
-                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            Process browser = startChromium(chrome, Files.createDirectory(dir.resolve("profile")));
             try {
-                String ws = devToolsUrl(browser);
-                HttpClient client = HttpClient.newHttpClient();
-                String http = "http://" + URI.create(ws).getAuthority();
-                JsonNode targets = Json.MAPPER.readTree(client.send(HttpRequest.newBuilder(URI.create(http + "/json/list")).build(),
-                        HttpResponse.BodyHandlers.ofString()).body());
-                String pageWs = null;
-                for (JsonNode t : targets) if (t.path("type").asText().equals("page")) pageWs = t.path("webSocketDebuggerUrl").asText();
-                assertThat(pageWs).as("a page target in " + targets).isNotNull();
-                try (DevToolsSession page = new DevToolsSession(client, pageWs)) {
+                try (DevToolsSession page = openPage(browser)) {
                     page.call("Page.enable", null);
                     page.call("Page.navigate", Json.MAPPER.createObjectNode().put("url", f.base + "/"));
                     waitFor("the method list to load", () -> intOf(page, "document.querySelectorAll('#method option').length") >= 2);
@@ -105,11 +92,37 @@ class ServeWebPageBrowserTest {
                     assertThat(page.eval("document.querySelector('#trace-list tbody').textContent").asText()).contains("scripted-debate");
                 }
             } finally {
-                browser.descendants().forEach(ProcessHandle::destroy);
-                browser.destroy();
-                if (!browser.waitFor(10, TimeUnit.SECONDS)) browser.destroyForcibly();
+                stop(browser);
             }
         }
+    }
+
+    /** Headless Chromium with remote debugging on a free port, showing about:blank. */
+    static Process startChromium(Path chrome, Path profile) throws Exception {
+        return new ProcessBuilder(chrome.toString(), "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                "--disable-dev-shm-usage", "--user-data-dir=" + profile, "--remote-debugging-port=0",
+                "--remote-allow-origins=*", "--window-size=1280,1800", "about:blank")
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+    }
+
+    /** A DevTools session on the browser's page target. */
+    static DevToolsSession openPage(Process browser) throws Exception {
+        String ws = devToolsUrl(browser);
+        HttpClient client = HttpClient.newHttpClient();
+        String http = "http://" + URI.create(ws).getAuthority();
+        JsonNode targets = Json.MAPPER.readTree(client.send(HttpRequest.newBuilder(URI.create(http + "/json/list")).build(),
+                HttpResponse.BodyHandlers.ofString()).body());
+        String pageWs = null;
+        for (JsonNode t : targets) if (t.path("type").asText().equals("page")) pageWs = t.path("webSocketDebuggerUrl").asText();
+        assertThat(pageWs).as("a page target in " + targets).isNotNull();
+        return new DevToolsSession(client, pageWs);
+    }
+
+    static void stop(Process browser) throws InterruptedException {
+        browser.descendants().forEach(ProcessHandle::destroy);
+        browser.destroy();
+        if (!browser.waitFor(10, TimeUnit.SECONDS)) browser.destroyForcibly();
     }
 
     /** Chromium prints "DevTools listening on ws://..." on stderr once it is ready. */
@@ -134,7 +147,7 @@ class ServeWebPageBrowserTest {
         return url.get(60, TimeUnit.SECONDS);
     }
 
-    private static void waitFor(String what, BooleanSupplier condition) throws InterruptedException {
+    static void waitFor(String what, BooleanSupplier condition) throws InterruptedException {
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (System.nanoTime() < end) {
             if (condition.getAsBoolean()) return;
@@ -143,7 +156,7 @@ class ServeWebPageBrowserTest {
         fail("timed out waiting for " + what);
     }
 
-    private static int intOf(DevToolsSession page, String js) {
+    static int intOf(DevToolsSession page, String js) {
         try {
             return page.eval(js).asInt();
         } catch (Exception e) {
@@ -151,7 +164,7 @@ class ServeWebPageBrowserTest {
         }
     }
 
-    private static boolean page(DevToolsSession page, String js) {
+    static boolean page(DevToolsSession page, String js) {
         try {
             return page.eval(js).asBoolean();
         } catch (Exception e) {
@@ -159,7 +172,7 @@ class ServeWebPageBrowserTest {
         }
     }
 
-    private static void screenshot(DevToolsSession page, String name) throws Exception {
+    static void screenshot(DevToolsSession page, String name) throws Exception {
         JsonNode shot = page.call("Page.captureScreenshot", Json.MAPPER.createObjectNode().put("format", "png").put("captureBeyondViewport", true));
         Path out = Path.of("target", "screenshots", name);
         Files.createDirectories(out.getParent());

@@ -31,7 +31,7 @@ final class ServerFixture implements AutoCloseable {
     ServerFixture(ServerSettings settings, Backend backend, Map<String, Supplier<Method>> extraMethods, List<String> secrets) throws Exception {
         MethodCatalog catalog = new MethodCatalog() {
             @Override public List<String> names() {
-                List<String> n = new ArrayList<>(MethodRegistry.names());
+                List<String> n = new ArrayList<>(MethodRegistry.listed());
                 n.addAll(extraMethods.keySet());
                 return n;
             }

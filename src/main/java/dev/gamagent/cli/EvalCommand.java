@@ -1,0 +1,110 @@
+package dev.gamagent.cli;
+
+import dev.gamagent.backend.Backend;
+import dev.gamagent.backend.BackendSpec;
+import dev.gamagent.config.Config;
+import dev.gamagent.eval.BenchmarkLoader;
+import dev.gamagent.eval.CircularExpansion;
+import dev.gamagent.eval.Dataset;
+import dev.gamagent.eval.Evaluation;
+import dev.gamagent.eval.ProgressBar;
+import dev.gamagent.eval.RunSummary;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/** {@code gam eval}: run methods over a benchmark file; resumable; writes results, summary and report. */
+@Command(name = "eval", mixinStandardHelpOptions = true,
+        description = "Evaluate methods on a benchmark file (VLMEvalKit TSV, M3MAD JSON, JSONL). Rerun the same command to resume.")
+public final class EvalCommand implements Callable<Integer> {
+    @Option(names = "--data", required = true, description = "benchmark file: .tsv (VLMEvalKit), .json (M3MAD) or .jsonl")
+    Path data;
+
+    @Option(names = "--methods", required = true, split = ",", description = "methods to compare, e.g. single,gam")
+    List<String> methods = new ArrayList<>();
+
+    @Option(names = "--out", required = true, description = "output directory (results.db, results.jsonl, summary.json, report.html)")
+    Path out;
+
+    @Option(names = "--limit", defaultValue = "0", description = "only the first N questions (0 = all)")
+    int limit;
+
+    @Option(names = "--concurrency", defaultValue = "2", description = "questions in flight (default: ${DEFAULT-VALUE})")
+    int concurrency;
+
+    @Option(names = "--category", description = "only questions of this category")
+    String category;
+
+    @Option(names = "--circular", negatable = true, description = "MMBench circular evaluation (default: on when the file name contains 'mmbench')")
+    Boolean circular;
+
+    @Option(names = "--judge-backend", description = "backend that maps unmatched multiple-choice answers to an option (like VLMEvalKit's LLM extraction)")
+    String judgeBackend;
+
+    @Option(names = "--judge-base-url", description = "judge server URL")
+    List<String> judgeBaseUrls = new ArrayList<>();
+
+    @Option(names = "--judge-model", description = "judge model name")
+    String judgeModel;
+
+    @Option(names = "--judge-api-key-env", description = "environment variable holding the judge's API key")
+    String judgeApiKeyEnv;
+
+    @Mixin
+    BackendOptions backendOptions;
+
+    private final BackendSource backends;
+
+    public EvalCommand() { this(BackendSource.FACTORY); }
+
+    /** For tests: the same command with backends from {@code backends}. */
+    public EvalCommand(BackendSource backends) { this.backends = backends; }
+
+    @Override public Integer call() {
+        System.setProperty("java.awt.headless", "true");
+        Config config = backendOptions.config();
+        Dataset ds = BenchmarkLoader.load(data, new BenchmarkLoader.Filter(limit, category));
+        if (ds.questions().isEmpty()) {
+            throw new IllegalArgumentException(data + ": no usable questions" + (category != null ? " in category '" + category + "'" : "")
+                    + (ds.skipped().isEmpty() ? "" : " (" + ds.skipped().size() + " rows skipped, first: " + ds.skipped().get(0) + ")"));
+        }
+        boolean circ = circular != null ? circular : CircularExpansion.defaultFor(data.getFileName().toString());
+        List<String> ms = methods.stream().map(String::strip).filter(s -> !s.isEmpty()).toList();
+        var plan = new Evaluation.Plan(ds, circ, ms, out, concurrency, commandLine());
+        BackendSpec judgeSpec = judgeBackend == null ? null : new BackendSpec(judgeBackend, judgeBaseUrls, judgeModel, judgeApiKeyEnv,
+                Duration.ofSeconds(backendOptions.timeoutSeconds), backendOptions.retries, backendOptions.maxConcurrent, null, null, null);
+        RunSummary s;
+        try (Backend backend = backends.create(backendOptions.spec(), config);
+             Backend judge = judgeSpec == null ? null : backends.create(judgeSpec, config)) {
+            s = Evaluation.run(plan, backend, judge, config, System.err, n -> {
+                ProgressBar bar = ProgressBar.onStderr(n);
+                return r -> bar.step(r.outcomeValue());
+            });
+        }
+        System.out.print(SummaryTable.render(s));
+        System.out.println("wrote " + out.resolve("results.jsonl") + ", " + out.resolve("summary.json") + ", " + out.resolve("report.html"));
+        return 0;
+    }
+
+    private String commandLine() {
+        List<String> parts = new ArrayList<>(Arrays.asList("gam", "eval", "--data", data.toString(), "--methods", String.join(",", methods),
+                "--out", out.toString()));
+        if (limit > 0) parts.addAll(List.of("--limit", Integer.toString(limit)));
+        if (category != null) parts.addAll(List.of("--category", category));
+        if (circular != null) parts.add(circular ? "--circular" : "--no-circular");
+        parts.addAll(List.of("--backend", backendOptions.backend));
+        for (String u : backendOptions.baseUrls) parts.addAll(List.of("--base-url", u));
+        if (backendOptions.model != null) parts.addAll(List.of("--model", backendOptions.model));
+        if (backendOptions.config != null) parts.addAll(List.of("--config", backendOptions.config.toString()));
+        for (var e : backendOptions.overrides.entrySet()) parts.addAll(List.of("--set", e.getKey() + "=" + e.getValue()));
+        if (judgeBackend != null) parts.addAll(List.of("--judge-backend", judgeBackend));
+        return String.join(" ", parts);
+    }
+}

@@ -1,0 +1,61 @@
+package dev.gamagent.cli;
+
+import dev.gamagent.config.Config;
+import dev.gamagent.eval.HtmlReport;
+import dev.gamagent.eval.PriceTable;
+import dev.gamagent.eval.ResultRecord;
+import dev.gamagent.eval.ResultStore;
+import dev.gamagent.eval.RunSummary;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+/** {@code gam report}: several eval runs side by side (an HTML page and a table on stdout). */
+@Command(name = "report", mixinStandardHelpOptions = true, description = "Compare gam eval runs side by side.")
+public final class ReportCommand implements Callable<Integer> {
+    @Parameters(arity = "1..*", description = "gam eval output directories")
+    List<Path> dirs = new ArrayList<>();
+
+    @Option(names = "--out", defaultValue = "comparison.html", description = "HTML file to write (default: ${DEFAULT-VALUE})")
+    Path out;
+
+    /** The run's summary.json, or, for a run killed before writing it, a summary computed from its results.db. */
+    static RunSummary summaryOf(Path d) {
+        Path f = d.resolve("summary.json");
+        if (Files.isRegularFile(f)) return RunSummary.read(f);
+        if (!Files.isRegularFile(d.resolve("results.db"))) {
+            throw new IllegalArgumentException(d + " holds neither summary.json nor results.db; run `gam eval ... --out " + d + "` first");
+        }
+        List<ResultRecord> records = ResultStore.read(d);
+        List<String> methods = records.stream().map(ResultRecord::method).distinct().toList();
+        boolean circular = records.stream().anyMatch(r -> r.rotation() > 0);
+        int questions = (int) records.stream().map(ResultRecord::group).distinct().count();
+        Config c = Config.defaults();
+        return RunSummary.compute(d.toString(), methods, circular, questions, List.of(), records, PriceTable.from(c),
+                c.number("gam.theta_u", 0.5), null);
+    }
+
+    @Override public Integer call() throws Exception {
+        System.setProperty("java.awt.headless", "true");
+        Map<String, RunSummary> runs = new LinkedHashMap<>();
+        for (Path d : dirs) {
+            String name = d.getFileName() == null ? d.toString() : d.getFileName().toString();
+            if (runs.containsKey(name)) name = d.toString();
+            runs.put(name, summaryOf(d));
+        }
+        Path parent = out.toAbsolutePath().getParent();
+        if (parent != null) Files.createDirectories(parent);
+        Files.writeString(out, HtmlReport.renderComparison(runs));
+        System.out.print(SummaryTable.render(runs, true));
+        System.out.println("wrote " + out);
+        return 0;
+    }
+}

@@ -1,0 +1,65 @@
+package dev.gamagent.cli;
+
+import dev.gamagent.config.Config;
+import dev.gamagent.eval.ResultRecord;
+import dev.gamagent.eval.ResultStore;
+import dev.gamagent.eval.Sweep;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+
+/** {@code gam sweep}: re-decide GAM's trigger and termination thresholds on recorded debates, without new calls. */
+@Command(name = "sweep", mixinStandardHelpOptions = true,
+        description = "Re-decide debate triggers and termination from recorded full-length debates (gam.record_full=true) without new model calls.")
+public final class SweepCommand implements Callable<Integer> {
+    @Parameters(index = "0", description = "a gam eval output directory")
+    Path dir;
+
+    @Option(names = "--method", defaultValue = "gam", description = "method whose traces to sweep (default: ${DEFAULT-VALUE})")
+    String method;
+
+    @Option(names = "--theta-term", split = ",", description = "θ_term values (default: config gam.theta_term)")
+    List<Double> thetaTerm = new ArrayList<>();
+
+    @Option(names = "--theta-u", split = ",", description = "θ_U values (default: config gam.theta_u)")
+    List<Double> thetaU = new ArrayList<>();
+
+    @Option(names = "--theta-c", split = ",", description = "θ_C values (default: config gam.theta_c)")
+    List<Double> thetaC = new ArrayList<>();
+
+    @Option(names = "--epsilon", split = ",", description = "ε values (default: config gam.epsilon)")
+    List<Double> epsilon = new ArrayList<>();
+
+    @Option(names = "--max-rounds", split = ",", description = "K_max values, at most the recorded rounds (default: config gam.max_rounds)")
+    List<Integer> maxRounds = new ArrayList<>();
+
+    @Override public Integer call() {
+        Config c = Config.defaults();
+        List<ResultRecord> records = ResultStore.read(dir).stream().filter(r -> r.method().equals(method)).toList();
+        if (records.isEmpty()) throw new IllegalArgumentException(dir + " holds no results of method '" + method + "' (use --method)");
+        List<Sweep.Result> results = Sweep.run(records, Sweep.grid(or(thetaTerm, c.number("gam.theta_term", 0.15)),
+                or(thetaU, c.number("gam.theta_u", 0.5)), or(thetaC, c.number("gam.theta_c", 0.6)),
+                or(epsilon, c.number("gam.epsilon", 0.01)), maxRounds.isEmpty() ? List.of(c.integer("gam.max_rounds", 3)) : maxRounds));
+        System.out.printf(Locale.ROOT, "%8s %6s %6s %7s %5s %8s %9s %7s %8s %10s%n", "θ_term", "θ_U", "θ_C", "ε", "K_max",
+                "accuracy", "tokens/q", "rounds", "debated", "incomplete");
+        for (Sweep.Result r : results) {
+            var s = r.setting();
+            System.out.printf(Locale.ROOT, "%8.3f %6.3f %6.3f %7.4f %5d %8s %9.0f %7.2f %8.3f %10d%n", s.thetaTerm(), s.thetaU(), s.thetaC(),
+                    s.epsilon(), s.maxRounds(), r.accuracy() == null ? "-" : String.format(Locale.ROOT, "%.3f", r.accuracy()),
+                    r.tokensPerQuestion(), r.meanRounds(), r.triggerRate(), r.incomplete());
+        }
+        if (results.stream().anyMatch(r -> r.incomplete() > 0)) {
+            System.out.println("incomplete: questions whose recorded debate ended before this setting would stop; "
+                    + "record full debates with --set gam.record_full=true to sweep them exactly");
+        }
+        return 0;
+    }
+
+    private static <T> List<T> or(List<T> given, T fallback) { return given.isEmpty() ? List.of(fallback) : given; }
+}

@@ -1,0 +1,175 @@
+package dev.gamagent.eval;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.gamagent.api.Answer;
+import dev.gamagent.api.Method;
+import dev.gamagent.api.MethodFailure;
+import dev.gamagent.api.MethodRegistry;
+import dev.gamagent.api.Question;
+import dev.gamagent.api.RunContext;
+import dev.gamagent.api.TokenCount;
+import dev.gamagent.backend.Backend;
+import dev.gamagent.config.Config;
+import dev.gamagent.util.Concurrency;
+import dev.gamagent.util.Json;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntConsumer;
+
+/**
+ * Runs methods over questions with at most {@code concurrency} questions in flight, storing each
+ * finished question × method at once. Pairs already finished in the store are skipped, so rerunning
+ * resumes; a pair whose backend failed is stored as {@code error} and retried next time.
+ */
+public final class EvalRunner {
+    private final Backend backend;
+    private final Config config;
+    private final Grader grader;
+    private final ResultStore store;
+    private final int concurrency;
+
+    public EvalRunner(Backend backend, Config config, Grader grader, ResultStore store, int concurrency) {
+        if (concurrency < 1) throw new IllegalArgumentException("--concurrency must be at least 1, got " + concurrency);
+        this.backend = backend;
+        this.config = config;
+        this.grader = grader;
+        this.store = store;
+        this.concurrency = concurrency;
+    }
+
+    /** Which pairs this run did and how many were already done. */
+    public record Stats(int alreadyDone, int ran, int errors) { }
+
+    /** The pairs still to run, in question order. */
+    public List<Pair> pending(List<EvalQuestion> questions, List<String> methods) {
+        Set<String> done = store.finishedPairs();
+        List<Pair> out = new ArrayList<>();
+        for (EvalQuestion q : questions) {
+            for (String m : methods) if (!done.contains(ResultStore.key(q.id(), m))) out.add(new Pair(q, m));
+        }
+        return out;
+    }
+
+    /** One question × method to run. */
+    public record Pair(EvalQuestion question, String method) { }
+
+    /** @param onStarted told the number of pending pairs before any runs (to size a progress bar) */
+    public Stats run(List<EvalQuestion> questions, List<String> methods, IntConsumer onStarted, ProgressSink progress) {
+        for (String m : methods) MethodRegistry.create(m); // fail fast on unknown names, before any work
+        List<Pair> todo = pending(questions, methods);
+        int already = questions.size() * methods.size() - todo.size();
+        onStarted.accept(todo.size());
+        // group pending pairs by question so "K in flight" bounds questions, not pairs
+        List<List<Pair>> byQuestion = new ArrayList<>();
+        for (Pair p : todo) {
+            if (byQuestion.isEmpty() || byQuestion.get(byQuestion.size() - 1).get(0).question() != p.question()) byQuestion.add(new ArrayList<>());
+            byQuestion.get(byQuestion.size() - 1).add(p);
+        }
+        ExecutorService agents = Concurrency.newIoExecutor("gam-eval-agents");
+        ExecutorService questionsPool = Executors.newFixedThreadPool(concurrency, r -> {
+            Thread t = new Thread(r, "gam-eval-question");
+            t.setDaemon(true);
+            return t;
+        });
+        AtomicInteger errors = new AtomicInteger();
+        // one instance of each method per worker thread: built once (a method may load models), never shared between threads
+        ThreadLocal<Map<String, Method>> instances = ThreadLocal.withInitial(HashMap::new);
+        try {
+            List<Future<?>> futures = new ArrayList<>();
+            for (List<Pair> pairs : byQuestion) {
+                futures.add(questionsPool.submit(() -> {
+                    Question q = null;
+                    RuntimeException loadFailure = null;
+                    try {
+                        q = pairs.get(0).question().question(); // decode the images once for all methods
+                    } catch (RuntimeException e) {
+                        loadFailure = e;
+                    }
+                    for (Pair p : pairs) {
+                        ResultRecord r = loadFailure != null ? failed(p, loadFailure, 0)
+                                : runOne(p, q, instances.get().computeIfAbsent(p.method(), MethodRegistry::create), agents);
+                        store.put(r);
+                        if (r.isError()) errors.incrementAndGet();
+                        progress.finished(r);
+                    }
+                }));
+            }
+            for (Future<?> f : futures) f.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("evaluation interrupted; rerun the same command to resume", e);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("evaluation failed: " + e.getCause().getMessage(), e.getCause());
+        } finally {
+            questionsPool.shutdownNow();
+            agents.shutdownNow();
+        }
+        return new Stats(already, todo.size(), errors.get());
+    }
+
+    /** Receives each stored record (progress bar, live tables). */
+    @FunctionalInterface
+    public interface ProgressSink {
+        void finished(ResultRecord record);
+    }
+
+    /** A method's NaN/infinite confidence is stored as "no confidence" (0) / "full uncertainty" (1), keeping the JSON valid. */
+    private static double finite(double v, double fallback) { return Double.isFinite(v) ? v : fallback; }
+
+    ResultRecord runOne(Pair p, Question q, Method m, ExecutorService agents) {
+        EvalQuestion eq = p.question();
+        long t0 = System.nanoTime();
+        try {
+            Answer a = m.run(q, new RunContext(backend, null, config, agents, null));
+            Grader.Graded g = grader.grade(q, a);
+            JsonNode trace = a.trace() == null ? null : finiteOnly(Json.MAPPER.valueToTree(a.trace()));
+            TokenCount tokens = a.tokens() == null ? TokenCount.ZERO : a.tokens();
+            return new ResultRecord(eq.id(), eq.group(), eq.rotation(), p.method(), eq.category(), eq.l2Category(),
+                    g.outcome().label(), g.predicted(), q.groundTruth(), a.answer(), a.option(),
+                    finite(a.confidence(), 0), finite(a.uncertainty(), 1), a.rounds(), a.termination(), tokens.prompt(),
+                    tokens.completion(), tokens.estimated(), a.calls(), a.millis(), g.rule(), null,
+                    backend.name(), trace);
+        } catch (RuntimeException e) {
+            // a backend or method failure is not a wrong answer: record it and retry on resume
+            return failed(p, e, (System.nanoTime() - t0) / 1_000_000);
+        }
+    }
+
+    private ResultRecord failed(Pair p, RuntimeException e, long ms) {
+        EvalQuestion eq = p.question();
+        JsonNode trace = e instanceof MethodFailure mf && mf.partialTrace() != null ? finiteOnly(Json.MAPPER.valueToTree(mf.partialTrace())) : null;
+        String msg = e.getClass().getSimpleName() + ": " + e.getMessage();
+        return new ResultRecord(eq.id(), eq.group(), eq.rotation(), p.method(), eq.category(), eq.l2Category(),
+                Outcome.ERROR.label(), null, eq.shell().groundTruth(), null, null, 0, 1, 0, null, 0, 0, false, 0,
+                ms, null, msg, backend.name(), trace);
+    }
+
+    /** Replaces NaN and infinite numbers in a trace by null: JSON has no NaN, and the stored line must parse again. */
+    static JsonNode finiteOnly(JsonNode n) {
+        if (n instanceof com.fasterxml.jackson.databind.node.ObjectNode o) {
+            var it = o.fields();
+            List<String> bad = new ArrayList<>();
+            while (it.hasNext()) {
+                var e = it.next();
+                if (e.getValue().isNumber() && !Double.isFinite(e.getValue().asDouble())) bad.add(e.getKey());
+                else finiteOnly(e.getValue());
+            }
+            for (String k : bad) o.putNull(k);
+        } else if (n instanceof com.fasterxml.jackson.databind.node.ArrayNode a) {
+            for (int i = 0; i < a.size(); i++) {
+                if (a.get(i).isNumber() && !Double.isFinite(a.get(i).asDouble())) a.setNull(i);
+                else finiteOnly(a.get(i));
+            }
+        }
+        return n;
+    }
+}

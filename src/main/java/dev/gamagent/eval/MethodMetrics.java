@@ -1,0 +1,215 @@
+package dev.gamagent.eval;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.databind.JsonNode;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * Every metric of one method over a set of results (definitions in docs/metrics.md). Errors are left
+ * out of everything except the {@code errors} count; a circular group counts only when all its
+ * rotations are graded, and is right only when all are right.
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record MethodMetrics(String method, int records, int errors, int unmatched, int groups, Double accuracy,
+                            Double vanillaAccuracy, double promptTokensPerQuestion, double completionTokensPerQuestion,
+                            List<Double> cumulativeTokensPerRound, double costPerQuestion, String costBasis,
+                            double callsPerQuestion, double secondsPerQuestion, double debateTriggerRate,
+                            double meanRounds, Map<String, Long> terminations, Map<String, Double> branchShares,
+                            Double ece, List<Calibration.Bin> reliability, Double auroc, Double balancedAccuracy,
+                            double thetaU, Double spearmanInitialUncertaintyVsRounds, int spearmanN,
+                            List<Double> uSysPerRound, Map<String, List<Double>> weightsPerRound) {
+
+    public static final int ECE_BINS = 10;
+
+    /** Accuracy of groups: complete groups (no error in any rotation) whose every record is right. */
+    public record GroupAccuracy(int groups, Double accuracy) { }
+
+    public static GroupAccuracy groupAccuracy(List<ResultRecord> records) {
+        Map<String, List<ResultRecord>> byGroup = new LinkedHashMap<>();
+        for (ResultRecord r : records) byGroup.computeIfAbsent(r.group() == null ? r.questionId() : r.group(), k -> new ArrayList<>()).add(r);
+        int complete = 0, right = 0;
+        for (List<ResultRecord> g : byGroup.values()) {
+            if (g.stream().anyMatch(ResultRecord::isError)) continue;
+            complete++;
+            if (g.stream().allMatch(ResultRecord::correct)) right++;
+        }
+        return new GroupAccuracy(complete, complete == 0 ? null : (double) right / complete);
+    }
+
+    public static MethodMetrics of(String method, List<ResultRecord> all, PriceTable prices, double thetaU, boolean circular) {
+        List<ResultRecord> ok = all.stream().filter(r -> !r.isError()).toList();
+        int errors = all.size() - ok.size();
+        int unmatched = (int) ok.stream().filter(r -> Outcome.UNMATCHED.label().equals(r.outcome())).count();
+        GroupAccuracy ga = groupAccuracy(all);
+        Double vanilla = null;
+        if (circular) {
+            List<ResultRecord> first = ok.stream().filter(r -> r.rotation() == 0).toList();
+            vanilla = first.isEmpty() ? null : first.stream().filter(ResultRecord::correct).count() / (double) first.size();
+        }
+        int n = ok.size();
+        double prompt = mean(ok, r -> r.promptTokens()), completion = mean(ok, r -> r.completionTokens());
+        double cost = 0;
+        String basis = null;
+        for (ResultRecord r : ok) {
+            PriceTable.Cost c = prices.cost(r.backend(), r.promptTokens(), r.completionTokens(), r.millis());
+            cost += c.dollars();
+            basis = basis == null ? c.basis() : basis.equals(c.basis()) ? basis : "mixed";
+        }
+        Map<String, Long> terms = new TreeMap<>();
+        Map<String, Long> branches = new TreeMap<>();
+        for (ResultRecord r : ok) {
+            terms.merge(r.termination() == null ? "-" : r.termination(), 1L, Long::sum);
+            String b = branchOf(r);
+            if (b != null) branches.merge(b, 1L, Long::sum);
+        }
+        Map<String, Double> shares = new TreeMap<>();
+        for (var e : branches.entrySet()) shares.put(e.getKey(), (double) e.getValue() / n);
+
+        double[] conf = new double[n], unc = new double[n];
+        boolean[] right = new boolean[n], wrong = new boolean[n];
+        for (int i = 0; i < n; i++) {
+            conf[i] = ok.get(i).confidence();
+            unc[i] = ok.get(i).uncertainty();
+            right[i] = ok.get(i).correct();
+            wrong[i] = !right[i];
+        }
+        List<double[]> u0Rounds = new ArrayList<>();
+        for (ResultRecord r : ok) {
+            Double u0 = roundValue(r, 0, "U_sys");
+            if (u0 != null) u0Rounds.add(new double[]{u0, r.rounds()});
+        }
+        double[] xs = u0Rounds.stream().mapToDouble(p -> p[0]).toArray(), ys = u0Rounds.stream().mapToDouble(p -> p[1]).toArray();
+        return new MethodMetrics(method, all.size(), errors, unmatched, ga.groups(), ga.accuracy(), vanilla, prompt, completion,
+                cumulativeTokensPerRound(ok), n == 0 ? 0 : cost / n, basis, mean(ok, r -> r.calls()),
+                mean(ok, r -> r.millis() / 1000.0), mean(ok, r -> r.rounds() > 0 ? 1 : 0), mean(ok, r -> r.rounds()),
+                terms, shares, nan(Calibration.ece(conf, right, ECE_BINS)), Calibration.reliability(conf, right, ECE_BINS),
+                nan(Calibration.auroc(unc, wrong)), nan(Calibration.balancedAccuracy(unc, wrong, thetaU)), thetaU,
+                nan(Calibration.spearman(xs, ys)), xs.length, uSysPerRound(ok), weightsPerRound(ok));
+    }
+
+    /** DREAM's branch from {@code extra.branch}: a name, or an object naming it in {@code name}/{@code type}/{@code branch}. */
+    static String branchOf(ResultRecord r) {
+        JsonNode b = r.trace() == null ? null : r.trace().path("extra").get("branch");
+        if (b == null || b.isNull()) return null;
+        if (b.isValueNode()) return b.asText();
+        for (String f : List.of("name", "type", "branch", "kind")) if (b.path(f).isTextual()) return b.get(f).asText();
+        return b.toString();
+    }
+
+    private static Double nan(double v) { return Double.isNaN(v) ? null : v; }
+
+    private static double mean(List<ResultRecord> rs, ToDoubleFunction<ResultRecord> f) {
+        return rs.isEmpty() ? 0 : rs.stream().mapToDouble(f).sum() / rs.size();
+    }
+
+    static JsonNode rounds(ResultRecord r) {
+        return r.trace() == null ? null : r.trace().get("rounds");
+    }
+
+    static Double roundValue(ResultRecord r, int k, String field) {
+        JsonNode rounds = rounds(r);
+        if (rounds == null || !rounds.isArray()) return null;
+        for (JsonNode round : rounds) {
+            if (round.path("k").asInt(-1) == k && round.hasNonNull(field)) return round.get(field).asDouble();
+        }
+        return null;
+    }
+
+    /** Tokens spent in one trace round: its agents' tokens plus any {@code extra.tokens} (e.g. critics). */
+    static long roundTokens(JsonNode round) {
+        long t = 0;
+        for (JsonNode a : round.path("agents")) t += a.path("tokens").path("prompt").asLong() + a.path("tokens").path("completion").asLong();
+        JsonNode extra = round.path("extra").path("tokens");
+        if (extra.isObject()) t += extra.path("prompt").asLong() + extra.path("completion").asLong();
+        else if (extra.isNumber()) t += extra.asLong();
+        return t;
+    }
+
+    /** Mean over questions of the tokens spent up to and including round k; a question that stopped earlier keeps its total. */
+    static List<Double> cumulativeTokensPerRound(List<ResultRecord> rs) {
+        List<long[]> perRecord = new ArrayList<>();
+        int maxK = -1;
+        for (ResultRecord r : rs) {
+            JsonNode rounds = rounds(r);
+            if (rounds == null || !rounds.isArray() || rounds.isEmpty()) continue;
+            Map<Integer, Long> byK = new HashMap<>();
+            int rk = -1;
+            for (JsonNode round : rounds) {
+                int k = round.path("k").asInt();
+                byK.merge(k, roundTokens(round), Long::sum);
+                rk = Math.max(rk, k);
+            }
+            long[] cum = new long[rk + 1];
+            long run = 0;
+            for (int k = 0; k <= rk; k++) { run += byK.getOrDefault(k, 0L); cum[k] = run; }
+            perRecord.add(cum);
+            maxK = Math.max(maxK, rk);
+        }
+        List<Double> out = new ArrayList<>();
+        for (int k = 0; k <= maxK; k++) {
+            double s = 0;
+            for (long[] c : perRecord) s += c[Math.min(k, c.length - 1)];
+            out.add(s / perRecord.size());
+        }
+        return out;
+    }
+
+    /** Mean U_sys at each round k over the questions that reached round k. */
+    static List<Double> uSysPerRound(List<ResultRecord> rs) {
+        Map<Integer, double[]> acc = new TreeMap<>();
+        for (ResultRecord r : rs) {
+            JsonNode rounds = rounds(r);
+            if (rounds == null) continue;
+            for (JsonNode round : rounds) {
+                if (!round.hasNonNull("U_sys")) continue;
+                double[] a = acc.computeIfAbsent(round.path("k").asInt(), k -> new double[2]);
+                a[0] += round.get("U_sys").asDouble();
+                a[1]++;
+            }
+        }
+        List<Double> out = new ArrayList<>();
+        for (var e : acc.entrySet()) {
+            while (out.size() < e.getKey()) out.add(null);
+            out.add(e.getValue()[0] / e.getValue()[1]);
+        }
+        return out;
+    }
+
+    /** Mean influence weight of each agent id at each round (from traces that record weights). */
+    static Map<String, List<Double>> weightsPerRound(List<ResultRecord> rs) {
+        Map<String, Map<Integer, double[]>> acc = new TreeMap<>();
+        int maxK = -1;
+        for (ResultRecord r : rs) {
+            JsonNode rounds = rounds(r);
+            if (rounds == null) continue;
+            for (JsonNode round : rounds) {
+                int k = round.path("k").asInt();
+                for (JsonNode a : round.path("agents")) {
+                    if (!a.hasNonNull("weight") || !a.hasNonNull("id")) continue;
+                    double[] s = acc.computeIfAbsent(a.get("id").asText(), x -> new TreeMap<>()).computeIfAbsent(k, x -> new double[2]);
+                    s[0] += a.get("weight").asDouble();
+                    s[1]++;
+                    maxK = Math.max(maxK, k);
+                }
+            }
+        }
+        Map<String, List<Double>> out = new TreeMap<>();
+        if (acc.size() < 2) return out; // one agent always has weight 1: nothing to show
+        for (var e : acc.entrySet()) {
+            List<Double> l = new ArrayList<>();
+            for (int k = 0; k <= maxK; k++) {
+                double[] s = e.getValue().get(k);
+                l.add(s == null ? null : s[0] / s[1]);
+            }
+            out.put(e.getKey(), l);
+        }
+        return out;
+    }
+}

@@ -1,0 +1,16 @@
+package dev.gamagent.eval;
+
+import java.util.Locale;
+
+/**
+ * How one question × method ended. {@code UNMATCHED} (a refusal or an answer naming no single option)
+ * counts as not right but is reported apart from {@code WRONG}; {@code ERROR} (the backend failed) is
+ * not graded at all and is retried when the run resumes.
+ */
+public enum Outcome {
+    CORRECT, WRONG, UNMATCHED, ERROR;
+
+    public String label() { return name().toLowerCase(Locale.ROOT); }
+
+    public static Outcome of(String label) { return valueOf(label.toUpperCase(Locale.ROOT)); }
+}

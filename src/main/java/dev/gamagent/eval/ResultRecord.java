@@ -1,0 +1,32 @@
+package dev.gamagent.eval;
+
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.databind.JsonNode;
+
+/**
+ * One finished question × method: what was asked, how it was graded and what it cost. The method's
+ * full trace is kept as JSON so metrics and the sweep can read rounds, weights and branches.
+ *
+ * @param rule  which rule graded it (method, explicit, option, letter, text, judge, exact, normalised, numeric, ...)
+ * @param error the failure message when {@code outcome} is {@code error}
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record ResultRecord(String questionId, String group, int rotation, String method, String category,
+                           String l2Category, String outcome, String predicted, String groundTruth, String answer,
+                           String option, double confidence, double uncertainty, int rounds, String termination,
+                           long promptTokens, long completionTokens, boolean tokensEstimated, int calls, long millis,
+                           String rule, String error, String backend, JsonNode trace) {
+
+    @JsonIgnore
+    public Outcome outcomeValue() { return Outcome.of(outcome); }
+
+    @JsonIgnore
+    public boolean correct() { return Outcome.CORRECT.label().equals(outcome); }
+
+    @JsonIgnore
+    public boolean isError() { return Outcome.ERROR.label().equals(outcome); }
+
+    @JsonIgnore
+    public long totalTokens() { return promptTokens + completionTokens; }
+}

@@ -1,0 +1,180 @@
+package dev.gamagent.eval;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.gamagent.util.Json;
+
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * A run's results: {@code results.db} (SQLite in WAL mode; each finished question × method is one
+ * transaction, so a killed process loses only what was in flight) and {@code results.jsonl} (one line
+ * per record, flushed per line, rebuilt from the database whenever it lags or holds superseded lines).
+ */
+public final class ResultStore implements AutoCloseable {
+    private final Path dir;
+    private final Path jsonl;
+    private final Connection db;
+    private BufferedWriter jsonlOut;
+    private boolean superseded;
+
+    public ResultStore(Path dir) {
+        this.dir = dir;
+        this.jsonl = dir.resolve("results.jsonl");
+        try {
+            Files.createDirectories(dir);
+            db = DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("results.db").toAbsolutePath());
+            try (Statement s = db.createStatement()) {
+                s.execute("PRAGMA journal_mode=WAL");
+                s.execute("PRAGMA synchronous=NORMAL");
+                s.execute("PRAGMA busy_timeout=10000");
+                s.execute("CREATE TABLE IF NOT EXISTS results (seq INTEGER PRIMARY KEY AUTOINCREMENT, "
+                        + "question_id TEXT NOT NULL, method TEXT NOT NULL, outcome TEXT NOT NULL, record TEXT NOT NULL, "
+                        + "UNIQUE(question_id, method))");
+            }
+            if (jsonlLags()) rebuildJsonl();
+            jsonlOut = Files.newBufferedWriter(jsonl, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot open results database " + dir.resolve("results.db") + ": " + e.getMessage(), e);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot open run directory " + dir + ": " + e.getMessage(), e);
+        }
+    }
+
+    public Path dir() { return dir; }
+
+    /** Stores one record (replacing an earlier attempt of the same pair) in its own transaction, then appends it to the JSONL. */
+    public synchronized void put(ResultRecord r) {
+        String json = Json.write(r);
+        try {
+            db.setAutoCommit(false);
+            boolean existed;
+            try (PreparedStatement q = db.prepareStatement("SELECT 1 FROM results WHERE question_id=? AND method=?")) {
+                q.setString(1, r.questionId());
+                q.setString(2, r.method());
+                try (ResultSet rs = q.executeQuery()) { existed = rs.next(); }
+            }
+            try (PreparedStatement p = db.prepareStatement("INSERT OR REPLACE INTO results (question_id, method, outcome, record) VALUES (?,?,?,?)")) {
+                p.setString(1, r.questionId());
+                p.setString(2, r.method());
+                p.setString(3, r.outcome());
+                p.setString(4, json);
+                p.executeUpdate();
+            }
+            db.commit();
+            superseded |= existed;
+        } catch (SQLException e) {
+            try { db.rollback(); } catch (SQLException ignored) { /* the original error matters */ }
+            throw new IllegalStateException("cannot store result for question " + r.questionId() + " × " + r.method() + ": " + e.getMessage(), e);
+        } finally {
+            try { db.setAutoCommit(true); } catch (SQLException ignored) { /* connection is closing */ }
+        }
+        try {
+            jsonlOut.write(json);
+            jsonlOut.newLine();
+            jsonlOut.flush();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot append to " + jsonl + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Pairs already finished ({@code questionId + '\t' + method}); errors are not finished, they are retried. */
+    public synchronized Set<String> finishedPairs() {
+        Set<String> out = new HashSet<>();
+        try (Statement s = db.createStatement();
+             ResultSet rs = s.executeQuery("SELECT question_id, method FROM results WHERE outcome <> 'error'")) {
+            while (rs.next()) out.add(key(rs.getString(1), rs.getString(2)));
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot read " + dir.resolve("results.db") + ": " + e.getMessage(), e);
+        }
+        return out;
+    }
+
+    public static String key(String questionId, String method) { return questionId + "\t" + method; }
+
+    /** Every stored record in the order first stored. */
+    public synchronized List<ResultRecord> all() {
+        List<ResultRecord> out = new ArrayList<>();
+        try (Statement s = db.createStatement(); ResultSet rs = s.executeQuery("SELECT record FROM results ORDER BY seq")) {
+            while (rs.next()) out.add(Json.MAPPER.readValue(rs.getString(1), ResultRecord.class));
+        } catch (SQLException | IOException e) {
+            throw new IllegalStateException("cannot read " + dir.resolve("results.db") + ": " + e.getMessage(), e);
+        }
+        return out;
+    }
+
+    /** Reads a finished run's records without opening it for writing. */
+    public static List<ResultRecord> read(Path dir) {
+        Path dbFile = dir.resolve("results.db");
+        if (!Files.isRegularFile(dbFile)) throw new IllegalArgumentException(dir + " holds no results.db; is it a `gam eval` output directory?");
+        try (ResultStore s = new ResultStore(dir)) {
+            return s.all();
+        }
+    }
+
+    /** True when results.jsonl misses a stored pair, holds a torn or superseded line, or is absent. */
+    private boolean jsonlLags() throws SQLException, IOException {
+        Map<String, String> stored = new HashMap<>();
+        try (Statement s = db.createStatement(); ResultSet rs = s.executeQuery("SELECT question_id, method, outcome FROM results")) {
+            while (rs.next()) stored.put(key(rs.getString(1), rs.getString(2)), rs.getString(3));
+        }
+        if (!Files.exists(jsonl)) return !stored.isEmpty();
+        Map<String, String> lines = new HashMap<>();
+        for (String line : Files.readAllLines(jsonl, StandardCharsets.UTF_8)) {
+            if (line.isBlank()) continue;
+            JsonNode n;
+            try {
+                n = Json.MAPPER.readTree(line);
+            } catch (IOException torn) {
+                return true; // a line cut short by a kill
+            }
+            String k = key(n.path("questionId").asText(), n.path("method").asText());
+            if (lines.put(k, n.path("outcome").asText()) != null) return true; // a superseded attempt
+        }
+        return !lines.equals(stored);
+    }
+
+    /** Rewrites results.jsonl from the database (one line per pair, the latest attempt), atomically. */
+    public synchronized void rebuildJsonl() {
+        Path tmp = dir.resolve("results.jsonl.tmp");
+        try {
+            if (jsonlOut != null) jsonlOut.close();
+            try (BufferedWriter w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
+                for (ResultRecord r : all()) { w.write(Json.write(r)); w.newLine(); }
+            }
+            Files.move(tmp, jsonl, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            if (jsonlOut != null) jsonlOut = Files.newBufferedWriter(jsonl, StandardCharsets.UTF_8, StandardOpenOption.APPEND);
+            superseded = false;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot rewrite " + jsonl + ": " + e.getMessage(), e);
+        }
+    }
+
+    @Override public synchronized void close() {
+        try {
+            if (superseded) rebuildJsonl();
+            if (jsonlOut != null) jsonlOut.close();
+            db.close();
+        } catch (IOException | SQLException e) {
+            throw new IllegalStateException("cannot close run directory " + dir + ": " + e.getMessage(), e);
+        }
+    }
+}

@@ -1,0 +1,195 @@
+package dev.gamagent.local;
+
+import com.knuddels.jtokkit.api.Encoding;
+import dev.gamagent.backend.Backend;
+import dev.gamagent.backend.BackendException;
+import dev.gamagent.backend.Capabilities;
+import dev.gamagent.backend.ChatMessage;
+import dev.gamagent.backend.ChatRequest;
+import dev.gamagent.backend.ChatResult;
+import dev.gamagent.backend.Choice;
+import dev.gamagent.backend.TokenLogprob;
+import dev.gamagent.backend.Usage;
+import dev.gamagent.config.Config;
+import dev.gamagent.image.ImageTokens;
+import dev.gamagent.image.Picture;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The built-in local perception model as a backend (DESIGN.md §8): it reads the prompt (PromptReader),
+ * perceives the images at the size it was given (OCR + classical vision, cached), answers the
+ * benchmark's question families from the perception's own scores, and reports per-token log-probs
+ * derived from those distributions. It never knows which method calls it: the same request always
+ * gets the same reply. With n > 1 and a temperature above 0, the extra choices sample the answer from
+ * its distribution (seeded by the request), the rest of the reply unchanged.
+ */
+public final class LocalBackend implements Backend {
+    public static final String NAME = "local:gam-perception";
+    public static final String MODEL = "gam-perception";
+    public static final long MAX_IMAGE_PIXELS = 4_000_000L;
+    public static final int MAX_TOP_LOGPROBS = 20;
+
+    private final LocalPerception perception;
+    private final FamilyReasoner reasoner = new FamilyReasoner();
+    private final ClaimChecker checker;
+    private final Encoding encoding = ScoredText.CL100K;
+
+    public LocalBackend(LocalPerception perception) {
+        this.perception = perception;
+        this.checker = new ClaimChecker(perception, reasoner);
+    }
+
+    /** The backend over the real OCR and vision engines (see {@link LocalPerception#standard}). */
+    public static LocalBackend create(Config config) {
+        return new LocalBackend(LocalPerception.standard(config));
+    }
+
+    @Override public String name() { return NAME; }
+
+    @Override public Capabilities capabilities() {
+        return new Capabilities(true, true, MAX_TOP_LOGPROBS, true, true, MAX_IMAGE_PIXELS);
+    }
+
+    public LocalPerception perception() { return perception; }
+
+    @Override public ChatResult chat(ChatRequest request) throws BackendException {
+        long start = System.nanoTime();
+        ParsedPrompt p = PromptReader.read(request);
+        for (Picture pic : p.images()) {
+            if (pic.pixels() > MAX_IMAGE_PIXELS) {
+                throw new BackendException.InvalidRequest("image " + pic + " has " + pic.pixels() + " pixels; "
+                        + NAME + " accepts at most " + MAX_IMAGE_PIXELS + " (scale it down first)", 400, null);
+            }
+        }
+        List<Choice> choices = new ArrayList<>();
+        long completion = 0;
+        for (int k = 0; k < request.n(); k++) {
+            List<Piece> pieces = reply(p, k, request);
+            ScoredText st = new ScoredText(encoding).addAll(pieces);
+            List<TokenLogprob> tokens = st.tokens(Math.min(MAX_TOP_LOGPROBS, request.topLogprobs()));
+            String finish = "stop";
+            String text = st.text();
+            if (tokens.size() > request.maxTokens()) {
+                tokens = tokens.subList(0, request.maxTokens());
+                StringBuilder sb = new StringBuilder();
+                for (TokenLogprob t : tokens) sb.append(t.token());
+                text = sb.toString();
+                finish = "length";
+            }
+            completion += tokens.size();
+            choices.add(new Choice(text, request.logprobs() ? tokens : List.of(), finish));
+        }
+        return new ChatResult(choices, new Usage(promptTokens(request), completion, false),
+                Duration.ofNanos(System.nanoTime() - start), MODEL);
+    }
+
+    /** Prompt tokens as a Qwen2.5-VL-style model counts them: cl100k text tokens plus 28×28-patch image tokens. */
+    long promptTokens(ChatRequest request) {
+        long n = 0;
+        for (ChatMessage m : request.messages()) {
+            n += 4; // role and message separators of a chat template
+            for (ChatMessage.Part part : m.parts()) {
+                if (part instanceof ChatMessage.Text t) n += encoding.countTokens(t.text());
+                else if (part instanceof ChatMessage.Image img) {
+                    n += ImageTokens.qwen(img.picture().width(), img.picture().height(), 3136, 12_845_056);
+                }
+            }
+        }
+        return n;
+    }
+
+    private List<Piece> reply(ParsedPrompt p, int k, ChatRequest request) {
+        List<Perception> views = p.images().stream().map(perception::perceive).toList();
+        QuestionFamily family = QuestionFamily.recognize(p.question());
+        List<String> candidates = new ArrayList<>(p.options().values());
+        List<String> letters = new ArrayList<>(p.options().keySet());
+        Judgement own = reasoner.judge(family, views, candidates, Lens.of(p.role()));
+        switch (p.task()) {
+            case CRITIQUE -> {
+                List<ClaimChecker.Assessment> out = new ArrayList<>();
+                Picture first = p.images().isEmpty() ? null : p.images().get(0);
+                for (ParsedPrompt.ClaimRef c : p.claims()) out.add(checker.check(c, first, MAX_IMAGE_PIXELS));
+                return ReplyWriter.critique(p, out);
+            }
+            case REVISE -> {
+                DebatePool.Pooled pooled = DebatePool.pool(own.answer(), own.applicable(), p, letters, 0.15, 0.9);
+                return ReplyWriter.answer(p, pooledAnswer(own, pooled, k, request, p), true);
+            }
+            case JUDGE -> {
+                DebatePool.Pooled pooled = DebatePool.pool(own.answer(), own.applicable(), p, letters, 0.1, 0.6);
+                return ReplyWriter.answer(judgeFormat(p), pooledAnswer(own, pooled, k, request, p), false);
+            }
+            case MODERATE -> {
+                DebatePool.Pooled pooled = DebatePool.pool(own.answer(), own.applicable(), p, letters, 0.1, 0.6);
+                ReplyWriter.Answer a = pooledAnswer(own, pooled, k, request, p);
+                // Stop once the pooled answer is settled: P(stop) = σ((p_best − 0.75)/0.05), also requiring peer agreement.
+                double settled = pooled.answer().bestProbability() * (0.5 + 0.5 * pooled.agreement());
+                double pStop = FamilyReasoner.sigmoid((settled - 0.75) / 0.05);
+                return ReplyWriter.moderate(p, a, Distribution.of(List.of("stop", "continue"), new double[]{pStop, 1 - pStop}));
+            }
+            case PROBE -> {
+                int idx = pick(own.answer(), k, request, p);
+                return ReplyWriter.answer(p, new ReplyWriter.Answer(own.answer(), idx, open(own, idx), own.findings(),
+                        own.declared() && p.format() != ParsedPrompt.OutputFormat.LETTER, null), false);
+            }
+            default -> {
+                int idx = pick(own.answer(), k, request, p);
+                boolean declared = own.declared() && p.format() != ParsedPrompt.OutputFormat.LETTER
+                        && p.format() != ParsedPrompt.OutputFormat.SHORT;
+                return ReplyWriter.answer(p, new ReplyWriter.Answer(own.answer(), idx, open(own, idx), own.findings(), declared, null), true);
+            }
+        }
+    }
+
+    private ReplyWriter.Answer pooledAnswer(Judgement own, DebatePool.Pooled pooled, int k, ChatRequest request, ParsedPrompt p) {
+        Distribution d = pooled.answer();
+        int idx = pick(d, k, request, p);
+        List<Piece> openPieces = d == own.answer() ? open(own, idx) : null;
+        String reason = null;
+        if (pooled.peersUsed() > 0 || !p.critiques().isEmpty()) {
+            String ownBest = own.answer().best();
+            reason = String.format(java.util.Locale.ROOT, "own perception %s (weight %.2f) pooled with %d weighted peer answers%s",
+                    own.applicable() ? "favours " + ownBest : "has no evidence", pooled.selfWeight(), pooled.peersUsed(),
+                    d.best().equals(ownBest) ? "" : "; the weighted evidence moved the answer to " + d.best());
+        }
+        boolean declared = own.declared() && pooled.peersUsed() == 0 && p.format() != ParsedPrompt.OutputFormat.LETTER;
+        return new ReplyWriter.Answer(d, idx, openPieces, own.findings(), declared, reason);
+    }
+
+    private static List<Piece> open(Judgement own, int idx) {
+        return idx == own.answer().bestIndex() ? own.openAnswer() : null;
+    }
+
+    private static ParsedPrompt judgeFormat(ParsedPrompt p) {
+        return p.format() == ParsedPrompt.OutputFormat.JSON ? p : ReplyWriter.withFormat(p, ParsedPrompt.OutputFormat.LINES);
+    }
+
+    /** The greedy answer for the first choice (or at temperature 0); a seeded sample for the others. */
+    private static int pick(Distribution d, int k, ChatRequest request, ParsedPrompt p) {
+        if (k == 0 || request.temperature() <= 0) {
+            // A uniform distribution has no best value: the arbitrary pick is a hash of the prompt (same
+            // prompt, same pick), so agents that know nothing do not all fall on option A together.
+            if (d.bestProbability() - minimum(d) < 1e-12) return Math.floorMod((p.question() + "|" + p.role()).hashCode(), d.size());
+            return d.bestIndex();
+        }
+        long seed = (request.seed() == null ? 0L : request.seed()) * 31 + p.question().hashCode() * 17L + k;
+        double t = Math.max(1e-3, request.temperature());
+        double[] w = new double[d.size()];
+        double s = 0;
+        for (int i = 0; i < w.length; i++) { w[i] = Math.pow(d.p(i), 1 / t); s += w[i]; }
+        double r = new java.util.SplittableRandom(seed).nextDouble() * s; // well mixed even for neighbouring seeds
+        for (int i = 0; i < w.length; i++) { r -= w[i]; if (r <= 0) return i; }
+        return w.length - 1;
+    }
+
+    private static double minimum(Distribution d) {
+        double m = 1;
+        for (double x : d.probabilities()) m = Math.min(m, x);
+        return m;
+    }
+
+    @Override public void close() { perception.close(); }
+}

@@ -1,0 +1,241 @@
+package dev.gamagent.local;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import dev.gamagent.backend.Backend;
+import dev.gamagent.backend.BackendException;
+import dev.gamagent.backend.ChatMessage;
+import dev.gamagent.backend.ChatRequest;
+import dev.gamagent.backend.ChatResult;
+import dev.gamagent.backend.Choice;
+import dev.gamagent.backend.TokenLogprob;
+import dev.gamagent.image.Picture;
+import dev.gamagent.util.Json;
+
+import javax.imageio.ImageIO;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * An OpenAI-compatible {@code /v1/chat/completions} and {@code /v1/models} endpoint over a backend
+ * (the local model, so the HTTP backends can be exercised end to end offline). Images must be base64
+ * data URLs; log-probs come back in OpenAI's {@code choices[].logprobs.content} shape. Binds 127.0.0.1.
+ */
+public final class LocalChatServer implements AutoCloseable {
+    private final Backend backend;
+    private final String model;
+    private final HttpServer server;
+    private final ExecutorService pool;
+    private final AtomicLong ids = new AtomicLong();
+
+    public LocalChatServer(Backend backend, String model, int port, int threads) throws IOException {
+        this.backend = backend;
+        this.model = model;
+        this.server = HttpServer.create(new InetSocketAddress("127.0.0.1", port), 64);
+        this.pool = Executors.newFixedThreadPool(Math.max(1, threads), r -> {
+            Thread t = new Thread(r, "local-chat-server");
+            t.setDaemon(true);
+            return t;
+        });
+        server.setExecutor(pool);
+        server.createContext("/v1/chat/completions", this::completions);
+        server.createContext("/v1/models", this::models);
+    }
+
+    public LocalChatServer start() {
+        server.start();
+        return this;
+    }
+
+    public int port() { return server.getAddress().getPort(); }
+
+    public String baseUrl() { return "http://127.0.0.1:" + port() + "/v1"; }
+
+    @Override public void close() {
+        server.stop(0);
+        pool.shutdownNow();
+    }
+
+    private void models(HttpExchange ex) throws IOException {
+        ObjectNode o = Json.MAPPER.createObjectNode();
+        o.put("object", "list");
+        ObjectNode m = o.putArray("data").addObject();
+        m.put("id", model);
+        m.put("object", "model");
+        m.put("created", 0);
+        m.put("owned_by", "gam-agent");
+        send(ex, 200, o);
+    }
+
+    private void completions(HttpExchange ex) throws IOException {
+        try (ex) {
+            if (!"POST".equalsIgnoreCase(ex.getRequestMethod())) {
+                send(ex, 405, error("use POST for /v1/chat/completions", "invalid_request_error"));
+                return;
+            }
+            JsonNode body;
+            try {
+                body = Json.MAPPER.readTree(ex.getRequestBody());
+            } catch (IOException e) {
+                send(ex, 400, error("request body is not valid JSON: " + e.getMessage(), "invalid_request_error"));
+                return;
+            }
+            ChatRequest req;
+            try {
+                req = request(body);
+            } catch (IllegalArgumentException e) {
+                send(ex, 400, error(e.getMessage(), "invalid_request_error"));
+                return;
+            }
+            try {
+                send(ex, 200, response(backend.chat(req), req));
+            } catch (BackendException.InvalidRequest e) {
+                send(ex, 400, error(e.getMessage(), "invalid_request_error"));
+            } catch (RuntimeException e) {
+                send(ex, 500, error("the model failed: " + e.getMessage(), "server_error"));
+            }
+        }
+    }
+
+    ChatRequest request(JsonNode body) {
+        JsonNode msgs = body.path("messages");
+        if (!msgs.isArray() || msgs.isEmpty()) throw new IllegalArgumentException("'messages' must be a non-empty array");
+        List<ChatMessage> messages = new ArrayList<>();
+        int i = 0;
+        for (JsonNode m : msgs) {
+            String role = m.path("role").asText("user").toUpperCase(Locale.ROOT);
+            ChatMessage.Role r;
+            try {
+                r = ChatMessage.Role.valueOf(role);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("messages[" + i + "].role '" + m.path("role").asText() + "' is not system, user or assistant");
+            }
+            List<ChatMessage.Part> parts = new ArrayList<>();
+            JsonNode content = m.path("content");
+            if (content.isTextual()) parts.add(new ChatMessage.Text(content.asText()));
+            else if (content.isArray()) {
+                int j = 0;
+                for (JsonNode part : content) {
+                    String type = part.path("type").asText();
+                    if (type.equals("text")) parts.add(new ChatMessage.Text(part.path("text").asText()));
+                    else if (type.equals("image_url")) {
+                        JsonNode url = part.path("image_url");
+                        String u = url.isTextual() ? url.asText() : url.path("url").asText();
+                        parts.add(new ChatMessage.Image(image(u, "messages[" + i + "].content[" + j + "]"), url.path("detail").asText(null)));
+                    } else throw new IllegalArgumentException("messages[" + i + "].content[" + j + "].type '" + type + "' is not text or image_url");
+                    j++;
+                }
+            }
+            messages.add(new ChatMessage(r, parts));
+            i++;
+        }
+        int top = body.path("top_logprobs").asInt(0);
+        if (top < 0 || top > LocalBackend.MAX_TOP_LOGPROBS) {
+            throw new IllegalArgumentException("top_logprobs must be between 0 and " + LocalBackend.MAX_TOP_LOGPROBS + ", got " + top);
+        }
+        int maxTokens = body.has("max_completion_tokens") ? body.path("max_completion_tokens").asInt() : body.path("max_tokens").asInt(512);
+        Long seed = body.hasNonNull("seed") ? body.path("seed").asLong() : null;
+        JsonNode rf = body.path("response_format");
+        JsonNode schema = null;
+        String schemaName = null;
+        if ("json_schema".equals(rf.path("type").asText())) {
+            schema = rf.path("json_schema").path("schema");
+            schemaName = rf.path("json_schema").path("name").asText("response");
+            if (schema.isMissingNode()) schema = Json.MAPPER.createObjectNode();
+        }
+        return new ChatRequest(messages, body.path("temperature").asDouble(1.0), maxTokens, body.path("n").asInt(1), seed,
+                body.path("logprobs").asBoolean(false), top, schema, schemaName);
+    }
+
+    private static Picture image(String url, String where) {
+        int comma = url.indexOf(',');
+        if (!url.startsWith("data:") || comma < 0 || !url.substring(0, comma).endsWith(";base64")) {
+            throw new IllegalArgumentException(where + ": only base64 data URLs (data:image/png;base64,...) are accepted");
+        }
+        try {
+            var img = ImageIO.read(new ByteArrayInputStream(Base64.getDecoder().decode(url.substring(comma + 1))));
+            if (img == null) throw new IllegalArgumentException(where + ": the data URL is not an image in a supported format");
+            return new Picture(where, img);
+        } catch (IOException | IllegalArgumentException e) {
+            throw new IllegalArgumentException(where + ": the image cannot be decoded (" + e.getMessage() + ")");
+        }
+    }
+
+    ObjectNode response(ChatResult r, ChatRequest req) {
+        ObjectNode o = Json.MAPPER.createObjectNode();
+        o.put("id", "chatcmpl-" + ids.incrementAndGet());
+        o.put("object", "chat.completion");
+        o.put("created", System.currentTimeMillis() / 1000);
+        o.put("model", model);
+        ArrayNode choices = o.putArray("choices");
+        int idx = 0;
+        for (Choice c : r.choices()) {
+            ObjectNode ch = choices.addObject();
+            ch.put("index", idx++);
+            ch.put("finish_reason", c.finishReason());
+            ObjectNode msg = ch.putObject("message");
+            msg.put("role", "assistant");
+            msg.put("content", c.text());
+            if (!req.logprobs()) {
+                ch.putNull("logprobs");
+                continue;
+            }
+            ObjectNode lp = ch.putObject("logprobs");
+            ArrayNode content = lp.putArray("content");
+            for (TokenLogprob t : c.logprobs()) {
+                ObjectNode tn = content.addObject();
+                tn.put("token", t.token());
+                tn.put("logprob", t.logprob());
+                bytes(tn, t.token());
+                ArrayNode top = tn.putArray("top_logprobs");
+                for (TokenLogprob.Alternative a : t.top()) {
+                    ObjectNode an = top.addObject();
+                    an.put("token", a.token());
+                    an.put("logprob", a.logprob());
+                    bytes(an, a.token());
+                }
+            }
+            lp.putNull("refusal");
+        }
+        ObjectNode usage = o.putObject("usage");
+        usage.put("prompt_tokens", r.usage().promptTokens());
+        usage.put("completion_tokens", r.usage().completionTokens());
+        usage.put("total_tokens", r.usage().promptTokens() + r.usage().completionTokens());
+        return o;
+    }
+
+    private static void bytes(ObjectNode n, String token) {
+        ArrayNode b = n.putArray("bytes");
+        for (byte x : token.getBytes(StandardCharsets.UTF_8)) b.add(x & 0xff);
+    }
+
+    private static ObjectNode error(String message, String type) {
+        ObjectNode o = Json.MAPPER.createObjectNode();
+        ObjectNode e = o.putObject("error");
+        e.put("message", message);
+        e.put("type", type);
+        return o;
+    }
+
+    private static void send(HttpExchange ex, int status, JsonNode body) throws IOException {
+        byte[] bytes = Json.MAPPER.writeValueAsBytes(body);
+        ex.getResponseHeaders().set("Content-Type", "application/json");
+        ex.sendResponseHeaders(status, bytes.length);
+        try (OutputStream out = ex.getResponseBody()) {
+            out.write(bytes);
+        }
+    }
+}

@@ -1,0 +1,57 @@
+package dev.gamagent.cli;
+
+import dev.gamagent.testing.ScriptedBackend;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The demo's plumbing with a scripted backend (a test tool); the real demo uses the built-in local model. */
+class DemoCommandTest {
+    @TempDir Path dir;
+
+    private int run(DemoCommand cmd, ByteArrayOutputStream out, ByteArrayOutputStream err, String... args) {
+        PrintStream o = System.out, e = System.err;
+        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+        try {
+            CommandLine cl = new CommandLine(cmd);
+            cl.setErr(new java.io.PrintWriter(err, true));
+            cl.setExecutionExceptionHandler((ex, c, p) -> { c.getErr().println("error: " + ex.getMessage()); return 1; });
+            return cl.execute(args);
+        } finally {
+            System.setOut(o);
+            System.setErr(e);
+        }
+    }
+
+    @Test void theDemoRunsTheRegisteredMethodsAndPrintsATablePerFamily() throws Exception {
+        ScriptedBackend b = ScriptedBackend.text(r -> r.messages().toString().contains("How many") ? "ANSWER: B" : "ANSWER: A");
+        ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
+        int code = run(new DemoCommand((spec, cfg) -> {
+            assertThat(spec.kind()).isEqualTo("local");
+            return b;
+        }, "/bench-test/mini.tsv"), out, err, "--out", dir.toString());
+        String table = out.toString(StandardCharsets.UTF_8);
+        assertThat(code).as(err.toString(StandardCharsets.UTF_8)).isZero();
+        assertThat(table).contains("method").contains("color").contains("count").contains("shape").contains("single")
+                .contains("66.7%").contains("report.html");
+        assertThat(Files.readString(dir.resolve("report.html"))).contains("data:image/png;base64,");
+        assertThat(Files.readAllLines(dir.resolve("results.jsonl"))).hasSize(3 * dev.gamagent.api.MethodRegistry.listed().stream()
+                .filter(DemoCommand.METHODS::contains).toList().size());
+    }
+
+    @Test void aMissingBundledBenchmarkIsAClearError() {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
+        int code = run(new DemoCommand((spec, cfg) -> ScriptedBackend.text(r -> "A"), "/bench/absent.tsv"), out, err, "--out", dir.toString());
+        assertThat(code).isEqualTo(1);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("/bench/absent.tsv").contains("missing");
+    }
+}

@@ -1,0 +1,111 @@
+package dev.gamagent.eval;
+
+import dev.gamagent.api.Question;
+import dev.gamagent.config.Config;
+import dev.gamagent.testing.ScriptedBackend;
+import dev.gamagent.util.Json;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.awt.Color;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Orchestration with a scripted backend (a test tool): storage, resume, errors, summary and report files. */
+class EvalRunnerTest {
+    @TempDir Path dir;
+
+    static List<EvalQuestion> questions(int n) {
+        var pic = BenchmarkLoader.decode(TestImages.base64(8, 8, Color.RED), "t");
+        List<EvalQuestion> out = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            Map<String, String> o = new LinkedHashMap<>();
+            o.put("A", "red");
+            o.put("B", "blue");
+            out.add(new EvalQuestion(new Question("q" + i, List.of(pic), "Question " + i + "?", null, o, i % 2 == 0 ? "A" : "B",
+                    i < 2 ? "first" : "second", "l2"), "q" + i, 0, null));
+        }
+        return out;
+    }
+
+    @Test void eachPairIsStoredOnceAndARerunRedoesNothing() {
+        AtomicInteger calls = new AtomicInteger();
+        ScriptedBackend b = ScriptedBackend.text(r -> { calls.incrementAndGet(); return "ANSWER: A"; });
+        Config c = Config.defaults();
+        try (ResultStore s = new ResultStore(dir)) {
+            EvalRunner.Stats st = new EvalRunner(b, c, new Grader(c, null), s, 3).run(questions(5), List.of("single"), n -> { }, r -> { });
+            assertThat(st.ran()).isEqualTo(5);
+            assertThat(s.all()).extracting(ResultRecord::outcome).containsExactlyInAnyOrder("correct", "wrong", "correct", "wrong", "correct");
+        }
+        try (ResultStore s = new ResultStore(dir)) {
+            EvalRunner.Stats st = new EvalRunner(b, c, new Grader(c, null), s, 3).run(questions(5), List.of("single"), n -> { }, r -> { });
+            assertThat(st.alreadyDone()).isEqualTo(5);
+            assertThat(st.ran()).isZero();
+        }
+        assertThat(calls.get()).isEqualTo(5);
+    }
+
+    @Test void aBackendFailureIsRecordedAsErrorAndRetriedOnResume() throws Exception {
+        AtomicBoolean down = new AtomicBoolean(true);
+        ScriptedBackend b = ScriptedBackend.text(r -> {
+            if (down.get() && r.messages().toString().contains("Question 1?")) throw new IllegalStateException("server down");
+            return "ANSWER: B";
+        });
+        Config c = Config.defaults();
+        var plan = new Evaluation.Plan(new Dataset("t.tsv", questions(3), List.of(new SkippedRow("9", "bad base64"))), false,
+                List.of("single"), dir, 2, "gam eval test");
+        RunSummary first = Evaluation.run(plan, b, null, c, System.err, n -> r -> { });
+        assertThat(first.metrics().get("single").errors()).isEqualTo(1);
+        assertThat(first.metrics().get("single").groups()).isEqualTo(2);
+        assertThat(ResultStore.read(dir)).filteredOn(ResultRecord::isError).singleElement()
+                .satisfies(r -> assertThat(r.error()).contains("server down"));
+
+        down.set(false);
+        RunSummary second = Evaluation.run(plan, b, null, c, System.err, n -> r -> { });
+        assertThat(second.metrics().get("single").errors()).isZero();
+        assertThat(second.metrics().get("single").accuracy()).isCloseTo(1.0 / 3, org.assertj.core.api.Assertions.within(1e-12));
+        List<String> lines = Files.readAllLines(dir.resolve("results.jsonl"));
+        assertThat(lines).hasSize(3); // the superseded error line was rebuilt away
+        assertThat(lines).noneMatch(l -> l.contains("\"error\""));
+        var summary = Json.MAPPER.readTree(dir.resolve("summary.json").toFile());
+        assertThat(summary.path("skipped").get(0).path("index").asText()).isEqualTo("9");
+        assertThat(summary.path("byCategory").path("single").path("first").path("n").asInt()).isEqualTo(2);
+        assertThat(Files.readString(dir.resolve("report.html"))).contains("<table>").contains("gam eval test").contains("data:image/png;base64,");
+    }
+
+    @Test void aLaggingJsonlIsRebuiltFromTheDatabase() throws Exception {
+        ScriptedBackend b = ScriptedBackend.text(r -> "ANSWER: A");
+        Config c = Config.defaults();
+        try (ResultStore s = new ResultStore(dir)) {
+            new EvalRunner(b, c, new Grader(c, null), s, 1).run(questions(4), List.of("single"), n -> { }, r -> { });
+        }
+        Files.writeString(dir.resolve("results.jsonl"), Files.readAllLines(dir.resolve("results.jsonl")).get(0) + "\n");
+        try (ResultStore s = new ResultStore(dir)) {
+            assertThat(Files.readAllLines(dir.resolve("results.jsonl"))).hasSize(4);
+        }
+        // a kill in the middle of a write leaves a torn last line: the line count matches, the content does not
+        List<String> lines = Files.readAllLines(dir.resolve("results.jsonl"));
+        lines.set(3, lines.get(3).substring(0, 20));
+        Files.write(dir.resolve("results.jsonl"), lines);
+        try (ResultStore s = new ResultStore(dir)) {
+            assertThat(Files.readAllLines(dir.resolve("results.jsonl"))).hasSize(4).allSatisfy(l -> assertThat(l).endsWith("}"));
+        }
+    }
+
+    @Test void nonFiniteNumbersInATraceAreStoredAsNullSoTheLineParsesAgain() throws Exception {
+        var node = Json.MAPPER.createObjectNode();
+        node.put("U_sys", Double.NaN);
+        node.putArray("w").add(0.5).add(Double.POSITIVE_INFINITY);
+        node.putObject("inner").put("x", Double.NEGATIVE_INFINITY).put("y", 1);
+        String json = Json.write(EvalRunner.finiteOnly(node));
+        assertThat(Json.MAPPER.readTree(json).toString()).isEqualTo("{\"U_sys\":null,\"w\":[0.5,null],\"inner\":{\"x\":null,\"y\":1}}");
+    }
+}

@@ -1,0 +1,113 @@
+package dev.gamagent.local;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.gamagent.util.Json;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+class LocalChatServerTest {
+    LocalChatServer server;
+    final HttpClient http = HttpClient.newHttpClient();
+
+    @BeforeEach
+    void start() throws Exception {
+        LocalBackend backend = new LocalBackend(new LocalPerception(new LayoutOcr(), new BlobSceneAnalyzer(), 8));
+        server = new LocalChatServer(backend, LocalBackend.MODEL, 0, 2).start();
+    }
+
+    @AfterEach
+    void stop() { server.close(); }
+
+    HttpResponse<String> post(ObjectNode body) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create(server.baseUrl() + "/chat/completions"))
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(Json.write(body))).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    static ObjectNode request(int topLogprobs) {
+        ObjectNode body = Json.MAPPER.createObjectNode();
+        body.put("model", LocalBackend.MODEL);
+        body.put("temperature", 0);
+        body.put("logprobs", true);
+        body.put("top_logprobs", topLogprobs);
+        var content = body.putArray("messages").addObject().put("role", "user").putArray("content");
+        content.addObject().put("type", "image_url").putObject("image_url").put("url", LocalBackendTest.scene().dataUrl());
+        content.addObject().put("type", "text").put("text", "What color is the triangle?\nA. blue\nB. red\nC. green" + LocalBackendTest.LETTER);
+        return body;
+    }
+
+    @Test
+    void chatCompletionsAnswerInOpenAisShapeWithLogProbs() throws Exception {
+        HttpResponse<String> r = post(request(3));
+        assertThat(r.statusCode()).isEqualTo(200);
+        JsonNode j = Json.MAPPER.readTree(r.body());
+        assertThat(j.path("object").asText()).isEqualTo("chat.completion");
+        JsonNode choice = j.path("choices").get(0);
+        assertThat(choice.path("message").path("content").asText()).isEqualTo("B");
+        assertThat(choice.path("finish_reason").asText()).isEqualTo("stop");
+        JsonNode tok = choice.path("logprobs").path("content").get(0);
+        assertThat(tok.path("token").asText()).isEqualTo("B");
+        assertThat(tok.path("bytes").get(0).asInt()).isEqualTo(66);
+        assertThat(tok.path("top_logprobs")).hasSize(3);
+        double mass = 0;
+        for (JsonNode a : tok.path("top_logprobs")) mass += Math.exp(a.path("logprob").asDouble());
+        assertThat(mass).isCloseTo(1.0, within(1e-6));
+        assertThat(j.path("usage").path("completion_tokens").asInt()).isEqualTo(1);
+        assertThat(j.path("usage").path("prompt_tokens").asInt()).isGreaterThan(100);
+    }
+
+    @Test
+    void theOpenAiBackendTalksToTheLocalModelEndToEnd() {
+        var spec = new dev.gamagent.backend.BackendSpec("openai", java.util.List.of(server.baseUrl()), LocalBackend.MODEL, null,
+                null, 0, 2, null, null, null);
+        var req = dev.gamagent.backend.ChatRequest.of(java.util.List.of(dev.gamagent.backend.ChatMessage.user(
+                LocalBackendTest.tagged("scene expert", "answer", "What color is the triangle?\nA. blue\nB. red") + LocalBackendTest.LINES,
+                java.util.List.of(LocalBackendTest.scene()))));
+        var direct = new LocalBackend(new LocalPerception(new LayoutOcr(), new BlobSceneAnalyzer(), 8)).chat(req).first();
+        try (var remote = dev.gamagent.backend.BackendFactory.create(spec, dev.gamagent.config.Config.defaults(), k -> null)) {
+            var r = remote.chat(req);
+            assertThat(r.text()).isEqualTo(direct.text()).startsWith("ANSWER: B");
+            assertThat(r.first().logprobs()).hasSameSizeAs(direct.logprobs());
+            for (int i = 0; i < direct.logprobs().size(); i++) {
+                assertThat(r.first().logprobs().get(i).token()).isEqualTo(direct.logprobs().get(i).token());
+                assertThat(r.first().logprobs().get(i).logprob()).isCloseTo(direct.logprobs().get(i).logprob(), within(1e-9));
+                assertThat(r.first().logprobs().get(i).top()).hasSameSizeAs(direct.logprobs().get(i).top());
+            }
+            assertThat(r.usage().estimated()).isFalse();
+            assertThat(r.usage().completionTokens()).isEqualTo(direct.logprobs().size());
+        }
+    }
+
+    @Test
+    void modelsListsTheLocalModel() throws Exception {
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(server.baseUrl() + "/models")).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(Json.MAPPER.readTree(r.body()).path("data").get(0).path("id").asText()).isEqualTo(LocalBackend.MODEL);
+    }
+
+    @Test
+    void tooManyTopLogProbsAreRefusedWithAnOpenAiError() throws Exception {
+        HttpResponse<String> r = post(request(25));
+        assertThat(r.statusCode()).isEqualTo(400);
+        assertThat(Json.MAPPER.readTree(r.body()).path("error").path("message").asText()).contains("top_logprobs");
+    }
+
+    @Test
+    void imageUrlsThatAreNotDataUrlsAreRefused() throws Exception {
+        ObjectNode body = request(2);
+        ((ObjectNode) body.path("messages").get(0).path("content").get(0).path("image_url")).put("url", "http://example.com/a.png");
+        HttpResponse<String> r = post(body);
+        assertThat(r.statusCode()).isEqualTo(400);
+        assertThat(r.body()).contains("messages[0].content[0]").contains("data URL");
+    }
+}

@@ -1,0 +1,152 @@
+package dev.gamagent.local;
+
+import dev.gamagent.backend.ChatMessage;
+import dev.gamagent.backend.ChatRequest;
+import dev.gamagent.util.Json;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+class PromptReaderTest {
+    static final String LINES = """
+            Answer in this format:
+            ANSWER: <letter or short answer>
+            CLAIM 1: <claim> | CONFIDENCE: 0.8 | EVIDENCE: <what in the image shows it> | REGION: x0,y0,x1,y1
+            CONFIDENCE: <0..1 overall>""";
+
+    static ParsedPrompt read(String text) {
+        return PromptReader.read(ChatRequest.of(List.of(ChatMessage.user(text, List.of()))));
+    }
+
+    @Test
+    void anAnswerPromptGivesQuestionOptionsRoleTaskAndTheLineFormat() {
+        ParsedPrompt p = read("""
+                <role>ocr expert</role>
+                <task>answer</task>
+                <question>
+                Hint: look closely
+                What word is written on the sign?
+                A. sale
+                B. stop
+                </question>
+                """ + LINES);
+        assertThat(p.question()).isEqualTo("What word is written on the sign?");
+        assertThat(p.hint()).isEqualTo("look closely");
+        assertThat(p.options()).containsExactly(java.util.Map.entry("A", "sale"), java.util.Map.entry("B", "stop"));
+        assertThat(p.role()).isEqualTo("ocr expert");
+        assertThat(p.task()).isEqualTo(ParsedPrompt.Task.ANSWER);
+        assertThat(p.format()).isEqualTo(ParsedPrompt.OutputFormat.LINES);
+    }
+
+    @Test
+    void aCritiquePromptGivesTheClaimsWithExpertConfidenceAndRegion() {
+        ParsedPrompt p = read("""
+                <role>fact checker</role>
+                <task>critique</task>
+                <question>
+                What color is the triangle?
+                A. red
+                B. blue
+                </question>
+                <consensus>A (0.62)</consensus>
+                <claims>
+                CLAIM 1 [expert=scene-0, confidence=0.62, region=0.1,0.2,0.4,0.5]: The triangle is red
+                CLAIM 2 [expert=ocr-1, confidence=0.30]: No text is visible
+                </claims>
+                For each claim answer one line:
+                CLAIM n: ACCURATE|PARTIALLY ACCURATE|INACCURATE | REASON: ... | CORRECTION: ... | CONFIDENCE: 0.7
+                """);
+        assertThat(p.task()).isEqualTo(ParsedPrompt.Task.CRITIQUE);
+        assertThat(p.claims()).hasSize(2);
+        ParsedPrompt.ClaimRef c = p.claims().get(0);
+        assertThat(c.number()).isEqualTo(1);
+        assertThat(c.expert()).isEqualTo("scene-0");
+        assertThat(c.confidence()).isCloseTo(0.62, within(1e-9));
+        assertThat(c.region().x0()).isCloseTo(0.1, within(1e-9));
+        assertThat(c.region().y1()).isCloseTo(0.5, within(1e-9));
+        assertThat(c.text()).isEqualTo("The triangle is red");
+        assertThat(p.claims().get(1).region()).isNull();
+        assertThat(p.consensus()).isEqualTo("A (0.62)");
+        assertThat(p.format()).isEqualTo(ParsedPrompt.OutputFormat.LINES);
+    }
+
+    @Test
+    void aRevisePromptGivesPeersWithWeightsCritiquesAndThePreviousAnswer() {
+        ParsedPrompt p = read("""
+                <role>scene expert</role>
+                <task>revise</task>
+                <question>
+                What color is the triangle?
+                A. red
+                B. blue
+                </question>
+                <previous>ANSWER: A
+                CONFIDENCE: 0.6</previous>
+                <peer id="ocr-1" weight="0.41">ANSWER: B
+                CONFIDENCE: 0.9</peer>
+                <peer id="rel-2" weight="0.2">ANSWER: A</peer>
+                <critique critic="fact">CLAIM 1: INACCURATE | REASON: it is blue | CORRECTION: the triangle is blue | CONFIDENCE: 0.8</critique>
+                """ + LINES);
+        assertThat(p.task()).isEqualTo(ParsedPrompt.Task.REVISE);
+        assertThat(p.peers()).extracting(ParsedPrompt.Peer::id).containsExactly("ocr-1", "rel-2");
+        assertThat(p.peers().get(0).weight()).isCloseTo(0.41, within(1e-9));
+        assertThat(p.peers().get(0).text()).startsWith("ANSWER: B");
+        assertThat(p.critiques()).singleElement().satisfies(c -> assertThat(c.critic()).isEqualTo("fact"));
+        assertThat(p.previous()).startsWith("ANSWER: A");
+        assertThat(p.question()).isEqualTo("What color is the triangle?");
+        assertThat(p.format()).isEqualTo(ParsedPrompt.OutputFormat.LINES);
+    }
+
+    @Test
+    void probeJudgeAndModerateTasksAreRecognised() {
+        assertThat(read("<task>probe</task>\n<question>\nHow many objects are there in the image?\n</question>\nAnswer the question using a single word or phrase.").task())
+                .isEqualTo(ParsedPrompt.Task.PROBE);
+        assertThat(read("<role>judge</role>\n<task>judge</task>\n<question>\nQ\nA. x\nB. y\n</question>\n" + LINES).task())
+                .isEqualTo(ParsedPrompt.Task.JUDGE);
+        assertThat(read("<role>moderator</role>\n<task>moderate</task>\n<question>\nQ\nA. x\nB. y\n</question>").task())
+                .isEqualTo(ParsedPrompt.Task.MODERATE);
+    }
+
+    @Test
+    void theBaselineLetterPromptIsReadWithoutTags() {
+        ParsedPrompt p = read("What color is the triangle?\nA. red\nB. blue\nAnswer with the option's letter from the given choices directly.");
+        assertThat(p.question()).isEqualTo("What color is the triangle?");
+        assertThat(p.options()).containsOnlyKeys("A", "B");
+        assertThat(p.format()).isEqualTo(ParsedPrompt.OutputFormat.LETTER);
+        assertThat(p.role()).isEqualTo("assistant");
+        assertThat(p.task()).isEqualTo(ParsedPrompt.Task.ANSWER);
+    }
+
+    @Test
+    void theOpenBaselinePromptAsksForAShortAnswer() {
+        ParsedPrompt p = read("How many circles are there in the image?\nAnswer the question using a single word or phrase.");
+        assertThat(p.question()).isEqualTo("How many circles are there in the image?");
+        assertThat(p.options()).isEmpty();
+        assertThat(p.format()).isEqualTo(ParsedPrompt.OutputFormat.SHORT);
+    }
+
+    @Test
+    void aResponseSchemaAsksForJson() throws Exception {
+        ChatRequest r = ChatRequest.of(List.of(ChatMessage.user("<task>answer</task>\n<question>\nQ\nA. x\n</question>", List.of())))
+                .withSchema("answer", Json.MAPPER.readTree("{\"type\":\"object\"}"));
+        assertThat(PromptReader.read(r).format()).isEqualTo(ParsedPrompt.OutputFormat.JSON);
+    }
+
+    @Test
+    void theAnswerWordInsidePeerBlocksDoesNotMakeTheFormatLineBased() {
+        ParsedPrompt p = read("<task>revise</task>\n<question>\nQ\nA. x\nB. y\n</question>\n<peer id=\"p\" weight=\"1\">ANSWER: B</peer>\nAnswer with the option's letter from the given choices directly.");
+        assertThat(p.format()).isEqualTo(ParsedPrompt.OutputFormat.LETTER);
+    }
+
+    @Test
+    void theRoleAndTaskMayComeFromTheSystemMessage() {
+        ChatRequest r = ChatRequest.of(List.of(ChatMessage.system("<role>relational expert</role>\n<task>answer</task>"),
+                ChatMessage.user("<question>\nWhich object is above the red circle?\nA. blue square\n</question>", List.of())));
+        ParsedPrompt p = PromptReader.read(r);
+        assertThat(p.role()).isEqualTo("relational expert");
+        assertThat(p.question()).isEqualTo("Which object is above the red circle?");
+    }
+}
