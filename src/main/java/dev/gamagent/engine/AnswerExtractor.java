@@ -21,7 +21,9 @@ import java.util.regex.Pattern;
  */
 public final class AnswerExtractor {
     private static final Pattern EXPLICIT = Pattern.compile(
-            "(?i)(?:final\\s+answer|answer|option|choice)\\s*(?:is|:|=)\\s*(?:option\\s*)?[\\(\\[]?([A-Z])[\\)\\]]?(?![A-Za-z0-9])");
+            "(?i:(?:final\\s+answer|answer|option|choice)\\s*(?:is|:|=)\\s*(?:option\\s*)?)[\\(\\[]?"
+                    // a lower-case letter counts only when no word follows: "is c." yes, "is a blue square" no
+                    + "([A-Z]|[a-z](?!\\s+[A-Za-z]))[\\)\\]]?(?![A-Za-z0-9])");
     private static final Pattern EXPLICIT_LINE = Pattern.compile(
             "(?im)^\\s*\\**answer\\**\\s*:\\s*\\**\\s*[\\(\\[]?([A-Z])[\\)\\]]?\\s*(?:[.:]|$)");
     private static final Pattern ANSWER_LINE = Pattern.compile("(?im)^\\s*\\**answer\\**\\s*:\\s*(.+?)\\s*$");

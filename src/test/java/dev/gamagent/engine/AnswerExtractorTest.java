@@ -80,6 +80,11 @@ class AnswerExtractorTest {
         assertThat(AnswerExtractor.option("the answer is e", colours)).isNull(); // E is not an option
     }
 
+    @Test void theArticleAfterAnswerIsIsNotALetter() {
+        assertThat(AnswerExtractor.option("The answer is a blue square, so B.", colours)).isEqualTo("B");
+        assertThat(AnswerExtractor.option("The answer is c.", colours)).isEqualTo("C");
+    }
+
     @Test void emptyOrMissingTextIsUnmatched() {
         assertThat(AnswerExtractor.extract("", colours)).isInstanceOf(Unmatched.class);
         assertThat(AnswerExtractor.option(null, colours)).isNull();
