@@ -41,7 +41,9 @@ public final class FamilyReasoner {
                 case POSITIONS -> "this role examines positions and relations only";
                 case ALL -> "nothing to examine";
             };
-            return lowInformation(family, candidates, false, what, Region.FULL);
+            // The role does not examine what the answer depends on: it says so (DESIGN §5: U = 1),
+            // rather than writing a guessed letter whose format tokens would look confident.
+            return lowInformation(family, candidates, true, what, Region.FULL);
         }
         List<Judgement> per = new ArrayList<>();
         for (Perception v : views) per.add(judgeOne(family, v, candidates));
