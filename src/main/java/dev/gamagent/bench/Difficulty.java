@@ -50,9 +50,9 @@ public record Difficulty(String tag, int minRadius, int maxRadius, int clutter, 
                     26 + rng.nextInt(15), 18 + rng.nextInt(7), 10 + rng.nextInt(2), 13, 0.0, false, false);
         }
         boolean lowContrast = rng.nextBoolean();
-        // Sans-serif cap height is about 0.72 of the font size: 9–12 px fonts give 6–9 px capitals.
+        // Sans-serif cap height is about 0.73 of the font size: 8–11 px fonts give 6–8 px capitals.
         return new Difficulty("hard", 8, 18, 10, 9, 0.06, lowContrast ? 0.5 : 0.0, 180.0, 15.0,
-                9 + rng.nextInt(4), 9 + rng.nextInt(4), 8 + rng.nextInt(2), 9, 0.3, true, true);
+                8 + rng.nextInt(4), 8 + rng.nextInt(3), 8, 8, 0.3, true, true);
     }
 
     public boolean lowContrast() { return contrastBlend > 0; }
