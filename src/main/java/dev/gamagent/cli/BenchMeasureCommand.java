@@ -98,7 +98,7 @@ final class BenchMeasureCommand implements Callable<Integer> {
                     tiers.computeIfAbsent(it.difficulty(), k -> new Tally()).add(ok);
                     all.add(ok);
                     if ((i + 1) % 25 == 0 || i + 1 == items.size()) {
-                        System.err.printf(Locale.ROOT, "scale %.2g: %d/%d, accuracy so far %.3f%n", scale, i + 1, items.size(), all.accuracy());
+                        System.err.printf(Locale.ROOT, "scale %s: %d/%d, accuracy so far %.3f%n", plain(scale), i + 1, items.size(), all.accuracy());
                     }
                 }
                 results.add(new ScaleResult(scale, fams, tiers, all, ms));
@@ -137,14 +137,19 @@ final class BenchMeasureCommand implements Callable<Integer> {
     }
 
     private static String joined(List<Double> scales) {
-        return String.join(",", scales.stream().map(s -> String.format(Locale.ROOT, "%.3g", s)).toList());
+        return String.join(",", scales.stream().map(BenchMeasureCommand::plain).toList());
+    }
+
+    /** A scale as typed: 0.5, 1, 2 (no trailing zeros). */
+    static String plain(double scale) {
+        return java.math.BigDecimal.valueOf(scale).stripTrailingZeros().toPlainString();
     }
 
     /** Rows: families, tiers, overall, perception times; one column per scale. */
     private static String table(List<ScaleResult> results) {
         StringBuilder sb = new StringBuilder();
         sb.append(String.format(Locale.ROOT, "%-20s", "accuracy"));
-        for (ScaleResult r : results) sb.append(String.format(Locale.ROOT, "%16s", String.format(Locale.ROOT, "scale %.3g", r.scale())));
+        for (ScaleResult r : results) sb.append(String.format(Locale.ROOT, "%16s", "scale " + plain(r.scale())));
         sb.append('\n');
         List<String> rows = new ArrayList<>(results.get(0).families().keySet());
         for (String fam : rows) row(sb, fam, results, r -> r.families().get(fam));
