@@ -21,8 +21,8 @@ import java.util.Random;
  * @param labelPx         font size of label text
  * @param smallPrintPx    font size of small print (≤ 12 px: unreadable at 0.5× scale)
  * @param chartTextPx     font size of bar labels and tick labels
- * @param touching        how far the circumcircles of two shapes may overlap, as a share of the smaller
- *                        radius (0 = an 8 px gap; above 0 objects touch, so blobs of one colour merge)
+ * @param touching        how close two shapes may be: centres at least (1 − touching)·(r1 + r2) apart
+ *                        (0 = an 8 px gap between circumcircles; above 0 shapes touch, so blobs of one colour merge)
  * @param decoyText       whether a similar word (one of the wrong options) is written next to the target text
  * @param closeBars       whether bar values are packed close together (neighbouring multiples of 5)
  */

@@ -173,8 +173,8 @@ final class ShapeScenes {
     }
 
     /**
-     * Places the shapes without overlap (gap of 8 px between circumcircles; on hard items circumcircles may
-     * overlap by {@link Difficulty#touching()} of their radii, so shapes touch), shrinking every radius by
+     * Places the shapes without overlap (gap of 8 px between circumcircles; on hard items centres may come to
+     * (1 − {@link Difficulty#touching()}) of the sum of the radii, so shapes touch), shrinking every radius by
      * 10 % after a failed layout, then draws them.
      */
     List<PlacedShape> place(Canvas canvas, List<Spec> specs) {
