@@ -6,7 +6,7 @@ import java.util.Random;
  * How hard one generated image is: object size, clutter, speckle noise, contrast, rotation and text size.
  * {@code tag} is written to the benchmark files (easy, medium, hard). Hard items stay exact and fair for a
  * person looking at the full-resolution image, but are built to defeat pixel statistics: text with a cap
- * height of 6–9 px (readable at 2×, not at 1× or 0.5×), faint ink, touching same-coloured objects,
+ * height of 6–8 px (lost at 0.5×, marginal at 1×), faint ink, touching same-coloured objects,
  * distractor words next to the target and bars that differ by one grid unit.
  *
  * @param minRadius       smallest shape circumradius in pixels
