@@ -12,8 +12,25 @@ import java.util.function.Consumer;
  */
 public final class BenchmarkGenerator {
     private final long seed;
+    private final double hardFraction;
 
-    public BenchmarkGenerator(long seed) { this.seed = seed; }
+    public BenchmarkGenerator(long seed) { this(seed, Difficulty.DEFAULT_HARD_FRACTION); }
+
+    /** A generator whose items are hard with probability {@code hardFraction} (easy and medium share the rest 8:7). */
+    public BenchmarkGenerator(long seed, double hardFraction) {
+        if (!(hardFraction >= 0 && hardFraction <= 1)) {
+            throw new IllegalArgumentException("--hard-fraction must be between 0 and 1, got " + hardFraction);
+        }
+        this.seed = seed;
+        this.hardFraction = hardFraction;
+    }
+
+    /** As the constructor; {@code hardFraction} null means the default mix. */
+    public static BenchmarkGenerator withMix(long seed, Double hardFraction) {
+        return new BenchmarkGenerator(seed, hardFraction == null ? Difficulty.DEFAULT_HARD_FRACTION : hardFraction);
+    }
+
+    public double hardFraction() { return hardFraction; }
 
     public long seed() { return seed; }
 
@@ -38,7 +55,7 @@ public final class BenchmarkGenerator {
     /** The item with index {@code index} of the given family; independent of every other item. */
     public BenchItem generate(int index, Family family) {
         Random rng = new Random(mix(seed, index));
-        Difficulty d = Difficulty.draw(rng);
+        Difficulty d = Difficulty.draw(rng, hardFraction);
         return switch (family) {
             case TEXT -> new TextScenes(rng, d).item(index);
             case COUNT -> new ShapeScenes(rng, d).count(index);

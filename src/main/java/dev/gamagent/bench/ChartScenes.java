@@ -13,7 +13,8 @@ import java.util.Random;
 
 /**
  * Bar charts: 3–7 labelled bars standing on a black baseline, a y axis with numeric tick labels, light
- * grid lines on harder items. Values are multiples of 5 and all distinct, so tallest and shortest are unique.
+ * grid lines on harder items. Values are multiples of 5 and all distinct, so tallest and shortest are unique;
+ * hard charts use 9 px labels and neighbouring values.
  */
 final class ChartScenes {
     static final List<String> LABELS = List.of("apple", "pear", "plum", "kiwi", "lime", "fig", "mango", "grape",
@@ -35,7 +36,13 @@ final class ChartScenes {
         do max = MAXIMA[rng.nextInt(MAXIMA.length)]; while (max / 5 < n + 1);
         int step = max <= 20 ? 5 : max <= 50 ? 10 : 20;
         List<Integer> pool = new ArrayList<>();
-        for (int v = 5; v <= max; v += 5) pool.add(v);
+        int lo = 5, hi = max;
+        if (d.closeBars()) {
+            // Close bars: the values come from n + 1 neighbouring multiples of 5, so bars differ by one grid unit.
+            lo = 5 * (1 + rng.nextInt(max / 5 - n));
+            hi = lo + 5 * n;
+        }
+        for (int v = lo; v <= hi; v += 5) pool.add(v);
         Collections.shuffle(pool, rng);
         List<Integer> values = new ArrayList<>(pool.subList(0, n));
         List<String> names = new ArrayList<>(LABELS);
@@ -83,8 +90,8 @@ final class ChartScenes {
     private ChartTruth draw(Canvas c, List<String> labels, List<Integer> values, int max, int step, List<PlacedText> texts) {
         int w = c.width(), h = c.height();
         int left = 64, right = w - 24, top = 48, baseline = h - 56;
-        int tickPx = d.tag().equals("hard") ? 11 : 13;
-        int labelPx = d.tag().equals("hard") ? 11 : d.tag().equals("medium") ? 13 : 15;
+        int tickPx = Math.min(13, d.chartTextPx());
+        int labelPx = d.chartTextPx();
         Font tickFont = Canvas.font(tickPx, false), labelFont = Canvas.font(labelPx, false);
         double perUnit = (double) (baseline - top) / max;
         if (!d.tag().equals("easy")) {

@@ -173,7 +173,8 @@ final class ShapeScenes {
     }
 
     /**
-     * Places the shapes without overlap (gap of 8 px between circumcircles), shrinking every radius by
+     * Places the shapes without overlap (gap of 8 px between circumcircles; on hard items centres may come to
+     * (1 − {@link Difficulty#touching()}) of the sum of the radii, so shapes touch), shrinking every radius by
      * 10 % after a failed layout, then draws them.
      */
     List<PlacedShape> place(Canvas canvas, List<Spec> specs) {
@@ -185,12 +186,24 @@ final class ShapeScenes {
             for (int i = 0; i < specs.size() && ok; i++) {
                 double r = Math.max(6, (d.minRadius() + rng.nextDouble() * (d.maxRadius() - d.minRadius())) * scale);
                 ok = false;
+                // Hard scenes put half of the shapes against an earlier one, so that same-coloured blobs merge.
+                boolean nestle = d.touching() > 0 && !circles.isEmpty() && rng.nextBoolean();
                 for (int t = 0; t < 300 && !ok; t++) {
-                    double cx = r + 8 + rng.nextDouble() * (w - 2 * r - 16);
-                    double cy = r + 8 + rng.nextDouble() * (h - 2 * r - 16);
+                    double cx, cy;
+                    if (nestle && t < 150) {
+                        double[] c = circles.get(rng.nextInt(circles.size()));
+                        double a = rng.nextDouble() * 2 * Math.PI, dist = (c[2] + r) * (1 - d.touching());
+                        cx = c[0] + dist * Math.cos(a);
+                        cy = c[1] + dist * Math.sin(a);
+                        if (cx < r + 8 || cy < r + 8 || cx > w - r - 8 || cy > h - r - 8) continue;
+                    } else {
+                        cx = r + 8 + rng.nextDouble() * (w - 2 * r - 16);
+                        cy = r + 8 + rng.nextDouble() * (h - 2 * r - 16);
+                    }
                     boolean free = true;
                     for (double[] c : circles) {
-                        if (Math.hypot(c[0] - cx, c[1] - cy) < c[2] + r + 8) { free = false; break; }
+                        double need = d.touching() > 0 ? (c[2] + r) * (1 - d.touching()) - 1e-6 : c[2] + r + 8;
+                        if (Math.hypot(c[0] - cx, c[1] - cy) < need) { free = false; break; }
                     }
                     if (free) {
                         circles.add(new double[] {cx, cy, r});

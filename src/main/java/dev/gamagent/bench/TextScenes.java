@@ -14,8 +14,9 @@ import java.util.Map;
 import java.util.Random;
 
 /**
- * Text scenes: a sign, a label on a jar, or a card with small print (9–12 px at base resolution, which
- * is unreadable at 0.5× scale). Distractors are similar words: the nearest vocabulary word by edit
+ * Text scenes: a sign, a label on a jar, or a card with small print (8–12 px at base resolution, which
+ * is unreadable at 0.5× scale). Hard items use 9–12 px text (6–9 px capitals), faint or rotated ink and a
+ * decoy: a wrong option written on the background below the target when there is room. Distractors are similar words: the nearest vocabulary word by edit
  * distance and confusable-letter variants (o/c/e, l/i/t, n/h/m ...).
  */
 final class TextScenes {
@@ -63,6 +64,8 @@ final class TextScenes {
             question = "What is written in the small print?";
             smallPrint(canvas, word, texts);
         }
+        PlacedText decoy = d.decoyText() ? decoy(canvas, distractors.get(0), texts.get(texts.size() - 1), variant == 0) : null;
+        if (decoy != null) texts.add(decoy);
         return new Draft(question, word, distractors)
                 .item(index, rng, canvas, Family.TEXT, d, new SceneTruth(List.of(), texts, null));
     }
@@ -99,8 +102,8 @@ final class TextScenes {
                 Palette.jittered(jar, rng, c.background, d.contrastBlend()));
         c.fill(new RoundRectangle2D.Double(cx - jw / 2 + 8, cy - jh / 2 - 12, jw - 16, 16, 6, 6), new Color(90, 90, 90));
         c.fill(new java.awt.Rectangle.Double(cx - lw / 2, cy - lh / 2, lw, lh), new Color(250, 250, 246));
-        Color ink = d.lowContrast() ? new Color(150, 150, 150) : new Color(30, 30, 30);
-        Rectangle box = c.textCentered(text, font, ink, cx, cy, 0);
+        Color ink = d.lowContrast() ? new Color(165, 165, 165) : new Color(30, 30, 30);
+        Rectangle box = c.textCentered(text, font, ink, cx, cy, (rng.nextDouble() * 2 - 1) * d.textRotationDeg() / 2);
         return new PlacedText(text, d.labelPx(), box, "label");
     }
 
@@ -119,9 +122,28 @@ final class TextScenes {
         c.line(new Color(60, 60, 60), 2f, x + cw, y, x + cw, y + ch);
         Rectangle hb = c.textCentered(heading, big, new Color(30, 30, 30), x + cw / 2, y + 45, 0);
         texts.add(new PlacedText(heading, big.getSize(), hb, "heading"));
-        Color ink = d.lowContrast() ? new Color(140, 140, 140) : new Color(70, 70, 70);
+        Color ink = d.lowContrast() ? new Color(160, 160, 160) : new Color(70, 70, 70);
         Rectangle sb = c.textAt(word, small, ink, x + 20, y + ch - 20);
         texts.add(new PlacedText(word, d.smallPrintPx(), sb, "small print"));
+    }
+
+    /**
+     * A wrong option written on the bare background beside the target text (not on the sign, label or
+     * card), in plain dark ink 1.3× the target's size: a reader who finds text without knowing where it is
+     * can pick the wrong word; a person sees at once which word is on the sign.
+     */
+    private PlacedText decoy(Canvas c, String word, PlacedText target, boolean upper) {
+        String text = upper ? word.toUpperCase(Locale.ROOT) : word;
+        int px = Math.max(12, (int) Math.round(target.fontPx() * 1.3));
+        Font font = Canvas.font(px, false);
+        int tw = c.textWidth(text, font);
+        Rectangle t = target.box();
+        // Below the sign board, jar or card (all end within 60 px of the target text); none when there is no room.
+        double x = Math.max(4, Math.min(c.width() - tw - 4, t.getCenterX() - tw / 2.0 + (rng.nextDouble() - 0.5) * 60));
+        double y = t.getMaxY() + 60 + px;
+        if (y > c.height() - 6) return null;
+        Rectangle box = c.textAt(text, font, new Color(50, 50, 50), x, y);
+        return new PlacedText(text, px, box, "decoy");
     }
 
     private static Color blend(Color a, Color b, double t) {

@@ -15,7 +15,7 @@ import java.util.concurrent.Callable;
 
 /** {@code gam bench}: the synthetic visual benchmark. */
 @Command(name = "bench", mixinStandardHelpOptions = true, description = "Synthetic visual benchmark tools.",
-        subcommands = {BenchCommand.Generate.class})
+        subcommands = {BenchCommand.Generate.class, BenchMeasureCommand.class})
 public final class BenchCommand implements Runnable {
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
@@ -40,12 +40,16 @@ public final class BenchCommand implements Runnable {
         @Option(names = "--families", split = ",", description = "families to cycle through (default: all): text,count,color,shape,spatial,chart")
         List<String> families = new ArrayList<>();
 
+        @Option(names = "--hard-fraction", description = "share of hard items, 0..1 (default: the generator's mix, "
+                + "40 % easy, 35 % medium, 25 % hard); easy and medium share the rest 8:7")
+        Double hardFraction;
+
         @Override public Integer call() throws Exception {
             BenchmarkWriter.formatOf(out);
             List<Family> fams = families.isEmpty() ? Arrays.asList(Family.values())
                     : families.stream().map(Family::parse).toList();
             long t0 = System.nanoTime();
-            List<BenchItem> items = new BenchmarkGenerator(seed).generate(n, fams, it -> {
+            List<BenchItem> items = BenchmarkGenerator.withMix(seed, hardFraction).generate(n, fams, it -> {
                 int done = it.index() + 1;
                 if (done % 10 == 0 || done == n) System.err.printf("generated %d/%d%n", done, n);
             });

@@ -178,14 +178,14 @@ class BenchmarkGeneratorTest {
     }
 
     @Test
-    void drawsSmallPrintAtNineToTwelvePixelsAndImagesAt448To768PixelsWide() {
+    void drawsSmallPrintAtEightToTwelvePixelsAndImagesAt448To768PixelsWide() {
         int smallPrints = 0;
         for (BenchItem it : ITEMS) {
             assertThat(it.image().getWidth()).isBetween(448, 768);
             for (PlacedText t : it.truth().texts()) {
                 if (t.role().equals("small print")) {
                     smallPrints++;
-                    assertThat(t.fontPx()).isBetween(9, 12);
+                    assertThat(t.fontPx()).isBetween(8, 12);
                 }
             }
         }
@@ -205,5 +205,53 @@ class BenchmarkGeneratorTest {
     @Test
     void rejectsAnUnknownFamilyNamingIt() {
         assertThatThrownBy(() -> Family.parse("colour")).hasMessageContaining("colour").hasMessageContaining("color");
+    }
+
+    @Test
+    void hardFractionSetsTheShareOfHardItems() {
+        List<Family> all = Arrays.asList(Family.values());
+        assertThat(new BenchmarkGenerator(4, 1.0).generate(24, all)).allSatisfy(it -> assertThat(it.difficulty()).isEqualTo("hard"));
+        assertThat(new BenchmarkGenerator(4, 0.0).generate(24, all)).noneSatisfy(it -> assertThat(it.difficulty()).isEqualTo("hard"));
+        long hard = new BenchmarkGenerator(4, 0.5).generate(120, all).stream().filter(it -> it.difficulty().equals("hard")).count();
+        assertThat(hard).isBetween(40L, 80L);
+        assertThatThrownBy(() -> new BenchmarkGenerator(4, 1.5)).hasMessageContaining("--hard-fraction");
+    }
+
+    @Test
+    void hardTextIsTinyAndHasAWrongOptionWrittenBesideItOffTheSignLabelOrCard() {
+        BenchmarkGenerator gen = new BenchmarkGenerator(8, 1.0);
+        int decoys = 0;
+        for (int i = 0; i < 30; i++) {
+            BenchItem it = gen.generate(i, Family.TEXT);
+            PlacedText target = it.truth().texts().stream().filter(t -> !t.role().equals("decoy") && !t.role().equals("heading"))
+                    .findFirst().orElseThrow();
+            assertThat(target.fontPx()).as("item %d", i).isBetween(8, 11);
+            for (PlacedText t : it.truth().texts()) {
+                if (!t.role().equals("decoy")) continue;
+                decoys++;
+                assertThat(it.options().values()).contains(t.text().toLowerCase());
+                assertThat(t.text().toLowerCase()).isNotEqualTo(it.answerText());
+                assertThat(t.box().getMinY()).as("decoy below the target's board, label or card").isGreaterThan(target.box().getMaxY() + 40);
+            }
+        }
+        assertThat(decoys).isGreaterThan(10);
+    }
+
+    @Test
+    void hardShapeScenesHaveTouchingShapesAndHardChartsNeighbouringValues() {
+        BenchmarkGenerator gen = new BenchmarkGenerator(8, 1.0);
+        int touching = 0;
+        for (int i = 0; i < 20; i++) {
+            List<PlacedShape> shapes = gen.generate(i, Family.COUNT).truth().shapes();
+            for (int a = 0; a < shapes.size(); a++) {
+                for (int b = a + 1; b < shapes.size(); b++) {
+                    if (dist(shapes.get(a), shapes.get(b)) <= shapes.get(a).radius() + shapes.get(b).radius()) touching++;
+                }
+            }
+            SceneTruth.ChartTruth c = gen.generate(i, Family.CHART).truth().chart();
+            int lo = c.values().stream().min(Integer::compare).orElseThrow(), hi = c.values().stream().max(Integer::compare).orElseThrow();
+            assertThat(hi - lo).as("chart %d values %s", i, c.values()).isLessThanOrEqualTo(5 * c.values().size());
+        }
+        assertThat(touching).isGreaterThan(20);
     }
 }

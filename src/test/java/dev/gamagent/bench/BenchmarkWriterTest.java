@@ -92,15 +92,18 @@ class BenchmarkWriterTest {
                 .hasMessageContaining("out.csv").hasMessageContaining(".tsv");
     }
 
-    /** The bundled demo set is provably the generator's output: same questions, options, answers and image sizes. */
+    /**
+     * The bundled demo set is provably the generator's output ({@code gam bench generate --n 60 --seed 7
+     * --hard-fraction 0.5}): same questions, options, answers and image sizes.
+     */
     @Test
-    void bundledDemoTsvIsWhatTheGeneratorProducesForSeedSeven() throws IOException {
+    void bundledDemoTsvIsWhatTheGeneratorProducesForSeedSevenWithHalfHardItems() throws IOException {
         List<String> bundled;
         try (InputStream in = BenchmarkWriterTest.class.getResourceAsStream("/bench/demo.tsv")) {
             assertThat(in).as("src/main/resources/bench/demo.tsv").isNotNull();
             bundled = Arrays.asList(new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\n"));
         }
-        List<BenchItem> items = new BenchmarkGenerator(7).generate(60, Arrays.asList(Family.values()));
+        List<BenchItem> items = new BenchmarkGenerator(7, 0.5).generate(60, Arrays.asList(Family.values()));
         assertThat(bundled).hasSize(61);
         for (int i = 0; i < items.size(); i++) {
             String[] want = BenchmarkWriter.tsvRow(items.get(i)).split("\t", -1);

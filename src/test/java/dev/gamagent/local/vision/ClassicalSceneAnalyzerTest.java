@@ -42,20 +42,35 @@ class ClassicalSceneAnalyzerTest {
         }
     }
 
-    private static double familyAccuracy(Family f) {
-        int ok = 0;
+    /** Accuracy of the analyser alone on the family's items of the easy and medium tiers ({@code hard} false) or the hard tier. */
+    private static double familyAccuracy(Family f, boolean hard) {
+        int ok = 0, n = 0;
         for (int i = 0; i < ITEMS.get(f).size(); i++) {
             BenchItem it = ITEMS.get(f).get(i);
+            if (isHard(it) != hard) continue;
+            n++;
             if (it.answerText().equals(SceneAnswers.answer(it, SCENES.get(f).get(i)))) ok++;
         }
-        return (double) ok / ITEMS.get(f).size();
+        return n == 0 ? Double.NaN : (double) ok / n;
     }
 
+    private static boolean isHard(BenchItem it) { return it.difficulty().equals("hard"); }
+
+    /** Easy and medium shapes are separated by 8 px and large; hard ones (small, touching, noisy) are reported only. */
     @Test
-    void namesTheColourAndShapeOfNearlyEveryGeneratedShape() {
+    void namesTheColourAndShapeOfNearlyEveryShapeOfTheEasyAndMediumTiers() {
         int total = 0, colorOk = 0, shapeOk = 0, found = 0;
+        int hardTotal = 0, hardFound = 0;
         for (Family f : List.of(Family.COUNT, Family.COLOR, Family.SHAPE, Family.SPATIAL)) {
             for (int i = 0; i < ITEMS.get(f).size(); i++) {
+                if (isHard(ITEMS.get(f).get(i))) {
+                    for (SceneTruth.PlacedShape s : ITEMS.get(f).get(i).truth().shapes()) {
+                        hardTotal++;
+                        DetectedObject o = SceneAnswers.match(SCENES.get(f).get(i).objects(), s);
+                        if (o != null && o.color().equals(s.color()) && o.shape().equals(s.shape())) hardFound++;
+                    }
+                    continue;
+                }
                 for (SceneTruth.PlacedShape s : ITEMS.get(f).get(i).truth().shapes()) {
                     total++;
                     DetectedObject o = SceneAnswers.match(SCENES.get(f).get(i).objects(), s);
@@ -66,27 +81,36 @@ class ClassicalSceneAnalyzerTest {
                 }
             }
         }
-        System.out.printf("analyser on %d shapes: found %.3f, colour %.3f, shape %.3f%n", total,
-                (double) found / total, (double) colorOk / total, (double) shapeOk / total);
+        System.out.printf("analyser on %d easy/medium shapes: found %.3f, colour %.3f, shape %.3f; hard tier: %d/%d found with both right%n", total,
+                (double) found / total, (double) colorOk / total, (double) shapeOk / total, hardFound, hardTotal);
+        assertThat(hardTotal).as("the generated set has hard items").isPositive();
         assertThat(found).isEqualTo(total);
         assertThat((double) colorOk / total).isGreaterThan(0.97);
         assertThat((double) shapeOk / total).isGreaterThan(0.97);
     }
 
     @Test
-    void answersCountColourShapeAndSpatialQuestionsFromPixelsAlone() {
+    void answersEasyAndMediumCountColourShapeAndSpatialQuestionsFromPixelsAlone() {
         for (Family f : List.of(Family.COUNT, Family.COLOR, Family.SHAPE, Family.SPATIAL)) {
-            double acc = familyAccuracy(f);
-            System.out.printf("analyser alone, family %s: accuracy %.3f on %d items%n", f.category(), acc, ITEMS.get(f).size());
+            double acc = familyAccuracy(f, false);
+            System.out.printf("analyser alone, family %s: accuracy %.3f on easy/medium items, %.3f on hard items%n",
+                    f.category(), acc, familyAccuracy(f, true));
             assertThat(acc).as(f.category()).isGreaterThanOrEqualTo(0.95);
         }
     }
 
+    /** The hard tier is built to defeat pixel statistics (touching same-coloured shapes, 8–18 px radii, noise). */
     @Test
-    void placesObjectBoxesWithinAFewPixelsOfTheTrueShapes() {
+    void countsHardScenesWithTouchingShapesLessReliablyThanEasyAndMediumOnes() {
+        assertThat(familyAccuracy(Family.COUNT, true)).isLessThan(familyAccuracy(Family.COUNT, false));
+    }
+
+    @Test
+    void placesEasyAndMediumObjectBoxesWithinAFewPixelsOfTheTrueShapes() {
         double sum = 0, max = 0;
         int n = 0;
         for (int i = 0; i < ITEMS.get(Family.COUNT).size(); i++) {
+            if (isHard(ITEMS.get(Family.COUNT).get(i))) continue;
             for (SceneTruth.PlacedShape s : ITEMS.get(Family.COUNT).get(i).truth().shapes()) {
                 DetectedObject o = SceneAnswers.match(SCENES.get(Family.COUNT).get(i).objects(), s);
                 assertThat(o).as("shape %s at %.0f,%.0f in item %d", s.name(), s.cx(), s.cy(), i).isNotNull();
@@ -164,6 +188,7 @@ class ClassicalSceneAnalyzerTest {
             for (int i = 0; i < ITEMS.get(f).size(); i++) {
                 for (SceneTruth.PlacedShape s : ITEMS.get(f).get(i).truth().shapes()) {
                     DetectedObject o = SceneAnswers.match(SCENES.get(f).get(i).objects(), s);
+                    if (o == null) continue; // merged with a touching neighbour (hard tier)
                     for (Map<String, Double> m : List.of(o.shapeScores(), o.colorScores())) {
                         assertThat(m.values().stream().mapToDouble(Double::doubleValue).sum()).isCloseTo(1.0, within(1e-9));
                         assertThat(m.values()).allSatisfy(v -> assertThat(v).isBetween(0.0, 1.0));
