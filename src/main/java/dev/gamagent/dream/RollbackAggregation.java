@@ -62,8 +62,9 @@ public final class RollbackAggregation {
                 chosen = best;
                 rollbacks.add(new Rollback(e.getKey(), fin.k, fin.turn.answer(), fin.u, best.k, best.turn.answer(), best.u));
             }
-            // a reply that named no option (parse "unmatched") votes only when no agent's answer was read
-            (UNREAD.equals(chosen.turn.parse()) ? unread : ballots).add(new MajorityVote.Ballot(key(chosen.turn),
+            // a reply that named no option (unparsed, or an expert declaring itself NOT APPLICABLE) votes
+            // only when no agent named one: on open questions no reply has an option and all vote
+            (UNREAD.equals(chosen.turn.parse()) || chosen.turn.option() == null ? unread : ballots).add(new MajorityVote.Ballot(key(chosen.turn),
                     chosen.turn.answer(), chosen.turn.option(), chosen.u, 1.0));
         }
         if (ballots.isEmpty()) ballots = unread;

@@ -52,6 +52,16 @@ class RollbackConformanceTest {
         assertThat(o.verdict().option()).isEqualTo("B");
     }
 
+    @Test void expertsThatDeclareThemselvesNotApplicableDoNotOutvoteAnExpertThatAnswered() {
+        Trace.AgentTurn scene = turn("scene", "A", 0.01);
+        Trace.AgentTurn ocr = new Trace.AgentTurn("ocr", "ocr", 1.0, "NOT APPLICABLE", null, 1.0, "fixed", null, List.of(),
+                TokenCount.ZERO, "ANSWER: NOT APPLICABLE", "lines", null, null);
+        Trace.AgentTurn relational = new Trace.AgentTurn("relational", "relational", 1.0, "NOT APPLICABLE", null, 1.0, "fixed", null,
+                List.of(), TokenCount.ZERO, "ANSWER: NOT APPLICABLE", "lines", null, null);
+        var o = RollbackAggregation.aggregate(List.of(new Trace.Round(0, List.of(scene, ocr, relational), List.of(), null, null, null)), 0.5);
+        assertThat(o.verdict().option()).isEqualTo("A");
+    }
+
     @Test void aTiedVoteGoesToTheAnswerWithTheLowerUncertainty() {
         var o = RollbackAggregation.aggregate(rounds(new String[] {"A:0.4", "B:0.2"}), 0.5);
         assertThat(o.verdict().option()).isEqualTo("B");
