@@ -4,10 +4,10 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
-mvn -B -q -o test-compile >&2
+mvn -B -q test-compile >&2
 cp_file="$(mktemp)"
 trap 'rm -f "$cp_file" "$cp_file.json"' EXIT
-mvn -B -q -o dependency:build-classpath -Dmdep.outputFile="$cp_file" -Dmdep.includeScope=test >&2
+mvn -B -q dependency:build-classpath -Dmdep.outputFile="$cp_file" -Dmdep.includeScope=test >&2
 cp="target/test-classes:target/classes:$(cat "$cp_file")"
 java -cp "$cp" org.openjdk.jmh.Main 'dev.gamagent.bench.ControllerDecisionBenchmark' \
   -rf json -rff "$cp_file.json" "$@"
