@@ -26,10 +26,36 @@ public final class Sweep {
      * setting would stop (a longer debate would need new calls); they are scored at their last round.
      */
     public record Result(Setting setting, int groups, Double accuracy, double tokensPerQuestion, double meanRounds,
-                         double triggerRate, int incomplete, Map<String, Integer> terminations) { }
+                         double triggerRate, int incomplete, Map<String, Integer> terminations,
+                         double promptTokensPerQuestion, double completionTokensPerQuestion, double callsPerQuestion) { }
 
-    /** The decision for one trace under one setting. */
-    record Decision(int round, String termination, String option, long tokens, boolean incomplete) { }
+    /** The decision for one trace under one setting; usage is summed over rounds 0..round. */
+    record Decision(int round, String termination, String option, Usage usage, boolean incomplete) {
+        long tokens() { return usage.prompt() + usage.completion(); }
+    }
+
+    /**
+     * Model usage of one or more rounds: the agents' tokens and calls (one call per agent that answered) plus the
+     * round's {@code extra.tokens} / {@code extra.calls} (the critics, which are not trace agents).
+     */
+    record Usage(long prompt, long completion, long calls) {
+
+        Usage plus(Usage o) { return new Usage(prompt + o.prompt, completion + o.completion, calls + o.calls); }
+
+        static Usage of(JsonNode round) {
+            long p = 0, c = 0, n = 0;
+            for (JsonNode a : round.path("agents")) {
+                p += a.path("tokens").path("prompt").asLong();
+                c += a.path("tokens").path("completion").asLong();
+                if (!a.hasNonNull("error")) n++;
+            }
+            JsonNode extra = round.path("extra");
+            p += extra.path("tokens").path("prompt").asLong();
+            c += extra.path("tokens").path("completion").asLong();
+            n += extra.path("calls").asLong();
+            return new Usage(p, c, n);
+        }
+    }
 
     public static List<Result> run(List<ResultRecord> records, List<Setting> grid) {
         List<ResultRecord> usable = records.stream().filter(r -> !r.isError() && roundsByK(r).containsKey(0)
@@ -41,12 +67,15 @@ public final class Sweep {
         List<Result> out = new ArrayList<>();
         for (Setting s : grid) {
             Map<String, boolean[]> groups = new HashMap<>(); // group -> {all right}
-            long tokens = 0, rounds = 0, triggered = 0;
+            long tokens = 0, prompt = 0, completion = 0, calls = 0, rounds = 0, triggered = 0;
             int incomplete = 0;
             Map<String, Integer> terms = new TreeMap<>();
             for (ResultRecord r : usable) {
                 Decision d = decide(r, s);
                 tokens += d.tokens();
+                prompt += d.usage().prompt();
+                completion += d.usage().completion();
+                calls += d.usage().calls();
                 rounds += d.round();
                 if (d.round() > 0) triggered++;
                 if (d.incomplete()) incomplete++;
@@ -58,7 +87,8 @@ public final class Sweep {
             long ok = groups.values().stream().filter(b -> b[0]).count();
             int n = usable.size();
             out.add(new Result(s, groups.size(), groups.isEmpty() ? null : (double) ok / groups.size(), (double) tokens / n,
-                    (double) rounds / n, (double) triggered / n, incomplete, terms));
+                    (double) rounds / n, (double) triggered / n, incomplete, terms, (double) prompt / n, (double) completion / n,
+                    (double) calls / n));
         }
         return out;
     }
@@ -68,20 +98,20 @@ public final class Sweep {
         int recorded = byK.keySet().stream().mapToInt(Integer::intValue).max().orElse(0);
         JsonNode r0 = byK.get(0);
         double u0 = r0.get("U_sys").asDouble(), c0 = r0.path("conflict").asDouble(0);
-        long tokens = MethodMetrics.roundTokens(r0);
-        if (!(u0 > s.thetaU() || c0 > s.thetaC())) return new Decision(0, "consensus", weightedOption(r0), tokens, false);
+        Usage used = Usage.of(r0);
+        if (!(u0 > s.thetaU() || c0 > s.thetaC())) return new Decision(0, "consensus", weightedOption(r0), used, false);
         double prev = u0;
         for (int k = 1; ; k++) {
             JsonNode round = byK.get(k);
             if (round == null || !round.hasNonNull("U_sys")) {
                 JsonNode last = byK.get(recorded);
-                return new Decision(recorded, "recorded_end", weightedOption(last), tokens, true);
+                return new Decision(recorded, "recorded_end", weightedOption(last), used, true);
             }
-            tokens += MethodMetrics.roundTokens(round);
+            used = used.plus(Usage.of(round));
             double u = round.get("U_sys").asDouble();
             String why = u < s.thetaTerm() ? "uncertainty" : Math.abs(u - prev) < s.epsilon() ? "stagnation"
                     : k >= s.maxRounds() ? "max_rounds" : null;
-            if (why != null) return new Decision(k, why, weightedOption(round), tokens, false);
+            if (why != null) return new Decision(k, why, weightedOption(round), used, false);
             prev = u;
         }
     }

@@ -342,6 +342,9 @@ final class GamController {
         List<Callable<List<GamPrompts.Shown>>> jobs = new ArrayList<>();
         Map<String, String> errors = new java.util.concurrent.ConcurrentHashMap<>();
         Map<String, String> paths = new java.util.concurrent.ConcurrentHashMap<>();
+        // critics' usage belongs to this round (they are not trace agents), so a sweep stopping here counts it
+        AtomicLong critPrompt = new AtomicLong(), critCompletion = new AtomicLong();
+        AtomicInteger critCalls = new AtomicInteger();
         for (int c = 0; c < s.critics().size(); c++) {
             AgentSpec spec = s.critics().get(c);
             int index = s.experts().size() + c;
@@ -354,7 +357,10 @@ final class GamController {
                     String zoom = s.zoom() ? addCrops(images, disputed, backend.capabilities().maxImagePixels()) : null;
                     String prompt = prompts.critique(spec.role(), consensus, disputed, zoom, json);
                     ChatResult r = backend.chat(request(prompt, images, json ? "gam_critique" : null, json ? ResponseSchemas.CRITIQUE : null));
-                    count(r);
+                    TokenCount used = count(r);
+                    critPrompt.addAndGet(used.prompt());
+                    critCompletion.addAndGet(used.completion());
+                    critCalls.incrementAndGet();
                     paths.put(spec.id(), ClaimParser.critiquePath(r.text()));
                     List<GamPrompts.Shown> mine = new ArrayList<>();
                     for (Assessment a : ClaimParser.parseCritique(r.text(), disputed.size())) {
@@ -382,6 +388,13 @@ final class GamController {
             ev.put("claim", claimN);
             ev.put("assessment", a.assessment());
             ctx.progress().event("critique", ev);
+        }
+        if (critCalls.get() > 0) {
+            Map<String, Object> used = new LinkedHashMap<>();
+            used.put("prompt", critPrompt.get());
+            used.put("completion", critCompletion.get());
+            roundExtra.put("tokens", used);
+            roundExtra.put("calls", critCalls.get());
         }
         if (!errors.isEmpty()) roundExtra.put("critic_errors", new LinkedHashMap<>(errors));
         if (!paths.isEmpty()) roundExtra.put("critic_parse", new LinkedHashMap<>(paths));
