@@ -1,5 +1,6 @@
 package dev.gamagent.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.gamagent.config.Config;
 import dev.gamagent.eval.ResultRecord;
 import dev.gamagent.eval.ResultStore;
@@ -43,22 +44,31 @@ public final class SweepCommand implements Callable<Integer> {
         Config c = Config.defaults();
         List<ResultRecord> records = ResultStore.read(dir).stream().filter(r -> r.method().equals(method)).toList();
         if (records.isEmpty()) throw new IllegalArgumentException(dir + " holds no results of method '" + method + "' (use --method)");
-        List<Sweep.Result> results = Sweep.run(records, Sweep.grid(or(thetaTerm, c.number("gam.theta_term", 0.15)),
-                or(thetaU, c.number("gam.theta_u", 0.5)), or(thetaC, c.number("gam.theta_c", 0.6)),
-                or(epsilon, c.number("gam.epsilon", 0.01)), maxRounds.isEmpty() ? List.of(c.integer("gam.max_rounds", 3)) : maxRounds));
-        System.out.printf(Locale.ROOT, "%8s %6s %6s %7s %5s %8s %9s %7s %8s %10s%n", "θ_term", "θ_U", "θ_C", "ε", "K_max",
-                "accuracy", "tokens/q", "rounds", "debated", "incomplete");
+        // unswept values default to the recorded run's own gam config (its trace), else the defaults
+        JsonNode run = records.stream().map(r -> r.trace() == null ? null : r.trace().get("config")).filter(n -> n != null && n.isObject())
+                .findFirst().orElse(null);
+        List<Sweep.Result> results = Sweep.run(records, Sweep.grid(or(thetaTerm, recorded(run, c, "theta_term", 0.15)),
+                or(thetaU, recorded(run, c, "theta_u", 0.5)), or(thetaC, recorded(run, c, "theta_c", 0.6)),
+                or(epsilon, recorded(run, c, "epsilon", 0.01)),
+                maxRounds.isEmpty() ? List.of((int) Math.round(recorded(run, c, "max_rounds", 3))) : maxRounds));
+        System.out.printf(Locale.ROOT, "%8s %6s %6s %7s %5s %8s %9s %7s %8s %7s %10s%n", "θ_term", "θ_U", "θ_C", "ε", "K_max",
+                "accuracy", "tokens/q", "rounds", "debated", "calls/q", "incomplete");
         for (Sweep.Result r : results) {
             var s = r.setting();
-            System.out.printf(Locale.ROOT, "%8.3f %6.3f %6.3f %7.4f %5d %8s %9.0f %7.2f %8.3f %10d%n", s.thetaTerm(), s.thetaU(), s.thetaC(),
+            System.out.printf(Locale.ROOT, "%8.3f %6.3f %6.3f %7.4f %5d %8s %9.0f %7.2f %8.3f %7.2f %10d%n", s.thetaTerm(), s.thetaU(), s.thetaC(),
                     s.epsilon(), s.maxRounds(), r.accuracy() == null ? "-" : String.format(Locale.ROOT, "%.3f", r.accuracy()),
-                    r.tokensPerQuestion(), r.meanRounds(), r.triggerRate(), r.incomplete());
+                    r.tokensPerQuestion(), r.meanRounds(), r.triggerRate(), r.callsPerQuestion(), r.incomplete());
         }
         if (results.stream().anyMatch(r -> r.incomplete() > 0)) {
             System.out.println("incomplete: questions whose recorded debate ended before this setting would stop; "
                     + "record full debates with --set gam.record_full=true to sweep them exactly");
         }
         return 0;
+    }
+
+    private static double recorded(JsonNode run, Config defaults, String key, double fallback) {
+        JsonNode v = run == null ? null : run.get(key);
+        return v != null && v.isNumber() ? v.asDouble() : defaults.number("gam." + key, fallback);
     }
 
     private static <T> List<T> or(List<T> given, T fallback) { return given.isEmpty() ? List.of(fallback) : given; }

@@ -193,6 +193,22 @@ class SweepReproducesFreshRunsTest {
         }
     }
 
+    @Test void theSweepCommandPrintsOneCompleteRowPerSettingWithTheRecordedKMax() {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        PrintStream o = System.out;
+        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+        int code;
+        try {
+            code = new CommandLine(new dev.gamagent.cli.SweepCommand()).execute(dir.resolve("full").toString(),
+                    "--theta-term", "0.05,0.1,0.15,0.2,0.3", "--theta-u", "0.3,0.5", "--theta-c", "0.4,0.6");
+        } finally {
+            System.setOut(o);
+        }
+        assertThat(code).isZero();
+        List<String> rows = out.toString(StandardCharsets.UTF_8).lines().filter(l -> l.matches("\\s*0\\.\\d+ .*")).toList();
+        assertThat(rows).hasSize(20).allMatch(l -> l.matches(".* 3 .* 0$"), "K_max 3 (the recorded run's), nothing incomplete");
+    }
+
     @Test void aSettingNeedingMoreRoundsThanRecordedIsReportedIncomplete() {
         // θ_term 0.0 never stops on uncertainty and ε 0 never on stagnation: K_max = 5 needs rounds 4 and 5
         Sweep.Result r = Sweep.run(recorded, List.of(new Sweep.Setting(0.0, 0.3, 0.4, 0.0, 5))).get(0);
