@@ -271,7 +271,10 @@ public final class ClassicalSceneAnalyzer implements SceneAnalyzer {
             while (true) {
                 int next = -1;
                 for (int d = 1; d <= bridge + 1 && y - d >= floor; d++) {
-                    if (dist2(rgb[(y - d) * w + x], c) < join2) { next = y - d; break; }
+                    int p = rgb[(y - d) * w + x];
+                    if (dist2(p, c) < join2) { next = y - d; break; }
+                    // Background ends the bar: only a speck (far from the background) is bridged, never the gap above the top.
+                    if (dist2(p, bg) <= fg2) break;
                 }
                 if (next < 0) break;
                 y = next;
@@ -284,9 +287,9 @@ public final class ClassicalSceneAnalyzer implements SceneAnalyzer {
         while (i < n) {
             if (top[i] < 0) { i++; continue; }
             int j = i + 1;
-            // Colours are compared with the neighbouring column: a blurred edge column must not set the group's colour.
-            while (j < n && top[j] >= 0 && Math.abs(top[j] - top[j - 1]) <= 2 && dist2(foot[j], foot[j - 1]) < join2) j++;
+            while (j < n && top[j] >= 0 && Math.abs(top[j] - top[j - 1]) <= 2 && dist2(foot[j], foot[i]) < join2) j++;
             int[] last = groups.isEmpty() ? null : groups.get(groups.size() - 1);
+            // A group that starts on a blurred edge column can end early; groups compare their middle colours.
             // A fragment no wider than the bridge (a column whose climb a speck cut short) joins its neighbour.
             boolean fragment = last != null && Math.min(j - i, last[1] - last[0]) <= bridge;
             if (last != null && i - last[1] <= bridge && dist2(foot[(last[0] + last[1]) / 2], foot[(i + j) / 2]) < join2
