@@ -243,42 +243,87 @@ public final class ClassicalSceneAnalyzer implements SceneAnalyzer {
     /**
      * Bars by column scans: from two rows above the baseline (clear of the axis and its blur), each column
      * climbs while the colour stays that of its foot. Neighbouring columns with the same colour and top form
-     * one bar; groups under 3 columns (blurred bar edges, tick marks) are dropped.
+     * one bar; groups under 3 columns (blurred bar edges, tick marks) are dropped. Specks that survive the
+     * median filter on an enlarged image (a 1-px speck becomes a blurred 2×2 blob) are bridged: the foot
+     * colour is a median over a few rows, the climb jumps interruptions up to {@code bridge} pixels, and
+     * groups split by a narrow interruption merge. {@code bridge} grows with the plot, so the scan is scale-invariant.
      */
     private List<Scene.Bar> bars(int[] rgb, int w, int bg, Rectangle plot, int baseY) {
         int join2 = (int) Math.round(settings.join() * settings.join());
         double fg2 = settings.foreground() * settings.foreground();
+        int bridge = Math.max(2, plot.height / 80);
         int n = plot.width;
         int[] top = new int[n], foot = new int[n];
         int y0 = baseY - 2;
+        int[] r = new int[bridge + 1], g = new int[bridge + 1], b = new int[bridge + 1];
         for (int i = 0; i < n; i++) {
             int x = plot.x + i;
             top[i] = -1;
             if (y0 <= plot.y || x >= w) continue;
-            int c = rgb[y0 * w + x];
+            int k = 0;
+            for (int y = y0; y >= Math.max(plot.y, y0 - bridge); y--, k++) {
+                int p = rgb[y * w + x];
+                r[k] = (p >> 16) & 255; g[k] = (p >> 8) & 255; b[k] = p & 255;
+            }
+            int c = median(r, k) << 16 | median(g, k) << 8 | median(b, k);
             if (dist2(c, bg) <= fg2 || isDarkGray(c)) continue;
-            int y = y0;
-            while (y - 1 >= plot.y - 2 && y - 1 >= 0 && dist2(rgb[(y - 1) * w + x], c) < join2) y--;
+            int y = y0, floor = Math.max(0, plot.y - 2);
+            while (true) {
+                int next = -1;
+                for (int d = 1; d <= bridge + 1 && y - d >= floor; d++) {
+                    int p = rgb[(y - d) * w + x];
+                    if (dist2(p, c) < join2) { next = y - d; break; }
+                    // Background ends the bar: only a speck (far from the background) is bridged, never the gap above the top.
+                    if (dist2(p, bg) <= fg2) break;
+                }
+                if (next < 0) break;
+                y = next;
+            }
             top[i] = y;
             foot[i] = c;
         }
-        List<Scene.Bar> bars = new ArrayList<>();
+        List<int[]> groups = new ArrayList<>(); // [start, end) column ranges
         int i = 0;
         while (i < n) {
             if (top[i] < 0) { i++; continue; }
             int j = i + 1;
             while (j < n && top[j] >= 0 && Math.abs(top[j] - top[j - 1]) <= 2 && dist2(foot[j], foot[i]) < join2) j++;
-            if (j - i >= 3) {
-                int[] tops = Arrays.copyOfRange(top, i, j);
-                Arrays.sort(tops);
-                int t = tops[tops.length / 2];
-                int c = foot[(i + j) / 2];
-                Map<String, Double> cs = colors.scores((c >> 16) & 255, (c >> 8) & 255, c & 255);
-                bars.add(new Scene.Bar(new Rectangle(plot.x + i, t, j - i, baseY - t), ColorClassifier.argmax(cs)));
+            int[] last = groups.isEmpty() ? null : groups.get(groups.size() - 1);
+            // A group that starts on a blurred edge column can end early; groups compare their middle colours.
+            // A fragment no wider than the bridge (a column whose climb a speck cut short) joins its neighbour.
+            boolean fragment = last != null && Math.min(j - i, last[1] - last[0]) <= bridge;
+            if (last != null && i - last[1] <= bridge && dist2(foot[(last[0] + last[1]) / 2], foot[(i + j) / 2]) < join2
+                    && (fragment || Math.abs(medianTop(top, last[0], last[1]) - medianTop(top, i, j)) <= 2)) {
+                last[1] = j;
+            } else {
+                groups.add(new int[] {i, j});
             }
             i = j;
         }
+        List<Scene.Bar> bars = new ArrayList<>();
+        for (int[] grp : groups) {
+            int s = grp[0], e = grp[1];
+            if (e - s < 3) continue;
+            int t = medianTop(top, s, e);
+            int mid = (s + e) / 2;
+            while (top[mid] < 0) mid++; // a merged gap column has no colour; the group ends with a scanned column
+            int c = foot[mid];
+            Map<String, Double> cs = colors.scores((c >> 16) & 255, (c >> 8) & 255, c & 255);
+            bars.add(new Scene.Bar(new Rectangle(plot.x + s, t, e - s, baseY - t), ColorClassifier.argmax(cs)));
+        }
         return bars;
+    }
+
+    /** Median top of the scanned columns in [s, e) (columns without a bar are skipped). */
+    private static int medianTop(int[] top, int s, int e) {
+        int[] tops = Arrays.stream(top, s, e).filter(t -> t >= 0).sorted().toArray();
+        return tops[tops.length / 2];
+    }
+
+    private static int median(int[] v, int n) {
+        int[] c = Arrays.copyOf(v, n);
+        Arrays.sort(c);
+        return c[n / 2];
     }
 
     private static boolean isDarkGray(int c) {

@@ -161,6 +161,22 @@ class ClassicalSceneAnalyzerTest {
     }
 
     @Test
+    void readsChartsDoubledInSizeWithExactlyTheDrawnBarsAndTheirHeights() {
+        for (int i = 0; i < ITEMS.get(Family.CHART).size(); i++) {
+            SceneTruth.ChartTruth t = ITEMS.get(Family.CHART).get(i).truth().chart();
+            BufferedImage twice = new Picture("t", ITEMS.get(Family.CHART).get(i).image()).scaled(2.0, 0).image();
+            Scene.Chart c = ANALYZER.analyze(twice).chart();
+            assertThat(c).as("chart item %d at 2x", i).isNotNull();
+            assertThat(c.bars()).as("bars of chart item %d at 2x", i).hasSameSizeAs(t.bars());
+            for (int b = 0; b < t.bars().size(); b++) {
+                double rel = Math.abs(c.bars().get(b).box().height - t.bars().get(b).height * 2.0) / (t.plotArea().height * 2.0);
+                assertThat(rel).as("bar %d of item %d", b, i).isLessThan(0.01);
+                assertThat(c.bars().get(b).color()).isEqualTo(t.barColors().get(b));
+            }
+        }
+    }
+
+    @Test
     void findsNoChartInShapeScenes() {
         for (Family f : List.of(Family.COUNT, Family.COLOR, Family.SHAPE, Family.SPATIAL)) {
             for (Scene s : SCENES.get(f)) assertThat(s.chart()).isNull();
