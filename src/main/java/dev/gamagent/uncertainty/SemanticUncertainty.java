@@ -39,7 +39,8 @@ public final class SemanticUncertainty {
             "confidence\\s*[:=]?\\s*(\\d{1,3}(?:\\.\\d+)?)\\s*(%)?", Pattern.CASE_INSENSITIVE);
     private static final Pattern WORD = Pattern.compile("[\\p{L}\\p{N}']+");
 
-    private final List<Pattern> strong = compile(STRONG), medium = compile(MEDIUM), weak = compile(WEAK);
+    // Compiled once: every agent reply of every method is scored against the whole lexicon.
+    private static final List<Pattern> STRONG_P = compile(STRONG), MEDIUM_P = compile(MEDIUM), WEAK_P = compile(WEAK);
 
     /** Hedge density ρ of a text. */
     public double density(String text) {
@@ -49,7 +50,7 @@ public final class SemanticUncertainty {
         Matcher wm = WORD.matcher(t);
         while (wm.find()) words++;
         if (words == 0) return 0;
-        double w = 3 * count(strong, t) + 2 * (count(medium, t) + count(List.of(APPROXIMATE), t)) + count(weak, t);
+        double w = 3 * count(STRONG_P, t) + 2 * (count(MEDIUM_P, t) + count(List.of(APPROXIMATE), t)) + count(WEAK_P, t);
         String stripped = t.strip();
         int q = stripped.indexOf('?');
         if (q >= 0 && q < stripped.length() - 1) w += 2;

@@ -19,9 +19,11 @@ public final class UncertaintyEstimator {
         this.semantic = semantic;
     }
 
-    public static UncertaintyEstimator defaults() {
-        return new UncertaintyEstimator(GenerationUncertainty.paperDefaults(), new SemanticUncertainty());
-    }
+    private static final UncertaintyEstimator DEFAULTS =
+            new UncertaintyEstimator(GenerationUncertainty.paperDefaults(), new SemanticUncertainty());
+
+    /** The paper's defaults (α = β = 0.5, our hedge lexicon); immutable, so one instance serves every run. */
+    public static UncertaintyEstimator defaults() { return DEFAULTS; }
 
     /** Uncertainty over all generated tokens (the paper's default scoring). */
     public Estimate estimate(Choice choice) { return estimate(choice, choice.logprobs()); }
