@@ -30,15 +30,13 @@ public final class ReplyParser {
 
     /** {@code "answer": "C"} in a JSON reply, fenced or not. */
     private static final Pattern JSON_ANSWER = Pattern.compile("(?i)\"answer\"\\s*:\\s*\"([^\"]*)\"");
-    /** The article in "the answer is a blue square": removed so it is not read as option A. */
-    private static final Pattern ARTICLE = Pattern.compile("\\b((?i:final\\s+answer|answer|option|choice)\\s*(?:is|:|=)\\s*)a(?=\\s+[a-z])");
     /** A reply that opens with its letter: "B. The triangle is blue ...", "(C) because ...". */
     private static final Pattern LEADING = Pattern.compile("^\\(?([A-Z])(?:[.):]|\\s*$)");
 
     /**
      * The option letter a reply chose: the JSON "answer" field when there is one, then
-     * {@link AnswerExtractor#option} (VLMEvalKit's rules, with an article "a" after an answer marker
-     * removed), then a lower-case letter after an answer marker ("The answer is c."), then a leading
+     * {@link AnswerExtractor#option} (VLMEvalKit's rules; it does not read the article in "the answer is
+     * a blue square" as option A), then a lower-case letter after an answer marker ("The answer is c."), then a leading
      * letter ("B. A blue triangle ..." names two capitals, which VLMEvalKit leaves unmatched).
      */
     public static String option(String text, Map<String, String> options) {
@@ -54,17 +52,16 @@ public final class ReplyParser {
     }
 
     private static String plainOption(String text, Map<String, String> options) {
-        String t = ARTICLE.matcher(text).replaceAll("$1");
-        String opt = AnswerExtractor.option(t, options);
+        String opt = AnswerExtractor.option(text, options);
         if (opt != null) return opt;
-        Matcher m = LOWER_EXPLICIT.matcher(t);
+        Matcher m = LOWER_EXPLICIT.matcher(text);
         String last = null;
         while (m.find()) {
             String l = (m.group(1) != null ? m.group(1) : m.group(2)).toUpperCase(Locale.ROOT);
             if (options.containsKey(l)) last = l;
         }
         if (last != null) return last;
-        Matcher lm = LEADING.matcher(t.strip());
+        Matcher lm = LEADING.matcher(text.strip());
         return lm.find() && options.containsKey(lm.group(1)) ? lm.group(1) : null;
     }
 
