@@ -79,12 +79,7 @@ final class GamController {
          * reply naming no option), or null when it holds one. Such an expert keeps its weight but does not shape the
          * game (DESIGN.md §5).
          */
-        String noOpinion(boolean multipleChoice) {
-            if (!answered()) return null;
-            if (parsed.notApplicable()) return "not applicable";
-            if (parsed.parse().equals("none") || answer == null || (multipleChoice && option == null)) return "unreadable";
-            return null;
-        }
+        String noOpinion(boolean multipleChoice) { return answered() ? GamController.noOpinion(parsed, answer, option, multipleChoice) : null; }
     }
 
     /** A round's state over the experts that answered: the game and the weighted consensus. */
@@ -242,7 +237,7 @@ final class GamController {
             option = ReplyParser.option(p.answer(), q.options());
             if (option != null) answer = q.options().get(option);
         }
-        boolean opinionless = p.notApplicable() || p.parse().equals("none") || (q.isMultipleChoice() && option == null);
+        boolean opinionless = noOpinion(p, answer, option, q.isMultipleChoice()) != null;
         Estimate u;
         if (s.noUncertainty()) {
             u = new Estimate(GamSettings.EQUAL_U, UncertaintySignal.FIXED); // the ablation: one U for all, opinionless included
@@ -257,6 +252,13 @@ final class GamController {
             if (dist == null) dist = OptionDistribution.smoothed(letters, opinionless ? null : option, u.value());
         }
         return new Turn(spec, index, c.text(), c, p, answer, option, u, dist, tok, null);
+    }
+
+    /** Why a reply holds no opinion ("not applicable", "unreadable"), or null when it holds one. */
+    private static String noOpinion(ParsedResponse p, String answer, String option, boolean multipleChoice) {
+        if (p.notApplicable()) return "not applicable";
+        if (p.parse().equals("none") || answer == null || (multipleChoice && option == null)) return "unreadable";
+        return null;
     }
 
     /**
