@@ -29,6 +29,8 @@ import java.util.regex.Pattern;
 public final class MadMethod implements Method {
     private static final Pattern DECISION = Pattern.compile("(?im)^[\\s*]*decision\\s*\\**\\s*[:=]\\s*\\**\\s*([a-z]+)");
     private static final Pattern SIDE = Pattern.compile("(?im)^[\\s*]*supported\\s+side\\s*\\**\\s*[:=]\\s*\\**\\s*(affirmative|negative)");
+    /** A side's name is not an answer (M3MAD's Div-MAD rejects it too). */
+    private static final Pattern SIDE_NAME = Pattern.compile("(?i)^(?:the\\s+)?(?:affirmative|negative)(?:\\s+side)?[.!]?$");
     private static final String[] ORDINALS = {"first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth"};
 
     private final String name;
@@ -128,9 +130,10 @@ public final class MadMethod implements Method {
         memory.add(ChatMessage.assistant(t.raw()));
     }
 
-    /** A reply that names an answer: a multiple-choice reply must name an option, any reply a non-blank answer. */
+    /** A reply that names an answer: a multiple-choice reply must name an option, any reply an answer that is not a side's name. */
     private static boolean readable(Turn t) {
-        return t.answer() != null && !t.answer().isBlank() && !"unmatched".equals(t.parse());
+        return t.answer() != null && !t.answer().isBlank() && !"unmatched".equals(t.parse())
+                && !SIDE_NAME.matcher(t.answer().strip()).matches();
     }
 
     private static String shown(Turn t) {

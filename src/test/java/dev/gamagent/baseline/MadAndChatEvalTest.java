@@ -137,6 +137,16 @@ class MadAndChatEvalTest {
     }
 
     @Test
+    void onAnOpenQuestionAModeratorThatNamesOnlyASideDoesNotEndTheDebate() {
+        var open = dev.gamagent.api.Question.of("q2", question().images(), "What color is the triangle?", java.util.Map.of());
+        var b = textBackend(u -> u.contains("<role>moderator</role>") ? "DECISION: STOP\nANSWER: The negative side."
+                : u.contains("<role>judge</role>") ? "ANSWER: blue" : "ANSWER: red");
+        Answer a = new MadMethod().run(open, context(b));
+        assertThat(a.termination()).isEqualTo(Termination.MAX_ROUNDS.label());
+        assertThat(a.answer()).isEqualTo("blue");
+    }
+
+    @Test
     void divMadIsMadUnderDreamsName() {
         var b = textBackend(u -> madScript(u, true));
         Answer a = MethodRegistry.create("div-mad").run(question(), context(b, "mad.rounds=1"));
