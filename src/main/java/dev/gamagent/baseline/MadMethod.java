@@ -1,10 +1,11 @@
 package dev.gamagent.baseline;
 
 import dev.gamagent.api.Answer;
-import dev.gamagent.api.Method;
+import dev.gamagent.api.MultiAgentMethod;
 import dev.gamagent.api.Question;
 import dev.gamagent.api.RunContext;
 import dev.gamagent.api.Termination;
+import dev.gamagent.config.Config;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -19,8 +20,11 @@ import java.util.regex.Pattern;
  * ends the debate with its answer. If no decision comes within {@code mad.rounds}, a judge reads the whole
  * debate and picks the final answer. Calls = 3 per round (+1 for the judge).
  */
-public final class MadMethod implements Method {
+public final class MadMethod implements MultiAgentMethod {
     private static final Pattern DECISION = Pattern.compile("(?im)^[\\s*]*decision\\s*\\**\\s*[:=]\\s*\\**\\s*([a-z]+)");
+
+    private static final Panel.Agent AFFIRMATIVE = new Panel.Agent("affirmative", "affirmative debater", 0),
+            NEGATIVE = new Panel.Agent("negative", "negative debater", 1), MODERATOR = new Panel.Agent("moderator", "moderator", 2);
 
     @Override public String name() { return "mad"; }
 
@@ -28,9 +32,9 @@ public final class MadMethod implements Method {
         Panel p = new Panel(name(), "mad", q, ctx);
         int maxRounds = Math.max(1, p.integer("rounds", 3));
         var sampling = p.sampling(p.number("temperature", 0));
-        var aff = new Panel.Agent("affirmative", "affirmative debater", 0);
-        var neg = new Panel.Agent("negative", "negative debater", 1);
-        var mod = new Panel.Agent("moderator", "moderator", 2);
+        var aff = AFFIRMATIVE;
+        var neg = NEGATIVE;
+        var mod = MODERATOR;
         List<Turn> history = new ArrayList<>();
         Turn lastAff = null, lastNeg = null;
         for (int k = 0; k < maxRounds; k++) {
@@ -66,6 +70,11 @@ public final class MadMethod implements Method {
             p.record(k, List.of(a, n, m), null, extra);
         }
         throw new IllegalStateException("unreachable: mad.rounds >= 1");
+    }
+
+    /** The affirmative and negative debaters and the moderator (the judge speaks only at the end), greedy by default. */
+    @Override public List<Agent> agents(Question q, Config c) {
+        return Debaters.roster(List.of(AFFIRMATIVE, NEGATIVE, MODERATOR), c.number("mad.temperature", 0));
     }
 
     /** True when the moderator's reply says the debate is over (DECISION: STOP / YES / END). */

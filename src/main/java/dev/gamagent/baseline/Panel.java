@@ -137,7 +137,7 @@ public final class Panel {
         ctx.progress().event("agent_started", Map.of("k", k, "id", a.id()));
         ChatResult r;
         try {
-            r = backend.chat(sampling.request(AgentCall.messages(backend, null, user, pics, 1.0)));
+            r = backend.chat(sampling.request(AgentCall.messages(backend, null, user, pics, 1.0)).from(a.id(), k));
         } catch (RuntimeException e) {
             count(TokenCount.ZERO);
             String msg = e.getClass().getSimpleName() + ": " + e.getMessage();

@@ -198,7 +198,7 @@ final class GamController {
             prompt = prompts.revise(spec.role(), mine == null ? null : render(mine), peers, critiques, json);
         }
         List<Picture> images = AgentImages.forAgent(q, ctx.config(), index, spec.scale(), backend.capabilities().maxImagePixels());
-        ChatRequest req = request(prompt, images, json ? "gam_expert" : null, json ? ResponseSchemas.EXPERT : null);
+        ChatRequest req = request(prompt, images, json ? "gam_expert" : null, json ? ResponseSchemas.EXPERT : null).from(spec.id(), k);
         ChatResult result;
         try {
             result = backend.chat(req);
@@ -256,18 +256,32 @@ final class GamController {
                 ? similarity.multipleChoice(live.stream().map(Turn::dist).toList())
                 : similarity.open(live.stream().map(t -> t.answer() == null ? "" : t.answer()).toList());
         GameState g = GameState.compute(u, sim, s.game(), s.noDynamicWeights());
+        Decision d = decide(q, live.stream().map(Turn::answer).toList(), live.stream().map(Turn::dist).toList(),
+                g.weights(), g.u(), sim);
+        return new State(turns, live, g, d.answer(), d.option(), d.confidence());
+    }
+
+    /** A final answer of the game: the answer, its option letter (multiple choice) and its confidence. */
+    record Decision(String answer, String option, double confidence) { }
+
+    /**
+     * GAM's decision rule (DESIGN.md §6) over the answering experts' answers, option distributions, weights w
+     * and uncertainties u; {@code sim} is the open answers' similarity matrix (unused for multiple choice).
+     * Multiple choice: argmax_k Σ_i w_i·p_i(k), confidence that mixture mass. Open: the answer of the highest
+     * weight. DREAM's rollback decides dream+gam with this same rule (GamMethod#decide).
+     */
+    static Decision decide(Question q, List<String> answers, List<Map<String, Double>> dists, double[] w, double[] u,
+                           double[][] sim) {
         if (q.isMultipleChoice()) {
-            // final decision rule: argmax_k Σ_i w_i·p_i(k); confidence is that mixture mass (DESIGN.md §6)
-            Map<String, Double> mix = mixture(live, g.weights());
+            Map<String, Double> mix = mixture(List.copyOf(q.options().keySet()), dists, w);
             String best = null;
             double bestP = -1;
             for (var e : mix.entrySet()) if (e.getValue() > bestP + 1e-12) { best = e.getKey(); bestP = e.getValue(); }
-            return new State(turns, live, g, q.options().get(best), best, Math.max(0, Math.min(1, bestP)));
+            return new Decision(q.options().get(best), best, Math.max(0, Math.min(1, bestP)));
         }
         int top = 0;
-        for (int i = 1; i < n; i++) if (g.weights()[i] > g.weights()[top]) top = i;
-        String ans = live.get(top).answer();
-        return new State(turns, live, g, ans, null, openConfidence(live, g, sim[top]));
+        for (int i = 1; i < w.length; i++) if (w[i] > w[top]) top = i;
+        return new Decision(answers.get(top), null, openConfidence(w, u, sim[top]));
     }
 
     /** The previous state with this round's turns, when every expert dropped out of the round. */
@@ -275,11 +289,11 @@ final class GamController {
         return new State(turns, prev.live(), prev.game(), prev.answer(), prev.option(), prev.confidence());
     }
 
-    private Map<String, Double> mixture(List<Turn> live, double[] w) {
+    private static Map<String, Double> mixture(List<String> letters, List<Map<String, Double>> dists, double[] w) {
         Map<String, Double> mix = new LinkedHashMap<>();
         for (String l : letters) mix.put(l, 0.0);
-        for (int i = 0; i < live.size(); i++) {
-            for (var e : live.get(i).dist().entrySet()) mix.merge(e.getKey(), w[i] * e.getValue(), Double::sum);
+        for (int i = 0; i < dists.size(); i++) {
+            for (var e : dists.get(i).entrySet()) mix.merge(e.getKey(), w[i] * e.getValue(), Double::sum);
         }
         return mix;
     }
@@ -288,9 +302,9 @@ final class GamController {
      * Open answers: p_i(answer) read as Sim(R_i, answer)·(1 − U_i), so confidence = Σ_i w_i·Sim·(1 − U_i)
      * (our reading of DESIGN.md §6 where no option distribution exists).
      */
-    private static double openConfidence(List<Turn> live, GameState g, double[] simToAnswer) {
+    private static double openConfidence(double[] w, double[] u, double[] simToAnswer) {
         double c = 0;
-        for (int i = 0; i < live.size(); i++) c += g.weights()[i] * simToAnswer[i] * (1 - g.u()[i]);
+        for (int i = 0; i < w.length; i++) c += w[i] * simToAnswer[i] * (1 - u[i]);
         return Math.max(0, Math.min(1, c));
     }
 
@@ -300,7 +314,7 @@ final class GamController {
             String a = st.live().get(i).answer();
             sim[i] = a == null ? 0 : similarity.open(a, answer);
         }
-        return openConfidence(st.live(), st.game(), sim);
+        return openConfidence(st.game().weights(), st.game().u(), sim);
     }
 
     // ---- disputed claims and critics ----
