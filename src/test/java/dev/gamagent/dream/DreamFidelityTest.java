@@ -92,6 +92,19 @@ class DreamFidelityTest {
     }
 
     @Test
+    void anAgentsUnknownBackendIsRecordedAsFailedProbesNamingIt() {
+        ScriptedBackend def = scripted("default", r -> reply("ANSWER: B", 0.8));
+        Answer a = MethodRegistry.create("dream+gam").run(Q, context(def, Map.of(),
+                "gam.experts=[{\"role\":\"scene\",\"backend\":\"nope\"},\"ocr\"]", "dream.mode=probe_only"));
+        @SuppressWarnings("unchecked") List<Probe> recorded = (List<Probe>) a.trace().extra().get("probes");
+        assertThat(recorded).filteredOn(p -> p.agent().equals("scene")).hasSize(3)
+                .allSatisfy(p -> assertThat(p.error()).contains("backend 'nope'"));
+        assertThat(probes(def)).hasSize(3);
+        // the failed probes made no call; the inner gam ran its one answering expert
+        assertThat(a.calls()).isEqualTo(3 + 1);
+    }
+
+    @Test
     void probesUseEachAgentsOwnSamplingAndInstructions() {
         ScriptedBackend debate = scripted("s", r -> reply("ANSWER: B", 0.8));
         MethodRegistry.create("dream+debate").run(Q, context(debate, Map.of(), "debate.temperature=0.3"));
