@@ -26,6 +26,8 @@ public final class ResilientBackend implements Backend {
     private final Semaphore permits;
     private final String endpoint;
     private final Consumer<RetryEvent> listener;
+    private final int maxConcurrent;
+    private final java.util.concurrent.atomic.AtomicBoolean capReported = new java.util.concurrent.atomic.AtomicBoolean();
 
     /**
      * @param endpoint      where requests go, for log lines (no key)
@@ -34,7 +36,8 @@ public final class ResilientBackend implements Backend {
     public ResilientBackend(Backend inner, RetryPolicy policy, int maxConcurrent, String endpoint, Consumer<RetryEvent> listener) {
         this.inner = inner;
         this.policy = policy;
-        this.permits = new Semaphore(Math.max(1, maxConcurrent), true);
+        this.maxConcurrent = Math.max(1, maxConcurrent);
+        this.permits = new Semaphore(this.maxConcurrent, true);
         this.endpoint = endpoint == null ? inner.name() : endpoint;
         this.listener = listener == null ? e -> { } : listener;
     }
@@ -51,7 +54,13 @@ public final class ResilientBackend implements Backend {
 
     @Override public ChatResult chat(ChatRequest request) {
         try {
-            permits.acquire();
+            if (!permits.tryAcquire()) {
+                if (!capReported.getAndSet(true)) {
+                    LOG.warn("requests to {} wait for a free slot: {} are in flight, the limit --max-concurrent sets; raise it "
+                            + "(or leave it out) to send more at once", endpoint, maxConcurrent);
+                }
+                permits.acquire();
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new BackendException.ConnectionFailed("interrupted while waiting for a free slot to " + endpoint, e);

@@ -36,8 +36,9 @@ public final class EvalCommand implements Callable<Integer> {
     @Option(names = "--limit", defaultValue = "0", description = "only the first N questions (0 = all)")
     int limit;
 
-    @Option(names = "--concurrency", defaultValue = "2", description = "questions in flight (default: ${DEFAULT-VALUE})")
-    int concurrency;
+    @Option(names = "--concurrency", description = "questions in flight (default: one per core with the built-in model; "
+            + "else --max-concurrent × endpoints, or 8 per endpoint; the per-endpoint limit then follows from it)")
+    Integer concurrency;
 
     @Option(names = "--category", description = "only questions of this category")
     String category;
@@ -77,11 +78,15 @@ public final class EvalCommand implements Callable<Integer> {
         }
         boolean circ = circular != null ? circular : CircularExpansion.defaultFor(data.getFileName().toString());
         List<String> ms = methods.stream().map(String::strip).filter(s -> !s.isEmpty()).toList();
-        var plan = new Evaluation.Plan(ds, circ, ms, out, concurrency, commandLine());
+        BackendSpec spec = backendOptions.spec();
+        EvalConcurrency load = EvalConcurrency.resolve(concurrency, backendOptions.maxConcurrent, Math.max(1, spec.baseUrls().size()),
+                spec.kind().equals("local"), Runtime.getRuntime().availableProcessors());
+        load.warnings().forEach(w -> System.err.println("warning: " + w));
+        var plan = new Evaluation.Plan(ds, circ, ms, out, load.questions(), commandLine());
         BackendSpec judgeSpec = judgeBackend == null ? null : new BackendSpec(judgeBackend, judgeBaseUrls, judgeModel, judgeApiKeyEnv,
-                Duration.ofSeconds(backendOptions.timeoutSeconds), backendOptions.retries, backendOptions.maxConcurrent, null, null, null);
+                Duration.ofSeconds(backendOptions.timeoutSeconds), backendOptions.retries, load.perEndpoint(), null, null, null);
         RunSummary s;
-        try (Backend backend = backends.create(backendOptions.spec(), config);
+        try (Backend backend = backends.create(backendOptions.spec(load.perEndpoint()), config);
              Backend judge = judgeSpec == null ? null : backends.create(judgeSpec, config)) {
             s = Evaluation.run(plan, backend, judge, config, System.err, n -> {
                 ProgressBar bar = ProgressBar.onStderr(n);

@@ -250,7 +250,7 @@ public final class BenchmarkLoader {
             Path f = baseDir == null ? Path.of(p) : baseDir.resolve(p);
             if (Files.isDirectory(f)) pics.addAll(frames(f, decode));
             else if (!Files.exists(f)) throw new BadRowException("image file " + f + " does not exist");
-            else if (decode) pics.add(ImageLoader.load(f));
+            else if (decode) pics.add(ImageLoader.loadEncoded(f));
             else checkFile(f);
         }
         return decode ? pics : null;
@@ -267,7 +267,7 @@ public final class BenchmarkLoader {
                 for (Path f : files) checkFile(f);
                 return List.of();
             }
-            return files.stream().map(ImageLoader::load).toList();
+            return files.stream().map(ImageLoader::loadEncoded).toList();
         } catch (IOException e) {
             throw new BadRowException("cannot list frame directory " + dir + ": " + e.getMessage());
         }
@@ -332,11 +332,10 @@ public final class BenchmarkLoader {
             throw new BadRowException("'image' is not valid base64 (" + e.getMessage() + ")");
         }
         try {
-            BufferedImage img = ImageIO.read(new ByteArrayInputStream(bytes));
-            if (img == null) throw new BadRowException("'image' decodes to " + bytes.length + " bytes that are not an image in a supported format");
-            return new Picture(source, img);
-        } catch (IOException e) {
-            throw new BadRowException("'image' cannot be decoded: " + e.getMessage());
+            // kept as bytes and checked whole; decoded only if something needs the pixels (scaling, the built-in model)
+            return ImageLoader.fromEncoded(source, bytes);
+        } catch (ImageException e) {
+            throw new BadRowException(e.getMessage());
         }
     }
 

@@ -14,14 +14,16 @@ import dev.gamagent.util.Concurrency;
 import dev.gamagent.util.Json;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntConsumer;
 
@@ -74,32 +76,22 @@ public final class EvalRunner {
             if (byQuestion.isEmpty() || byQuestion.get(byQuestion.size() - 1).get(0).question() != p.question()) byQuestion.add(new ArrayList<>());
             byQuestion.get(byQuestion.size() - 1).add(p);
         }
-        ExecutorService agents = Concurrency.newIoExecutor("gam-eval-agents");
-        ExecutorService questionsPool = Executors.newFixedThreadPool(concurrency, r -> {
-            Thread t = new Thread(r, "gam-eval-question");
-            t.setDaemon(true);
-            return t;
-        });
+        // virtual threads on Java 21+ (a question waiting on the model holds no OS thread); a bounded pool on 17
+        ExecutorService agents = Concurrency.newIoExecutor("gam-eval-agents", Math.max(64, 4 * concurrency));
+        ExecutorService questionsPool = Concurrency.newIoExecutor("gam-eval-question", concurrency);
+        Semaphore inFlight = new Semaphore(concurrency);
         AtomicInteger errors = new AtomicInteger();
-        // one instance of each method per worker thread: built once (a method may load models), never shared between threads
-        ThreadLocal<Map<String, Method>> instances = ThreadLocal.withInitial(HashMap::new);
+        // method instances are built once (a method may load models) and lent to one question at a time, never shared
+        Map<String, Queue<Method>> instances = new ConcurrentHashMap<>();
         try {
             List<Future<?>> futures = new ArrayList<>();
             for (List<Pair> pairs : byQuestion) {
+                inFlight.acquire(); // at most `concurrency` questions hold images and wait on the model at once
                 futures.add(questionsPool.submit(() -> {
-                    Question q = null;
-                    RuntimeException loadFailure = null;
                     try {
-                        q = pairs.get(0).question().question(); // decode the images once for all methods
-                    } catch (RuntimeException e) {
-                        loadFailure = e;
-                    }
-                    for (Pair p : pairs) {
-                        ResultRecord r = loadFailure != null ? failed(p, loadFailure, 0)
-                                : runOne(p, q, instances.get().computeIfAbsent(p.method(), MethodRegistry::create), agents);
-                        store.put(r);
-                        if (r.isError()) errors.incrementAndGet();
-                        progress.finished(r);
+                        runQuestion(pairs, instances, agents, errors, progress);
+                    } finally {
+                        inFlight.release();
                     }
                 }));
             }
@@ -114,6 +106,36 @@ public final class EvalRunner {
             agents.shutdownNow();
         }
         return new Stats(already, todo.size(), errors.get());
+    }
+
+    /** Runs every pending method on one question, whose images are loaded once for all of them. */
+    private void runQuestion(List<Pair> pairs, Map<String, Queue<Method>> instances, ExecutorService agents, AtomicInteger errors,
+                             ProgressSink progress) {
+        Question q = null;
+        RuntimeException loadFailure = null;
+        try {
+            q = pairs.get(0).question().question();
+        } catch (RuntimeException e) {
+            loadFailure = e;
+        }
+        for (Pair p : pairs) {
+            ResultRecord r;
+            if (loadFailure != null) {
+                r = failed(p, loadFailure, 0);
+            } else {
+                Queue<Method> idle = instances.computeIfAbsent(p.method(), k -> new ConcurrentLinkedQueue<>());
+                Method m = idle.poll();
+                if (m == null) m = MethodRegistry.create(p.method());
+                try {
+                    r = runOne(p, q, m, agents);
+                } finally {
+                    idle.offer(m);
+                }
+            }
+            store.put(r);
+            if (r.isError()) errors.incrementAndGet();
+            progress.finished(r);
+        }
     }
 
     /** Receives each stored record (progress bar, live tables). */

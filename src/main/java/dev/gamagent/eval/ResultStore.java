@@ -23,11 +23,13 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
- * A run's results: {@code results.db} (SQLite in WAL mode; each finished question × method is one
- * transaction, so a killed process loses only what was in flight) and {@code results.jsonl} (one line
- * per record, flushed per line, rebuilt from the database whenever it lags or holds superseded lines).
+ * A run's results: {@code results.db} (SQLite in WAL mode; a finished question × method is committed
+ * before {@link #put} returns, so a killed process loses only what was in flight; records finished at the
+ * same moment share a transaction) and {@code results.jsonl} (one line per record, flushed with each
+ * commit, rebuilt from the database whenever it lags or holds superseded lines).
  */
 public final class ResultStore implements AutoCloseable {
     private final Path dir;
@@ -61,38 +63,81 @@ public final class ResultStore implements AutoCloseable {
 
     public Path dir() { return dir; }
 
-    /** Stores one record (replacing an earlier attempt of the same pair) in its own transaction, then appends it to the JSONL. */
-    public synchronized void put(ResultRecord r) {
-        String json = Json.write(r);
+    /** A record waiting to be committed by whichever caller commits next. */
+    private static final class Pending {
+        final ResultRecord record;
+        final String json;
+        boolean done;
+        RuntimeException failure;
+
+        Pending(ResultRecord record, String json) {
+            this.record = record;
+            this.json = json;
+        }
+    }
+
+    private final ConcurrentLinkedQueue<Pending> waiting = new ConcurrentLinkedQueue<>();
+
+    /**
+     * Stores one record (replacing an earlier attempt of the same pair) and appends it to the JSONL; when
+     * this returns the record is committed. Records finished at the same moment share one transaction
+     * (group commit): each caller queues its record, and whoever holds the lock commits all queued ones.
+     */
+    public void put(ResultRecord r) {
+        Pending mine = new Pending(r, Json.write(r)); // serialise outside the lock
+        waiting.add(mine);
+        synchronized (this) {
+            if (!mine.done) commitWaiting();
+        }
+        if (mine.failure != null) throw mine.failure;
+    }
+
+    /** Commits every queued record in one transaction, then appends their lines and flushes once. */
+    private void commitWaiting() {
+        List<Pending> batch = new ArrayList<>();
+        for (Pending p; (p = waiting.poll()) != null; ) batch.add(p);
+        if (batch.isEmpty()) return;
+        RuntimeException failure = null;
         try {
             db.setAutoCommit(false);
-            boolean existed;
-            try (PreparedStatement q = db.prepareStatement("SELECT 1 FROM results WHERE question_id=? AND method=?")) {
-                q.setString(1, r.questionId());
-                q.setString(2, r.method());
-                try (ResultSet rs = q.executeQuery()) { existed = rs.next(); }
-            }
-            try (PreparedStatement p = db.prepareStatement("INSERT OR REPLACE INTO results (question_id, method, outcome, record) VALUES (?,?,?,?)")) {
-                p.setString(1, r.questionId());
-                p.setString(2, r.method());
-                p.setString(3, r.outcome());
-                p.setString(4, json);
-                p.executeUpdate();
+            boolean existed = false;
+            try (PreparedStatement q = db.prepareStatement("SELECT 1 FROM results WHERE question_id=? AND method=?");
+                 PreparedStatement ins = db.prepareStatement("INSERT OR REPLACE INTO results (question_id, method, outcome, record) VALUES (?,?,?,?)")) {
+                for (Pending p : batch) {
+                    q.setString(1, p.record.questionId());
+                    q.setString(2, p.record.method());
+                    try (ResultSet rs = q.executeQuery()) { existed |= rs.next(); }
+                    ins.setString(1, p.record.questionId());
+                    ins.setString(2, p.record.method());
+                    ins.setString(3, p.record.outcome());
+                    ins.setString(4, p.json);
+                    ins.executeUpdate();
+                }
             }
             db.commit();
             superseded |= existed;
         } catch (SQLException e) {
             try { db.rollback(); } catch (SQLException ignored) { /* the original error matters */ }
-            throw new IllegalStateException("cannot store result for question " + r.questionId() + " × " + r.method() + ": " + e.getMessage(), e);
+            ResultRecord r = batch.get(0).record;
+            failure = new IllegalStateException("cannot store result for question " + r.questionId() + " × " + r.method()
+                    + (batch.size() > 1 ? " (and " + (batch.size() - 1) + " more finished at the same time)" : "") + ": " + e.getMessage(), e);
         } finally {
             try { db.setAutoCommit(true); } catch (SQLException ignored) { /* connection is closing */ }
         }
-        try {
-            jsonlOut.write(json);
-            jsonlOut.newLine();
-            jsonlOut.flush();
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot append to " + jsonl + ": " + e.getMessage(), e);
+        if (failure == null) {
+            try {
+                for (Pending p : batch) {
+                    jsonlOut.write(p.json);
+                    jsonlOut.newLine();
+                }
+                jsonlOut.flush();
+            } catch (IOException e) {
+                failure = new UncheckedIOException("cannot append to " + jsonl + ": " + e.getMessage(), e);
+            }
+        }
+        for (Pending p : batch) {
+            p.failure = failure;
+            p.done = true;
         }
     }
 

@@ -66,6 +66,12 @@ public final class ImageLoader {
 
     public static Picture fromBytes(String sourceName, byte[] bytes) { return DEFAULT.bytes(sourceName, bytes); }
 
+    /** As {@link #encoded(String, byte[])} with the default limit. */
+    public static Picture fromEncoded(String sourceName, byte[] bytes) { return DEFAULT.encoded(sourceName, bytes); }
+
+    /** As {@link #encodedFile(Path)} with the default limit. */
+    public static Picture loadEncoded(Path file) { return DEFAULT.encodedFile(file); }
+
     public static Picture fromBase64(String sourceName, String base64) { return DEFAULT.base64(sourceName, base64); }
 
     public static Picture fromDataUrl(String sourceName, String dataUrl) { return DEFAULT.dataUrl(sourceName, dataUrl); }
@@ -94,8 +100,59 @@ public final class ImageLoader {
         return new Picture(file.getFileName().toString(), p.image());
     }
 
+    /**
+     * A file kept as its bytes when it is PNG or JPEG (see {@link #encoded(String, byte[])}); its size is
+     * checked from the header before the file is read whole.
+     */
+    public Picture encodedFile(Path file) {
+        if (file == null) throw new ImageException("no image file given");
+        if (!Files.isRegularFile(file) || !Files.isReadable(file)) return file(file); // the same errors as a decode: missing, a directory
+        byte[] head;
+        try (var in = Files.newInputStream(file)) {
+            head = in.readNBytes(HEAD);
+        } catch (IOException e) {
+            throw new ImageException(file + ": cannot be read (" + e.getMessage() + ")", e);
+        }
+        ImageFormat format = ImageFormat.sniff(head).orElse(null);
+        if (format != ImageFormat.PNG && format != ImageFormat.JPEG) return file(file);
+        ImageReader reader = readerFor(file.toString(), format);
+        try (ImageInputStream in = new FileImageInputStream(file.toFile())) {
+            reader.setInput(in, true, true);
+            checkSize(file.toString(), format, reader.getWidth(0), reader.getHeight(0)); // before reading a huge file whole
+        } catch (IOException | RuntimeException e) {
+            if (e instanceof ImageException ie) throw ie;
+            throw corrupt(file.toString(), format, e);
+        } finally {
+            reader.dispose();
+        }
+        try {
+            return encoded(file.getFileName().toString(), Files.readAllBytes(file));
+        } catch (IOException e) {
+            throw new ImageException(file + ": cannot be read (" + e.getMessage() + ")", e);
+        }
+    }
+
     public Picture bytes(String sourceName, byte[] bytes) {
         return decode(nameOf(sourceName), Input.of(bytes));
+    }
+
+    /**
+     * The image kept as its bytes and decoded only when its pixels are needed (see {@link Picture#encoded}),
+     * for PNG and JPEG, which every model server accepts as they are. The bytes are checked now without
+     * decoding pixels: format, header size against the limit, and that the file is whole (PNG: every chunk's
+     * CRC, compressed data that inflates, the end chunk; JPEG: its segments up to the end marker). Other
+     * formats are decoded now.
+     */
+    public Picture encoded(String sourceName, byte[] bytes) {
+        String name = nameOf(sourceName);
+        Input input = Input.of(bytes);
+        ImageFormat format = formatOf(name, input);
+        if (format != ImageFormat.PNG && format != ImageFormat.JPEG) return decode(name, input);
+        Header h = header(name, bytes);
+        checkSize(name, format, h.width(), h.height());
+        if (format == ImageFormat.PNG) EncodedCheck.png(name, bytes);
+        else EncodedCheck.jpeg(name, bytes);
+        return Picture.encoded(name, bytes, format.mimeType(), h.width(), h.height(), () -> decode(name, Input.of(bytes)).image());
     }
 
     /** Decodes base64 text (whitespace and line breaks are ignored; URL-safe alphabet accepted). */

@@ -2,43 +2,125 @@ package dev.gamagent.image;
 
 import dev.gamagent.api.Region;
 
+import javax.imageio.IIOImage;
 import javax.imageio.ImageIO;
+import javax.imageio.ImageWriteParam;
+import javax.imageio.ImageWriter;
+import javax.imageio.stream.MemoryCacheImageOutputStream;
 import java.awt.RenderingHints;
 import java.awt.image.BufferedImage;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 
 /**
- * An image in memory (RGB pixels) with the name of where it came from. Immutable: scaling and cropping
- * return new pictures. The PNG encoding is computed once on demand and cached.
+ * An image with the name of where it came from. Immutable: scaling and cropping return new pictures.
+ *
+ * <p>A picture read from PNG or JPEG bytes ({@link #encoded}) keeps those bytes and sends them to models
+ * as they are: its pixels are decoded only when something needs them (scaling, cropping, the built-in
+ * model), so a question sent at its own size to a model server costs no decoding and no re-encoding.
+ * A picture made from pixels is encoded once, on first use. Either way the encoding and its base64 text
+ * are computed once and shared by every agent that sends the picture, and each scaled size is made once
+ * ({@link #scaled}) and shared too.
  */
 public final class Picture {
-    private final String source;
-    private final BufferedImage image;
-    private volatile byte[] png;
+    private static final float JPEG_QUALITY = 0.92f;
 
-    public Picture(String source, BufferedImage image) {
+    private final String source;
+    private final int width;
+    private final int height;
+    private final Supplier<BufferedImage> decoder;
+    /** Derived pictures of a photo are sent as JPEG: a lossless PNG of camera noise is ten times larger. */
+    private final boolean jpegFamily;
+    private volatile BufferedImage image;
+    private volatile Encoding encoding;
+    private volatile byte[] png;
+    private final ConcurrentHashMap<Long, Picture> sizes = new ConcurrentHashMap<>();
+
+    /** Bytes of one image format: what a backend sends, with its base64 text prepared as a data URL. */
+    public record Encoding(String mimeType, byte[] bytes, byte[] dataUrl, int base64Offset) {
+        static Encoding of(String mimeType, byte[] bytes) {
+            byte[] prefix = ("data:" + mimeType + ";base64,").getBytes(StandardCharsets.US_ASCII);
+            byte[] b64 = Base64.getEncoder().encode(bytes);
+            byte[] url = new byte[prefix.length + b64.length];
+            System.arraycopy(prefix, 0, url, 0, prefix.length);
+            System.arraycopy(b64, 0, url, prefix.length, b64.length);
+            return new Encoding(mimeType, bytes, url, prefix.length);
+        }
+
+        public int base64Length() { return dataUrl.length - base64Offset; }
+    }
+
+    public Picture(String source, BufferedImage image) { this(source, image, false); }
+
+    private Picture(String source, BufferedImage image, boolean jpegFamily) {
         this.source = Objects.requireNonNullElse(source, "image");
         this.image = toRgb(Objects.requireNonNull(image, "image"));
+        this.width = this.image.getWidth();
+        this.height = this.image.getHeight();
+        this.decoder = null;
+        this.jpegFamily = jpegFamily;
+    }
+
+    private Picture(String source, Encoding encoding, int width, int height, Supplier<BufferedImage> decoder) {
+        this.source = Objects.requireNonNullElse(source, "image");
+        this.encoding = encoding;
+        this.width = width;
+        this.height = height;
+        this.decoder = decoder;
+        this.jpegFamily = encoding.mimeType().equals("image/jpeg");
+    }
+
+    /**
+     * A picture of PNG or JPEG {@code bytes} whose header says {@code width}×{@code height}; {@code decoder}
+     * turns the bytes into pixels when they are first needed (the caller has checked the file is whole).
+     */
+    public static Picture encoded(String source, byte[] bytes, String mimeType, int width, int height, Supplier<BufferedImage> decoder) {
+        if (!mimeType.equals("image/png") && !mimeType.equals("image/jpeg")) {
+            throw new IllegalArgumentException("only PNG and JPEG bytes are sent as they are, not " + mimeType);
+        }
+        if (width <= 0 || height <= 0) throw new IllegalArgumentException(source + ": " + width + "x" + height + " is not an image size");
+        return new Picture(source, Encoding.of(mimeType, Objects.requireNonNull(bytes, "bytes")), width, height,
+                Objects.requireNonNull(decoder, "decoder"));
     }
 
     public String source() { return source; }
 
-    /** The pixels. Callers must not modify them. */
-    public BufferedImage image() { return image; }
+    /** The pixels (decoded now if this picture was read from bytes and nothing has needed them yet). Callers must not modify them. */
+    public BufferedImage image() {
+        BufferedImage img = image;
+        if (img != null) return img;
+        synchronized (this) {
+            if (image == null) {
+                BufferedImage decoded = toRgb(decoder.get());
+                if (decoded.getWidth() != width || decoded.getHeight() != height) {
+                    throw new ImageException(source + ": the header says " + width + "x" + height + " but the pixels are "
+                            + decoded.getWidth() + "x" + decoded.getHeight() + "; the file is corrupt");
+                }
+                image = decoded;
+            }
+            return image;
+        }
+    }
 
-    public int width() { return image.getWidth(); }
+    /** Whether the pixels are in memory (false for a picture read from bytes that nothing has decoded yet). */
+    public boolean isDecoded() { return image != null; }
 
-    public int height() { return image.getHeight(); }
+    public int width() { return width; }
 
-    public long pixels() { return (long) width() * height(); }
+    public int height() { return height; }
+
+    public long pixels() { return (long) width * height; }
 
     /**
      * Scales by {@code factor}, then shrinks further if needed so that width×height ≤ {@code maxPixels}
-     * (0 = no cap). Returns {@code this} when the size would not change.
+     * (0 = no cap). Returns {@code this} when the size would not change; each other size is made once and
+     * shared by every caller (all agents of a question that see the image at that size).
      */
     public Picture scaled(double factor, long maxPixels) {
         if (!(factor > 0)) throw new IllegalArgumentException("scale factor must be > 0, got " + factor);
@@ -50,7 +132,8 @@ public final class Picture {
         }
         int nw = Math.max(1, (int) Math.round(w)), nh = Math.max(1, (int) Math.round(h));
         if (nw == width() && nh == height()) return this;
-        return new Picture(source + "@" + trim(factor) + "x", resize(image, nw, nh));
+        return sizes.computeIfAbsent(((long) nw << 32) | nh,
+                k -> new Picture(source + "@" + trim(factor) + "x", resize(image(), nw, nh), jpegFamily));
     }
 
     /** Crops a normalised region (at least 1×1 pixel). */
@@ -62,31 +145,43 @@ public final class Picture {
         int w = Math.max(1, Math.min(width(), x1) - x0), h = Math.max(1, Math.min(height(), y1) - y0);
         BufferedImage sub = new BufferedImage(w, h, BufferedImage.TYPE_INT_RGB);
         var g = sub.createGraphics();
-        g.drawImage(image, 0, 0, w, h, x0, y0, x0 + w, y0 + h, null);
+        g.drawImage(image(), 0, 0, w, h, x0, y0, x0 + w, y0 + h, null);
         g.dispose();
-        return new Picture(source + "#crop" + r, sub);
+        return new Picture(source + "#crop" + r, sub, jpegFamily);
     }
 
-    /** PNG bytes (lossless, so what the model sees is what we measured). */
+    /**
+     * What a backend sends: the bytes this picture was read from, or else its pixels encoded once (PNG,
+     * lossless, so what the model sees is what we measured; JPEG for a scaled or cropped photo).
+     */
+    public Encoding encoding() {
+        Encoding e = encoding;
+        if (e != null) return e;
+        synchronized (this) {
+            if (encoding == null) encoding = jpegFamily ? Encoding.of("image/jpeg", jpeg(image(), source)) : Encoding.of("image/png", png());
+            return encoding;
+        }
+    }
+
+    /** PNG bytes of the pixels (lossless), encoded once; record/replay keys and the web viewer use them. */
     public byte[] png() {
         byte[] b = png;
         if (b == null) {
             ByteArrayOutputStream out = new ByteArrayOutputStream(Math.max(1024, width() * height()));
-            try {
-                ImageIO.write(image, "png", out);
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot encode " + source + " as PNG", e);
-            }
+            write(image(), "png", null, out, source);
             png = b = out.toByteArray();
         }
         return b;
     }
 
-    public String mimeType() { return "image/png"; }
+    public String mimeType() { return encoding().mimeType(); }
 
-    public String base64() { return Base64.getEncoder().encodeToString(png()); }
+    public String base64() {
+        Encoding e = encoding();
+        return new String(e.dataUrl(), e.base64Offset(), e.base64Length(), StandardCharsets.ISO_8859_1);
+    }
 
-    public String dataUrl() { return "data:" + mimeType() + ";base64," + base64(); }
+    public String dataUrl() { return new String(encoding().dataUrl(), StandardCharsets.ISO_8859_1); }
 
     @Override public String toString() { return source + " (" + width() + "x" + height() + ")"; }
 
@@ -118,6 +213,30 @@ public final class Picture {
         g.drawImage(in, 0, 0, w, h, null);
         g.dispose();
         return out;
+    }
+
+    private static byte[] jpeg(BufferedImage img, String source) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(Math.max(1024, img.getWidth() * img.getHeight() / 4));
+        write(img, "jpeg", JPEG_QUALITY, out, source);
+        return out.toByteArray();
+    }
+
+    /** Encodes in memory: ImageIO.write would cache through a temporary file on disk by default. */
+    private static void write(BufferedImage img, String format, Float quality, ByteArrayOutputStream out, String source) {
+        ImageWriter writer = ImageIO.getImageWritersByFormatName(format).next();
+        try (MemoryCacheImageOutputStream ios = new MemoryCacheImageOutputStream(out)) {
+            writer.setOutput(ios);
+            ImageWriteParam p = writer.getDefaultWriteParam();
+            if (quality != null) {
+                p.setCompressionMode(ImageWriteParam.MODE_EXPLICIT);
+                p.setCompressionQuality(quality);
+            }
+            writer.write(null, new IIOImage(img, null, null), p);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot encode " + source + " as " + format.toUpperCase(java.util.Locale.ROOT), e);
+        } finally {
+            writer.dispose();
+        }
     }
 
     private static String trim(double f) {

@@ -64,6 +64,16 @@ public final class HttpTransport {
         return send(b, headers, uri);
     }
 
+    /** POSTs {@code body} with its images spliced in as bytes (see {@link RequestBody}). */
+    public JsonResponse postJson(URI uri, JsonNode body, RequestBody images, Map<String, String> headers) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(uri)
+                .timeout(timeout)
+                .header("Content-Type", "application/json")
+                .header("Accept", "application/json")
+                .POST(images.publisher(body));
+        return send(b, headers, uri);
+    }
+
     /** GETs a JSON document (model discovery). */
     public JsonResponse getJson(URI uri, Map<String, String> headers) {
         return send(HttpRequest.newBuilder(uri).timeout(timeout).header("Accept", "application/json").GET(), headers, uri);
