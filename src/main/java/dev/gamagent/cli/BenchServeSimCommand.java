@@ -7,6 +7,8 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -39,7 +41,11 @@ public final class BenchServeSimCommand implements Callable<Integer> {
     @Option(names = "--ms-per-output-token", defaultValue = "0", description = "added latency per generated token (decoding)")
     double msPerOutputToken;
 
-    @Option(names = "--slots", defaultValue = "8", description = "requests served at once (default: ${DEFAULT-VALUE})")
+    @Option(names = "--endpoints", defaultValue = "1", description = "independent servers in this process, on consecutive ports "
+            + "(each with its own slots), to stand for several model servers (default: ${DEFAULT-VALUE})")
+    int endpoints;
+
+    @Option(names = "--slots", defaultValue = "8", description = "requests served at once per endpoint (default: ${DEFAULT-VALUE})")
     int slots;
 
     @Option(names = "--overflow", defaultValue = "queue", description = "past the slots: queue (like vLLM, Ollama) or 429 (like a hosted API)")
@@ -70,12 +76,16 @@ public final class BenchServeSimCommand implements Callable<Integer> {
                     + "on the same cores%s)%n", c.requestsPerSecond(), c.connections(), c.seconds(),
                     c.failures() > 0 ? ", " + c.failures() + " failed" : "");
         }
-        ModelServerSimulator sim = new ModelServerSimulator(s);
+        if (endpoints < 1) throw new IllegalArgumentException("--endpoints must be at least 1, got " + endpoints);
+        List<ModelServerSimulator> sims = new ArrayList<>();
+        for (int i = 0; i < endpoints; i++) sims.add(new ModelServerSimulator(port == 0 ? s : s.onPort(port + i)));
         CountDownLatch stop = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> { sim.close(); stop.countDown(); }));
-        System.out.printf(Locale.ROOT, "serving %s: latency %d ms + %.3g ms/prompt token + %.3g ms/output token, %d slots, %s past them; "
-                        + "stats at http://%s:%d/sim/stats%n", sim.baseUrl(), latencyMs, msPerPromptToken, msPerOutputToken, slots,
-                s.overflow() == SimulatorSettings.Overflow.QUEUE ? "queue" : "429", host, sim.port());
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> { sims.forEach(ModelServerSimulator::close); stop.countDown(); }));
+        for (ModelServerSimulator sim : sims) {
+            System.out.printf(Locale.ROOT, "serving %s: latency %d ms + %.3g ms/prompt token + %.3g ms/output token, %d slots, %s past them; "
+                            + "stats at http://%s:%d/sim/stats%n", sim.baseUrl(), latencyMs, msPerPromptToken, msPerOutputToken, slots,
+                    s.overflow() == SimulatorSettings.Overflow.QUEUE ? "queue" : "429", host, sim.port());
+        }
         System.out.flush();
         stop.await();
         return 0;

@@ -37,6 +37,8 @@ import java.util.stream.Stream;
 public final class BenchmarkLoader {
     /** VLMEvalKit: an image value this short names another row's index whose image it reuses. */
     private static final int REFERENCE_MAX_LENGTH = 64;
+    /** Base64 characters decoded to read an image's header at load: 48 KB of file, past a JPEG's usual EXIF block. */
+    private static final int HEADER_CHARS = 65_536;
     private static final Pattern OPTION_LINE = Pattern.compile("^\\s*\\(?([A-Z])[.):]\\s+(.+?)\\s*$");
 
     /** Which rows to keep: at most {@code limit} (0 = all) rows of {@code category} (null = all). */
@@ -289,18 +291,33 @@ public final class BenchmarkLoader {
 
     /** Checks that base64 text holds an image in a readable format, reading only its header; returns null. */
     private static List<Picture> check(String base64) {
+        String text = base64.strip();
+        // the header is in the first bytes: try a prefix first (the whole image is checked when its question runs)
+        if (text.length() > HEADER_CHARS && text.indexOf('\n') < 0 && text.indexOf('\r') < 0) {
+            try {
+                if (readsHeader(Base64.getDecoder().decode(text.substring(0, HEADER_CHARS)))) return null;
+            } catch (IOException | RuntimeException e) {
+                // not plain base64, or the header lies further in: decode it all below
+            }
+        }
         byte[] bytes;
         try {
-            bytes = Base64.getMimeDecoder().decode(base64.strip());
+            bytes = Base64.getMimeDecoder().decode(text);
         } catch (IllegalArgumentException e) {
             throw new BadRowException("'image' is not valid base64 (" + e.getMessage() + ")");
         }
-        try (ImageInputStream in = ImageIO.createImageInputStream(new ByteArrayInputStream(bytes))) {
-            if (!readsHeader(in)) throw new BadRowException("'image' decodes to " + bytes.length + " bytes that are not an image in a supported format");
+        try {
+            if (!readsHeader(bytes)) throw new BadRowException("'image' decodes to " + bytes.length + " bytes that are not an image in a supported format");
         } catch (IOException e) {
             throw new BadRowException("'image' cannot be decoded: " + e.getMessage());
         }
         return null;
+    }
+
+    private static boolean readsHeader(byte[] bytes) throws IOException {
+        try (ImageInputStream in = ImageIO.createImageInputStream(new ByteArrayInputStream(bytes))) {
+            return readsHeader(in);
+        }
     }
 
     private static void checkFile(Path f) {
@@ -325,17 +342,11 @@ public final class BenchmarkLoader {
     }
 
     static Picture decode(String base64, String source) {
-        byte[] bytes;
         try {
-            bytes = Base64.getMimeDecoder().decode(base64.strip());
-        } catch (IllegalArgumentException e) {
-            throw new BadRowException("'image' is not valid base64 (" + e.getMessage() + ")");
-        }
-        try {
-            // kept as bytes and checked whole; decoded only if something needs the pixels (scaling, the built-in model)
-            return ImageLoader.fromEncoded(source, bytes);
+            // kept as bytes (and as this base64 text) and checked whole; decoded only if something needs the pixels
+            return ImageLoader.fromEncodedBase64(source, base64.strip());
         } catch (ImageException e) {
-            throw new BadRowException(e.getMessage());
+            throw new BadRowException(e.getMessage().contains("bad base64") ? "'image' is not valid base64 (" + e.getMessage() + ")" : e.getMessage());
         }
     }
 

@@ -69,6 +69,9 @@ public final class ImageLoader {
     /** As {@link #encoded(String, byte[])} with the default limit. */
     public static Picture fromEncoded(String sourceName, byte[] bytes) { return DEFAULT.encoded(sourceName, bytes); }
 
+    /** As {@link #encodedBase64(String, String)} with the default limit. */
+    public static Picture fromEncodedBase64(String sourceName, String base64) { return DEFAULT.encodedBase64(sourceName, base64); }
+
     /** As {@link #encodedFile(Path)} with the default limit. */
     public static Picture loadEncoded(Path file) { return DEFAULT.encodedFile(file); }
 
@@ -143,7 +146,27 @@ public final class ImageLoader {
      * CRC, compressed data that inflates, the end chunk; JPEG: its segments up to the end marker). Other
      * formats are decoded now.
      */
-    public Picture encoded(String sourceName, byte[] bytes) {
+    public Picture encoded(String sourceName, byte[] bytes) { return encoded(sourceName, bytes, null); }
+
+    /**
+     * As {@link #encoded(String, byte[])} from base64 text, which is reused as the image's base64 when it is
+     * canonical (no line breaks, padded), as benchmark files store it.
+     */
+    public Picture encodedBase64(String sourceName, String base64) {
+        String name = nameOf(sourceName);
+        if (base64 != null && !base64.isEmpty() && base64.length() % 4 == 0) {
+            byte[] bytes = null;
+            try {
+                bytes = Base64.getDecoder().decode(base64); // refuses line breaks and the URL-safe alphabet: then it is not canonical
+            } catch (IllegalArgumentException notPlain) {
+                // decoded leniently below
+            }
+            if (bytes != null) return encoded(name, bytes, base64);
+        }
+        return encoded(name, decodeBase64(name, base64), null);
+    }
+
+    private Picture encoded(String sourceName, byte[] bytes, String base64) {
         String name = nameOf(sourceName);
         Input input = Input.of(bytes);
         ImageFormat format = formatOf(name, input);
@@ -152,7 +175,7 @@ public final class ImageLoader {
         checkSize(name, format, h.width(), h.height());
         if (format == ImageFormat.PNG) EncodedCheck.png(name, bytes);
         else EncodedCheck.jpeg(name, bytes);
-        return Picture.encoded(name, bytes, format.mimeType(), h.width(), h.height(), () -> decode(name, Input.of(bytes)).image());
+        return Picture.encoded(name, bytes, base64, format.mimeType(), h.width(), h.height(), () -> decode(name, Input.of(bytes)).image());
     }
 
     /** Decodes base64 text (whitespace and line breaks are ignored; URL-safe alphabet accepted). */

@@ -44,9 +44,10 @@ public final class Picture {
 
     /** Bytes of one image format: what a backend sends, with its base64 text prepared as a data URL. */
     public record Encoding(String mimeType, byte[] bytes, byte[] dataUrl, int base64Offset) {
-        static Encoding of(String mimeType, byte[] bytes) {
+        static Encoding of(String mimeType, byte[] bytes) { return of(mimeType, bytes, Base64.getEncoder().encode(bytes)); }
+
+        static Encoding of(String mimeType, byte[] bytes, byte[] b64) {
             byte[] prefix = ("data:" + mimeType + ";base64,").getBytes(StandardCharsets.US_ASCII);
-            byte[] b64 = Base64.getEncoder().encode(bytes);
             byte[] url = new byte[prefix.length + b64.length];
             System.arraycopy(prefix, 0, url, 0, prefix.length);
             System.arraycopy(b64, 0, url, prefix.length, b64.length);
@@ -81,12 +82,22 @@ public final class Picture {
      * turns the bytes into pixels when they are first needed (the caller has checked the file is whole).
      */
     public static Picture encoded(String source, byte[] bytes, String mimeType, int width, int height, Supplier<BufferedImage> decoder) {
+        return encoded(source, bytes, null, mimeType, width, height, decoder);
+    }
+
+    /**
+     * As {@link #encoded(String, byte[], String, int, int, Supplier)}, with {@code base64} the canonical base64
+     * text of {@code bytes} (padded, no line breaks) when the caller has it already, so it is not computed again.
+     */
+    public static Picture encoded(String source, byte[] bytes, String base64, String mimeType, int width, int height,
+                                  Supplier<BufferedImage> decoder) {
         if (!mimeType.equals("image/png") && !mimeType.equals("image/jpeg")) {
             throw new IllegalArgumentException("only PNG and JPEG bytes are sent as they are, not " + mimeType);
         }
         if (width <= 0 || height <= 0) throw new IllegalArgumentException(source + ": " + width + "x" + height + " is not an image size");
-        return new Picture(source, Encoding.of(mimeType, Objects.requireNonNull(bytes, "bytes")), width, height,
-                Objects.requireNonNull(decoder, "decoder"));
+        Objects.requireNonNull(bytes, "bytes");
+        Encoding e = base64 == null ? Encoding.of(mimeType, bytes) : Encoding.of(mimeType, bytes, base64.getBytes(StandardCharsets.ISO_8859_1));
+        return new Picture(source, e, width, height, Objects.requireNonNull(decoder, "decoder"));
     }
 
     public String source() { return source; }

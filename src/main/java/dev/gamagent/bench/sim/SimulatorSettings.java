@@ -56,6 +56,11 @@ public record SimulatorSettings(String host, int port, String model, Duration la
                 agreement, maxTopLogprobs);
     }
 
+    public SimulatorSettings onPort(int p) {
+        return new SimulatorSettings(host, p, model, latency, msPerPromptToken, msPerCompletionToken, slots, overflow, completionTokens,
+                agreement, maxTopLogprobs);
+    }
+
     public SimulatorSettings withTokenLatency(double msPerPrompt, double msPerCompletion) {
         return new SimulatorSettings(host, port, model, latency, msPerPrompt, msPerCompletion, slots, overflow, completionTokens,
                 agreement, maxTopLogprobs);
