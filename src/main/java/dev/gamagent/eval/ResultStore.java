@@ -23,12 +23,13 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
 
 /**
  * A run's results: {@code results.db} (SQLite in WAL mode; a finished question × method is committed
  * before {@link #put} returns, so a killed process loses only what was in flight; records finished at the
- * same moment share a transaction) and {@code results.jsonl} (one line per record, flushed with each
+ * same moment share a transaction, committed by one writer thread) and {@code results.jsonl} (one line per record, flushed with each
  * commit, rebuilt from the database whenever it lags or holds superseded lines).
  */
 public final class ResultStore implements AutoCloseable {
@@ -63,40 +64,70 @@ public final class ResultStore implements AutoCloseable {
 
     public Path dir() { return dir; }
 
-    /** A record waiting to be committed by whichever caller commits next. */
-    private static final class Pending {
-        final ResultRecord record;
-        final String json;
-        boolean done;
-        RuntimeException failure;
+    /** A record waiting for the writer, and the verdict its caller waits for. */
+    private record Pending(ResultRecord record, String json, CompletableFuture<Void> done) { }
 
-        Pending(ResultRecord record, String json) {
-            this.record = record;
-            this.json = json;
-        }
-    }
-
-    private final ConcurrentLinkedQueue<Pending> waiting = new ConcurrentLinkedQueue<>();
+    private final LinkedBlockingQueue<Pending> waiting = new LinkedBlockingQueue<>();
+    private Thread writer;
 
     /**
      * Stores one record (replacing an earlier attempt of the same pair) and appends it to the JSONL; when
-     * this returns the record is committed. Records finished at the same moment share one transaction
-     * (group commit): each caller queues its record, and whoever holds the lock commits all queued ones.
+     * this returns the record is committed. One writer thread commits whatever has queued in one transaction
+     * (group commit): the callers, often virtual threads, wait without holding a carrier thread through
+     * SQLite's native calls, and records finished at the same moment share a transaction.
      */
     public void put(ResultRecord r) {
-        Pending mine = new Pending(r, Json.write(r)); // serialise outside the lock
-        waiting.add(mine);
+        Pending mine = new Pending(r, Json.write(r), new CompletableFuture<>()); // serialise on the caller's thread
         synchronized (this) {
-            if (!mine.done) commitWaiting();
+            if (writer == null) {
+                writer = new Thread(this::writeLoop, "gam-results-writer");
+                writer.setDaemon(true);
+                writer.start();
+            }
         }
-        if (mine.failure != null) throw mine.failure;
+        waiting.add(mine);
+        try {
+            mine.done().join();
+        } catch (java.util.concurrent.CompletionException e) {
+            throw e.getCause() instanceof RuntimeException re ? re : e;
+        }
     }
 
-    /** Commits every queued record in one transaction, then appends their lines and flushes once. */
-    private void commitWaiting() {
-        List<Pending> batch = new ArrayList<>();
-        for (Pending p; (p = waiting.poll()) != null; ) batch.add(p);
-        if (batch.isEmpty()) return;
+    private void writeLoop() {
+        while (true) {
+            List<Pending> batch = new ArrayList<>();
+            try {
+                batch.add(waiting.take());
+            } catch (InterruptedException e) {
+                return; // closing
+            }
+            waiting.drainTo(batch);
+            if (batch.get(batch.size() - 1).record() == null) {
+                batch.remove(batch.size() - 1); // the close marker: commit the rest, then stop
+                if (!batch.isEmpty()) commitBatch(batch);
+                return;
+            }
+            commitBatch(batch);
+        }
+    }
+
+    private void commitBatch(List<Pending> batch) {
+        RuntimeException failure;
+        try {
+            synchronized (this) {
+                failure = commitWaiting(batch);
+            }
+        } catch (RuntimeException | Error e) {
+            failure = new IllegalStateException("cannot store results in " + dir + ": " + e, e); // the waiting callers must learn it
+        }
+        for (Pending p : batch) {
+            if (failure == null) p.done().complete(null);
+            else p.done().completeExceptionally(failure);
+        }
+    }
+
+    /** Commits the records in one transaction, then appends their lines and flushes once; returns the failure, if any. */
+    private RuntimeException commitWaiting(List<Pending> batch) {
         RuntimeException failure = null;
         try {
             db.setAutoCommit(false);
@@ -104,13 +135,13 @@ public final class ResultStore implements AutoCloseable {
             try (PreparedStatement q = db.prepareStatement("SELECT 1 FROM results WHERE question_id=? AND method=?");
                  PreparedStatement ins = db.prepareStatement("INSERT OR REPLACE INTO results (question_id, method, outcome, record) VALUES (?,?,?,?)")) {
                 for (Pending p : batch) {
-                    q.setString(1, p.record.questionId());
-                    q.setString(2, p.record.method());
+                    q.setString(1, p.record().questionId());
+                    q.setString(2, p.record().method());
                     try (ResultSet rs = q.executeQuery()) { existed |= rs.next(); }
-                    ins.setString(1, p.record.questionId());
-                    ins.setString(2, p.record.method());
-                    ins.setString(3, p.record.outcome());
-                    ins.setString(4, p.json);
+                    ins.setString(1, p.record().questionId());
+                    ins.setString(2, p.record().method());
+                    ins.setString(3, p.record().outcome());
+                    ins.setString(4, p.json());
                     ins.executeUpdate();
                 }
             }
@@ -118,7 +149,7 @@ public final class ResultStore implements AutoCloseable {
             superseded |= existed;
         } catch (SQLException e) {
             try { db.rollback(); } catch (SQLException ignored) { /* the original error matters */ }
-            ResultRecord r = batch.get(0).record;
+            ResultRecord r = batch.get(0).record();
             failure = new IllegalStateException("cannot store result for question " + r.questionId() + " × " + r.method()
                     + (batch.size() > 1 ? " (and " + (batch.size() - 1) + " more finished at the same time)" : "") + ": " + e.getMessage(), e);
         } finally {
@@ -127,7 +158,7 @@ public final class ResultStore implements AutoCloseable {
         if (failure == null) {
             try {
                 for (Pending p : batch) {
-                    jsonlOut.write(p.json);
+                    jsonlOut.write(p.json());
                     jsonlOut.newLine();
                 }
                 jsonlOut.flush();
@@ -135,10 +166,7 @@ public final class ResultStore implements AutoCloseable {
                 failure = new UncheckedIOException("cannot append to " + jsonl + ": " + e.getMessage(), e);
             }
         }
-        for (Pending p : batch) {
-            p.failure = failure;
-            p.done = true;
-        }
+        return failure;
     }
 
     /** Pairs already finished ({@code questionId + '\t' + method}); errors are not finished, they are retried. */
@@ -213,7 +241,21 @@ public final class ResultStore implements AutoCloseable {
         }
     }
 
-    @Override public synchronized void close() {
+    @Override public void close() {
+        Thread w;
+        synchronized (this) { w = writer; }
+        if (w != null) {
+            waiting.add(new Pending(null, null, null)); // commits what is queued, then the writer stops
+            try {
+                w.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        closeFiles();
+    }
+
+    private synchronized void closeFiles() {
         try {
             if (superseded) rebuildJsonl();
             if (jsonlOut != null) jsonlOut.close();

@@ -175,7 +175,8 @@ public final class ImageLoader {
         checkSize(name, format, h.width(), h.height());
         if (format == ImageFormat.PNG) EncodedCheck.png(name, bytes);
         else EncodedCheck.jpeg(name, bytes);
-        return Picture.encoded(name, bytes, base64, format.mimeType(), h.width(), h.height(), () -> decode(name, Input.of(bytes)).image());
+        // the decoder is handed the bytes when pixels are needed, so the picture does not keep a second copy of them
+        return Picture.encoded(name, bytes, base64, format.mimeType(), h.width(), h.height(), b -> decode(name, Input.of(b)).image());
     }
 
     /** Decodes base64 text (whitespace and line breaks are ignored; URL-safe alphabet accepted). */

@@ -16,7 +16,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Supplier;
+import java.util.function.Function;
 
 /**
  * An image with the name of where it came from. Immutable: scaling and cropping return new pictures.
@@ -34,7 +34,7 @@ public final class Picture {
     private final String source;
     private final int width;
     private final int height;
-    private final Supplier<BufferedImage> decoder;
+    private final Function<byte[], BufferedImage> decoder;
     /** Derived pictures of a photo are sent as JPEG: a lossless PNG of camera noise is ten times larger. */
     private final boolean jpegFamily;
     private volatile BufferedImage image;
@@ -42,19 +42,19 @@ public final class Picture {
     private volatile byte[] png;
     private final ConcurrentHashMap<Long, Picture> sizes = new ConcurrentHashMap<>();
 
-    /** Bytes of one image format: what a backend sends, with its base64 text prepared as a data URL. */
-    public record Encoding(String mimeType, byte[] bytes, byte[] dataUrl, int base64Offset) {
-        static Encoding of(String mimeType, byte[] bytes) { return of(mimeType, bytes, Base64.getEncoder().encode(bytes)); }
+    /**
+     * One image format's encoding as a backend sends it: base64 text (ASCII bytes, computed once), which a
+     * data URL puts after {@link #prefix()}. The raw bytes are not kept: {@link #bytes()} decodes them again
+     * on the rare occasions they are needed (decoding pixels), so a picture in flight holds one copy.
+     */
+    public record Encoding(String mimeType, byte[] base64) {
+        static Encoding of(String mimeType, byte[] bytes) { return new Encoding(mimeType, Base64.getEncoder().encode(bytes)); }
 
-        static Encoding of(String mimeType, byte[] bytes, byte[] b64) {
-            byte[] prefix = ("data:" + mimeType + ";base64,").getBytes(StandardCharsets.US_ASCII);
-            byte[] url = new byte[prefix.length + b64.length];
-            System.arraycopy(prefix, 0, url, 0, prefix.length);
-            System.arraycopy(b64, 0, url, prefix.length, b64.length);
-            return new Encoding(mimeType, bytes, url, prefix.length);
-        }
+        /** {@code data:<type>;base64,}: what goes before {@link #base64()} in a data URL. */
+        public byte[] prefix() { return ("data:" + mimeType + ";base64,").getBytes(StandardCharsets.US_ASCII); }
 
-        public int base64Length() { return dataUrl.length - base64Offset; }
+        /** The encoded file's bytes. */
+        public byte[] bytes() { return Base64.getDecoder().decode(base64); }
     }
 
     public Picture(String source, BufferedImage image) { this(source, image, false); }
@@ -68,7 +68,7 @@ public final class Picture {
         this.jpegFamily = jpegFamily;
     }
 
-    private Picture(String source, Encoding encoding, int width, int height, Supplier<BufferedImage> decoder) {
+    private Picture(String source, Encoding encoding, int width, int height, Function<byte[], BufferedImage> decoder) {
         this.source = Objects.requireNonNullElse(source, "image");
         this.encoding = encoding;
         this.width = width;
@@ -80,23 +80,17 @@ public final class Picture {
     /**
      * A picture of PNG or JPEG {@code bytes} whose header says {@code width}×{@code height}; {@code decoder}
      * turns the bytes into pixels when they are first needed (the caller has checked the file is whole).
-     */
-    public static Picture encoded(String source, byte[] bytes, String mimeType, int width, int height, Supplier<BufferedImage> decoder) {
-        return encoded(source, bytes, null, mimeType, width, height, decoder);
-    }
-
-    /**
-     * As {@link #encoded(String, byte[], String, int, int, Supplier)}, with {@code base64} the canonical base64
-     * text of {@code bytes} (padded, no line breaks) when the caller has it already, so it is not computed again.
+     * {@code base64} is the canonical base64 text of the bytes when the caller has it already (else null),
+     * so it is not computed again.
      */
     public static Picture encoded(String source, byte[] bytes, String base64, String mimeType, int width, int height,
-                                  Supplier<BufferedImage> decoder) {
+                                  Function<byte[], BufferedImage> decoder) {
         if (!mimeType.equals("image/png") && !mimeType.equals("image/jpeg")) {
             throw new IllegalArgumentException("only PNG and JPEG bytes are sent as they are, not " + mimeType);
         }
         if (width <= 0 || height <= 0) throw new IllegalArgumentException(source + ": " + width + "x" + height + " is not an image size");
         Objects.requireNonNull(bytes, "bytes");
-        Encoding e = base64 == null ? Encoding.of(mimeType, bytes) : Encoding.of(mimeType, bytes, base64.getBytes(StandardCharsets.ISO_8859_1));
+        Encoding e = base64 == null ? Encoding.of(mimeType, bytes) : new Encoding(mimeType, base64.getBytes(StandardCharsets.ISO_8859_1));
         return new Picture(source, e, width, height, Objects.requireNonNull(decoder, "decoder"));
     }
 
@@ -108,7 +102,7 @@ public final class Picture {
         if (img != null) return img;
         synchronized (this) {
             if (image == null) {
-                BufferedImage decoded = toRgb(decoder.get());
+                BufferedImage decoded = toRgb(decoder.apply(encoding.bytes()));
                 if (decoded.getWidth() != width || decoded.getHeight() != height) {
                     throw new ImageException(source + ": the header says " + width + "x" + height + " but the pixels are "
                             + decoded.getWidth() + "x" + decoded.getHeight() + "; the file is corrupt");
@@ -187,12 +181,12 @@ public final class Picture {
 
     public String mimeType() { return encoding().mimeType(); }
 
-    public String base64() {
-        Encoding e = encoding();
-        return new String(e.dataUrl(), e.base64Offset(), e.base64Length(), StandardCharsets.ISO_8859_1);
-    }
+    public String base64() { return new String(encoding().base64(), StandardCharsets.ISO_8859_1); }
 
-    public String dataUrl() { return new String(encoding().dataUrl(), StandardCharsets.ISO_8859_1); }
+    public String dataUrl() {
+        Encoding e = encoding();
+        return new String(e.prefix(), StandardCharsets.US_ASCII) + new String(e.base64(), StandardCharsets.ISO_8859_1);
+    }
 
     @Override public String toString() { return source + " (" + width() + "x" + height() + ")"; }
 

@@ -61,6 +61,7 @@ class EncodedPictureTest {
         assertThat(drawing.scaled(2.0, 0).mimeType()).isEqualTo("image/png");
         Picture png = ImageLoader.fromEncoded("d.png", encode("png", 30, 20));
         assertThat(png.encoding().bytes()).isEqualTo(encode("png", 30, 20));
+        assertThat(png.encoding().base64()).isEqualTo(Base64.getEncoder().encode(encode("png", 30, 20)));
         assertThat(png.isDecoded()).isFalse();
     }
 

@@ -72,8 +72,11 @@ public final class RequestBody {
             int index = Integer.parseInt(new String(json, at + MARK_BYTES.length, DIGITS, StandardCharsets.US_ASCII));
             sink.accept(json, from, at - from);
             Picture.Encoding e = pictures.get(index).encoding();
-            if (asDataUrl.get(index)) sink.accept(e.dataUrl(), 0, e.dataUrl().length);
-            else sink.accept(e.dataUrl(), e.base64Offset(), e.base64Length());
+            if (asDataUrl.get(index)) {
+                byte[] prefix = e.prefix();
+                sink.accept(prefix, 0, prefix.length);
+            }
+            sink.accept(e.base64(), 0, e.base64().length);
             from = at + MARK_BYTES.length + DIGITS;
         }
         sink.accept(json, from, json.length - from);
