@@ -8,7 +8,9 @@ import dev.gamagent.eval.CircularExpansion;
 import dev.gamagent.eval.Dataset;
 import dev.gamagent.eval.Evaluation;
 import dev.gamagent.eval.ProgressBar;
+import dev.gamagent.eval.RunIdentity;
 import dev.gamagent.eval.RunSummary;
+import dev.gamagent.image.DecodeBudget;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -57,6 +59,9 @@ public final class EvalCommand implements Callable<Integer> {
     @Option(names = "--judge-api-key-env", description = "environment variable holding the judge's API key")
     String judgeApiKeyEnv;
 
+    @Option(names = "--force-new", description = "start a new run even if --out holds another run's results (they are moved aside, not deleted)")
+    boolean forceNew;
+
     @Mixin
     BackendOptions backendOptions;
 
@@ -70,19 +75,26 @@ public final class EvalCommand implements Callable<Integer> {
     @Override public Integer call() {
         System.setProperty("java.awt.headless", "true");
         Config config = backendOptions.config();
-        Dataset ds = BenchmarkLoader.load(data, new BenchmarkLoader.Filter(limit, category));
-        if (ds.questions().isEmpty()) {
-            throw new IllegalArgumentException(data + ": no usable questions" + (category != null ? " in category '" + category + "'" : "")
-                    + (ds.skipped().isEmpty() ? "" : " (" + ds.skipped().size() + " rows skipped, first: " + ds.skipped().get(0) + ")"));
-        }
-        boolean circ = circular != null ? circular : CircularExpansion.defaultFor(data.getFileName().toString());
-        List<String> ms = methods.stream().map(String::strip).filter(s -> !s.isEmpty()).toList();
-        var plan = new Evaluation.Plan(ds, circ, ms, out, concurrency, commandLine());
+        BackendSpec spec = backendOptions.spec();
         BackendSpec judgeSpec = judgeBackend == null ? null : new BackendSpec(judgeBackend, judgeBaseUrls, judgeModel, judgeApiKeyEnv,
                 Duration.ofSeconds(backendOptions.timeoutSeconds), backendOptions.retries, backendOptions.maxConcurrent, null, null, null);
+        if (!java.nio.file.Files.isRegularFile(data)) throw new IllegalArgumentException("benchmark file " + data + " does not exist");
+        RunIdentity identity = RunIdentity.of(data, spec.kind(), spec.model(),
+                judgeSpec == null ? null : judgeSpec.kind() + ":" + (judgeSpec.model() == null ? "(the server's own)" : judgeSpec.model()), config);
+        List<String> ms = methods.stream().map(String::strip).filter(s -> !s.isEmpty()).toList();
+        boolean circ = circular != null ? circular : CircularExpansion.defaultFor(data.getFileName().toString());
         RunSummary s;
-        try (Backend backend = backends.create(backendOptions.spec(), config);
+        try (Backend backend = backends.create(spec, config);
              Backend judge = judgeSpec == null ? null : backends.create(judgeSpec, config)) {
+            // decode within one budget for the run and keep each image at most as large as the backend can use
+            var images = BenchmarkLoader.Images.from(config, DecodeBudget.megapixels(config.number("image.decode_budget_megapixels", 0)),
+                    backend.capabilities().maxImagePixels());
+            Dataset ds = BenchmarkLoader.load(data, new BenchmarkLoader.Filter(limit, category), images);
+            if (ds.questions().isEmpty()) {
+                throw new IllegalArgumentException(data + ": no usable questions" + (category != null ? " in category '" + category + "'" : "")
+                        + (ds.skipped().isEmpty() ? "" : " (" + ds.skipped().size() + " rows skipped, first: " + ds.skipped().get(0) + ")"));
+            }
+            var plan = new Evaluation.Plan(ds, circ, ms, out, concurrency, commandLine(), identity, forceNew);
             s = Evaluation.run(plan, backend, judge, config, System.err, n -> {
                 ProgressBar bar = ProgressBar.onStderr(n);
                 return r -> bar.step(r.outcomeValue());
