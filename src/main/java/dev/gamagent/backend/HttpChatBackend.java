@@ -1,6 +1,7 @@
 package dev.gamagent.backend;
 
 import dev.gamagent.backend.internal.HttpTransport;
+import dev.gamagent.backend.internal.SecretScrubber;
 import dev.gamagent.backend.internal.TokenEstimator;
 import dev.gamagent.backend.internal.WireAnswer;
 import org.slf4j.Logger;
@@ -29,6 +30,7 @@ abstract class HttpChatBackend implements Backend {
     protected final EndpointSettings settings;
     protected final HttpTransport transport;
     protected final TokenEstimator estimator;
+    private final SecretScrubber scrubber;
     private volatile String model;
     private volatile boolean logprobsRejected;
     private volatile int topCap;
@@ -36,7 +38,8 @@ abstract class HttpChatBackend implements Backend {
     HttpChatBackend(String kind, EndpointSettings settings) {
         this.kind = kind;
         this.settings = settings;
-        this.transport = new HttpTransport(settings.timeout());
+        this.scrubber = new SecretScrubber(settings.apiKey() == null ? List.of() : List.of(settings.apiKey()));
+        this.transport = new HttpTransport(settings.timeout(), scrubber);
         this.estimator = new TokenEstimator(settings.imageTokenFamily());
         this.model = settings.model();
         this.topCap = settings.maxTopLogprobs();
@@ -76,7 +79,9 @@ abstract class HttpChatBackend implements Backend {
             try {
                 WireAnswer a = send(effective, m);
                 Usage usage = estimator.usage(request, a.choices(), a.promptTokens(), a.completionTokens());
-                return new ChatResult(a.choices(), usage, Duration.ofNanos(System.nanoTime() - t0), a.model() == null ? m : a.model());
+                // the body was scrubbed as text; tokens may still spell the key across their boundaries
+                List<Choice> choices = scrubber.isEmpty() ? a.choices() : a.choices().stream().map(scrubber::scrub).toList();
+                return new ChatResult(choices, usage, Duration.ofNanos(System.nanoTime() - t0), a.model() == null ? m : a.model());
             } catch (BackendException.InvalidRequest e) {
                 if (attempt >= 3) throw e;
                 ChatRequest next = afterLogprobRefusal(effective, e);

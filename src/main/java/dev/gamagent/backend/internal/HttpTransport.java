@@ -39,9 +39,14 @@ public final class HttpTransport {
 
     private final HttpClient client;
     private final Duration timeout;
+    private final SecretScrubber scrubber;
 
-    public HttpTransport(Duration timeout) {
+    public HttpTransport(Duration timeout) { this(timeout, SecretScrubber.NONE); }
+
+    /** @param scrubber removes the endpoint's key from every body received, before it is parsed or quoted in an error */
+    public HttpTransport(Duration timeout, SecretScrubber scrubber) {
         this.timeout = timeout;
+        this.scrubber = scrubber;
         this.client = HttpClient.newBuilder()
                 .connectTimeout(timeout.compareTo(Duration.ofSeconds(10)) < 0 ? timeout : Duration.ofSeconds(10))
                 .followRedirects(HttpClient.Redirect.NORMAL)
@@ -92,7 +97,7 @@ public final class HttpTransport {
             throw transportFailure(where, e.getCause() == null ? e : e.getCause());
         }
         int status = resp.statusCode();
-        String raw = resp.body() == null ? "" : resp.body();
+        String raw = scrubber.scrub(resp.body() == null ? "" : resp.body());
         if (status / 100 != 2) throw statusFailure(where, status, raw, resp.headers().firstValue("Retry-After"));
         try {
             JsonNode node = LENIENT.readTree(raw);
