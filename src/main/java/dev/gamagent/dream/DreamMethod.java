@@ -164,6 +164,14 @@ public final class DreamMethod implements Method {
     /** Probes, threshold, confident set and branch (DREAM §3.1), all recorded in {@code extra}. */
     private ProbeRound probeRound(Question q, RunContext ctx, Settings s, Map<String, Object> extra) {
         List<Probe> probes = probe(q, ctx, s);
+        if (!probes.isEmpty() && probes.stream().noneMatch(Probe::ok)) {
+            // nothing answered: a branch decided on no evidence would only hide the backend's failure
+            extra.put("probes", probes);
+            Trace partial = new Trace(Trace.QuestionInfo.of(q), name(), config(ctx, null), List.of(), "error", null,
+                    TokenCount.ZERO, probes.size(), 0, extra);
+            throw new MethodFailure(name() + ": every one of the " + probes.size() + " probe calls failed, so the debate was not started; "
+                    + "first failure: " + probes.get(0).error(), null, partial);
+        }
         TokenCount tokens = TokenCount.ZERO;
         for (Probe p : probes) tokens = tokens.plus(p.tokens());
         double tau = s.threshold().equals("static") ? s.staticTau()
