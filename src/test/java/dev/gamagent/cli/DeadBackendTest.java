@@ -71,4 +71,15 @@ class DeadBackendTest {
             assertThat(server.chatRequests()).hasSize(3);
         }
     }
+
+    @Test void backendsCheckSaysImagesAreUnknownWhenA503LeftItUntested() throws Exception {
+        try (OpenAiWireServer server = new OpenAiWireServer()) {
+            server.respondWith(r -> Reply.status(503, "{\"error\":{\"message\":\"model is loading\"}}"));
+            Run r = main("backends", "check", "--backend", "openai", "--model", "m", "--base-url", server.baseUrl(), "--retries", "0");
+            assertThat(r.code()).isEqualTo(1);
+            assertThat(r.out()).contains("images:      unknown").doesNotContain("images:      no").contains("model is loading");
+            Run json = main("backends", "check", "--backend", "openai", "--model", "m", "--base-url", server.baseUrl(), "--retries", "0", "--json");
+            assertThat(dev.gamagent.util.Json.MAPPER.readTree(json.out()).path("images").isNull()).as(json.out()).isTrue();
+        }
+    }
 }

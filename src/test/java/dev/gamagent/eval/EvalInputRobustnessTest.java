@@ -3,6 +3,7 @@ package dev.gamagent.eval;
 import dev.gamagent.backend.BackendException;
 import dev.gamagent.cli.BackendSource;
 import dev.gamagent.cli.EvalCommand;
+import dev.gamagent.testing.Pngs;
 import dev.gamagent.testing.ScriptedBackend;
 import dev.gamagent.util.Json;
 import org.junit.jupiter.api.Test;
@@ -11,7 +12,6 @@ import picocli.CommandLine;
 
 import java.awt.Color;
 import java.io.ByteArrayOutputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -22,7 +22,6 @@ import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.zip.CRC32;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -93,7 +92,7 @@ class EvalInputRobustnessTest {
     // ---- item 1: a huge image is refused from its header, naming the row and the limit ---------------------------
 
     @Test void aSixteenThousandSquareImageIsSkippedAtLoadNamingTheRowAndTheLimit() throws Exception {
-        String huge = Base64.getEncoder().encodeToString(png(16_000, 16_000, new byte[]{0x78, (byte) 0x9c, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01}));
+        String huge = Base64.getEncoder().encodeToString(Pngs.claiming(16_000, 16_000));
         Path data = Files.writeString(dir.resolve("big.tsv"), tsv(row("1", img(), "Q one?", "red", "blue", "A"),
                 row("2", huge, "Q two?", "red", "blue", "A"), row("3", huge, "Q three?", "red", "blue", "A")));
         Run r = eval(new Counting(), "--data", data.toString(), "--methods", "single", "--out", dir.resolve("run").toString(),
@@ -161,7 +160,7 @@ class EvalInputRobustnessTest {
         byte[] full = TestImages.png(40, 30, Color.BLUE);
         String truncated = Base64.getEncoder().encodeToString(Arrays.copyOf(full, full.length / 2));
         // a complete file (signature, header, end chunk) whose compressed pixels are garbage: only decoding finds out
-        String corrupt = Base64.getEncoder().encodeToString(png(40, 30, "garbage, not zlib data at all".getBytes(StandardCharsets.US_ASCII)));
+        String corrupt = Base64.getEncoder().encodeToString(Pngs.withPixelData(40, 30, "garbage, not zlib data at all".getBytes(StandardCharsets.US_ASCII)));
         Path data = Files.writeString(dir.resolve("broken.tsv"), tsv(row("1", img(), "Q one?", "red", "blue", "A"),
                 row("2", truncated, "Q two?", "red", "blue", "A"), row("3", corrupt, "Q three?", "red", "blue", "A")));
         Path out = dir.resolve("run");
@@ -200,33 +199,6 @@ class EvalInputRobustnessTest {
         assertThat(r.code()).isEqualTo(1);
         assertThat(r.err()).contains("error: all 2 question × method pairs failed").contains("cannot connect to http://127.0.0.1:9/v1");
         assertThat(dir.resolve("run/summary.json")).exists();
-    }
-
-    /** A PNG of w×h (8-bit RGB) whose IDAT chunk holds {@code idat}, with its IEND: a complete file on the outside. */
-    static byte[] png(int w, int h, byte[] idat) throws IOException {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        out.write(new byte[]{(byte) 0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A});
-        DataOutputStream o = new DataOutputStream(out);
-        ByteArrayOutputStream ihdr = new ByteArrayOutputStream();
-        DataOutputStream d = new DataOutputStream(ihdr);
-        d.writeInt(w);
-        d.writeInt(h);
-        d.write(new byte[]{8, 2, 0, 0, 0});
-        chunk(o, "IHDR", ihdr.toByteArray());
-        chunk(o, "IDAT", idat);
-        chunk(o, "IEND", new byte[0]);
-        return out.toByteArray();
-    }
-
-    private static void chunk(DataOutputStream o, String type, byte[] data) throws IOException {
-        o.writeInt(data.length);
-        byte[] t = type.getBytes(StandardCharsets.US_ASCII);
-        o.write(t);
-        o.write(data);
-        CRC32 crc = new CRC32();
-        crc.update(t);
-        crc.update(data);
-        o.writeInt((int) crc.getValue());
     }
 
     private static int indexOf(byte[] hay, byte[] needle) {

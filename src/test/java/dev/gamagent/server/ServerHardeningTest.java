@@ -3,14 +3,13 @@ package dev.gamagent.server;
 import dev.gamagent.api.Method;
 import dev.gamagent.config.Config;
 import dev.gamagent.image.Picture;
+import dev.gamagent.testing.Pngs;
 import dev.gamagent.testing.ScriptedBackend;
 import dev.gamagent.util.Json;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.ByteArrayOutputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -25,7 +24,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
-import java.util.zip.CRC32;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -200,7 +198,7 @@ class ServerHardeningTest {
     @Test void manyLargeImagesInOneRequestAreRefusedFromTheirHeadersBeforeAnyIsDecoded() throws Exception {
         ServerFixture f = start(null);
         // five 6000² PNGs: complete files on the outside, 36 MP each by their headers, a few bytes on the wire
-        String url = "data:image/png;base64," + Base64.getEncoder().encodeToString(png(6000, 6000));
+        String url = "data:image/png;base64," + Base64.getEncoder().encodeToString(Pngs.claiming(6000, 6000));
         String[] urls = {url, url, url, url, url};
         var r = f.post("/v1/chat/completions", ServerFixture.request("single", "What colour?\nA. red\nB. blue", false, urls));
         assertThat(r.statusCode()).as(r.body()).isEqualTo(413);
@@ -242,32 +240,5 @@ class ServerHardeningTest {
             assertThat(rs.getString(1)).doesNotContain(key).contains("[redacted]");
             assertThat(rs.getString(2)).doesNotContain(key);
         }
-    }
-
-    /** A w×h RGB PNG with a valid header and end chunk around a few bytes of pixel data: only decoding would fail. */
-    static byte[] png(int w, int h) throws IOException {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        out.write(new byte[]{(byte) 0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A});
-        DataOutputStream o = new DataOutputStream(out);
-        ByteArrayOutputStream ihdr = new ByteArrayOutputStream();
-        DataOutputStream d = new DataOutputStream(ihdr);
-        d.writeInt(w);
-        d.writeInt(h);
-        d.write(new byte[]{8, 2, 0, 0, 0});
-        chunk(o, "IHDR", ihdr.toByteArray());
-        chunk(o, "IDAT", new byte[]{0x78, (byte) 0x9c, 0x03, 0x00});
-        chunk(o, "IEND", new byte[0]);
-        return out.toByteArray();
-    }
-
-    private static void chunk(DataOutputStream o, String type, byte[] data) throws IOException {
-        o.writeInt(data.length);
-        byte[] t = type.getBytes(StandardCharsets.US_ASCII);
-        o.write(t);
-        o.write(data);
-        CRC32 crc = new CRC32();
-        crc.update(t);
-        crc.update(data);
-        o.writeInt((int) crc.getValue());
     }
 }
