@@ -94,7 +94,7 @@ public final class HttpTransport {
         } catch (CancellationException e) {
             throw new BackendException.ConnectionFailed("request to " + where + " was cancelled", e);
         } catch (ExecutionException e) {
-            throw transportFailure(where, e.getCause() == null ? e : e.getCause());
+            throw transportFailure(where, e.getCause() == null ? e : e.getCause(), timeout);
         }
         int status = resp.statusCode();
         String raw = scrubber.scrub(resp.body() == null ? "" : resp.body());
@@ -111,9 +111,11 @@ public final class HttpTransport {
         }
     }
 
-    static BackendException transportFailure(String where, Throwable t) {
+    static BackendException transportFailure(String where, Throwable t, Duration timeout) {
         if (t instanceof HttpTimeoutException) {
-            return new BackendException.Timeout("no answer from " + where + " (" + t.getMessage() + ")", t);
+            // the client's own deadline fired before ours: the same failure, said the same way
+            return new BackendException.Timeout("no complete answer from " + where + " within " + seconds(timeout)
+                    + "; raise --timeout or check the server's load", t);
         }
         if (t instanceof ConnectException || (t.getCause() instanceof ConnectException)) {
             return new BackendException.ConnectionFailed("cannot connect to " + where
