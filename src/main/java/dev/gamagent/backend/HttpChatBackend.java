@@ -65,6 +65,9 @@ abstract class HttpChatBackend implements Backend {
     /** Sends one request already capped to this endpoint's limits; returns what the server said. */
     protected abstract WireAnswer send(ChatRequest request, String model);
 
+    /** Reads one answer of this wire format from its JSON body (the raw text is for error messages). */
+    abstract WireAnswer parse(com.fasterxml.jackson.databind.JsonNode body, String raw);
+
     /** Asks the server which model it serves, for when none was configured; null = not supported. */
     protected String discoverModel() { return null; }
 

@@ -99,6 +99,11 @@ public final class HttpTransport {
         int status = resp.statusCode();
         String raw = scrubber.scrub(resp.body() == null ? "" : resp.body());
         if (status / 100 != 2) throw statusFailure(where, status, raw, resp.headers().firstValue("Retry-After"));
+        return body(status, raw, where);
+    }
+
+    /** A 2xx body read as JSON (leniently: NaN and Infinity accepted), or the typed error for one that is not. */
+    public static JsonResponse body(int status, String raw, String where) {
         try {
             JsonNode node = LENIENT.readTree(raw);
             if (node == null || node.isMissingNode()) {
