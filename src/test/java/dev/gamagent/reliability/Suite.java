@@ -1,9 +1,7 @@
 package dev.gamagent.reliability;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import dev.gamagent.testing.ReliabilityReport;
+
 import java.time.LocalDate;
 
 /**
@@ -22,18 +20,6 @@ final class Suite {
 
     /** Replaces the section {@code name} of the report with {@code markdown} when the report is being written. */
     static void report(String name, String markdown) {
-        String target = System.getProperty("gam.reliability.write");
-        if (target == null || target.isBlank()) return;
-        Path doc = Path.of(target);
-        try {
-            String text = Files.readString(doc);
-            String open = "<!-- " + name + " -->", close = "<!-- /" + name + " -->";
-            int a = text.indexOf(open), b = text.indexOf(close);
-            if (a < 0 || b < a) throw new IllegalStateException(doc + " has no section " + open + " … " + close);
-            String body = "\n" + markdown.strip() + "\n\n_Written by `./test reliability` on " + LocalDate.now() + "._\n";
-            Files.writeString(doc, text.substring(0, a + open.length()) + body + text.substring(b));
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write the reliability report " + doc, e);
-        }
+        ReliabilityReport.replace(name, "\n" + markdown.strip() + "\n\n_Written by `./test reliability` on " + LocalDate.now() + "._\n");
     }
 }
