@@ -33,7 +33,7 @@ public final class TokenEstimator {
      * The text with lone surrogates (half an emoji, as a server cutting a reply mid-character may send)
      * replaced by U+FFFD: the tokenizer assumes well-formed UTF-16 (found by the wire fuzz test).
      */
-    static String wellFormed(String s) {
+    public static String wellFormed(String s) {
         StringBuilder out = null;
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
