@@ -69,14 +69,16 @@ public final class AskCommand implements Callable<Integer> {
         }
         if (images.isEmpty() && video == null) throw new IllegalArgumentException("give --image FILE or --video FILE|DIR");
         Config config = backendOptions.config();
-        ImageLoader loader = ImageLoader.withMaxMegapixels(config.number("image.max_megapixels", ImageLoader.DEFAULT_MAX_PIXELS / 1e6));
-        List<Picture> pics = new ArrayList<>();
-        for (Path p : images) pics.add(loader.file(p));
-        if (video != null) pics.addAll(new VideoFrames(System.getenv("PATH"), loader).frames(video, frames));
-        Question q = new Question("ask", pics, question, hint, opts, null, null, null);
         var m = MethodRegistry.create(method);
         ExecutorService ex = Concurrency.newIoExecutor("gam-ask");
         try (Backend backend = BackendFactory.create(backendOptions.spec(), config)) {
+            // images are kept no larger than the backend can use (the backend is built first, without connecting)
+            ImageLoader loader = ImageLoader.withMaxMegapixels(config.number("image.max_megapixels", ImageLoader.DEFAULT_MAX_PIXELS / 1e6))
+                    .keepingAtMost(backend.capabilities().maxImagePixels());
+            List<Picture> pics = new ArrayList<>();
+            for (Path p : images) pics.add(loader.file(p));
+            if (video != null) pics.addAll(new VideoFrames(System.getenv("PATH"), loader).frames(video, frames));
+            Question q = new Question("ask", pics, question, hint, opts, null, null, null);
             RunContext ctx = new RunContext(backend, null, config, ex, null);
             Answer a = m.run(q, ctx);
             if (trace != null) {

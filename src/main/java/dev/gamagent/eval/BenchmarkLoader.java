@@ -245,7 +245,7 @@ public final class BenchmarkLoader {
                 images(idx, r, imageByIndex, baseDir, images, false); // checks every image's source and header now, decodes later
                 out.add(new EvalQuestion(shell, () -> images(idx, r, imageByIndex, baseDir, images, true), idx, 0, blankToNull(r.get("split"))));
             } catch (BadRowException | ImageException e) {
-                skips.add(new SkippedRow(idx, e.getMessage()));
+                skips.add(SkippedRow.of(idx, e.getMessage()));
             }
         }
         return new Dataset(name, out, skips);

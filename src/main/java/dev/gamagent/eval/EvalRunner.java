@@ -107,7 +107,7 @@ public final class EvalRunner {
                     }
                     if (loadFailure != null && isBadInput(loadFailure)) {
                         // the row itself is broken: report it like a row skipped at load, do not store an error to retry forever
-                        skipped.add(new SkippedRow(pairs.get(0).question().group(), loadFailure.getMessage()));
+                        skipped.add(SkippedRow.of(pairs.get(0).question().group(), loadFailure.getMessage()));
                         return;
                     }
                     for (Pair p : pairs) {

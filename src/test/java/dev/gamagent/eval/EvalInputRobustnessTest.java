@@ -98,7 +98,7 @@ class EvalInputRobustnessTest {
         Run r = eval(new Counting(), "--data", data.toString(), "--methods", "single", "--out", dir.resolve("run").toString(),
                 "--concurrency", "4");
         assertThat(r.code()).as(r.err()).isZero();
-        assertThat(r.err()).contains("skipped big.tsv row 2: row 2: 16000x16000 pixels (256.0 megapixels) is larger than the limit of 100.0 megapixels");
+        assertThat(r.err()).contains("skipped big.tsv row 2: 16000x16000 pixels (256.0 megapixels) is larger than the limit of 100.0 megapixels");
         assertThat(r.err()).contains("skipped big.tsv row 3:");
         assertThat(outcomes(dir.resolve("run"))).containsExactly("1:correct");
     }
@@ -168,7 +168,7 @@ class EvalInputRobustnessTest {
         for (int attempt = 0; attempt < 2; attempt++) {
             Run r = eval(backend, "--data", data.toString(), "--methods", "single,vote", "--out", out.toString());
             assertThat(r.code()).as(r.err()).isZero();
-            assertThat(r.err()).contains("skipped broken.tsv row 2: row 2: truncated PNG").contains("skipped broken.tsv row 3: row 3: truncated or corrupt PNG");
+            assertThat(r.err()).contains("skipped broken.tsv row 2: truncated PNG").contains("skipped broken.tsv row 3: truncated or corrupt PNG");
             assertThat(r.err()).doesNotContain("failed");
             assertThat(outcomes(out)).containsExactlyInAnyOrder("1:correct", "1:correct");
             RunSummary s = RunSummary.read(out.resolve("summary.json"));

@@ -27,8 +27,9 @@ import java.util.concurrent.TimeUnit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * kill -9 at random points of a real {@code gam eval} child process (a deterministic backend, three
- * methods, four questions in flight), each time resumed by the same command, then finished: no pair may be
+ * kill -9 at random points (2 in the short mode, 20 in the full one) of a real {@code gam eval} child
+ * process (a deterministic backend, three methods, four questions in flight), each time resumed by the
+ * same command, then finished: no pair may be
  * lost or stored twice, results.jsonl must hold each pair exactly once, and the summary must equal that of
  * an uninterrupted run (wall-clock fields aside). Kill points are drawn by progress (a random number of
  * newly stored records, then a random 0–40 ms) so they spread over the whole run whatever the machine's
@@ -36,7 +37,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class KillResumeTest {
     private static final String METHODS = "single,vote,debate";
-    private static final int QUESTIONS = 24;
+    private static final int QUESTIONS = Suite.size(24, 60);
 
     @TempDir Path dir;
 
@@ -127,14 +128,15 @@ class KillResumeTest {
             int before = lines(jsonl);
             Process p = start(killed, data);
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-            int target = random.nextInt(5) == 0 ? before : before + 1 + random.nextInt(Math.max(1, 2 * (pairs - before) / (kills - k + 1)));
+            // on average a third of the remaining work per kill point, so the run outlasts all of them
+            int target = random.nextInt(5) == 0 ? before : before + 1 + random.nextInt(Math.max(1, (pairs - before) / (3 * (kills - k + 1))));
             while (p.isAlive() && lines(jsonl) < target && System.nanoTime() < deadline) Thread.sleep(2);
             Thread.sleep(random.nextInt(41));
             boolean alive = p.isAlive();
             p.destroyForcibly(); // SIGKILL: no shutdown hooks, no flushing
             assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
-            points.add(alive ? stored(db) + "" : "done");
-            if (!alive) break; // the run finished before this kill point
+            assertThat(alive).as("the run finished before kill point %d of %d (records: %s)", k + 1, kills, points).isTrue();
+            points.add(stored(db) + "");
         }
         Process last = start(killed, data);
         assertThat(last.waitFor(300, TimeUnit.SECONDS)).isTrue();
