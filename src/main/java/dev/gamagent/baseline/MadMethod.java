@@ -50,6 +50,7 @@ public final class MadMethod implements Method {
             Map<String, Object> extra = Map.of("moderator_decision", stop ? "stop" : "continue");
             if (stop) {
                 p.record(k, List.of(a, n, m), null, extra);
+                p.decided(Panel.majority(List.of(m)));
                 return p.finish(Panel.majority(List.of(m)), k + 1, Termination.MODERATOR, Map.of("decided_by", "moderator"));
             }
             if (a.ok()) lastAff = a;
@@ -61,9 +62,12 @@ public final class MadMethod implements Method {
                 Turn j = p.ask(judge, k, p.render("mad_judge", judge, Map.of("debate", transcript(history))), sampling);
                 p.record(k, List.of(a, n, m, j), null, extra);
                 List<Turn> fallback = j.ok() ? List.of(j) : List.of(a, n, m);
+                p.decided(Panel.majority(fallback));
                 return p.finish(Panel.majority(fallback), maxRounds, Termination.MAX_ROUNDS, Map.of("decided_by", j.ok() ? "judge" : "vote"));
             }
             p.record(k, List.of(a, n, m), null, extra);
+            // between rounds the moderator's current answer is MAD's decision; the debaters' majority without one
+            p.decided(Panel.majority(m.ok() && m.answer() != null ? List.of(m) : List.of(a, n, m)));
         }
         throw new IllegalStateException("unreachable: mad.rounds >= 1");
     }

@@ -27,7 +27,7 @@ final class SummaryTable {
         for (var run : runs.entrySet()) for (String m : run.getValue().metrics().keySet()) w = Math.max(w, (prefixRuns ? run.getKey() + " / " : "").length() + m.length());
         sb.append(String.format(Locale.ROOT, "%-" + w + "s %6s %7s", "method", "n", "acc"));
         for (String c : catList) sb.append(String.format(Locale.ROOT, " %8s", trim(c, 8)));
-        sb.append(String.format(Locale.ROOT, " %7s %7s %9s %8s %8s%n", "rounds", "calls/q", "tokens/q", "s/q", "ECE"));
+        sb.append(String.format(Locale.ROOT, " %7s %7s %9s %8s %8s %5s %5s%n", "rounds", "calls/q", "tokens/q", "s/q", "ECE", "w→r", "r→w"));
         for (var run : runs.entrySet()) {
             RunSummary s = run.getValue();
             for (MethodMetrics m : s.metrics().values()) {
@@ -38,9 +38,10 @@ final class SummaryTable {
                     RunSummary.Cell cell = byCat == null ? null : byCat.get(c);
                     sb.append(String.format(Locale.ROOT, " %8s", cell == null ? "" : pct(cell.accuracy())));
                 }
-                sb.append(String.format(Locale.ROOT, " %7.2f %7.2f %9.0f %8.2f %8s%n", m.meanRounds(), m.callsPerQuestion(),
+                sb.append(String.format(Locale.ROOT, " %7.2f %7.2f %9.0f %8.2f %8s %5s %5s%n", m.meanRounds(), m.callsPerQuestion(),
                         m.promptTokensPerQuestion() + m.completionTokensPerQuestion(), m.secondsPerQuestion(),
-                        m.ece() == null ? "-" : String.format(Locale.ROOT, "%.3f", m.ece())));
+                        m.ece() == null ? "-" : String.format(Locale.ROOT, "%.3f", m.ece()),
+                        m.flips() == null ? "-" : m.flips().wrongToRight(), m.flips() == null ? "-" : m.flips().rightToWrong()));
             }
         }
         return sb.toString();

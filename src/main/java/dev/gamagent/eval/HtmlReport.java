@@ -38,6 +38,7 @@ public final class HtmlReport {
         h.append("</p>\n");
         h.append("<h2>Methods</h2>\n");
         metricTable(h, s.metrics(), null);
+        flipTable(h, s.metrics());
         h.append("<h2>Accuracy per category</h2>\n");
         cellTable(h, s.byCategory());
         h.append("<h2>Accuracy per l2-category</h2>\n");
@@ -133,6 +134,25 @@ public final class HtmlReport {
                     .append(f3(m.spearmanInitialUncertaintyVsRounds())).append("</td></tr>\n");
         }
         h.append("</table>\n");
+    }
+
+    /** Debate methods only: how the answer after round 0 compares with the final one (docs/metrics.md, Flips). */
+    private static void flipTable(StringBuilder h, Map<String, MethodMetrics> metrics) {
+        if (metrics.values().stream().allMatch(m -> m.flips() == null)) return;
+        h.append("<h2>What the debate changed</h2>\n<table id=flips>\n<tr><th>method</th><th>questions</th><th>wrong→right</th>"
+                + "<th>right→wrong</th><th>right→right</th><th>wrong→wrong</th><th>answer changed</th>"
+                + "<th>agent turns</th><th>agent changed</th><th>agent w→r</th><th>agent r→w</th></tr>\n");
+        for (var e : metrics.entrySet()) {
+            FlipAccounting.Flips f = e.getValue().flips();
+            if (f == null) continue;
+            h.append("<tr><td>").append(esc(e.getKey())).append("</td><td>").append(f.questions()).append("</td><td>").append(f.wrongToRight())
+                    .append("</td><td>").append(f.rightToWrong()).append("</td><td>").append(f.rightToRight()).append("</td><td>")
+                    .append(f.wrongToWrong()).append("</td><td>").append(f.changed()).append("</td><td>").append(f.agents().transitions())
+                    .append("</td><td>").append(f.agents().changed()).append("</td><td>").append(f.agents().wrongToRight())
+                    .append("</td><td>").append(f.agents().rightToWrong()).append("</td></tr>\n");
+        }
+        h.append("</table>\n<p class=note>Decision after round 0 vs final answer, per question; agent columns count one agent's "
+                + "answer in consecutive rounds.</p>\n");
     }
 
     private static void cellTable(StringBuilder h, Map<String, Map<String, RunSummary.Cell>> byMethod) {
