@@ -44,11 +44,14 @@ public record RunSummary(String data, List<String> methods, boolean circular, in
 
     private static Map<String, Cell> cells(List<ResultRecord> rs, boolean category) {
         Map<String, List<ResultRecord>> by = new TreeMap<>();
-        for (ResultRecord r : rs) by.computeIfAbsent(category ? r.category() : r.l2Category(), k -> new ArrayList<>()).add(r);
+        for (ResultRecord r : rs) {
+            String key = category ? r.category() : r.l2Category();
+            by.computeIfAbsent(key == null ? "-" : key, k -> new ArrayList<>()).add(r); // a TreeMap takes no null key
+        }
         Map<String, Cell> out = new LinkedHashMap<>();
         for (var e : by.entrySet()) {
             MethodMetrics.GroupAccuracy ga = MethodMetrics.groupAccuracy(e.getValue());
-            out.put(e.getKey() == null ? "-" : e.getKey(), new Cell(ga.groups(), ga.accuracy()));
+            out.put(e.getKey(), new Cell(ga.groups(), ga.accuracy()));
         }
         return out;
     }

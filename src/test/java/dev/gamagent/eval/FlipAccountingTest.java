@@ -18,7 +18,7 @@ import static dev.gamagent.testing.MethodFixtures.question;
 import static dev.gamagent.testing.MethodFixtures.textBackend;
 import static org.assertj.core.api.Assertions.assertThat;
 
-class FlipAccountingTest {
+public class FlipAccountingTest {
 
     /** First answers say A; every later call (revision, moderator, judge, critic) says B. */
     private static Answer run(String method) {
@@ -65,7 +65,7 @@ class FlipAccountingTest {
         assertThat(f.agents()).isEqualTo(new FlipAccounting.AgentChanges(6, 3, 3, 0));
     }
 
-    static String round(int k, String decision, String... agentOptions) {
+    public static String round(int k, String decision, String... agentOptions) {
         StringBuilder sb = new StringBuilder("{\"k\":" + k + ",\"agents\":[");
         for (int i = 0; i < agentOptions.length; i++) {
             if (i > 0) sb.append(',');
@@ -76,7 +76,7 @@ class FlipAccountingTest {
         return sb.append("}").toString();
     }
 
-    static ResultRecord rec(String id, String outcome, String option, String... rounds) {
+    public static ResultRecord rec(String id, String outcome, String option, String... rounds) {
         try {
             JsonNode t = Json.MAPPER.readTree("{\"question\":{\"options\":{\"A\":\"red\",\"B\":\"blue\",\"C\":\"green\"}},"
                     + "\"rounds\":[" + String.join(",", rounds) + "]}");
