@@ -35,7 +35,17 @@ public record RunSummary(String data, List<String> methods, boolean circular, in
         Map<String, Map<String, Cell>> cats = new LinkedHashMap<>(), l2 = new LinkedHashMap<>();
         for (String m : methods) {
             List<ResultRecord> mine = records.stream().filter(r -> r.method().equals(m)).toList();
+            List<ResultRecord> forced = null;
+            if (FullLengthRuns.recordedFull(mine)) {
+                // a record_full run's own figures are forced full-length debates: report the default rule's decisions
+                forced = mine;
+                mine = FullLengthRuns.redecided(mine);
+            }
             metrics.put(m, MethodMetrics.of(m, mine, prices, thetaU, circular));
+            if (forced != null) {
+                String label = m + FullLengthRuns.FORCED_SUFFIX;
+                metrics.put(label, MethodMetrics.of(label, forced, prices, thetaU, circular));
+            }
             cats.put(m, cells(mine, true));
             l2.put(m, cells(mine, false));
         }

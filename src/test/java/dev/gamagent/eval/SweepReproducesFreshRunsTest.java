@@ -176,6 +176,21 @@ class SweepReproducesFreshRunsTest {
         assertThat(reasonsSeen).contains("consensus", "uncertainty");
     }
 
+    @Test void aRecordFullRunReportsTheDefaultRulesDecisionsAndLabelsItsForcedFigures() throws Exception {
+        Path fresh = dir.resolve("fresh-defaults");
+        eval(fresh);
+        JsonNode m = Json.MAPPER.readTree(fresh.resolve("summary.json").toFile()).path("metrics").path("gam");
+        JsonNode all = Json.MAPPER.readTree(dir.resolve("full").resolve("summary.json").toFile()).path("metrics");
+        JsonNode redecided = all.path("gam"), forced = all.path("gam" + FullLengthRuns.FORCED_SUFFIX);
+        for (String f : List.of("groups", "accuracy", "meanRounds", "debateTriggerRate", "terminations", "promptTokensPerQuestion",
+                "completionTokensPerQuestion", "callsPerQuestion", "cumulativeTokensPerRound", "flips")) {
+            assertThat(redecided.path(f)).as("record_full run, re-decided: " + f).isEqualTo(m.path(f));
+        }
+        assertThat(forced.path("terminations").fieldNames()).toIterable().containsExactly("max_rounds");
+        assertThat(forced.path("meanRounds").asDouble()).isEqualTo(3.0);
+        assertThat(redecided.path("meanRounds").asDouble()).isLessThan(3.0);
+    }
+
     /** Per question: the same stopping round, reason, option and exact prompt/completion tokens and calls. */
     private static void assertExactPerQuestion(Sweep.Setting st, Path fresh, String name) {
         Map<String, ResultRecord> byId = new TreeMap<>();
