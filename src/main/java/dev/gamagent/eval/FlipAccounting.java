@@ -72,6 +72,14 @@ public final class FlipAccounting {
         return new Flips(graded.size(), wr, rw, rr, ww, changed, new AgentChanges(transitions, agentChanged, agentWr, agentRw));
     }
 
+    /** One record's outcome, "w→r", "r→w", "r→r" or "w→w"; null when its trace records no decision. */
+    public static String flipOf(ResultRecord r) {
+        List<JsonNode> ds = decisions(r);
+        if (ds.isEmpty()) return null;
+        boolean start = right(r, text(ds.get(0), "option"), text(ds.get(0), "answer")), end = r.correct();
+        return (start ? "r" : "w") + "→" + (end ? "r" : "w");
+    }
+
     /** The recorded decisions in round order (empty for methods that record none, and for DREAM's consensus branch). */
     static List<JsonNode> decisions(ResultRecord r) {
         List<JsonNode> out = new ArrayList<>();
