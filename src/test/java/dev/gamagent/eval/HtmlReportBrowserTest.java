@@ -68,7 +68,7 @@ class HtmlReportBrowserTest {
                 option, conf, 1 - conf, rounds, termination, tokens, 10, false, 3, 100, "method", null, "scripted", trace);
     }
 
-    static List<ResultRecord> records() throws Exception {
+    static List<ResultRecord> records() throws Exception { // also used by ComparisonPageBrowserTest
         List<ResultRecord> rs = new ArrayList<>();
         for (int i = 0; i < 4; i++) {
             String cat = i % 2 == 0 ? "color" : "shape";
