@@ -179,7 +179,7 @@
           const rs = s.records.filter((r) => r.branch === b && r.outcome !== 'error');
           return rs.length ? rs.filter((r) => r.outcome === 'correct').length / rs.length : null;
         }),
-        label: { show: true, position: 'right', fontSize: 10, formatter: (p) => p.value === null ? '' : 'acc ' + Math.round(p.value * 100) + '%' } });
+        label: { show: true, position: 'top', distance: 10, fontSize: 10, formatter: (p) => p.value === null ? '' : 'acc ' + Math.round(p.value * 100) + '%' } });
     }
     return {
       title: { text: 'DREAM branches', subtext: 'bars: share of questions per branch; dashed: accuracy on those questions', left: 'center', textStyle: { fontSize: 14 } },
@@ -309,7 +309,9 @@
       const body = el('div', { id: 'sample-trace' });
       view.replaceChildren(tabs || '', body);
       if (!r.trace) { body.append(el('p', { class: 'muted' }, r.error ? 'failed: ' + r.error : 'no trace recorded for this answer')); return; }
-      window.GamViewer.render(body, r.trace, { outcome: r.outcome, flip: r.flip, groundTruth: r.groundTruth });
+      const run = data.runs.find((x) => x.name === r.run) || {};
+      const imageUrl = (run.images || {})[r.id] || null;
+      window.GamViewer.render(body, r.trace, { outcome: r.outcome, flip: r.flip, groundTruth: r.groundTruth, imageUrl });
       view.scrollTop = 0;
     }
     draw();

@@ -27,22 +27,57 @@ import java.util.Set;
 public final class HtmlReport {
     private HtmlReport() { }
 
-    /** One run to show: its name (empty for a single run), summary, and the records behind it (may be empty). */
-    public record Run(String name, RunSummary summary, List<ResultRecord> records) { }
+    /**
+     * One run to show: its name (empty for a single run), summary, the records behind it (may be empty), and small
+     * images of its questions by question id (may be empty) for the trace viewer to draw claim regions on.
+     */
+    public record Run(String name, RunSummary summary, List<ResultRecord> records, Map<String, String> images) {
+        public Run(String name, RunSummary summary, List<ResultRecord> records) { this(name, summary, records, Map.of()); }
+    }
 
-    public static void write(Path file, RunSummary s) { write(file, s, List.of()); }
+    /** Questions up to which {@link #thumbnails} embeds images (about 10–20 kB each). */
+    static final int MAX_THUMBNAILS = 600;
 
-    public static void write(Path file, RunSummary s, List<ResultRecord> records) {
+    public static void write(Path file, RunSummary s) { write(file, s, List.of(), Map.of()); }
+
+    public static void write(Path file, RunSummary s, List<ResultRecord> records, Map<String, String> images) {
         try {
-            Files.writeString(file, render(s, records));
+            Files.writeString(file, render(new Run("", s, records, images)));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
         }
     }
 
-    public static String render(RunSummary s) { return render(s, List.of()); }
+    public static String render(RunSummary s) { return render(new Run("", s, List.of(), Map.of())); }
 
-    public static String render(RunSummary s, List<ResultRecord> records) {
+    /**
+     * Each question's first image scaled to at most 420 px wide, as a JPEG data URL by question id; none when
+     * there are more than {@value #MAX_THUMBNAILS} questions (the page would grow too large).
+     */
+    public static Map<String, String> thumbnails(List<EvalQuestion> questions) {
+        Map<String, String> out = new LinkedHashMap<>();
+        if (questions.size() > MAX_THUMBNAILS) return out;
+        for (EvalQuestion q : questions) {
+            try {
+                var pics = q.question().images();
+                if (pics.isEmpty()) continue;
+                var p = pics.get(0);
+                var small = p.width() > 420 ? p.scaled(420.0 / p.width(), Long.MAX_VALUE) : p;
+                java.awt.image.BufferedImage rgb = new java.awt.image.BufferedImage(small.width(), small.height(),
+                        java.awt.image.BufferedImage.TYPE_INT_RGB);
+                rgb.createGraphics().drawImage(small.image(), 0, 0, java.awt.Color.WHITE, null);
+                var bytes = new java.io.ByteArrayOutputStream();
+                javax.imageio.ImageIO.write(rgb, "jpg", bytes);
+                out.put(q.id(), "data:image/jpeg;base64," + java.util.Base64.getEncoder().encodeToString(bytes.toByteArray()));
+            } catch (IOException | RuntimeException e) {
+                // a question whose image cannot be read again is shown without it
+            }
+        }
+        return out;
+    }
+
+    public static String render(Run run) {
+        RunSummary s = run.summary();
         StringBuilder h = new StringBuilder();
         head(h, "GAM-Agent evaluation: " + s.data());
         h.append("<header><h1>Evaluation of ").append(esc(s.data())).append("</h1>\n<p>")
@@ -68,7 +103,7 @@ public final class HtmlReport {
             h.append("</ul>\n");
         }
         h.append("<p class=note>Metric definitions: docs/metrics.md. Errors (backend failures) are excluded from every metric and retried on resume.</p>\n");
-        scripts(h, List.of(new Run("", s, records)));
+        scripts(h, List.of(run));
         return h.append("</body></html>\n").toString();
     }
 
@@ -158,6 +193,7 @@ public final class HtmlReport {
             ObjectNode o = list.addObject();
             o.put("name", run.name());
             o.set("summary", Json.MAPPER.valueToTree(run.summary()));
+            if (!run.images().isEmpty()) o.set("images", Json.MAPPER.valueToTree(run.images()));
             ArrayNode recs = o.putArray("records");
             Map<String, List<ResultRecord>> byMethod = new LinkedHashMap<>();
             for (ResultRecord r : run.records()) byMethod.computeIfAbsent(r.method(), k -> new ArrayList<>()).add(r);

@@ -94,7 +94,9 @@ class HtmlReportBrowserTest {
         summary = RunSummary.compute("bench.tsv", List.of("single", "gam", "dream+gam"), false, 4, List.of(new SkippedRow("7", "bad <base64>")),
                 rs, PriceTable.from(Config.defaults()), 0.5, "gam eval --data bench.tsv --methods single,gam,dream+gam --out run");
         Path html = dir.resolve("report.html");
-        HtmlReport.write(html, summary, rs);
+        // q2's image travels with the page, so its trace draws the claim regions on it
+        String q2 = new dev.gamagent.image.Picture("q2", new java.awt.image.BufferedImage(200, 100, java.awt.image.BufferedImage.TYPE_INT_RGB)).dataUrl();
+        HtmlReport.write(html, summary, rs, Map.of("q2", q2));
         browser = startChromium(chrome, Files.createDirectories(dir.resolve("profile")));
         page = openPage(browser);
         page.call("Page.enable", null);
@@ -193,6 +195,8 @@ class HtmlReportBrowserTest {
         waitFor("gam q2's debate", () -> page(page, "document.querySelectorAll('#sample-trace .gv-round').length === 2"));
         assertThat(page.eval("document.querySelector('#sample-trace .gv-side').textContent").asText()).contains("r→w", "wrong", "uncertainty");
         assertThat(intOf(page, "document.querySelectorAll('#sample-trace tr.gv-changed').length")).as("answers changed in round 1").isEqualTo(2);
+        assertThat(page.eval("document.querySelector('#sample-trace svg.gv-image image').getAttribute('href')").asText()).startsWith("data:image/png");
+        assertThat(intOf(page, "document.querySelectorAll('#sample-trace rect.claim-region').length")).isEqualTo(2);
         assertThat(intOf(page, "document.querySelectorAll('.sibling-tabs .sibling').length")).as("the same question's other methods").isEqualTo(3);
         screenshot(page, "report-trace.png");
         for (String f : List.of("filter-flip", "filter-series")) {
