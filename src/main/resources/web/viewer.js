@@ -69,11 +69,12 @@
     }, el('span', { class: 'gv-letter' }, k), ' ', v, k === gt ? el('span', { class: 'gv-tag gv-tag-truth' }, 'ground truth') : null,
     k === fin.option ? el('span', { class: 'gv-tag gv-tag-final' }, 'final answer') : null))) : null;
     const scores = [
-      ['outcome', opts.outcome ? el('span', { class: 'gv-badge gv-' + opts.outcome }, opts.outcome) : '–'],
+      opts.outcome ? ['outcome', el('span', { class: 'gv-badge gv-' + opts.outcome }, opts.outcome)] : null,
       ['final', answerOf(fin.option, fin.answer)],
       ['confidence', num(fin.confidence)],
       ['termination', el('span', { class: 'gv-termination' }, trace.termination || '–')],
     ];
+    scores.splice(0, scores.length, ...scores.filter(Boolean));
     if (opts.flip) scores.push(['round 0 → final', el('span', { class: 'gv-badge gv-flip-' + opts.flip.replace('→', '') }, opts.flip)]);
     if (!options.length && gt) scores.push(['ground truth', gt]);
     const meta = [
@@ -241,20 +242,24 @@
     return [...groups.values()];
   }
 
+  /** bad (inaccurate, wrong, unsupported), partial, or ok: the colour of a critic's verdict. */
+  const verdictClass = (a) => /partial/i.test(a || '') ? 'partial' : /inaccurate|wrong|false|unsupported/i.test(a || '') ? 'bad' : 'ok';
+
   function critiquesBlock(critiques, colors) {
     const groups = groupedCritiques(critiques);
     if (!groups.length) return null;
     return el('div', { class: 'gv-critiques' }, el('h5', {}, `Critiques (${critiques.length} verdicts on ${groups.length} claims)`),
       el('ul', {}, groups.map((g) => {
-        const bad = g.verdicts.filter((v) => /inaccurate|wrong|false|unsupported/i.test(v.assessment || '')).length;
+        const bad = g.verdicts.filter((v) => verdictClass(v.assessment) === 'bad').length;
+        const partial = g.verdicts.filter((v) => verdictClass(v.assessment) === 'partial').length;
         return el('li', { class: 'gv-claim-group' },
           el('div', { class: 'gv-claim-head' },
             g.expert ? el('span', { class: 'gv-swatch', style: 'background:' + ((colors[g.expert] || {}).color || '#999') }) : null,
             el('strong', {}, g.expert ? `${g.expert} claim ${g.claim}` : 'all claims'), g.text ? ': “' + g.text + '”' : '',
-            el('span', { class: 'gv-muted' }, ` — ${g.verdicts.length - bad} accurate, ${bad} inaccurate`)),
+            el('span', { class: 'gv-muted' }, ` — ${g.verdicts.length - bad - partial} accurate, ${partial ? partial + ' partly, ' : ''}${bad} inaccurate`)),
           el('ul', { class: 'gv-verdicts' }, g.verdicts.map((v) => el('li', {},
             el('span', { class: 'gv-critic' }, v.critic), ': ',
-            el('span', { class: 'gv-verdict gv-verdict-' + (/inaccurate|wrong|false|unsupported/i.test(v.assessment || '') ? 'bad' : 'ok') }, v.assessment || '–'),
+            el('span', { class: 'gv-verdict gv-verdict-' + verdictClass(v.assessment) }, v.assessment || '–'),
             ` (${num(v.confidence, 2)})`, v.reason ? ' — ' + v.reason : '', v.correction ? el('span', { class: 'gv-correction' }, ' → ' + v.correction) : null))));
       })));
   }
