@@ -314,7 +314,8 @@
       const head = ['agent', 'scale', 'image', 'answer', 'u', 'confident'].concat(anyError ? ['error'] : []);
       parts.push(el('table', { class: 'gv-probes' }, el('thead', {}, el('tr', {}, head.map((h) => el('th', {}, h)))),
         el('tbody', {}, probes.map((p) => el('tr', { class: p.confident ? 'gv-confident' : null },
-          el('td', {}, el('span', { class: 'gv-swatch', style: 'background:' + ((colors[probeAgent(p)] || {}).color || '#999') }), probeAgent(p)),
+          el('td', {}, el('span', { class: 'gv-swatch', style: 'background:' + ((colors[probeAgent(p)] || {}).color || '#999') }), probeAgent(p),
+            p.role && p.role !== probeAgent(p) ? el('span', { class: 'gv-muted' }, ' ' + p.role) : null),
           el('td', {}, '×' + p.scale), el('td', {}, p.width && p.height ? `${p.width}×${p.height}` : '–'),
           el('td', {}, p.error ? '–' : answerOf(p.option, p.answer)), el('td', {}, num(probeU(p))),
           el('td', {}, p.confident ? '✓' : '–'), anyError ? el('td', { class: 'gv-error' }, p.error || '') : null)))));

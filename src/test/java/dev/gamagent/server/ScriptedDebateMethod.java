@@ -64,8 +64,8 @@ final class ScriptedDebateMethod implements Method {
         var trace = new Trace(Trace.QuestionInfo.of(q), name(), Map.of(), rounds, "consensus",
                 new Trace.Final(text, option, 0.88), tokens, calls, 5,
                 Map.of("probes", List.of(
-                                new dev.gamagent.dream.Probe("agent-1", 0, 0.5, 80, 50, "blue", "B", "B", 0.4, "anll", false, TokenCount.ZERO, null),
-                                new dev.gamagent.dream.Probe("agent-1", 0, 1.0, 160, 100, "blue", "B", "B", 0.2, "anll", true, TokenCount.ZERO, null)),
+                                new dev.gamagent.dream.Probe("agent-1", 0, "expert", null, 0.5, 80, 50, "blue", "B", "B", 0.4, "anll", false, TokenCount.ZERO, null),
+                                new dev.gamagent.dream.Probe("agent-1", 0, "expert", null, 1.0, 160, 100, "blue", "B", "B", 0.2, "anll", true, TokenCount.ZERO, null)),
                         "branch", "PerAgent", "threshold", 0.3));
         return new Answer(text, option, 0.88, uSys[2], 2, "consensus", tokens, calls, 5, trace);
     }
