@@ -54,6 +54,13 @@
       .map((s) => ({ name: s.name, x: c.of(s.m), y: s.m.accuracy }));
     if (!pts.length) return null;
     const front = pareto(pts);
+    // neighbours closer than 12 % of the x range take turns above, below, right and left so their labels stay apart
+    const span = Math.max(1e-9, ...pts.map((p) => p.x));
+    const POSITIONS = ['top', 'bottom', 'right', 'left'];
+    pts.slice().sort((a, b) => a.x - b.x).forEach((p, i, sorted) => {
+      const near = sorted.slice(0, i).filter((q) => Math.abs(q.x - p.x) < 0.12 * span && Math.abs(q.y - p.y) < 0.08);
+      p.position = POSITIONS[near.length % POSITIONS.length];
+    });
     return {
       title: { text: 'Accuracy vs ' + c.label.replace(/ \(.*\)$/, ''), subtext: 'line: Pareto front (no method is both cheaper and more accurate); axes start at 0', left: 'center', textStyle: { fontSize: 14 } },
       grid: { left: 60, right: 40, top: 70, bottom: 56 },
@@ -63,7 +70,8 @@
       series: [
         { name: 'Pareto front', type: 'line', data: front.map((p) => [p.x, p.y]), symbol: 'none', lineStyle: { color: '#888', type: 'dashed' }, z: 1, silent: true },
         { name: 'methods', type: 'scatter', symbolSize: 13, z: 3,
-          data: pts.map((p) => ({ name: p.name, value: [p.x, p.y], itemStyle: { color: colorOf[p.name], borderColor: '#222', borderWidth: 1 } })),
+          data: pts.map((p) => ({ name: p.name, value: [p.x, p.y], itemStyle: { color: colorOf[p.name], borderColor: '#222', borderWidth: 1 },
+            label: { position: p.position } })),
           label: { show: true, position: 'top', distance: 8, formatter: (p) => `${p.data.name} ${Math.round(p.data.value[1] * 1000) / 10}%`, fontSize: 12, color: '#222' },
           labelLayout: { hideOverlap: false, moveOverlap: 'shiftY' } },
       ],

@@ -26,7 +26,7 @@ public class FlipAccountingTest {
                 : u.contains("<task>moderate</task>") ? "DECISION: CONTINUE\nANSWER: B\nCONFIDENCE: 0.6"
                 : u.contains("<task>critique</task>") ? "CLAIM 1: inaccurate | REASON: it is blue | CONFIDENCE: 0.9"
                 : "Looking again, it is blue.\nANSWER: B\nCONFIDENCE: 0.9");
-        return MethodRegistry.create(method).run(question(), context(b, "gam.ablation.fixed_rounds=true", "chateval.turns=2",
+        return MethodRegistry.create(method).run(question(), context(b, "gam.record_full=true", "chateval.turns=2",
                 "dream.mode=rollback_only")); // the probe would agree on A and skip the debate
     }
 

@@ -112,6 +112,15 @@ public class ServeWebPageBrowserTest {
                             + ".series.map((s) => s.name + ':' + s.data.length))").asText())
                             .contains("agreement with the decision:3", "mean agent uncertainty:3");
 
+                    // errors in plain words, with the server's detail when it adds something
+                    page.eval("window.said = {}; for (const [s, m] of [[401, 'invalid api key'], [413, 'body over 20 MB'], [500, 'boom'], [429, '']]) "
+                            + "problem(new Response(JSON.stringify({error: {message: m}}), {status: s})).then((e) => { window.said[s] = e.message; }); true");
+                    waitFor("the error sentences", () -> intOf(page, "Object.keys(window.said).length") == 4);
+                    assertThat(page.eval("window.said[401]").asText()).startsWith("This server needs an API key").endsWith(": invalid api key");
+                    assertThat(page.eval("window.said[413]").asText()).isEqualTo("The image or request is too large for this server: body over 20 MB");
+                    assertThat(page.eval("window.said[500]").asText()).isEqualTo("The server failed while answering: boom");
+                    assertThat(page.eval("window.said[429]").asText()).isEqualTo("The server is busy with other questions; try again in a moment.");
+
                     page.eval("document.querySelector('#tab-traces').click(); true");
                     waitFor("the recent-traces list", () -> intOf(page, "document.querySelectorAll('#trace-list tbody tr.clickable').length") == 2);
                     assertThat(page.eval("document.querySelector('#trace-list tbody').textContent").asText()).contains("scripted-debate");
