@@ -54,13 +54,6 @@
       .map((s) => ({ name: s.name, x: c.of(s.m), y: s.m.accuracy }));
     if (!pts.length) return null;
     const front = pareto(pts);
-    // neighbours closer than 12 % of the x range take turns above, below, right and left so their labels stay apart
-    const span = Math.max(1e-9, ...pts.map((p) => p.x));
-    const POSITIONS = ['top', 'bottom', 'right', 'left'];
-    pts.slice().sort((a, b) => a.x - b.x).forEach((p, i, sorted) => {
-      const near = sorted.slice(0, i).filter((q) => Math.abs(q.x - p.x) < 0.12 * span && Math.abs(q.y - p.y) < 0.08);
-      p.position = POSITIONS[near.length % POSITIONS.length];
-    });
     return {
       title: { text: 'Accuracy vs ' + c.label.replace(/ \(.*\)$/, ''), subtext: 'line: Pareto front (no method is both cheaper and more accurate); axes start at 0', left: 'center', textStyle: { fontSize: 14 } },
       grid: { left: 60, right: 40, top: 70, bottom: 56 },
@@ -71,11 +64,39 @@
         { name: 'Pareto front', type: 'line', data: front.map((p) => [p.x, p.y]), symbol: 'none', lineStyle: { color: '#888', type: 'dashed' }, z: 1, silent: true },
         { name: 'methods', type: 'scatter', symbolSize: 13, z: 3,
           data: pts.map((p) => ({ name: p.name, value: [p.x, p.y], itemStyle: { color: colorOf[p.name], borderColor: '#222', borderWidth: 1 },
-            label: { position: p.position } })),
-          label: { show: true, position: 'top', distance: 8, formatter: (p) => `${p.data.name} ${Math.round(p.data.value[1] * 1000) / 10}%`, fontSize: 12, color: '#222' },
-          labelLayout: { hideOverlap: false, moveOverlap: 'shiftY' } },
+ })),
+          // label positions are chosen after the first draw (placeLabels), so close points' labels do not overlap
+          label: { show: true, position: 'right', distance: 8, formatter: (p) => `${p.data.name} ${Math.round(p.data.value[1] * 1000) / 10}%`, fontSize: 12, color: '#222' } },
       ],
     };
+  }
+
+  /**
+   * Places each point's label where it overlaps no other label or point and stays inside the plot: candidates right,
+   * left, above and below the point, then the same a line further out; the first free one wins (points by accuracy).
+   */
+  function placeLabels(c) {
+    const opt = c.getOption();
+    const data = opt.series[1].data;
+    const grid = c.getModel().getComponent('grid').coordinateSystem.getRect();
+    const boxes = [];
+    const pts = data.map((d, i) => ({ i, px: c.convertToPixel({ seriesIndex: 1 }, d.value), w: 7 * (d.name.length + 7), h: 14 }));
+    for (const p of pts) boxes.push({ x: p.px[0] - 7, y: p.px[1] - 7, w: 14, h: 14 });
+    const free = (b) => b.x >= grid.x && b.x + b.w <= grid.x + grid.width + 40 && b.y >= grid.y - 20 && b.y + b.h <= grid.y + grid.height
+      && !boxes.some((o) => b.x < o.x + o.w && b.x + b.w > o.x && b.y < o.y + o.h && b.y + b.h > o.y);
+    const placed = data.map((d) => Object.assign({}, d));
+    for (const p of pts.sort((a, b) => data[b.i].value[1] - data[a.i].value[1])) {
+      const [x, y] = p.px;
+      const tries = [];
+      for (const step of [0, 1, 2, 3]) {
+        const dy = step * 16;
+        tries.push([10, -p.h / 2 - dy], [10, -p.h / 2 + dy], [-10 - p.w, -p.h / 2 - dy], [-10 - p.w, -p.h / 2 + dy], [-p.w / 2, -22 - dy], [-p.w / 2, 10 + dy]);
+      }
+      const at = tries.find(([dx, dy]) => free({ x: x + dx, y: y + dy, w: p.w, h: p.h })) || tries[0];
+      boxes.push({ x: x + at[0], y: y + at[1], w: p.w, h: p.h });
+      placed[p.i].label = { position: [at[0], at[1] + 2], align: 'left', verticalAlign: 'top' };
+    }
+    c.setOption({ series: [{}, { data: placed }] });
   }
 
   // ---- reliability diagrams as small multiples ---------------------------------------------------------------
@@ -334,8 +355,9 @@
   // ---- wiring -------------------------------------------------------------------------------------------------
 
   const costSelect = document.getElementById('cost-axis');
-  chart('chart-cost', costChart(costSelect ? costSelect.value : 'tokens'), 420);
-  if (costSelect) costSelect.addEventListener('change', () => charts['chart-cost'].setOption(costChart(costSelect.value), true));
+  const cost = chart('chart-cost', costChart(costSelect ? costSelect.value : 'tokens'), 420);
+  if (cost) placeLabels(cost);
+  if (costSelect) costSelect.addEventListener('change', () => { cost.setOption(costChart(costSelect.value), true); placeLabels(cost); });
   reliability();
   chart('chart-categories', categoryChart(), Math.max(260, 120 + 34 * series.length));
   chart('chart-flips', flipsChart(), Math.max(200, 120 + 34 * series.filter((s) => s.m.flips).length));
@@ -346,6 +368,6 @@
   chart('chart-tokens', perRound('Cumulative tokens per question by round', 'tokens', (m) => m.cumulativeTokensPerRound), 340);
   chart('chart-weights', weightsChart(), 340);
   samplesView();
-  window.addEventListener('resize', () => Object.values(charts).forEach((c) => c.resize()));
+  window.addEventListener('resize', () => { Object.values(charts).forEach((c) => c.resize()); if (cost) placeLabels(cost); });
   window.gamReport = { charts, series, pareto };
 })();
