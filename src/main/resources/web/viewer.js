@@ -306,8 +306,11 @@
         extra.threshold !== undefined ? el('span', { class: 'gv-muted' }, ` · threshold τ = ${num(extra.threshold)} (${extra.threshold_kind || 'adaptive'})`) : null));
     }
     if (Array.isArray(extra.assignment) && extra.assignment.length) {
+      // the agents by their index in the inner panel, named as the probes name them
+      const names = {};
+      for (const p of probes) if (p.agentIndex !== undefined) names[p.agentIndex] = probeAgent(p);
       parts.push(el('p', {}, el('strong', {}, 'Scales given to the agents: '),
-        extra.assignment.map((s, i) => `agent-${i + 1} ${Array.isArray(s) ? s.map((x) => '×' + x).join(' + ') : '×' + s}`).join(' · ')));
+        extra.assignment.map((s, i) => `${names[i] || 'agent-' + (i + 1)} ${Array.isArray(s) ? s.map((x) => '×' + x).join(' + ') : '×' + s}`).join(' · ')));
     }
     if (probes.length) {
       const anyError = probes.some((p) => p.error);
