@@ -72,7 +72,7 @@ final class SummaryTable {
         List<String> l2List = names(l2);
         if (!(l2List.isEmpty() || l2List.equals(List.of("-")))) byCategory(sb, "l2-category", l2List, l2);
         Set<String> gradings = new LinkedHashSet<>();
-        for (RunSummary s : runs.values()) gradings.add(s.grading() == null ? "not recorded (a run from before grading modes)" : describe(s.grading()));
+        for (RunSummary s : runs.values()) gradings.add(GradingMode.describeLabels(s.grading()));
         sb.append("grading: ").append(String.join("; ", gradings)).append('\n');
         return sb.toString();
     }
@@ -105,15 +105,6 @@ final class SummaryTable {
         Set<String> all = new LinkedHashSet<>();
         for (var m : byMethod.values()) all.addAll(m.keySet());
         return all.stream().sorted().toList();
-    }
-
-    /** A grading label from summary.json, with its description when it is one mode we know. */
-    private static String describe(String grading) {
-        try {
-            return GradingMode.of(grading).describe();
-        } catch (IllegalArgumentException e) {
-            return grading;
-        }
     }
 
     /** A category name as printed: control characters (ScienceQA has a trailing tab) made visible. */

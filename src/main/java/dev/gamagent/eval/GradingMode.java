@@ -1,5 +1,7 @@
 package dev.gamagent.eval;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -33,6 +35,20 @@ public record GradingMode(String label, VlmEvalKitMatcher.Rules rules) {
     }
 
     public boolean isVlmEvalKit() { return rules != null; }
+
+    /** A summary's grading field ("vlmevalkit-2024" or several, comma-separated) described; null means not recorded. */
+    public static String describeLabels(String labels) {
+        if (labels == null || labels.isBlank()) return "not recorded (a run from before grading modes were recorded)";
+        List<String> out = new ArrayList<>();
+        for (String l : labels.split(",\\s*")) {
+            try {
+                out.add(of(l).describe());
+            } catch (IllegalArgumentException e) {
+                out.add(l);
+            }
+        }
+        return (out.size() > 1 ? "mixed: " : "") + String.join("; ", out);
+    }
 
     /** One line for tables and reports. */
     public String describe() {
