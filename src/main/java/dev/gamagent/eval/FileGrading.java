@@ -8,7 +8,6 @@ import dev.gamagent.config.Config;
 import dev.gamagent.util.Json;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -87,7 +86,7 @@ public final class FileGrading {
         Path verdicts = o.recorded() != null ? o.recorded() : pf.has("hit") ? null : sibling(file);
         Map<String, VlmEvalKitGrading.Recorded> recorded = verdicts == null ? null : recordedVerdicts(verdicts);
         Path acc = o.recordedAcc() != null ? o.recordedAcc() : accSibling(file);
-        List<List<String>> recordedAcc = acc == null ? null : Tsv.parse(read(acc), ',');
+        List<List<String>> recordedAcc = acc == null ? null : Tsv.parse(PredictionFile.text(acc), ',');
 
         List<Fit> fits = new ArrayList<>();
         VlmEvalKitGrading.Result chosen;
@@ -158,15 +157,6 @@ public final class FileGrading {
         return out;
     }
 
-    private static String read(Path p) {
-        try {
-            String t = Files.readString(p, StandardCharsets.UTF_8);
-            return t.startsWith("\uFEFF") ? t.substring(1) : t;
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read " + p + ": " + e.getMessage(), e);
-        }
-    }
-
     private static int valueCells(List<List<String>> csv) {
         int n = 0;
         for (int i = 1; i < csv.size(); i++) n += Math.max(0, csv.get(i).size() - 1);
@@ -221,7 +211,7 @@ public final class FileGrading {
 
     public static Regraded gradeGamResults(Path file, GradingMode mode) {
         Map<String, ResultRecord> byKey = new LinkedHashMap<>();
-        String[] lines = read(file).split("\r?\n");
+        String[] lines = PredictionFile.text(file).split("\r?\n");
         for (int i = 0; i < lines.length; i++) {
             if (lines[i].isBlank()) continue;
             try {

@@ -58,7 +58,8 @@ public record PredictionFile(Path path, List<String> columns, List<Map<String, S
         }
     }
 
-    private static String text(Path file) {
+    /** The file as UTF-8 text without a leading byte-order mark. */
+    static String text(Path file) {
         try {
             String t = Files.readString(file, StandardCharsets.UTF_8);
             return t.startsWith("\uFEFF") ? t.substring(1) : t;

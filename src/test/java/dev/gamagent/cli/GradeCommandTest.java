@@ -1,14 +1,11 @@
 package dev.gamagent.cli;
 
+import dev.gamagent.testing.CommandRun;
 import dev.gamagent.util.Json;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.net.URISyntaxException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -19,24 +16,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class GradeCommandTest {
     @TempDir Path dir;
 
-    private record Run(int code, String out, String err) { }
-
-    private static Run run(String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
-        PrintStream o = System.out, e = System.err;
-        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-        int code;
-        try {
-            CommandLine cl = new CommandLine(new GradeCommand());
-            cl.setExecutionExceptionHandler((ex, c, p) -> { ex.printStackTrace(); return 2; });
-            code = cl.execute(args);
-        } finally {
-            System.setOut(o);
-            System.setErr(e);
-        }
-        return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-    }
+    private static CommandRun run(String... args) { return CommandRun.of(new GradeCommand(), args); }
 
     private static Path resource(String name) throws URISyntaxException {
         return Path.of(GradeCommandTest.class.getResource("/realdata/vlmevalkit-vila1.5/" + name).toURI());
@@ -48,7 +28,7 @@ class GradeCommandTest {
             Files.copy(resource(f), dir.resolve(f), StandardCopyOption.REPLACE_EXISTING);
         }
         Path out = dir.resolve("graded");
-        Run r = run("--check", "--out", out.toString(), "--recorded", resource("vila_8b_RealWorldQA_hits.tsv").toString(),
+        CommandRun r = run("--check", "--out", out.toString(), "--recorded", resource("vila_8b_RealWorldQA_hits.tsv").toString(),
                 dir.resolve("vila_8b_RealWorldQA.xlsx").toString());
         assertThat(r.code()).as(r.out() + r.err()).isZero();
         assertThat(r.out()).contains("765 rows, 765 questions", "grading: vlmevalkit-2024", "1 of 1 figures equal to the last digit",
@@ -62,7 +42,7 @@ class GradeCommandTest {
         assertThat(Files.readString(out.resolve("report.html"))).contains("vila_8b_RealWorldQA");
 
         // told to use VLMEvalKit's current rules, the recorded figures are not reproduced, and --check says so
-        Run later = run("--check", "--grading", "vlmevalkit", "--out", dir.resolve("g2").toString(),
+        CommandRun later = run("--check", "--grading", "vlmevalkit", "--out", dir.resolve("g2").toString(),
                 "--recorded", resource("vila_8b_RealWorldQA_hits.tsv").toString(), dir.resolve("vila_8b_RealWorldQA.xlsx").toString());
         assertThat(later.code()).isEqualTo(1);
         assertThat(later.out()).contains("grading: vlmevalkit-2026", "[given]", "764 of 765 equal", "differs: none / Overall");
@@ -78,7 +58,7 @@ class GradeCommandTest {
                         + "3\tq3\tup\tdown\tA\tc2\tlogic_reasoning\tA\n"
                         + "1000003\tq3\tdown\tup\tB\tc2\tlogic_reasoning\t\"I am not sure,\nit could be either\"\n");
         Path out = dir.resolve("mm");
-        Run r = run("--out", out.toString(), f.toString());
+        CommandRun r = run("--out", out.toString(), f.toString());
         assertThat(r.code()).as(r.out() + r.err()).isZero();
         assertThat(r.out()).contains("6 rows, 3 questions (circular", "1 questions could not be read by the rules",
                 "default: VLMEvalKit's current rules");
@@ -100,11 +80,11 @@ class GradeCommandTest {
                         + "{\"questionId\":\"8\",\"group\":\"8\",\"rotation\":0,\"method\":\"single\",\"category\":\"c\",\"l2Category\":\"-\","
                         + "\"outcome\":\"error\",\"rounds\":0,\"promptTokens\":0,\"completionTokens\":0,\"tokensEstimated\":false,"
                         + "\"calls\":0,\"millis\":3,\"error\":\"timeout\"}\n");
-        Run vk = run("--out", dir.resolve("vk").toString(), f.toString());
+        CommandRun vk = run("--out", dir.resolve("vk").toString(), f.toString());
         assertThat(vk.code()).as(vk.out() + vk.err()).isZero();
         assertThat(vk.out()).contains("1 records re-graded with vlmevalkit-2026", "1 kept as recorded", "0 changed outcome");
         // our extension reads "answer is (b)"; VLMEvalKit's rules do not
-        Run ext = run("--grading", "extended", "--out", dir.resolve("ext").toString(), f.toString());
+        CommandRun ext = run("--grading", "extended", "--out", dir.resolve("ext").toString(), f.toString());
         assertThat(ext.out()).contains("1 changed outcome", "100.0%", "grading: extended");
         var regraded = Files.readAllLines(dir.resolve("ext/results.jsonl"));
         assertThat(Json.MAPPER.readTree(regraded.get(0)).path("rule").asText()).isEqualTo("extended:explicit");

@@ -5,15 +5,12 @@ import dev.gamagent.eval.BenchmarkLoader;
 import dev.gamagent.eval.Dataset;
 import dev.gamagent.eval.EvalQuestion;
 import dev.gamagent.image.Picture;
+import dev.gamagent.testing.CommandRun;
 import dev.gamagent.util.Json;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.net.URISyntaxException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -70,24 +67,12 @@ class RealSampleFilesTest {
     }
 
     private String eval(String file, String... extra) throws Exception {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
-        PrintStream o = System.out, e = System.err;
-        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-        int code;
-        try {
-            CommandLine cl = new CommandLine(new EvalCommand());
-            cl.setExecutionExceptionHandler((ex, c, p) -> { ex.printStackTrace(); return 1; });
-            List<String> args = new java.util.ArrayList<>(List.of("--data", sample(file).toString(), "--methods", "single",
-                    "--out", dir.resolve(file).toString(), "--backend", "local", "--concurrency", "1"));
-            args.addAll(List.of(extra));
-            code = cl.execute(args.toArray(String[]::new));
-        } finally {
-            System.setOut(o);
-            System.setErr(e);
-        }
-        assertThat(code).as(err.toString(StandardCharsets.UTF_8)).isZero();
-        return out.toString(StandardCharsets.UTF_8);
+        List<String> args = new java.util.ArrayList<>(List.of("--data", sample(file).toString(), "--methods", "single",
+                "--out", dir.resolve(file).toString(), "--backend", "local", "--concurrency", "1"));
+        args.addAll(List.of(extra));
+        CommandRun r = CommandRun.of(new EvalCommand(), args.toArray(String[]::new));
+        assertThat(r.code()).as(r.err()).isZero();
+        return r.out();
     }
 
     /** The built-in model answers every rotation; nothing errors; the table names categories in full. */
