@@ -28,7 +28,8 @@ import java.util.Map;
 public final class FileGrading {
     private static final List<VlmEvalKitMatcher.Rules> NEWEST_FIRST =
             List.of(VlmEvalKitMatcher.Rules.V2026, VlmEvalKitMatcher.Rules.V2025, VlmEvalKitMatcher.Rules.V2024);
-    private static final List<String> JUDGE_SUFFIXES = List.of("openai", "gpt4", "exact_matching", "chatgpt-0125", "gpt-4-0125");
+    /** VLMEvalKit names a result file {@code <stem>_<judge>_result.<ext>}: openai, gpt4, exact_matching, or a judge model's name. */
+    private static final java.util.regex.Pattern RESULT_SUFFIX = java.util.regex.Pattern.compile("_(exact_matching|[A-Za-z0-9.\\-]+)_result$");
 
     private FileGrading() { }
 
@@ -57,8 +58,8 @@ public final class FileGrading {
     /** The dataset name VLMEvalKit had: the file's stem without VLMEvalKit's "_<judge>_result" suffix. */
     public static String datasetOf(Path file) {
         String stem = stem(file);
-        for (String j : JUDGE_SUFFIXES) if (stem.endsWith("_" + j + "_result")) return stem.substring(0, stem.length() - j.length() - 8);
-        return stem;
+        java.util.regex.Matcher m = RESULT_SUFFIX.matcher(stem);
+        return m.find() ? stem.substring(0, m.start()) : stem;
     }
 
     private static String stem(Path file) {
@@ -130,11 +131,17 @@ public final class FileGrading {
     private static Path sibling(Path file) {
         String stem = stem(file), ext = file.getFileName().toString().substring(stem.length());
         if (!datasetOf(file).equals(stem)) return null; // the file is itself a result file
-        for (String j : JUDGE_SUFFIXES) {
-            Path p = file.resolveSibling(stem + "_" + j + "_result" + ext);
-            if (Files.isRegularFile(p)) return p;
+        Path dir = file.toAbsolutePath().getParent();
+        try (var files = Files.list(dir)) {
+            // the first by name: exact_matching before a judge model's name, as VLMEvalKit has no preference
+            return files.filter(p -> {
+                String n = p.getFileName().toString();
+                return n.startsWith(stem + "_") && n.endsWith("_result" + ext) && RESULT_SUFFIX.matcher(stem(p)).find()
+                        && datasetOf(p).equals(stem);
+            }).sorted().findFirst().orElse(null);
+        } catch (IOException e) {
+            return null;
         }
-        return null;
     }
 
     private static Path accSibling(Path file) {

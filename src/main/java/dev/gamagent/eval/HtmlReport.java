@@ -157,7 +157,8 @@ public final class HtmlReport {
             for (var m : byMethod.values()) {
                 RunSummary.Cell cell = m.get(c);
                 Double acc = cell == null ? null : cell.accuracy();
-                h.append("<td data-v=\"").append(acc == null ? "" : String.format(Locale.ROOT, "%.6f", acc)).append("\">")
+                h.append("<td data-v=\"").append(acc == null ? "" : String.format(Locale.ROOT, "%.6f", acc)).append('"')
+                        .append(cell == null ? "" : " title=\"n=" + cell.n() + "\"").append('>')
                         .append(cell == null ? "" : f3(acc)).append("</td>");
             }
             h.append("</tr>\n");

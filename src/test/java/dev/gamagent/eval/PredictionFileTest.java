@@ -46,4 +46,19 @@ class PredictionFileTest {
         Path g = Files.writeString(dir.resolve("p.txt"), "x");
         assertThatThrownBy(() -> PredictionFile.read(g)).hasMessageContaining("p.txt").hasMessageContaining(".xlsx");
     }
+
+    @Test void vlmEvalKitsResultFileBesideThePredictionsIsFoundWhateverTheJudgeIsCalled() throws Exception {
+        assertThat(FileGrading.datasetOf(Path.of("vila_8b_MMStar_openai_result.xlsx"))).isEqualTo("vila_8b_MMStar");
+        assertThat(FileGrading.datasetOf(Path.of("m_MMBench_DEV_EN_exact_matching_result.xlsx"))).isEqualTo("m_MMBench_DEV_EN");
+        assertThat(FileGrading.datasetOf(Path.of("m_X_gpt-4o-mini_result.tsv"))).isEqualTo("m_X");
+        assertThat(FileGrading.datasetOf(Path.of("m_X.tsv"))).isEqualTo("m_X");
+        Files.writeString(dir.resolve("m_X.tsv"), "index\tA\tB\tanswer\tprediction\n1\tcat\tdog\tB\tB\n2\tcat\tdog\tA\tno idea\n");
+        Files.writeString(dir.resolve("m_X_gpt-4o-mini_result.tsv"), "index\tA\tB\tanswer\tprediction\thit\tlog\n"
+                + "1\tcat\tdog\tB\tB\t1\tMatch Log: B. \n2\tcat\tdog\tA\tno idea\t1\tMatch Log: A. \n");
+        FileGrading.Graded g = FileGrading.gradeVlmEvalKit(dir.resolve("m_X.tsv"), new FileGrading.Options(null, null, null, null, null));
+        assertThat(g.verdictSource().getFileName().toString()).isEqualTo("m_X_gpt-4o-mini_result.tsv");
+        // VLMEvalKit's judge read "no idea" as A; exact matching cannot: the one difference, and its log shows why
+        assertThat(g.result().disagreements()).extracting(VlmEvalKitGrading.Question::index).containsExactly("2");
+        assertThat(g.result().logDisagreements()).hasSize(1);
+    }
 }
