@@ -43,7 +43,7 @@ public final class EvalCommand implements Callable<Integer> {
     @Option(names = "--category", description = "only questions of this category")
     String category;
 
-    @Option(names = "--circular", negatable = true, description = "MMBench circular evaluation (default: on when the file name contains 'mmbench')")
+    @Option(names = "--circular", negatable = true, description = "MMBench circular evaluation (default: on when the file name contains 'mmbench' or 'ccbench', as in VLMEvalKit)")
     Boolean circular;
 
     @Option(names = "--judge-backend", description = "backend that maps unmatched multiple-choice answers to an option (like VLMEvalKit's LLM extraction)")
