@@ -19,7 +19,7 @@ import java.util.stream.Stream;
 @Command(name = "gam", mixinStandardHelpOptions = true, version = "gam 0.1.0",
         description = "GAM-Agent: uncertainty-aware, game-theoretic multi-agent debate for vision-language models.",
         footer = "%nAdd --verbose to any command to see library log messages.",
-        subcommands = {AskCommand.class, EvalCommand.class, DemoCommand.class, ServeCommand.class, ReportCommand.class,
+        subcommands = {AskCommand.class, EvalCommand.class, GradeCommand.class, DemoCommand.class, ServeCommand.class, ReportCommand.class,
                 SweepCommand.class, BenchCommand.class, BackendsCommand.class, LocalServerCommand.class, ConfigCommand.class,
                 CommandLine.HelpCommand.class})
 public final class Main implements Callable<Integer> {
