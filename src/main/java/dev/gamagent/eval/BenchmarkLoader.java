@@ -82,7 +82,13 @@ public final class BenchmarkLoader {
         if (!Files.isRegularFile(file)) throw new IllegalArgumentException("benchmark file " + file + " does not exist");
         Utf8Text text;
         try {
-            text = Utf8Text.decode(Files.readAllBytes(file));
+            byte[] bytes = Files.readAllBytes(file);
+            text = Utf8Text.decode(bytes);
+            // a stray byte skips its row; a file that is binary from its first bytes is not a benchmark at all
+            if (!text.bad().isEmpty() && (text.bad().get(0).offset() < 64 || indexOfNul(bytes) >= 0)) {
+                throw new IllegalArgumentException("benchmark file " + file + " is not UTF-8 text (an image or a binary file?); "
+                        + "--data takes a VLMEvalKit .tsv, an M3MAD .json or a .jsonl file");
+            }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read benchmark file " + file + ": " + e.getMessage(), e);
         }
@@ -93,6 +99,11 @@ public final class BenchmarkLoader {
         if (lower.endsWith(".json")) return fromM3mad(name, text, base, filter, images);
         if (lower.endsWith(".tsv")) return fromTsv(name, text, base, filter, images);
         throw new IllegalArgumentException("benchmark file " + file + ": unknown format; use .tsv (VLMEvalKit), .json (M3MAD) or .jsonl");
+    }
+
+    private static int indexOfNul(byte[] b) {
+        for (int i = 0; i < b.length; i++) if (b[i] == 0) return i;
+        return -1;
     }
 
     /** VLMEvalKit TSV text (header row, then one row per question). */

@@ -57,8 +57,7 @@ public final class Evaluation {
                 err.println(stats.errors() + " pairs failed (recorded as 'error'); rerun the same command to retry them");
             }
             Set<String> ids = new HashSet<>();
-            Set<String> badGroups = new HashSet<>();
-            for (SkippedRow r : stats.skipped()) badGroups.add(r.index());
+            Set<String> badGroups = badGroups(stats);
             for (EvalQuestion q : questions) if (!badGroups.contains(q.group())) ids.add(q.id());
             Set<String> methods = Set.copyOf(plan.methods());
             records = store.all().stream().filter(r -> ids.contains(r.questionId()) && methods.contains(r.method())).toList();
@@ -66,16 +65,23 @@ public final class Evaluation {
         List<SkippedRow> skipped = new ArrayList<>(plan.dataset().skipped());
         skipped.addAll(stats.skipped());
         RunSummary summary = RunSummary.compute(plan.dataset().name(), plan.methods(), plan.circular(),
-                plan.dataset().questions().size() - stats.skipped().size(), skipped, records, PriceTable.from(config),
-                config.number("gam.theta_u", 0.5), plan.command());
+                (int) questions.stream().map(EvalQuestion::group).distinct().filter(g -> !badGroups(stats).contains(g)).count(), skipped,
+                records, PriceTable.from(config), config.number("gam.theta_u", 0.5), plan.command());
         summary.write(plan.out().resolve("summary.json"));
-        HtmlReport.write(plan.out().resolve("report.html"), summary);
+        HtmlReport.write(plan.out().resolve("report.html"), summary, records, HtmlReport.thumbnails(plan.dataset().questions()));
         if (stats.allFailed()) {
             String first = records.stream().filter(ResultRecord::isError).map(ResultRecord::error).findFirst().orElse("?");
             throw new AllPairsFailed("all " + stats.errors() + " question × method pairs failed, nothing was graded; first failure: "
                     + first + " (the pairs are recorded as 'error' in " + plan.out() + "; rerun the same command to retry them)");
         }
         return summary;
+    }
+
+    /** Rows skipped when their images turned out undecodable: their groups are left out of the summary. */
+    private static Set<String> badGroups(EvalRunner.Stats stats) {
+        Set<String> out = new HashSet<>();
+        for (SkippedRow r : stats.skipped()) out.add(r.index());
+        return out;
     }
 
     /**

@@ -6,6 +6,7 @@ import java.util.List;
 /**
  * Splits tab-separated text as pandas writes it ({@code to_csv(sep='\t')}): a field may be quoted with
  * {@code "} (then it may hold tabs and newlines, and {@code ""} is a quote); rows end at an unquoted newline.
+ * {@link #parse(String, char)} does the same for another separator (comma for CSV).
  */
 final class Tsv {
     private Tsv() { }
@@ -14,12 +15,17 @@ final class Tsv {
     record Row(List<String> fields, int start, int end, int line) { }
 
     /** Rows of fields; a trailing empty line is dropped. */
-    static List<List<String>> parse(String text) {
-        return rows(text).stream().map(Row::fields).toList();
+    static List<List<String>> parse(String text) { return parse(text, '\t'); }
+
+    /** Rows of fields split at {@code separator}; a trailing empty line is dropped. */
+    static List<List<String>> parse(String text, char separator) {
+        return rows(text, separator).stream().map(Row::fields).toList();
     }
 
-    /** Rows with their positions, so a problem found in the text can be charged to its row. */
-    static List<Row> rows(String text) {
+    /** Tab-separated rows with their positions, so a problem found in the text can be charged to its row. */
+    static List<Row> rows(String text) { return rows(text, '\t'); }
+
+    static List<Row> rows(String text, char separator) {
         List<Row> rows = new ArrayList<>();
         List<String> row = new ArrayList<>();
         int start = 0, line = 1, startLine = 1;
@@ -39,7 +45,7 @@ final class Tsv {
                 continue;
             }
             if (c == '"' && fieldStart) { quoted = true; fieldStart = false; continue; }
-            if (c == '\t') { row.add(field.toString()); field.setLength(0); fieldStart = true; continue; }
+            if (c == separator) { row.add(field.toString()); field.setLength(0); fieldStart = true; continue; }
             if (c == '\r' && i + 1 < n && text.charAt(i + 1) == '\n') continue;
             if (c == '\n') {
                 row.add(field.toString()); field.setLength(0); fieldStart = true;
