@@ -1,13 +1,11 @@
 package dev.gamagent.cli;
 
+import dev.gamagent.testing.CommandRun;
 import dev.gamagent.testing.http.OpenAiWireServer;
 import dev.gamagent.testing.http.Reply;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -20,24 +18,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class DeadBackendTest {
     @TempDir Path dir;
 
-    record Run(int code, String out, String err) { }
-
-    static synchronized Run main(String... args) {
-        PrintStream o = System.out, e = System.err;
-        ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
-        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-        try {
-            int code = Main.run(args);
-            return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-        } finally {
-            System.setOut(o);
-            System.setErr(e);
-        }
-    }
-
-    private Run ask(OpenAiWireServer server, String method) throws Exception {
-        return main("ask", "--image", AskEndToEndTest.trianglePng(dir).toString(), "--question", "What colour?", "--option", "A=red",
+    private CommandRun ask(OpenAiWireServer server, String method) throws Exception {
+        return CommandRun.main("ask", "--image", AskEndToEndTest.trianglePng(dir).toString(), "--question", "What colour?", "--option", "A=red",
                 "--option", "B=blue", "--method", method, "--backend", "openai", "--model", "m", "--base-url", server.baseUrl(),
                 "--retries", "4", "--set", "backend.retry_base_ms=1", "--set", "backend.retry_max_ms=5");
     }
@@ -45,7 +27,7 @@ class DeadBackendTest {
     @Test void dreamGamAgainstADeadServerMakesOneCallsRetriesAndSaysTheProbesFailed() throws Exception {
         try (OpenAiWireServer server = new OpenAiWireServer()) {
             server.respondWith(r -> Reply.drop());
-            Run r = ask(server, "dream+gam");
+            CommandRun r = ask(server, "dream+gam");
             assertThat(r.code()).isEqualTo(1);
             assertThat(r.err()).contains("error: dream+gam: every one of the 9 probe calls failed")
                     .contains("connection to http://127.0.0.1:" + server.port() + "/v1/chat/completions failed")
@@ -57,7 +39,7 @@ class DeadBackendTest {
     @Test void gamAgainstADeadServerAlsoStopsAfterOneCallsRetries() throws Exception {
         try (OpenAiWireServer server = new OpenAiWireServer()) {
             server.respondWith(r -> Reply.drop());
-            Run r = ask(server, "gam");
+            CommandRun r = ask(server, "gam");
             assertThat(r.code()).isEqualTo(1);
             assertThat(r.err()).contains("error: gam: no expert answered");
             assertThat(server.chatRequests()).hasSize(5);
@@ -66,7 +48,7 @@ class DeadBackendTest {
 
     @Test void oneAnsweredCallOpensTheGateForAllParallelCalls() throws Exception {
         try (OpenAiWireServer server = new OpenAiWireServer()) {
-            Run r = ask(server, "vote");
+            CommandRun r = ask(server, "vote");
             assertThat(r.code()).as(r.err()).isZero();
             assertThat(server.chatRequests()).hasSize(3);
         }
@@ -75,10 +57,10 @@ class DeadBackendTest {
     @Test void backendsCheckSaysImagesAreUnknownWhenA503LeftItUntested() throws Exception {
         try (OpenAiWireServer server = new OpenAiWireServer()) {
             server.respondWith(r -> Reply.status(503, "{\"error\":{\"message\":\"model is loading\"}}"));
-            Run r = main("backends", "check", "--backend", "openai", "--model", "m", "--base-url", server.baseUrl(), "--retries", "0");
+            CommandRun r = CommandRun.main("backends", "check", "--backend", "openai", "--model", "m", "--base-url", server.baseUrl(), "--retries", "0");
             assertThat(r.code()).isEqualTo(1);
             assertThat(r.out()).contains("images:      unknown").doesNotContain("images:      no").contains("model is loading");
-            Run json = main("backends", "check", "--backend", "openai", "--model", "m", "--base-url", server.baseUrl(), "--retries", "0", "--json");
+            CommandRun json = CommandRun.main("backends", "check", "--backend", "openai", "--model", "m", "--base-url", server.baseUrl(), "--retries", "0", "--json");
             assertThat(dev.gamagent.util.Json.MAPPER.readTree(json.out()).path("images").isNull()).as(json.out()).isTrue();
         }
     }

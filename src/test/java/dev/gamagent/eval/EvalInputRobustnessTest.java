@@ -3,17 +3,15 @@ package dev.gamagent.eval;
 import dev.gamagent.backend.BackendException;
 import dev.gamagent.cli.BackendSource;
 import dev.gamagent.cli.EvalCommand;
+import dev.gamagent.testing.CommandRun;
 import dev.gamagent.testing.Pngs;
 import dev.gamagent.testing.ScriptedBackend;
 import dev.gamagent.util.Json;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 import java.awt.Color;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -34,27 +32,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class EvalInputRobustnessTest {
     @TempDir Path dir;
 
-    record Run(int code, String out, String err) { }
-
-    private Run eval(BackendSource backends, String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
-        PrintStream o = System.out, e = System.err;
-        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-        try {
-            CommandLine cl = new CommandLine(new EvalCommand(backends));
-            cl.setExecutionExceptionHandler((ex, c, p) -> {
-                c.getErr().println("error: " + ex.getMessage()); // as Main does
-                return 1;
-            });
-            cl.setErr(new java.io.PrintWriter(System.err, true));
-            int code = cl.execute(args);
-            return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-        } finally {
-            System.setOut(o);
-            System.setErr(e);
-        }
-    }
+    private static CommandRun eval(BackendSource backends, String... args) { return CommandRun.likeMain(new EvalCommand(backends), args); }
 
     /** Counts calls; answers "ANSWER: A". */
     private static final class Counting implements BackendSource {
@@ -95,7 +73,7 @@ class EvalInputRobustnessTest {
         String huge = Base64.getEncoder().encodeToString(Pngs.claiming(16_000, 16_000));
         Path data = Files.writeString(dir.resolve("big.tsv"), tsv(row("1", img(), "Q one?", "red", "blue", "A"),
                 row("2", huge, "Q two?", "red", "blue", "A"), row("3", huge, "Q three?", "red", "blue", "A")));
-        Run r = eval(new Counting(), "--data", data.toString(), "--methods", "single", "--out", dir.resolve("run").toString(),
+        CommandRun r = eval(new Counting(), "--data", data.toString(), "--methods", "single", "--out", dir.resolve("run").toString(),
                 "--concurrency", "4");
         assertThat(r.code()).as(r.err()).isZero();
         assertThat(r.err()).contains("skipped big.tsv row 2: 16000x16000 pixels (256.0 megapixels) is larger than the limit of 100.0 megapixels");
@@ -113,13 +91,13 @@ class EvalInputRobustnessTest {
         assertThat(eval(backend, "--data", data.toString(), "--methods", "single", "--out", out.toString(), "--model", "m1").code()).isZero();
         int calls = backend.calls.get();
 
-        Run otherModel = eval(backend, "--data", data.toString(), "--methods", "single", "--out", out.toString(), "--model", "m2");
+        CommandRun otherModel = eval(backend, "--data", data.toString(), "--methods", "single", "--out", out.toString(), "--model", "m2");
         assertThat(otherModel.code()).isEqualTo(1);
         assertThat(otherModel.err()).contains("model: m1 → m2").contains("--force-new").contains("another --out");
-        Run otherFile = eval(backend, "--data", other.toString(), "--methods", "single", "--out", out.toString(), "--model", "m1");
+        CommandRun otherFile = eval(backend, "--data", other.toString(), "--methods", "single", "--out", out.toString(), "--model", "m1");
         assertThat(otherFile.code()).isEqualTo(1);
         assertThat(otherFile.err()).contains("data file: a.tsv").contains("→ b.tsv");
-        Run otherSetting = eval(backend, "--data", data.toString(), "--methods", "single", "--out", out.toString(), "--model", "m1",
+        CommandRun otherSetting = eval(backend, "--data", data.toString(), "--methods", "single", "--out", out.toString(), "--model", "m1",
                 "--set", "single.max_tokens=64");
         assertThat(otherSetting.code()).isEqualTo(1);
         assertThat(otherSetting.err()).contains("setting single.max_tokens: 256 → 64");
@@ -129,7 +107,7 @@ class EvalInputRobustnessTest {
         // the same run resumes without calls; --force-new starts over and keeps the old results aside
         assertThat(eval(backend, "--data", data.toString(), "--methods", "single", "--out", out.toString(), "--model", "m1").code()).isZero();
         assertThat(backend.calls.get()).isEqualTo(calls);
-        Run fresh = eval(backend, "--data", other.toString(), "--methods", "single", "--out", out.toString(), "--model", "m2", "--force-new");
+        CommandRun fresh = eval(backend, "--data", other.toString(), "--methods", "single", "--out", out.toString(), "--model", "m2", "--force-new");
         assertThat(fresh.code()).as(fresh.err()).isZero();
         assertThat(backend.calls.get()).isEqualTo(2 * calls);
         assertThat(RunSummary.read(out.resolve("summary.json")).data()).isEqualTo("b.tsv");
@@ -148,7 +126,7 @@ class EvalInputRobustnessTest {
         int at = indexOf(good, "caf_".getBytes(StandardCharsets.US_ASCII)) + 3;
         good[at] = (byte) 0xE9; // 'é' in Latin-1
         Path data = Files.write(dir.resolve("latin.tsv"), good);
-        Run r = eval(new Counting(), "--data", data.toString(), "--methods", "single", "--out", dir.resolve("run").toString());
+        CommandRun r = eval(new Counting(), "--data", data.toString(), "--methods", "single", "--out", dir.resolve("run").toString());
         assertThat(r.code()).as(r.err()).isZero();
         assertThat(r.err()).contains("skipped latin.tsv row 2: byte 0xE9 at offset " + at + " (line 3) is not valid UTF-8");
         assertThat(outcomes(dir.resolve("run"))).containsExactlyInAnyOrder("1:correct", "3:correct");
@@ -166,7 +144,7 @@ class EvalInputRobustnessTest {
         Path out = dir.resolve("run");
         Counting backend = new Counting();
         for (int attempt = 0; attempt < 2; attempt++) {
-            Run r = eval(backend, "--data", data.toString(), "--methods", "single,vote", "--out", out.toString());
+            CommandRun r = eval(backend, "--data", data.toString(), "--methods", "single,vote", "--out", out.toString());
             assertThat(r.code()).as(r.err()).isZero();
             assertThat(r.err()).contains("skipped broken.tsv row 2: truncated PNG").contains("skipped broken.tsv row 3: truncated or corrupt PNG");
             assertThat(r.err()).doesNotContain("failed");
@@ -181,7 +159,7 @@ class EvalInputRobustnessTest {
     @Test void aMultipleChoiceRowWithoutOptionsIsSkippedNotGradedAsOpen() throws Exception {
         Path data = Files.writeString(dir.resolve("mc.tsv"), tsv(row("1", img(), "Q one?", "red", "blue", "A"),
                 row("2", "1", "Which colour?", "", "", "A"), row("3", "1", "How many dots?", "", "", "3")));
-        Run r = eval(new Counting(), "--data", data.toString(), "--methods", "single", "--out", dir.resolve("run").toString());
+        CommandRun r = eval(new Counting(), "--data", data.toString(), "--methods", "single", "--out", dir.resolve("run").toString());
         assertThat(r.code()).as(r.err()).isZero();
         assertThat(r.err()).contains("skipped mc.tsv row 2: no options (columns A, B, ... are empty) but the answer 'A' names an option");
         // an open question mixed into the file (an answer that is not a letter) is still asked
@@ -195,7 +173,7 @@ class EvalInputRobustnessTest {
         BackendSource dead = (spec, config) -> ScriptedBackend.text(req -> {
             throw new BackendException.ConnectionFailed("cannot connect to http://127.0.0.1:9/v1 (is the server running?)", null);
         });
-        Run r = eval(dead, "--data", data.toString(), "--methods", "single", "--out", dir.resolve("run").toString());
+        CommandRun r = eval(dead, "--data", data.toString(), "--methods", "single", "--out", dir.resolve("run").toString());
         assertThat(r.code()).isEqualTo(1);
         assertThat(r.err()).contains("error: all 2 question × method pairs failed").contains("cannot connect to http://127.0.0.1:9/v1");
         assertThat(dir.resolve("run/summary.json")).exists();

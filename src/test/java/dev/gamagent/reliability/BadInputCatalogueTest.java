@@ -1,12 +1,12 @@
 package dev.gamagent.reliability;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.gamagent.cli.Main;
 import dev.gamagent.config.Config;
 import dev.gamagent.image.Picture;
 import dev.gamagent.server.GamServer;
 import dev.gamagent.server.MethodCatalog;
 import dev.gamagent.server.ServerSettings;
+import dev.gamagent.testing.CommandRun;
 import dev.gamagent.testing.Pngs;
 import dev.gamagent.testing.ScriptedBackend;
 import dev.gamagent.util.Json;
@@ -18,7 +18,6 @@ import java.awt.Color;
 import java.awt.image.BufferedImage;
 import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;
-import java.io.PrintStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -44,22 +43,6 @@ class BadInputCatalogueTest {
 
     private final List<Entry> entries = new ArrayList<>();
     private final List<String> problems = new ArrayList<>();
-
-    record Run(int code, String out, String err) { }
-
-    private static synchronized Run main(String... args) {
-        PrintStream o = System.out, e = System.err;
-        ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
-        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-        try {
-            int code = Main.run(args);
-            return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-        } finally {
-            System.setOut(o);
-            System.setErr(e);
-        }
-    }
 
     /** Records an entry; {@code mustName} is what the message has to mention (the file, row or field). */
     private void add(String input, String entry, String result, String message, String mustName) {
@@ -94,7 +77,7 @@ class BadInputCatalogueTest {
     }
 
     private void evalFile(String input, Path f, String mustName) {
-        Run r = main("eval", "--data", f.toString(), "--methods", "single", "--out", dir.resolve("out" + entries.size()).toString(),
+        CommandRun r = CommandRun.main("eval", "--data", f.toString(), "--methods", "single", "--out", dir.resolve("out" + entries.size()).toString(),
                 "--backend", "replay", "--replay", dir.resolve("none.jsonl").toString());
         String line = r.err().lines().filter(l -> l.startsWith("skipped") || l.startsWith("error:")).findFirst().orElse(r.err().strip());
         add(input, "gam eval", line.startsWith("skipped") ? "row skipped, the rest run" : "exit " + r.code(), line, mustName);
@@ -131,13 +114,13 @@ class BadInputCatalogueTest {
         for (String[] c : new String[][]{{"an HTML page saved as .png", "page.png", "<!doctype html><html><body>404</body></html>"},
                 {"an empty file", "empty.png", ""}}) {
             Path f = Files.writeString(dir.resolve(c[1]), c[2]);
-            Run r = main("ask", "--image", f.toString(), "--question", "Q?", "--backend", "replay", "--replay", dir.resolve("none.jsonl").toString());
+            CommandRun r = CommandRun.main("ask", "--image", f.toString(), "--question", "Q?", "--backend", "replay", "--replay", dir.resolve("none.jsonl").toString());
             add(c[0], "gam ask", "exit " + r.code(), r.err().strip(), c[1]);
         }
         Path huge = Files.write(dir.resolve("huge.png"), Pngs.claiming(16_000, 16_000));
-        Run r = main("ask", "--image", huge.toString(), "--question", "Q?", "--backend", "replay", "--replay", dir.resolve("none.jsonl").toString());
+        CommandRun r = CommandRun.main("ask", "--image", huge.toString(), "--question", "Q?", "--backend", "replay", "--replay", dir.resolve("none.jsonl").toString());
         add("an image file claiming 16000×16000", "gam ask", "exit " + r.code(), r.err().strip(), "huge.png");
-        r = main("ask", "--image", dir.toString(), "--question", "Q?", "--backend", "replay", "--replay", dir.resolve("none.jsonl").toString());
+        r = CommandRun.main("ask", "--image", dir.toString(), "--question", "Q?", "--backend", "replay", "--replay", dir.resolve("none.jsonl").toString());
         add("a directory given as --image", "gam ask", "exit " + r.code(), r.err().strip(), dir.toString());
 
         serverInputs();

@@ -4,12 +4,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.gamagent.backend.Backend;
 import dev.gamagent.backend.BackendFactory;
 import dev.gamagent.backend.BackendSpec;
-import dev.gamagent.cli.Main;
 import dev.gamagent.config.Config;
 import dev.gamagent.image.Picture;
 import dev.gamagent.server.GamServer;
 import dev.gamagent.server.MethodCatalog;
 import dev.gamagent.server.ServerSettings;
+import dev.gamagent.testing.CommandRun;
 import dev.gamagent.testing.http.OpenAiWireServer;
 import dev.gamagent.testing.http.Reply;
 import dev.gamagent.util.Json;
@@ -19,8 +19,6 @@ import org.junit.jupiter.api.io.TempDir;
 import javax.imageio.ImageIO;
 import java.awt.Color;
 import java.awt.image.BufferedImage;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -102,22 +100,6 @@ class FaultMatrixTest {
                 "--set", "backend.retry_base_ms=1", "--set", "backend.retry_max_ms=2");
     }
 
-    record Run(int code, String out, String err) { }
-
-    private static synchronized Run main(List<String> args) {
-        PrintStream o = System.out, e = System.err;
-        ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
-        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-        try {
-            int code = Main.run(args.toArray(String[]::new));
-            return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-        } finally {
-            System.setOut(o);
-            System.setErr(e);
-        }
-    }
-
     /** What the error says, in a few words, so the table shows that it names the cause. */
     static String cause(String message) {
         String m = message.toLowerCase(Locale.ROOT);
@@ -154,7 +136,7 @@ class FaultMatrixTest {
         List<String> args = new ArrayList<>(List.of("ask", "--image", image().toString(), "--question", "What colour is it?",
                 "--option", "A=red", "--option", "B=blue", "--json"));
         args.addAll(backendFlags(url));
-        Run r = main(args);
+        CommandRun r = CommandRun.main(args.toArray(String[]::new));
         String attempts = server == null ? "" : ", " + tries(server.chatRequests().size());
         boolean fails = always && fault != Fault.NO_LOGPROBS;
         if (!fails) {
@@ -178,7 +160,7 @@ class FaultMatrixTest {
         List<String> args = new ArrayList<>(List.of("eval", "--data", tsv.toString(), "--methods", "single", "--out", out.toString(),
                 "--concurrency", "2"));
         args.addAll(backendFlags(url));
-        Run r = main(args);
+        CommandRun r = CommandRun.main(args.toArray(String[]::new));
         List<String> outcomes = new ArrayList<>();
         if (Files.exists(out.resolve("results.jsonl"))) {
             for (String l : Files.readAllLines(out.resolve("results.jsonl"))) outcomes.add(Json.MAPPER.readTree(l).path("outcome").asText());
