@@ -24,7 +24,7 @@ public final class Fuzz {
             "\n", "\r\n", " ", "The answer is ", "(A)", "A.", "B)", "option C", "D", "Z", "a", "NOT APPLICABLE", "N/A", "EVIDENCE:",
             "ASSESSMENT:", "VERDICT:", "correct", "incorrect", "unsupported", "PATH:", "EXPERT:", "I cannot answer", "I'm not sure",
             "probably", "red", "blue", "triangle", "\u0000", "\uFFFD", "\uD83D\uDE00", "\uD83D", "```json", "```", "\\", "\"", "'",
-            "<|im_end|>", "**B**", "Option A: red", "1.", "2)", "🙂", "ß", "İ", "\t");
+            "<|im_end|>", "**B**", "Option A: red", "1.", "2)", "🙂", "ß", "İ", "\t", "|", " | ", "CLAIM 99999999999:", "12345678901234567890");
 
     /** Field names of the OpenAI, Ollama, Gemini and Anthropic answers and of chat requests. */
     public static final List<String> WIRE_FIELDS = List.of("id", "object", "model", "choices", "index", "message", "role", "content", "logprobs",
