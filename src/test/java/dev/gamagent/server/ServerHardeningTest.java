@@ -220,7 +220,7 @@ class ServerHardeningTest {
         var sent = small.requests.get(0).messages().stream().flatMap(m -> m.parts().stream())
                 .filter(p -> p instanceof dev.gamagent.backend.ChatMessage.Image).map(p -> ((dev.gamagent.backend.ChatMessage.Image) p).picture())
                 .toList();
-        assertThat(sent).isNotEmpty().allSatisfy(p -> assertThat(p.pixels()).isLessThanOrEqualTo(10_100));
+        assertThat(sent).isNotEmpty().allSatisfy(p -> assertThat(p.pixels()).isLessThanOrEqualTo(10_000));
     }
 
     // ---- item 7: a key typed into a question does not reach the trace database --------------------------------------
