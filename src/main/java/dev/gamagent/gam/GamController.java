@@ -18,6 +18,7 @@ import dev.gamagent.backend.Sampling;
 import dev.gamagent.backend.UncertaintySignal;
 import dev.gamagent.baseline.ReplyParser;
 import dev.gamagent.engine.AgentImages;
+import dev.gamagent.engine.AnswerSampler;
 import dev.gamagent.engine.Prompts;
 import dev.gamagent.game.GameState;
 import dev.gamagent.game.OptionDistribution;
@@ -38,6 +39,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 
 /**
  * The GAM-Agent controller for one question (GAM-Agent §3.5; DESIGN.md §6): round 0 experts in
@@ -51,6 +53,7 @@ final class GamController {
     private final GamSettings s;
     private final Similarity similarity;
     private final UncertaintyEstimator estimator = UncertaintyEstimator.defaults();
+    private final AnswerSampler sampler;
     private final GamPrompts prompts;
     private final List<String> letters;
     private final AtomicLong promptTokens = new AtomicLong(), completionTokens = new AtomicLong();
@@ -65,6 +68,7 @@ final class GamController {
         this.similarity = similarity;
         this.prompts = new GamPrompts(new Prompts(ctx.config()), q, AgentImages.note(ctx.config()));
         this.letters = List.copyOf(q.options().keySet());
+        this.sampler = new AnswerSampler(settings.fallback(), estimator.semantic());
     }
 
     /** One expert's turn in one round; {@code error} set when its backend failed and it dropped out. */
@@ -199,14 +203,16 @@ final class GamController {
         }
         List<Picture> images = AgentImages.forAgent(q, ctx.config(), index, spec.scale(), backend.capabilities().maxImagePixels());
         ChatRequest req = request(prompt, images, json ? "gam_expert" : null, json ? ResponseSchemas.EXPERT : null);
-        ChatResult result;
+        List<TokenCount> used = new ArrayList<>();
+        AnswerSampler.Reply reply;
         try {
-            result = backend.chat(req);
+            reply = sampler.chat(backend, req, r -> used.add(count(r)));
         } catch (RuntimeException e) {
             return failed(spec, index, e.getClass().getSimpleName() + ": " + e.getMessage());
         }
-        TokenCount tok = count(result);
-        Choice c = result.first();
+        TokenCount tok = used.stream().reduce(TokenCount.ZERO, TokenCount::plus);
+        AnswerSampler.Sampled sampled = reply.sampled() ? sampled(reply.samples()) : null;
+        Choice c = sampled != null ? sampled.choice() : reply.result().first();
         ParsedResponse p = ClaimParser.parseAnswer(c.text(), q.options());
         String option = null, answer = p.answer();
         if (q.isMultipleChoice() && p.answer() != null && !p.notApplicable()) {
@@ -220,15 +226,35 @@ final class GamController {
             u = new Estimate(1.0, UncertaintySignal.FIXED); // no readable answer: maximal uncertainty
         } else if (s.noUncertainty()) {
             u = new Estimate(GamSettings.EQUAL_U, UncertaintySignal.FIXED);
+        } else if (sampled != null) {
+            u = sampled.uncertainty();
         } else {
             u = estimator.estimate(c, s.scoring(), spanAnswer(p.answer(), option), p.hedgeText(c.text()));
         }
         Map<String, Double> dist = null;
         if (q.isMultipleChoice()) {
-            dist = s.noUncertainty() || option == null ? null : OptionDistribution.fromLogprobs(c.logprobs(), letters, option);
+            if (sampled != null && !s.noUncertainty() && option != null) dist = sampled.distribution();
+            else dist = s.noUncertainty() || option == null ? null : OptionDistribution.fromLogprobs(c.logprobs(), letters, option);
             if (dist == null) dist = OptionDistribution.smoothed(letters, option, u.value());
         }
         return new Turn(spec, index, c.text(), c, p, answer, option, u, dist, tok, null);
+    }
+
+    /** The expert's answer and uncertainty from the agreement of its samples (the backend gave no log-probs). */
+    private AnswerSampler.Sampled sampled(List<Choice> samples) {
+        Function<Choice, ParsedResponse> parse = ch -> ClaimParser.parseAnswer(ch.text(), q.options());
+        Function<Choice, String> hedge = ch -> parse.apply(ch).hedgeText(ch.text());
+        if (!q.isMultipleChoice()) {
+            return sampler.open(samples, ch -> {
+                ParsedResponse p = parse.apply(ch);
+                return p.notApplicable() ? null : p.answer();
+            }, similarity, hedge);
+        }
+        return sampler.options(samples, ch -> {
+            ParsedResponse p = parse.apply(ch);
+            if (p.notApplicable()) return "not applicable"; // a non-answer that can still be the expert's modal reply
+            return p.answer() == null ? null : ReplyParser.option(p.answer(), q.options());
+        }, letters, hedge);
     }
 
     /**

@@ -65,6 +65,14 @@ public final class SemanticUncertainty {
         return c == null ? phi : (phi + (1 - c)) / 2;
     }
 
+    /**
+     * Whether Φ_sem has anything to say about this text: a hedge or a reported confidence. Without either it is
+     * the constant σ(−2.4) ≈ 0.083, which carries no information to blend with another signal.
+     */
+    public boolean fires(String text) {
+        return text != null && !text.isBlank() && (density(stripConfidence(text)) > 0 || reportedConfidence(text) != null);
+    }
+
     /** A confidence the text reports ("CONFIDENCE: 80%", "confidence 0.8"), in [0,1], or null. */
     public static Double reportedConfidence(String text) {
         Matcher m = CONFIDENCE.matcher(text);
