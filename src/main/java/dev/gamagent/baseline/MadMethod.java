@@ -1,7 +1,7 @@
 package dev.gamagent.baseline;
 
 import dev.gamagent.api.Answer;
-import dev.gamagent.api.Method;
+import dev.gamagent.api.MultiAgentMethod;
 import dev.gamagent.api.Question;
 import dev.gamagent.api.RunContext;
 import dev.gamagent.api.Termination;
@@ -26,7 +26,7 @@ import java.util.regex.Pattern;
  * candidates, then picks the final one. Every agent keeps its own conversation (memory) across rounds.
  * Calls = 3 per round (+2 for the judge).
  */
-public final class MadMethod implements Method {
+public final class MadMethod implements MultiAgentMethod {
     private static final Pattern DECISION = Pattern.compile("(?im)^[\\s*]*decision\\s*\\**\\s*[:=]\\s*\\**\\s*([a-z]+)");
     private static final Pattern SIDE = Pattern.compile("(?im)^[\\s*]*supported\\s+side\\s*\\**\\s*[:=]\\s*\\**\\s*(affirmative|negative)");
     /** A side's name is not an answer (M3MAD's Div-MAD rejects it too). */
@@ -47,6 +47,9 @@ public final class MadMethod implements Method {
         return List.of(new Panel.Agent("affirmative", "affirmative debater", 0),
                 new Panel.Agent("negative", "negative debater", 1), new Panel.Agent("moderator", "moderator", 2));
     }
+
+    /** The same agents as DREAM probes them (the judge speaks only at the end), greedy by default. */
+    @Override public List<Agent> agents(Question q, Config c) { return Debaters.roster(agents(), c.number("mad.temperature", 0)); }
 
     @Override public Answer run(Question q, RunContext ctx) {
         Panel p = new Panel(name, "mad", q, ctx);

@@ -160,7 +160,7 @@ public final class Panel {
         messages.addAll(AgentCall.messages(backend, null, user, pics, 1.0));
         ChatResult r;
         try {
-            r = backend.chat(sampling.request(messages));
+            r = backend.chat(sampling.request(messages).from(a.id(), k));
         } catch (RuntimeException e) {
             count(TokenCount.ZERO);
             String msg = e.getClass().getSimpleName() + ": " + e.getMessage();
