@@ -12,6 +12,8 @@ import dev.gamagent.image.ImageLoader;
 import dev.gamagent.image.Picture;
 import dev.gamagent.image.VideoFrames;
 import dev.gamagent.util.Concurrency;
+import dev.gamagent.eval.SignalMix;
+import dev.gamagent.uncertainty.UncertaintyFallback;
 import dev.gamagent.util.Json;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -79,6 +81,9 @@ public final class AskCommand implements Callable<Integer> {
         try (Backend backend = BackendFactory.create(backendOptions.spec(), config)) {
             RunContext ctx = new RunContext(backend, null, config, ex, null);
             Answer a = m.run(q, ctx);
+            if (a.trace() != null && SignalMix.usedSemantic(Json.MAPPER.valueToTree(a.trace()))) {
+                System.err.println("note: " + UncertaintyFallback.semanticNotice(m.name()));
+            }
             if (trace != null) {
                 Path parent = trace.toAbsolutePath().getParent();
                 if (parent != null) Files.createDirectories(parent);

@@ -2,6 +2,7 @@ package dev.gamagent.cli;
 
 import dev.gamagent.eval.MethodMetrics;
 import dev.gamagent.eval.RunSummary;
+import dev.gamagent.eval.SignalMix;
 
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -41,6 +42,21 @@ final class SummaryTable {
                 sb.append(String.format(Locale.ROOT, " %7.2f %7.2f %9.0f %8.2f %8s%n", m.meanRounds(), m.callsPerQuestion(),
                         m.promptTokensPerQuestion() + m.completionTokensPerQuestion(), m.secondsPerQuestion(),
                         m.ece() == null ? "-" : String.format(Locale.ROOT, "%.3f", m.ece())));
+            }
+        }
+        return sb + signalLines(runs, prefixRuns);
+    }
+
+    /** One line per method naming the uncertainty signals its agents ran on, so a run without log-probs is visible. */
+    static String signalLines(Map<String, RunSummary> runs, boolean prefixRuns) {
+        StringBuilder sb = new StringBuilder();
+        for (var run : runs.entrySet()) {
+            Map<String, Map<String, Long>> mix = run.getValue().signals();
+            if (mix == null) continue;
+            for (var m : mix.entrySet()) {
+                if (m.getValue().isEmpty()) continue;
+                sb.append("signals ").append(prefixRuns ? run.getKey() + " / " : "").append(m.getKey()).append(": ")
+                        .append(SignalMix.describe(m.getValue())).append('\n');
             }
         }
         return sb.toString();

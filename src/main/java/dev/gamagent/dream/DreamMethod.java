@@ -20,13 +20,15 @@ import dev.gamagent.baseline.MajorityVote;
 import dev.gamagent.baseline.ReplyParser;
 import dev.gamagent.config.Config;
 import dev.gamagent.engine.AgentCall;
+import dev.gamagent.engine.AnswerSampler;
+import dev.gamagent.game.BgeSentenceEmbedder;
+import dev.gamagent.game.Similarity;
 import dev.gamagent.engine.Prompts;
 import dev.gamagent.image.Picture;
 import dev.gamagent.uncertainty.Estimate;
 import dev.gamagent.uncertainty.UncertaintyEstimator;
+import dev.gamagent.uncertainty.UncertaintyFallback;
 import dev.gamagent.util.Json;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -35,6 +37,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 
 /**
  * DREAM (dynamic resolution assignment + uncertainty-guided rollback) around any method, through the
@@ -46,11 +50,8 @@ import java.util.concurrent.Future;
  */
 public final class DreamMethod implements Method {
     public static final String PREFIX = "dream+";
-    private static final Logger LOG = LoggerFactory.getLogger(DreamMethod.class);
 
     private final Method inner;
-    /** Warn about the semantic fallback once per method instance, not once per question. */
-    private final java.util.concurrent.atomic.AtomicBoolean warned = new java.util.concurrent.atomic.AtomicBoolean();
 
     public DreamMethod(Method inner) {
         if (inner instanceof DreamMethod) throw new IllegalArgumentException("DREAM cannot wrap itself: " + inner.name());
@@ -210,12 +211,9 @@ public final class DreamMethod implements Method {
         List<Probe> marked = ResolutionAssignment.mark(probes, tau);
         List<Double> scales = new ArrayList<>(new java.util.TreeSet<>(marked.stream().map(Probe::scale).toList()));
         Branch branch = ResolutionAssignment.decide(marked, agents.size(), scales);
-        if (marked.stream().anyMatch(p -> p.ok() && p.signal().equals(UncertaintySignal.SEMANTIC.label()))) {
-            if (!warned.getAndSet(true)) {
-                LOG.warn("{}: a backend gave no log-probabilities, so DREAM's probe uses semantic uncertainty "
-                        + "instead of ANLL", name());
-            }
-            extra.put("uncertainty_fallback", "semantic");
+        // without log-probs the probes' u is Φ_sem or sampled agreement; the run says so once (EvalRunner, ask, serve)
+        for (UncertaintySignal fb : List.of(UncertaintySignal.SAMPLING, UncertaintySignal.SEMANTIC)) {
+            if (marked.stream().anyMatch(p -> p.ok() && p.signal().equals(fb.label()))) extra.put("uncertainty_fallback", fb.label());
         }
         extra.put("threshold", tau);
         extra.put("threshold_kind", s.threshold());
@@ -269,6 +267,10 @@ public final class DreamMethod implements Method {
                 : "Reply with one line:\nANSWER: <a single word or short phrase>";
         int topK = ctx.config().integer("logprobs.top_k", 5);
         UncertaintyEstimator estimator = UncertaintyEstimator.defaults();
+        UncertaintyFallback fallback = UncertaintyFallback.from(ctx.config(), "dream");
+        // open answers' samples are compared by meaning; loading the embedder is paid only when sampling needs it
+        Similarity similarity = fallback.sampling() && !q.isMultipleChoice() ? new Similarity(BgeSentenceEmbedder.shared()) : Similarity.lexical();
+        ProbeSignal signal = new ProbeSignal(estimator, new AnswerSampler(fallback, estimator.semantic()), similarity, new AtomicInteger());
         ctx.progress().event("round_started", Map.of("k", -1, "phase", "probe"));
         List<Future<Probe>> fs = new ArrayList<>();
         List<Probe> out = new ArrayList<>();
@@ -295,7 +297,7 @@ public final class DreamMethod implements Method {
                 String size = pics.stream().map(p -> p.width() + "x" + p.height()).toList().toString();
                 if (seenSizes.contains(size)) continue;
                 seenSizes.add(size);
-                fs.add(ctx.executor().submit(() -> probeOne(backend, q, agent, index, scale, pics, user, sampling, estimator)));
+                fs.add(ctx.executor().submit(() -> probeOne(backend, q, agent, index, scale, pics, user, sampling, signal)));
             }
         }
         for (Future<Probe> f : fs) {
@@ -309,21 +311,43 @@ public final class DreamMethod implements Method {
             }
         }
         out.sort(java.util.Comparator.comparingInt(Probe::agentIndex).thenComparingDouble(Probe::scale));
-        return new Probed(out, fs.size());
+        return new Probed(out, fs.size() + signal.extraCalls().get());
     }
 
+    /**
+     * Where a probe's u comes from: ANLL, or without log-probs Φ_sem or the agreement of n samples
+     * ({@code dream.uncertainty_fallback}); {@code extraCalls} counts the sampling requests beyond one per probe.
+     */
+    private record ProbeSignal(UncertaintyEstimator estimator, AnswerSampler sampler, Similarity similarity, AtomicInteger extraCalls) { }
+
     private static Probe probeOne(Backend backend, Question q, MultiAgentMethod.Agent agent, int index, double scale,
-                                  List<Picture> pics, String user, Sampling sampling, UncertaintyEstimator estimator) {
+                                  List<Picture> pics, String user, Sampling sampling, ProbeSignal signal) {
         int w = pics.isEmpty() ? 0 : pics.get(0).width(), h = pics.isEmpty() ? 0 : pics.get(0).height();
         try {
-            ChatResult r = backend.chat(sampling.request(AgentCall.messages(backend, null, user, pics, 1.0)));
-            Choice c = r.first();
+            List<TokenCount> used = new ArrayList<>();
+            AnswerSampler.Reply reply = signal.sampler().chat(backend, sampling.request(AgentCall.messages(backend, null, user, pics, 1.0)),
+                    r -> used.add(r.usage().toTokenCount()));
+            signal.extraCalls().addAndGet(used.size() - 1);
+            Choice c = reply.result().first();
+            Estimate u;
+            if (reply.sampled()) {
+                Function<Choice, String> key = ch -> {
+                    var p = ReplyParser.parse(ch.text(), q);
+                    return q.isMultipleChoice() ? p.option() : p.answer();
+                };
+                AnswerSampler.Sampled sm = q.isMultipleChoice()
+                        ? signal.sampler().options(reply.samples(), key, List.copyOf(q.options().keySet()), Choice::text)
+                        : signal.sampler().open(reply.samples(), key, signal.similarity(), Choice::text);
+                c = sm.choice();
+                u = sm.uncertainty();
+            } else {
+                u = signal.estimator().anll(c);
+            }
             var parsed = ReplyParser.parse(c.text(), q);
-            Estimate u = estimator.anll(c);
             // a multiple-choice reply without an option letter (a refusal, a ramble) has no answer to agree on
             String key = q.isMultipleChoice() && parsed.option() == null ? "" : ReplyParser.key(parsed.answer(), parsed.option());
             return new Probe(agent.id(), index, agent.role(), backend.name(), scale, w, h, parsed.answer(), parsed.option(),
-                    key, u.value(), u.signal().label(), false, r.usage().toTokenCount(), null);
+                    key, u.value(), u.signal().label(), false, used.stream().reduce(TokenCount.ZERO, TokenCount::plus), null);
         } catch (RuntimeException e) {
             return failed(agent, index, backend.name(), scale, w, h, e.getClass().getSimpleName() + ": " + e.getMessage());
         }

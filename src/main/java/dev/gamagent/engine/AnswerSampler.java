@@ -35,8 +35,13 @@ public final class AnswerSampler {
 
     public UncertaintyFallback fallback() { return fallback; }
 
-    /** What the sampled reply stands for: the chosen sample, its uncertainty and (multiple choice) option distribution. */
-    public record Sampled(Choice choice, int samples, Estimate uncertainty, Map<String, Double> distribution) { }
+    /**
+     * What the sampled reply stands for: the chosen sample, every sample's key (answer as read; null = unreadable),
+     * the uncertainty and (multiple choice) the option distribution.
+     */
+    public record Sampled(Choice choice, List<String> keys, Estimate uncertainty, Map<String, Double> distribution) {
+        public Sampled { keys = java.util.Collections.unmodifiableList(new ArrayList<>(keys)); }
+    }
 
     /** What one agent call brought back: the reply, and its samples when its uncertainty must come from sampling (else null). */
     public record Reply(ChatResult result, List<Choice> samples) {
@@ -80,18 +85,19 @@ public final class AnswerSampler {
             dist = SampleAgreement.blend(dist, OptionDistribution.smoothed(letters, mode, phi));
             u = (u + phi) / 2;
         }
-        return new Sampled(c, samples.size(), new Estimate(u, UncertaintySignal.SAMPLING), dist);
+        return new Sampled(c, keys, new Estimate(u, UncertaintySignal.SAMPLING), dist);
     }
 
     /** Open answers: {@code answerOf} reads a sample's answer (null when none); the agent answers with the medoid. */
     public Sampled open(List<Choice> samples, Function<Choice, String> answerOf, Similarity similarity, Function<Choice, String> hedgeTextOf) {
         List<Integer> readable = new ArrayList<>();
-        List<String> answers = new ArrayList<>();
+        List<String> answers = new ArrayList<>(), keys = new ArrayList<>();
         for (int i = 0; i < samples.size(); i++) {
             String a = answerOf.apply(samples.get(i));
+            keys.add(a);
             if (a != null && !a.isBlank()) { readable.add(i); answers.add(a); }
         }
-        if (readable.isEmpty()) return new Sampled(samples.get(0), samples.size(), new Estimate(1.0, UncertaintySignal.SAMPLING), null);
+        if (readable.isEmpty()) return new Sampled(samples.get(0), keys, new Estimate(1.0, UncertaintySignal.SAMPLING), null);
         // an unreadable sample is a disagreement: similarity 0 to every other sample
         double[][] sim = new double[samples.size()][samples.size()];
         double[][] readSim = similarity.open(answers);
@@ -104,7 +110,7 @@ public final class AnswerSampler {
         Choice c = samples.get(chosen);
         String hedge = hedgeTextOf.apply(c);
         if (semantic.fires(hedge)) u = (u + semantic.of(hedge)) / 2;
-        return new Sampled(c, samples.size(), new Estimate(u, UncertaintySignal.SAMPLING), null);
+        return new Sampled(c, keys, new Estimate(u, UncertaintySignal.SAMPLING), null);
     }
 
     private ChatRequest sampled(ChatRequest r) {

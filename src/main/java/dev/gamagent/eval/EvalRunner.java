@@ -10,6 +10,7 @@ import dev.gamagent.api.RunContext;
 import dev.gamagent.api.TokenCount;
 import dev.gamagent.backend.Backend;
 import dev.gamagent.config.Config;
+import dev.gamagent.uncertainty.UncertaintyFallback;
 import dev.gamagent.util.Concurrency;
 import dev.gamagent.util.Json;
 
@@ -22,8 +23,11 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntConsumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Runs methods over questions with at most {@code concurrency} questions in flight, storing each
@@ -31,6 +35,7 @@ import java.util.function.IntConsumer;
  * resumes; a pair whose backend failed is stored as {@code error} and retried next time.
  */
 public final class EvalRunner {
+    private static final Logger LOG = LoggerFactory.getLogger(EvalRunner.class);
     private final Backend backend;
     private final Config config;
     private final Grader grader;
@@ -81,6 +86,7 @@ public final class EvalRunner {
             return t;
         });
         AtomicInteger errors = new AtomicInteger();
+        AtomicBoolean noticed = new AtomicBoolean(); // the semantic-fallback notice, once per run
         // one instance of each method per worker thread: built once (a method may load models), never shared between threads
         ThreadLocal<Map<String, Method>> instances = ThreadLocal.withInitial(HashMap::new);
         try {
@@ -99,6 +105,9 @@ public final class EvalRunner {
                                 : runOne(p, q, instances.get().computeIfAbsent(p.method(), MethodRegistry::create), agents);
                         store.put(r);
                         if (r.isError()) errors.incrementAndGet();
+                        if (!noticed.get() && SignalMix.usedSemantic(r.trace()) && !noticed.getAndSet(true)) {
+                            LOG.warn(UncertaintyFallback.semanticNotice(p.method()));
+                        }
                         progress.finished(r);
                     }
                 }));

@@ -38,6 +38,7 @@ public final class HtmlReport {
         h.append("</p>\n");
         h.append("<h2>Methods</h2>\n");
         metricTable(h, s.metrics(), null);
+        signals(h, s.signals());
         h.append("<h2>Accuracy per category</h2>\n");
         cellTable(h, s.byCategory());
         h.append("<h2>Accuracy per l2-category</h2>\n");
@@ -72,6 +73,18 @@ public final class HtmlReport {
         h.append("<h2>Plots</h2>\n");
         for (String img : plots(all)) h.append(img);
         return h.append("</body></html>\n").toString();
+    }
+
+    /** Which uncertainty signal each method's agents ran on (semantic = hedge words only: no log-probs, no sampling). */
+    private static void signals(StringBuilder h, Map<String, Map<String, Long>> mix) {
+        if (mix == null || mix.values().stream().allMatch(Map::isEmpty)) return;
+        h.append("<p class=signals>Uncertainty signals (agent turns and probes):");
+        for (var e : mix.entrySet()) {
+            if (e.getValue().isEmpty()) continue;
+            h.append(" <b>").append(esc(e.getKey())).append("</b> ").append(esc(SignalMix.describe(e.getValue()))).append(";");
+        }
+        h.setLength(h.length() - 1);
+        h.append(".</p>\n");
     }
 
     private static List<String> plots(Map<String, MethodMetrics> metrics) {

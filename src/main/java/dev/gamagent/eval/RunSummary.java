@@ -16,12 +16,13 @@ import java.util.TreeMap;
 
 /**
  * What {@code summary.json} holds: the run's inputs, the skipped rows, every method's metrics, and
- * accuracy per category and per l2-category for each method.
+ * accuracy per category and per l2-category for each method, and which uncertainty signal each method's agents
+ * ran on ({@link SignalMix}).
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record RunSummary(String data, List<String> methods, boolean circular, int questions, List<SkippedRow> skipped,
                          Map<String, MethodMetrics> metrics, Map<String, Map<String, Cell>> byCategory,
-                         Map<String, Map<String, Cell>> byL2Category, String command) {
+                         Map<String, Map<String, Cell>> byL2Category, String command, Map<String, Map<String, Long>> signals) {
 
     /** Accuracy of one method in one category: complete groups and the share right. */
     public record Cell(int n, Double accuracy) { }
@@ -33,13 +34,15 @@ public record RunSummary(String data, List<String> methods, boolean circular, in
         for (ResultRecord r : records) methods.add(r.method());
         Map<String, MethodMetrics> metrics = new LinkedHashMap<>();
         Map<String, Map<String, Cell>> cats = new LinkedHashMap<>(), l2 = new LinkedHashMap<>();
+        Map<String, Map<String, Long>> signals = new LinkedHashMap<>();
         for (String m : methods) {
             List<ResultRecord> mine = records.stream().filter(r -> r.method().equals(m)).toList();
             metrics.put(m, MethodMetrics.of(m, mine, prices, thetaU, circular));
             cats.put(m, cells(mine, true));
             l2.put(m, cells(mine, false));
+            signals.put(m, SignalMix.of(mine));
         }
-        return new RunSummary(data, List.copyOf(methods), circular, questions, skipped, metrics, cats, l2, command);
+        return new RunSummary(data, List.copyOf(methods), circular, questions, skipped, metrics, cats, l2, command, signals);
     }
 
     private static Map<String, Cell> cells(List<ResultRecord> rs, boolean category) {

@@ -73,9 +73,12 @@ final class GamController {
         this.sampler = new AnswerSampler(settings.fallback(), estimator.semantic());
     }
 
-    /** One expert's turn in one round; {@code error} set when its backend failed and it dropped out. */
+    /**
+     * One expert's turn in one round; {@code error} set when its backend failed and it dropped out; {@code samples} the
+     * sampled answers its U came from (sampling fallback), else null.
+     */
     record Turn(AgentSpec spec, int index, String raw, Choice choice, ParsedResponse parsed, String answer, String option,
-                Estimate u, Map<String, Double> dist, TokenCount tokens, String error) {
+                Estimate u, Map<String, Double> dist, TokenCount tokens, String error, List<String> samples) {
         boolean answered() { return error == null; }
 
         /**
@@ -260,7 +263,7 @@ final class GamController {
             else dist = s.noUncertainty() || option == null ? null : OptionDistribution.fromLogprobs(c.logprobs(), letters, option);
             if (dist == null) dist = OptionDistribution.smoothed(letters, opinionless ? null : option, u.value());
         }
-        return new Turn(spec, index, c.text(), c, p, answer, option, u, dist, tok, null);
+        return new Turn(spec, index, c.text(), c, p, answer, option, u, dist, tok, null, sampled == null ? null : sampled.keys());
     }
 
     /** Why a reply holds no opinion ("not applicable", "unreadable"), or null when it holds one. */
@@ -297,7 +300,7 @@ final class GamController {
 
     private Turn failed(AgentSpec spec, int index, String error) {
         return new Turn(spec, index, null, null, ParsedResponse.none(), null, null, new Estimate(1.0, UncertaintySignal.FIXED),
-                null, TokenCount.ZERO, error);
+                null, TokenCount.ZERO, error, null);
     }
 
     // ---- the game ----
@@ -615,6 +618,12 @@ final class GamController {
             agents.add(new Trace.AgentTurn(t.spec().id(), t.spec().role().key(), t.spec().scale(), t.answer(), t.option(),
                     t.u().value(), t.u().signal().label(), w, t.parsed().claims(), t.tokens(), t.raw(), t.parsed().parse(),
                     null, t.dist()));
+        }
+        Map<String, List<String>> samples = new LinkedHashMap<>();
+        for (Turn t : turns) if (t.samples() != null) samples.put(t.spec().id(), t.samples());
+        if (!samples.isEmpty()) {
+            extra = extra == null ? new LinkedHashMap<>() : new LinkedHashMap<>(extra);
+            extra.put("samples", samples); // what each expert's sampled answers were: its U is their agreement
         }
         return new Trace.Round(k, agents, critiques, st == null ? null : st.game().uSys(), st == null ? null : st.game().conflict(),
                 extra == null || extra.isEmpty() ? null : extra);
