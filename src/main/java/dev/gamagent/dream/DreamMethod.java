@@ -12,6 +12,7 @@ import dev.gamagent.api.Termination;
 import dev.gamagent.api.TokenCount;
 import dev.gamagent.api.Trace;
 import dev.gamagent.backend.Backend;
+import dev.gamagent.backend.ChatRequest;
 import dev.gamagent.backend.ChatResult;
 import dev.gamagent.backend.Choice;
 import dev.gamagent.backend.Sampling;
@@ -324,30 +325,35 @@ public final class DreamMethod implements Method {
                                   List<Picture> pics, String user, Sampling sampling, ProbeSignal signal) {
         int w = pics.isEmpty() ? 0 : pics.get(0).width(), h = pics.isEmpty() ? 0 : pics.get(0).height();
         try {
-            List<TokenCount> used = new ArrayList<>();
-            AnswerSampler.Reply reply = signal.sampler().chat(backend, sampling.request(AgentCall.messages(backend, null, user, pics, 1.0)),
-                    r -> used.add(r.usage().toTokenCount()));
-            signal.extraCalls().addAndGet(used.size() - 1);
-            Choice c = reply.result().first();
-            Estimate u;
-            if (reply.sampled()) {
-                Function<Choice, String> key = ch -> {
+            ChatRequest request = sampling.request(AgentCall.messages(backend, null, user, pics, 1.0));
+            ChatResult r = backend.chat(request);
+            Choice c = r.first();
+            var parsed = ReplyParser.parse(c.text(), q);
+            TokenCount tokens = r.usage().toTokenCount();
+            Estimate u = signal.estimator().anll(c);
+            String answer = q.isMultipleChoice() ? parsed.option() : parsed.answer();
+            if (answer != null && signal.sampler().applies(c)) {
+                // no log-probs: u from n samples of the same probe (dream.uncertainty_fallback = sampling)
+                List<TokenCount> more = new ArrayList<>();
+                Function<Choice, String> answerOf = ch -> {
                     var p = ReplyParser.parse(ch.text(), q);
                     return q.isMultipleChoice() ? p.option() : p.answer();
                 };
-                AnswerSampler.Sampled sm = q.isMultipleChoice()
-                        ? signal.sampler().options(reply.samples(), key, List.copyOf(q.options().keySet()), Choice::text)
-                        : signal.sampler().open(reply.samples(), key, signal.similarity(), Choice::text);
-                c = sm.choice();
-                u = sm.uncertainty();
-            } else {
-                u = signal.estimator().anll(c);
+                try {
+                    List<Choice> samples = signal.sampler().draw(backend, request, x -> more.add(x.usage().toTokenCount()));
+                    u = (q.isMultipleChoice()
+                            ? signal.sampler().options(answer, samples, answerOf, List.copyOf(q.options().keySet()), c.text())
+                            : signal.sampler().open(answer, samples, answerOf, signal.similarity(), c.text())).uncertainty();
+                } catch (RuntimeException e) {
+                    // the samples failed, the probe stands: its u stays Φ_sem (its signal says so)
+                }
+                tokens = more.stream().reduce(tokens, TokenCount::plus);
+                signal.extraCalls().addAndGet(more.size());
             }
-            var parsed = ReplyParser.parse(c.text(), q);
             // a multiple-choice reply without an option letter (a refusal, a ramble) has no answer to agree on
             String key = q.isMultipleChoice() && parsed.option() == null ? "" : ReplyParser.key(parsed.answer(), parsed.option());
             return new Probe(agent.id(), index, agent.role(), backend.name(), scale, w, h, parsed.answer(), parsed.option(),
-                    key, u.value(), u.signal().label(), false, used.stream().reduce(TokenCount.ZERO, TokenCount::plus), null);
+                    key, u.value(), u.signal().label(), false, tokens, null);
         } catch (RuntimeException e) {
             return failed(agent, index, backend.name(), scale, w, h, e.getClass().getSimpleName() + ": " + e.getMessage());
         }

@@ -230,16 +230,14 @@ final class GamController {
         }
         List<Picture> images = AgentImages.forAgent(q, ctx.config(), index, spec.scale(), backend.capabilities().maxImagePixels());
         ChatRequest req = request(prompt, images, json ? "gam_expert" : null, json ? ResponseSchemas.EXPERT : null).from(spec.id(), k);
-        List<TokenCount> used = new ArrayList<>();
-        AnswerSampler.Reply reply;
+        ChatResult result;
         try {
-            reply = sampler.chat(backend, req, r -> used.add(count(r)));
+            result = backend.chat(req);
         } catch (RuntimeException e) {
             return failed(spec, index, e.getClass().getSimpleName() + ": " + e.getMessage());
         }
-        TokenCount tok = used.stream().reduce(TokenCount.ZERO, TokenCount::plus);
-        AnswerSampler.Sampled sampled = reply.sampled() ? sampled(reply.samples()) : null;
-        Choice c = sampled != null ? sampled.choice() : reply.result().first();
+        TokenCount tok = count(result);
+        Choice c = result.first();
         ParsedResponse p = ClaimParser.parseAnswer(c.text(), q.options());
         String option = null, answer = p.answer();
         if (q.isMultipleChoice() && p.answer() != null && !p.notApplicable()) {
@@ -247,6 +245,17 @@ final class GamController {
             if (option != null) answer = q.options().get(option);
         }
         boolean opinionless = noOpinion(p, answer, option, q.isMultipleChoice()) != null;
+        AnswerSampler.Sampled sampled = null;
+        if (!opinionless && !s.noUncertainty() && sampler.applies(c)) {
+            // no log-probs: U from n samples of the same request (docs/GAM.md, "Without log-probs")
+            List<TokenCount> used = new ArrayList<>();
+            try {
+                sampled = sampled(option != null ? option : answer, p.hedgeText(c.text()), sampler.draw(backend, req, r -> used.add(count(r))));
+            } catch (RuntimeException e) {
+                sampled = null; // the samples failed, the answer stands: its U falls back to Φ_sem (the trace's signal says so)
+            }
+            tok = used.stream().reduce(tok, TokenCount::plus);
+        }
         Estimate u;
         if (s.noUncertainty()) {
             u = new Estimate(GamSettings.EQUAL_U, UncertaintySignal.FIXED); // the ablation: one U for all, opinionless included
@@ -273,20 +282,15 @@ final class GamController {
         return null;
     }
 
-    /**
-     * The expert's answer and uncertainty from the agreement of its samples (the backend gave no log-probs). A
-     * "not applicable" sample keeps its own key, so a mostly-declining expert declines rather than answering.
-     */
-    private AnswerSampler.Sampled sampled(List<Choice> samples) {
-        Function<Choice, ParsedResponse> parse = ch -> ClaimParser.parseAnswer(ch.text(), q.options());
+    /** What an expert's samples say about its answer (the answer's letter, or its words for an open question). */
+    private AnswerSampler.Sampled sampled(String answer, String hedgeText, List<Choice> samples) {
         Function<Choice, String> key = ch -> {
-            ParsedResponse p = parse.apply(ch);
-            if (p.notApplicable()) return "not applicable";
-            if (p.answer() == null || !q.isMultipleChoice()) return p.answer();
-            return ReplyParser.option(p.answer(), q.options());
+            ParsedResponse p = ClaimParser.parseAnswer(ch.text(), q.options());
+            if (p.notApplicable() || p.answer() == null) return null;
+            return q.isMultipleChoice() ? ReplyParser.option(p.answer(), q.options()) : p.answer();
         };
-        Function<Choice, String> hedge = ch -> parse.apply(ch).hedgeText(ch.text());
-        return q.isMultipleChoice() ? sampler.options(samples, key, letters, hedge) : sampler.open(samples, key, similarity, hedge);
+        return q.isMultipleChoice() ? sampler.options(answer, samples, key, letters, hedgeText)
+                : sampler.open(answer, samples, key, similarity, hedgeText);
     }
 
     /**

@@ -5,25 +5,14 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Uncertainty from the agreement of n sampled answers, for backends without log-probs (docs/GAM.md, "Without
- * log-probs"). Multiple choice: the option distribution is the sample frequencies plus one uniform pseudo-sample,
- * p(k) = (c_k + 1/K) / (n + 1) (an unreadable sample counts 1/K for every option), and U inverts DESIGN §4's
- * smoothing, U = (1 − p(chosen))·K/(K − 1), so the smoothed one-hot at this U gives the same p(chosen).
- * Open answers: U = 1 − the mean pairwise similarity of the samples. When the chosen sample's Φ_sem fired
- * (a hedge or a reported confidence), U and the distribution are the even blend with Φ_sem.
+ * Uncertainty from how n sampled answers agree with an agent's answer, for backends without log-probs (docs/GAM.md,
+ * "Without log-probs"). Multiple choice: the option distribution is the sample frequencies plus one uniform
+ * pseudo-sample, p(k) = (c_k + 1/K) / (n + 1) (an unreadable sample counts 1/K for every option), and U inverts
+ * DESIGN §4's smoothing, U = (1 − p(chosen))·K/(K − 1), so the smoothed one-hot at this U gives the same p(chosen).
+ * Open answers: U = 1 − the mean pairwise similarity of the answer and its samples.
  */
 public final class SampleAgreement {
     private SampleAgreement() { }
-
-    /** The modal key (null keys, unreadable samples, never win); ties go to the key seen first; null when none is readable. */
-    public static String mode(List<String> keys) {
-        Map<String, Integer> counts = new LinkedHashMap<>();
-        for (String k : keys) if (k != null) counts.merge(k, 1, Integer::sum);
-        String best = null;
-        int bestN = 0;
-        for (var e : counts.entrySet()) if (e.getValue() > bestN) { best = e.getKey(); bestN = e.getValue(); }
-        return best;
-    }
 
     /** Smoothed sample frequencies over {@code letters}; a key that is not an option letter counts as unreadable. */
     public static Map<String, Double> frequencies(List<String> keys, List<String> letters) {
@@ -46,7 +35,7 @@ public final class SampleAgreement {
         return clamp((1 - p.get(chosen)) * k / (k - 1));
     }
 
-    /** 1 − mean pairwise similarity of the samples ({@code sim} symmetric, n×n); 1 with fewer than two samples. */
+    /** 1 − mean pairwise similarity ({@code sim} symmetric, n×n); 1 with fewer than two answers. */
     public static double openUncertainty(double[][] sim) {
         int n = sim.length;
         if (n < 2) return 1.0;
@@ -54,18 +43,6 @@ public final class SampleAgreement {
         int pairs = 0;
         for (int i = 0; i < n; i++) for (int j = i + 1; j < n; j++) { s += sim[i][j]; pairs++; }
         return clamp(1 - s / pairs);
-    }
-
-    /** The medoid: the sample most similar to the others in total; ties to the earliest. */
-    public static int medoid(double[][] sim) {
-        int best = 0;
-        double bestS = -1;
-        for (int i = 0; i < sim.length; i++) {
-            double s = 0;
-            for (int j = 0; j < sim.length; j++) if (j != i) s += sim[i][j];
-            if (s > bestS + 1e-12) { best = i; bestS = s; }
-        }
-        return best;
     }
 
     /** The even blend of two option distributions over the same letters. */

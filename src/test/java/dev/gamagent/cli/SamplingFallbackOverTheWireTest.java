@@ -30,13 +30,14 @@ import static org.assertj.core.api.Assertions.within;
 
 /**
  * Issue 18's acceptance test: {@code gam ask --method gam} with {@code gam.uncertainty_fallback=sampling} against real
- * HTTP servers that give no log-probs. Each expert's answer is drawn 3 times (one request with n = 3 on the OpenAI wire,
- * three calls on Anthropic's, which has no n), the trace says {@code signal: sampling} and lists the samples, and each
- * U is recomputed here from the sampled answers: p(k) = (c_k + 1/K)/(n + 1), U = (1 − p(chosen))·K/(K − 1).
+ * HTTP servers that give no log-probs. Each expert answers as usual (greedy) and its answer is then drawn 3 times (one
+ * request with n = 3 on the OpenAI wire, three calls on Anthropic's, which has no n); the trace says
+ * {@code signal: sampling} and lists the samples, and each U is recomputed here from them:
+ * p(k) = (c_k + 1/K)/(n + 1), U = (1 − p(answer))·K/(K − 1).
  */
 class SamplingFallbackOverTheWireTest {
     private static final Pattern ROLE = Pattern.compile("<role>([^<]*)</role>"), TASK = Pattern.compile("<task>([^<]*)</task>");
-    /** What each expert's sampled first answers say, in order; greedy requests (temperature 0) get the first letter. */
+    /** What each expert's sampled first answers say, in order; its greedy request (temperature 0) gets the first letter. */
     private static final Map<String, List<String>> SAMPLES = Map.of(
             "scene expert", List.of("A", "A", "A"), "ocr expert", List.of("B", "B", "A"), "relational expert", List.of("C", "A", "B"));
     private static final List<String> LETTERS = List.of("A", "B", "C");
@@ -150,13 +151,11 @@ class SamplingFallbackOverTheWireTest {
         }
     }
 
-    /** U of the modal letter of {@code samples} under the smoothed sample frequencies, as docs/GAM.md defines it. */
+    /** U of the greedy answer (the script's first letter) under the smoothed frequencies of its samples (docs/GAM.md). */
     private static double expectedU(List<String> samples) {
         int k = LETTERS.size();
-        String mode = samples.get(0);
-        for (String l : samples) if (samples.stream().filter(l::equals).count() > samples.stream().filter(mode::equals).count()) mode = l;
-        String chosen = mode;
-        double p = (samples.stream().filter(chosen::equals).count() + 1.0 / k) / (samples.size() + 1);
+        String answer = samples.get(0);
+        double p = (samples.stream().filter(answer::equals).count() + 1.0 / k) / (samples.size() + 1);
         return (1 - p) * k / (k - 1);
     }
 
@@ -192,17 +191,16 @@ class SamplingFallbackOverTheWireTest {
                 return t.equals("answer") || t.equals("revise");
             }).toList();
             List<Received> sampled = experts.stream().filter(r -> r.json().path("temperature").asDouble() > 0).toList();
-            // every expert turn of every round: exactly one request for n = 3 samples at temperature 1, without log-probs
+            // every expert turn of every round: its greedy request, then one request for n = 3 samples at temperature 1
             int turns = 0;
             for (JsonNode round : trace.path("rounds")) turns += round.path("agents").size();
             assertThat(sampled).hasSize(turns);
+            assertThat(experts).hasSize(2 * turns);
             for (Received r : sampled) {
                 assertThat(r.json().path("n").asInt()).isEqualTo(3);
                 assertThat(r.json().path("temperature").asDouble()).isEqualTo(1.0);
                 assertThat(r.json().has("logprobs")).isFalse();
             }
-            // the greedy requests that found the server gives no log-probs are the only others, and only in round 0
-            assertThat(experts.size() - sampled.size()).isBetween(1, 3);
             // tokens: every HTTP request's usage is counted (321 prompt tokens each)
             assertThat(o.path("tokens").path("prompt").asLong()).isEqualTo(321L * server.chatRequests().size());
         }
@@ -222,8 +220,8 @@ class SamplingFallbackOverTheWireTest {
                 String t = group(TASK, DisagreeingExperts.promptText(r.json()));
                 return t.equals("answer") || t.equals("revise");
             }).count();
-            // Anthropic's capabilities say no log-probs, so there is no greedy discovery call: 3 calls per expert turn
-            assertThat(expertCalls).isEqualTo(3L * turns);
+            // no n on this wire: the greedy call and 3 sample calls per expert turn
+            assertThat(expertCalls).isEqualTo(4L * turns);
             assertThat(o.path("tokens").path("prompt").asLong()).isEqualTo(321L * server.chatRequests().size());
         }
     }

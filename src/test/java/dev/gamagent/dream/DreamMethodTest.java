@@ -174,7 +174,7 @@ class DreamMethodTest {
 
     /**
      * A backend without log-probs (declared or not) answering each request with n choices: agent-1's probe at 400 px
-     * says B every time, every other probe alternates A, B, A; debate turns say B.
+     * says B every time, every other probe alternates A, B, A (its greedy reply A); debate turns say B.
      */
     static ScriptedBackend sampledProbes(boolean declaresLogprobs) {
         return new ScriptedBackend("scripted", caps(declaresLogprobs, true, 0), r -> {
@@ -191,7 +191,7 @@ class DreamMethodTest {
     }
 
     @Test
-    void withTheSamplingFallbackEachProbeIsDrawnThreeTimesAndItsUIsTheirAgreement() {
+    void withTheSamplingFallbackEachProbeIsDrawnThreeTimesMoreAndItsUIsTheirAgreement() {
         for (boolean declares : List.of(false, true)) {
             var b = sampledProbes(declares);
             Answer a = dream(b, "dream.uncertainty_fallback=sampling");
@@ -206,9 +206,9 @@ class DreamMethodTest {
             }
             List<ChatRequest> probeRequests;
             synchronized (b.requests) { probeRequests = b.requests.stream().filter(r -> user(r).contains("<task>probe</task>")).toList(); }
+            // each probe: its own greedy request, then one request for 3 samples; every request is counted
             assertThat(probeRequests.stream().filter(r -> r.n() == 3 && r.temperature() == 1.0 && !r.logprobs())).hasSize(9);
-            // a backend that only turns out to give no log-probs costs one greedy request more per probe; all are counted
-            assertThat(probeRequests).hasSize(declares ? 18 : 9);
+            assertThat(probeRequests).hasSize(18);
             assertThat(a.calls()).isEqualTo(b.requests.size());
             assertThat(a.tokens().prompt()).isEqualTo(PROMPT_TOKENS * b.requests.size());
         }

@@ -41,16 +41,9 @@ class SampleAgreementTest {
         assertThat(SampleAgreement.optionUncertainty(p, null)).isEqualTo(1.0);
     }
 
-    @Test void theModeSkipsUnreadableSamplesAndBreaksTiesByFirstAppearance() {
-        assertThat(SampleAgreement.mode(Arrays.asList(null, "B", "A", "A"))).isEqualTo("A");
-        assertThat(SampleAgreement.mode(Arrays.asList("C", "B", "B", "C"))).isEqualTo("C");
-        assertThat(SampleAgreement.mode(Arrays.asList(null, null))).isNull();
-    }
-
-    @Test void openAnswersUseOneMinusTheMeanPairwiseSimilarityAndTheMedoid() {
+    @Test void openAnswersUseOneMinusTheMeanPairwiseSimilarity() {
         double[][] sim = {{1, 0.9, 0.3}, {0.9, 1, 0.6}, {0.3, 0.6, 1}};
         assertThat(SampleAgreement.openUncertainty(sim)).isCloseTo(1 - (0.9 + 0.3 + 0.6) / 3, within(1e-12));
-        assertThat(SampleAgreement.medoid(sim)).isEqualTo(1);
         assertThat(SampleAgreement.openUncertainty(new double[][] {{1}})).isEqualTo(1.0);
     }
 }
