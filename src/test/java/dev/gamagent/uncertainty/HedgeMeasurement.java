@@ -77,6 +77,35 @@ public final class HedgeMeasurement {
         System.out.println();
         report("Replies GAM can read (ReplyParser finds an option; the rest get U = 1 anyway); correct = that option is the answer",
                 read, phi, sem);
+        System.out.println();
+        variants(read);
+    }
+
+    /**
+     * Lexicon variants the development files suggested (removing tiers or words that fire on non-hedges), each
+     * with its mean per-file AUROC over the readable replies of the development and the held-out files.
+     */
+    private static void variants(Map<String, List<Reply>> read) {
+        List<String> weakNoCanBe = SemanticUncertainty.WEAK.stream().filter(w -> !w.equals("can be")).toList();
+        Map<String, SemanticUncertainty> lexicons = new LinkedHashMap<>();
+        lexicons.put("the project's lexicon", new SemanticUncertainty());
+        lexicons.put("without \"can be\"", new SemanticUncertainty(SemanticUncertainty.STRONG, SemanticUncertainty.MEDIUM, weakNoCanBe));
+        lexicons.put("without \"likely\"", new SemanticUncertainty(SemanticUncertainty.STRONG,
+                SemanticUncertainty.MEDIUM.stream().filter(w -> !w.equals("likely")).toList(), SemanticUncertainty.WEAK));
+        lexicons.put("without the weak tier", new SemanticUncertainty(SemanticUncertainty.STRONG, SemanticUncertainty.MEDIUM, List.of()));
+        lexicons.put("strong tier only", new SemanticUncertainty(SemanticUncertainty.STRONG, List.of(), List.of()));
+        System.out.println("== Lexicon variants: mean per-file AUROC of (1 − Φ_sem), readable replies of the files where any hedge fires");
+        System.out.println(String.format(Locale.ROOT, "%-28s %12s %12s", "lexicon", "development", "held-out"));
+        for (var e : lexicons.entrySet()) {
+            SemanticUncertainty sem = e.getValue();
+            List<Double> dev = new ArrayList<>(), held = new ArrayList<>();
+            for (var f : read.entrySet()) {
+                if (f.getValue().isEmpty() || f.getKey().startsWith("vila")) continue; // VILA replies are bare letters: nothing fires
+                double a = measure(f.getValue(), r -> sem.of(r.text()), sem).auroc();
+                if (!Double.isNaN(a)) (DEVELOPMENT.contains(f.getKey()) ? dev : held).add(a);
+            }
+            System.out.println(String.format(Locale.ROOT, "%-28s %12s %12s", e.getKey(), fmt(mean(dev)), fmt(mean(held))));
+        }
     }
 
     private static void report(String title, Map<String, List<Reply>> byFile, ToDoubleFunction<Reply> phi, SemanticUncertainty sem) {
@@ -133,11 +162,11 @@ public final class HedgeMeasurement {
     }
 
     private static String header() {
-        return String.format(Locale.ROOT, "%-36s %6s %8s %7s %8s %8s %7s", "file", "n", "fires", "acc", "acc|fire", "acc|quiet", "AUROC");
+        return String.format(Locale.ROOT, "%-40s %6s %8s %7s %8s %8s %7s", "file", "n", "fires", "acc", "acc|fire", "acc|quiet", "AUROC");
     }
 
     private static String row(String name, Stats s) {
-        return String.format(Locale.ROOT, "%-36s %6d %7.1f%% %7.3f %8s %8s %7.3f", name, s.n(), 100.0 * s.fired() / s.n(), s.accuracy(),
+        return String.format(Locale.ROOT, "%-40s %6d %7.1f%% %7.3f %8s %8s %7.3f", name, s.n(), 100.0 * s.fired() / s.n(), s.accuracy(),
                 fmt(s.accFired()), fmt(s.accQuiet()), s.auroc());
     }
 
