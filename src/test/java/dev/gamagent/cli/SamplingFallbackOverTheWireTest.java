@@ -175,6 +175,21 @@ class SamplingFallbackOverTheWireTest {
         assertThat(r0.path("agents")).hasSize(3);
     }
 
+    /** The requests of expert turns (first answers and revisions), not critiques. */
+    private static List<Received> expertRequests(WireServer server) {
+        return server.chatRequests().stream().filter(r -> {
+            String t = group(TASK, DisagreeingExperts.promptText(r.json()));
+            return t.equals("answer") || t.equals("revise");
+        }).toList();
+    }
+
+    /** Expert turns over every round of a trace. */
+    private static int turns(JsonNode trace) {
+        int n = 0;
+        for (JsonNode round : trace.path("rounds")) n += round.path("agents").size();
+        return n;
+    }
+
     @Test void overTheOpenAiWireEachExpertAnswerIsOneRequestForThreeSamplesAndTheTraceSaysSampling() throws Exception {
         try (OpenAiWireServer server = new OpenAiWireServer()) {
             server.respondWith(panel());
@@ -186,14 +201,10 @@ class SamplingFallbackOverTheWireTest {
             assertThat(o.path("option").asText()).isEqualTo("A");
             assertThat(o.path("signal").asText()).isEqualTo("sampling");
 
-            List<Received> experts = server.chatRequests().stream().filter(r -> {
-                String t = group(TASK, DisagreeingExperts.promptText(r.json()));
-                return t.equals("answer") || t.equals("revise");
-            }).toList();
+            List<Received> experts = expertRequests(server);
             List<Received> sampled = experts.stream().filter(r -> r.json().path("temperature").asDouble() > 0).toList();
             // every expert turn of every round: its greedy request, then one request for n = 3 samples at temperature 1
-            int turns = 0;
-            for (JsonNode round : trace.path("rounds")) turns += round.path("agents").size();
+            int turns = turns(trace);
             assertThat(sampled).hasSize(turns);
             assertThat(experts).hasSize(2 * turns);
             for (Received r : sampled) {
@@ -214,14 +225,8 @@ class SamplingFallbackOverTheWireTest {
             server.assertNoViolations();
             JsonNode trace = Json.MAPPER.readTree(Files.readString(tracePath));
             assertRound0IsSampled(trace);
-            int turns = 0;
-            for (JsonNode round : trace.path("rounds")) turns += round.path("agents").size();
-            long expertCalls = server.chatRequests().stream().filter(r -> {
-                String t = group(TASK, DisagreeingExperts.promptText(r.json()));
-                return t.equals("answer") || t.equals("revise");
-            }).count();
             // no n on this wire: the greedy call and 3 sample calls per expert turn
-            assertThat(expertCalls).isEqualTo(4L * turns);
+            assertThat(expertRequests(server)).hasSize(4 * turns(trace));
             assertThat(o.path("tokens").path("prompt").asLong()).isEqualTo(321L * server.chatRequests().size());
         }
     }
