@@ -22,15 +22,15 @@ public final class ChatEvalMethod implements Method {
 
     @Override public Answer run(Question q, RunContext ctx) {
         Panel p = new Panel(name(), "chateval", q, ctx);
-        List<String> roles = p.strings("roles", List.of("general public", "critic", "domain expert"));
+        List<String> roles = roles(p.config());
         int turns = Math.max(1, p.integer("turns", 2));
         String decision = p.string("decision", "majority").toLowerCase(Locale.ROOT);
         if (!decision.equals("majority") && !decision.equals("judge")) {
             throw new Config.ConfigException("chateval.decision must be 'majority' or 'judge', got '" + decision + "'");
         }
         var sampling = p.sampling(p.number("temperature", 0));
-        List<Panel.Agent> agents = new ArrayList<>();
-        for (int i = 0; i < roles.size(); i++) agents.add(new Panel.Agent(roles.get(i).strip().replace(' ', '-'), roles.get(i), i));
+        p.seat(agentsFor(roles));
+        List<Panel.Agent> agents = agentsFor(roles);
         List<Turn> history = new ArrayList<>();
         List<Turn> last = List.of();
         for (int k = 0; k < turns; k++) {
@@ -52,6 +52,23 @@ public final class ChatEvalMethod implements Method {
             return p.finish(Panel.majority(List.of(j)), turns - 1, Termination.FIXED_ROUNDS, Map.of("decided_by", "judge"));
         }
         return p.finish(Panel.majority(last), turns - 1, Termination.FIXED_ROUNDS, Map.of("decided_by", "majority"));
+    }
+
+    /** {@code chateval.backends}: one per role, in order; the judge runs on the first role's backend. */
+    @Override public Map<String, String> backendRefs(Config c) { return Panel.backendRefs("chateval", roles(c).size(), c); }
+
+    private static List<String> roles(Config c) {
+        var n = c.node("chateval.roles");
+        if (!n.isArray() || n.isEmpty()) return List.of("general public", "critic", "domain expert");
+        List<String> out = new ArrayList<>();
+        n.forEach(x -> out.add(x.asText()));
+        return out;
+    }
+
+    private static List<Panel.Agent> agentsFor(List<String> roles) {
+        List<Panel.Agent> agents = new ArrayList<>();
+        for (int i = 0; i < roles.size(); i++) agents.add(new Panel.Agent(roles.get(i).strip().replace(' ', '-'), roles.get(i), i));
+        return agents;
     }
 
     private static String transcript(List<Turn> history) {

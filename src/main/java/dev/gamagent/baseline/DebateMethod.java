@@ -5,6 +5,7 @@ import dev.gamagent.api.Method;
 import dev.gamagent.api.Question;
 import dev.gamagent.api.RunContext;
 import dev.gamagent.api.Termination;
+import dev.gamagent.config.Config;
 
 import java.util.List;
 import java.util.Map;
@@ -19,7 +20,7 @@ public final class DebateMethod implements Method {
 
     @Override public Answer run(Question q, RunContext ctx) {
         Panel p = new Panel(name(), "debate", q, ctx);
-        List<Panel.Agent> agents = Debaters.of(p.integer("agents", 3), "debater");
+        List<Panel.Agent> agents = p.seat(Debaters.of(p.integer("agents", 3), "debater"));
         int rounds = p.integer("rounds", 2);
         var sampling = p.sampling(p.number("temperature", 0.7));
         List<Turn> prev = p.round(0, agents, a -> p.render("debate_answer", a, Map.of()), sampling);
@@ -32,6 +33,8 @@ public final class DebateMethod implements Method {
         }
         return p.finish(Panel.majority(prev), rounds, Termination.FIXED_ROUNDS, null);
     }
+
+    @Override public Map<String, String> backendRefs(Config c) { return Panel.backendRefs("debate", c.integer("debate.agents", 3), c); }
 
     private static String revisePrompt(Panel p, Panel.Agent a, List<Turn> last) {
         Turn own = Debaters.find(last, a.id());

@@ -5,6 +5,7 @@ import dev.gamagent.api.Method;
 import dev.gamagent.api.Question;
 import dev.gamagent.api.RunContext;
 import dev.gamagent.api.Termination;
+import dev.gamagent.config.Config;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -19,7 +20,7 @@ public final class DebuncMethod implements Method {
 
     @Override public Answer run(Question q, RunContext ctx) {
         Panel p = new Panel(name(), "debunc", q, ctx);
-        List<Panel.Agent> agents = Debaters.of(p.integer("agents", 3), "debater");
+        List<Panel.Agent> agents = p.seat(Debaters.of(p.integer("agents", 3), "debater"));
         int rounds = p.integer("rounds", 2);
         var sampling = p.sampling(p.number("temperature", 0.7));
         List<Turn> prev = p.round(0, agents, a -> p.render("debunc_answer", a, Map.of()), sampling);
@@ -39,6 +40,8 @@ public final class DebuncMethod implements Method {
         var verdict = MajorityVote.decide(Panel.voters(prev).stream().map(t -> t.ballot(1 - t.u())).toList());
         return p.finish(verdict, rounds, Termination.FIXED_ROUNDS, null);
     }
+
+    @Override public Map<String, String> backendRefs(Config c) { return Panel.backendRefs("debunc", c.integer("debunc.agents", 3), c); }
 
     /** Each agent's share of the panel's total confidence Σ(1 − U), the weight its message carries. */
     static List<Double> weights(List<Turn> turns) {

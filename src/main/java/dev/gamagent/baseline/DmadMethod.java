@@ -5,6 +5,7 @@ import dev.gamagent.api.Method;
 import dev.gamagent.api.Question;
 import dev.gamagent.api.RunContext;
 import dev.gamagent.api.Termination;
+import dev.gamagent.config.Config;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -20,13 +21,14 @@ public final class DmadMethod implements Method {
 
     @Override public Answer run(Question q, RunContext ctx) {
         Panel p = new Panel(name(), "dmad", q, ctx);
-        List<String> strategies = p.strings("strategies", List.of("direct", "scene_graph", "subquestions"));
+        List<String> strategies = strategies(p.config());
         int rounds = p.integer("rounds", 2);
         List<Panel.Agent> agents = new ArrayList<>();
         for (int i = 0; i < strategies.size(); i++) {
             String s = strategies.get(i);
             agents.add(new Panel.Agent(s.replace('_', '-'), s.replace('_', ' ') + " reasoner", i));
         }
+        p.seat(agents);
         var sampling = p.sampling(p.number("temperature", 0));
         List<Turn> prev = p.round(0, agents, a -> p.render("dmad_answer", a.role(),
                 Map.of("strategy", strategy(p, strategies.get(a.index())))), sampling);
@@ -44,6 +46,16 @@ public final class DmadMethod implements Method {
             prev = DebateMethod.carryOver(now, last);
         }
         return p.finish(Panel.majority(prev), rounds, Termination.FIXED_ROUNDS, null);
+    }
+
+    @Override public Map<String, String> backendRefs(Config c) { return Panel.backendRefs("dmad", strategies(c).size(), c); }
+
+    private static List<String> strategies(Config c) {
+        var n = c.node("dmad.strategies");
+        if (!n.isArray() || n.isEmpty()) return List.of("direct", "scene_graph", "subquestions");
+        List<String> out = new ArrayList<>();
+        n.forEach(x -> out.add(x.asText()));
+        return out;
     }
 
     /** The reasoning instruction of one strategy: template {@code dmad_strategy_<name>}. */

@@ -6,6 +6,7 @@ import dev.gamagent.api.Question;
 import dev.gamagent.api.RunContext;
 import dev.gamagent.api.Termination;
 import dev.gamagent.backend.Sampling;
+import dev.gamagent.config.Config;
 import dev.gamagent.image.Picture;
 
 import java.util.ArrayList;
@@ -31,6 +32,8 @@ public final class DwiMethod implements Method {
         return out;
     }
 
+    @Override public Map<String, String> backendRefs(Config c) { return Panel.backendRefs("dwi", c.integer("dwi.agents", 2), c); }
+
     /** One spoken turn and the regions it marked. */
     private record Spoken(Turn turn, List<VisualEvidence.Mark> marks) { }
 
@@ -41,7 +44,7 @@ public final class DwiMethod implements Method {
 
     @Override public Answer run(Question q, RunContext ctx) {
         Panel p = new Panel(name(), "dwi", q, ctx);
-        List<Panel.Agent> debaters = agents(p.integer("agents", 2));
+        List<Panel.Agent> debaters = p.seat(agents(p.integer("agents", 2)));
         int rounds = Math.max(1, p.integer("rounds", 2));
         Sampling sampling = p.sampling(p.number("temperature", 0));
         String system = p.render("dwi_system", debaters.get(0), Map.of());

@@ -48,6 +48,9 @@ public final class MadMethod implements Method {
                 new Panel.Agent("negative", "negative debater", 1), new Panel.Agent("moderator", "moderator", 2));
     }
 
+    /** {@code mad.backends}: affirmative, negative, moderator; the judge runs on the moderator's. */
+    @Override public Map<String, String> backendRefs(Config c) { return Panel.backendRefs("mad", agents().size(), c); }
+
     @Override public Answer run(Question q, RunContext ctx) {
         Panel p = new Panel(name, "mad", q, ctx);
         int maxRounds = Math.max(1, p.integer("rounds", 3));
@@ -56,7 +59,7 @@ public final class MadMethod implements Method {
             throw new Config.ConfigException("mad.judge_sees must be 'first' (the authors' code) or 'all' (every round), got '" + judgeSees + "'");
         }
         Sampling sampling = p.sampling(p.number("temperature", 0));
-        List<Panel.Agent> agents = agents();
+        List<Panel.Agent> agents = p.seat(agents());
         Panel.Agent aff = agents.get(0), neg = agents.get(1), mod = agents.get(2);
         String debaterSystem = p.render("mad_system_debater", aff, Map.of());
         String moderatorSystem = p.render("mad_system_moderator", mod, Map.of());

@@ -5,6 +5,7 @@ import dev.gamagent.api.Method;
 import dev.gamagent.api.Question;
 import dev.gamagent.api.RunContext;
 import dev.gamagent.api.Termination;
+import dev.gamagent.config.Config;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -21,10 +22,10 @@ public final class SelfConsistencyMethod implements Method {
         Panel p = new Panel(name(), "sc", q, ctx);
         int k = Math.max(1, p.integer("samples", 5));
         double temperature = p.number("temperature", 0.7);
-        Panel.Agent base = new Panel.Agent("sample", "assistant", 0);
+        Panel.Agent base = p.seat(List.of(new Panel.Agent("sample", "assistant", 0))).get(0);
         String user = p.render("sc_answer", base, Map.of());
         List<Turn> turns;
-        if (ctx.backend().capabilities().multipleChoices() && k > 1) {
+        if (p.backendOf(base).capabilities().multipleChoices() && k > 1) {
             ctx.progress().event("round_started", Map.of("k", 0));
             turns = new ArrayList<>(p.sample(base, 0, user, p.sampling(temperature).withN(k, temperature)));
         } else {
@@ -35,4 +36,7 @@ public final class SelfConsistencyMethod implements Method {
         p.record(0, turns, null, null);
         return p.finish(Panel.majority(turns), 0, Termination.SINGLE, Map.of("samples", k, "temperature", temperature));
     }
+
+    /** {@code sc.backends}: the one backend every sample is drawn from. */
+    @Override public Map<String, String> backendRefs(Config c) { return Panel.backendRefs("sc", 1, c); }
 }

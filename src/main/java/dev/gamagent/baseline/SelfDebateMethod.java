@@ -5,6 +5,7 @@ import dev.gamagent.api.Method;
 import dev.gamagent.api.Question;
 import dev.gamagent.api.RunContext;
 import dev.gamagent.api.Termination;
+import dev.gamagent.config.Config;
 
 import java.util.List;
 import java.util.Map;
@@ -18,7 +19,7 @@ public final class SelfDebateMethod implements Method {
 
     @Override public Answer run(Question q, RunContext ctx) {
         Panel p = new Panel(name(), "self_debate", q, ctx);
-        Panel.Agent a = new Panel.Agent("agent-1", "debater", 0);
+        Panel.Agent a = p.seat(List.of(new Panel.Agent("agent-1", "debater", 0))).get(0);
         int rounds = p.integer("rounds", 3);
         var sampling = p.sampling(p.number("temperature", 0));
         Turn prev = p.ask(a, 0, p.render("self_debate_answer", a, Map.of()), sampling);
@@ -31,4 +32,6 @@ public final class SelfDebateMethod implements Method {
         }
         return p.finish(Panel.majority(List.of(prev)), rounds, Termination.FIXED_ROUNDS, null);
     }
+
+    @Override public Map<String, String> backendRefs(Config c) { return Panel.backendRefs("self_debate", 1, c); }
 }

@@ -43,7 +43,31 @@ final class SummaryTable {
                         m.ece() == null ? "-" : String.format(Locale.ROOT, "%.3f", m.ece())));
             }
         }
+        backends(sb, runs, prefixRuns);
         return sb.toString();
+    }
+
+    /** When a method's agents ran on several backends: calls, tokens and cost per question of each backend. */
+    private static void backends(StringBuilder sb, Map<String, RunSummary> runs, boolean prefixRuns) {
+        List<String[]> rows = new java.util.ArrayList<>();
+        for (var run : runs.entrySet()) {
+            for (MethodMetrics m : run.getValue().metrics().values()) {
+                if (m.backends() == null) continue;
+                for (var e : m.backends().entrySet()) {
+                    MethodMetrics.BackendUse b = e.getValue();
+                    rows.add(new String[]{(prefixRuns ? run.getKey() + " / " : "") + m.method(), e.getKey(),
+                            b.model() == null ? b.backend() : b.model(), String.format(Locale.ROOT, "%.2f", b.callsPerQuestion()),
+                            String.format(Locale.ROOT, "%.0f", b.promptTokensPerQuestion() + b.completionTokensPerQuestion()),
+                            String.format(Locale.ROOT, "%.6f", b.costPerQuestion())});
+                }
+            }
+        }
+        if (rows.isEmpty()) return;
+        int[] w = {6, 7, 5};
+        for (String[] r : rows) for (int i = 0; i < 3; i++) w[i] = Math.max(w[i], r[i].length());
+        String f = "%-" + w[0] + "s %-" + w[1] + "s %-" + w[2] + "s %7s %9s %10s%n";
+        sb.append("\nper backend (per question):\n").append(String.format(Locale.ROOT, f, "method", "backend", "model", "calls", "tokens", "cost ($)"));
+        for (String[] r : rows) sb.append(String.format(Locale.ROOT, f, (Object[]) r));
     }
 
     private static String pct(Double v) { return v == null ? "-" : String.format(Locale.ROOT, "%.1f%%", 100 * v); }

@@ -9,6 +9,8 @@ import dev.gamagent.api.Question;
 import dev.gamagent.api.RunContext;
 import dev.gamagent.api.TokenCount;
 import dev.gamagent.backend.Backend;
+import dev.gamagent.backend.NamedBackends;
+import dev.gamagent.backend.UsageMeter;
 import dev.gamagent.config.Config;
 import dev.gamagent.util.Concurrency;
 import dev.gamagent.util.Json;
@@ -31,15 +33,23 @@ import java.util.function.IntConsumer;
  * resumes; a pair whose backend failed is stored as {@code error} and retried next time.
  */
 public final class EvalRunner {
+    private final NamedBackends backends;
     private final Backend backend;
     private final Config config;
     private final Grader grader;
     private final ResultStore store;
     private final int concurrency;
 
+    /** A runner whose agents all use {@code backend}. */
     public EvalRunner(Backend backend, Config config, Grader grader, ResultStore store, int concurrency) {
+        this(NamedBackends.of(backend), config, grader, store, concurrency);
+    }
+
+    /** @param backends the run's default backend and the named ones its agents may use */
+    public EvalRunner(NamedBackends backends, Config config, Grader grader, ResultStore store, int concurrency) {
         if (concurrency < 1) throw new IllegalArgumentException("--concurrency must be at least 1, got " + concurrency);
-        this.backend = backend;
+        this.backends = backends;
+        this.backend = backends.defaultBackend();
         this.config = config;
         this.grader = grader;
         this.store = store;
@@ -128,8 +138,9 @@ public final class EvalRunner {
     ResultRecord runOne(Pair p, Question q, Method m, ExecutorService agents) {
         EvalQuestion eq = p.question();
         long t0 = System.nanoTime();
+        UsageMeter meter = new UsageMeter();
         try {
-            Answer a = m.run(q, new RunContext(backend, null, config, agents, null));
+            Answer a = m.run(q, new RunContext(backend, backends, config, agents, null).metered(meter));
             Grader.Graded g = grader.grade(q, a);
             JsonNode trace = a.trace() == null ? null : finiteOnly(Json.MAPPER.valueToTree(a.trace()));
             TokenCount tokens = a.tokens() == null ? TokenCount.ZERO : a.tokens();
@@ -137,20 +148,22 @@ public final class EvalRunner {
                     g.outcome().label(), g.predicted(), q.groundTruth(), a.answer(), a.option(),
                     finite(a.confidence(), 0), finite(a.uncertainty(), 1), a.rounds(), a.termination(), tokens.prompt(),
                     tokens.completion(), tokens.estimated(), a.calls(), a.millis(), g.rule(), null,
-                    backend.name(), trace);
+                    backend.name(), meter.tallies(), trace);
         } catch (RuntimeException e) {
             // a backend or method failure is not a wrong answer: record it and retry on resume
-            return failed(p, e, (System.nanoTime() - t0) / 1_000_000);
+            return failed(p, e, (System.nanoTime() - t0) / 1_000_000, meter);
         }
     }
 
-    private ResultRecord failed(Pair p, RuntimeException e, long ms) {
+    private ResultRecord failed(Pair p, RuntimeException e, long ms) { return failed(p, e, ms, new UsageMeter()); }
+
+    private ResultRecord failed(Pair p, RuntimeException e, long ms, UsageMeter meter) {
         EvalQuestion eq = p.question();
         JsonNode trace = e instanceof MethodFailure mf && mf.partialTrace() != null ? finiteOnly(Json.MAPPER.valueToTree(mf.partialTrace())) : null;
         String msg = e.getClass().getSimpleName() + ": " + e.getMessage();
         return new ResultRecord(eq.id(), eq.group(), eq.rotation(), p.method(), eq.category(), eq.l2Category(),
                 Outcome.ERROR.label(), null, eq.shell().groundTruth(), null, null, 0, 1, 0, null, 0, 0, false, 0,
-                ms, null, msg, backend.name(), trace);
+                ms, null, msg, backend.name(), meter.tallies().isEmpty() ? null : meter.tallies(), trace);
     }
 
     /** Replaces NaN and infinite numbers in a trace by null: JSON has no NaN, and the stored line must parse again. */

@@ -38,6 +38,7 @@ public final class HtmlReport {
         h.append("</p>\n");
         h.append("<h2>Methods</h2>\n");
         metricTable(h, s.metrics(), null);
+        backendTable(h, s.metrics());
         h.append("<h2>Accuracy per category</h2>\n");
         cellTable(h, s.byCategory());
         h.append("<h2>Accuracy per l2-category</h2>\n");
@@ -63,6 +64,7 @@ public final class HtmlReport {
             for (var m : run.getValue().metrics().entrySet()) all.put(run.getKey() + " / " + m.getKey(), m.getValue());
         }
         metricTable(h, all, "run / method");
+        backendTable(h, all);
         h.append("<h2>Accuracy per category</h2>\n");
         Map<String, Map<String, RunSummary.Cell>> cats = new LinkedHashMap<>();
         for (var run : runs.entrySet()) {
@@ -131,6 +133,25 @@ public final class HtmlReport {
                     .append("</td><td>").append(f2(m.meanRounds())).append("</td><td>").append(f3(m.ece())).append("</td><td>")
                     .append(f3(m.auroc())).append("</td><td>").append(f3(m.balancedAccuracy())).append("</td><td>")
                     .append(f3(m.spearmanInitialUncertaintyVsRounds())).append("</td></tr>\n");
+        }
+        h.append("</table>\n");
+    }
+
+    /** Only for panels that mixed backends: what each backend cost per question, per method. */
+    private static void backendTable(StringBuilder h, Map<String, MethodMetrics> metrics) {
+        if (metrics.values().stream().allMatch(m -> m.backends() == null)) return;
+        h.append("<h2>Tokens and cost per backend</h2>\n<table>\n<tr><th>method</th><th>backend</th><th>model</th><th>calls/q</th>"
+                + "<th>prompt tok/q</th><th>completion tok/q</th><th>cost/q ($)</th></tr>\n");
+        for (var e : metrics.entrySet()) {
+            if (e.getValue().backends() == null) continue;
+            for (var b : e.getValue().backends().entrySet()) {
+                MethodMetrics.BackendUse u = b.getValue();
+                h.append("<tr><td>").append(esc(e.getKey())).append("</td><td>").append(esc(b.getKey())).append("</td><td>")
+                        .append(esc(u.model() == null ? u.backend() : u.model())).append("</td><td>").append(f2(u.callsPerQuestion()))
+                        .append("</td><td>").append(f1(u.promptTokensPerQuestion())).append("</td><td>").append(f1(u.completionTokensPerQuestion()))
+                        .append("</td><td title=\"").append(esc(String.valueOf(u.costBasis()))).append("\">")
+                        .append(String.format(Locale.ROOT, "%.6f", u.costPerQuestion())).append("</td></tr>\n");
+            }
         }
         h.append("</table>\n");
     }

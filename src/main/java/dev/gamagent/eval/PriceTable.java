@@ -57,6 +57,25 @@ public record PriceTable(Map<String, Price> prices, double gpuHourRate) {
         return best;
     }
 
+    /**
+     * The cost of one record. When a panel mixed several backends ({@link ResultRecord#backends()}), each is
+     * charged on its own (tokens × its model's price, or the GPU-hour rate × the question's wall time, as if
+     * each self-hosted server were busy for the question) and the costs add up; else as {@link #cost(String, long, long, long)}.
+     */
+    public Cost cost(ResultRecord r) {
+        var used = r.backends();
+        if (used == null || used.isEmpty()) return cost(r.backend(), r.promptTokens(), r.completionTokens(), r.millis());
+        if (used.size() == 1) return cost(used.values().iterator().next().backend(), r.promptTokens(), r.completionTokens(), r.millis());
+        double dollars = 0;
+        String basis = null;
+        for (var t : used.values()) {
+            Cost c = cost(t.backend(), t.promptTokens(), t.completionTokens(), r.millis());
+            dollars += c.dollars();
+            basis = basis == null ? c.basis() : basis.equals(c.basis()) ? basis : "mixed";
+        }
+        return new Cost(dollars, "per backend: " + basis);
+    }
+
     public Cost cost(String backendName, long promptTokens, long completionTokens, long millis) {
         Price p = priceFor(backendName);
         if (p != null) return new Cost((promptTokens * p.input() + completionTokens * p.output()) / 1e6, "price table");

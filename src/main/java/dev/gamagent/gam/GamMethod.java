@@ -4,10 +4,12 @@ import dev.gamagent.api.Answer;
 import dev.gamagent.api.Method;
 import dev.gamagent.api.Question;
 import dev.gamagent.api.RunContext;
+import dev.gamagent.config.Config;
 import dev.gamagent.game.BgeSentenceEmbedder;
 import dev.gamagent.game.Similarity;
 
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * The {@code gam} method: GAM-Agent's uncertainty-aware, game-theoretic debate (DESIGN.md §3–6). Settings
@@ -21,6 +23,8 @@ public final class GamMethod implements Method {
         GamSettings settings = GamSettings.from(context.config());
         return new GamController(question, context, settings, similarityFor(question, settings)).run();
     }
+
+    @Override public Map<String, String> backendRefs(Config config) { return GamSettings.backendRefs(config); }
 
     static Similarity similarityFor(Question q, GamSettings s) {
         String e = s.embedding() == null ? "none" : s.embedding().strip().toLowerCase(Locale.ROOT);
