@@ -39,16 +39,14 @@ public record RunContext(Backend backend, BackendResolver backends, Config confi
     }
 
     /**
-     * The same context with every backend it resolves counted in {@code meter} under the name it was asked
-     * for ({@link #DEFAULT_BACKEND} for the default backend, whichever name reached it).
+     * The same context with every backend it resolves counted in {@code meter} under the name it was asked for
+     * ({@link #label}), the name the trace records for the agent.
      */
     public RunContext metered(UsageMeter meter) {
         Backend d = meter.wrap(DEFAULT_BACKEND, backend);
         BackendResolver inner = backends;
-        return new RunContext(d, name -> {
-            Backend b = name == null || name.isBlank() ? backend : inner.resolve(name);
-            return b == backend ? d : meter.wrap(name, b);
-        }, config, executor, progress);
+        return new RunContext(d, name -> DEFAULT_BACKEND.equals(label(name)) ? d : meter.wrap(name, inner.resolve(name)),
+                config, executor, progress);
     }
 
     /** Resolves a backend by the name an agent's config gives; unknown names throw, naming the known ones. */

@@ -114,9 +114,10 @@ public record MethodMetrics(String method, int records, int errors, int unmatche
         Map<String, String> basis = new TreeMap<>();
         for (ResultRecord r : ok) {
             if (r.backends() == null) continue;
+            Map<String, PriceTable.Cost> costs = prices.costs(r);
             for (var e : r.backends().entrySet()) {
                 var t = e.getValue();
-                PriceTable.Cost c = prices.cost(t.backend(), t.promptTokens(), t.completionTokens(), r.millis());
+                PriceTable.Cost c = costs.get(e.getKey());
                 double[] s = sums.computeIfAbsent(e.getKey(), k -> new double[4]);
                 s[0] += t.calls();
                 s[1] += t.promptTokens();
