@@ -1,7 +1,7 @@
 package dev.gamagent.baseline;
 
 import dev.gamagent.api.Answer;
-import dev.gamagent.api.Method;
+import dev.gamagent.api.MultiAgentMethod;
 import dev.gamagent.api.Question;
 import dev.gamagent.api.RunContext;
 import dev.gamagent.api.Termination;
@@ -17,7 +17,7 @@ import java.util.Map;
  * domain expert) speak in turn, each seeing the whole discussion so far; after T turns each, the decision
  * is the majority of the last turn, or a judge's reading of the discussion ({@code chateval.decision}).
  */
-public final class ChatEvalMethod implements Method {
+public final class ChatEvalMethod implements MultiAgentMethod {
     @Override public String name() { return "chateval"; }
 
     @Override public Answer run(Question q, RunContext ctx) {
@@ -29,8 +29,7 @@ public final class ChatEvalMethod implements Method {
             throw new Config.ConfigException("chateval.decision must be 'majority' or 'judge', got '" + decision + "'");
         }
         var sampling = p.sampling(p.number("temperature", 0));
-        p.seat(agentsFor(roles));
-        List<Panel.Agent> agents = agentsFor(roles);
+        List<Panel.Agent> agents = p.seat(panel(roles));
         List<Turn> history = new ArrayList<>();
         List<Turn> last = List.of();
         for (int k = 0; k < turns; k++) {
@@ -57,15 +56,22 @@ public final class ChatEvalMethod implements Method {
     /** {@code chateval.backends}: one per role, in order; the judge runs on the first role's backend. */
     @Override public Map<String, String> backendRefs(Config c) { return Panel.backendRefs("chateval", roles(c).size(), c); }
 
-    private static List<String> roles(Config c) {
-        var n = c.node("chateval.roles");
-        if (!n.isArray() || n.isEmpty()) return List.of("general public", "critic", "domain expert");
-        List<String> out = new ArrayList<>();
-        n.forEach(x -> out.add(x.asText()));
-        return out;
+    /** The discussants, greedy by default, each in its role. */
+    @Override public List<Agent> agents(Question q, Config c) {
+        return Debaters.roster("chateval", c, panel(roles(c)), c.number("chateval.temperature", 0));
     }
 
-    private static List<Panel.Agent> agentsFor(List<String> roles) {
+    private static final List<String> DEFAULT_ROLES = List.of("general public", "critic", "domain expert");
+
+    private static List<String> roles(Config c) {
+        var n = c.node("chateval.roles");
+        List<String> roles = new ArrayList<>();
+        if (n.isArray()) n.forEach(x -> roles.add(x.asText()));
+        if (roles.isEmpty()) roles.addAll(DEFAULT_ROLES);
+        return roles;
+    }
+
+    private static List<Panel.Agent> panel(List<String> roles) {
         List<Panel.Agent> agents = new ArrayList<>();
         for (int i = 0; i < roles.size(); i++) agents.add(new Panel.Agent(roles.get(i).strip().replace(' ', '-'), roles.get(i), i));
         return agents;

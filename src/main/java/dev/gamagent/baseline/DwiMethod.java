@@ -1,7 +1,7 @@
 package dev.gamagent.baseline;
 
 import dev.gamagent.api.Answer;
-import dev.gamagent.api.Method;
+import dev.gamagent.api.MultiAgentMethod;
 import dev.gamagent.api.Question;
 import dev.gamagent.api.RunContext;
 import dev.gamagent.api.Termination;
@@ -22,7 +22,7 @@ import java.util.Map;
  * each debater states its stance, argues, and marks the regions that show its evidence. A judge reads the
  * whole debate with the marked images and decides. Calls = N·R + 1.
  */
-public final class DwiMethod implements Method {
+public final class DwiMethod implements MultiAgentMethod {
     @Override public String name() { return "dwi"; }
 
     /** The debaters {@code debater-1..N} (image indices 0..N-1); the judge shares the last debater's images. */
@@ -33,6 +33,11 @@ public final class DwiMethod implements Method {
     }
 
     @Override public Map<String, String> backendRefs(Config c) { return Panel.backendRefs("dwi", c.integer("dwi.agents", 2), c); }
+
+    /** The debaters as DREAM probes them (the judge speaks only at the end), greedy by default. */
+    @Override public List<Agent> agents(Question q, Config c) {
+        return Debaters.roster("dwi", c, agents(c.integer("dwi.agents", 2)), c.number("dwi.temperature", 0));
+    }
 
     /** One spoken turn and the regions it marked. */
     private record Spoken(Turn turn, List<VisualEvidence.Mark> marks) { }

@@ -1,7 +1,7 @@
 package dev.gamagent.baseline;
 
 import dev.gamagent.api.Answer;
-import dev.gamagent.api.Method;
+import dev.gamagent.api.MultiAgentMethod;
 import dev.gamagent.api.Question;
 import dev.gamagent.api.RunContext;
 import dev.gamagent.api.Termination;
@@ -26,7 +26,7 @@ import java.util.regex.Pattern;
  * candidates, then picks the final one. Every agent keeps its own conversation (memory) across rounds.
  * Calls = 3 per round (+2 for the judge).
  */
-public final class MadMethod implements Method {
+public final class MadMethod implements MultiAgentMethod {
     private static final Pattern DECISION = Pattern.compile("(?im)^[\\s*]*decision\\s*\\**\\s*[:=]\\s*\\**\\s*([a-z]+)");
     private static final Pattern SIDE = Pattern.compile("(?im)^[\\s*]*supported\\s+side\\s*\\**\\s*[:=]\\s*\\**\\s*(affirmative|negative)");
     /** A side's name is not an answer (M3MAD's Div-MAD rejects it too). */
@@ -50,6 +50,9 @@ public final class MadMethod implements Method {
 
     /** {@code mad.backends}: affirmative, negative, moderator; the judge runs on the moderator's. */
     @Override public Map<String, String> backendRefs(Config c) { return Panel.backendRefs("mad", agents().size(), c); }
+
+    /** The same agents as DREAM probes them (the judge speaks only at the end), greedy by default. */
+    @Override public List<Agent> agents(Question q, Config c) { return Debaters.roster("mad", c, agents(), c.number("mad.temperature", 0)); }
 
     @Override public Answer run(Question q, RunContext ctx) {
         Panel p = new Panel(name, "mad", q, ctx);

@@ -111,6 +111,12 @@ public final class Panel {
         return index < backendNames.size() ? backendNames.get(index) : null;
     }
 
+    /** The backend name {@code <section>.backends} gives the agent with image index {@code index} (null = the run's default). */
+    static String backendName(String section, int index, Config config) {
+        List<String> names = backendNames(section, config);
+        return index < names.size() ? names.get(index) : null;
+    }
+
     public Question question() { return question; }
 
     public Config config() { return ctx.config(); }
@@ -219,7 +225,7 @@ public final class Panel {
         messages.addAll(AgentCall.messages(backend, null, user, pics, 1.0));
         ChatResult r;
         try {
-            r = backend.chat(sampling.request(messages));
+            r = backend.chat(sampling.request(messages).from(a.id(), k));
         } catch (RuntimeException e) {
             count(TokenCount.ZERO);
             String msg = e.getClass().getSimpleName() + ": " + e.getMessage();

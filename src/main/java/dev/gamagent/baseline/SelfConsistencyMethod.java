@@ -1,7 +1,7 @@
 package dev.gamagent.baseline;
 
 import dev.gamagent.api.Answer;
-import dev.gamagent.api.Method;
+import dev.gamagent.api.MultiAgentMethod;
 import dev.gamagent.api.Question;
 import dev.gamagent.api.RunContext;
 import dev.gamagent.api.Termination;
@@ -15,14 +15,21 @@ import java.util.Map;
  * Self-consistency (Wang et al.): k reasoning paths sampled at temperature T, majority over their answers.
  * One request with {@code n = k} when the backend returns several choices, else k parallel calls.
  */
-public final class SelfConsistencyMethod implements Method {
+public final class SelfConsistencyMethod implements MultiAgentMethod {
+    /** One agent sampled k times: every sample sees the images of index 0. */
+    private static final Panel.Agent SAMPLER = new Panel.Agent("sample", "assistant", 0);
+
     @Override public String name() { return "sc"; }
+
+    @Override public List<Agent> agents(Question q, Config c) {
+        return Debaters.roster("sc", c, List.of(SAMPLER), c.number("sc.temperature", 0.7));
+    }
 
     @Override public Answer run(Question q, RunContext ctx) {
         Panel p = new Panel(name(), "sc", q, ctx);
         int k = Math.max(1, p.integer("samples", 5));
         double temperature = p.number("temperature", 0.7);
-        Panel.Agent base = p.seat(List.of(new Panel.Agent("sample", "assistant", 0))).get(0);
+        Panel.Agent base = p.seat(List.of(SAMPLER)).get(0);
         String user = p.render("sc_answer", base, Map.of());
         List<Turn> turns;
         if (p.backendOf(base).capabilities().multipleChoices() && k > 1) {

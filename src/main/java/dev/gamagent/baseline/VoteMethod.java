@@ -1,7 +1,7 @@
 package dev.gamagent.baseline;
 
 import dev.gamagent.api.Answer;
-import dev.gamagent.api.Method;
+import dev.gamagent.api.MultiAgentMethod;
 import dev.gamagent.api.Question;
 import dev.gamagent.api.RunContext;
 import dev.gamagent.api.Termination;
@@ -11,17 +11,21 @@ import java.util.List;
 import java.util.Map;
 
 /** Majority voting: N independent agents answer once (in parallel, each with its own images), majority wins. */
-public final class VoteMethod implements Method {
+public final class VoteMethod implements MultiAgentMethod {
     @Override public String name() { return "vote"; }
 
     @Override public Answer run(Question q, RunContext ctx) {
         Panel p = new Panel(name(), "vote", q, ctx);
-        List<Panel.Agent> agents = p.seat(Debaters.of(p.integer("agents", 3), "voter"));
+        List<Panel.Agent> agents = p.seat(panel(ctx.config()));
         List<Turn> turns = p.round(0, agents, a -> p.render("vote_answer", a, Map.of()),
                 p.sampling(p.number("temperature", 0.7)));
         p.record(0, turns, null, null);
         return p.finish(Panel.majority(turns), 0, Termination.SINGLE, null);
     }
 
-    @Override public Map<String, String> backendRefs(Config c) { return Panel.backendRefs("vote", c.integer("vote.agents", 3), c); }
+    @Override public Map<String, String> backendRefs(Config c) { return Panel.backendRefs("vote", panel(c).size(), c); }
+
+    @Override public List<Agent> agents(Question q, Config c) { return Debaters.roster("vote", c, panel(c), c.number("vote.temperature", 0.7)); }
+
+    private static List<Panel.Agent> panel(Config c) { return Debaters.of(c.integer("vote.agents", 3), "voter"); }
 }

@@ -12,7 +12,9 @@ import java.util.Map;
  * One finished question × method: what was asked, how it was graded and what it cost. The method's
  * full trace is kept as JSON so metrics and the sweep can read rounds, weights and branches.
  *
- * @param rule     which rule graded it (method, explicit, option, letter, text, judge, exact, normalised, numeric, ...)
+ * @param rule     which grading mode and rule graded a multiple-choice answer, "mode:step" (vlmevalkit-2026:method,
+ *                 vlmevalkit-2026:option, extended:explicit, ...: see docs/metrics.md), or how an open answer matched
+ *                 (exact, normalised, numeric, none)
  * @param error    the failure message when {@code outcome} is {@code error}
  * @param backend  the run's default backend ({@link dev.gamagent.backend.Backend#name()})
  * @param backends calls and tokens per backend name the method's agents used ({@code default}, {@code local},
