@@ -218,6 +218,39 @@ class MixedPanelEndToEndTest {
         assertThat(roles(small)).contains("completeness checker");
     }
 
+    @Test void dreamProbesEachAgentOnItsOwnBackend() throws Exception {
+        Path tracePath = dir.resolve("dream.json");
+        Run r = run(ask("dream+gam", tracePath));
+        assertThat(r.code()).as("stdout: " + r.out() + "\nstderr: " + r.err()).isZero();
+        large.assertNoViolations();
+        small.assertNoViolations();
+        List<String> probedOnLarge = probeRoles(large), probedOnSmall = probeRoles(small);
+        assertThat(probedOnLarge).isNotEmpty().containsOnly("scene expert");
+        assertThat(probedOnSmall).isNotEmpty().containsOnly("ocr expert");
+        JsonNode trace = Json.MAPPER.readTree(Files.readString(tracePath));
+        Map<String, String> probeBackends = new LinkedHashMap<>();
+        for (JsonNode p : trace.at("/extra/probes")) probeBackends.put(p.path("agent").asText(), p.path("backend").asText());
+        assertThat(probeBackends).containsEntry("scene", "openai:" + LARGE_MODEL).containsEntry("ocr", "openai:" + SMALL_MODEL)
+                .containsEntry("relational", "local:gam-perception");
+        JsonNode agents = trace.at("/rounds/0/agents");
+        List<String> backends = new ArrayList<>();
+        agents.forEach(a -> backends.add(a.path("backend").asText()));
+        assertThat(backends).as("the inner debate on the same panel").containsExactly("vlm-large", "vlm-small", "local");
+    }
+
+    /** The {@code <role>} of every DREAM probe a server got. */
+    private static List<String> probeRoles(OpenAiWireServer s) {
+        List<String> out = new ArrayList<>();
+        Pattern role = Pattern.compile("<role>([^<]*)</role>");
+        for (Received r : s.chatRequests()) {
+            String p = DisagreeingExperts.promptText(r.json());
+            if (!p.contains("<task>probe</task>")) continue;
+            Matcher m = role.matcher(p);
+            out.add(m.find() ? m.group(1) : "?");
+        }
+        return out;
+    }
+
     @Test void aMisspeltBackendNameFailsBeforeAnyCallAndListsTheKnownNames() throws Exception {
         Run r = run(ask("gam", dir.resolve("t.json"), "--set", "gam.experts=[{\"role\":\"scene\",\"backend\":\"vlm-lrage\"},\"ocr\"]"));
         assertThat(r.code()).isEqualTo(1);
