@@ -55,16 +55,9 @@ public final class BackendsCommand implements Runnable {
         @Option(names = "--json", description = "print one JSON object on stdout")
         boolean json;
 
-        private final BackendSource source;
-
-        public Check() { this(BackendSource.FACTORY); }
-
-        /** For tests: the same command with backends from {@code source}. */
-        public Check(BackendSource source) { this.source = source; }
-
         @Override public Integer call() {
             Config config = backendOptions.config();
-            try (NamedBackends backends = backendOptions.open(config, source)) {
+            try (NamedBackends backends = backendOptions.open(config, BackendSource.FACTORY)) {
                 if (backends.entries().isEmpty()) {
                     Report r = check(backends.defaultBackend());
                     if (json) System.out.println(Json.write(toJson(r)));

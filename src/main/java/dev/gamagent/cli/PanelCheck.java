@@ -1,6 +1,7 @@
 package dev.gamagent.cli;
 
 import dev.gamagent.api.MethodRegistry;
+import dev.gamagent.api.RunContext;
 import dev.gamagent.backend.Backend;
 import dev.gamagent.backend.BackendEntry;
 import dev.gamagent.backend.NamedBackends;
@@ -36,16 +37,17 @@ final class PanelCheck {
         for (String m : methods) used.addAll(MethodRegistry.create(m).backendRefs(config).values());
         List<String> failures = new ArrayList<>();
         for (String name : used) {
-            BackendEntry e = backends.entries().get(name);
-            // the built-in model and recorded replies need no server
-            if (e == null || List.of("local", "replay").contains(e.spec().kind())) continue;
+            if (name.equals(RunContext.DEFAULT_BACKEND)) continue;
             Backend b;
             try {
-                b = backends.resolve(name);
+                b = backends.resolve(name); // built now, so loading the built-in model is not charged to the first question
             } catch (IllegalArgumentException ex) {
                 failures.add(ex.getMessage());
                 continue;
             }
+            BackendEntry e = backends.entries().get(name);
+            // the built-in model and recorded replies need no server
+            if (e == null || List.of("local", "replay").contains(e.spec().kind())) continue;
             BackendsCommand.Report r = BackendsCommand.Check.check(b);
             if (r.ok()) {
                 err.println("backend '" + name + "' (" + e.describe() + "): answered in " + r.latencyMillis() + " ms; uncertainty from "
