@@ -2,6 +2,7 @@ package dev.gamagent.backend;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.gamagent.config.Config;
+import dev.gamagent.config.ConfigSchema;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -27,8 +28,7 @@ public record BackendEntry(String name, BackendSpec spec, Integer maxTopLogprobs
     /** Names that are not configured but always there: the command line's backend and the built-in model. */
     public static final List<String> RESERVED = List.of("default", "local");
 
-    private static final List<String> FIELDS = List.of("kind", "base_urls", "model", "api_key_env", "timeout", "retries",
-            "max_concurrent", "image_tokens", "record", "replay", "max_top_logprobs", "logprobs");
+    private static final List<String> FIELDS = List.copyOf(ConfigSchema.BACKEND_FIELDS.keySet());
 
     /**
      * Every entry of {@code config}'s {@code backends} section, in file order. Fields an entry leaves out take
@@ -69,7 +69,7 @@ public record BackendEntry(String name, BackendSpec spec, Integer maxTopLogprobs
                 throw new Config.ConfigException(where + "." + field + ": API keys are read from environment variables only; "
                         + "put the key in a variable and name it with \"api_key_env\"");
             }
-            String near = nearest(field);
+            String near = ConfigSchema.nearestField(field);
             throw new Config.ConfigException(where + ": unknown field '" + field + "'" + (near == null ? "" : "; did you mean '" + near + "'?")
                     + " (fields: " + String.join(", ", FIELDS) + ")");
         }
@@ -139,34 +139,5 @@ public record BackendEntry(String name, BackendSpec spec, Integer maxTopLogprobs
             throw new Config.ConfigException(where + "." + field + " must be a whole number >= " + min + ", got " + v);
         }
         return v.asInt();
-    }
-
-    /** The known field a typo most likely meant (edit distance at most 2, or a prefix), or null. */
-    private static String nearest(String field) {
-        String best = null;
-        int bestD = 3;
-        for (String f : FIELDS) {
-            int d = distance(field.toLowerCase(Locale.ROOT), f);
-            if (d < bestD || (best == null && (f.startsWith(field) || field.startsWith(f)))) {
-                best = f;
-                bestD = Math.min(d, bestD);
-            }
-        }
-        return best;
-    }
-
-    private static int distance(String a, String b) {
-        int[] prev = new int[b.length() + 1], cur = new int[b.length() + 1];
-        for (int j = 0; j <= b.length(); j++) prev[j] = j;
-        for (int i = 1; i <= a.length(); i++) {
-            cur[0] = i;
-            for (int j = 1; j <= b.length(); j++) {
-                cur[j] = Math.min(prev[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1), Math.min(prev[j] + 1, cur[j - 1] + 1));
-            }
-            int[] t = prev;
-            prev = cur;
-            cur = t;
-        }
-        return prev[b.length()];
     }
 }

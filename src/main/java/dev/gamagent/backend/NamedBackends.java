@@ -156,6 +156,11 @@ public final class NamedBackends implements RunContext.BackendResolver, AutoClos
 
         @Override public ChatResult chat(ChatRequest request) { return inner.chat(request.withLogprobs(false, 0)); }
 
+        @Override public Backend withOwnCaches() {
+            Backend v = inner.withOwnCaches();
+            return v == inner ? this : new WithoutLogprobs(v);
+        }
+
         @Override public void close() { inner.close(); }
     }
 }

@@ -91,6 +91,16 @@ public final class EvalRunner {
             return t;
         });
         AtomicInteger errors = new AtomicInteger();
+        // each method gets its own caches (the built-in model's perception cache): no method is timed on another's work;
+        // so do the named backends its agents use
+        Map<String, Backend> views = new HashMap<>();
+        Map<String, RunContext.BackendResolver> resolvers = new HashMap<>();
+        List<Backend> namedViews = java.util.Collections.synchronizedList(new ArrayList<>());
+        for (String m : methods) {
+            Backend view = backend.withOwnCaches();
+            views.put(m, view);
+            resolvers.put(m, ownCaches(view, namedViews));
+        }
         // one instance of each method per worker thread: built once (a method may load models), never shared between threads
         ThreadLocal<Map<String, Method>> instances = ThreadLocal.withInitial(HashMap::new);
         try {
@@ -106,7 +116,8 @@ public final class EvalRunner {
                     }
                     for (Pair p : pairs) {
                         ResultRecord r = loadFailure != null ? failed(p, loadFailure, 0)
-                                : runOne(p, q, instances.get().computeIfAbsent(p.method(), MethodRegistry::create), agents);
+                                : runOne(p, q, instances.get().computeIfAbsent(p.method(), MethodRegistry::create), agents,
+                                        views.get(p.method()), resolvers.get(p.method()));
                         store.put(r);
                         if (r.isError()) errors.incrementAndGet();
                         progress.finished(r);
@@ -122,6 +133,10 @@ public final class EvalRunner {
         } finally {
             questionsPool.shutdownNow();
             agents.shutdownNow();
+            for (Backend v : views.values()) if (v != backend) v.close();
+            synchronized (namedViews) {
+                for (Backend v : namedViews) v.close();
+            }
         }
         return new Stats(already, todo.size(), errors.get());
     }
@@ -135,12 +150,32 @@ public final class EvalRunner {
     /** A method's NaN/infinite confidence is stored as "no confidence" (0) / "full uncertainty" (1), keeping the JSON valid. */
     private static double finite(double v, double fallback) { return Double.isFinite(v) ? v : fallback; }
 
-    ResultRecord runOne(Pair p, Question q, Method m, ExecutorService agents) {
+    ResultRecord runOne(Pair p, Question q, Method m, ExecutorService agents) { return runOne(p, q, m, agents, backend, backends); }
+
+    /**
+     * One method's view of the named backends: each with its own caches ({@link Backend#withOwnCaches}), the
+     * default backend as {@code defaultView}; views that are new objects are added to {@code created} to be closed.
+     */
+    private RunContext.BackendResolver ownCaches(Backend defaultView, List<Backend> created) {
+        Map<String, Backend> mine = new java.util.concurrent.ConcurrentHashMap<>();
+        return name -> {
+            Backend b = backends.resolve(name);
+            if (b == backend) return defaultView;
+            return mine.computeIfAbsent(name, n -> {
+                Backend v = b.withOwnCaches();
+                if (v != b) created.add(v);
+                return v;
+            });
+        };
+    }
+
+    private ResultRecord runOne(Pair p, Question q, Method m, ExecutorService agents, Backend backend,
+                                RunContext.BackendResolver resolver) {
         EvalQuestion eq = p.question();
         long t0 = System.nanoTime();
         UsageMeter meter = new UsageMeter();
         try {
-            Answer a = m.run(q, new RunContext(backend, backends, config, agents, null).metered(meter));
+            Answer a = m.run(q, new RunContext(backend, resolver, config, agents, null).metered(meter));
             Grader.Graded g = grader.grade(q, a);
             JsonNode trace = a.trace() == null ? null : finiteOnly(Json.MAPPER.valueToTree(a.trace()));
             TokenCount tokens = a.tokens() == null ? TokenCount.ZERO : a.tokens();

@@ -25,7 +25,7 @@ public record MethodMetrics(String method, int records, int errors, int unmatche
                             Double ece, List<Calibration.Bin> reliability, Double auroc, Double balancedAccuracy,
                             double thetaU, Double spearmanInitialUncertaintyVsRounds, int spearmanN,
                             List<Double> uSysPerRound, Map<String, List<Double>> weightsPerRound,
-                            Map<String, BackendUse> backends) {
+                            FlipAccounting.Flips flips, Map<String, BackendUse> backends) {
 
     /**
      * What one backend of a panel cost per question (questions that did not use it count as 0): its model,
@@ -101,7 +101,8 @@ public record MethodMetrics(String method, int records, int errors, int unmatche
                 mean(ok, r -> r.millis() / 1000.0), mean(ok, r -> r.rounds() > 0 ? 1 : 0), mean(ok, r -> r.rounds()),
                 terms, shares, nan(Calibration.ece(conf, right, ECE_BINS)), Calibration.reliability(conf, right, ECE_BINS),
                 nan(Calibration.auroc(unc, wrong)), nan(Calibration.balancedAccuracy(unc, wrong, thetaU)), thetaU,
-                nan(Calibration.spearman(xs, ys)), xs.length, uSysPerRound(ok), weightsPerRound(ok), backends(ok, prices));
+                nan(Calibration.spearman(xs, ys)), xs.length, uSysPerRound(ok), weightsPerRound(ok),
+                FlipAccounting.of(ok), backends(ok, prices));
     }
 
     /** Per backend name: means over the records of calls, tokens and cost; null when only the default backend answered. */
@@ -143,7 +144,7 @@ public record MethodMetrics(String method, int records, int errors, int unmatche
      */
     public MethodMetrics withoutRunData() {
         return new MethodMetrics(method, records, errors, unmatched, groups, accuracy, vanillaAccuracy, 0, 0, List.of(), 0, "none",
-                0, 0, 0, 0, Map.of(), Map.of(), null, null, null, null, thetaU, null, 0, List.of(), Map.of(), null);
+                0, 0, 0, 0, Map.of(), Map.of(), null, null, null, null, thetaU, null, 0, List.of(), Map.of(), null, null);
     }
 
     /** DREAM's branch from {@code extra.branch}: a name, or an object naming it in {@code name}/{@code type}/{@code branch}. */

@@ -96,6 +96,28 @@ class NamedBackendsTest {
                 .hasMessageContaining("'backends' must be an object");
     }
 
+    @Test void theConfigurationKnowsTheBackendsSectionAndEveryMethodsBackendList(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        java.nio.file.Path file = dir.resolve("panel.json");
+        java.nio.file.Files.writeString(file, "{\"backends\": {\"big\": {\"kind\": \"openai\", \"base_urls\": [\"http://127.0.0.1:8000/v1\"],"
+                + " \"logprobs\": false}}, \"vote\": {\"backends\": [\"big\", \"local\", null]}}");
+        Config c = Config.defaults().withFile(file).withOverrides(Map.of("backends.small.kind", "ollama",
+                "backends.small.base_urls", "http://127.0.0.1:11434", "debate.backends", "[\"big\",\"small\",\"local\"]"));
+        assertThat(BackendEntry.all(c, COMMAND_LINE)).containsOnlyKeys("big", "small");
+        assertThatThrownBy(() -> Config.defaults().withOverrides(Map.of("backends.small.base_url", "http://x:1")))
+                .isInstanceOf(Config.ConfigException.class)
+                .hasMessageContaining("unknown backend field 'backends.small.base_url'").hasMessageContaining("did you mean 'base_urls'");
+        assertThatThrownBy(() -> Config.defaults().withOverrides(Map.of("backends.small.timeout", "soon")))
+                .hasMessageContaining("backends.small.timeout must be a number");
+        assertThatThrownBy(() -> Config.defaults().withOverrides(Map.of("backends.small", "{\"kind\":\"openai\",\"api_key\":\"sk-1\"}")))
+                .hasMessageContaining("environment variables only").hasMessageNotContaining("sk-1");
+        java.nio.file.Files.writeString(file, "{\"backends\": {\"big\": {\"kind\": \"openai\", \"modle\": \"x\"}}}");
+        assertThatThrownBy(() -> Config.defaults().withFile(file))
+                .hasMessageContaining("unknown backend field 'backends.big.modle'").hasMessageContaining("did you mean 'model'");
+        assertThatThrownBy(() -> Config.defaults().withOverrides(Map.of("vote.backends", "big")))
+                .hasMessageContaining("vote.backends must be a list");
+    }
+
     @Test void defaultAndLocalAreReservedNames() {
         assertThatThrownBy(() -> BackendEntry.all(config("backends.local.kind=openai"), COMMAND_LINE))
                 .hasMessageContaining("backends.local").hasMessageContaining("built-in model");
