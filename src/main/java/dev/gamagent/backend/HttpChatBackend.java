@@ -31,6 +31,8 @@ abstract class HttpChatBackend implements Backend {
     protected final TokenEstimator estimator;
     private volatile String model;
     private volatile boolean logprobsRejected;
+    /** The server accepted log-probs but answered without them (switched off, or not implemented). */
+    private volatile boolean logprobsAbsent;
     private volatile int topCap;
 
     HttpChatBackend(String kind, EndpointSettings settings) {
@@ -56,7 +58,7 @@ abstract class HttpChatBackend implements Backend {
     @Override public Capabilities capabilities() {
         Capabilities c = wireCapabilities();
         if (!c.logprobs()) return c;
-        return logprobsRejected ? c.withLogprobs(false, 0) : c.withLogprobs(true, Math.min(c.maxTopLogprobs(), topCap));
+        return logprobsRejected || logprobsAbsent ? c.withLogprobs(false, 0) : c.withLogprobs(true, Math.min(c.maxTopLogprobs(), topCap));
     }
 
     /** Sends one request already capped to this endpoint's limits; returns what the server said. */
@@ -75,6 +77,7 @@ abstract class HttpChatBackend implements Backend {
         for (int attempt = 0; ; attempt++) {
             try {
                 WireAnswer a = send(effective, m);
+                noteMissingLogprobs(effective, a);
                 Usage usage = estimator.usage(request, a.choices(), a.promptTokens(), a.completionTokens());
                 return new ChatResult(a.choices(), usage, Duration.ofNanos(System.nanoTime() - t0), a.model() == null ? m : a.model());
             } catch (BackendException.InvalidRequest e) {
@@ -85,6 +88,22 @@ abstract class HttpChatBackend implements Backend {
                 throw e;
             }
         }
+    }
+
+    /**
+     * A reply with text but no log-probs to a request that asked for them: the server does not give them, so
+     * {@link #capabilities()} says so from now on (methods then pick their fallback before the call).
+     */
+    private void noteMissingLogprobs(ChatRequest asked, WireAnswer a) {
+        if (logprobsAbsent || !asked.logprobs() || a.choices().isEmpty()) return;
+        boolean text = false;
+        for (Choice c : a.choices()) {
+            if (c.hasLogprobs()) return;
+            text |= !c.text().isBlank();
+        }
+        if (!text) return;
+        logprobsAbsent = true;
+        LOG.info("{} answered without log-probs although asked; treating it as a server without log-probs", endpoint());
     }
 
     private ChatRequest capped(ChatRequest r) {

@@ -13,6 +13,8 @@ import dev.gamagent.image.ImageLoader;
 import dev.gamagent.image.Picture;
 import dev.gamagent.image.VideoFrames;
 import dev.gamagent.util.Concurrency;
+import dev.gamagent.eval.SignalMix;
+import dev.gamagent.uncertainty.UncertaintyFallback;
 import dev.gamagent.util.Json;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -77,6 +79,9 @@ public final class AskCommand implements Callable<Integer> {
             Backend backend = backends.defaultBackend();
             UsageMeter meter = new UsageMeter();
             Answer a = m.run(q, new RunContext(backend, backends, config, ex, null).metered(meter));
+            if (a.trace() != null && SignalMix.usedSemantic(Json.MAPPER.valueToTree(a.trace()))) {
+                System.err.println("note: " + UncertaintyFallback.semanticNotice(m.name()));
+            }
             if (trace != null) {
                 Path parent = trace.toAbsolutePath().getParent();
                 if (parent != null) Files.createDirectories(parent);

@@ -10,6 +10,7 @@ import dev.gamagent.backend.ChatRequest;
 import dev.gamagent.backend.ChatResult;
 import dev.gamagent.backend.NamedBackends;
 import dev.gamagent.config.Config;
+import dev.gamagent.backend.UncertaintySignal;
 import dev.gamagent.image.Picture;
 import dev.gamagent.uncertainty.Estimate;
 import dev.gamagent.uncertainty.UncertaintyEstimator;
@@ -148,7 +149,7 @@ public final class BackendsCommand implements Runnable {
             o.put("images", r.imagesAccepted());
             o.put("logprobs", r.logprobs());
             o.put("top_k", r.topK());
-            if (r.signal() == null) o.putNull("signal"); else o.put("signal", r.signal());
+            if (r.signal() == null) o.putNull("signal"); else o.put("signal", r.signal()).put("signal_meaning", meaning(r.signal()));
             if (r.uncertainty() == null) o.putNull("uncertainty"); else o.put("uncertainty", r.uncertainty());
             o.put("latency_ms", r.latencyMillis());
             if (r.answer() == null) o.putNull("answer"); else o.put("answer", r.answer());
@@ -163,11 +164,25 @@ public final class BackendsCommand implements Runnable {
             System.out.println("log-probs:   " + yes(r.logprobs()) + (r.logprobs() ? " (top-" + r.topK() + " alternatives per token)" : ""));
             if (r.signal() != null) {
                 System.out.printf(Locale.ROOT, "uncertainty: %.3f (%s)%n", r.uncertainty(), r.signal());
+                System.out.println("signal:      " + meaning(r.signal()));
             }
             if (r.answer() != null) System.out.println("answer:      " + r.answer() + " (expected A, red)");
             System.out.println("latency:     " + r.latencyMillis() + " ms");
             if (r.error() != null) System.out.println("error:       " + r.error());
             System.out.println(r.ok() ? "OK" : "FAILED");
+        }
+
+        /** What GAM's uncertainty will rest on with this server, in one sentence the user can act on. */
+        static String meaning(String signal) {
+            if (UncertaintySignal.TOP_K.label().equals(signal)) {
+                return "top-k log-probs: GAM computes Φ_gen (entropy and top-two gap per token), its full uncertainty signal";
+            }
+            if (UncertaintySignal.CHOSEN.label().equals(signal)) {
+                return "only the chosen token's log-prob: GAM uses 1 − p per token (no entropy or gap); ask for top_logprobs if the server allows";
+            }
+            return "no log-probs: GAM falls back to hedge words and reported confidence (semantic), which on real models' replies "
+                    + "ranks right above wrong answers no better than chance (docs/GAM.md); --set gam.uncertainty_fallback=sampling "
+                    + "(and dream.uncertainty_fallback=sampling) draws each answer 3 times instead, about 3x the completion tokens";
         }
 
         private static String yes(boolean b) { return b ? "yes" : "no"; }

@@ -3,6 +3,7 @@ package dev.gamagent.cli;
 import dev.gamagent.eval.GradingMode;
 import dev.gamagent.eval.MethodMetrics;
 import dev.gamagent.eval.RunSummary;
+import dev.gamagent.eval.SignalMix;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -76,6 +77,21 @@ final class SummaryTable {
         Set<String> gradings = new LinkedHashSet<>();
         for (RunSummary s : runs.values()) gradings.add(GradingMode.describeLabels(s.grading()));
         sb.append("grading: ").append(String.join("; ", gradings)).append('\n');
+        return sb + signalLines(runs, prefixRuns);
+    }
+
+    /** One line per method naming the uncertainty signals its agents ran on, so a run without log-probs is visible. */
+    static String signalLines(Map<String, RunSummary> runs, boolean prefixRuns) {
+        StringBuilder sb = new StringBuilder();
+        for (var run : runs.entrySet()) {
+            Map<String, Map<String, Long>> mix = run.getValue().signals();
+            if (mix == null) continue;
+            for (var m : mix.entrySet()) {
+                if (m.getValue().isEmpty()) continue;
+                sb.append("signals ").append(prefixRuns ? run.getKey() + " / " : "").append(m.getKey()).append(": ")
+                        .append(SignalMix.describe(m.getValue())).append('\n');
+            }
+        }
         return sb.toString();
     }
 

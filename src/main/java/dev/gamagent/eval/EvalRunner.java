@@ -12,6 +12,7 @@ import dev.gamagent.backend.Backend;
 import dev.gamagent.backend.NamedBackends;
 import dev.gamagent.backend.UsageMeter;
 import dev.gamagent.config.Config;
+import dev.gamagent.uncertainty.UncertaintyFallback;
 import dev.gamagent.util.Concurrency;
 import dev.gamagent.util.Json;
 
@@ -24,8 +25,11 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntConsumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Runs methods over questions with at most {@code concurrency} questions in flight, storing each
@@ -33,6 +37,7 @@ import java.util.function.IntConsumer;
  * resumes; a pair whose backend failed is stored as {@code error} and retried next time.
  */
 public final class EvalRunner {
+    private static final Logger LOG = LoggerFactory.getLogger(EvalRunner.class);
     private final NamedBackends backends;
     private final Backend backend;
     private final Config config;
@@ -91,6 +96,7 @@ public final class EvalRunner {
             return t;
         });
         AtomicInteger errors = new AtomicInteger();
+        AtomicBoolean noticed = new AtomicBoolean(); // the semantic-fallback notice, once per run
         // each method gets its own caches (the built-in model's perception cache): no method is timed on another's work;
         // so do the named backends its agents use
         Map<String, Backend> views = new HashMap<>();
@@ -120,6 +126,9 @@ public final class EvalRunner {
                                         views.get(p.method()), resolvers.get(p.method()));
                         store.put(r);
                         if (r.isError()) errors.incrementAndGet();
+                        if (!noticed.get() && SignalMix.usedSemantic(r.trace()) && !noticed.getAndSet(true)) {
+                            LOG.warn(UncertaintyFallback.semanticNotice(p.method()));
+                        }
                         progress.finished(r);
                     }
                 }));

@@ -92,6 +92,7 @@ public final class HtmlReport {
         metricTable(h, s.metrics(), null);
         backendTable(h, s.metrics());
         timingNote(h);
+        signals(h, s.signals());
         flipTable(h, s.metrics());
         plots(h);
         samples(h, false);
@@ -146,6 +147,18 @@ public final class HtmlReport {
         cellTable(h, "category", cats);
         scripts(h, runs);
         return h.append("</body></html>\n").toString();
+    }
+
+    /** Which uncertainty signal each method's agents ran on (semantic = hedge words only: no log-probs, no sampling). */
+    private static void signals(StringBuilder h, Map<String, Map<String, Long>> mix) {
+        if (mix == null || mix.values().stream().allMatch(Map::isEmpty)) return;
+        h.append("<p class=signals>Uncertainty signals (agent turns and probes):");
+        for (var e : mix.entrySet()) {
+            if (e.getValue().isEmpty()) continue;
+            h.append(" <b>").append(esc(e.getKey())).append("</b> ").append(esc(SignalMix.describe(e.getValue()))).append(";");
+        }
+        h.setLength(h.length() - 1);
+        h.append(".</p>\n");
     }
 
     private static void timingNote(StringBuilder h) {

@@ -6,6 +6,7 @@ import dev.gamagent.game.DebateRule;
 import dev.gamagent.game.InfluenceWeights;
 import dev.gamagent.game.StoppingRule;
 import dev.gamagent.uncertainty.Scoring;
+import dev.gamagent.uncertainty.UncertaintyFallback;
 
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -24,7 +25,7 @@ public record GamSettings(InfluenceWeights game, StoppingRule stopping, int maxD
                           List<AgentSpec> experts, List<AgentSpec> critics, boolean noUncertainty,
                           boolean noDynamicWeights, boolean noDebate, boolean fixedRounds, boolean recordFull,
                           boolean judge, String judgeBackend, boolean zoom, String embedding, int maxTokens,
-                          int topLogprobs) {
+                          int topLogprobs, UncertaintyFallback fallback) {
 
     /** The uncertainty every agent gets under the "no uncertainty" ablation. */
     public static final double EQUAL_U = 0.5;
@@ -53,7 +54,7 @@ public record GamSettings(InfluenceWeights game, StoppingRule stopping, int maxD
                 c.bool("gam.ablation.no_debate", false), c.bool("gam.ablation.fixed_rounds", false),
                 c.bool("gam.record_full", false), c.bool("gam.judge", false), c.string("gam.judge_backend", null),
                 c.bool("gam.zoom", false), c.string("gam.embedding", "bge-small-en-v15-q"),
-                c.integer("gam.max_tokens", 512), c.integer("logprobs.top_k", 5));
+                c.integer("gam.max_tokens", 512), c.integer("logprobs.top_k", 5), UncertaintyFallback.from(c, "gam"));
     }
 
     /**

@@ -18,6 +18,8 @@ import dev.gamagent.config.Config;
 import dev.gamagent.image.Picture;
 import dev.gamagent.util.Concurrency;
 import dev.gamagent.util.Json;
+import dev.gamagent.eval.SignalMix;
+import dev.gamagent.uncertainty.UncertaintyFallback;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -47,6 +49,8 @@ import java.util.concurrent.Semaphore;
  */
 public final class GamServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(GamServer.class);
+    /** Whether the semantic-fallback notice was logged: once per server, not once per request. */
+    private final java.util.concurrent.atomic.AtomicBoolean semanticNoticed = new java.util.concurrent.atomic.AtomicBoolean();
     private static final int RETRY_AFTER_SECONDS = 5;
 
     private final ServerSettings settings;
@@ -281,6 +285,10 @@ public final class GamServer implements AutoCloseable {
             throw new ApiError(502, "upstream_error", "backend_failed", "backend " + backend.name() + " failed: " + redactor.redact(e.getMessage()));
         }
         if (a.trace() != null) store(traceId, method.name(), req, a.trace());
+        if (!semanticNoticed.get() && a.trace() != null && SignalMix.usedSemantic(Json.MAPPER.valueToTree(a.trace()))
+                && !semanticNoticed.getAndSet(true)) {
+            LOG.warn(UncertaintyFallback.semanticNotice(method.name()));
+        }
         return a;
     }
 
