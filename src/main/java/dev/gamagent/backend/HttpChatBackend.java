@@ -33,6 +33,8 @@ abstract class HttpChatBackend implements Backend {
     private final SecretScrubber scrubber;
     private volatile String model;
     private volatile boolean logprobsRejected;
+    /** The server accepted log-probs but answered without them (switched off, or not implemented). */
+    private volatile boolean logprobsAbsent;
     private volatile int topCap;
 
     HttpChatBackend(String kind, EndpointSettings settings) {
@@ -59,7 +61,7 @@ abstract class HttpChatBackend implements Backend {
     @Override public Capabilities capabilities() {
         Capabilities c = wireCapabilities();
         if (!c.logprobs()) return c;
-        return logprobsRejected ? c.withLogprobs(false, 0) : c.withLogprobs(true, Math.min(c.maxTopLogprobs(), topCap));
+        return logprobsRejected || logprobsAbsent ? c.withLogprobs(false, 0) : c.withLogprobs(true, Math.min(c.maxTopLogprobs(), topCap));
     }
 
     /** Sends one request already capped to this endpoint's limits; returns what the server said. */
@@ -81,6 +83,7 @@ abstract class HttpChatBackend implements Backend {
         for (int attempt = 0; ; attempt++) {
             try {
                 WireAnswer a = send(effective, m);
+                noteMissingLogprobs(effective, a);
                 Usage usage = estimator.usage(request, a.choices(), a.promptTokens(), a.completionTokens());
                 // the body was scrubbed as text; tokens may still spell the key across their boundaries
                 List<Choice> choices = scrubber.isEmpty() ? a.choices() : a.choices().stream().map(scrubber::scrub).toList();
@@ -93,6 +96,22 @@ abstract class HttpChatBackend implements Backend {
                 throw e;
             }
         }
+    }
+
+    /**
+     * A reply with text but no log-probs to a request that asked for them: the server does not give them, so
+     * {@link #capabilities()} says so from now on (methods then pick their fallback before the call).
+     */
+    private void noteMissingLogprobs(ChatRequest asked, WireAnswer a) {
+        if (logprobsAbsent || !asked.logprobs() || a.choices().isEmpty()) return;
+        boolean text = false;
+        for (Choice c : a.choices()) {
+            if (c.hasLogprobs()) return;
+            text |= !c.text().isBlank();
+        }
+        if (!text) return;
+        logprobsAbsent = true;
+        LOG.info("{} answered without log-probs although asked; treating it as a server without log-probs", endpoint());
     }
 
     private ChatRequest capped(ChatRequest r) {

@@ -1,7 +1,9 @@
 package dev.gamagent.cli;
 
 import dev.gamagent.backend.Backend;
+import dev.gamagent.backend.Capabilities;
 import dev.gamagent.backend.BackendSpec;
+import dev.gamagent.backend.NamedBackends;
 import dev.gamagent.config.Config;
 import dev.gamagent.eval.BenchmarkLoader;
 import dev.gamagent.eval.CircularExpansion;
@@ -90,18 +92,20 @@ public final class EvalCommand implements Callable<Integer> {
         List<String> ms = methods.stream().map(String::strip).filter(s -> !s.isEmpty()).toList();
         boolean circ = circular != null ? circular : CircularExpansion.defaultFor(data.getFileName().toString());
         RunSummary s;
-        try (Backend backend = backends.create(spec, config);
+        try (NamedBackends panel = backendOptions.open(config, backends);
              Backend judge = judgeSpec == null ? null : backends.create(judgeSpec, config)) {
-            // decode within one budget for the run and keep each image at most as large as the backend can use
-            var images = BenchmarkLoader.Images.from(config, DecodeBudget.megapixels(config.number("image.decode_budget_megapixels", 0)),
-                    backend.capabilities().maxImagePixels());
+            PanelCheck.require(panel, config, ms, System.err);
+            // decode within one budget for the run and keep each image at most as large as a backend of the run can use
+            long keep = panel.defaultBackend().capabilities().maxImagePixels();
+            if (!panel.entries().isEmpty()) keep = Math.max(keep, Capabilities.DEFAULT_MAX_PIXELS);
+            var images = BenchmarkLoader.Images.from(config, DecodeBudget.megapixels(config.number("image.decode_budget_megapixels", 0)), keep);
             Dataset ds = BenchmarkLoader.load(data, new BenchmarkLoader.Filter(limit, category), images);
             if (ds.questions().isEmpty()) {
                 throw new IllegalArgumentException(data + ": no usable questions" + (category != null ? " in category '" + category + "'" : "")
                         + (ds.skipped().isEmpty() ? "" : " (" + ds.skipped().size() + " rows skipped, first: " + ds.skipped().get(0) + ")"));
             }
             var plan = new Evaluation.Plan(ds, circ, ms, out, concurrency, commandLine(), identity, forceNew);
-            s = Evaluation.run(plan, backend, judge, config, System.err, n -> {
+            s = Evaluation.run(plan, panel, judge, config, System.err, n -> {
                 ProgressBar bar = ProgressBar.onStderr(n);
                 return r -> bar.step(r.outcomeValue());
             });
@@ -118,7 +122,7 @@ public final class EvalCommand implements Callable<Integer> {
         if (category != null) parts.addAll(List.of("--category", category));
         if (circular != null) parts.add(circular ? "--circular" : "--no-circular");
         if (grading != null) parts.addAll(List.of("--grading", grading));
-        parts.addAll(List.of("--backend", backendOptions.backend));
+        parts.addAll(List.of("--backend", backendOptions.spec().kind()));
         for (String u : backendOptions.baseUrls) parts.addAll(List.of("--base-url", u));
         if (backendOptions.model != null) parts.addAll(List.of("--model", backendOptions.model));
         if (backendOptions.config != null) parts.addAll(List.of("--config", backendOptions.config.toString()));

@@ -1,6 +1,7 @@
 package dev.gamagent.eval;
 
 import dev.gamagent.backend.Backend;
+import dev.gamagent.backend.NamedBackends;
 import dev.gamagent.config.Config;
 
 import java.io.PrintStream;
@@ -35,8 +36,17 @@ public final class Evaluation {
         public AllPairsFailed(String message) { super(message); }
     }
 
-    /** @param progress makes the progress display for the number of pending pairs */
+    /** A run whose agents all use {@code backend}. */
     public static RunSummary run(Plan plan, Backend backend, Backend judge, Config config, PrintStream err,
+                                 LongFunction<EvalRunner.ProgressSink> progress) {
+        return run(plan, NamedBackends.of(backend), judge, config, err, progress);
+    }
+
+    /**
+     * @param backends the default backend and the named ones the methods' agents may use
+     * @param progress makes the progress display for the number of pending pairs
+     */
+    public static RunSummary run(Plan plan, NamedBackends backends, Backend judge, Config config, PrintStream err,
                                  LongFunction<EvalRunner.ProgressSink> progress) {
         for (SkippedRow r : plan.dataset().skipped()) err.println("skipped " + plan.dataset().name() + " " + r);
         if (plan.forceNew()) {
@@ -48,7 +58,7 @@ public final class Evaluation {
         EvalRunner.Stats stats;
         try (ResultStore store = new ResultStore(plan.out())) {
             if (plan.identity() != null) checkIdentity(plan, store, err);
-            EvalRunner runner = new EvalRunner(backend, config, new Grader(config, judge), store, plan.concurrency());
+            EvalRunner runner = new EvalRunner(backends, config, new Grader(config, judge), store, plan.concurrency());
             EvalRunner.ProgressSink[] sink = {r -> { }};
             stats = runner.run(questions, plan.methods(), n -> sink[0] = progress.apply(n), r -> sink[0].finished(r));
             for (SkippedRow r : stats.skipped()) err.println("skipped " + plan.dataset().name() + " " + r);

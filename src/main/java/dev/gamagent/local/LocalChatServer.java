@@ -34,7 +34,8 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * An OpenAI-compatible {@code /v1/chat/completions} and {@code /v1/models} endpoint over a backend
  * (the local model, so the HTTP backends can be exercised end to end offline). Images must be base64
- * data URLs; log-probs come back in OpenAI's {@code choices[].logprobs.content} shape. Binds 127.0.0.1.
+ * data URLs; log-probs come back in OpenAI's {@code choices[].logprobs.content} shape, or never (as a server
+ * with log-probs switched off: {@code "logprobs": null} whatever was asked). Binds 127.0.0.1.
  * Bodies are capped, every image header is checked (per image and per request) before anything is
  * decoded, decodes share one budget, and images are downscaled to what the backend accepts.
  */
@@ -50,9 +51,16 @@ public final class LocalChatServer implements AutoCloseable {
     private final ExecutorService pool;
     private final AtomicLong ids = new AtomicLong();
     private final ImageLoader images;
+    private final boolean logprobs;
 
     public LocalChatServer(Backend backend, String model, int port, int threads) throws IOException {
+        this(backend, model, port, threads, true);
+    }
+
+    /** @param logprobs false to answer like a server without log-probs: the field is accepted and null comes back */
+    public LocalChatServer(Backend backend, String model, int port, int threads, boolean logprobs) throws IOException {
         this.backend = backend;
+        this.logprobs = logprobs;
         this.model = model;
         long keep = backend.capabilities().maxImagePixels();
         this.images = new ImageLoader(MAX_IMAGE_PIXELS, "the local server's limit").withBudget(DecodeBudget.megapixels(0))
@@ -210,7 +218,7 @@ public final class LocalChatServer implements AutoCloseable {
             if (schema.isMissingNode()) schema = Json.MAPPER.createObjectNode();
         }
         return new ChatRequest(messages, body.path("temperature").asDouble(1.0), maxTokens, body.path("n").asInt(1), seed,
-                body.path("logprobs").asBoolean(false), top, schema, schemaName);
+                logprobs && body.path("logprobs").asBoolean(false), top, schema, schemaName);
     }
 
     private static byte[] bytes(String url, String where) {

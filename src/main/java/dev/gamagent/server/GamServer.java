@@ -12,10 +12,13 @@ import dev.gamagent.api.RunContext;
 import dev.gamagent.api.Trace;
 import dev.gamagent.backend.Backend;
 import dev.gamagent.backend.BackendException;
+import dev.gamagent.backend.NamedBackends;
 import dev.gamagent.config.Config;
+import dev.gamagent.eval.SignalMix;
 import dev.gamagent.image.DecodeBudget;
 import dev.gamagent.image.ImageLoader;
 import dev.gamagent.image.Picture;
+import dev.gamagent.uncertainty.UncertaintyFallback;
 import dev.gamagent.util.Concurrency;
 import dev.gamagent.util.Json;
 import org.eclipse.jetty.http.HttpParser;
@@ -64,10 +67,13 @@ import java.util.concurrent.TimeUnit;
  */
 public final class GamServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(GamServer.class);
+    /** Whether the semantic-fallback notice was logged: once per server, not once per request. */
+    private final java.util.concurrent.atomic.AtomicBoolean semanticNoticed = new java.util.concurrent.atomic.AtomicBoolean();
     private static final int RETRY_AFTER_SECONDS = 5;
 
     private final ServerSettings settings;
     private final Backend backend;
+    private final NamedBackends backends;
     private final Config config;
     private final MethodCatalog catalog;
     private final SecretRedactor redactor;
@@ -86,9 +92,20 @@ public final class GamServer implements AutoCloseable {
      * @param upstreamSecrets API keys the backend uses; they are redacted from every response, trace and log line
      */
     public GamServer(ServerSettings settings, Backend backend, Config config, MethodCatalog catalog, List<String> upstreamSecrets) {
+        this(settings, NamedBackends.of(backend), config, catalog, upstreamSecrets);
+    }
+
+    /**
+     * A server whose methods' agents may use named backends (a panel from the server's configuration; clients
+     * still pick only the method, as the "model").
+     *
+     * @param upstreamSecrets API keys the backends use; they are redacted from every response, trace and log line
+     */
+    public GamServer(ServerSettings settings, NamedBackends backends, Config config, MethodCatalog catalog, List<String> upstreamSecrets) {
         settings.check();
         this.settings = settings;
-        this.backend = backend;
+        this.backends = backends;
+        this.backend = backends.defaultBackend();
         this.config = config;
         this.catalog = catalog == null ? MethodCatalog.REGISTRY : catalog;
         List<String> secrets = new java.util.ArrayList<>(upstreamSecrets == null ? List.of() : upstreamSecrets);
@@ -102,7 +119,8 @@ public final class GamServer implements AutoCloseable {
         // decode within one budget for the server, keep each image at most as large as the backend can use
         this.images = new ImageLoader(settings.maxImagePixels(), "server.max_image_megapixels")
                 .withBudget(settings.decodeBudgetPixels() > 0 ? new DecodeBudget(settings.decodeBudgetPixels()) : DecodeBudget.megapixels(0))
-                .keepingAtMost(backend.capabilities().maxImagePixels());
+                .keepingAtMost(backends.entries().isEmpty() ? backend.capabilities().maxImagePixels()
+                        : Math.max(backend.capabilities().maxImagePixels(), dev.gamagent.backend.Capabilities.DEFAULT_MAX_PIXELS));
     }
 
     /** Connections open at once; beyond it Jetty stops accepting until one closes. */
@@ -394,7 +412,7 @@ public final class GamServer implements AutoCloseable {
     }
 
     private Answer run(CompletionRequest req, Method method, String traceId, ProgressListener progress) {
-        RunContext ctx = new RunContext(backend, null, config, agentExecutor, progress);
+        RunContext ctx = new RunContext(backend, backends, config, agentExecutor, progress);
         Answer a;
         try {
             a = method.run(req.question(), ctx);
@@ -406,6 +424,10 @@ public final class GamServer implements AutoCloseable {
             throw new ApiError(502, "upstream_error", "backend_failed", "backend " + backend.name() + " failed: " + redactor.redact(e.getMessage()));
         }
         if (a.trace() != null) store(traceId, method.name(), req, a.trace());
+        if (!semanticNoticed.get() && a.trace() != null && SignalMix.usedSemantic(Json.MAPPER.valueToTree(a.trace()))
+                && !semanticNoticed.getAndSet(true)) {
+            LOG.warn(UncertaintyFallback.semanticNotice(method.name()));
+        }
         return a;
     }
 

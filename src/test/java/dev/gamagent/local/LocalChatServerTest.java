@@ -67,6 +67,24 @@ class LocalChatServerTest {
     }
 
     @Test
+    void withoutLogprobsTheServerAnswersNullLogprobsEvenWhenAskedAndStillSamplesN() throws Exception {
+        LocalBackend backend = new LocalBackend(new LocalPerception(new LayoutOcr(), new BlobSceneAnalyzer(), 8));
+        try (LocalChatServer plain = new LocalChatServer(backend, LocalBackend.MODEL, 0, 1, false).start()) {
+            ObjectNode body = request(3).put("n", 3).put("temperature", 1.0);
+            HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(plain.baseUrl() + "/chat/completions"))
+                    .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(Json.write(body))).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(r.statusCode()).isEqualTo(200);
+            JsonNode choices = Json.MAPPER.readTree(r.body()).path("choices");
+            assertThat(choices).hasSize(3);
+            for (JsonNode c : choices) {
+                assertThat(c.path("logprobs").isNull()).isTrue();
+                assertThat(c.path("message").path("content").asText()).isNotBlank();
+            }
+        }
+    }
+
+    @Test
     void theOpenAiBackendTalksToTheLocalModelEndToEnd() {
         var spec = new dev.gamagent.backend.BackendSpec("openai", java.util.List.of(server.baseUrl()), LocalBackend.MODEL, null,
                 null, 0, 2, null, null, null);
