@@ -30,9 +30,9 @@ final class QuestionReader {
 
     private static final Map<String, String> COLOR_SYNONYMS = Map.of("grey", "gray", "violet", "purple");
     /** Colour and shape names this model cannot perceive: a question about them is outside its reach. */
-    private static final Set<String> OTHER_COLORS = Set.of("pink", "brown", "white", "cyan", "magenta", "teal", "navy",
+    private static final Set<String> UNSEEN_COLORS = Set.of("pink", "brown", "white", "cyan", "magenta", "teal", "navy",
             "maroon", "beige", "turquoise", "gold", "golden", "silver", "olive", "indigo", "lavender");
-    private static final Set<String> OTHER_SHAPES = Set.of("rectangle", "oval", "ellipse", "pentagon", "octagon", "diamond",
+    private static final Set<String> UNSEEN_THINGS = Set.of("rectangle", "oval", "ellipse", "pentagon", "octagon", "diamond",
             "heart", "cross", "arrow", "rhombus", "trapezoid", "crescent", "cube", "sphere", "cone", "cylinder", "line", "person",
             "people", "man", "woman", "car", "cat", "dog", "animal", "animals", "tree", "house", "sky", "face", "letter");
     private static final Set<String> GENERIC = Set.of("object", "shape", "figure", "item", "thing", "one", "element", "form",
@@ -43,7 +43,8 @@ final class QuestionReader {
     private static final Set<String> TEXT_CUES = Set.of("written", "writing", "write", "writes", "text", "word", "words", "say", "says",
             "saying", "said", "read", "reads", "reading", "printed", "print", "inscription", "inscribed", "lettering", "letters",
             "caption", "spell", "spells", "spelled", "sign", "signs", "signboard", "signpost", "board", "label", "labels", "tag",
-            "sticker", "title", "heading", "note", "message");
+            "sticker", "title", "heading", "note", "message", "poster", "banner", "placard", "plaque", "plate", "proclaim", "proclaims",
+            "announce", "announces", "slogan", "headline");
     private static final Set<String> SMALL_PRINT = Set.of("small", "smaller", "smallest", "tiny", "little", "fine", "caption",
             "footnote", "minute", "miniature");
     private static final Set<String> LABEL = Set.of("label", "labels", "jar", "tag", "sticker", "box", "bottle", "tin", "package", "packet");
@@ -154,9 +155,9 @@ final class QuestionReader {
         return new Reading(family, Math.pow(UNREAD_FACTOR, unread.size()), unread);
     }
 
-    private static final Set<String> UNANSWERABLE = Set.of("why", "who", "whom", "when", "whose", "wherefore", "would", "should",
-            "if", "imagine", "suppose", "feel", "feels", "mean", "means", "meaning", "think");
-    private static final Set<String> NEGATIONS = Set.of("not", "no", "never", "none", "except", "without", "neither", "nor", "t");
+    private static final Set<String> UNANSWERABLE = Set.of("why", "who", "whom", "when", "whose", "wherefore", "imagine",
+            "suppose", "mean", "means", "meaning");
+    private static final Set<String> NEGATIONS = Set.of("not", "no", "never", "none", "except", "without", "neither", "nor");
 
     /** Words that make "value"/"column" text vocabulary rather than a chart's ("what word is written in the column"). */
     private static final Set<String> TEXT_ONLY = Set.of("written", "writing", "sign", "signboard", "signpost", "inscription",
@@ -167,7 +168,7 @@ final class QuestionReader {
     private static List<Word> words(String q) {
         String s = q.replace('’', '\'').replace('‘', '\'').toLowerCase(Locale.ROOT)
                 .replaceAll("\\bcolou?r(ed|s)?\\b", "color$1")
-                .replaceAll("'s\\b", " ");
+                .replaceAll("'s\\b", " ").replaceAll("n't\\b", " not");
         List<Word> out = new ArrayList<>();
         Matcher m = TOKEN.matcher(s);
         Matcher raw = TOKEN.matcher(q.replace('’', '\'').replace('‘', '\'').replaceAll("'s\\b", " "));
@@ -196,7 +197,8 @@ final class QuestionReader {
     private static boolean countCue(String q, List<Word> words) {
         String l = q.toLowerCase(Locale.ROOT);
         return l.matches("(?s).*\\bhow\\s+many\\b.*") || l.matches("(?s).*\\bnumber\\s+of\\b.*")
-                || containsWord(words, "count") || containsWord(words, "counting")
+                || containsWord(words, "count") || containsWord(words, "counting") || containsWord(words, "tally")
+                || containsWord(words, "enumerate")
                 || (containsWord(words, "total") && !any(words, CHART_CUES)) || containsWord(words, "quantity");
     }
 
@@ -204,8 +206,8 @@ final class QuestionReader {
     private static boolean unknownNoun(List<Word> words) {
         for (int i = 0; i < words.size(); i++) {
             Word w = words.get(i);
-            if (OTHER_COLORS.contains(w.text()) || OTHER_SHAPES.contains(w.text())
-                    || OTHER_SHAPES.contains(QuestionFamily.singular(w.text().replaceAll("s$", "")))) return true;
+            if (UNSEEN_COLORS.contains(w.text()) || UNSEEN_THINGS.contains(w.text())
+                    || UNSEEN_THINGS.contains(QuestionFamily.singular(w.text().replaceAll("s$", "")))) return true;
             if (i > 0 && words.get(i - 1).is(DETERMINERS) && !known(w)) return true;
         }
         return false;

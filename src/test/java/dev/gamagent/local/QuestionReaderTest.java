@@ -58,6 +58,7 @@ class QuestionReaderTest {
         assertThat(read("How many things in the picture are green?", "Three", "two", "ONE")).isEqualTo(new Count(null, "green"));
         assertThat(read("What's the total number of objects?")).isEqualTo(new Count(null, null));
         assertThat(read("How many red circles are there?")).isEqualTo(new Count("circle", "red"));
+        assertThat(read("Tally up the stars.")).isEqualTo(new Count("star", null));
     }
 
     @Test
@@ -84,6 +85,7 @@ class QuestionReaderTest {
         assertThat(read("What's printed on the label?")).isEqualTo(new Text(TextKind.LABEL));
         assertThat(read("What does the fine print say?")).isEqualTo(new Text(TextKind.SMALL_PRINT));
         assertThat(read("Read the tiny writing at the bottom of the card.")).isEqualTo(new Text(TextKind.SMALL_PRINT));
+        assertThat(read("What does the poster proclaim?")).isEqualTo(new Text(TextKind.SIGN));
     }
 
     @Test
