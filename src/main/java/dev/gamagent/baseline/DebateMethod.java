@@ -1,10 +1,11 @@
 package dev.gamagent.baseline;
 
 import dev.gamagent.api.Answer;
-import dev.gamagent.api.Method;
+import dev.gamagent.api.MultiAgentMethod;
 import dev.gamagent.api.Question;
 import dev.gamagent.api.RunContext;
 import dev.gamagent.api.Termination;
+import dev.gamagent.config.Config;
 
 import java.util.List;
 import java.util.Map;
@@ -14,12 +15,12 @@ import java.util.Map;
  * own previous answer and the others' previous answers and updates; majority over the last round.
  * {@code debate.rounds} counts the rounds after the first answers, so calls = N·(R+1).
  */
-public final class DebateMethod implements Method {
+public final class DebateMethod implements MultiAgentMethod {
     @Override public String name() { return "debate"; }
 
     @Override public Answer run(Question q, RunContext ctx) {
         Panel p = new Panel(name(), "debate", q, ctx);
-        List<Panel.Agent> agents = Debaters.of(p.integer("agents", 3), "debater");
+        List<Panel.Agent> agents = panel(ctx.config());
         int rounds = p.integer("rounds", 2);
         var sampling = p.sampling(p.number("temperature", 0.7));
         List<Turn> prev = p.round(0, agents, a -> p.render("debate_answer", a, Map.of()), sampling);
@@ -32,6 +33,10 @@ public final class DebateMethod implements Method {
         }
         return p.finish(Panel.majority(prev), rounds, Termination.FIXED_ROUNDS, null);
     }
+
+    @Override public List<Agent> agents(Question q, Config c) { return Debaters.roster(panel(c), c.number("debate.temperature", 0.7)); }
+
+    private static List<Panel.Agent> panel(Config c) { return Debaters.of(c.integer("debate.agents", 3), "debater"); }
 
     private static String revisePrompt(Panel p, Panel.Agent a, List<Turn> last) {
         Turn own = Debaters.find(last, a.id());

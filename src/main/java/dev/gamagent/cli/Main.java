@@ -6,7 +6,7 @@ import picocli.CommandLine.Command;
 /** The {@code gam} command line. */
 @Command(name = "gam", mixinStandardHelpOptions = true, version = "gam 0.1.0",
         description = "GAM-Agent: uncertainty-aware, game-theoretic multi-agent debate for vision-language models.",
-        subcommands = {AskCommand.class, EvalCommand.class, DemoCommand.class, ServeCommand.class, ReportCommand.class,
+        subcommands = {AskCommand.class, EvalCommand.class, GradeCommand.class, DemoCommand.class, ServeCommand.class, ReportCommand.class,
                 SweepCommand.class, BenchCommand.class, BackendsCommand.class, LocalServerCommand.class,
                 CommandLine.HelpCommand.class})
 public final class Main implements Runnable {

@@ -14,8 +14,9 @@ import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * {@code report.html}: one self-contained page (plots embedded as PNG data URIs, no scripts, no
- * external files) with the method-by-metric table, per-category tables and the plots.
+ * {@code report.html}: one self-contained page (plots embedded as PNG data URIs, no external files) with
+ * the method-by-metric table, per-category tables and the plots. The per-category tables (one row per
+ * category, full names, one column per method) sort by any column on a click: the page's only script.
  */
 public final class HtmlReport {
     private HtmlReport() { }
@@ -35,13 +36,14 @@ public final class HtmlReport {
                 .append(s.questions()).append(" questions").append(s.circular() ? " (circular evaluation: a question counts only if every option rotation is right)" : "")
                 .append("; methods: ").append(esc(String.join(", ", s.methods()))).append(".");
         if (s.command() != null) h.append(" Reproduce with <code>").append(esc(s.command())).append("</code>.");
+        h.append(" Multiple-choice grading: ").append(esc(GradingMode.describeLabels(s.grading()))).append('.');
         h.append("</p>\n");
         h.append("<h2>Methods</h2>\n");
         metricTable(h, s.metrics(), null);
         h.append("<h2>Accuracy per category</h2>\n");
-        cellTable(h, s.byCategory());
+        cellTable(h, "category", s.byCategory());
         h.append("<h2>Accuracy per l2-category</h2>\n");
-        cellTable(h, s.byL2Category());
+        cellTable(h, "l2-category", s.byL2Category());
         h.append("<h2>Plots</h2>\n");
         for (String img : plots(s.metrics())) h.append(img);
         if (!s.skipped().isEmpty()) {
@@ -50,6 +52,7 @@ public final class HtmlReport {
             h.append("</ul>\n");
         }
         h.append("<p class=note>Metric definitions: docs/metrics.md. Errors (backend failures) are excluded from every metric and retried on resume.</p>\n");
+        h.append(SORT_SCRIPT);
         return h.append("</body></html>\n").toString();
     }
 
@@ -68,9 +71,10 @@ public final class HtmlReport {
         for (var run : runs.entrySet()) {
             for (var m : run.getValue().byCategory().entrySet()) cats.put(run.getKey() + " / " + m.getKey(), m.getValue());
         }
-        cellTable(h, cats);
+        cellTable(h, "category", cats);
         h.append("<h2>Plots</h2>\n");
         for (String img : plots(all)) h.append(img);
+        h.append(SORT_SCRIPT);
         return h.append("</body></html>\n").toString();
     }
 
@@ -135,22 +139,56 @@ public final class HtmlReport {
         h.append("</table>\n");
     }
 
-    private static void cellTable(StringBuilder h, Map<String, Map<String, RunSummary.Cell>> byMethod) {
+    /**
+     * One row per category (its full name), the number of questions, then one accuracy column per method;
+     * a click on a header sorts by that column (again: the other way). Cells carry their sort key in data-v.
+     */
+    private static void cellTable(StringBuilder h, String title, Map<String, Map<String, RunSummary.Cell>> byMethod) {
         Set<String> cats = new LinkedHashSet<>();
         for (var m : byMethod.values()) cats.addAll(m.keySet());
-        h.append("<table>\n<tr><th>category</th>");
+        h.append("<table class=sortable>\n<thead><tr><th>").append(esc(title)).append("</th><th>questions</th>");
         for (String m : byMethod.keySet()) h.append("<th>").append(esc(m)).append("</th>");
-        h.append("</tr>\n");
+        h.append("</tr></thead>\n<tbody>\n");
         for (String c : cats.stream().sorted().toList()) {
-            h.append("<tr><td>").append(esc(c)).append("</td>");
+            int n = 0;
+            for (var m : byMethod.values()) if (m.get(c) != null) n = Math.max(n, m.get(c).n());
+            h.append("<tr><td data-v=\"").append(esc(c)).append("\">").append(esc(c)).append("</td><td data-v=\"").append(n).append("\">")
+                    .append(n).append("</td>");
             for (var m : byMethod.values()) {
                 RunSummary.Cell cell = m.get(c);
-                h.append("<td>").append(cell == null ? "" : f3(cell.accuracy()) + " <small>(n=" + cell.n() + ")</small>").append("</td>");
+                Double acc = cell == null ? null : cell.accuracy();
+                h.append("<td data-v=\"").append(acc == null ? "" : String.format(Locale.ROOT, "%.6f", acc)).append('"')
+                        .append(cell == null ? "" : " title=\"n=" + cell.n() + "\"").append('>')
+                        .append(cell == null ? "" : f3(acc)).append("</td>");
             }
             h.append("</tr>\n");
         }
-        h.append("</table>\n");
+        h.append("</tbody></table>\n");
     }
+
+    /** Sorts a table.sortable by the clicked column: a column of numbers numerically, else as text; empty cells last. */
+    private static final String SORT_SCRIPT = """
+            <script>
+            document.querySelectorAll('table.sortable th').forEach(function (th) {
+              th.style.cursor = 'pointer';
+              th.title = 'sort by this column';
+              th.addEventListener('click', function () {
+                var body = th.closest('table').tBodies[0], col = th.cellIndex, asc = th.dataset.dir !== 'asc';
+                th.closest('tr').querySelectorAll('th').forEach(function (o) { delete o.dataset.dir; });
+                th.dataset.dir = asc ? 'asc' : 'desc';
+                var rows = Array.prototype.slice.call(body.rows);
+                var numeric = rows.every(function (r) { var v = r.cells[col].dataset.v; return v === '' || !isNaN(Number(v)); });
+                rows.sort(function (a, b) {
+                  var x = a.cells[col].dataset.v, y = b.cells[col].dataset.v;
+                  if (x === '' || y === '') return (x === '') - (y === '');
+                  var d = numeric ? Number(x) - Number(y) : x.localeCompare(y);
+                  return asc ? d : -d;
+                });
+                rows.forEach(function (r) { body.appendChild(r); });
+              });
+            });
+            </script>
+            """;
 
     private static void head(StringBuilder h, String title) {
         h.append("<!DOCTYPE html>\n<html lang=en><head><meta charset=utf-8><title>").append(esc(title)).append("</title>\n<style>")

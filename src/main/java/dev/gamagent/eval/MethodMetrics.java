@@ -94,6 +94,15 @@ public record MethodMetrics(String method, int records, int errors, int unmatche
                 nan(Calibration.spearman(xs, ys)), xs.length, uSysPerRound(ok), weightsPerRound(ok));
     }
 
+    /**
+     * For predictions read from a file rather than run (gam grade): calibration needs confidences, and
+     * tokens, cost, calls and time need the run, so those are left empty (null) instead of reading as zero.
+     */
+    public MethodMetrics withoutRunData() {
+        return new MethodMetrics(method, records, errors, unmatched, groups, accuracy, vanillaAccuracy, 0, 0, List.of(), 0, "none",
+                0, 0, 0, 0, Map.of(), Map.of(), null, null, null, null, thetaU, null, 0, List.of(), Map.of());
+    }
+
     /** DREAM's branch from {@code extra.branch}: a name, or an object naming it in {@code name}/{@code type}/{@code branch}. */
     static String branchOf(ResultRecord r) {
         JsonNode b = r.trace() == null ? null : r.trace().path("extra").get("branch");
