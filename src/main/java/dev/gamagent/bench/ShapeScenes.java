@@ -27,11 +27,9 @@ final class ShapeScenes {
 
     /** A canvas of the style's size (classic: 448–768 px wide at 4:3, drawn from the scene's source) and a light background. */
     static Canvas newCanvas(Random rng, Difficulty d, RenderStyle style) {
-        int w = style.width(), h = style.height();
-        if (style.classicSize()) {
-            w = WIDTHS[rng.nextInt(WIDTHS.length)];
-            h = (w * 3 / 4) & ~1;
-        }
+        // The classic width is drawn in every style, so a seed asks the same questions in either rendering.
+        int classic = WIDTHS[rng.nextInt(WIDTHS.length)];
+        int w = style.classicSize() ? classic : style.width(), h = style.classicSize() ? (classic * 3 / 4) & ~1 : style.height();
         Color bg = d.lowContrast() ? Palette.LOW_CONTRAST_BACKGROUND : Palette.pick(Palette.BACKGROUNDS, rng);
         return new Canvas(w, h, bg, style);
     }
