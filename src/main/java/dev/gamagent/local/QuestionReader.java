@@ -144,7 +144,7 @@ final class QuestionReader {
         if (unknownNoun(words)) return Reading.unknown();
         List<Mention> mentions = mentions(words);
         QuestionFamily family;
-        if (count && (kind == OptionKind.NUMBER || kind == OptionKind.NONE)) family = count(words, mentions);
+        if (count && (kind == OptionKind.NUMBER || kind == OptionKind.NONE)) family = count(words);
         else {
             family = spatial(words, mentions, kind, opts);
             if (family == null) family = attribute(words, mentions, kind);
@@ -271,15 +271,18 @@ final class QuestionReader {
 
     // ---------------------------------------------------------------- families
 
+    /** Small, tiny or fine print prefers the smallest text; a label or jar the label; anything else the sign. */
     private static QuestionFamily text(List<Word> words) {
         TextKind k = any(words, SMALL_PRINT) ? TextKind.SMALL_PRINT : any(words, LABEL) ? TextKind.LABEL : TextKind.SIGN;
-        // "print" alone ("what is printed") is not small print; "fine print" and "small print" are.
         return new QuestionFamily.Text(k);
     }
 
-    private static QuestionFamily count(List<Word> words, List<Mention> mentions) {
+    /** A count of one shape and/or one colour; two shapes or two colours ("circles left of the square") are not read. */
+    private static QuestionFamily count(List<Word> words) {
         String shape = null, colour = null;
         for (Word w : words) {
+            if (w.shape() != null && shape != null && !shape.equals(w.shape())) return new QuestionFamily.Unknown();
+            if (w.color() != null && colour != null && !colour.equals(w.color())) return new QuestionFamily.Unknown();
             if (w.shape() != null) shape = w.shape();
             if (w.color() != null) colour = w.color();
         }

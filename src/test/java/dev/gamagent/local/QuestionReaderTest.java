@@ -120,6 +120,7 @@ class QuestionReaderTest {
         assertThat(read("Which shape is not red?", "circle", "star")).isInstanceOf(QuestionFamily.Unknown.class);
         assertThat(read("What colour is the rectangle?")).isInstanceOf(QuestionFamily.Unknown.class);
         assertThat(read("How many pink objects are there?")).isInstanceOf(QuestionFamily.Unknown.class);
+        assertThat(read("How many circles are left of the square?")).isInstanceOf(QuestionFamily.Unknown.class);
         assertThat(read("Pick one.", "red", "blue")).isInstanceOf(QuestionFamily.Unknown.class);
         assertThat(read("")).isInstanceOf(QuestionFamily.Unknown.class);
     }
