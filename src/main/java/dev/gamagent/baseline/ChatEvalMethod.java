@@ -43,11 +43,13 @@ public final class ChatEvalMethod implements MultiAgentMethod {
             }
             p.record(k, now, null, null);
             last = DebateMethod.carryOver(now, last);
+            p.decided(Panel.majority(last));
         }
         if (decision.equals("judge")) {
             var judge = new Panel.Agent("judge", "judge", 0);
             Turn j = p.ask(judge, turns, p.render("chateval_judge", judge, Map.of("history", transcript(history))), sampling);
-            p.record(turns, List.of(j), null, Map.of("decision", "judge"));
+            p.record(turns, List.of(j), null, Map.of("decided_by", "judge"));
+            p.decided(Panel.majority(List.of(j)));
             return p.finish(Panel.majority(List.of(j)), turns - 1, Termination.FIXED_ROUNDS, Map.of("decided_by", "judge"));
         }
         return p.finish(Panel.majority(last), turns - 1, Termination.FIXED_ROUNDS, Map.of("decided_by", "majority"));

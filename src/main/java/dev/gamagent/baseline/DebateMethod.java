@@ -25,11 +25,13 @@ public final class DebateMethod implements MultiAgentMethod {
         var sampling = p.sampling(p.number("temperature", 0.7));
         List<Turn> prev = p.round(0, agents, a -> p.render("debate_answer", a, Map.of()), sampling);
         p.record(0, prev, null, null);
+        p.decided(Panel.majority(prev));
         for (int k = 1; k <= rounds; k++) {
             List<Turn> last = prev;
             List<Turn> now = p.round(k, agents, a -> revisePrompt(p, a, last), sampling);
             p.record(k, now, null, null);
             prev = carryOver(now, last);
+            p.decided(Panel.majority(prev));
         }
         return p.finish(Panel.majority(prev), rounds, Termination.FIXED_ROUNDS, null);
     }

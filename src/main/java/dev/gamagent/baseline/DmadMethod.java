@@ -29,6 +29,7 @@ public final class DmadMethod implements MultiAgentMethod {
         List<Turn> prev = p.round(0, agents, a -> p.render("dmad_answer", a.role(),
                 Map.of("strategy", strategy(p, strategies.get(a.index())))), sampling);
         p.record(0, prev, null, null);
+        p.decided(Panel.majority(prev));
         for (int k = 1; k <= rounds; k++) {
             List<Turn> last = prev;
             List<Turn> now = p.round(k, agents, a -> {
@@ -40,6 +41,7 @@ public final class DmadMethod implements MultiAgentMethod {
             }, sampling);
             p.record(k, now, null, null);
             prev = DebateMethod.carryOver(now, last);
+            p.decided(Panel.majority(prev));
         }
         return p.finish(Panel.majority(prev), rounds, Termination.FIXED_ROUNDS, null);
     }

@@ -90,6 +90,7 @@ public final class MadMethod implements MultiAgentMethod {
             if (side != null) extra.put("supported_side", side);
             if (stop) {
                 p.record(k, List.of(a, n, m), null, extra);
+                p.decided(Panel.majority(List.of(m)));
                 return p.finish(Panel.majority(List.of(m)), k + 1, Termination.MODERATOR, Map.of("decided_by", "moderator"));
             }
             if (k == maxRounds - 1) {
@@ -101,10 +102,13 @@ public final class MadMethod implements MultiAgentMethod {
                 Turn j = judged.get(judged.size() - 1);
                 boolean byJudge = j.ok() && readable(j);
                 var verdict = Panel.majority(byJudge ? List.of(j) : List.of(lastAff == null ? a : lastAff, lastNeg == null ? n : lastNeg));
+                p.decided(verdict);
                 return p.finish(verdict, maxRounds, Termination.MAX_ROUNDS, Map.of("decided_by", byJudge ? "judge" : "vote",
                         "judge_sees", judgeSees));
             }
             p.record(k, List.of(a, n, m), null, extra);
+            // between rounds the moderator's current answer is MAD's decision; the debaters' majority without one
+            p.decided(Panel.majority(m.ok() && readable(m) ? List.of(m) : List.of(a, n, m)));
         }
         throw new IllegalStateException("unreachable: mad.rounds >= 1");
     }

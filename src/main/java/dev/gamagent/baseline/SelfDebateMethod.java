@@ -30,11 +30,13 @@ public final class SelfDebateMethod implements MultiAgentMethod {
         var sampling = p.sampling(p.number("temperature", 0));
         Turn prev = p.ask(a, 0, p.render("self_debate_answer", a, Map.of()), sampling);
         p.record(0, List.of(prev), null, null);
+        p.decided(Panel.majority(List.of(prev)));
         for (int k = 1; k <= rounds; k++) {
             Turn now = p.ask(a, k, p.render("self_debate_revise", a.role(),
                     Map.of("previous", Panel.body(prev, false))), sampling);
             p.record(k, List.of(now), null, null);
             if (now.ok()) prev = now;
+            p.decided(Panel.majority(List.of(prev)));
         }
         return p.finish(Panel.majority(List.of(prev)), rounds, Termination.FIXED_ROUNDS, null);
     }

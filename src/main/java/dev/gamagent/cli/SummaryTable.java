@@ -49,7 +49,7 @@ final class SummaryTable {
         StringBuilder sb = new StringBuilder();
         sb.append(String.format(Locale.ROOT, "%-" + w + "s %6s %7s", "method", "n", "acc"));
         if (inline) for (String c : catList) sb.append(' ').append(pad(label(c), Math.max(6, label(c).length())));
-        sb.append(String.format(Locale.ROOT, " %7s %7s %9s %8s %8s%n", "rounds", "calls/q", "tokens/q", "s/q", "ECE"));
+        sb.append(String.format(Locale.ROOT, " %7s %7s %9s %8s %8s %5s %5s%n", "rounds", "calls/q", "tokens/q", "s/q", "ECE", "w→r", "r→w"));
         for (var e : rows.entrySet()) {
             MethodMetrics m = e.getValue();
             sb.append(String.format(Locale.ROOT, "%-" + w + "s %6d %7s", e.getKey(), m.groups(), pct(m.accuracy())));
@@ -61,12 +61,13 @@ final class SummaryTable {
             }
             // a graded prediction file has no run behind it: no rounds, calls, tokens or time to show
             boolean run = !"none".equals(m.costBasis());
-            sb.append(String.format(Locale.ROOT, " %7s %7s %9s %8s %8s%n",
+            sb.append(String.format(Locale.ROOT, " %7s %7s %9s %8s %8s %5s %5s%n",
                     run ? String.format(Locale.ROOT, "%.2f", m.meanRounds()) : "-",
                     run ? String.format(Locale.ROOT, "%.2f", m.callsPerQuestion()) : "-",
                     run ? String.format(Locale.ROOT, "%.0f", m.promptTokensPerQuestion() + m.completionTokensPerQuestion()) : "-",
                     run ? String.format(Locale.ROOT, "%.2f", m.secondsPerQuestion()) : "-",
-                    m.ece() == null ? "-" : String.format(Locale.ROOT, "%.3f", m.ece())));
+                    m.ece() == null ? "-" : String.format(Locale.ROOT, "%.3f", m.ece()),
+                    m.flips() == null ? "-" : m.flips().wrongToRight(), m.flips() == null ? "-" : m.flips().rightToWrong()));
         }
         if (!inline) byCategory(sb, "category", catList, cats);
         List<String> l2List = names(l2);

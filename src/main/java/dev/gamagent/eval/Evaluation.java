@@ -41,7 +41,7 @@ public final class Evaluation {
                 (int) questions.stream().map(EvalQuestion::group).distinct().count(), plan.dataset().skipped(), records, PriceTable.from(config),
                 config.number("gam.theta_u", 0.5), plan.command());
         summary.write(plan.out().resolve("summary.json"));
-        HtmlReport.write(plan.out().resolve("report.html"), summary);
+        HtmlReport.write(plan.out().resolve("report.html"), summary, records, HtmlReport.thumbnails(plan.dataset().questions()));
         return summary;
     }
 }

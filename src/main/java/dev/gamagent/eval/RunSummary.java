@@ -37,7 +37,17 @@ public record RunSummary(String data, List<String> methods, boolean circular, in
         Map<String, Map<String, Cell>> cats = new LinkedHashMap<>(), l2 = new LinkedHashMap<>();
         for (String m : methods) {
             List<ResultRecord> mine = records.stream().filter(r -> r.method().equals(m)).toList();
+            List<ResultRecord> forced = null;
+            if (FullLengthRuns.recordedFull(mine)) {
+                // a record_full run's own figures are forced full-length debates: report the default rule's decisions
+                forced = mine;
+                mine = FullLengthRuns.redecided(mine);
+            }
             metrics.put(m, MethodMetrics.of(m, mine, prices, thetaU, circular));
+            if (forced != null) {
+                String label = m + FullLengthRuns.FORCED_SUFFIX;
+                metrics.put(label, MethodMetrics.of(label, forced, prices, thetaU, circular));
+            }
             cats.put(m, cells(mine, true));
             l2.put(m, cells(mine, false));
         }
@@ -62,11 +72,14 @@ public record RunSummary(String data, List<String> methods, boolean circular, in
 
     private static Map<String, Cell> cells(List<ResultRecord> rs, boolean category) {
         Map<String, List<ResultRecord>> by = new TreeMap<>();
-        for (ResultRecord r : rs) by.computeIfAbsent(category ? r.category() : r.l2Category(), k -> new ArrayList<>()).add(r);
+        for (ResultRecord r : rs) {
+            String key = category ? r.category() : r.l2Category();
+            by.computeIfAbsent(key == null ? "-" : key, k -> new ArrayList<>()).add(r); // a TreeMap takes no null key
+        }
         Map<String, Cell> out = new LinkedHashMap<>();
         for (var e : by.entrySet()) {
             MethodMetrics.GroupAccuracy ga = MethodMetrics.groupAccuracy(e.getValue());
-            out.put(e.getKey() == null ? "-" : e.getKey(), new Cell(ga.groups(), ga.accuracy()));
+            out.put(e.getKey(), new Cell(ga.groups(), ga.accuracy()));
         }
         return out;
     }

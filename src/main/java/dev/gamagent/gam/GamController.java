@@ -567,6 +567,7 @@ final class GamController {
         m.put("consensus_answer", st.answer());
         if (st.option() != null) m.put("consensus_option", st.option());
         m.put("consensus_confidence", st.confidence());
+        m.put("decision", dev.gamagent.baseline.Panel.decision(st.option(), st.answer())); // flip accounting: the consensus is gam's decision
         m.put("consensus_rule", st.verdict().rule().label());
         Map<String, String> none = new LinkedHashMap<>();
         for (Turn t : st.live()) {

@@ -44,8 +44,8 @@ class CategoryTablesTest {
     }
 
     @Test void clickingAMethodsHeaderSortsTheCategoriesByItsAccuracy() throws Exception {
-        Path chromium = HtmlReportBrowserTest.CHROMIUM;
-        if (!Files.isExecutable(chromium)) fail("this test needs headless Chromium at " + chromium + " (apt-get install chromium)");
+        Path chromium = dev.gamagent.server.ServeWebPageBrowserTest.chromium();
+        if (chromium == null) fail("this test needs headless Chromium (apt-get install chromium, or set CHROMIUM=/path/to/chrome)");
         String html = HtmlReport.render(twentyCategories());
         // click the "single" header of the first category table twice: ascending, then descending
         String click = "<script>var th = document.querySelector('table.sortable th:nth-child(3)'); th.click(); th.click();</script>";
