@@ -1,12 +1,15 @@
 package dev.gamagent.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.gamagent.api.RunContext;
 import dev.gamagent.backend.Backend;
+import dev.gamagent.backend.BackendEntry;
 import dev.gamagent.backend.BackendException;
-import dev.gamagent.backend.BackendFactory;
 import dev.gamagent.backend.ChatMessage;
 import dev.gamagent.backend.ChatRequest;
 import dev.gamagent.backend.ChatResult;
+import dev.gamagent.backend.NamedBackends;
+import dev.gamagent.config.Config;
 import dev.gamagent.image.Picture;
 import dev.gamagent.uncertainty.Estimate;
 import dev.gamagent.uncertainty.UncertaintyEstimator;
@@ -17,8 +20,11 @@ import picocli.CommandLine.Option;
 
 import java.awt.Color;
 import java.awt.image.BufferedImage;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
 
 /** {@code gam backends}: inspect model backends. */
@@ -41,7 +47,8 @@ public final class BackendsCommand implements Runnable {
      * then reports what came back. Exit code 0 when the server answered with the image, else 1.
      */
     @Command(name = "check", mixinStandardHelpOptions = true,
-            description = "Send a tiny image + question and report reachability, image support, log-probs, top-k, uncertainty signal, latency.")
+            description = {"Send a tiny image + question and report reachability, image support, log-probs, top-k, uncertainty signal, latency.",
+                    "With a --config holding a 'backends' section, every entry is checked (and the --backend given, if any)."})
     public static final class Check implements Callable<Integer> {
         @Mixin BackendOptions backendOptions;
 
@@ -49,13 +56,49 @@ public final class BackendsCommand implements Runnable {
         boolean json;
 
         @Override public Integer call() {
-            Report r;
-            try (Backend backend = BackendFactory.create(backendOptions.spec(), backendOptions.config())) {
-                r = check(backend);
+            Config config = backendOptions.config();
+            try (NamedBackends backends = backendOptions.open(config, BackendSource.FACTORY)) {
+                if (backends.entries().isEmpty()) {
+                    Report r = check(backends.defaultBackend());
+                    if (json) System.out.println(Json.write(toJson(r)));
+                    else printHuman(r);
+                    return r.ok() ? 0 : 1;
+                }
+                Map<String, Report> reports = new LinkedHashMap<>();
+                List<String> names = new ArrayList<>();
+                if (backendOptions.backend != null) names.add(RunContext.DEFAULT_BACKEND);
+                names.addAll(backends.entries().keySet());
+                for (String name : names) reports.put(name, checkNamed(backends, name));
+                boolean ok = reports.values().stream().allMatch(Report::ok);
+                if (json) {
+                    ObjectNode o = Json.MAPPER.createObjectNode();
+                    o.put("ok", ok);
+                    ObjectNode each = o.putObject("backends");
+                    reports.forEach((n, r) -> each.set(n, toJson(r).put("describe", backends.describe(n))));
+                    System.out.println(Json.write(o));
+                } else {
+                    for (var e : reports.entrySet()) {
+                        System.out.println("== " + e.getKey() + " (" + backends.describe(e.getKey()) + ")");
+                        printHuman(e.getValue());
+                    }
+                    System.out.println(ok ? "all " + reports.size() + " backends OK"
+                            : reports.entrySet().stream().filter(e -> !e.getValue().ok()).map(Map.Entry::getKey).toList() + " FAILED");
+                }
+                return ok ? 0 : 1;
             }
-            if (json) System.out.println(Json.write(toJson(r)));
-            else printHuman(r);
-            return r.ok() ? 0 : 1;
+        }
+
+        /** One named backend's check; an entry that cannot be built (e.g. its key variable unset) is a failed report. */
+        private static Report checkNamed(NamedBackends backends, String name) {
+            BackendEntry e = backends.entries().get(name);
+            if (e != null && e.spec().kind().equals("replay")) {
+                return new Report(name, true, true, false, 0, null, null, 0, null, null);
+            }
+            try {
+                return check(backends.resolve(name));
+            } catch (IllegalArgumentException ex) {
+                return new Report(name, false, false, false, 0, null, null, 0, null, ex.getMessage());
+            }
         }
 
         static Report check(Backend backend) {

@@ -2,6 +2,7 @@ package dev.gamagent.cli;
 
 import dev.gamagent.backend.Backend;
 import dev.gamagent.backend.BackendSpec;
+import dev.gamagent.backend.NamedBackends;
 import dev.gamagent.config.Config;
 import dev.gamagent.eval.BenchmarkLoader;
 import dev.gamagent.eval.CircularExpansion;
@@ -87,9 +88,10 @@ public final class EvalCommand implements Callable<Integer> {
         BackendSpec judgeSpec = judgeBackend == null ? null : new BackendSpec(judgeBackend, judgeBaseUrls, judgeModel, judgeApiKeyEnv,
                 Duration.ofSeconds(backendOptions.timeoutSeconds), backendOptions.retries, backendOptions.maxConcurrent, null, null, null);
         RunSummary s;
-        try (Backend backend = backends.create(backendOptions.spec(), config);
+        try (NamedBackends panel = backendOptions.open(config, backends);
              Backend judge = judgeSpec == null ? null : backends.create(judgeSpec, config)) {
-            s = Evaluation.run(plan, backend, judge, config, System.err, n -> {
+            PanelCheck.require(panel, config, ms, System.err);
+            s = Evaluation.run(plan, panel, judge, config, System.err, n -> {
                 ProgressBar bar = ProgressBar.onStderr(n);
                 return r -> bar.step(r.outcomeValue());
             });
@@ -106,7 +108,7 @@ public final class EvalCommand implements Callable<Integer> {
         if (category != null) parts.addAll(List.of("--category", category));
         if (circular != null) parts.add(circular ? "--circular" : "--no-circular");
         if (grading != null) parts.addAll(List.of("--grading", grading));
-        parts.addAll(List.of("--backend", backendOptions.backend));
+        parts.addAll(List.of("--backend", backendOptions.spec().kind()));
         for (String u : backendOptions.baseUrls) parts.addAll(List.of("--base-url", u));
         if (backendOptions.model != null) parts.addAll(List.of("--model", backendOptions.model));
         if (backendOptions.config != null) parts.addAll(List.of("--config", backendOptions.config.toString()));

@@ -59,6 +59,9 @@ public final class DreamMethod implements Method {
 
     @Override public String name() { return PREFIX + inner.name(); }
 
+    /** The backends of the inner method's agents. */
+    @Override public Map<String, String> backendRefs(Config config) { return inner.backendRefs(config); }
+
     /** The settings read from the {@code dream} config section. */
     record Settings(List<Double> scales, double alpha, double rho, String mode, String threshold, double staticTau,
                     int probeMaxTokens, String rollbackUncertainty, boolean consensusSkipsDebate) {

@@ -9,6 +9,8 @@ import dev.gamagent.api.Question;
 import dev.gamagent.api.RunContext;
 import dev.gamagent.api.TokenCount;
 import dev.gamagent.backend.Backend;
+import dev.gamagent.backend.NamedBackends;
+import dev.gamagent.backend.UsageMeter;
 import dev.gamagent.config.Config;
 import dev.gamagent.util.Concurrency;
 import dev.gamagent.util.Json;
@@ -31,15 +33,23 @@ import java.util.function.IntConsumer;
  * resumes; a pair whose backend failed is stored as {@code error} and retried next time.
  */
 public final class EvalRunner {
+    private final NamedBackends backends;
     private final Backend backend;
     private final Config config;
     private final Grader grader;
     private final ResultStore store;
     private final int concurrency;
 
+    /** A runner whose agents all use {@code backend}. */
     public EvalRunner(Backend backend, Config config, Grader grader, ResultStore store, int concurrency) {
+        this(NamedBackends.of(backend), config, grader, store, concurrency);
+    }
+
+    /** @param backends the run's default backend and the named ones its agents may use */
+    public EvalRunner(NamedBackends backends, Config config, Grader grader, ResultStore store, int concurrency) {
         if (concurrency < 1) throw new IllegalArgumentException("--concurrency must be at least 1, got " + concurrency);
-        this.backend = backend;
+        this.backends = backends;
+        this.backend = backends.defaultBackend();
         this.config = config;
         this.grader = grader;
         this.store = store;
@@ -81,9 +91,16 @@ public final class EvalRunner {
             return t;
         });
         AtomicInteger errors = new AtomicInteger();
-        // each method gets its own caches (the built-in model's perception cache): no method is timed on another's work
+        // each method gets its own caches (the built-in model's perception cache): no method is timed on another's work;
+        // so do the named backends its agents use
         Map<String, Backend> views = new HashMap<>();
-        for (String m : methods) views.put(m, backend.withOwnCaches());
+        Map<String, RunContext.BackendResolver> resolvers = new HashMap<>();
+        List<Backend> namedViews = java.util.Collections.synchronizedList(new ArrayList<>());
+        for (String m : methods) {
+            Backend view = backend.withOwnCaches();
+            views.put(m, view);
+            resolvers.put(m, ownCaches(view, namedViews));
+        }
         // one instance of each method per worker thread: built once (a method may load models), never shared between threads
         ThreadLocal<Map<String, Method>> instances = ThreadLocal.withInitial(HashMap::new);
         try {
@@ -100,7 +117,7 @@ public final class EvalRunner {
                     for (Pair p : pairs) {
                         ResultRecord r = loadFailure != null ? failed(p, loadFailure, 0)
                                 : runOne(p, q, instances.get().computeIfAbsent(p.method(), MethodRegistry::create), agents,
-                                        views.get(p.method()));
+                                        views.get(p.method()), resolvers.get(p.method()));
                         store.put(r);
                         if (r.isError()) errors.incrementAndGet();
                         progress.finished(r);
@@ -117,6 +134,9 @@ public final class EvalRunner {
             questionsPool.shutdownNow();
             agents.shutdownNow();
             for (Backend v : views.values()) if (v != backend) v.close();
+            synchronized (namedViews) {
+                for (Backend v : namedViews) v.close();
+            }
         }
         return new Stats(already, todo.size(), errors.get());
     }
@@ -130,13 +150,32 @@ public final class EvalRunner {
     /** A method's NaN/infinite confidence is stored as "no confidence" (0) / "full uncertainty" (1), keeping the JSON valid. */
     private static double finite(double v, double fallback) { return Double.isFinite(v) ? v : fallback; }
 
-    ResultRecord runOne(Pair p, Question q, Method m, ExecutorService agents) { return runOne(p, q, m, agents, backend); }
+    ResultRecord runOne(Pair p, Question q, Method m, ExecutorService agents) { return runOne(p, q, m, agents, backend, backends); }
 
-    private ResultRecord runOne(Pair p, Question q, Method m, ExecutorService agents, Backend backend) {
+    /**
+     * One method's view of the named backends: each with its own caches ({@link Backend#withOwnCaches}), the
+     * default backend as {@code defaultView}; views that are new objects are added to {@code created} to be closed.
+     */
+    private RunContext.BackendResolver ownCaches(Backend defaultView, List<Backend> created) {
+        Map<String, Backend> mine = new java.util.concurrent.ConcurrentHashMap<>();
+        return name -> {
+            Backend b = backends.resolve(name);
+            if (b == backend) return defaultView;
+            return mine.computeIfAbsent(name, n -> {
+                Backend v = b.withOwnCaches();
+                if (v != b) created.add(v);
+                return v;
+            });
+        };
+    }
+
+    private ResultRecord runOne(Pair p, Question q, Method m, ExecutorService agents, Backend backend,
+                                RunContext.BackendResolver resolver) {
         EvalQuestion eq = p.question();
         long t0 = System.nanoTime();
+        UsageMeter meter = new UsageMeter();
         try {
-            Answer a = m.run(q, new RunContext(backend, null, config, agents, null));
+            Answer a = m.run(q, new RunContext(backend, resolver, config, agents, null).metered(meter));
             Grader.Graded g = grader.grade(q, a);
             JsonNode trace = a.trace() == null ? null : finiteOnly(Json.MAPPER.valueToTree(a.trace()));
             TokenCount tokens = a.tokens() == null ? TokenCount.ZERO : a.tokens();
@@ -144,20 +183,22 @@ public final class EvalRunner {
                     g.outcome().label(), g.predicted(), q.groundTruth(), a.answer(), a.option(),
                     finite(a.confidence(), 0), finite(a.uncertainty(), 1), a.rounds(), a.termination(), tokens.prompt(),
                     tokens.completion(), tokens.estimated(), a.calls(), a.millis(), g.rule(), null,
-                    backend.name(), trace);
+                    backend.name(), meter.tallies(), trace);
         } catch (RuntimeException e) {
             // a backend or method failure is not a wrong answer: record it and retry on resume
-            return failed(p, e, (System.nanoTime() - t0) / 1_000_000);
+            return failed(p, e, (System.nanoTime() - t0) / 1_000_000, meter);
         }
     }
 
-    private ResultRecord failed(Pair p, RuntimeException e, long ms) {
+    private ResultRecord failed(Pair p, RuntimeException e, long ms) { return failed(p, e, ms, new UsageMeter()); }
+
+    private ResultRecord failed(Pair p, RuntimeException e, long ms, UsageMeter meter) {
         EvalQuestion eq = p.question();
         JsonNode trace = e instanceof MethodFailure mf && mf.partialTrace() != null ? finiteOnly(Json.MAPPER.valueToTree(mf.partialTrace())) : null;
         String msg = e.getClass().getSimpleName() + ": " + e.getMessage();
         return new ResultRecord(eq.id(), eq.group(), eq.rotation(), p.method(), eq.category(), eq.l2Category(),
                 Outcome.ERROR.label(), null, eq.shell().groundTruth(), null, null, 0, 1, 0, null, 0, 0, false, 0,
-                ms, null, msg, backend.name(), trace);
+                ms, null, msg, backend.name(), meter.tallies().isEmpty() ? null : meter.tallies(), trace);
     }
 
     /** Replaces NaN and infinite numbers in a trace by null: JSON has no NaN, and the stored line must parse again. */

@@ -1,6 +1,7 @@
 package dev.gamagent.eval;
 
 import dev.gamagent.backend.Backend;
+import dev.gamagent.backend.NamedBackends;
 import dev.gamagent.config.Config;
 
 import java.io.PrintStream;
@@ -20,14 +21,23 @@ public final class Evaluation {
     /** What to run and where. {@code command} is written into the report so the numbers can be repeated. */
     public record Plan(Dataset dataset, boolean circular, List<String> methods, Path out, int concurrency, String command) { }
 
-    /** @param progress makes the progress display for the number of pending pairs */
+    /** A run whose agents all use {@code backend}. */
     public static RunSummary run(Plan plan, Backend backend, Backend judge, Config config, PrintStream err,
+                                 LongFunction<EvalRunner.ProgressSink> progress) {
+        return run(plan, NamedBackends.of(backend), judge, config, err, progress);
+    }
+
+    /**
+     * @param backends the default backend and the named ones the methods' agents may use
+     * @param progress makes the progress display for the number of pending pairs
+     */
+    public static RunSummary run(Plan plan, NamedBackends backends, Backend judge, Config config, PrintStream err,
                                  LongFunction<EvalRunner.ProgressSink> progress) {
         for (SkippedRow r : plan.dataset().skipped()) err.println("skipped " + plan.dataset().name() + " " + r);
         List<EvalQuestion> questions = plan.circular() ? CircularExpansion.expand(plan.dataset().questions()) : plan.dataset().questions();
         List<ResultRecord> records;
         try (ResultStore store = new ResultStore(plan.out())) {
-            EvalRunner runner = new EvalRunner(backend, config, new Grader(config, judge), store, plan.concurrency());
+            EvalRunner runner = new EvalRunner(backends, config, new Grader(config, judge), store, plan.concurrency());
             EvalRunner.ProgressSink[] sink = {r -> { }};
             EvalRunner.Stats stats = runner.run(questions, plan.methods(), n -> sink[0] = progress.apply(n), r -> sink[0].finished(r));
             if (stats.alreadyDone() > 0) err.println("resumed: " + stats.alreadyDone() + " question × method pairs were already done in " + plan.out());

@@ -71,7 +71,7 @@ final class GamController {
 
     /** One expert's turn in one round; {@code error} set when its backend failed and it dropped out. */
     record Turn(AgentSpec spec, int index, String raw, Choice choice, ParsedResponse parsed, String answer, String option,
-                Estimate u, Map<String, Double> dist, TokenCount tokens, String error) {
+                Estimate u, Map<String, Double> dist, TokenCount tokens, String error, String model) {
         boolean answered() { return error == null; }
 
         /**
@@ -251,7 +251,7 @@ final class GamController {
             dist = s.noUncertainty() || option == null ? null : OptionDistribution.fromLogprobs(c.logprobs(), letters, option);
             if (dist == null) dist = OptionDistribution.smoothed(letters, opinionless ? null : option, u.value());
         }
-        return new Turn(spec, index, c.text(), c, p, answer, option, u, dist, tok, null);
+        return new Turn(spec, index, c.text(), c, p, answer, option, u, dist, tok, null, result.model() == null ? backend.name() : result.model());
     }
 
     /** Why a reply holds no opinion ("not applicable", "unreadable"), or null when it holds one. */
@@ -272,7 +272,7 @@ final class GamController {
 
     private Turn failed(AgentSpec spec, int index, String error) {
         return new Turn(spec, index, null, null, ParsedResponse.none(), null, null, new Estimate(1.0, UncertaintySignal.FIXED),
-                null, TokenCount.ZERO, error);
+                null, TokenCount.ZERO, error, null);
     }
 
     // ---- the game ----
@@ -387,6 +387,7 @@ final class GamController {
         List<Callable<List<GamPrompts.Shown>>> jobs = new ArrayList<>();
         Map<String, String> errors = new java.util.concurrent.ConcurrentHashMap<>();
         Map<String, String> paths = new java.util.concurrent.ConcurrentHashMap<>();
+        Map<String, Map<String, String>> served = new java.util.concurrent.ConcurrentHashMap<>();
         // critics' usage belongs to this round (they are not trace agents), so a sweep stopping here counts it
         AtomicLong critPrompt = new AtomicLong(), critCompletion = new AtomicLong();
         AtomicInteger critCalls = new AtomicInteger();
@@ -407,6 +408,7 @@ final class GamController {
                     critCompletion.addAndGet(used.completion());
                     critCalls.incrementAndGet();
                     paths.put(spec.id(), ClaimParser.critiquePath(r.text()));
+                    served.put(spec.id(), Map.of("backend", RunContext.label(spec.backend()), "model", r.model() == null ? backend.name() : r.model()));
                     List<GamPrompts.Shown> mine = new ArrayList<>();
                     for (Assessment a : ClaimParser.parseCritique(r.text(), disputed.size())) {
                         GamPrompts.Disputed d = a.claim() == 0 ? null : disputed.get(a.claim() - 1);
@@ -443,6 +445,7 @@ final class GamController {
         }
         if (!errors.isEmpty()) roundExtra.put("critic_errors", new LinkedHashMap<>(errors));
         if (!paths.isEmpty()) roundExtra.put("critic_parse", new LinkedHashMap<>(paths));
+        if (!served.isEmpty()) roundExtra.put("critic_backends", new java.util.TreeMap<>(served));
         return shown;
     }
 
@@ -469,8 +472,10 @@ final class GamController {
         for (Turn t : st.live()) peers.add(new GamPrompts.Peer(t.spec().id(), st.weightOf(t), render(t)));
         try {
             Backend b = ctx.backendFor(s.judgeBackend());
+            extra.put("backend", RunContext.label(s.judgeBackend()));
             ChatResult r = b.chat(request(prompts.judge(peers), q.images(), null, null));
             count(r);
+            extra.put("model", r.model() == null ? b.name() : r.model());
             ParsedResponse p = ClaimParser.parseAnswer(r.text(), Map.of());
             extra.put("raw", r.text());
             extra.put("parse", p.parse());
@@ -584,13 +589,14 @@ final class GamController {
         for (Turn t : turns) {
             if (!t.answered()) {
                 agents.add(new Trace.AgentTurn(t.spec().id(), t.spec().role().key(), t.spec().scale(), null, null, 1.0,
-                        UncertaintySignal.FIXED.label(), null, List.of(), TokenCount.ZERO, null, null, t.error(), null));
+                        UncertaintySignal.FIXED.label(), null, List.of(), TokenCount.ZERO, null, null, t.error(), null,
+                        RunContext.label(t.spec().backend()), null));
                 continue;
             }
             Double w = st == null || !st.live().contains(t) ? null : st.weightOf(t);
             agents.add(new Trace.AgentTurn(t.spec().id(), t.spec().role().key(), t.spec().scale(), t.answer(), t.option(),
                     t.u().value(), t.u().signal().label(), w, t.parsed().claims(), t.tokens(), t.raw(), t.parsed().parse(),
-                    null, t.dist()));
+                    null, t.dist(), RunContext.label(t.spec().backend()), t.model()));
         }
         return new Trace.Round(k, agents, critiques, st == null ? null : st.game().uSys(), st == null ? null : st.game().conflict(),
                 extra == null || extra.isEmpty() ? null : extra);

@@ -13,6 +13,7 @@ import dev.gamagent.api.RunContext;
 import dev.gamagent.api.Trace;
 import dev.gamagent.backend.Backend;
 import dev.gamagent.backend.BackendException;
+import dev.gamagent.backend.NamedBackends;
 import dev.gamagent.config.Config;
 import dev.gamagent.image.Picture;
 import dev.gamagent.util.Concurrency;
@@ -50,6 +51,7 @@ public final class GamServer implements AutoCloseable {
 
     private final ServerSettings settings;
     private final Backend backend;
+    private final NamedBackends backends;
     private final Config config;
     private final MethodCatalog catalog;
     private final SecretRedactor redactor;
@@ -66,9 +68,20 @@ public final class GamServer implements AutoCloseable {
      * @param upstreamSecrets API keys the backend uses; they are redacted from every response, trace and log line
      */
     public GamServer(ServerSettings settings, Backend backend, Config config, MethodCatalog catalog, List<String> upstreamSecrets) {
+        this(settings, NamedBackends.of(backend), config, catalog, upstreamSecrets);
+    }
+
+    /**
+     * A server whose methods' agents may use named backends (a panel from the server's configuration; clients
+     * still pick only the method, as the "model").
+     *
+     * @param upstreamSecrets API keys the backends use; they are redacted from every response, trace and log line
+     */
+    public GamServer(ServerSettings settings, NamedBackends backends, Config config, MethodCatalog catalog, List<String> upstreamSecrets) {
         settings.check();
         this.settings = settings;
-        this.backend = backend;
+        this.backends = backends;
+        this.backend = backends.defaultBackend();
         this.config = config;
         this.catalog = catalog == null ? MethodCatalog.REGISTRY : catalog;
         List<String> secrets = new java.util.ArrayList<>(upstreamSecrets == null ? List.of() : upstreamSecrets);
@@ -256,7 +269,7 @@ public final class GamServer implements AutoCloseable {
     }
 
     private Answer run(CompletionRequest req, Method method, String traceId, ProgressListener progress) {
-        RunContext ctx = new RunContext(backend, null, config, agentExecutor, progress);
+        RunContext ctx = new RunContext(backend, backends, config, agentExecutor, progress);
         Answer a;
         try {
             a = method.run(req.question(), ctx);
