@@ -106,10 +106,10 @@ public final class LocalBackend implements Backend {
 
     private List<Piece> reply(ParsedPrompt p, int k, ChatRequest request) {
         List<Perception> views = p.images().stream().map(perception::perceive).toList();
-        QuestionFamily family = QuestionFamily.recognize(p.question());
         List<String> candidates = new ArrayList<>(p.options().values());
+        QuestionReader.Reading reading = QuestionFamily.read(p.question(), candidates);
         List<String> letters = new ArrayList<>(p.options().keySet());
-        Judgement own = reasoner.judge(family, views, candidates, Lens.of(p.role()));
+        Judgement own = reasoner.judge(reading.family(), views, candidates, Lens.of(p.role())).unsure(reading.clarity(), reading.unread());
         switch (p.task()) {
             case CRITIQUE -> {
                 List<ClaimChecker.Assessment> out = new ArrayList<>();
@@ -174,8 +174,9 @@ public final class LocalBackend implements Backend {
     private static int pick(Distribution d, int k, ChatRequest request, ParsedPrompt p) {
         if (k == 0 || request.temperature() <= 0) {
             // A uniform distribution has no best value: the arbitrary pick is a hash of the prompt (same
-            // prompt, same pick), so agents that know nothing do not all fall on option A together.
-            if (d.bestProbability() - minimum(d) < 1e-12) return Math.floorMod((p.question() + "|" + p.role()).hashCode(), d.size());
+            // prompt, same pick), so agents that know nothing do not all fall on option A together. An open
+            // question has no options to spread over: its first value is the honest "cannot determine".
+            if (p.multipleChoice() && d.bestProbability() - minimum(d) < 1e-12) return Math.floorMod((p.question() + "|" + p.role()).hashCode(), d.size());
             return d.bestIndex();
         }
         long seed = (request.seed() == null ? 0L : request.seed()) * 31 + p.question().hashCode() * 17L + k;
