@@ -6,6 +6,7 @@ import dev.gamagent.api.MethodRegistry;
 import dev.gamagent.api.Question;
 import dev.gamagent.api.RunContext;
 import dev.gamagent.backend.Backend;
+import dev.gamagent.backend.Capabilities;
 import dev.gamagent.backend.NamedBackends;
 import dev.gamagent.backend.UsageMeter;
 import dev.gamagent.config.Config;
@@ -67,16 +68,20 @@ public final class AskCommand implements Callable<Integer> {
         Map<String, String> opts = options(options);
         if (images.isEmpty() && video == null) throw new IllegalArgumentException("give --image FILE or --video FILE|DIR");
         Config config = backendOptions.config();
-        ImageLoader loader = ImageLoader.withMaxMegapixels(config.number("image.max_megapixels", ImageLoader.DEFAULT_MAX_PIXELS / 1e6));
-        List<Picture> pics = new ArrayList<>();
-        for (Path p : images) pics.add(loader.file(p));
-        if (video != null) pics.addAll(new VideoFrames(System.getenv("PATH"), loader).frames(video, frames));
-        Question q = new Question("ask", pics, question, hint, opts, null, null, null);
         var m = MethodRegistry.create(method);
         ExecutorService ex = Concurrency.newIoExecutor("gam-ask");
         try (NamedBackends backends = backendOptions.open(config, BackendSource.FACTORY)) {
             PanelCheck.require(backends, config, List.of(m.name()), System.err);
             Backend backend = backends.defaultBackend();
+            // images are kept no larger than a backend of the panel can use (backends are built without connecting)
+            long keep = backend.capabilities().maxImagePixels();
+            if (!backends.entries().isEmpty()) keep = Math.max(keep, Capabilities.DEFAULT_MAX_PIXELS);
+            ImageLoader loader = ImageLoader.withMaxMegapixels(config.number("image.max_megapixels", ImageLoader.DEFAULT_MAX_PIXELS / 1e6))
+                    .keepingAtMost(keep);
+            List<Picture> pics = new ArrayList<>();
+            for (Path p : images) pics.add(loader.file(p));
+            if (video != null) pics.addAll(new VideoFrames(System.getenv("PATH"), loader).frames(video, frames));
+            Question q = new Question("ask", pics, question, hint, opts, null, null, null);
             UsageMeter meter = new UsageMeter();
             Answer a = m.run(q, new RunContext(backend, backends, config, ex, null).metered(meter));
             if (a.trace() != null && SignalMix.usedSemantic(Json.MAPPER.valueToTree(a.trace()))) {

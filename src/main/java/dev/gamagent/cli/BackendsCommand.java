@@ -37,10 +37,13 @@ public final class BackendsCommand implements Runnable {
 
     @Override public void run() { spec.commandLine().usage(System.out); }
 
-    /** The outcome of a check, printed as text or JSON. */
-    record Report(String backend, boolean reachable, boolean imagesAccepted, boolean logprobs, int topK, String signal,
+    /**
+     * The outcome of a check, printed as text or JSON. {@code imagesAccepted} is null when no answer came back
+     * that could tell (a 503, a timeout): unknown is not "no".
+     */
+    record Report(String backend, boolean reachable, Boolean imagesAccepted, boolean logprobs, int topK, String signal,
                   Double uncertainty, long latencyMillis, String answer, String error) {
-        boolean ok() { return reachable && imagesAccepted; }
+        boolean ok() { return reachable && Boolean.TRUE.equals(imagesAccepted); }
     }
 
     /**
@@ -121,12 +124,13 @@ public final class BackendsCommand implements Runnable {
                     backend.chat(ChatRequest.of(List.of(ChatMessage.user("Say OK.", List.of()))).withSampling(0.0, 4, 1, 0L).withLogprobs(false, 0));
                     return new Report(backend.name(), true, false, false, 0, null, null, ms, null, "the server refused the image: " + e.getMessage());
                 } catch (BackendException e2) {
-                    return new Report(backend.name(), !(e2 instanceof BackendException.ConnectionFailed), false, false, 0, null, null, ms, null, e.getMessage());
+                    // it refuses a plain question too: whether images work cannot be told
+                    return new Report(backend.name(), !(e2 instanceof BackendException.ConnectionFailed), null, false, 0, null, null, ms, null, e.getMessage());
                 }
             } catch (BackendException e) {
                 long ms = (System.nanoTime() - t0) / 1_000_000;
                 boolean reachable = !(e instanceof BackendException.ConnectionFailed || e instanceof BackendException.Timeout);
-                return new Report(backend.name(), reachable, false, false, 0, null, null, ms, null, e.getMessage());
+                return new Report(backend.name(), reachable, null, false, 0, null, null, ms, null, e.getMessage());
             }
         }
 
@@ -146,7 +150,7 @@ public final class BackendsCommand implements Runnable {
             o.put("backend", r.backend());
             o.put("ok", r.ok());
             o.put("reachable", r.reachable());
-            o.put("images", r.imagesAccepted());
+            if (r.imagesAccepted() == null) o.putNull("images"); else o.put("images", r.imagesAccepted());
             o.put("logprobs", r.logprobs());
             o.put("top_k", r.topK());
             if (r.signal() == null) o.putNull("signal"); else o.put("signal", r.signal()).put("signal_meaning", meaning(r.signal()));
@@ -160,8 +164,9 @@ public final class BackendsCommand implements Runnable {
         private static void printHuman(Report r) {
             System.out.println("backend:     " + r.backend());
             System.out.println("reachable:   " + yes(r.reachable()));
-            System.out.println("images:      " + yes(r.imagesAccepted()));
-            System.out.println("log-probs:   " + yes(r.logprobs()) + (r.logprobs() ? " (top-" + r.topK() + " alternatives per token)" : ""));
+            System.out.println("images:      " + (r.imagesAccepted() == null ? "unknown (no answer came back that could tell)" : yes(r.imagesAccepted())));
+            System.out.println("log-probs:   " + (r.imagesAccepted() == null ? "unknown"
+                    : yes(r.logprobs()) + (r.logprobs() ? " (top-" + r.topK() + " alternatives per token)" : "")));
             if (r.signal() != null) {
                 System.out.printf(Locale.ROOT, "uncertainty: %.3f (%s)%n", r.uncertainty(), r.signal());
                 System.out.println("signal:      " + meaning(r.signal()));

@@ -71,6 +71,12 @@ public final class ConfigSchema {
             Map.entry("backend.endpoint_cooldown_ms", Type.INTEGER), Map.entry("backend.max_top_logprobs", Type.INTEGER),
             Map.entry("backend.retry_after_cap_ms", Type.INTEGER), Map.entry("backend.retry_base_ms", Type.INTEGER),
             Map.entry("backend.retry_max_ms", Type.INTEGER),
+            // limits and defences (issue 13); host and origin lists may also be given as "a,b" with --set
+            Map.entry("server.max_request_megapixels", Type.NUMBER), Map.entry("server.decode_budget_megapixels", Type.NUMBER),
+            Map.entry("server.allowed_hosts", Type.ANY), Map.entry("server.cors_origins", Type.ANY),
+            Map.entry("server.header_timeout_s", Type.NUMBER), Map.entry("server.read_timeout_s", Type.NUMBER),
+            Map.entry("server.idle_timeout_s", Type.NUMBER), Map.entry("image.max_question_megapixels", Type.NUMBER),
+            Map.entry("image.decode_budget_megapixels", Type.NUMBER),
             // one backend name per agent of each method (docs/methods.md)
             Map.entry("single.backends", Type.LIST), Map.entry("cot.backends", Type.LIST), Map.entry("sc.backends", Type.LIST),
             Map.entry("vote.backends", Type.LIST), Map.entry("debate.backends", Type.LIST),

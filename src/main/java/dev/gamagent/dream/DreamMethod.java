@@ -208,6 +208,14 @@ public final class DreamMethod implements Method {
         List<MultiAgentMethod.Agent> agents = agents(q, ctx.config());
         Probed probed = probe(q, ctx, s, agents);
         List<Probe> probes = probed.probes();
+        if (!probes.isEmpty() && probes.stream().noneMatch(Probe::ok)) {
+            // nothing answered: a branch decided on no evidence would only hide the backend's failure
+            extra.put("probes", probes);
+            Trace partial = new Trace(Trace.QuestionInfo.of(q), name(), config(ctx, null), List.of(), "error", null,
+                    TokenCount.ZERO, probes.size(), 0, extra);
+            throw new MethodFailure(name() + ": every one of the " + probes.size() + " probe calls failed, so the debate was not started; "
+                    + "first failure: " + probes.get(0).error(), null, partial);
+        }
         TokenCount tokens = TokenCount.ZERO;
         for (Probe p : probes) tokens = tokens.plus(p.tokens());
         double tau = s.threshold().equals("static") ? s.staticTau()

@@ -61,8 +61,18 @@ public final class EvalRunner {
         this.concurrency = concurrency;
     }
 
-    /** Which pairs this run did and how many were already done. */
-    public record Stats(int alreadyDone, int ran, int errors) { }
+    /**
+     * Which pairs this run did and how many were already done; {@code skipped} are rows whose images
+     * turned out undecodable only when their question came up (they are reported, not stored or retried).
+     */
+    public record Stats(int alreadyDone, int ran, int errors, int graded, List<SkippedRow> skipped) {
+        public Stats {
+            skipped = List.copyOf(skipped);
+        }
+
+        /** This run attempted pairs and every one of them failed: nothing was graded. */
+        public boolean allFailed() { return errors > 0 && graded == 0; }
+    }
 
     /** The pairs still to run, in question order. */
     public List<Pair> pending(List<EvalQuestion> questions, List<String> methods) {
@@ -95,7 +105,8 @@ public final class EvalRunner {
             t.setDaemon(true);
             return t;
         });
-        AtomicInteger errors = new AtomicInteger();
+        AtomicInteger errors = new AtomicInteger(), graded = new AtomicInteger();
+        List<SkippedRow> skipped = java.util.Collections.synchronizedList(new ArrayList<>());
         AtomicBoolean noticed = new AtomicBoolean(); // the semantic-fallback notice, once per run
         // each method gets its own caches (the built-in model's perception cache): no method is timed on another's work;
         // so do the named backends its agents use
@@ -120,12 +131,18 @@ public final class EvalRunner {
                     } catch (RuntimeException e) {
                         loadFailure = e;
                     }
+                    if (loadFailure != null && isBadInput(loadFailure)) {
+                        // the row itself is broken: report it like a row skipped at load, do not store an error to retry forever
+                        skipped.add(SkippedRow.of(pairs.get(0).question().group(), loadFailure.getMessage()));
+                        return;
+                    }
                     for (Pair p : pairs) {
                         ResultRecord r = loadFailure != null ? failed(p, loadFailure, 0)
                                 : runOne(p, q, instances.get().computeIfAbsent(p.method(), MethodRegistry::create), agents,
                                         views.get(p.method()), resolvers.get(p.method()));
                         store.put(r);
                         if (r.isError()) errors.incrementAndGet();
+                        else graded.incrementAndGet();
                         if (!noticed.get() && SignalMix.usedSemantic(r.trace()) && !noticed.getAndSet(true)) {
                             LOG.warn(UncertaintyFallback.semanticNotice(p.method()));
                         }
@@ -147,7 +164,20 @@ public final class EvalRunner {
                 for (Backend v : namedViews) v.close();
             }
         }
-        return new Stats(already, todo.size(), errors.get());
+        List<SkippedRow> rows = new ArrayList<>();
+        synchronized (skipped) {
+            for (SkippedRow r : skipped) if (rows.stream().noneMatch(x -> x.index().equals(r.index()))) rows.add(r); // one per row, not per rotation
+        }
+        return new Stats(already, todo.size(), errors.get(), graded.get(), rows);
+    }
+
+    /**
+     * A decode failure that lies in the data (a corrupt or oversized image, a missing file), as opposed to
+     * running out of memory or being interrupted, which a rerun may not meet again.
+     */
+    static boolean isBadInput(RuntimeException e) {
+        if (e instanceof BenchmarkLoader.BadRowException) return true;
+        return e instanceof dev.gamagent.image.ImageException && !(e.getCause() instanceof OutOfMemoryError);
     }
 
     /** Receives each stored record (progress bar, live tables). */

@@ -128,4 +128,29 @@ class LocalChatServerTest {
         assertThat(r.statusCode()).isEqualTo(400);
         assertThat(r.body()).contains("messages[0].content[0]").contains("data URL");
     }
+
+    /** Issue 13, item 8: a 16000² image is refused from its header, before 2 GB of pixels are allocated. */
+    @Test
+    void aHugeImageIsRefusedFromItsHeaderAndAMidSizedOneIsDownscaledNotRefused() throws Exception {
+        ObjectNode huge = request(0);
+        huge.remove("logprobs");
+        huge.remove("top_logprobs");
+        ((ObjectNode) huge.at("/messages/0/content/0/image_url")).put("url", "data:image/png;base64,"
+                + java.util.Base64.getEncoder().encodeToString(dev.gamagent.testing.Pngs.claiming(16_000, 16_000)));
+        HttpResponse<String> r = post(huge);
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(413);
+        assertThat(Json.MAPPER.readTree(r.body()).at("/error/message").asText()).contains("16000x16000").contains("megapixels");
+
+        // 6 MP is more than the local model takes (4 MP) but within what a client may send: it is downscaled
+        java.awt.image.BufferedImage big = new java.awt.image.BufferedImage(3000, 2000, java.awt.image.BufferedImage.TYPE_INT_RGB);
+        var g = big.createGraphics();
+        g.drawImage(LocalBackendTest.scene().image(), 0, 0, 3000, 2000, null);
+        g.dispose();
+        ObjectNode mid = request(0);
+        mid.remove("logprobs");
+        mid.remove("top_logprobs");
+        ((ObjectNode) mid.at("/messages/0/content/0/image_url")).put("url", new dev.gamagent.image.Picture("big", big).dataUrl());
+        HttpResponse<String> ok = post(mid);
+        assertThat(ok.statusCode()).as(ok.body()).isEqualTo(200);
+    }
 }
