@@ -20,21 +20,25 @@ public final class DebateMethod implements MultiAgentMethod {
 
     @Override public Answer run(Question q, RunContext ctx) {
         Panel p = new Panel(name(), "debate", q, ctx);
-        List<Panel.Agent> agents = panel(ctx.config());
+        List<Panel.Agent> agents = p.seat(panel(ctx.config()));
         int rounds = p.integer("rounds", 2);
         var sampling = p.sampling(p.number("temperature", 0.7));
         List<Turn> prev = p.round(0, agents, a -> p.render("debate_answer", a, Map.of()), sampling);
         p.record(0, prev, null, null);
+        p.decided(Panel.majority(prev));
         for (int k = 1; k <= rounds; k++) {
             List<Turn> last = prev;
             List<Turn> now = p.round(k, agents, a -> revisePrompt(p, a, last), sampling);
             p.record(k, now, null, null);
             prev = carryOver(now, last);
+            p.decided(Panel.majority(prev));
         }
         return p.finish(Panel.majority(prev), rounds, Termination.FIXED_ROUNDS, null);
     }
 
-    @Override public List<Agent> agents(Question q, Config c) { return Debaters.roster(panel(c), c.number("debate.temperature", 0.7)); }
+    @Override public Map<String, String> backendRefs(Config c) { return Panel.backendRefs("debate", panel(c).size(), c); }
+
+    @Override public List<Agent> agents(Question q, Config c) { return Debaters.roster("debate", c, panel(c), c.number("debate.temperature", 0.7)); }
 
     private static List<Panel.Agent> panel(Config c) { return Debaters.of(c.integer("debate.agents", 3), "debater"); }
 

@@ -22,11 +22,12 @@ public final class DebuncMethod implements MultiAgentMethod {
 
     @Override public Answer run(Question q, RunContext ctx) {
         Panel p = new Panel(name(), "debunc", q, ctx);
-        List<Panel.Agent> agents = panel(ctx.config());
+        List<Panel.Agent> agents = p.seat(panel(ctx.config()));
         int rounds = p.integer("rounds", 2);
         var sampling = p.sampling(p.number("temperature", 0.7));
         List<Turn> prev = p.round(0, agents, a -> p.render("debunc_answer", a, Map.of()), sampling);
         p.record(0, prev, weights(prev), null);
+        p.decided(verdict(prev));
         for (int k = 1; k <= rounds; k++) {
             List<Turn> last = prev;
             List<Double> w = weights(last);
@@ -38,12 +39,19 @@ public final class DebuncMethod implements MultiAgentMethod {
             }, sampling);
             p.record(k, now, weights(now), null);
             prev = DebateMethod.carryOver(now, last);
+            p.decided(verdict(prev));
         }
-        var verdict = MajorityVote.decide(Panel.voters(prev).stream().map(t -> t.ballot(1 - t.u())).toList());
-        return p.finish(verdict, rounds, Termination.FIXED_ROUNDS, null);
+        return p.finish(verdict(prev), rounds, Termination.FIXED_ROUNDS, null);
     }
 
-    @Override public List<Agent> agents(Question q, Config c) { return Debaters.roster(panel(c), c.number("debunc.temperature", 0.7)); }
+    /** The confidence-weighted vote: each answering agent's ballot weighs 1 − U. */
+    private static MajorityVote.Verdict verdict(List<Turn> turns) {
+        return MajorityVote.decide(Panel.voters(turns).stream().map(t -> t.ballot(1 - t.u())).toList());
+    }
+
+    @Override public Map<String, String> backendRefs(Config c) { return Panel.backendRefs("debunc", panel(c).size(), c); }
+
+    @Override public List<Agent> agents(Question q, Config c) { return Debaters.roster("debunc", c, panel(c), c.number("debunc.temperature", 0.7)); }
 
     private static List<Panel.Agent> panel(Config c) { return Debaters.of(c.integer("debunc.agents", 3), "debater"); }
 

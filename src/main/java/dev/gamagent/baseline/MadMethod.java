@@ -48,8 +48,11 @@ public final class MadMethod implements MultiAgentMethod {
                 new Panel.Agent("negative", "negative debater", 1), new Panel.Agent("moderator", "moderator", 2));
     }
 
+    /** {@code mad.backends}: affirmative, negative, moderator; the judge runs on the moderator's. */
+    @Override public Map<String, String> backendRefs(Config c) { return Panel.backendRefs("mad", agents().size(), c); }
+
     /** The same agents as DREAM probes them (the judge speaks only at the end), greedy by default. */
-    @Override public List<Agent> agents(Question q, Config c) { return Debaters.roster(agents(), c.number("mad.temperature", 0)); }
+    @Override public List<Agent> agents(Question q, Config c) { return Debaters.roster("mad", c, agents(), c.number("mad.temperature", 0)); }
 
     @Override public Answer run(Question q, RunContext ctx) {
         Panel p = new Panel(name, "mad", q, ctx);
@@ -59,7 +62,7 @@ public final class MadMethod implements MultiAgentMethod {
             throw new Config.ConfigException("mad.judge_sees must be 'first' (the authors' code) or 'all' (every round), got '" + judgeSees + "'");
         }
         Sampling sampling = p.sampling(p.number("temperature", 0));
-        List<Panel.Agent> agents = agents();
+        List<Panel.Agent> agents = p.seat(agents());
         Panel.Agent aff = agents.get(0), neg = agents.get(1), mod = agents.get(2);
         String debaterSystem = p.render("mad_system_debater", aff, Map.of());
         String moderatorSystem = p.render("mad_system_moderator", mod, Map.of());
@@ -90,6 +93,7 @@ public final class MadMethod implements MultiAgentMethod {
             if (side != null) extra.put("supported_side", side);
             if (stop) {
                 p.record(k, List.of(a, n, m), null, extra);
+                p.decided(Panel.majority(List.of(m)));
                 return p.finish(Panel.majority(List.of(m)), k + 1, Termination.MODERATOR, Map.of("decided_by", "moderator"));
             }
             if (k == maxRounds - 1) {
@@ -101,10 +105,13 @@ public final class MadMethod implements MultiAgentMethod {
                 Turn j = judged.get(judged.size() - 1);
                 boolean byJudge = j.ok() && readable(j);
                 var verdict = Panel.majority(byJudge ? List.of(j) : List.of(lastAff == null ? a : lastAff, lastNeg == null ? n : lastNeg));
+                p.decided(verdict);
                 return p.finish(verdict, maxRounds, Termination.MAX_ROUNDS, Map.of("decided_by", byJudge ? "judge" : "vote",
                         "judge_sees", judgeSees));
             }
             p.record(k, List.of(a, n, m), null, extra);
+            // between rounds the moderator's current answer is MAD's decision; the debaters' majority without one
+            p.decided(Panel.majority(m.ok() && readable(m) ? List.of(m) : List.of(a, n, m)));
         }
         throw new IllegalStateException("unreachable: mad.rounds >= 1");
     }

@@ -9,23 +9,30 @@ import dev.gamagent.api.Question;
 import dev.gamagent.api.RunContext;
 import dev.gamagent.api.TokenCount;
 import dev.gamagent.backend.Backend;
+import dev.gamagent.backend.NamedBackends;
+import dev.gamagent.backend.UsageMeter;
 import dev.gamagent.config.Config;
+import dev.gamagent.uncertainty.UncertaintyFallback;
 import dev.gamagent.util.Concurrency;
 import dev.gamagent.util.Json;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntConsumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Runs methods over questions with at most {@code concurrency} questions in flight, storing each
@@ -33,23 +40,42 @@ import java.util.function.IntConsumer;
  * resumes; a pair whose backend failed is stored as {@code error} and retried next time.
  */
 public final class EvalRunner {
+    private static final Logger LOG = LoggerFactory.getLogger(EvalRunner.class);
+    private final NamedBackends backends;
     private final Backend backend;
     private final Config config;
     private final Grader grader;
     private final ResultStore store;
     private final int concurrency;
 
+    /** A runner whose agents all use {@code backend}. */
     public EvalRunner(Backend backend, Config config, Grader grader, ResultStore store, int concurrency) {
+        this(NamedBackends.of(backend), config, grader, store, concurrency);
+    }
+
+    /** @param backends the run's default backend and the named ones its agents may use */
+    public EvalRunner(NamedBackends backends, Config config, Grader grader, ResultStore store, int concurrency) {
         if (concurrency < 1) throw new IllegalArgumentException("--concurrency must be at least 1, got " + concurrency);
-        this.backend = backend;
+        this.backends = backends;
+        this.backend = backends.defaultBackend();
         this.config = config;
         this.grader = grader;
         this.store = store;
         this.concurrency = concurrency;
     }
 
-    /** Which pairs this run did and how many were already done. */
-    public record Stats(int alreadyDone, int ran, int errors) { }
+    /**
+     * Which pairs this run did and how many were already done; {@code skipped} are rows whose images
+     * turned out undecodable only when their question came up (they are reported, not stored or retried).
+     */
+    public record Stats(int alreadyDone, int ran, int errors, int graded, List<SkippedRow> skipped) {
+        public Stats {
+            skipped = List.copyOf(skipped);
+        }
+
+        /** This run attempted pairs and every one of them failed: nothing was graded. */
+        public boolean allFailed() { return errors > 0 && graded == 0; }
+    }
 
     /** The pairs still to run, in question order. */
     public List<Pair> pending(List<EvalQuestion> questions, List<String> methods) {
@@ -80,7 +106,19 @@ public final class EvalRunner {
         ExecutorService agents = Concurrency.newIoExecutor("gam-eval-agents", Math.max(64, 4 * concurrency));
         ExecutorService questionsPool = Concurrency.newIoExecutor("gam-eval-question", concurrency);
         Semaphore inFlight = new Semaphore(concurrency);
-        AtomicInteger errors = new AtomicInteger();
+        AtomicInteger errors = new AtomicInteger(), graded = new AtomicInteger();
+        List<SkippedRow> skipped = java.util.Collections.synchronizedList(new ArrayList<>());
+        AtomicBoolean noticed = new AtomicBoolean(); // the semantic-fallback notice, once per run
+        // each method gets its own caches (the built-in model's perception cache): no method is timed on another's work;
+        // so do the named backends its agents use
+        Map<String, Backend> views = new HashMap<>();
+        Map<String, RunContext.BackendResolver> resolvers = new HashMap<>();
+        List<Backend> namedViews = java.util.Collections.synchronizedList(new ArrayList<>());
+        for (String m : methods) {
+            Backend view = backend.withOwnCaches();
+            views.put(m, view);
+            resolvers.put(m, ownCaches(view, namedViews));
+        }
         // method instances are built once (a method may load models) and lent to one question at a time, never shared
         Map<String, Queue<Method>> instances = new ConcurrentHashMap<>();
         try {
@@ -89,7 +127,29 @@ public final class EvalRunner {
                 inFlight.acquire(); // at most `concurrency` questions hold images and wait on the model at once
                 futures.add(questionsPool.submit(() -> {
                     try {
-                        runQuestion(pairs, instances, agents, errors, progress);
+                        Question q = null;
+                        RuntimeException loadFailure = null;
+                        try {
+                            q = pairs.get(0).question().question(); // decode the images once for all methods
+                        } catch (RuntimeException e) {
+                            loadFailure = e;
+                        }
+                        if (loadFailure != null && isBadInput(loadFailure)) {
+                            // the row itself is broken: report it like a row skipped at load, do not store an error to retry forever
+                            skipped.add(SkippedRow.of(pairs.get(0).question().group(), loadFailure.getMessage()));
+                            return;
+                        }
+                        for (Pair p : pairs) {
+                            ResultRecord r = loadFailure != null ? failed(p, loadFailure, 0)
+                                    : runLent(p, q, instances, agents, views.get(p.method()), resolvers.get(p.method()));
+                            store.put(r);
+                            if (r.isError()) errors.incrementAndGet();
+                            else graded.incrementAndGet();
+                            if (!noticed.get() && SignalMix.usedSemantic(r.trace()) && !noticed.getAndSet(true)) {
+                                LOG.warn(UncertaintyFallback.semanticNotice(p.method()));
+                            }
+                            progress.finished(r);
+                        }
                     } finally {
                         inFlight.release();
                     }
@@ -104,37 +164,37 @@ public final class EvalRunner {
         } finally {
             questionsPool.shutdownNow();
             agents.shutdownNow();
+            for (Backend v : views.values()) if (v != backend) v.close();
+            synchronized (namedViews) {
+                for (Backend v : namedViews) v.close();
+            }
         }
-        return new Stats(already, todo.size(), errors.get());
+        List<SkippedRow> rows = new ArrayList<>();
+        synchronized (skipped) {
+            for (SkippedRow r : skipped) if (rows.stream().noneMatch(x -> x.index().equals(r.index()))) rows.add(r); // one per row, not per rotation
+        }
+        return new Stats(already, todo.size(), errors.get(), graded.get(), rows);
     }
 
-    /** Runs every pending method on one question, whose images are loaded once for all of them. */
-    private void runQuestion(List<Pair> pairs, Map<String, Queue<Method>> instances, ExecutorService agents, AtomicInteger errors,
-                             ProgressSink progress) {
-        Question q = null;
-        RuntimeException loadFailure = null;
+    /**
+     * A decode failure that lies in the data (a corrupt or oversized image, a missing file), as opposed to
+     * running out of memory or being interrupted, which a rerun may not meet again.
+     */
+    static boolean isBadInput(RuntimeException e) {
+        if (e instanceof BenchmarkLoader.BadRowException) return true;
+        return e instanceof dev.gamagent.image.ImageException && !(e.getCause() instanceof OutOfMemoryError);
+    }
+
+    /** Runs one pair with an idle instance of its method (a new one when all are busy), returned afterwards. */
+    private ResultRecord runLent(Pair p, Question q, Map<String, Queue<Method>> instances, ExecutorService agents, Backend view,
+                                 RunContext.BackendResolver resolver) {
+        Queue<Method> idle = instances.computeIfAbsent(p.method(), k -> new ConcurrentLinkedQueue<>());
+        Method m = idle.poll();
+        if (m == null) m = MethodRegistry.create(p.method());
         try {
-            q = pairs.get(0).question().question();
-        } catch (RuntimeException e) {
-            loadFailure = e;
-        }
-        for (Pair p : pairs) {
-            ResultRecord r;
-            if (loadFailure != null) {
-                r = failed(p, loadFailure, 0);
-            } else {
-                Queue<Method> idle = instances.computeIfAbsent(p.method(), k -> new ConcurrentLinkedQueue<>());
-                Method m = idle.poll();
-                if (m == null) m = MethodRegistry.create(p.method());
-                try {
-                    r = runOne(p, q, m, agents);
-                } finally {
-                    idle.offer(m);
-                }
-            }
-            store.put(r);
-            if (r.isError()) errors.incrementAndGet();
-            progress.finished(r);
+            return runOne(p, q, m, agents, view, resolver);
+        } finally {
+            idle.offer(m);
         }
     }
 
@@ -147,11 +207,32 @@ public final class EvalRunner {
     /** A method's NaN/infinite confidence is stored as "no confidence" (0) / "full uncertainty" (1), keeping the JSON valid. */
     private static double finite(double v, double fallback) { return Double.isFinite(v) ? v : fallback; }
 
-    ResultRecord runOne(Pair p, Question q, Method m, ExecutorService agents) {
+    ResultRecord runOne(Pair p, Question q, Method m, ExecutorService agents) { return runOne(p, q, m, agents, backend, backends); }
+
+    /**
+     * One method's view of the named backends: each with its own caches ({@link Backend#withOwnCaches}), the
+     * default backend as {@code defaultView}; views that are new objects are added to {@code created} to be closed.
+     */
+    private RunContext.BackendResolver ownCaches(Backend defaultView, List<Backend> created) {
+        Map<String, Backend> mine = new java.util.concurrent.ConcurrentHashMap<>();
+        return name -> {
+            Backend b = backends.resolve(name);
+            if (b == backend) return defaultView;
+            return mine.computeIfAbsent(name, n -> {
+                Backend v = b.withOwnCaches();
+                if (v != b) created.add(v);
+                return v;
+            });
+        };
+    }
+
+    private ResultRecord runOne(Pair p, Question q, Method m, ExecutorService agents, Backend backend,
+                                RunContext.BackendResolver resolver) {
         EvalQuestion eq = p.question();
         long t0 = System.nanoTime();
+        UsageMeter meter = new UsageMeter();
         try {
-            Answer a = m.run(q, new RunContext(backend, null, config, agents, null));
+            Answer a = m.run(q, new RunContext(backend, resolver, config, agents, null).metered(meter));
             Grader.Graded g = grader.grade(q, a);
             JsonNode trace = a.trace() == null ? null : finiteOnly(Json.MAPPER.valueToTree(a.trace()));
             TokenCount tokens = a.tokens() == null ? TokenCount.ZERO : a.tokens();
@@ -159,20 +240,22 @@ public final class EvalRunner {
                     g.outcome().label(), g.predicted(), q.groundTruth(), a.answer(), a.option(),
                     finite(a.confidence(), 0), finite(a.uncertainty(), 1), a.rounds(), a.termination(), tokens.prompt(),
                     tokens.completion(), tokens.estimated(), a.calls(), a.millis(), g.rule(), null,
-                    backend.name(), trace);
+                    backend.name(), meter.tallies(), trace);
         } catch (RuntimeException e) {
             // a backend or method failure is not a wrong answer: record it and retry on resume
-            return failed(p, e, (System.nanoTime() - t0) / 1_000_000);
+            return failed(p, e, (System.nanoTime() - t0) / 1_000_000, meter);
         }
     }
 
-    private ResultRecord failed(Pair p, RuntimeException e, long ms) {
+    private ResultRecord failed(Pair p, RuntimeException e, long ms) { return failed(p, e, ms, new UsageMeter()); }
+
+    private ResultRecord failed(Pair p, RuntimeException e, long ms, UsageMeter meter) {
         EvalQuestion eq = p.question();
         JsonNode trace = e instanceof MethodFailure mf && mf.partialTrace() != null ? finiteOnly(Json.MAPPER.valueToTree(mf.partialTrace())) : null;
         String msg = e.getClass().getSimpleName() + ": " + e.getMessage();
         return new ResultRecord(eq.id(), eq.group(), eq.rotation(), p.method(), eq.category(), eq.l2Category(),
                 Outcome.ERROR.label(), null, eq.shell().groundTruth(), null, null, 0, 1, 0, null, 0, 0, false, 0,
-                ms, null, msg, backend.name(), trace);
+                ms, null, msg, backend.name(), meter.tallies().isEmpty() ? null : meter.tallies(), trace);
     }
 
     /** Replaces NaN and infinite numbers in a trace by null: JSON has no NaN, and the stored line must parse again. */

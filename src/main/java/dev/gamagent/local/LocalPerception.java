@@ -27,12 +27,23 @@ public final class LocalPerception implements AutoCloseable {
     private final OcrEngine ocr;
     private final SceneAnalyzer vision;
     private final PerceptionCache cache;
+    private final int cacheEntries;
+    private final boolean ownsEngines;
 
     public LocalPerception(OcrEngine ocr, SceneAnalyzer vision, int cacheEntries) {
+        this(ocr, vision, cacheEntries, true);
+    }
+
+    private LocalPerception(OcrEngine ocr, SceneAnalyzer vision, int cacheEntries, boolean ownsEngines) {
         this.ocr = ocr;
         this.vision = vision;
         this.cache = new PerceptionCache(cacheEntries);
+        this.cacheEntries = cacheEntries;
+        this.ownsEngines = ownsEngines;
     }
+
+    /** The same engines with an empty cache of the same size; closing it leaves the engines open. */
+    public LocalPerception withOwnCache() { return new LocalPerception(ocr, vision, cacheEntries, false); }
 
     /**
      * The real engines: PP-OCR detection + recognition ({@link PpOcrEngine}, its own result cache off:
@@ -57,7 +68,9 @@ public final class LocalPerception implements AutoCloseable {
 
     public PerceptionCache cache() { return cache; }
 
-    @Override public void close() { ocr.close(); }
+    @Override public void close() {
+        if (ownsEngines) ocr.close();
+    }
 
     static String hash(BufferedImage img) {
         try {

@@ -1,0 +1,273 @@
+package dev.gamagent.config;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeSet;
+
+/**
+ * The configuration keys the code reads, with their types: every key of {@code defaults.json} (its type from
+ * the default value) plus the keys below that have no default. A user file or {@code --set} naming any
+ * other key is an error that suggests the nearest known key. To add a section (e.g. {@code backends}),
+ * give it defaults in {@code defaults.json}, or add its keys to {@link #WITHOUT_DEFAULTS}; a section whose
+ * keys are free (user-chosen names) goes in {@link #FREE_SECTIONS}.
+ */
+public final class ConfigSchema {
+    /** What a key holds; {@code check} returns null when the value fits, else what was expected. */
+    public enum Type {
+        NUMBER("a number"), INTEGER("a whole number"), BOOLEAN("true or false"), STRING("a string"),
+        LIST("a list, e.g. [\"a\",\"b\"]"), NUMBER_LIST("a list of numbers, e.g. [0.5,1,2]"), OBJECT("a JSON object"),
+        ANY("any value");
+
+        private final String expected;
+
+        Type(String expected) { this.expected = expected; }
+
+        public String expected() { return expected; }
+
+        boolean fits(JsonNode v) {
+            return switch (this) {
+                case NUMBER -> v.isNumber() || (v.isTextual() && parses(v.asText(), false));
+                case INTEGER -> v.isIntegralNumber() || (v.isNumber() && v.asDouble() == Math.rint(v.asDouble()))
+                        || (v.isTextual() && parses(v.asText(), true));
+                case BOOLEAN -> v.isBoolean() || (v.isTextual() && List.of("true", "false").contains(v.asText().toLowerCase(Locale.ROOT)));
+                case STRING -> v.isTextual() || v.isNumber() || v.isBoolean();
+                case LIST -> v.isArray();
+                case NUMBER_LIST -> {
+                    if (!v.isArray()) yield false;
+                    for (JsonNode x : v) if (!x.isNumber()) yield false;
+                    yield true;
+                }
+                case OBJECT -> v.isObject();
+                case ANY -> true;
+            };
+        }
+
+        private static boolean parses(String s, boolean integer) {
+            try {
+                if (integer) Long.parseLong(s.strip()); else Double.parseDouble(s.strip());
+                return true;
+            } catch (NumberFormatException e) {
+                return false;
+            }
+        }
+    }
+
+    /** Keys the code reads that have no value in defaults.json. */
+    static final Map<String, Type> WITHOUT_DEFAULTS = Map.ofEntries(
+            Map.entry("gam.agents", Type.LIST), Map.entry("gam.judge_backend", Type.STRING),
+            Map.entry("dream.agents", Type.INTEGER), Map.entry("dream.probe_temperature", Type.NUMBER),
+            Map.entry("eval.prices", Type.OBJECT), Map.entry("eval.numeric_tolerance", Type.NUMBER),
+            Map.entry("eval.gpu_hour_rate", Type.NUMBER),
+            Map.entry("server.allowed_image_hosts", Type.LIST), Map.entry("server.trace_db", Type.STRING),
+            Map.entry("server.max_body_mb", Type.NUMBER), Map.entry("server.max_image_megapixels", Type.NUMBER),
+            Map.entry("server.max_in_flight", Type.INTEGER), Map.entry("server.trace_retention", Type.INTEGER),
+            Map.entry("local.cache_entries", Type.INTEGER), Map.entry("image.max_megapixels", Type.NUMBER),
+            Map.entry("backend.endpoint_cooldown_ms", Type.INTEGER), Map.entry("backend.max_top_logprobs", Type.INTEGER),
+            Map.entry("backend.retry_after_cap_ms", Type.INTEGER), Map.entry("backend.retry_base_ms", Type.INTEGER),
+            Map.entry("backend.retry_max_ms", Type.INTEGER),
+            // limits and defences (issue 13); host and origin lists may also be given as "a,b" with --set
+            Map.entry("server.max_request_megapixels", Type.NUMBER), Map.entry("server.decode_budget_megapixels", Type.NUMBER),
+            Map.entry("server.allowed_hosts", Type.ANY), Map.entry("server.cors_origins", Type.ANY),
+            Map.entry("server.header_timeout_s", Type.NUMBER), Map.entry("server.read_timeout_s", Type.NUMBER),
+            Map.entry("server.idle_timeout_s", Type.NUMBER), Map.entry("image.max_question_megapixels", Type.NUMBER),
+            Map.entry("image.decode_budget_megapixels", Type.NUMBER),
+            // one backend name per agent of each method (docs/methods.md)
+            Map.entry("single.backends", Type.LIST), Map.entry("cot.backends", Type.LIST), Map.entry("sc.backends", Type.LIST),
+            Map.entry("vote.backends", Type.LIST), Map.entry("debate.backends", Type.LIST),
+            Map.entry("self_debate.backends", Type.LIST), Map.entry("mad.backends", Type.LIST),
+            Map.entry("dmad.backends", Type.LIST), Map.entry("chateval.backends", Type.LIST),
+            Map.entry("debunc.backends", Type.LIST), Map.entry("dwi.backends", Type.LIST));
+
+    /**
+     * The fields of one entry of the {@code backends} section, whose entry names the user chooses
+     * ({@code backends.vlm-large.kind}); read by {@code backend.BackendEntry}.
+     */
+    public static final Map<String, Type> BACKEND_FIELDS = backendFields();
+
+    private static Map<String, Type> backendFields() {
+        Map<String, Type> f = new LinkedHashMap<>();
+        f.put("kind", Type.STRING);
+        f.put("base_urls", Type.ANY); // one URL or a list
+        f.put("model", Type.STRING);
+        f.put("api_key_env", Type.STRING);
+        f.put("timeout", Type.NUMBER);
+        f.put("retries", Type.INTEGER);
+        f.put("max_concurrent", Type.INTEGER);
+        f.put("image_tokens", Type.STRING);
+        f.put("record", Type.STRING);
+        f.put("replay", Type.STRING);
+        f.put("max_top_logprobs", Type.INTEGER);
+        f.put("logprobs", Type.BOOLEAN);
+        return java.util.Collections.unmodifiableMap(f);
+    }
+
+    /** Sections whose keys the user names: prompt templates by name; {@code runtime} is set by DREAM, not by users. */
+    static final List<String> FREE_SECTIONS = List.of("prompts", "runtime");
+
+    private final Map<String, Type> keys;
+
+    private ConfigSchema(Map<String, Type> keys) { this.keys = keys; }
+
+    /** The schema of the given defaults plus {@link #WITHOUT_DEFAULTS}. */
+    public static ConfigSchema of(JsonNode defaults) {
+        Map<String, Type> k = new LinkedHashMap<>();
+        collect("", defaults, k);
+        WITHOUT_DEFAULTS.forEach(k::putIfAbsent);
+        return new ConfigSchema(k);
+    }
+
+    private static void collect(String prefix, JsonNode n, Map<String, Type> out) {
+        Iterator<Map.Entry<String, JsonNode>> it = n.fields();
+        while (it.hasNext()) {
+            var e = it.next();
+            String key = prefix.isEmpty() ? e.getKey() : prefix + "." + e.getKey();
+            JsonNode v = e.getValue();
+            if (FREE_SECTIONS.contains(key)) continue;
+            if (v.isObject()) collect(key, v, out);
+            else out.put(key, typeOf(v));
+        }
+    }
+
+    private static Type typeOf(JsonNode v) {
+        if (v.isBoolean()) return Type.BOOLEAN;
+        if (v.isIntegralNumber()) return Type.INTEGER;
+        if (v.isNumber()) return Type.NUMBER;
+        if (v.isArray()) return !v.isEmpty() && v.get(0).isNumber() ? Type.NUMBER_LIST : Type.LIST;
+        return Type.STRING;
+    }
+
+    /** The type of a known key, or null. Keys under a free section are {@link Type#ANY}. */
+    public Type typeOf(String key) {
+        for (String f : FREE_SECTIONS) if (key.equals(f) || key.startsWith(f + ".")) return Type.ANY;
+        return keys.get(key);
+    }
+
+    /** Every known key, sorted. */
+    public List<String> keys() { return List.copyOf(new TreeSet<>(keys.keySet())); }
+
+    /**
+     * Checks one value given by the user at {@code key} ({@code where}: "--set", or the file); an object at a
+     * section is checked key by key.
+     */
+    public void check(String key, JsonNode value, String where) {
+        if (key.equals("backends") || key.startsWith("backends.")) {
+            checkBackends(key, value, where);
+            return;
+        }
+        Type t = typeOf(key);
+        if (t == null && value.isObject() && isSection(key)) {
+            Iterator<Map.Entry<String, JsonNode>> it = value.fields();
+            while (it.hasNext()) {
+                var e = it.next();
+                check(key.isEmpty() ? e.getKey() : key + "." + e.getKey(), e.getValue(), where);
+            }
+            return;
+        }
+        if (t == null) throw new Config.ConfigException(unknown(key, where));
+        if (t == Type.OBJECT && !value.isObject() || !t.fits(value)) {
+            throw new Config.ConfigException(where + ": " + key + " must be " + t.expected() + ", got " + show(value));
+        }
+    }
+
+    /** The {@code backends} section: entry names are free, each entry's fields are {@link #BACKEND_FIELDS}. */
+    private static void checkBackends(String key, JsonNode value, String where) {
+        String[] parts = key.split("\\.", 3);
+        if (parts.length < 3) {
+            String what = parts.length == 1 ? "backends" : key;
+            if (!value.isObject()) {
+                throw new Config.ConfigException(where + ": " + what + " must be " + (parts.length == 1
+                        ? "an object of name → backend, e.g. {\"vlm-large\": {\"kind\": \"openai\"}}" : "an object with \"kind\"") + ", got " + show(value));
+            }
+            Iterator<Map.Entry<String, JsonNode>> it = value.fields();
+            while (it.hasNext()) {
+                var e = it.next();
+                checkBackends(what + "." + e.getKey(), e.getValue(), where);
+            }
+            return;
+        }
+        String field = parts[2];
+        Type t = BACKEND_FIELDS.get(field);
+        if (field.equals("api_key") || field.equals("key")) {
+            // the message leaves out where it came from: a --set names the value, and the value is a key
+            throw new Config.ConfigException("config " + key + ": API keys are read from environment variables only; "
+                    + "put the key in a variable and name it with 'api_key_env'");
+        }
+        if (t == null) {
+            String hint = nearestField(field) == null ? "fields: " + String.join(", ", BACKEND_FIELDS.keySet())
+                    : "did you mean '" + nearestField(field) + "'?";
+            throw new Config.ConfigException(where + ": unknown backend field '" + key + "'; " + hint);
+        }
+        if (!t.fits(value)) throw new Config.ConfigException(where + ": " + key + " must be " + t.expected() + ", got " + show(value));
+    }
+
+    /** The backend field a typo most likely meant, or null. */
+    public static String nearestField(String field) {
+        String best = null;
+        int bestD = Integer.MAX_VALUE;
+        for (String f : BACKEND_FIELDS.keySet()) {
+            int d = distance(field, f);
+            if (d < bestD) { bestD = d; best = f; }
+        }
+        return bestD <= Math.max(2, field.length() / 3) ? best : null;
+    }
+
+    private boolean isSection(String key) {
+        if (key.isEmpty()) return true;
+        for (String k : keys.keySet()) if (k.startsWith(key + ".")) return true;
+        return false;
+    }
+
+    private String unknown(String key, String where) {
+        String near = nearest(key);
+        StringBuilder sb = new StringBuilder(where).append(": unknown configuration key '").append(key).append("'");
+        if (near != null) sb.append("; did you mean '").append(near).append("'?");
+        else sb.append("; sections: ").append(String.join(", ", sections()));
+        return sb.append(" (`gam config show` lists every key)").toString();
+    }
+
+    private List<String> sections() {
+        TreeSet<String> s = new TreeSet<>(FREE_SECTIONS);
+        s.add("backends");
+        for (String k : keys.keySet()) s.add(k.contains(".") ? k.substring(0, k.indexOf('.')) : k);
+        return new ArrayList<>(s);
+    }
+
+    /** The known key closest in edit distance, when close enough to be a plausible typo. */
+    String nearest(String key) {
+        String best = null;
+        int bestD = Integer.MAX_VALUE;
+        for (String k : keys.keySet()) {
+            int d = distance(key, k);
+            if (d < bestD) { bestD = d; best = k; }
+        }
+        return best != null && bestD <= Math.max(2, key.length() / 3) ? best : null;
+    }
+
+    /** Edit distance where an adjacent transposition ('trem' for 'term') counts as one edit (optimal string alignment). */
+    static int distance(String a, String b) {
+        int[][] d = new int[a.length() + 1][b.length() + 1];
+        for (int i = 0; i <= a.length(); i++) d[i][0] = i;
+        for (int j = 0; j <= b.length(); j++) d[0][j] = j;
+        for (int i = 1; i <= a.length(); i++) {
+            for (int j = 1; j <= b.length(); j++) {
+                int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
+                d[i][j] = Math.min(d[i - 1][j - 1] + cost, Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1));
+                if (i > 1 && j > 1 && a.charAt(i - 1) == b.charAt(j - 2) && a.charAt(i - 2) == b.charAt(j - 1)) {
+                    d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+                }
+            }
+        }
+        return d[a.length()][b.length()];
+    }
+
+    private static String show(JsonNode v) {
+        String s = v.isTextual() ? "'" + v.asText() + "'" : v.toString();
+        return s.length() > 60 ? s.substring(0, 60) + "…" : s;
+    }
+}
