@@ -75,7 +75,9 @@ class EvalOverHttpTest {
     @Test void concurrencyIsNotCappedByADefaultPerEndpointLimit() throws Exception {
         try (OpenAiWireServer server = new OpenAiWireServer()) {
             CountDownLatch sixteen = new CountDownLatch(16);
-            server.respondWith(r -> gate(sixteen, r));
+            java.util.concurrent.atomic.AtomicInteger seen = new java.util.concurrent.atomic.AtomicInteger();
+            // the first request goes alone (the backend learns the endpoint is up before the rest go): answer it at once
+            server.respondWith(r -> seen.incrementAndGet() == 1 ? Reply.answer("ANSWER: A") : gate(sixteen, r));
             Run r = eval("--data", questions(32, image("png")).toString(), "--methods", "single", "--out", dir.resolve("run").toString(),
                     "--backend", "openai", "--base-url", server.baseUrl(), "--model", "m", "--concurrency", "16");
             assertThat(r.code()).as(r.err()).isZero();
