@@ -18,8 +18,10 @@ import java.util.List;
 
 /**
  * OCR plus classical vision over one image at exactly the size given (the caller chose the scale, so a
- * smaller image really loses small text), cached by content and size. Calls into each engine are
- * serialised: the engines hold native sessions and buffers that are not documented as thread-safe.
+ * smaller image really loses small text), cached by content and size. Different images are perceived in
+ * parallel: ONNX Runtime sessions may be run from several threads at once, and the engines keep no state
+ * between calls ({@code LocalPerceptionParallelTest} checks both); one image is perceived once, by
+ * whichever call asks first.
  */
 public final class LocalPerception implements AutoCloseable {
     private final OcrEngine ocr;
@@ -58,10 +60,8 @@ public final class LocalPerception implements AutoCloseable {
         BufferedImage img = picture.image();
         PerceptionCache.Key key = new PerceptionCache.Key(hash(img), img.getWidth(), img.getHeight());
         return cache.get(key, () -> {
-            List<TextLine> lines;
-            synchronized (ocr) { lines = ocr.read(img); }
-            Scene scene;
-            synchronized (vision) { scene = vision.analyze(img); }
+            List<TextLine> lines = ocr.read(img);
+            Scene scene = vision.analyze(img);
             return new Perception(img.getWidth(), img.getHeight(), scene, lines == null ? List.of() : lines);
         });
     }
