@@ -5,6 +5,7 @@ import dev.gamagent.config.Config;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.ServiceLoader;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
 
@@ -27,7 +28,7 @@ public final class BackendFactory {
         Backend b;
         switch (spec.kind()) {
             case "local":
-                b = dev.gamagent.local.LocalBackend.create(config);
+                b = provided("local", config);
                 break;
             case "openai":
                 b = remote(spec, config, env, "https://api.openai.com/v1", "OPENAI_API_KEY", false, OpenAiCompatibleBackend::new);
@@ -50,6 +51,15 @@ public final class BackendFactory {
                         + "'; known: local, openai, ollama, gemini, anthropic, replay");
         }
         return spec.record() == null ? b : new RecordingBackend(b, spec.record());
+    }
+
+    /** A backend from the {@link BackendProvider} of that kind on the classpath; its absence names the module to add. */
+    static Backend provided(String kind, Config config) {
+        for (BackendProvider p : ServiceLoader.load(BackendProvider.class, BackendFactory.class.getClassLoader())) {
+            if (p.kind().equals(kind)) return p.create(config);
+        }
+        throw new IllegalArgumentException("backend '" + kind + "' is the built-in model, which is not on the classpath: "
+                + "add the dependency dev.gamagent:gam-local (the gam launcher includes it)");
     }
 
     /** The retry policy a spec and config describe. */

@@ -4,8 +4,6 @@ import dev.gamagent.backend.internal.HttpTransport;
 import dev.gamagent.backend.internal.SecretScrubber;
 import dev.gamagent.backend.internal.TokenEstimator;
 import dev.gamagent.backend.internal.WireAnswer;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import java.net.URI;
 import java.time.Duration;
@@ -16,13 +14,16 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import static java.lang.System.Logger.Level.INFO;
+import static java.lang.System.Logger.Level.WARNING;
+
 /**
  * The shared template of the HTTP backends: cap the request to what this endpoint accepts, send it,
  * and when the server refuses log-probs (a 400 naming them) lower top-k or drop log-probs, retry once
  * and remember that for this endpoint. Subclasses only map requests and responses to their wire format.
  */
 abstract class HttpChatBackend implements Backend {
-    private static final Logger LOG = LoggerFactory.getLogger(HttpChatBackend.class);
+    private static final System.Logger LOG = System.getLogger(HttpChatBackend.class.getName());
     private static final Pattern MAX_TOP = Pattern.compile(
             "(?:max(?:imum)?(?:\\s+allowed)?(?:\\s+value)?(?:\\s+(?:is|of))?\\s*[:=]?\\s*|<=\\s*)(\\d{1,3})", Pattern.CASE_INSENSITIVE);
 
@@ -111,7 +112,7 @@ abstract class HttpChatBackend implements Backend {
         }
         if (!text) return;
         logprobsAbsent = true;
-        LOG.info("{} answered without log-probs although asked; treating it as a server without log-probs", endpoint());
+        LOG.log(INFO, () -> endpoint() + " answered without log-probs although asked; treating it as a server without log-probs");
     }
 
     private ChatRequest capped(ChatRequest r) {
@@ -130,13 +131,13 @@ abstract class HttpChatBackend implements Backend {
             int max = Integer.parseInt(mt.group(1));
             if (max < r.topLogprobs()) {
                 topCap = max;
-                LOG.warn("{} accepts at most {} top log-probs; asking for {} from now on", endpoint(), max, max);
+                LOG.log(WARNING, endpoint() + " accepts at most " + max + " top log-probs; asking for " + max + " from now on");
                 return r.withLogprobs(true, max);
             }
         }
         logprobsRejected = true;
-        LOG.warn("{} refuses log-probs ({}); retrying without them and using semantic uncertainty for this endpoint",
-                endpoint(), HttpTransport.abbreviate(body));
+        LOG.log(WARNING, () -> endpoint() + " refuses log-probs (" + HttpTransport.abbreviate(body)
+                + "); retrying without them and using semantic uncertainty for this endpoint");
         return r.withLogprobs(false, 0);
     }
 
@@ -150,7 +151,7 @@ abstract class HttpChatBackend implements Backend {
                     throw new BackendException.InvalidRequest("no --model given and " + endpoint()
                             + " did not name a model it serves; pass --model", 0, "");
                 }
-                LOG.info("{} serves model '{}'; using it", endpoint(), found);
+                LOG.log(INFO, endpoint() + " serves model '" + found + "'; using it");
                 model = found;
             }
             return model;

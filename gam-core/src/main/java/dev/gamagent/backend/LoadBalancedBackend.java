@@ -1,7 +1,5 @@
 package dev.gamagent.backend;
 
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -9,13 +7,15 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
+import static java.lang.System.Logger.Level.WARNING;
+
 /**
  * Several endpoints serving one model: each request goes to the endpoint with the fewest requests in
  * flight, skipping endpoints that failed to connect within the last {@code cooldown} (when all have,
  * the one that failed longest ago). Wrap it in {@link ResilientBackend} so a retry lands elsewhere.
  */
 public final class LoadBalancedBackend implements Backend {
-    private static final Logger LOG = LoggerFactory.getLogger(LoadBalancedBackend.class);
+    private static final System.Logger LOG = System.getLogger(LoadBalancedBackend.class.getName());
 
     private record Slot(Backend backend, String endpoint, AtomicInteger inFlight, AtomicLong failedAtNanos, AtomicLong served,
                         java.util.concurrent.Semaphore permits) { }
@@ -70,7 +70,7 @@ public final class LoadBalancedBackend implements Backend {
             return r;
         } catch (BackendException.ConnectionFailed e) {
             s.failedAtNanos().set(System.nanoTime());
-            LOG.warn("{} failed to connect; sending requests to the other endpoints for {} ms", s.endpoint(), cooldownNanos / 1_000_000);
+            LOG.log(WARNING, s.endpoint() + " failed to connect; sending requests to the other endpoints for " + cooldownNanos / 1_000_000 + " ms");
             throw e;
         } finally {
             s.permits().release();

@@ -1,13 +1,13 @@
 package dev.gamagent.backend;
 
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.util.Locale;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Consumer;
+
+import static java.lang.System.Logger.Level.WARNING;
 
 /**
  * Retries and a concurrency limit around a backend. Retries ConnectionFailed, Timeout, 408/409/429,
@@ -18,7 +18,7 @@ import java.util.function.Consumer;
  * costs one call's retries, not one per parallel agent.
  */
 public final class ResilientBackend implements Backend {
-    private static final Logger LOG = LoggerFactory.getLogger(ResilientBackend.class);
+    private static final System.Logger LOG = System.getLogger(ResilientBackend.class.getName());
 
     /** One retry about to happen: which try failed, why, and how long we wait. */
     public record RetryEvent(int retry, int maxRetries, BackendException cause, Duration delay, String endpoint) { }
@@ -76,8 +76,8 @@ public final class ResilientBackend implements Backend {
         try {
             if (!permits.tryAcquire()) {
                 if (!capReported.getAndSet(true)) {
-                    LOG.warn("requests to {} wait for a free slot: {} are in flight, the limit --max-concurrent sets; raise it "
-                            + "(or leave it out) to send more at once", endpoint, maxConcurrent);
+                    LOG.log(WARNING, "requests to " + endpoint + " wait for a free slot: " + maxConcurrent + " are in flight, the limit "
+                            + "--max-concurrent sets; raise it (or leave it out) to send more at once");
                 }
                 permits.acquire();
             }
@@ -93,7 +93,7 @@ public final class ResilientBackend implements Backend {
                     if (!e.retryable() || attempt >= policy.maxRetries()) throw e;
                     int retry = attempt + 1;
                     Duration wait = policy.delay(retry, retryAfter(e), ThreadLocalRandom.current().nextDouble());
-                    LOG.warn("retry {}/{} after {} from {} in {}", retry, policy.maxRetries(), reason(e), endpoint, seconds(wait));
+                    LOG.log(WARNING, "retry " + retry + "/" + policy.maxRetries() + " after " + reason(e) + " from " + endpoint + " in " + seconds(wait));
                     listener.accept(new RetryEvent(retry, policy.maxRetries(), e, wait, endpoint));
                     sleep(wait, e);
                 }

@@ -335,7 +335,14 @@ public final class ImageLoader {
     private static ImageReader readerFor(String name, ImageFormat format) {
         // WebP comes from the TwelveMonkeys plugin: use its SPI directly so it works even in a shaded jar
         // whose service files were not merged.
-        if (format == ImageFormat.WEBP) return new WebPImageReaderSpi().createReaderInstance(null);
+        if (format == ImageFormat.WEBP) {
+            try {
+                return new WebPImageReaderSpi().createReaderInstance(null);
+            } catch (NoClassDefFoundError e) { // the plugin is an optional dependency of the core
+                throw new ImageException(name + ": WebP needs com.twelvemonkeys.imageio:imageio-webp on the classpath "
+                        + "(the gam launcher includes it); or convert the image to PNG");
+            }
+        }
         Iterator<ImageReader> it = ImageIO.getImageReadersByFormatName(format.imageIoName());
         if (!it.hasNext()) throw new ImageException(name + ": no " + label(format) + " decoder in this Java runtime");
         return it.next();

@@ -23,11 +23,26 @@ public final class TokenEstimator {
         static final Encoding CL100K = Encodings.newLazyEncodingRegistry().getEncoding(EncodingType.CL100K_BASE);
     }
 
+    /** jtokkit is an optional dependency of the core: without it text is counted at about 4 characters a token. */
+    private static final boolean HAS_TOKENIZER = tokenizerPresent();
+
+    private static boolean tokenizerPresent() {
+        try {
+            Class.forName("com.knuddels.jtokkit.Encodings", false, TokenEstimator.class.getClassLoader());
+            return true;
+        } catch (ClassNotFoundException | LinkageError e) {
+            return false;
+        }
+    }
+
     private final String imageFamily;
 
     public TokenEstimator(String imageFamily) { this.imageFamily = imageFamily; }
 
-    public long text(String s) { return s == null || s.isEmpty() ? 0 : Tokenizer.CL100K.countTokens(wellFormed(s)); }
+    public long text(String s) {
+        if (s == null || s.isEmpty()) return 0;
+        return HAS_TOKENIZER ? Tokenizer.CL100K.countTokens(wellFormed(s)) : (s.length() + 3) / 4;
+    }
 
     /**
      * The text with lone surrogates (half an emoji, as a server cutting a reply mid-character may send)
