@@ -59,7 +59,7 @@ public final class PerfSuite {
     }
 
     public static void main(String[] args) throws Exception {
-        Path jar = Path.of("target/gam.jar"), work = Path.of("target/perf");
+        Path jar = Path.of("gam-cli/target/gam.jar"), work = Path.of("target/perf");
         List<String> only = List.of();
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
