@@ -3,7 +3,7 @@ package dev.gamagent.game;
 import java.util.Arrays;
 
 /**
- * C = Σ_{i<j} w_i·w_j·(1 − Sim_ij) / Σ_{i<j} w_i·w_j (DESIGN.md §4): the weight-averaged pairwise
+ * {@code C = Σ_{i<j} w_i·w_j·(1 − Sim_ij) / Σ_{i<j} w_i·w_j} (DESIGN.md §4): the weight-averaged pairwise
  * disagreement. One agent (or all weight on one agent) has no pairs and no conflict: 0.
  */
 public final class Conflict {

@@ -4,7 +4,7 @@ import dev.gamagent.api.Termination;
 
 /**
  * The controller's trigger and stopping rule (GAM-Agent §3.5.1, Eq. 5; DESIGN.md §6): debate iff
- * U_sys > θ_U or C > θ_C; after round k stop on U_sys < θ_term (uncertainty), |ΔU_sys| < ε (stagnation),
+ * U_sys > θ_U or C > θ_C; after round k stop on {@code U_sys < θ_term} (uncertainty), {@code |ΔU_sys| < ε} (stagnation),
  * k = K_max (max_rounds), or the token budget spent (budget; 0 = no budget), checked in that order.
  */
 public record StoppingRule(double thetaU, double thetaC, double thetaTerm, double epsilon, int maxRounds, long tokenBudget) {

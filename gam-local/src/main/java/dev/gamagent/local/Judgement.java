@@ -21,7 +21,7 @@ public record Judgement(QuestionFamily family, boolean applicable, boolean decla
     }
 
     /**
-     * This judgement for a question read only partly ({@code clarity} < 1, see {@code QuestionReader.Reading}):
+     * This judgement for a question read only partly ({@code clarity < 1}, see {@code QuestionReader.Reading}):
      * the answer mixed with the uniform distribution by 1 − clarity, the unread words named in the note.
      */
     public Judgement unsure(double clarity, List<String> unread) {
