@@ -1,5 +1,6 @@
 package dev.gamagent.baseline;
 
+import dev.gamagent.engine.ReplyParser;
 import dev.gamagent.api.Answer;
 import dev.gamagent.api.MultiAgentMethod;
 import dev.gamagent.api.Question;

@@ -1,5 +1,6 @@
 package dev.gamagent.baseline;
 
+import dev.gamagent.engine.ReplyParser;
 import dev.gamagent.api.TokenCount;
 import dev.gamagent.api.Trace;
 import dev.gamagent.uncertainty.Estimate;

@@ -18,7 +18,7 @@ import dev.gamagent.backend.Choice;
 import dev.gamagent.backend.Sampling;
 import dev.gamagent.backend.UncertaintySignal;
 import dev.gamagent.baseline.MajorityVote;
-import dev.gamagent.baseline.ReplyParser;
+import dev.gamagent.engine.ReplyParser;
 import dev.gamagent.config.Config;
 import dev.gamagent.engine.AgentCall;
 import dev.gamagent.engine.AnswerSampler;

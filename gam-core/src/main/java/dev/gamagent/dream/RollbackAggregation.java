@@ -2,7 +2,7 @@ package dev.gamagent.dream;
 
 import dev.gamagent.api.Trace;
 import dev.gamagent.baseline.MajorityVote;
-import dev.gamagent.baseline.ReplyParser;
+import dev.gamagent.engine.ReplyParser;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -1,4 +1,4 @@
-package dev.gamagent.baseline;
+package dev.gamagent.engine;
 
 import dev.gamagent.api.Question;
 import dev.gamagent.engine.AnswerExtractor;

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.gamagent.api.Region;
 import dev.gamagent.api.Trace;
-import dev.gamagent.baseline.ReplyParser;
+import dev.gamagent.engine.ReplyParser;
 import dev.gamagent.uncertainty.SemanticUncertainty;
 import dev.gamagent.util.Json;
 

@@ -16,7 +16,7 @@ import dev.gamagent.backend.ChatResult;
 import dev.gamagent.backend.Choice;
 import dev.gamagent.backend.Sampling;
 import dev.gamagent.backend.UncertaintySignal;
-import dev.gamagent.baseline.ReplyParser;
+import dev.gamagent.engine.ReplyParser;
 import dev.gamagent.engine.AgentImages;
 import dev.gamagent.engine.AnswerSampler;
 import dev.gamagent.engine.Prompts;

@@ -1,5 +1,6 @@
 package dev.gamagent.baseline;
 
+import dev.gamagent.engine.ReplyParser;
 import dev.gamagent.api.Question;
 import org.junit.jupiter.api.Test;
 

@@ -2,7 +2,7 @@ package dev.gamagent.reliability;
 
 import dev.gamagent.api.Question;
 import dev.gamagent.api.Trace;
-import dev.gamagent.baseline.ReplyParser;
+import dev.gamagent.engine.ReplyParser;
 import dev.gamagent.engine.AnswerExtractor;
 import dev.gamagent.gam.Assessment;
 import dev.gamagent.gam.ClaimParser;

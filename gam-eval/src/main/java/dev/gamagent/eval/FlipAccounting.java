@@ -2,7 +2,7 @@ package dev.gamagent.eval;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.gamagent.baseline.ReplyParser;
+import dev.gamagent.engine.ReplyParser;
 import dev.gamagent.engine.AnswerExtractor;
 import dev.gamagent.util.Json;
 

@@ -1,4 +1,4 @@
-package dev.gamagent.baseline;
+package dev.gamagent.engine;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.gamagent.api.Question;

@@ -1,7 +1,7 @@
 package dev.gamagent.uncertainty;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.gamagent.baseline.ReplyParser;
+import dev.gamagent.engine.ReplyParser;
 import dev.gamagent.eval.Calibration;
 import dev.gamagent.util.Json;
 
