@@ -95,7 +95,7 @@ public final class Main implements Callable<Integer> {
     }
 
     /**
-     * slf4j-simple's levels: libraries (DJL's "Failed to detect GPU count", Javalin's banner) only say errors,
+     * slf4j-simple's levels: libraries (DJL's "Failed to detect GPU count", Jetty's start-up) only say errors,
      * our own code keeps its warnings; {@code --verbose} shows everything at INFO. A level set with -D wins.
      */
     static void quietLibraries(boolean verbose) {
