@@ -10,6 +10,7 @@ import dev.gamagent.backend.ChatResult;
 import dev.gamagent.backend.Choice;
 import dev.gamagent.backend.TokenLogprob;
 import dev.gamagent.backend.Usage;
+import dev.gamagent.api.Region;
 import dev.gamagent.config.Config;
 import dev.gamagent.image.ImageTokens;
 import dev.gamagent.image.Picture;
@@ -34,12 +35,12 @@ public final class LocalBackend implements Backend {
 
     private final LocalPerception perception;
     private final FamilyReasoner reasoner = new FamilyReasoner();
-    private final ClaimChecker checker;
+    private final Critic critic;
     private final Encoding encoding = ScoredText.CL100K;
 
     public LocalBackend(LocalPerception perception) {
         this.perception = perception;
-        this.checker = new ClaimChecker(perception, reasoner);
+        this.critic = new Critic(perception, reasoner);
     }
 
     /** The backend over the real OCR and vision engines (see {@link LocalPerception#standard}). */
@@ -102,19 +103,20 @@ public final class LocalBackend implements Backend {
     }
 
     private List<Piece> reply(ParsedPrompt p, int k, ChatRequest request) {
-        List<Perception> views = p.images().stream().map(perception::perceive).toList();
         QuestionFamily family = QuestionFamily.recognize(p.question());
         List<String> candidates = new ArrayList<>(p.options().values());
         List<String> letters = new ArrayList<>(p.options().keySet());
-        Judgement own = reasoner.judge(family, views, candidates, Lens.of(p.role()));
+        if (p.task() == ParsedPrompt.Task.CRITIQUE) {
+            List<ClaimChecker.Assessment> out = new ArrayList<>();
+            for (ParsedPrompt.ClaimRef c : p.claims()) out.add(critic.assess(p, c, family, MAX_IMAGE_PIXELS));
+            return ReplyWriter.critique(p, out);
+        }
+        List<Sight> sights = p.images().stream().map(perception::sight).toList();
+        Judgement own = reasoner.judge(family, sights, candidates, Expertise.of(p.role()));
         switch (p.task()) {
-            case CRITIQUE -> {
-                List<ClaimChecker.Assessment> out = new ArrayList<>();
-                Picture first = p.images().isEmpty() ? null : p.images().get(0);
-                for (ParsedPrompt.ClaimRef c : p.claims()) out.add(checker.check(c, first, MAX_IMAGE_PIXELS));
-                return ReplyWriter.critique(p, out);
-            }
             case REVISE -> {
+                // Critics re-examined claims: revise from their evidence. Without critiques (a plain debate), pool the peers.
+                if (p.multipleChoice() && !p.critiques().isEmpty()) return ReplyWriter.answer(p, revised(own, p, letters, k, request), true);
                 DebatePool.Pooled pooled = DebatePool.pool(own.answer(), own.applicable(), p, letters, 0.15, 0.9);
                 return ReplyWriter.answer(p, pooledAnswer(own, pooled, k, request, p), true);
             }
@@ -142,6 +144,32 @@ public final class LocalBackend implements Backend {
                 return ReplyWriter.answer(p, new ReplyWriter.Answer(own.answer(), idx, open(own, idx), own.findings(), declared, null), true);
             }
         }
+    }
+
+    /** The expert's answer after the critics' re-examination (see {@link Revision}). */
+    private ReplyWriter.Answer revised(Judgement own, ParsedPrompt p, List<String> letters, int k, ChatRequest request) {
+        if (own.declared()) return new ReplyWriter.Answer(own.answer(), own.answer().bestIndex(), null, own.findings(), true, null);
+        List<Revision.Evidence> evidence = Revision.evidence(p);
+        String previous = p.previous() == null ? null : DebatePool.answerOf(p.previous(), p, letters, own.answer().values());
+        double previousConfidence = p.previous() == null ? 0 : DebatePool.confidenceOf(p.previous());
+        Revision.Result r = Revision.revise(own.answer(), previous, previousConfidence, evidence);
+        Distribution d = r.answer();
+        int idx = pick(d, k, request, p);
+        String ownBest = own.answer().best();
+        StringBuilder why = new StringBuilder(String.format(java.util.Locale.ROOT, "own perception %s",
+                own.applicable() ? String.format(java.util.Locale.ROOT, "favours %s (%.2f)", ownBest, own.answer().bestProbability()) : "has no evidence"));
+        for (Revision.Evidence e : r.used()) {
+            why.append(String.format(java.util.Locale.ROOT, "; %s found the claim for %s %s (P true %.2f)%s", e.critic(), e.claimed(),
+                    e.verdict().toLowerCase(java.util.Locale.ROOT), e.truth(), e.corrected() == null ? "" : ", correction " + e.corrected()));
+        }
+        if (!d.best().equals(ownBest)) why.append("; the re-examined evidence moved the answer to ").append(d.best());
+        List<Judgement.Finding> findings = own.findings();
+        if (!d.best().equals(ownBest) || !own.applicable()) {
+            Region where = own.findings().isEmpty() ? Region.FULL : own.findings().get(0).region();
+            List<Piece> text = List.of(Piece.plain("Re-examined by the critics, the answer is \""), Piece.chosen("", d, idx), Piece.plain("\""));
+            findings = List.of(new Judgement.Finding(text, d.p(idx), why.toString(), where));
+        }
+        return new ReplyWriter.Answer(d, idx, null, findings, false, why.toString());
     }
 
     private ReplyWriter.Answer pooledAnswer(Judgement own, DebatePool.Pooled pooled, int k, ChatRequest request, ParsedPrompt p) {

@@ -328,13 +328,13 @@ class LocalBackendTest {
         var chart = new dev.gamagent.local.vision.Scene.Chart(bars, new java.awt.Rectangle(60, 40, 320, 220), 260);
         Perception p = new Perception(400, 300, new dev.gamagent.local.vision.Scene(400, 300, List.of(), chart), lines);
         FamilyReasoner r = new FamilyReasoner();
-        assertThat(r.judge(QuestionFamily.recognize("Which bar is the tallest?"), List.of(p), List.of("ab", "cd", "ef"), Lens.ALL).answer().best()).isEqualTo("cd");
-        assertThat(r.judge(QuestionFamily.recognize("Which bar is the shortest?"), List.of(p), List.of("ab", "cd", "ef"), Lens.ALL).answer().best()).isEqualTo("ef");
-        Judgement value = r.judge(QuestionFamily.recognize("What is the value of the bar labeled ab?"), List.of(p), List.of("10", "20", "30"), Lens.ALL);
+        assertThat(r.combine(QuestionFamily.recognize("Which bar is the tallest?"), List.of(p), List.of("ab", "cd", "ef")).answer().best()).isEqualTo("cd");
+        assertThat(r.combine(QuestionFamily.recognize("Which bar is the shortest?"), List.of(p), List.of("ab", "cd", "ef")).answer().best()).isEqualTo("ef");
+        Judgement value = r.combine(QuestionFamily.recognize("What is the value of the bar labeled ab?"), List.of(p), List.of("10", "20", "30"));
         assertThat(value.answer().best()).isEqualTo("20");
         assertThat(value.answer().bestProbability()).isGreaterThan(0.9);
-        assertThat(r.judge(QuestionFamily.recognize("Which is larger, ef or ab?"), List.of(p), List.of("ef", "ab"), Lens.ALL).answer().best()).isEqualTo("ab");
-        assertThat(r.judge(QuestionFamily.recognize("What is the value of the bar labeled cd?"), List.of(p), List.of(), Lens.ALL).answer().best()).isEqualTo("30");
+        assertThat(r.combine(QuestionFamily.recognize("Which is larger, ef or ab?"), List.of(p), List.of("ef", "ab")).answer().best()).isEqualTo("ab");
+        assertThat(r.combine(QuestionFamily.recognize("What is the value of the bar labeled cd?"), List.of(p), List.of()).answer().best()).isEqualTo("30");
     }
 
     @Test
@@ -352,7 +352,7 @@ class LocalBackendTest {
         Perception p = new LocalPerception(new LayoutOcr(), vision, 4).perceive(scene());
         for (String q : List.of("What color is the triangle?", "How many objects are there in the image?", "What shape is the red object?",
                 "Which object is above the blue circle?", "Is the red triangle above or below the green square?", "Why?")) {
-            Judgement j = r.judge(QuestionFamily.recognize(q), List.of(p), List.of("red", "3", "triangle", "green square", "above"), Lens.ALL);
+            Judgement j = r.combine(QuestionFamily.recognize(q), List.of(p), List.of("red", "3", "triangle", "green square", "above"));
             double sum = 0;
             for (double x : j.answer().probabilities()) { assertThat(x).isBetween(0.0, 1.0); sum += x; }
             assertThat(sum).as(q).isCloseTo(1.0, within(1e-9));
