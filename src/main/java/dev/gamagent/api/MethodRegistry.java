@@ -20,14 +20,17 @@ public final class MethodRegistry {
         METHODS.put("debate", dev.gamagent.baseline.DebateMethod::new);
         METHODS.put("self-debate", dev.gamagent.baseline.SelfDebateMethod::new);
         METHODS.put("mad", dev.gamagent.baseline.MadMethod::new);
+        METHODS.put("div-mad", () -> new dev.gamagent.baseline.MadMethod("div-mad")); // DREAM's name for MAD
         METHODS.put("dmad", dev.gamagent.baseline.DmadMethod::new);
         METHODS.put("chateval", dev.gamagent.baseline.ChatEvalMethod::new);
         METHODS.put("debunc", dev.gamagent.baseline.DebuncMethod::new);
+        METHODS.put("dwi", dev.gamagent.baseline.DwiMethod::new);
         METHODS.put("gam", dev.gamagent.gam.GamMethod::new);
     }
 
     /** The debate-style methods DREAM wraps (DESIGN.md §7; docs/CONTRACTS.md §4), listed as "dream+<m>". */
-    private static final List<String> DREAM_WRAPPED = List.of("debate", "self-debate", "mad", "dmad", "chateval", "debunc", "gam");
+    private static final List<String> DREAM_WRAPPED = List.of("debate", "self-debate", "mad", "div-mad", "dmad", "chateval",
+            "debunc", "dwi", "gam");
 
     private MethodRegistry() { }
 

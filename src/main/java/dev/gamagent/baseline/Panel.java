@@ -8,6 +8,7 @@ import dev.gamagent.api.Termination;
 import dev.gamagent.api.TokenCount;
 import dev.gamagent.api.Trace;
 import dev.gamagent.backend.Backend;
+import dev.gamagent.backend.ChatMessage;
 import dev.gamagent.backend.ChatResult;
 import dev.gamagent.backend.Choice;
 import dev.gamagent.backend.Sampling;
@@ -131,13 +132,35 @@ public final class Panel {
      * turns' tokens add up to what was spent.
      */
     public List<Turn> sample(Agent a, int k, String user, Sampling sampling) {
+        return call(a, k, null, List.of(), user, List.of(), sampling);
+    }
+
+    /**
+     * One call that continues the agent's own conversation: an optional system message, its earlier turns
+     * (text only), then the user turn carrying the agent's images followed by {@code extra} pictures.
+     */
+    public Turn converse(Agent a, int k, String system, List<ChatMessage> earlier, String user, List<Picture> extra,
+                         Sampling sampling) {
+        return call(a, k, system, earlier, user, extra, sampling).get(0);
+    }
+
+    private List<Turn> call(Agent a, int k, String system, List<ChatMessage> earlier, String user, List<Picture> extra,
+                            Sampling sampling) {
         Backend backend = ctx.backend();
         List<Picture> pics = images(a.index());
+        if (!extra.isEmpty()) {
+            pics = new ArrayList<>(pics);
+            pics.addAll(extra);
+        }
         double scale = AgentImages.scales(ctx.config(), a.index(), 1.0).get(0);
         ctx.progress().event("agent_started", Map.of("k", k, "id", a.id()));
+        List<ChatMessage> messages = new ArrayList<>();
+        if (system != null && !system.isBlank()) messages.add(ChatMessage.system(system));
+        messages.addAll(earlier);
+        messages.addAll(AgentCall.messages(backend, null, user, pics, 1.0));
         ChatResult r;
         try {
-            r = backend.chat(sampling.request(AgentCall.messages(backend, null, user, pics, 1.0)));
+            r = backend.chat(sampling.request(messages));
         } catch (RuntimeException e) {
             count(TokenCount.ZERO);
             String msg = e.getClass().getSimpleName() + ": " + e.getMessage();

@@ -2,6 +2,7 @@ package dev.gamagent.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.gamagent.config.Config;
+import dev.gamagent.eval.OpenAnswerMatcher;
 import dev.gamagent.eval.ResultRecord;
 import dev.gamagent.eval.ResultStore;
 import dev.gamagent.eval.Sweep;
@@ -40,6 +41,9 @@ public final class SweepCommand implements Callable<Integer> {
     @Option(names = "--max-rounds", split = ",", description = "K_max values, at most the recorded rounds (default: config gam.max_rounds)")
     List<Integer> maxRounds = new ArrayList<>();
 
+    @Option(names = "--token-budget", split = ",", description = "token budgets, 0 = none (default: config gam.token_budget)")
+    List<Long> tokenBudget = new ArrayList<>();
+
     @Override public Integer call() {
         Config c = Config.defaults();
         List<ResultRecord> records = ResultStore.read(dir).stream().filter(r -> r.method().equals(method)).toList();
@@ -50,13 +54,15 @@ public final class SweepCommand implements Callable<Integer> {
         List<Sweep.Result> results = Sweep.run(records, Sweep.grid(or(thetaTerm, recorded(run, c, "theta_term", 0.15)),
                 or(thetaU, recorded(run, c, "theta_u", 0.5)), or(thetaC, recorded(run, c, "theta_c", 0.6)),
                 or(epsilon, recorded(run, c, "epsilon", 0.01)),
-                maxRounds.isEmpty() ? List.of((int) Math.round(recorded(run, c, "max_rounds", 3))) : maxRounds));
-        System.out.printf(Locale.ROOT, "%8s %6s %6s %7s %5s %8s %9s %7s %8s %7s %10s%n", "θ_term", "θ_U", "θ_C", "ε", "K_max",
-                "accuracy", "tokens/q", "rounds", "debated", "calls/q", "incomplete");
+                maxRounds.isEmpty() ? List.of((int) Math.round(recorded(run, c, "max_rounds", 3))) : maxRounds,
+                tokenBudget.isEmpty() ? List.of(Math.round(recorded(run, c, "token_budget", 0))) : tokenBudget),
+                new OpenAnswerMatcher(c.number("eval.numeric_tolerance", 0.01)));
+        System.out.printf(Locale.ROOT, "%8s %6s %6s %7s %5s %8s %8s %9s %7s %8s %7s %10s%n", "θ_term", "θ_U", "θ_C", "ε", "K_max",
+                "budget", "accuracy", "tokens/q", "rounds", "debated", "calls/q", "incomplete");
         for (Sweep.Result r : results) {
             var s = r.setting();
-            System.out.printf(Locale.ROOT, "%8.3f %6.3f %6.3f %7.4f %5d %8s %9.0f %7.2f %8.3f %7.2f %10d%n", s.thetaTerm(), s.thetaU(), s.thetaC(),
-                    s.epsilon(), s.maxRounds(), r.accuracy() == null ? "-" : String.format(Locale.ROOT, "%.3f", r.accuracy()),
+            System.out.printf(Locale.ROOT, "%8.3f %6.3f %6.3f %7.4f %5d %8d %8s %9.0f %7.2f %8.3f %7.2f %10d%n", s.thetaTerm(), s.thetaU(),
+                    s.thetaC(), s.epsilon(), s.maxRounds(), s.tokenBudget(), r.accuracy() == null ? "-" : String.format(Locale.ROOT, "%.3f", r.accuracy()),
                     r.tokensPerQuestion(), r.meanRounds(), r.triggerRate(), r.callsPerQuestion(), r.incomplete());
         }
         if (results.stream().anyMatch(r -> r.incomplete() > 0)) {

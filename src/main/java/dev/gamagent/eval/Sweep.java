@@ -1,25 +1,35 @@
 package dev.gamagent.eval;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.gamagent.game.Consensus;
+import dev.gamagent.game.DebateRule;
+import dev.gamagent.game.StoppingRule;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
 /**
  * Re-decides GAM's debate trigger and termination from recorded full-length debates
- * ({@code gam.record_full=true}: every round up to K_max is in the trace) without new model calls
- * (DESIGN.md section 6): debate iff U_sys(0) > θ_U or C(0) > θ_C; stop at the first round k ≥ 1 with
- * U_sys(k) < θ_term, |U_sys(k) − U_sys(k−1)| < ε, or k = K_max; the answer is that round's
- * argmax_o Σ_i w_i·p_i(o). Weights are taken as recorded, so λ, γ, τ cannot be swept this way.
+ * ({@code gam.record_full=true}: every round up to K_max is in the trace) without new model calls. It runs the
+ * controller's own rule ({@link DebateRule}: trigger, stop, budget, carried rounds) and consensus
+ * ({@link Consensus}) over the recorded rounds instead of played ones, so a setting gives what a fresh run with it
+ * gives. Weights, U_i and U_sys are taken as recorded, so λ, γ, τ cannot be swept this way.
  */
 public final class Sweep {
     private Sweep() { }
 
-    /** One point of the grid. */
-    public record Setting(double thetaTerm, double thetaU, double thetaC, double epsilon, int maxRounds) { }
+    /** One point of the grid; {@code tokenBudget} 0 = none. */
+    public record Setting(double thetaTerm, double thetaU, double thetaC, double epsilon, int maxRounds, long tokenBudget) {
+        public Setting(double thetaTerm, double thetaU, double thetaC, double epsilon, int maxRounds) {
+            this(thetaTerm, thetaU, thetaC, epsilon, maxRounds, 0);
+        }
+
+        StoppingRule rule() { return new StoppingRule(thetaU, thetaC, thetaTerm, epsilon, maxRounds, tokenBudget); }
+    }
 
     /**
      * The outcome of one setting. {@code incomplete} counts questions whose trace ended before this
@@ -30,7 +40,7 @@ public final class Sweep {
                          double promptTokensPerQuestion, double completionTokensPerQuestion, double callsPerQuestion) { }
 
     /** The decision for one trace under one setting; usage is summed over rounds 0..round. */
-    record Decision(int round, String termination, String option, Usage usage, boolean incomplete) {
+    record Decision(int round, String termination, String option, String answer, Usage usage, boolean incomplete) {
         long tokens() { return usage.prompt() + usage.completion(); }
     }
 
@@ -57,7 +67,16 @@ public final class Sweep {
         }
     }
 
+    /** A recorded round as the rule reads it, with its consensus. */
+    record Recorded(int k, double uSys, double conflict, boolean answered, Consensus.Verdict verdict) implements DebateRule.Standing { }
+
+    /** Sweeps with the default open-answer tolerance (numbers within 1 %). */
     public static List<Result> run(List<ResultRecord> records, List<Setting> grid) {
+        return run(records, grid, new OpenAnswerMatcher(0.01));
+    }
+
+    /** Sweeps {@code grid}; open answers are graded with {@code open}, as {@code gam eval} grades them. */
+    public static List<Result> run(List<ResultRecord> records, List<Setting> grid, OpenAnswerMatcher open) {
         List<ResultRecord> usable = records.stream().filter(r -> !r.isError() && roundsByK(r).containsKey(0)
                 && roundsByK(r).get(0).hasNonNull("U_sys")).toList();
         if (usable.isEmpty()) {
@@ -80,9 +99,8 @@ public final class Sweep {
                 if (d.round() > 0) triggered++;
                 if (d.incomplete()) incomplete++;
                 terms.merge(d.termination(), 1, Integer::sum);
-                boolean right = d.option() != null && d.option().equals(r.groundTruth());
                 String g = r.group() == null ? r.questionId() : r.group();
-                groups.computeIfAbsent(g, k -> new boolean[]{true})[0] &= right;
+                groups.computeIfAbsent(g, k -> new boolean[]{true})[0] &= right(r, d, open);
             }
             long ok = groups.values().stream().filter(b -> b[0]).count();
             int n = usable.size();
@@ -93,47 +111,92 @@ public final class Sweep {
         return out;
     }
 
+    /** Graded as {@link Grader} grades a fresh run: the option letter, or the open answer against the ground truth. */
+    private static boolean right(ResultRecord r, Decision d, OpenAnswerMatcher open) {
+        if (d.option() != null) return d.option().equals(r.groundTruth());
+        if (options(r).isEmpty()) return open.match(d.answer() == null ? "" : d.answer(), r.groundTruth()) != OpenAnswerMatcher.Match.NONE;
+        return false; // multiple choice without an option: no expert chose one
+    }
+
     static Decision decide(ResultRecord r, Setting s) {
         Map<Integer, JsonNode> byK = roundsByK(r);
         int recorded = byK.keySet().stream().mapToInt(Integer::intValue).max().orElse(0);
-        JsonNode r0 = byK.get(0);
-        double u0 = r0.get("U_sys").asDouble(), c0 = r0.path("conflict").asDouble(0);
-        Usage used = Usage.of(r0);
-        if (!(u0 > s.thetaU() || c0 > s.thetaC())) return new Decision(0, "consensus", weightedOption(r0), used, false);
-        double prev = u0;
-        for (int k = 1; ; k++) {
-            JsonNode round = byK.get(k);
-            if (round == null || !round.hasNonNull("U_sys")) {
-                JsonNode last = byK.get(recorded);
-                return new Decision(recorded, "recorded_end", weightedOption(last), used, true);
+        Map<String, String> options = options(r);
+        Usage[] used = {Usage.of(byK.get(0))};
+        Recorded r0 = read(byK.get(0), 0, options);
+        DebateRule.Outcome<Recorded> end = DebateRule.of(s.rule()).run(r0, new DebateRule.Rounds<>() {
+            @Override public Recorded play(int k, Recorded current) {
+                JsonNode round = byK.get(k);
+                if (round == null || !round.hasNonNull("U_sys")) return null;
+                used[0] = used[0].plus(Usage.of(round));
+                return read(round, k, options);
             }
-            used = used.plus(Usage.of(round));
-            double u = round.get("U_sys").asDouble();
-            String why = u < s.thetaTerm() ? "uncertainty" : Math.abs(u - prev) < s.epsilon() ? "stagnation"
-                    : k >= s.maxRounds() ? "max_rounds" : null;
-            if (why != null) return new Decision(k, why, weightedOption(round), used, false);
-            prev = u;
+
+            @Override public Recorded carry(Recorded previous, Recorded failed) { return previous; }
+
+            @Override public long tokensUsed() { return used[0].prompt() + used[0].completion(); }
+        });
+        Recorded last = end.last();
+        if (!end.complete()) return new Decision(recorded, "recorded_end", last.verdict().option(), last.verdict().answer(), used[0], true);
+        String answer = last.verdict().answer();
+        boolean incomplete = false;
+        JsonNode trace = r.trace();
+        if (options.isEmpty() && end.rounds() > 0 && trace != null && trace.path("config").path("judge").asBoolean(false)) {
+            // the judge synthesised the recorded answer after the recorded last round; another stop needs a new call
+            if (end.rounds() == recorded) answer = trace.path("final").path("answer").asText(answer);
+            else incomplete = true;
         }
+        return new Decision(end.rounds(), end.termination().label(), last.verdict().option(), answer, used[0], incomplete);
     }
 
-    /** argmax_o Σ_i w_i·p_i(o) over the round's agents (p_i: recorded option distribution, else one-hot; w_i: recorded, else equal). */
-    static String weightedOption(JsonNode round) {
-        Map<String, Double> score = new TreeMap<>();
-        JsonNode agents = round.path("agents");
-        int n = 0;
-        for (JsonNode a : agents) if (a.path("error").isMissingNode() || a.path("error").isNull()) n++;
-        for (JsonNode a : agents) {
+    /** The round's U_sys, C and consensus from its recorded agents (weights as recorded; experts that failed left out). */
+    private static Recorded read(JsonNode round, int k, Map<String, String> options) {
+        List<Consensus.Vote> votes = new ArrayList<>();
+        List<Double> weights = new ArrayList<>();
+        JsonNode none = round.path("extra").path("no_opinion");
+        int live = 0;
+        for (JsonNode a : round.path("agents")) if (!a.hasNonNull("error")) live++;
+        for (JsonNode a : round.path("agents")) {
             if (a.hasNonNull("error")) continue;
-            double w = a.hasNonNull("weight") ? a.get("weight").asDouble() : 1.0 / Math.max(1, n);
-            JsonNode dist = a.get("optionDistribution");
-            if (dist != null && dist.isObject() && dist.size() > 0) {
-                dist.fields().forEachRemaining(e -> score.merge(e.getKey(), w * e.getValue().asDouble(), Double::sum));
-            } else if (a.hasNonNull("option")) score.merge(a.get("option").asText(), w, Double::sum);
+            String option = a.hasNonNull("option") ? a.get("option").asText() : null;
+            String answer = a.hasNonNull("answer") ? a.get("answer").asText() : null;
+            Map<String, Double> dist = null;
+            JsonNode d = a.get("optionDistribution");
+            if (d != null && d.isObject() && d.size() > 0) {
+                Map<String, Double> m = new LinkedHashMap<>();
+                d.fields().forEachRemaining(e -> m.put(e.getKey(), e.getValue().asDouble()));
+                dist = m;
+            }
+            // traces written before the no_opinion note: an agent without an option (or answer) held none
+            boolean opinion = none.isObject() ? !none.has(a.path("id").asText()) : options.isEmpty() ? answer != null : option != null;
+            votes.add(new Consensus.Vote(option, answer, dist, opinion));
+            weights.add(a.hasNonNull("weight") ? a.get("weight").asDouble() : 1.0 / Math.max(1, live));
         }
-        String best = null;
-        double bestScore = -1;
-        for (var e : score.entrySet()) if (e.getValue() > bestScore + 1e-12) { best = e.getKey(); bestScore = e.getValue(); }
-        return best;
+        double[] w = weights.stream().mapToDouble(Double::doubleValue).toArray();
+        Consensus.Verdict v = options.isEmpty() ? Consensus.open(votes, w)
+                : Consensus.multipleChoice(votes, w, List.copyOf(options.keySet()), options);
+        return new Recorded(k, round.get("U_sys").asDouble(), round.path("conflict").asDouble(0), live > 0, v);
+    }
+
+    /**
+     * The question's options in their order, from the trace (empty for an open question); a trace without its
+     * question is multiple choice when its agents named options, over the letters they used.
+     */
+    private static Map<String, String> options(ResultRecord r) {
+        Map<String, String> m = new LinkedHashMap<>();
+        JsonNode o = r.trace() == null ? null : r.trace().path("question").path("options");
+        if (o != null && o.isObject() && o.size() > 0) {
+            o.fields().forEachRemaining(e -> m.put(e.getKey(), e.getValue().asText()));
+            return m;
+        }
+        Map<String, String> seen = new TreeMap<>();
+        for (JsonNode round : roundsByK(r).values()) {
+            for (JsonNode a : round.path("agents")) {
+                if (a.hasNonNull("option")) seen.put(a.get("option").asText(), a.get("option").asText());
+                a.path("optionDistribution").fieldNames().forEachRemaining(l -> seen.put(l, l));
+            }
+        }
+        return seen;
     }
 
     static Map<Integer, JsonNode> roundsByK(ResultRecord r) {
@@ -143,11 +206,17 @@ public final class Sweep {
         return m;
     }
 
-    /** Every combination of the given values. */
+    /** Every combination of the given values, without a token budget. */
     public static List<Setting> grid(List<Double> thetaTerm, List<Double> thetaU, List<Double> thetaC, List<Double> epsilon, List<Integer> maxRounds) {
+        return grid(thetaTerm, thetaU, thetaC, epsilon, maxRounds, List.of(0L));
+    }
+
+    /** Every combination of the given values. */
+    public static List<Setting> grid(List<Double> thetaTerm, List<Double> thetaU, List<Double> thetaC, List<Double> epsilon,
+                                     List<Integer> maxRounds, List<Long> tokenBudget) {
         List<Setting> g = new ArrayList<>();
         for (double t : thetaTerm) for (double u : thetaU) for (double c : thetaC) for (double e : epsilon) for (int k : maxRounds) {
-            g.add(new Setting(t, u, c, e, k));
+            for (long b : tokenBudget) g.add(new Setting(t, u, c, e, k, b));
         }
         return g;
     }

@@ -1,5 +1,7 @@
 package dev.gamagent.gam;
 
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.gamagent.api.Region;
 import dev.gamagent.api.Trace;
@@ -68,6 +70,103 @@ public final class ClaimParser {
         if (critiqueJson(text) != null) return "json";
         if (!critiqueLines(text).isEmpty()) return "lines";
         return assessmentWord(text) != null ? "prose" : "none";
+    }
+
+    /**
+     * The character ranges of an expert reply's content, for Φ_gen's {@code content} scoring (DESIGN.md §3): the
+     * answer, claim texts and evidence, read the way {@link #parseAnswer} reads the reply (JSON, then the line
+     * format). Keys, quotes, braces, labels ("ANSWER:", "CLAIM 1:", "CONFIDENCE:"), confidences and regions are
+     * scaffolding. Null for prose (free text is all content) and for an unreadable reply.
+     */
+    public static List<int[]> contentSpans(String text) {
+        if (text == null || text.isBlank()) return null;
+        List<int[]> spans = jsonContent(text);
+        if (spans == null && lines(text) != null) spans = lineContent(text);
+        return spans;
+    }
+
+    /** Content ranges of a JSON reply: the string values of answer, claims[] (or claims[].text/claim) and claims[].evidence. */
+    private static List<int[]> jsonContent(String text) {
+        int a = text.indexOf('{'), b = text.lastIndexOf('}');
+        if (a < 0 || b <= a) return null;
+        String obj = text.substring(a, b + 1);
+        List<int[]> out = new ArrayList<>();
+        boolean answer = false;
+        try (JsonParser p = Json.MAPPER.getFactory().createParser(obj)) {
+            if (p.nextToken() != JsonToken.START_OBJECT) return null;
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String field = p.currentName();
+                JsonToken v = p.nextToken();
+                if (field.equals("answer")) {
+                    answer = true;
+                    if (v == JsonToken.VALUE_STRING) addString(out, obj, p, a);
+                } else if (field.equals("claims") && v == JsonToken.START_ARRAY) {
+                    for (JsonToken e = p.nextToken(); e != JsonToken.END_ARRAY; e = p.nextToken()) {
+                        if (e == JsonToken.VALUE_STRING) {
+                            addString(out, obj, p, a);
+                        } else if (e == JsonToken.START_OBJECT) {
+                            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                                String f = p.currentName();
+                                JsonToken cv = p.nextToken();
+                                if (cv == JsonToken.VALUE_STRING && (f.equals("text") || f.equals("claim") || f.equals("evidence"))) {
+                                    addString(out, obj, p, a);
+                                } else {
+                                    p.skipChildren();
+                                }
+                            }
+                        } else {
+                            p.skipChildren();
+                        }
+                    }
+                } else {
+                    p.skipChildren();
+                }
+            }
+        } catch (Exception e) {
+            return null; // not JSON: the caller tries the line format
+        }
+        return answer ? out : null;
+    }
+
+    /** Adds the inside of the string value the parser is on (between its quotes, trimmed), offset by {@code base}. */
+    private static void addString(List<int[]> out, String obj, JsonParser p, int base) {
+        int open = (int) p.currentTokenLocation().getCharOffset();
+        if (open < 0 || open >= obj.length() || obj.charAt(open) != '"') return;
+        int i = open + 1;
+        while (i < obj.length() && obj.charAt(i) != '"') i += obj.charAt(i) == '\\' ? 2 : 1;
+        addTrimmed(out, obj, open + 1, Math.min(i, obj.length()), base);
+    }
+
+    /** Content ranges of a line-format reply: the ANSWER value, each claim's text and its EVIDENCE value. */
+    private static List<int[]> lineContent(String text) {
+        List<int[]> out = new ArrayList<>();
+        Matcher am = ANSWER.matcher(text);
+        while (am.find()) addTrimmed(out, text, am.start(1), am.end(1), 0);
+        Matcher cm = CLAIM.matcher(text);
+        while (cm.find()) {
+            int start = cm.start(2), end = cm.end(2);
+            boolean first = true;
+            for (int i = start; i <= end; i++) {
+                if (i < end && text.charAt(i) != '|') continue;
+                if (first) {
+                    addTrimmed(out, text, start, i, 0);
+                    first = false;
+                } else {
+                    int colon = text.indexOf(':', start);
+                    if (colon >= 0 && colon < i && text.substring(start, colon).strip().equalsIgnoreCase("EVIDENCE")) {
+                        addTrimmed(out, text, colon + 1, i, 0);
+                    }
+                }
+                start = i + 1;
+            }
+        }
+        return out;
+    }
+
+    private static void addTrimmed(List<int[]> out, String s, int from, int to, int base) {
+        while (from < to && (Character.isWhitespace(s.charAt(from)) || s.charAt(from) == '*')) from++;
+        while (to > from && (Character.isWhitespace(s.charAt(to - 1)) || s.charAt(to - 1) == '*')) to--;
+        if (to > from) out.add(new int[] {base + from, base + to});
     }
 
     // ---- expert replies ----

@@ -19,6 +19,8 @@ import dev.gamagent.backend.UncertaintySignal;
 import dev.gamagent.baseline.ReplyParser;
 import dev.gamagent.engine.AgentImages;
 import dev.gamagent.engine.Prompts;
+import dev.gamagent.game.Consensus;
+import dev.gamagent.game.DebateRule;
 import dev.gamagent.game.GameState;
 import dev.gamagent.game.OptionDistribution;
 import dev.gamagent.game.Similarity;
@@ -71,14 +73,33 @@ final class GamController {
     record Turn(AgentSpec spec, int index, String raw, Choice choice, ParsedResponse parsed, String answer, String option,
                 Estimate u, Map<String, Double> dist, TokenCount tokens, String error) {
         boolean answered() { return error == null; }
+
+        /**
+         * Why this answering expert holds no opinion ("not applicable", "unreadable": no answer, or a multiple-choice
+         * reply naming no option), or null when it holds one. Such an expert keeps its weight but does not shape the
+         * game (DESIGN.md §5).
+         */
+        String noOpinion(boolean multipleChoice) { return answered() ? GamController.noOpinion(parsed, answer, option, multipleChoice) : null; }
     }
 
     /** A round's state over the experts that answered: the game and the weighted consensus. */
-    record State(List<Turn> turns, List<Turn> live, GameState game, String answer, String option, double confidence) {
+    record State(List<Turn> turns, List<Turn> live, GameState game, Consensus.Verdict verdict) implements DebateRule.Standing {
         double weightOf(Turn t) {
             int i = live.indexOf(t);
             return i < 0 ? 0 : game.weights()[i];
         }
+
+        String answer() { return verdict.answer(); }
+
+        String option() { return verdict.option(); }
+
+        double confidence() { return verdict.confidence(); }
+
+        @Override public double uSys() { return game.uSys(); }
+
+        @Override public double conflict() { return game.conflict(); }
+
+        @Override public boolean answered() { return turns.stream().anyMatch(Turn::answered); }
     }
 
     Answer run() {
@@ -93,52 +114,55 @@ final class GamController {
             String why = turns0.stream().map(t -> t.spec().id() + ": " + t.error()).reduce((a, b) -> a + "; " + b).orElse("no experts");
             throw new MethodFailure("gam: no expert answered question " + q.id() + " (" + why + ")", null, partial);
         }
-        State state = evaluate(turns0);
+        State state0 = evaluate(turns0);
         remember(turns0, lastAnswered);
-        weightsEvent(0, state);
-        boolean trigger = s.stopping().triggers(state.game().uSys(), state.game().conflict());
-        Map<String, Object> extra0 = new LinkedHashMap<>(consensusExtra(state));
+        weightsEvent(0, state0);
+        DebateRule rule = s.rule();
+        boolean trigger = rule.triggers(state0);
+        Map<String, Object> extra0 = new LinkedHashMap<>(consensusExtra(state0));
         extra0.put("trigger", trigger);
         if (s.recordFull()) extra0.put("stop_reason_if_default", trigger ? "continue" : Termination.CONSENSUS.label());
-        rounds.add(traceRound(0, turns0, state, List.of(), extra0));
+        rounds.add(traceRound(0, turns0, state0, List.of(), extra0));
 
-        boolean forced = s.fixedRounds() || s.recordFull();
-        boolean debate = !s.noDebate() && (trigger || forced) && s.stopping().maxRounds() > 0;
-        Termination termination = Termination.CONSENSUS;
-        int ran = 0;
-        if (debate && s.stopping().budgetSpent(tokens())) {
-            termination = Termination.BUDGET;
-            debate = false;
-        }
-        Map<String, Object> judgeExtra = new LinkedHashMap<>();
-        for (int k = 1; debate && k <= s.stopping().maxRounds(); k++) {
-            ctx.progress().event("round_started", Map.of("k", k));
-            List<GamPrompts.Disputed> disputed = disputed(state);
-            Map<String, Object> roundExtra = new LinkedHashMap<>();
-            List<Trace.Critique> critiques = new ArrayList<>();
-            List<GamPrompts.Shown> shown = critics(k, state, disputed, critiques, roundExtra);
-            List<Turn> turns = experts(k, state, shown, lastAnswered);
-            State next = turns.stream().anyMatch(Turn::answered) ? evaluate(turns) : carry(state, turns);
-            remember(turns, lastAnswered);
-            ran = k;
-            weightsEvent(k, next);
-            Termination reason = s.stopping().after(k, next.game().uSys(), state.game().uSys(), tokens());
-            roundExtra.putAll(consensusExtra(next));
-            roundExtra.put("disputed", disputed.size());
-            if (s.recordFull()) roundExtra.put("stop_reason_if_default", reason == null ? "continue" : reason.label());
-            rounds.add(traceRound(k, turns, next, critiques, roundExtra));
-            state = next;
-            if (forced) {
-                if (s.stopping().budgetSpent(tokens())) { termination = Termination.BUDGET; break; }
-                termination = s.recordFull() ? Termination.MAX_ROUNDS : Termination.FIXED_ROUNDS;
-            } else if (reason != null) {
-                termination = reason;
-                break;
+        // the rule (shared with gam sweep) decides when to debate and stop; this class plays the rounds it asks for
+        DebateRule.Outcome<State> end = rule.run(state0, new DebateRule.Rounds<>() {
+            private List<Trace.Critique> critiques;
+            private Map<String, Object> roundExtra;
+            private int disputedCount;
+
+            @Override public State play(int k, State current) {
+                ctx.progress().event("round_started", Map.of("k", k));
+                List<GamPrompts.Disputed> disputed = disputed(current);
+                disputedCount = disputed.size();
+                roundExtra = new LinkedHashMap<>();
+                critiques = new ArrayList<>();
+                List<GamPrompts.Shown> shown = critics(k, current, disputed, critiques, roundExtra);
+                List<Turn> turns = experts(k, current, shown, lastAnswered);
+                remember(turns, lastAnswered);
+                return turns.stream().anyMatch(Turn::answered) ? evaluate(turns) : new State(turns, List.of(), null, null);
             }
-        }
 
+            @Override public State carry(State previous, State failed) {
+                return new State(failed.turns(), previous.live(), previous.game(), previous.verdict());
+            }
+
+            @Override public long tokensUsed() { return tokens(); }
+
+            @Override public void settled(int k, State next, Termination reason) {
+                weightsEvent(k, next);
+                roundExtra.putAll(consensusExtra(next));
+                roundExtra.put("disputed", disputedCount);
+                if (!next.answered()) roundExtra.put("carried", "every expert failed; the previous round's standing is kept");
+                if (s.recordFull()) roundExtra.put("stop_reason_if_default", reason == null ? "continue" : reason.label());
+                rounds.add(traceRound(k, next.turns(), next, critiques, roundExtra));
+            }
+        });
+
+        State state = end.last();
+        int ran = end.rounds();
         String answer = state.answer(), option = state.option();
         double confidence = state.confidence();
+        Map<String, Object> judgeExtra = new LinkedHashMap<>();
         if (s.judge() && !q.isMultipleChoice() && ran > 0) {
             String judged = judge(state, judgeExtra);
             if (judged != null) {
@@ -147,8 +171,8 @@ final class GamController {
             }
         }
         Trace.Final fin = new Trace.Final(answer, option, confidence);
-        Trace trace = trace(rounds, termination.label(), fin, judgeExtra.isEmpty() ? Map.of() : Map.of("judge", judgeExtra));
-        return new Answer(answer, option, confidence, state.game().uSys(), ran, termination.label(), trace.tokens(),
+        Trace trace = trace(rounds, end.termination().label(), fin, judgeExtra.isEmpty() ? Map.of() : Map.of("judge", judgeExtra));
+        return new Answer(answer, option, confidence, state.game().uSys(), ran, end.termination().label(), trace.tokens(),
                 calls.get(), trace.millis(), trace);
     }
 
@@ -213,22 +237,28 @@ final class GamController {
             option = ReplyParser.option(p.answer(), q.options());
             if (option != null) answer = q.options().get(option);
         }
+        boolean opinionless = noOpinion(p, answer, option, q.isMultipleChoice()) != null;
         Estimate u;
-        if (p.notApplicable()) {
-            u = Estimate.notApplicable(); // an expert whose specialty does not apply has no say (DESIGN.md §5)
-        } else if (p.parse().equals("none") || (q.isMultipleChoice() && option == null)) {
-            u = new Estimate(1.0, UncertaintySignal.FIXED); // no readable answer: maximal uncertainty
-        } else if (s.noUncertainty()) {
-            u = new Estimate(GamSettings.EQUAL_U, UncertaintySignal.FIXED);
+        if (s.noUncertainty()) {
+            u = new Estimate(GamSettings.EQUAL_U, UncertaintySignal.FIXED); // the ablation: one U for all, opinionless included
+        } else if (opinionless) {
+            u = Estimate.notApplicable(); // not applicable or no readable answer: maximal uncertainty (DESIGN.md §5)
         } else {
-            u = estimator.estimate(c, s.scoring(), spanAnswer(p.answer(), option), p.hedgeText(c.text()));
+            u = estimator.estimate(c, s.scoring(), spanAnswer(p.answer(), option), p.hedgeText(c.text()), ClaimParser::contentSpans);
         }
         Map<String, Double> dist = null;
         if (q.isMultipleChoice()) {
             dist = s.noUncertainty() || option == null ? null : OptionDistribution.fromLogprobs(c.logprobs(), letters, option);
-            if (dist == null) dist = OptionDistribution.smoothed(letters, option, u.value());
+            if (dist == null) dist = OptionDistribution.smoothed(letters, opinionless ? null : option, u.value());
         }
         return new Turn(spec, index, c.text(), c, p, answer, option, u, dist, tok, null);
+    }
+
+    /** Why a reply holds no opinion ("not applicable", "unreadable"), or null when it holds one. */
+    private static String noOpinion(ParsedResponse p, String answer, String option, boolean multipleChoice) {
+        if (p.notApplicable()) return "not applicable";
+        if (p.parse().equals("none") || answer == null || (multipleChoice && option == null)) return "unreadable";
+        return null;
     }
 
     /**
@@ -251,56 +281,48 @@ final class GamController {
         List<Turn> live = turns.stream().filter(Turn::answered).toList();
         int n = live.size();
         double[] u = new double[n];
-        for (int i = 0; i < n; i++) u[i] = live.get(i).u().value();
+        boolean[] opinion = new boolean[n];
+        List<Consensus.Vote> votes = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            Turn t = live.get(i);
+            u[i] = t.u().value();
+            opinion[i] = t.noOpinion(q.isMultipleChoice()) == null;
+            votes.add(new Consensus.Vote(t.option(), t.answer(), t.dist(), opinion[i]));
+        }
         double[][] sim = q.isMultipleChoice()
                 ? similarity.multipleChoice(live.stream().map(Turn::dist).toList())
                 : similarity.open(live.stream().map(t -> t.answer() == null ? "" : t.answer()).toList());
-        GameState g = GameState.compute(u, sim, s.game(), s.noDynamicWeights());
-        if (q.isMultipleChoice()) {
-            // final decision rule: argmax_k Σ_i w_i·p_i(k); confidence is that mixture mass (DESIGN.md §6)
-            Map<String, Double> mix = mixture(live, g.weights());
-            String best = null;
-            double bestP = -1;
-            for (var e : mix.entrySet()) if (e.getValue() > bestP + 1e-12) { best = e.getKey(); bestP = e.getValue(); }
-            return new State(turns, live, g, q.options().get(best), best, Math.max(0, Math.min(1, bestP)));
-        }
-        int top = 0;
-        for (int i = 1; i < n; i++) if (g.weights()[i] > g.weights()[top]) top = i;
-        String ans = live.get(top).answer();
-        return new State(turns, live, g, ans, null, openConfidence(live, g, sim[top]));
-    }
-
-    /** The previous state with this round's turns, when every expert dropped out of the round. */
-    private State carry(State prev, List<Turn> turns) {
-        return new State(turns, prev.live(), prev.game(), prev.answer(), prev.option(), prev.confidence());
-    }
-
-    private Map<String, Double> mixture(List<Turn> live, double[] w) {
-        Map<String, Double> mix = new LinkedHashMap<>();
-        for (String l : letters) mix.put(l, 0.0);
-        for (int i = 0; i < live.size(); i++) {
-            for (var e : live.get(i).dist().entrySet()) mix.merge(e.getKey(), w[i] * e.getValue(), Double::sum);
-        }
-        return mix;
+        GameState g = GameState.compute(u, sim, s.game(), s.noDynamicWeights(), opinion);
+        if (q.isMultipleChoice()) return new State(turns, live, g, Consensus.multipleChoice(votes, g.weights(), letters, q.options()));
+        Consensus.Verdict v = Consensus.open(votes, g.weights());
+        double conf = v.index() < 0 ? 0 : openConfidence(live, g, g.sim()[v.index()], opinion);
+        return new State(turns, live, g, new Consensus.Verdict(null, v.answer(), conf, v.rule(), v.index()));
     }
 
     /**
-     * Open answers: p_i(answer) read as Sim(R_i, answer)·(1 − U_i), so confidence = Σ_i w_i·Sim·(1 − U_i)
-     * (our reading of DESIGN.md §6 where no option distribution exists).
+     * Open answers: p_i(answer) read as Sim(R_i, answer)·(1 − U_i) over the experts with an opinion, their weights
+     * renormalised: confidence = Σ_i w_i·Sim·(1 − U_i) / Σ_i w_i (our reading of DESIGN.md §6 where no option
+     * distribution exists).
      */
-    private static double openConfidence(List<Turn> live, GameState g, double[] simToAnswer) {
-        double c = 0;
-        for (int i = 0; i < live.size(); i++) c += g.weights()[i] * simToAnswer[i] * (1 - g.u()[i]);
-        return Math.max(0, Math.min(1, c));
+    private static double openConfidence(List<Turn> live, GameState g, double[] simToAnswer, boolean[] opinion) {
+        double c = 0, mass = 0;
+        for (int i = 0; i < live.size(); i++) {
+            if (!opinion[i]) continue;
+            c += g.weights()[i] * simToAnswer[i] * (1 - g.u()[i]);
+            mass += g.weights()[i];
+        }
+        return mass <= 0 ? 0 : Math.max(0, Math.min(1, c / mass));
     }
 
     private double openConfidence(State st, String answer) {
         double[] sim = new double[st.live().size()];
+        boolean[] opinion = new boolean[sim.length];
         for (int i = 0; i < sim.length; i++) {
-            String a = st.live().get(i).answer();
-            sim[i] = a == null ? 0 : similarity.open(a, answer);
+            Turn t = st.live().get(i);
+            opinion[i] = t.noOpinion(false) == null;
+            sim[i] = t.answer() == null ? 0 : similarity.open(t.answer(), answer);
         }
-        return openConfidence(st.live(), st.game(), sim);
+        return openConfidence(st.live(), st.game(), sim, opinion);
     }
 
     // ---- disputed claims and critics ----
@@ -313,7 +335,7 @@ final class GamController {
     List<GamPrompts.Disputed> disputed(State st) {
         List<GamPrompts.Disputed> out = new ArrayList<>();
         List<Turn> dissent = new ArrayList<>();
-        for (Turn t : st.live()) if (!t.parsed().notApplicable() && disagrees(t, st)) dissent.add(t);
+        for (Turn t : st.live()) if (t.noOpinion(q.isMultipleChoice()) == null && disagrees(t, st)) dissent.add(t);
         dissent.sort(Comparator.comparingDouble(st::weightOf));
         for (Turn t : dissent) {
             Trace.Claim main = t.parsed().claims().isEmpty()
@@ -322,7 +344,10 @@ final class GamController {
             out.add(new GamPrompts.Disputed(t.spec().id(), main));
         }
         List<GamPrompts.Disputed> rest = new ArrayList<>();
-        for (Turn t : st.live()) for (Trace.Claim c : t.parsed().claims()) rest.add(new GamPrompts.Disputed(t.spec().id(), c));
+        for (Turn t : st.live()) {
+            if (t.noOpinion(q.isMultipleChoice()) != null) continue; // an expert without an opinion has nothing to dispute
+            for (Trace.Claim c : t.parsed().claims()) rest.add(new GamPrompts.Disputed(t.spec().id(), c));
+        }
         rest.sort(Comparator.comparingDouble(d -> d.claim().confidence()));
         for (GamPrompts.Disputed d : rest) if (!out.contains(d)) out.add(d);
         return out.size() > s.maxDisputed() ? List.copyOf(out.subList(0, Math.max(0, s.maxDisputed()))) : out;
@@ -337,7 +362,7 @@ final class GamController {
     private List<GamPrompts.Shown> critics(int k, State st, List<GamPrompts.Disputed> disputed,
                                            List<Trace.Critique> critiques, Map<String, Object> roundExtra) {
         if (disputed.isEmpty() || s.critics().isEmpty()) return List.of();
-        String consensus = (st.option() != null ? st.option() + ". " : "") + st.answer()
+        String consensus = (st.answer() == null ? "(no expert holds an opinion)" : (st.option() != null ? st.option() + ". " : "") + st.answer())
                 + String.format(java.util.Locale.ROOT, " (weighted confidence %.2f, U_sys %.2f)", st.confidence(), st.game().uSys());
         List<Callable<List<GamPrompts.Shown>>> jobs = new ArrayList<>();
         Map<String, String> errors = new java.util.concurrent.ConcurrentHashMap<>();
@@ -522,6 +547,14 @@ final class GamController {
         m.put("consensus_answer", st.answer());
         if (st.option() != null) m.put("consensus_option", st.option());
         m.put("consensus_confidence", st.confidence());
+        m.put("consensus_rule", st.verdict().rule().label());
+        Map<String, String> none = new LinkedHashMap<>();
+        for (Turn t : st.live()) {
+            String why = t.noOpinion(q.isMultipleChoice());
+            if (why != null) none.put(t.spec().id(), why);
+        }
+        // experts without an opinion keep their weight but stay out of Sim, C and the consensus (DESIGN.md §5)
+        if (!none.isEmpty()) m.put("no_opinion", none);
         return m;
     }
 

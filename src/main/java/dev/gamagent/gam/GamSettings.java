@@ -2,6 +2,7 @@ package dev.gamagent.gam;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.gamagent.config.Config;
+import dev.gamagent.game.DebateRule;
 import dev.gamagent.game.InfluenceWeights;
 import dev.gamagent.game.StoppingRule;
 import dev.gamagent.uncertainty.Scoring;
@@ -26,6 +27,9 @@ public record GamSettings(InfluenceWeights game, StoppingRule stopping, int maxD
     /** The uncertainty every agent gets under the "no uncertainty" ablation. */
     public static final double EQUAL_U = 0.5;
 
+    /** The trigger and stopping rule with this run's ablation switches (shared with {@code gam sweep}). */
+    public DebateRule rule() { return new DebateRule(stopping, noDebate, fixedRounds, recordFull); }
+
     public static GamSettings from(Config c) {
         var game = new InfluenceWeights(c.number("gam.lambda", 0.5), c.number("gam.gamma", 0.5), c.number("gam.tau", 0.5));
         var stop = new StoppingRule(c.number("gam.theta_u", 0.5), c.number("gam.theta_c", 0.6),
@@ -41,7 +45,7 @@ public record GamSettings(InfluenceWeights game, StoppingRule stopping, int maxD
         }
         if (experts.isEmpty()) throw new Config.ConfigException("gam: no experts configured; set gam.experts, e.g. [\"scene\",\"ocr\",\"relational\"]");
         uniqueIds(experts, critics);
-        return new GamSettings(game, stop, c.integer("gam.max_disputed", 3), Scoring.parse(c.string("gam.scoring", "all")),
+        return new GamSettings(game, stop, c.integer("gam.max_disputed", 3), Scoring.parse(c.string("gam.scoring", "content")),
                 List.copyOf(experts), List.copyOf(critics),
                 c.bool("gam.ablation.no_uncertainty", false), c.bool("gam.ablation.no_dynamic_weights", false),
                 c.bool("gam.ablation.no_debate", false), c.bool("gam.ablation.fixed_rounds", false),

@@ -37,12 +37,21 @@ public final class UncertaintyEstimator {
     }
 
     /**
-     * Uncertainty with the configured scoring: {@code answer} is the answer as the model wrote it (for
-     * answer-span scoring; when it cannot be found among the tokens, all tokens are scored). Without
-     * log-probs, Φ_sem of {@code hedgeText} (prose with a "CONFIDENCE: c" line when the agent reported
-     * one), or of the raw text when null: JSON keys would otherwise dilute the hedge density.
+     * Uncertainty with the configured scoring, reading content as free prose (every token is content). See
+     * {@link #estimate(Choice, Scoring, String, String, ContentSpans)}.
      */
     public Estimate estimate(Choice choice, Scoring scoring, String answer, String hedgeText) {
+        return estimate(choice, scoring, answer, hedgeText, text -> null);
+    }
+
+    /**
+     * Uncertainty with the configured scoring: {@code content} scores the tokens {@code content} finds in the reply
+     * (all tokens when it reads no format or finds none); {@code answer} is the answer as the model wrote it (for
+     * answer-span scoring; when it cannot be found among the tokens, all tokens are scored). Without log-probs,
+     * Φ_sem of {@code hedgeText} (prose with a "CONFIDENCE: c" line when the agent reported one), or of the raw
+     * text when null: JSON keys would otherwise dilute the hedge density.
+     */
+    public Estimate estimate(Choice choice, Scoring scoring, String answer, String hedgeText, ContentSpans content) {
         if (!choice.hasLogprobs()) {
             return new Estimate(semantic.of(hedgeText != null ? hedgeText : choice.text()), UncertaintySignal.SEMANTIC);
         }
@@ -50,6 +59,9 @@ public final class UncertaintyEstimator {
         if (scoring == Scoring.ANSWER_SPAN) {
             List<TokenLogprob> span = AnswerSpan.tokens(choice.logprobs(), answer);
             if (!span.isEmpty()) scored = span;
+        } else if (scoring == Scoring.CONTENT) {
+            List<TokenLogprob> found = ContentSpans.select(choice.logprobs(), content);
+            if (found != null && !found.isEmpty()) scored = found;
         }
         return estimate(choice, scored);
     }

@@ -8,7 +8,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class MethodRegistryTest {
     @Test void theListedNamesAreTheRegisteredMethodsThenADreamVariantOfEachDebateMethod() {
         assertThat(MethodRegistry.listed()).startsWith(MethodRegistry.names().toArray(String[]::new))
-                .endsWith("dream+debate", "dream+self-debate", "dream+mad", "dream+dmad", "dream+chateval", "dream+debunc", "dream+gam")
+                .endsWith("dream+debate", "dream+self-debate", "dream+mad", "dream+div-mad", "dream+dmad", "dream+chateval",
+                        "dream+debunc", "dream+dwi", "dream+gam")
                 .doesNotContain("dream+single", "dream+cot", "dream+sc", "dream+vote")
                 .doesNotHaveDuplicates();
         assertThat(MethodRegistry.names()).doesNotContain("dream+gam");

@@ -18,8 +18,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 class EveryMethodTest {
 
     @ParameterizedTest
-    @ValueSource(strings = {"single", "cot", "sc", "vote", "debate", "self-debate", "mad", "dmad", "chateval", "debunc",
-            "dream+cot", "dream+vote", "dream+debate", "dream+self-debate", "dream+mad", "dream+dmad", "dream+chateval", "dream+debunc"})
+    @ValueSource(strings = {"single", "cot", "sc", "vote", "debate", "self-debate", "mad", "div-mad", "dmad", "chateval", "debunc", "dwi",
+            "dream+cot", "dream+vote", "dream+debate", "dream+self-debate", "dream+mad", "dream+div-mad", "dream+dmad", "dream+chateval", "dream+debunc",
+            "dream+dwi"})
     void everyMethodAnswersCountsItsCallsAndTokensAndWritesAStableTrace(String name) {
         var b = textBackend(u -> u.contains("<task>moderate</task>") ? "DECISION: CONTINUE\nANSWER: B\nCONFIDENCE: 0.6"
                 : "The triangle is blue.\nANSWER: B\nCONFIDENCE: 0.8");

@@ -122,7 +122,8 @@ class AskEndToEndTest {
                 assertThat(sent).as("the server's first reply to " + a.path("role")).isNotNull();
                 u[j] = a.path("uncertainty").asDouble();
                 assertThat(a.path("signal").asText()).isEqualTo("logprobs-topk");
-                assertThat(u[j]).as("U of " + a.path("id") + " = Φ_gen of the log-probs the server sent").isCloseTo(phiGen(sent), within(1e-9));
+                assertThat(u[j]).as("U of " + a.path("id") + " = Φ_gen of the content tokens the server sent")
+                        .isCloseTo(phiGen(content(sent)), within(1e-9));
                 Map<String, Double> d = new LinkedHashMap<>();
                 a.path("optionDistribution").fields().forEachRemaining(e -> d.put(e.getKey(), e.getValue().asDouble()));
                 Map<String, Double> expected = letterDistribution(sent, a.path("option").asText());
@@ -219,7 +220,8 @@ class AskEndToEndTest {
             JsonNode trace = Json.MAPPER.readTree(Files.readString(tracePath));
             JsonNode a0 = trace.path("rounds").get(0).path("agents").get(0);
             assertThat(a0.path("signal").asText()).isEqualTo("logprobs-topk");
-            assertThat(a0.path("uncertainty").asDouble()).isCloseTo(phiGen(panel.firstAnswer(a0.path("role").asText() + " expert")), within(1e-9));
+            assertThat(a0.path("uncertainty").asDouble())
+                    .isCloseTo(phiGen(content(panel.firstAnswer(a0.path("role").asText() + " expert"))), within(1e-9));
             assertThat(panel.tasks()).containsKeys("critique", "revise");
         }
     }
@@ -345,6 +347,13 @@ class AskEndToEndTest {
     // ---- the formulas, written again from DESIGN.md, independent of the production code ----
 
     /** Φ_gen (DESIGN.md §3): mean over tokens of α·Ĥ_t + β·(1 − Δ_t), Ĥ over (top-k, residual) / ln(k+1). */
+    /** The tokens gam's default {@code content} scoring reads: those overlapping the answer, claim and evidence text. */
+    static List<TokenLogprob> content(List<TokenLogprob> sent) {
+        List<TokenLogprob> c = dev.gamagent.uncertainty.ContentSpans.select(sent, dev.gamagent.gam.ClaimParser::contentSpans);
+        assertThat(c).as("content tokens of the reply").isNotEmpty().hasSizeLessThan(sent.size());
+        return c;
+    }
+
     static double phiGen(List<TokenLogprob> tokens) {
         double sum = 0;
         for (TokenLogprob t : tokens) {

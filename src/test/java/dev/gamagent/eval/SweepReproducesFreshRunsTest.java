@@ -1,6 +1,7 @@
 package dev.gamagent.eval;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.gamagent.backend.BackendException;
 import dev.gamagent.backend.Capabilities;
 import dev.gamagent.backend.ChatRequest;
 import dev.gamagent.backend.ChatResult;
@@ -46,7 +47,7 @@ class SweepReproducesFreshRunsTest {
     static Path data;
     static List<ResultRecord> recorded;
 
-    /** Per question, per expert role, the (letter, top-token probability) it gives in rounds 0..3. */
+    /** Per question, per expert role, the (letter or open answer, top-token probability) it gives in rounds 0..3. */
     static final Map<String, Map<String, String[]>> SCRIPT = Map.of(
             // all confident and agreeing from the start: never triggers at θ_U ≥ 0.3
             "q1", Map.of("scene", of("B.97 B.97 B.97 B.97"), "ocr", of("B.96 B.97 B.97 B.98"), "relational", of("B.97 B.97 B.98 B.98")),
@@ -59,8 +60,14 @@ class SweepReproducesFreshRunsTest {
             // confident disagreement (conflict without much uncertainty), settled in round 1
             "q5", Map.of("scene", of("A.97 A.97 A.98 A.98"), "ocr", of("C.97 A.9 A.97 A.98"), "relational", of("A.96 A.97 A.98 A.98")),
             // agreement that firms up slowly and then plateaus
-            "q6", Map.of("scene", of("B.6 B.7 B.75 B.752"), "ocr", of("A.6 B.7 B.75 B.751"), "relational", of("B.55 B.7 B.74 B.752")));
-    static final Map<String, String> TRUTH = Map.of("q1", "B", "q2", "A", "q3", "C", "q4", "D", "q5", "A", "q6", "B");
+            "q6", Map.of("scene", of("B.6 B.7 B.75 B.752"), "ocr", of("A.6 B.7 B.75 B.751"), "relational", of("B.55 B.7 B.74 B.752")),
+            // an open question: the experts name words, the heaviest one answers, graded by the open-answer matcher
+            "q7", Map.of("scene", of("SHOP.5 OPEN.6 OPEN.8 OPEN.9"), "ocr", of("OPEN.6 OPEN.7 OPEN.85 OPEN.95"),
+                    "relational", of("CLOSED.5 SHOP.55 OPEN.6 OPEN.9")),
+            // every expert fails in round 2 (and, remembering round 1, again in round 3): the round-1 standing carries on
+            "q8", Map.of("scene", of("A.5 C.6 FAIL FAIL"), "ocr", of("B.55 C.65 FAIL FAIL"), "relational", of("C.5 C.6 FAIL FAIL")));
+    static final Map<String, String> TRUTH = Map.of("q1", "B", "q2", "A", "q3", "C", "q4", "D", "q5", "A", "q6", "B", "q7", "OPEN",
+            "q8", "C");
 
     static final List<Double> TERM = List.of(0.05, 0.1, 0.15, 0.2, 0.3), U = List.of(0.3, 0.5), C = List.of(0.4, 0.6);
 
@@ -84,11 +91,13 @@ class SweepReproducesFreshRunsTest {
                 round = Integer.parseInt(m.group(1)) + 1;
             }
             String step = SCRIPT.get(qm.group(1)).get(role.replace(" expert", ""))[round];
-            String letter = step.substring(0, 1);
-            double p = Double.parseDouble("0" + step.substring(1));
+            if (step.equals("FAIL")) throw new BackendException.InvalidRequest("scripted failure of " + role + " in round " + round, 400, null);
+            String letter = step.substring(0, step.indexOf('.'));
+            double p = Double.parseDouble("0" + step.substring(step.indexOf('.')));
             String rest = "\nCLAIM 1: The answer is " + letter + " (round " + round + ") | CONFIDENCE: " + p + "\nCONFIDENCE: " + p;
             text = "ANSWER: " + letter + rest;
-            String other = String.valueOf((char) ('A' + (letter.charAt(0) - 'A' + 1) % 4)); // the runner-up: the next letter
+            // the runner-up: the next letter, or for open answers another word
+            String other = letter.length() > 1 ? "MAYBE" : String.valueOf((char) ('A' + (letter.charAt(0) - 'A' + 1) % 4));
             lp.add(ScriptedBackend.token("ANSWER", 1.0));
             lp.add(ScriptedBackend.token(":", 1.0));
             lp.add(p >= 1 ? ScriptedBackend.token(" " + letter, 1.0) : ScriptedBackend.token(" " + letter, p, " " + other, 1 - p));
@@ -107,8 +116,8 @@ class SweepReproducesFreshRunsTest {
     static void eval(Path out, String... sets) {
         List<String> args = new ArrayList<>(List.of("--data", data.toString(), "--methods", "gam", "--out", out.toString(),
                 "--no-circular", "--concurrency", "2"));
-        // answer-span scoring: U_i comes from the option token's top-k log-probs alone
-        args.addAll(List.of("--set", "gam.scoring=answer-span"));
+        // answer-span scoring: U_i comes from the option token's top-k log-probs alone; open answers by token Jaccard
+        args.addAll(List.of("--set", "gam.scoring=answer-span", "--set", "gam.embedding=none"));
         for (String s : sets) args.addAll(List.of("--set", s));
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         PrintStream o = System.out, e = System.err;
@@ -134,8 +143,10 @@ class SweepReproducesFreshRunsTest {
         String b64 = Base64.getEncoder().encodeToString(bytes.toByteArray());
         StringBuilder tsv = new StringBuilder("index\timage\tquestion\tA\tB\tC\tD\tanswer\tcategory\n");
         for (String q : new TreeMap<>(TRUTH).keySet()) {
+            boolean open = TRUTH.get(q).length() > 1;
             tsv.append(q.substring(1)).append('\t').append(q.equals("q1") ? b64 : "1").append("\tItem ").append(q)
-                    .append(": which shape is shown?\tcircle\tsquare\ttriangle\tstar\t").append(TRUTH.get(q)).append("\tshapes\n");
+                    .append(open ? ": what does the sign say?\t\t\t\t\t" : ": which shape is shown?\tcircle\tsquare\ttriangle\tstar\t")
+                    .append(TRUTH.get(q)).append("\tshapes\n");
         }
         data = Files.writeString(dir.resolve("items.tsv"), tsv.toString());
         eval(dir.resolve("full"), "gam.record_full=true");
@@ -176,6 +187,60 @@ class SweepReproducesFreshRunsTest {
         assertThat(reasonsSeen).contains("consensus", "uncertainty");
     }
 
+    /**
+     * K_max ∈ {0,1,2,3} (0: no debate, no charged round), ε, and a token budget that bites in the middle of some debates:
+     * every setting gives what a fresh run with it gives, question by question, open answers and failed rounds included.
+     */
+    @Test void kMaxEpsilonAndBudgetSettingsMatchFreshRuns() throws Exception {
+        // a budget that ends some debates after round 1 and others before they start: between the smallest and largest
+        // usage through round 1 of the recorded debates
+        List<Long> throughRound1 = new ArrayList<>();
+        for (ResultRecord r : recorded) {
+            Sweep.Decision d = Sweep.decide(r, new Sweep.Setting(0, 1, 1, 0, 1, 0)); // every question stops after round 0
+            Sweep.Decision d1 = Sweep.decide(r, new Sweep.Setting(0, 0, 0, 0, 1, 0)); // every question runs round 1
+            throughRound1.add(d1.tokens());
+            assertThat(d.round()).isZero();
+        }
+        throughRound1.sort(null);
+        long budget = (throughRound1.get(0) + throughRound1.get(throughRound1.size() - 1)) / 2;
+        List<Sweep.Setting> grid = new ArrayList<>(Sweep.grid(List.of(0.15), List.of(0.3), List.of(0.4), List.of(0.01), List.of(0, 1, 2, 3)));
+        grid.add(new Sweep.Setting(0.15, 0.3, 0.4, 0.05, 3));
+        grid.addAll(Sweep.grid(List.of(0.15), List.of(0.3), List.of(0.4), List.of(0.01), List.of(1, 3), List.of(budget)));
+        assertThat(grid).hasSize(7);
+        Set<String> reasonsSeen = new HashSet<>();
+        for (Sweep.Result s : Sweep.run(recorded, grid)) {
+            Sweep.Setting st = s.setting();
+            String name = "ε=" + st.epsilon() + " K_max=" + st.maxRounds() + " budget=" + st.tokenBudget();
+            Path out = dir.resolve("fresh-k" + st.maxRounds() + "-e" + st.epsilon() + "-b" + st.tokenBudget());
+            eval(out, "gam.theta_term=0.15", "gam.theta_u=0.3", "gam.theta_c=0.4", "gam.epsilon=" + st.epsilon(),
+                    "gam.max_rounds=" + st.maxRounds(), "gam.token_budget=" + st.tokenBudget());
+            JsonNode m = Json.MAPPER.readTree(out.resolve("summary.json").toFile()).path("metrics").path("gam");
+            assertThat(s.incomplete()).as(name).isZero();
+            assertThat(s.accuracy()).as(name + " accuracy").isCloseTo(m.path("accuracy").asDouble(), within(1e-9));
+            assertThat(s.meanRounds()).as(name + " mean rounds").isCloseTo(m.path("meanRounds").asDouble(), within(1e-9));
+            assertThat(s.triggerRate()).as(name + " trigger rate").isCloseTo(m.path("debateTriggerRate").asDouble(), within(1e-9));
+            assertThat(s.tokensPerQuestion()).as(name + " tokens")
+                    .isCloseTo(m.path("promptTokensPerQuestion").asDouble() + m.path("completionTokensPerQuestion").asDouble(), within(1e-9));
+            assertExactPerQuestion(st, out, name);
+            reasonsSeen.addAll(s.terminations().keySet());
+        }
+        assertThat(reasonsSeen).contains("consensus", "uncertainty", "stagnation", "max_rounds", "budget");
+    }
+
+    @Test void theFixtureHoldsAnOpenQuestionAndARoundInWhichEveryExpertFailed() {
+        ResultRecord open = recorded.stream().filter(r -> r.questionId().equals("7")).findFirst().orElseThrow();
+        assertThat(open.option()).isNull();
+        assertThat(open.answer()).isEqualTo("OPEN");
+        ResultRecord failing = recorded.stream().filter(r -> r.questionId().equals("8")).findFirst().orElseThrow();
+        JsonNode round2 = failing.trace().path("rounds").get(2);
+        assertThat(round2.path("agents")).allSatisfy(a -> assertThat(a.path("error").asText()).contains("scripted failure"));
+        // the default rule reads the carried round as stagnation, and the sweep keeps the round-1 answer
+        Sweep.Decision d = Sweep.decide(failing, new Sweep.Setting(0.15, 0.3, 0.4, 0.01, 3));
+        assertThat(d.round()).isEqualTo(2);
+        assertThat(d.termination()).isEqualTo("stagnation");
+        assertThat(d.option()).isEqualTo("C");
+    }
+
     /** Per question: the same stopping round, reason, option and exact prompt/completion tokens and calls. */
     private static void assertExactPerQuestion(Sweep.Setting st, Path fresh, String name) {
         Map<String, ResultRecord> byId = new TreeMap<>();
@@ -187,6 +252,8 @@ class SweepReproducesFreshRunsTest {
             assertThat(d.round()).as(what + " rounds").isEqualTo(f.rounds());
             assertThat(d.termination()).as(what + " termination").isEqualTo(f.termination());
             assertThat(d.option()).as(what + " option").isEqualTo(f.option());
+            assertThat(d.answer()).as(what + " answer").isEqualTo(f.answer());
+            assertThat(d.incomplete()).as(what + " complete").isFalse();
             assertThat(d.usage().prompt()).as(what + " prompt tokens").isEqualTo(f.promptTokens());
             assertThat(d.usage().completion()).as(what + " completion tokens").isEqualTo(f.completionTokens());
             assertThat(d.usage().calls()).as(what + " calls").isEqualTo(f.calls());

@@ -1,0 +1,119 @@
+package dev.gamagent.game;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The weighted consensus of one round (DESIGN.md §6), shared by the controller and {@code gam sweep}.
+ * Multiple choice: argmax_k Σ_i w_i·p_i(k) over the options that at least one expert with an opinion chose;
+ * a tie, or a mixture so flat that no option stands out, goes to the experts' weighted choices instead.
+ * Open answers: the answer of the heaviest expert with an opinion. Experts without an opinion (not
+ * applicable, unreadable) keep their weight but take no part (DESIGN.md §5).
+ */
+public final class Consensus {
+    /** Below this spread (max − min of the mixture over all options) the mixture says nothing: count choices. */
+    public static final double NEAR_UNIFORM = 0.05;
+    /** Two candidates closer than this are tied. */
+    static final double TIE = 1e-9;
+
+    private Consensus() { }
+
+    /**
+     * One expert's say in a round.
+     *
+     * @param option  the option letter it chose (multiple choice), or null
+     * @param answer  its answer text, or null
+     * @param dist    its option distribution (null: one-hot on {@code option})
+     * @param opinion false for an expert that is not applicable or unreadable
+     */
+    public record Vote(String option, String answer, Map<String, Double> dist, boolean opinion) { }
+
+    /** How a round's answer was reached, for the trace. */
+    public enum Rule {
+        /** argmax of the weighted mixture over the chosen options */
+        MIXTURE("mixture"),
+        /** a tie or a near-uniform mixture: the option with the most weight behind it */
+        CHOICES("weighted_choices"),
+        /** open answer: the heaviest expert's */
+        HEAVIEST("heaviest"),
+        /** no expert had an opinion: no answer */
+        NONE("none");
+
+        private final String label;
+
+        Rule(String label) { this.label = label; }
+
+        public String label() { return label; }
+    }
+
+    /**
+     * A round's answer. {@code confidence} is the mixture mass of the chosen option among the experts with an
+     * opinion (their weights renormalised), 0 without an answer; {@code index} is the deciding expert for open answers.
+     */
+    public record Verdict(String option, String answer, double confidence, Rule rule, int index) { }
+
+    /**
+     * The multiple-choice verdict over {@code letters}; {@code options} maps letters to their text (the answer).
+     * Votes and weights are aligned (the experts that answered the round, in panel order).
+     */
+    public static Verdict multipleChoice(List<Vote> votes, double[] w, List<String> letters, Map<String, String> options) {
+        Map<String, Double> mix = new LinkedHashMap<>();
+        for (String l : letters) mix.put(l, 0.0);
+        Map<String, Double> behind = new LinkedHashMap<>(); // weight of the experts that chose each option
+        double mass = 0;
+        for (int i = 0; i < votes.size(); i++) {
+            Vote v = votes.get(i);
+            if (!v.opinion() || v.option() == null || !mix.containsKey(v.option())) continue;
+            mass += w[i];
+            behind.merge(v.option(), w[i], Double::sum);
+            if (v.dist() == null) {
+                mix.merge(v.option(), w[i], Double::sum);
+            } else {
+                for (var e : v.dist().entrySet()) if (mix.containsKey(e.getKey())) mix.merge(e.getKey(), w[i] * e.getValue(), Double::sum);
+            }
+        }
+        if (behind.isEmpty()) return new Verdict(null, null, 0, Rule.NONE, -1);
+        if (mass > 0) for (var e : mix.entrySet()) e.setValue(e.getValue() / mass);
+        // candidates in letter order, so every remaining tie goes to the earlier letter
+        List<String> candidates = new ArrayList<>();
+        for (String l : letters) if (behind.containsKey(l)) candidates.add(l);
+        String best = argmax(candidates, mix, null);
+        String runnerUp = null;
+        for (String c : candidates) if (!c.equals(best) && (runnerUp == null || mix.get(c) > mix.get(runnerUp))) runnerUp = c;
+        double max = mix.values().stream().mapToDouble(Double::doubleValue).max().orElse(0);
+        double min = mix.values().stream().mapToDouble(Double::doubleValue).min().orElse(0);
+        boolean tied = runnerUp != null && mix.get(best) - mix.get(runnerUp) <= TIE;
+        Rule rule = Rule.MIXTURE;
+        if (tied || (candidates.size() > 1 && max - min < NEAR_UNIFORM)) {
+            best = argmax(candidates, behind, mix);
+            rule = Rule.CHOICES;
+        }
+        return new Verdict(best, options.getOrDefault(best, best), clamp(mix.get(best)), rule, -1);
+    }
+
+    /** The open-answer verdict: the answer of the heaviest expert with an opinion (earliest on ties); confidence is left to the caller. */
+    public static Verdict open(List<Vote> votes, double[] w) {
+        int top = -1;
+        for (int i = 0; i < votes.size(); i++) {
+            Vote v = votes.get(i);
+            if (!v.opinion() || v.answer() == null) continue;
+            if (top < 0 || w[i] > w[top]) top = i;
+        }
+        return top < 0 ? new Verdict(null, null, 0, Rule.NONE, -1) : new Verdict(null, votes.get(top).answer(), 0, Rule.HEAVIEST, top);
+    }
+
+    /** The key with the largest score (ties: the secondary score, then the earlier key). */
+    private static String argmax(List<String> keys, Map<String, Double> score, Map<String, Double> secondary) {
+        String best = null;
+        for (String k : keys) {
+            if (best == null) { best = k; continue; }
+            double d = score.get(k) - score.get(best);
+            if (d > TIE || (d >= -TIE && secondary != null && secondary.get(k) - secondary.get(best) > TIE)) best = k;
+        }
+        return best;
+    }
+
+    private static double clamp(double v) { return Double.isNaN(v) ? 0 : Math.max(0, Math.min(1, v)); }
+}
