@@ -126,6 +126,11 @@ final class Critic {
             return a * b;
         }
         if (family instanceof QuestionFamily.Chart) return v.scene().chart() == null ? 0 : 1;
+        if (family instanceof QuestionFamily.Text && v.surface() != null) {
+            // A claim about a sign, label or card, where no text in view is on one: the claim rests on other text.
+            for (var l : v.lines()) if (!l.text().isBlank() && v.surface().apply(l.box()).bounded()) return 1;
+            return FamilyReasoner.OPEN_TEXT_TRUST;
+        }
         return 1;
     }
 

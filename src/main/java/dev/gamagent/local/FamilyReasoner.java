@@ -183,7 +183,9 @@ public final class FamilyReasoner {
         if (median <= 0) return 0;
         double ratio = o.pixelArea() / median;
         double maxShape = o.shapeScores().values().stream().mapToDouble(Double::doubleValue).max().orElse(0);
-        return Math.max(0, Math.min(0.9, (1 - maxShape) * clamp01((ratio - 1.3) / 1.0)));
+        // Large and of no clear shape, or large and like no prototype at all.
+        double unclear = Math.max(1 - maxShape, 1 - reliability(o));
+        return Math.max(0, Math.min(0.9, unclear * clamp01((ratio - 1.1) / 0.8)));
     }
 
     // ---------------------------------------------------------------- spatial relations
@@ -668,7 +670,21 @@ public final class FamilyReasoner {
         return w;
     }
 
-    static double shapeP(DetectedObject o, String shape) { return shape == null ? 0 : o.shapeScores().getOrDefault(shape, 0.0); }
+    /**
+     * P(the object is a {@code shape}): the classifier's score, trusted as far as the region looks like any
+     * prototype at all (a region far from every prototype, e.g. two objects merged or a shape a few pixels
+     * wide, gets a score nearer the uniform 1/5).
+     */
+    static double shapeP(DetectedObject o, String shape) {
+        if (shape == null) return 0;
+        double r = reliability(o);
+        return r * o.shapeScores().getOrDefault(shape, 0.0) + (1 - r) / QuestionFamily.SHAPES.size();
+    }
+
+    /** 1 for a region within the spread of clean shapes (fit ≤ 8), falling as its shape looks like no prototype. */
+    static double reliability(DetectedObject o) {
+        return o.fit() <= 8 ? 1 : Math.exp(-(o.fit() - 8) / 30);
+    }
 
     static double colorP(DetectedObject o, String color) { return color == null ? 0 : o.colorScores().getOrDefault(color, 0.0); }
 

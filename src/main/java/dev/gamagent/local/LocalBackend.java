@@ -141,18 +141,18 @@ public final class LocalBackend implements Backend {
                 int idx = pick(own.answer(), k, request, p);
                 boolean declared = own.declared() && p.format() != ParsedPrompt.OutputFormat.LETTER
                         && p.format() != ParsedPrompt.OutputFormat.SHORT;
-                return ReplyWriter.answer(p, new ReplyWriter.Answer(own.answer(), idx, open(own, idx), own.findings(), declared, null), true);
+                // An abstaining role says why on a REASON line (it makes no claim for critics to examine).
+                return ReplyWriter.answer(p, new ReplyWriter.Answer(own.answer(), idx, open(own, idx), own.findings(), declared,
+                        declared ? own.note() : null), true);
             }
         }
     }
 
     /** The expert's answer after the critics' re-examination (see {@link Revision}). */
     private ReplyWriter.Answer revised(Judgement own, ParsedPrompt p, List<String> letters, int k, ChatRequest request) {
-        if (own.declared()) return new ReplyWriter.Answer(own.answer(), own.answer().bestIndex(), null, own.findings(), true, null);
+        if (own.declared()) return new ReplyWriter.Answer(own.answer(), own.answer().bestIndex(), null, own.findings(), true, own.note());
         List<Revision.Evidence> evidence = Revision.evidence(p);
-        String previous = p.previous() == null ? null : DebatePool.answerOf(p.previous(), p, letters, own.answer().values());
-        double previousConfidence = p.previous() == null ? 0 : DebatePool.confidenceOf(p.previous());
-        Revision.Result r = Revision.revise(own.answer(), previous, previousConfidence, evidence);
+        Revision.Result r = Revision.revise(own.answer(), evidence);
         Distribution d = r.answer();
         int idx = pick(d, k, request, p);
         String ownBest = own.answer().best();

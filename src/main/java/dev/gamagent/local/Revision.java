@@ -8,16 +8,16 @@ import java.util.regex.Pattern;
 
 /**
  * How an expert revises when critics have re-examined claims (evidence, not peer pressure): its own
- * perception, tempered by its previous answer, is multiplied by one likelihood per critique,
- * <pre>  log p(o) = (1 − m)·log p_own(o) + m·log p_prev(o) + γ·Σ_c log L_c(o) + const</pre>
+ * perception is multiplied by one likelihood per critique of this round,
+ * <pre>  p(o) ∝ p_own(o)·Π_c L_c(o)</pre>
  * where a critique of a claim stating option a, with P(claim true) = t from its verdict and
  * confidence, gives L(a) = t and 1 − t to the option its correction names (spread over the others when
- * it names none), mixed with 10 % uniform since a critic may err. Peers' answers and weights are not
- * used: they are not evidence about the image. With m = γ = ½ the same critiques repeated round after
- * round converge to p_own·Π L instead of compounding.
+ * it names none), mixed with 10 % uniform since a critic may err. Peers' answers and weights, and the
+ * expert's own previous answer, are not used: they are not evidence about the image, and a previous
+ * answer already holds earlier critiques, so the same critiques shown again would compound.
  */
 final class Revision {
-    static final double MEMORY = 0.5, GAMMA = 0.5, FLOOR = 0.1;
+    static final double FLOOR = 0.1;
     private static final Pattern CRITIQUE = Pattern.compile(
             "(?is)^\\s*(?:ALL CLAIMS|CLAIM by ([^:]*):\\s*(.*?))\\s*\\|\\s*(INACCURATE|PARTIALLY ACCURATE|ACCURATE)\\b(.*)$");
     private static final Pattern CORRECTION = Pattern.compile("(?is)\\|\\s*CORRECTION\\s*:\\s*(.*?)\\s*(?:\\|\\s*CONFIDENCE\\s*:|$)");
@@ -58,22 +58,11 @@ final class Revision {
         return out;
     }
 
-    /**
-     * @param own      the expert's own distribution over the option texts (in option order)
-     * @param previous the expert's previous answer (an option text) and its stated confidence, or null
-     */
-    static Result revise(Distribution own, String previous, double previousConfidence, List<Evidence> evidence) {
+    /** @param own the expert's own distribution over the option texts (in option order) */
+    static Result revise(Distribution own, List<Evidence> evidence) {
         int k = own.size();
         double[] log = new double[k];
-        for (int i = 0; i < k; i++) {
-            double lp = Math.log(Math.max(1e-9, own.p(i)));
-            if (previous != null) {
-                double c = Math.max(1.0 / k, Math.min(0.99, previousConfidence));
-                double pp = own.values().get(i).equals(previous) ? c : (1 - c) / Math.max(1, k - 1);
-                lp = (1 - MEMORY) * lp + MEMORY * Math.log(Math.max(1e-9, pp));
-            }
-            log[i] = lp;
-        }
+        for (int i = 0; i < k; i++) log[i] = Math.log(Math.max(1e-9, own.p(i)));
         List<Evidence> used = new ArrayList<>();
         for (Evidence e : evidence) {
             int a = own.values().indexOf(e.claimed());
@@ -82,7 +71,7 @@ final class Revision {
             for (int i = 0; i < k; i++) {
                 double l = i == a ? e.truth() : b >= 0 ? (i == b ? 1 - e.truth() : 0) : (1 - e.truth()) / Math.max(1, k - 1);
                 l = (1 - FLOOR) * l + FLOOR / k;
-                log[i] += GAMMA * Math.log(l);
+                log[i] += Math.log(l);
             }
             used.add(e);
         }

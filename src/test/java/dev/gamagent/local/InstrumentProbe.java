@@ -31,6 +31,7 @@ public final class InstrumentProbe {
         var core = new CoreSegmenter();
         FamilyReasoner r = new FamilyReasoner();
         Map<String, int[]> acc = new TreeMap<>();
+        Map<String, double[]> conf = new TreeMap<>();
         for (BenchItem it : items) {
             QuestionFamily f = QuestionFamily.recognize(it.question());
             List<String> cands = new ArrayList<>(it.options().values());
@@ -49,6 +50,10 @@ public final class InstrumentProbe {
             if (oa || ob) c[3]++;
             if (oa != ob) c[4]++;
             c[5] += 0;
+            conf.computeIfAbsent(key, k -> new double[4]);
+            double[] cf = conf.get(key);
+            if (oa) cf[0] += ja.answer().bestProbability(); else cf[1] += ja.answer().bestProbability();
+            if (ob) cf[2] += jb.answer().bestProbability(); else cf[3] += jb.answer().bestProbability();
             if (args.length > 3 && (oa != ob || !oa)) {
                 System.out.printf(Locale.ROOT, "%d %s %s | %s gt=%s classical=%s(%.2f) core=%s(%.2f)%n", it.index(), key, it.question(),
                         cands, cands.get(gt), ja.answer().best(), ja.answer().bestProbability(), jb.answer().best(), jb.answer().bestProbability());
@@ -57,7 +62,9 @@ public final class InstrumentProbe {
         System.out.println("family/tier        n  classical  core  either  differ");
         for (var e : acc.entrySet()) {
             int[] c = e.getValue();
-            System.out.printf(Locale.ROOT, "%-16s %4d %9d %5d %7d %7d%n", e.getKey(), c[0], c[1], c[2], c[3], c[4]);
+            double[] cf = conf.get(e.getKey());
+            System.out.printf(Locale.ROOT, "%-16s %4d %9d %5d %7d %7d   conf right/wrong classical %.2f/%.2f core %.2f/%.2f%n", e.getKey(), c[0], c[1], c[2], c[3], c[4],
+                    cf[0] / Math.max(1, c[1]), cf[1] / Math.max(1, c[0] - c[1]), cf[2] / Math.max(1, c[2]), cf[3] / Math.max(1, c[0] - c[2]));
         }
     }
 }

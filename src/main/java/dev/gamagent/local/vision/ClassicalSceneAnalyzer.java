@@ -68,7 +68,8 @@ public final class ClassicalSceneAnalyzer implements SceneAnalyzer {
             int color = comps.interiorMedian(b, rgb);
             Map<String, Double> cs = colors.scores((color >> 16) & 255, (color >> 8) & 255, color & 255);
             Map<String, Double> ss = shapes.scores(f);
-            objects.add(new DetectedObject(b.box(), f.area(), ColorClassifier.argmax(ss), ss, ColorClassifier.argmax(cs), cs));
+            double fit = Arrays.stream(shapes.distances(f)).min().orElse(0);
+            objects.add(new DetectedObject(b.box(), f.area(), ColorClassifier.argmax(ss), ss, ColorClassifier.argmax(cs), cs, fit));
         }
         objects.sort(Comparator.comparingInt((DetectedObject o) -> o.box().x).thenComparingInt(o -> o.box().y));
         return new Scene(w, h, objects, chart);

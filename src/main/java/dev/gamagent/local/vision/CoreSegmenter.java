@@ -133,8 +133,9 @@ public final class CoreSegmenter implements SceneAnalyzer {
         if (f.solidity() < 0.45) return null;
         Map<String, Double> cs = colors.scores(med[0], med[1], med[2]);
         Map<String, Double> ss = shapes.scores(f);
+        double fit = java.util.Arrays.stream(shapes.distances(f)).min().orElse(0);
         return new DetectedObject(new Rectangle(box.x + x0, box.y + y0, pw, ph), area, ColorClassifier.argmax(ss), ss,
-                ColorClassifier.argmax(cs), cs);
+                ColorClassifier.argmax(cs), cs, fit);
     }
 
     private static boolean inside(boolean[] m, int w, int h, int x, int y, int r) {
