@@ -10,27 +10,31 @@ import java.util.Locale;
  */
 public enum Expertise {
     /** The default: PP-OCRv4, the classical analyser, the largest text first. */
-    GENERAL(Sight.Reader.V4, Sight.Segmentation.CLASSICAL, false),
+    GENERAL(Sight.Reader.V4, Sight.Segmentation.CLASSICAL, false, false),
     /** The scene expert: PP-OCRv3, the classical analyser, and the sign, label or card each text is on. */
-    SCENE(Sight.Reader.V3, Sight.Segmentation.CLASSICAL, true),
-    /** The OCR expert: PP-OCRv4 text and where it is written; no object segmentation. */
-    TEXT(Sight.Reader.V4, Sight.Segmentation.CLASSICAL, true),
+    SCENE(Sight.Reader.V3, Sight.Segmentation.CLASSICAL, true, false),
+    /** The OCR expert: PP-OCRv4, each sign, label or card read again enlarged; no object segmentation. */
+    TEXT(Sight.Reader.V4, Sight.Segmentation.CLASSICAL, true, true),
     /** The relational expert: the core segmenter's objects and positions, bar heights; it does not read words. */
-    RELATIONS(Sight.Reader.V4, Sight.Segmentation.CORES, true),
+    RELATIONS(Sight.Reader.V4, Sight.Segmentation.CORES, true, false),
     /** The object expert: the core segmenter, shapes and counts. */
-    OBJECTS(Sight.Reader.V4, Sight.Segmentation.CORES, true),
+    OBJECTS(Sight.Reader.V4, Sight.Segmentation.CORES, true, false),
     /** The attribute expert: the core segmenter with its contrast-stretched colours. */
-    ATTRIBUTES(Sight.Reader.V3, Sight.Segmentation.CORES, true);
+    ATTRIBUTES(Sight.Reader.V3, Sight.Segmentation.CORES, true, false);
 
     private final Sight.Reader reader;
     private final Sight.Segmentation segmentation;
-    private final boolean surfaces;
+    private final boolean surfaces, close;
 
-    Expertise(Sight.Reader reader, Sight.Segmentation segmentation, boolean surfaces) {
+    Expertise(Sight.Reader reader, Sight.Segmentation segmentation, boolean surfaces, boolean close) {
         this.reader = reader;
         this.segmentation = segmentation;
         this.surfaces = surfaces;
+        this.close = close;
     }
+
+    /** Whether this role reads each text surface again enlarged (a careful reader of small print). */
+    public boolean closeReading() { return close; }
 
     public Sight.Reader reader() { return reader; }
 

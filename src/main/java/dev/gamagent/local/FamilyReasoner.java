@@ -40,7 +40,8 @@ public final class FamilyReasoner {
             return lowInformation(family, candidates, true, e.abstention(family), Region.FULL);
         }
         boolean text = family instanceof QuestionFamily.Text || family instanceof QuestionFamily.Chart;
-        List<Perception> views = sights.stream().map(s -> s.view(e.reader(), e.segmentation(), text, e.surfaces())).toList();
+        boolean close = e.closeReading() && family instanceof QuestionFamily.Text;
+        List<Perception> views = sights.stream().map(s -> s.view(e.reader(), e.segmentation(), text, e.surfaces(), close)).toList();
         return combine(family, views, candidates);
     }
 

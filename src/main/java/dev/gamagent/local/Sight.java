@@ -28,7 +28,7 @@ public final class Sight {
 
     private final BufferedImage image;
     private final Engines engines;
-    private final Lazy<List<TextLine>> v4, v3;
+    private final Lazy<List<TextLine>> v4, v3, closeV4;
     private final Lazy<Scene> classical, cores;
     private final Lazy<Surfaces> surfaces;
 
@@ -40,6 +40,7 @@ public final class Sight {
         this.classical = new Lazy<>(() -> engines.analyze(Segmentation.CLASSICAL, image));
         this.cores = new Lazy<>(() -> engines.analyze(Segmentation.CORES, image));
         this.surfaces = new Lazy<>(() -> new Surfaces(image));
+        this.closeV4 = new Lazy<>(() -> closeReading(Reader.V4));
     }
 
     public int width() { return image.getWidth(); }
@@ -49,6 +50,52 @@ public final class Sight {
     public BufferedImage image() { return image; }
 
     public List<TextLine> lines(Reader r) { return r == Reader.V4 ? v4.get() : v3.get(); }
+
+    /**
+     * Lines as a careful reader finds them: every sign, label or card a line was read on is read again
+     * enlarged {@link #CLOSE_ZOOM}× (small print the detector missed at this size is found there), and the
+     * enlarged reading replaces the lines inside that surface; text on the open background stays as read.
+     */
+    public List<TextLine> closeLines(Reader r) { return r == Reader.V4 ? closeV4.get() : closeReading(r); }
+
+    /** How much a careful reader enlarges a text surface. */
+    static final double CLOSE_ZOOM = 2.0;
+
+    private List<TextLine> closeReading(Reader r) {
+        List<TextLine> base = lines(r);
+        List<java.awt.Rectangle> done = new java.util.ArrayList<>();
+        List<TextLine> out = new java.util.ArrayList<>();
+        List<TextLine> inside = new java.util.ArrayList<>();
+        for (TextLine l : base) {
+            Surfaces.Surface s = surfaces().around(l.box());
+            if (!s.bounded() || done.stream().anyMatch(d -> d.contains(l.box().getCenterX(), l.box().getCenterY()))) continue;
+            java.awt.Rectangle box = s.box();
+            int mx = Math.max(4, box.width / 10), my = Math.max(4, box.height / 10);
+            java.awt.Rectangle crop = new java.awt.Rectangle(box.x - mx, box.y - my, box.width + 2 * mx, box.height + 2 * my)
+                    .intersection(new java.awt.Rectangle(0, 0, width(), height()));
+            if (crop.isEmpty() || (long) crop.width * crop.height * 4 > 2_500_000L) continue;
+            done.add(crop);
+            BufferedImage sub = image.getSubimage(crop.x, crop.y, crop.width, crop.height);
+            BufferedImage big = new dev.gamagent.image.Picture("surface", copy(sub)).scaled(CLOSE_ZOOM, 0).image();
+            double zx = (double) big.getWidth() / crop.width, zy = (double) big.getHeight() / crop.height;
+            for (TextLine z : nonNull(engines.read(r, big))) {
+                java.awt.Rectangle b = z.box();
+                inside.add(new TextLine(new java.awt.Rectangle(crop.x + (int) Math.round(b.x / zx), crop.y + (int) Math.round(b.y / zy),
+                        Math.max(1, (int) Math.round(b.width / zx)), Math.max(1, (int) Math.round(b.height / zy))), z.text(), z.chars(), z.detectionScore()));
+            }
+        }
+        for (TextLine l : base) if (done.stream().noneMatch(d -> d.contains(l.box().getCenterX(), l.box().getCenterY()))) out.add(l);
+        out.addAll(inside);
+        return List.copyOf(out);
+    }
+
+    private static BufferedImage copy(BufferedImage sub) {
+        BufferedImage c = new BufferedImage(sub.getWidth(), sub.getHeight(), BufferedImage.TYPE_INT_RGB);
+        var g = c.createGraphics();
+        g.drawImage(sub, 0, 0, null);
+        g.dispose();
+        return c;
+    }
 
     /** Objects from {@code s}; the bar chart, when there is one, always from the classical analyser (the core segmenter finds none). */
     public Scene scene(Segmentation s) {
@@ -66,7 +113,13 @@ public final class Sight {
      * test when {@code surfaces}.
      */
     public Perception view(Reader r, Segmentation s, boolean withText, boolean surfaces) {
-        return new Perception(width(), height(), scene(s), withText ? lines(r) : List.of(), withText && surfaces ? this::surfaceOf : null);
+        return view(r, s, withText, surfaces, false);
+    }
+
+    /** As {@link #view(Reader, Segmentation, boolean, boolean)}; {@code close}: text from {@link #closeLines}. */
+    public Perception view(Reader r, Segmentation s, boolean withText, boolean surfaces, boolean close) {
+        List<TextLine> text = !withText ? List.of() : close ? closeLines(r) : lines(r);
+        return new Perception(width(), height(), scene(s), text, withText && surfaces ? this::surfaceOf : null);
     }
 
     private Surfaces.Surface surfaceOf(java.awt.Rectangle box) { return surfaces().around(box); }

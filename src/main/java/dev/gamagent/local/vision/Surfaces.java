@@ -6,13 +6,16 @@ import java.awt.image.BufferedImage;
 /**
  * Whether a piece of text sits on a bounded surface (a sign board, a label, a card) or on the open
  * background: from the text box, flood through the colour that dominates inside it (3×3
- * median first, so speckle does not stop it). A flood that reaches the image border is the open
- * background; one that stops at the surface's edge (a colour change or a drawn outline) is a surface,
- * and its extent is the surface's box.
+ * median first, so speckle does not stop it). A flood that reaches the image border and covers more
+ * than 5 % of the image is the open background; one that stops at the surface's edge (a colour change
+ * or a drawn outline), or stays small, is a surface, and its extent is the surface's box.
  */
 public final class Surfaces {
     /** The surface found around one text box: {@code bounded} false when the text is on the open background. */
     public record Surface(boolean bounded, Rectangle box, int color, double contrast) { }
+
+    /** A flood reaching the border over more than this share of the image is the open background. */
+    static final double OPEN_AREA = 0.05;
 
     private final int w, h;
     private final int[] rgb;
@@ -62,12 +65,12 @@ public final class Surfaces {
             }
         }
         int x0 = b.x, y0 = b.y, x1 = b.x + b.width - 1, y1 = b.y + b.height - 1;
-        boolean open = false;
+        boolean border = false;
         while (head < tail) {
             int p = queue[head++];
             int x = p % w, y = p / w;
-            if (x == 0 || y == 0 || x == w - 1 || y == h - 1) { open = true; break; }
             x0 = Math.min(x0, x); x1 = Math.max(x1, x); y0 = Math.min(y0, y); y1 = Math.max(y1, y);
+            if (x == 0 || y == 0 || x == w - 1 || y == h - 1) { border = true; continue; }
             for (int k = 0; k < 4; k++) {
                 int q = k == 0 ? p - 1 : k == 1 ? p + 1 : k == 2 ? p - w : p + w;
                 if (seen[q] || ClassicalSceneAnalyzer.dist2(rgb[q], color) > limit2) continue;
@@ -75,6 +78,9 @@ public final class Surfaces {
                 queue[tail++] = q;
             }
         }
+        // Open: the colour runs on to the image border over a large area. A small region that touches the border
+        // only through a thin part of the same colour (a sign's pole) is still a surface.
+        boolean open = border && tail > OPEN_AREA * w * h;
         double contrast = Math.sqrt(ClassicalSceneAnalyzer.dist2(color, background));
         if (open) return new Surface(false, new Rectangle(0, 0, w, h), color, contrast);
         return new Surface(true, new Rectangle(x0, y0, x1 - x0 + 1, y1 - y0 + 1), color, contrast);
