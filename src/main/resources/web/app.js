@@ -1,10 +1,9 @@
 'use strict';
 // GAM-Agent web page: ask a question (streamed progress), inspect a debate trace, browse recent traces.
-// Plain DOM + SVG, no external code. Model output is untrusted: it is only ever set as textContent.
+// Plain DOM; the trace view is the shared GamViewer (viewer.js, charts by the bundled ECharts). Model output is
+// untrusted: it is only ever set as textContent.
 
 const $ = (s) => document.querySelector(s);
-const SVG = 'http://www.w3.org/2000/svg';
-const COLORS = ['#1f77b4', '#d62728', '#2ca02c', '#ff7f0e', '#9467bd', '#8c564b', '#e377c2', '#17becf'];
 
 function el(tag, attrs, ...children) {
   const e = document.createElement(tag);
@@ -12,13 +11,6 @@ function el(tag, attrs, ...children) {
     if (k === 'class') e.className = v; else if (k.startsWith('on')) e.addEventListener(k.slice(2), v); else e.setAttribute(k, v);
   }
   for (const c of children) if (c !== null && c !== undefined) e.append(c instanceof Node ? c : String(c));
-  return e;
-}
-
-function svg(tag, attrs, text) {
-  const e = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
-  if (text !== undefined) e.textContent = text;
   return e;
 }
 
@@ -32,15 +24,38 @@ function headers(json) {
   return h;
 }
 
-async function api(path) {
-  const r = await fetch(path, { headers: headers(false) });
-  if (!r.ok) {
-    let msg = 'HTTP ' + r.status;
-    try { msg = (await r.json()).error.message; } catch (e) { /* not JSON */ }
-    throw new Error(msg);
+/**
+ * What went wrong, said for a person: the HTTP status decides the sentence; the server's own message (which names
+ * the field or limit) follows when it adds something.
+ */
+async function problem(r) {
+  let detail = '';
+  try { detail = (await r.json()).error.message || ''; } catch (e) { /* not JSON */ }
+  const said = {
+    400: 'The server could not use this question',
+    401: 'This server needs an API key: type it in the "API key" box at the top right',
+    403: 'This API key is not accepted by the server',
+    404: 'Not found on the server (it may have been restarted, and traces are kept in memory unless --trace-db is set)',
+    413: 'The image or request is too large for this server',
+    429: 'The server is busy with other questions; try again in a moment',
+    503: 'The server is busy or still starting; try again in a moment',
+    504: 'The model took too long to answer',
+  }[r.status] || (r.status >= 500 ? 'The server failed while answering' : 'The request failed (HTTP ' + r.status + ')');
+  return new Error(detail && !said.includes(detail) ? said + ': ' + detail : said + '.');
+}
+
+async function send(path, init) {
+  let r;
+  try {
+    r = await fetch(path, init);
+  } catch (e) {
+    throw new Error('Cannot reach the GAM server at ' + location.origin + ': is `gam serve` still running?');
   }
+  if (!r.ok) throw await problem(r);
   return r;
 }
+
+const api = (path) => send(path, { headers: headers(false) });
 
 // ---- tabs -------------------------------------------------------------------------------------------
 
@@ -141,12 +156,7 @@ async function ask(event) {
       model: $('#method').value, stream: true,
       messages: [{ role: 'user', content: [{ type: 'text', text }, { type: 'image_url', image_url: { url } }] }],
     };
-    const r = await fetch('/v1/chat/completions', { method: 'POST', headers: headers(true), body: JSON.stringify(body) });
-    if (!r.ok) {
-      let msg = 'HTTP ' + r.status;
-      try { msg = (await r.json()).error.message; } catch (e) { /* not JSON */ }
-      throw new Error(msg);
-    }
+    const r = await send('/v1/chat/completions', { method: 'POST', headers: headers(true), body: JSON.stringify(body) });
     const reader = r.body.getReader();
     const decoder = new TextDecoder();
     let buf = '';
@@ -163,7 +173,7 @@ async function ask(event) {
           const data = line.slice(6);
           if (data === '[DONE]') continue;
           const chunk = JSON.parse(data);
-          if (chunk.error) { error = chunk.error.message; continue; }
+          if (chunk.error) { error = 'The method failed while answering: ' + chunk.error.message; continue; }
           if (chunk.gam_event) $('#progress').append(el('li', { class: 'event-' + chunk.gam_event.type }, describeEvent(chunk.gam_event)));
           const delta = chunk.choices && chunk.choices[0] && chunk.choices[0].delta;
           if (delta && delta.content) content += delta.content;
@@ -180,7 +190,7 @@ async function ask(event) {
     if (gam && gam.trace_id) await showTrace(gam.trace_id);
   } catch (e) {
     answerBox.className = 'error';
-    answerBox.replaceChildren('Error: ' + e.message);
+    answerBox.replaceChildren(e.message);
     answerBox.hidden = false;
     $('#status').textContent = '';
   } finally {
@@ -188,156 +198,24 @@ async function ask(event) {
   }
 }
 
-// ---- trace view ------------------------------------------------------------------------------------------
-
-let current = null; // { trace, colors, image }
+// ---- trace view: the shared GamViewer (viewer.js), with the stored image under the claim regions ----------------
 
 async function showTrace(id) {
   const view = $('#trace-view');
+  const body = $('#trace-body');
   view.hidden = false;
   try {
     const trace = await (await api('/v1/traces/' + encodeURIComponent(id))).json();
-    let image = null;
+    let imageUrl = null;
     try {
       const blob = await (await api('/v1/traces/' + encodeURIComponent(id) + '/image')).blob();
-      image = await new Promise((resolve) => {
-        const img = new Image();
-        img.onload = () => resolve(img);
-        img.onerror = () => resolve(null);
-        img.src = URL.createObjectURL(blob);
-      });
-    } catch (e) { /* a trace without an image still shows its rounds */ }
-    const ids = [];
-    for (const r of trace.rounds || []) for (const a of r.agents || []) if (!ids.includes(a.id)) ids.push(a.id);
-    const colors = Object.fromEntries(ids.map((a, i) => [a, COLORS[i % COLORS.length]]));
-    current = { trace, colors, image, id };
-    renderTrace();
+      imageUrl = URL.createObjectURL(blob);
+    } catch (e) { /* a trace without a stored image still shows its rounds */ }
+    GamViewer.render(body, trace, { imageUrl });
     view.scrollIntoView({ behavior: 'smooth', block: 'start' });
   } catch (e) {
-    $('#rounds').replaceChildren(el('p', { class: 'error' }, 'Cannot load trace ' + id + ': ' + e.message));
+    body.replaceChildren(el('p', { class: 'error' }, 'Cannot show trace ' + id + ': ' + e.message));
   }
-}
-
-function renderTrace() {
-  const { trace, colors, id } = current;
-  const q = trace.question || {};
-  $('#trace-title').textContent = q.text || 'Trace';
-  const fin = trace.final || {};
-  $('#trace-meta').textContent = `${id} · method ${trace.method} · ${trace.calls} calls · ${trace.millis} ms`
-    + (q.options && Object.keys(q.options).length ? ' · options ' + Object.entries(q.options).map(([k, v]) => k + '. ' + v).join('  ') : '');
-  $('#termination').replaceChildren(el('p', {},
-    el('strong', {}, 'Final: '), (fin.option ? fin.option + '. ' : '') + (fin.answer || '–'),
-    ` (confidence ${fmt(fin.confidence)}) · termination: `, el('strong', { id: 'termination-reason' }, trace.termination || '–')));
-  const rounds = trace.rounds || [];
-  const withClaims = rounds.filter((r) => (r.agents || []).some((a) => (a.claims || []).length));
-  renderRounds(rounds, colors, withClaims.length ? withClaims[withClaims.length - 1].k : (rounds.length ? rounds[rounds.length - 1].k : 0));
-  renderChart(rounds, colors);
-  renderDream(trace.extra);
-}
-
-function renderRounds(rounds, colors, selectedK) {
-  const box = $('#rounds');
-  box.replaceChildren(...rounds.map((r) => {
-    const rows = (r.agents || []).map((a) => el('tr', {},
-      el('td', {}, el('span', { class: 'swatch', style: 'background:' + (colors[a.id] || '#999') }), a.id),
-      el('td', {}, a.role || ''), el('td', {}, a.error ? 'error: ' + a.error
-        : (a.option && a.option !== a.answer ? a.option + '. ' : '') + (a.answer || '')),
-      el('td', {}, fmt(a.uncertainty) + (a.signal ? ' (' + a.signal + ')' : '')), el('td', {}, fmt(a.weight)),
-      el('td', {}, String((a.claims || []).length))));
-    const table = el('table', {}, el('thead', {}, el('tr', {}, ...['Agent', 'Role', 'Answer', 'Uncertainty', 'Weight', 'Claims'].map((h) => el('th', {}, h)))),
-      el('tbody', {}, ...rows));
-    const crit = (r.critiques || []).map((c) => el('li', {},
-      `${c.critic} on ${c.expert} claim ${c.claim}${c.claimText ? ' (“' + c.claimText + '”)' : ''}: ${c.assessment}`
-      + (c.reason ? ' — ' + c.reason : '') + (c.correction ? ' → ' + c.correction : '') + ` [${fmt(c.confidence)}]`));
-    const card = el('div', { class: 'round' + (r.k === selectedK ? ' selected' : ''), 'data-k': r.k },
-      el('h3', {}, `Round ${r.k}`, el('span', { class: 'muted' }, `  U_sys ${fmt(r.U_sys)} · conflict ${fmt(r.conflict)}`)),
-      table, crit.length ? el('div', { class: 'critiques' }, el('strong', {}, 'Critiques'), el('ul', {}, ...crit)) : null);
-    card.addEventListener('click', () => {
-      for (const c of box.querySelectorAll('.round')) c.classList.toggle('selected', c === card);
-      drawImage(r, colors);
-    });
-    return card;
-  }));
-  drawImage(rounds.find((r) => r.k === selectedK), colors);
-}
-
-function drawImage(round, colors) {
-  const s = $('#trace-image');
-  s.replaceChildren();
-  const img = current.image;
-  const W = 420;
-  const H = img ? Math.round(W * img.naturalHeight / img.naturalWidth) : 300;
-  s.setAttribute('width', W);
-  s.setAttribute('height', H);
-  if (img) s.append(svg('image', { href: img.src, x: 0, y: 0, width: W, height: H }));
-  else s.append(svg('text', { x: 10, y: 20, class: 'muted' }, 'no image stored'));
-  let n = 0;
-  for (const a of (round && round.agents) || []) {
-    for (const c of a.claims || []) {
-      if (!c.region) continue;
-      const g = c.region;
-      const color = colors[a.id] || '#999';
-      const rect = svg('rect', { x: g.x0 * W, y: g.y0 * H, width: Math.max(1, (g.x1 - g.x0) * W), height: Math.max(1, (g.y1 - g.y0) * H),
-        fill: 'none', stroke: color, 'stroke-width': 2, class: 'claim-region' });
-      rect.append(svg('title', {}, `${a.id} #${c.n}: ${c.text} (${fmt(c.confidence)})`));
-      s.append(rect, svg('text', { x: g.x0 * W + 3, y: g.y0 * H + 12, fill: color, 'font-size': 11, stroke: '#fff', 'stroke-width': 3,
-        'paint-order': 'stroke', 'font-weight': 'bold' }, `${a.id}#${c.n}`));
-      n++;
-    }
-  }
-  $('#image-caption').textContent = round ? `Round ${round.k}: ${n} claim region(s).` : '';
-}
-
-function renderChart(rounds, colors) {
-  const s = $('#weights-chart');
-  s.replaceChildren();
-  const W = 440, H = 260, L = 40, R = 110, T = 15, B = 35;
-  const ks = rounds.map((r) => r.k);
-  const kMax = Math.max(1, ...ks);
-  const x = (k) => L + (W - L - R) * (k / kMax);
-  const y = (v) => T + (H - T - B) * (1 - Math.max(0, Math.min(1, v)));
-  s.append(svg('line', { x1: L, y1: y(0), x2: W - R, y2: y(0), stroke: '#889' }), svg('line', { x1: L, y1: y(0), x2: L, y2: y(1), stroke: '#889' }));
-  for (const v of [0, 0.5, 1]) s.append(svg('text', { x: L - 6, y: y(v) + 4, 'text-anchor': 'end', 'font-size': 10 }, v.toFixed(1)));
-  for (const k of ks) s.append(svg('text', { x: x(k), y: H - B + 14, 'text-anchor': 'middle', 'font-size': 10 }, String(k)));
-  s.append(svg('text', { x: (L + W - R) / 2, y: H - 6, 'text-anchor': 'middle', 'font-size': 11 }, 'round'));
-  const series = {};
-  for (const r of rounds) for (const a of r.agents || []) {
-    if (a.weight === null || a.weight === undefined) continue;
-    (series[a.id] = series[a.id] || []).push([r.k, a.weight]);
-  }
-  let legendY = T + 5;
-  const legend = (label, color, dashed) => {
-    s.append(svg('line', { x1: W - R + 8, y1: legendY, x2: W - R + 26, y2: legendY, stroke: color, 'stroke-width': 2, 'stroke-dasharray': dashed ? '4 3' : '' }),
-      svg('text', { x: W - R + 30, y: legendY + 4, 'font-size': 11 }, label));
-    legendY += 16;
-  };
-  const line = (pts, color, dashed, cls) => {
-    s.append(svg('polyline', { points: pts.map(([k, v]) => x(k) + ',' + y(v)).join(' '), fill: 'none', stroke: color,
-      'stroke-width': 2, 'stroke-dasharray': dashed ? '5 4' : '', class: cls }));
-    for (const [k, v] of pts) s.append(svg('circle', { cx: x(k), cy: y(v), r: 3, fill: color, class: cls + '-point' }));
-  };
-  for (const [id, pts] of Object.entries(series)) { line(pts, colors[id] || '#999', false, 'weight-line'); legend(id, colors[id] || '#999', false); }
-  const u = rounds.filter((r) => r.U_sys !== null && r.U_sys !== undefined).map((r) => [r.k, r.U_sys]);
-  if (u.length) { line(u, '#333', true, 'usys-line'); legend('U_sys', '#333', true); }
-}
-
-function renderDream(extra) {
-  const box = $('#dream');
-  if (!extra || (!extra.probes && !extra.branch)) { box.hidden = true; box.replaceChildren(); return; }
-  box.hidden = false;
-  const parts = [el('h3', {}, 'DREAM')];
-  if (extra.branch !== undefined) parts.push(el('p', {}, el('strong', {}, 'Branch: '), typeof extra.branch === 'string' ? extra.branch : JSON.stringify(extra.branch)));
-  if (extra.probes) {
-    const probes = Array.isArray(extra.probes) ? extra.probes : Object.entries(extra.probes).map(([scale, v]) => Object.assign({ scale }, v));
-    const keys = [];
-    for (const p of probes) for (const k of Object.keys(p || {})) if (!keys.includes(k)) keys.push(k);
-    parts.push(el('table', { id: 'probes' }, el('thead', {}, el('tr', {}, ...keys.map((k) => el('th', {}, k)))),
-      el('tbody', {}, ...probes.map((p) => el('tr', {}, ...keys.map((k) => {
-        const v = (p || {})[k];
-        return el('td', {}, typeof v === 'number' ? fmt(v) : typeof v === 'object' && v !== null ? JSON.stringify(v) : (v === undefined ? '' : String(v)));
-      }))))));
-  }
-  box.replaceChildren(...parts);
 }
 
 // ---- wiring -----------------------------------------------------------------------------------------------

@@ -20,6 +20,13 @@ public interface Backend extends AutoCloseable {
      */
     ChatResult chat(ChatRequest request) throws BackendException;
 
+    /**
+     * A view of this backend with caches of its own (same models and connections), so that in one evaluation no
+     * method is timed on another's cached work (issue 15, fair per-method wall time). Closing the view leaves this
+     * backend open. Backends without caches return themselves.
+     */
+    default Backend withOwnCaches() { return this; }
+
     @Override
     default void close() { }
 }

@@ -1,7 +1,7 @@
 package dev.gamagent.baseline;
 
 import dev.gamagent.api.Answer;
-import dev.gamagent.api.Method;
+import dev.gamagent.api.MultiAgentMethod;
 import dev.gamagent.api.Question;
 import dev.gamagent.api.RunContext;
 import dev.gamagent.api.Termination;
@@ -17,20 +17,19 @@ import java.util.Map;
  * domain expert) speak in turn, each seeing the whole discussion so far; after T turns each, the decision
  * is the majority of the last turn, or a judge's reading of the discussion ({@code chateval.decision}).
  */
-public final class ChatEvalMethod implements Method {
+public final class ChatEvalMethod implements MultiAgentMethod {
     @Override public String name() { return "chateval"; }
 
     @Override public Answer run(Question q, RunContext ctx) {
         Panel p = new Panel(name(), "chateval", q, ctx);
-        List<String> roles = p.strings("roles", List.of("general public", "critic", "domain expert"));
+        List<String> roles = p.strings("roles", DEFAULT_ROLES);
         int turns = Math.max(1, p.integer("turns", 2));
         String decision = p.string("decision", "majority").toLowerCase(Locale.ROOT);
         if (!decision.equals("majority") && !decision.equals("judge")) {
             throw new Config.ConfigException("chateval.decision must be 'majority' or 'judge', got '" + decision + "'");
         }
         var sampling = p.sampling(p.number("temperature", 0));
-        List<Panel.Agent> agents = new ArrayList<>();
-        for (int i = 0; i < roles.size(); i++) agents.add(new Panel.Agent(roles.get(i).strip().replace(' ', '-'), roles.get(i), i));
+        List<Panel.Agent> agents = panel(roles);
         List<Turn> history = new ArrayList<>();
         List<Turn> last = List.of();
         for (int k = 0; k < turns; k++) {
@@ -44,14 +43,33 @@ public final class ChatEvalMethod implements Method {
             }
             p.record(k, now, null, null);
             last = DebateMethod.carryOver(now, last);
+            p.decided(Panel.majority(last));
         }
         if (decision.equals("judge")) {
             var judge = new Panel.Agent("judge", "judge", 0);
             Turn j = p.ask(judge, turns, p.render("chateval_judge", judge, Map.of("history", transcript(history))), sampling);
-            p.record(turns, List.of(j), null, Map.of("decision", "judge"));
+            p.record(turns, List.of(j), null, Map.of("decided_by", "judge"));
+            p.decided(Panel.majority(List.of(j)));
             return p.finish(Panel.majority(List.of(j)), turns - 1, Termination.FIXED_ROUNDS, Map.of("decided_by", "judge"));
         }
         return p.finish(Panel.majority(last), turns - 1, Termination.FIXED_ROUNDS, Map.of("decided_by", "majority"));
+    }
+
+    /** The discussants, greedy by default, each in its role. */
+    @Override public List<Agent> agents(Question q, Config c) {
+        var n = c.node("chateval.roles");
+        List<String> roles = new ArrayList<>();
+        if (n.isArray()) n.forEach(x -> roles.add(x.asText()));
+        if (roles.isEmpty()) roles.addAll(DEFAULT_ROLES);
+        return Debaters.roster(panel(roles), c.number("chateval.temperature", 0));
+    }
+
+    private static final List<String> DEFAULT_ROLES = List.of("general public", "critic", "domain expert");
+
+    private static List<Panel.Agent> panel(List<String> roles) {
+        List<Panel.Agent> agents = new ArrayList<>();
+        for (int i = 0; i < roles.size(); i++) agents.add(new Panel.Agent(roles.get(i).strip().replace(' ', '-'), roles.get(i), i));
+        return agents;
     }
 
     private static String transcript(List<Turn> history) {

@@ -1,10 +1,11 @@
 package dev.gamagent.baseline;
 
 import dev.gamagent.api.Answer;
-import dev.gamagent.api.Method;
+import dev.gamagent.api.MultiAgentMethod;
 import dev.gamagent.api.Question;
 import dev.gamagent.api.RunContext;
 import dev.gamagent.api.Termination;
+import dev.gamagent.config.Config;
 
 import java.util.List;
 import java.util.Map;
@@ -14,24 +15,30 @@ import java.util.Map;
  * own previous answer and the others' previous answers and updates; majority over the last round.
  * {@code debate.rounds} counts the rounds after the first answers, so calls = N·(R+1).
  */
-public final class DebateMethod implements Method {
+public final class DebateMethod implements MultiAgentMethod {
     @Override public String name() { return "debate"; }
 
     @Override public Answer run(Question q, RunContext ctx) {
         Panel p = new Panel(name(), "debate", q, ctx);
-        List<Panel.Agent> agents = Debaters.of(p.integer("agents", 3), "debater");
+        List<Panel.Agent> agents = panel(ctx.config());
         int rounds = p.integer("rounds", 2);
         var sampling = p.sampling(p.number("temperature", 0.7));
         List<Turn> prev = p.round(0, agents, a -> p.render("debate_answer", a, Map.of()), sampling);
         p.record(0, prev, null, null);
+        p.decided(Panel.majority(prev));
         for (int k = 1; k <= rounds; k++) {
             List<Turn> last = prev;
             List<Turn> now = p.round(k, agents, a -> revisePrompt(p, a, last), sampling);
             p.record(k, now, null, null);
             prev = carryOver(now, last);
+            p.decided(Panel.majority(prev));
         }
         return p.finish(Panel.majority(prev), rounds, Termination.FIXED_ROUNDS, null);
     }
+
+    @Override public List<Agent> agents(Question q, Config c) { return Debaters.roster(panel(c), c.number("debate.temperature", 0.7)); }
+
+    private static List<Panel.Agent> panel(Config c) { return Debaters.of(c.integer("debate.agents", 3), "debater"); }
 
     private static String revisePrompt(Panel p, Panel.Agent a, List<Turn> last) {
         Turn own = Debaters.find(last, a.id());

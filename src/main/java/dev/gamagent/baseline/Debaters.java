@@ -1,9 +1,11 @@
 package dev.gamagent.baseline;
 
+import dev.gamagent.api.MultiAgentMethod;
 import dev.gamagent.config.Config;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 
 /** Builds a panel of identical agents {@code agent-1..agent-N} with indices 0..N-1. */
 final class Debaters {
@@ -14,6 +16,16 @@ final class Debaters {
         List<Panel.Agent> out = new ArrayList<>();
         for (int i = 0; i < n; i++) out.add(new Panel.Agent("agent-" + (i + 1), role, i));
         return out;
+    }
+
+    /** A panel as DREAM probes it ({@link MultiAgentMethod#agents}): every agent on the default backend at one temperature. */
+    static List<MultiAgentMethod.Agent> roster(List<Panel.Agent> agents, double temperature) {
+        return roster(agents, temperature, a -> "");
+    }
+
+    /** The same, with each agent's own instructions (e.g. its reasoning strategy). */
+    static List<MultiAgentMethod.Agent> roster(List<Panel.Agent> agents, double temperature, Function<Panel.Agent, String> instructions) {
+        return agents.stream().map(a -> new MultiAgentMethod.Agent(a.id(), a.role(), null, instructions.apply(a), temperature)).toList();
     }
 
     /** The turn of {@code id} in a round, or null. */

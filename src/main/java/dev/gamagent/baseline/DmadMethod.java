@@ -1,10 +1,12 @@
 package dev.gamagent.baseline;
 
 import dev.gamagent.api.Answer;
-import dev.gamagent.api.Method;
+import dev.gamagent.api.MultiAgentMethod;
 import dev.gamagent.api.Question;
 import dev.gamagent.api.RunContext;
 import dev.gamagent.api.Termination;
+import dev.gamagent.config.Config;
+import dev.gamagent.engine.Prompts;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -15,22 +17,19 @@ import java.util.Map;
  * directly, build a scene graph first, or split the question into sub-questions — exchange answers over
  * R rounds, each keeping its own way of reasoning; majority over the last round. Calls = N·(R+1).
  */
-public final class DmadMethod implements Method {
+public final class DmadMethod implements MultiAgentMethod {
     @Override public String name() { return "dmad"; }
 
     @Override public Answer run(Question q, RunContext ctx) {
         Panel p = new Panel(name(), "dmad", q, ctx);
-        List<String> strategies = p.strings("strategies", List.of("direct", "scene_graph", "subquestions"));
+        List<String> strategies = p.strings("strategies", DEFAULT_STRATEGIES);
         int rounds = p.integer("rounds", 2);
-        List<Panel.Agent> agents = new ArrayList<>();
-        for (int i = 0; i < strategies.size(); i++) {
-            String s = strategies.get(i);
-            agents.add(new Panel.Agent(s.replace('_', '-'), s.replace('_', ' ') + " reasoner", i));
-        }
+        List<Panel.Agent> agents = panel(strategies);
         var sampling = p.sampling(p.number("temperature", 0));
         List<Turn> prev = p.round(0, agents, a -> p.render("dmad_answer", a.role(),
                 Map.of("strategy", strategy(p, strategies.get(a.index())))), sampling);
         p.record(0, prev, null, null);
+        p.decided(Panel.majority(prev));
         for (int k = 1; k <= rounds; k++) {
             List<Turn> last = prev;
             List<Turn> now = p.round(k, agents, a -> {
@@ -42,8 +41,32 @@ public final class DmadMethod implements Method {
             }, sampling);
             p.record(k, now, null, null);
             prev = DebateMethod.carryOver(now, last);
+            p.decided(Panel.majority(prev));
         }
         return p.finish(Panel.majority(prev), rounds, Termination.FIXED_ROUNDS, null);
+    }
+
+    private static final List<String> DEFAULT_STRATEGIES = List.of("direct", "scene_graph", "subquestions");
+
+    /** One agent per strategy: id {@code scene-graph}, role {@code scene graph reasoner}. */
+    private static List<Panel.Agent> panel(List<String> strategies) {
+        List<Panel.Agent> agents = new ArrayList<>();
+        for (int i = 0; i < strategies.size(); i++) {
+            String s = strategies.get(i);
+            agents.add(new Panel.Agent(s.replace('_', '-'), s.replace('_', ' ') + " reasoner", i));
+        }
+        return agents;
+    }
+
+    /** Each strategy's agent, greedy, with its reasoning instruction ({@code dmad_strategy_<name>}). */
+    @Override public List<Agent> agents(Question q, Config c) {
+        var n = c.node("dmad.strategies");
+        List<String> strategies = new ArrayList<>();
+        if (n.isArray()) n.forEach(x -> strategies.add(x.asText()));
+        if (strategies.isEmpty()) strategies.addAll(DEFAULT_STRATEGIES);
+        Prompts prompts = new Prompts(c);
+        return Debaters.roster(panel(strategies), c.number("dmad.temperature", 0), a -> prompts.render(
+                "dmad_strategy_" + strategies.get(a.index()), java.util.Map.of("question", q.render(), "role", a.role(), "note", "", "format", "")));
     }
 
     /** The reasoning instruction of one strategy: template {@code dmad_strategy_<name>}. */

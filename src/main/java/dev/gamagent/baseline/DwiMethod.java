@@ -1,11 +1,12 @@
 package dev.gamagent.baseline;
 
 import dev.gamagent.api.Answer;
-import dev.gamagent.api.Method;
+import dev.gamagent.api.MultiAgentMethod;
 import dev.gamagent.api.Question;
 import dev.gamagent.api.RunContext;
 import dev.gamagent.api.Termination;
 import dev.gamagent.backend.Sampling;
+import dev.gamagent.config.Config;
 import dev.gamagent.image.Picture;
 
 import java.util.ArrayList;
@@ -21,7 +22,7 @@ import java.util.Map;
  * each debater states its stance, argues, and marks the regions that show its evidence. A judge reads the
  * whole debate with the marked images and decides. Calls = N·R + 1.
  */
-public final class DwiMethod implements Method {
+public final class DwiMethod implements MultiAgentMethod {
     @Override public String name() { return "dwi"; }
 
     /** The debaters {@code debater-1..N} (image indices 0..N-1); the judge shares the last debater's images. */
@@ -29,6 +30,11 @@ public final class DwiMethod implements Method {
         List<Panel.Agent> out = new ArrayList<>();
         for (Panel.Agent a : Debaters.of(n, "debater")) out.add(new Panel.Agent("debater-" + (a.index() + 1), a.role(), a.index()));
         return out;
+    }
+
+    /** The debaters as DREAM probes them (the judge speaks only at the end), greedy by default. */
+    @Override public List<Agent> agents(Question q, Config c) {
+        return Debaters.roster(agents(c.integer("dwi.agents", 2)), c.number("dwi.temperature", 0));
     }
 
     /** One spoken turn and the regions it marked. */

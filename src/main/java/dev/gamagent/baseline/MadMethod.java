@@ -1,7 +1,7 @@
 package dev.gamagent.baseline;
 
 import dev.gamagent.api.Answer;
-import dev.gamagent.api.Method;
+import dev.gamagent.api.MultiAgentMethod;
 import dev.gamagent.api.Question;
 import dev.gamagent.api.RunContext;
 import dev.gamagent.api.Termination;
@@ -26,7 +26,7 @@ import java.util.regex.Pattern;
  * candidates, then picks the final one. Every agent keeps its own conversation (memory) across rounds.
  * Calls = 3 per round (+2 for the judge).
  */
-public final class MadMethod implements Method {
+public final class MadMethod implements MultiAgentMethod {
     private static final Pattern DECISION = Pattern.compile("(?im)^[\\s*]*decision\\s*\\**\\s*[:=]\\s*\\**\\s*([a-z]+)");
     private static final Pattern SIDE = Pattern.compile("(?im)^[\\s*]*supported\\s+side\\s*\\**\\s*[:=]\\s*\\**\\s*(affirmative|negative)");
     /** A side's name is not an answer (M3MAD's Div-MAD rejects it too). */
@@ -47,6 +47,9 @@ public final class MadMethod implements Method {
         return List.of(new Panel.Agent("affirmative", "affirmative debater", 0),
                 new Panel.Agent("negative", "negative debater", 1), new Panel.Agent("moderator", "moderator", 2));
     }
+
+    /** The same agents as DREAM probes them (the judge speaks only at the end), greedy by default. */
+    @Override public List<Agent> agents(Question q, Config c) { return Debaters.roster(agents(), c.number("mad.temperature", 0)); }
 
     @Override public Answer run(Question q, RunContext ctx) {
         Panel p = new Panel(name, "mad", q, ctx);
@@ -87,6 +90,7 @@ public final class MadMethod implements Method {
             if (side != null) extra.put("supported_side", side);
             if (stop) {
                 p.record(k, List.of(a, n, m), null, extra);
+                p.decided(Panel.majority(List.of(m)));
                 return p.finish(Panel.majority(List.of(m)), k + 1, Termination.MODERATOR, Map.of("decided_by", "moderator"));
             }
             if (k == maxRounds - 1) {
@@ -98,10 +102,13 @@ public final class MadMethod implements Method {
                 Turn j = judged.get(judged.size() - 1);
                 boolean byJudge = j.ok() && readable(j);
                 var verdict = Panel.majority(byJudge ? List.of(j) : List.of(lastAff == null ? a : lastAff, lastNeg == null ? n : lastNeg));
+                p.decided(verdict);
                 return p.finish(verdict, maxRounds, Termination.MAX_ROUNDS, Map.of("decided_by", byJudge ? "judge" : "vote",
                         "judge_sees", judgeSees));
             }
             p.record(k, List.of(a, n, m), null, extra);
+            // between rounds the moderator's current answer is MAD's decision; the debaters' majority without one
+            p.decided(Panel.majority(m.ok() && readable(m) ? List.of(m) : List.of(a, n, m)));
         }
         throw new IllegalStateException("unreachable: mad.rounds >= 1");
     }

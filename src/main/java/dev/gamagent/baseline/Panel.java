@@ -160,7 +160,7 @@ public final class Panel {
         messages.addAll(AgentCall.messages(backend, null, user, pics, 1.0));
         ChatResult r;
         try {
-            r = backend.chat(sampling.request(messages));
+            r = backend.chat(sampling.request(messages).from(a.id(), k));
         } catch (RuntimeException e) {
             count(TokenCount.ZERO);
             String msg = e.getClass().getSimpleName() + ": " + e.getMessage();
@@ -204,6 +204,26 @@ public final class Panel {
             throw new MethodFailure(method + ": every agent failed in round " + k + " (" + why + ")", null,
                     trace(Termination.MAX_ROUNDS.label(), null, Map.of()));
         }
+    }
+
+    /**
+     * Records the method's decision after the last recorded round as {@code extra.decision} = {option, answer}
+     * (flip accounting, docs/metrics.md): what the method would answer had it stopped there.
+     */
+    public void decided(MajorityVote.Verdict v) {
+        int last = rounds.size() - 1;
+        Trace.Round r = rounds.get(last);
+        Map<String, Object> extra = r.extra() == null ? new LinkedHashMap<>() : new LinkedHashMap<>(r.extra());
+        extra.put("decision", decision(v.option(), v.answer()));
+        rounds.set(last, new Trace.Round(r.k(), r.agents(), r.critiques(), r.uSys(), r.conflict(), extra));
+    }
+
+    /** The {@code rounds[k].extra.decision} value every debate method records. */
+    public static Map<String, Object> decision(String option, String answer) {
+        Map<String, Object> d = new LinkedHashMap<>();
+        d.put("option", option);
+        d.put("answer", answer);
+        return d;
     }
 
     /** Plain majority over the turns that answered, ties to lower uncertainty. */

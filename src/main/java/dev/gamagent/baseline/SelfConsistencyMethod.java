@@ -1,10 +1,11 @@
 package dev.gamagent.baseline;
 
 import dev.gamagent.api.Answer;
-import dev.gamagent.api.Method;
+import dev.gamagent.api.MultiAgentMethod;
 import dev.gamagent.api.Question;
 import dev.gamagent.api.RunContext;
 import dev.gamagent.api.Termination;
+import dev.gamagent.config.Config;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -14,14 +15,21 @@ import java.util.Map;
  * Self-consistency (Wang et al.): k reasoning paths sampled at temperature T, majority over their answers.
  * One request with {@code n = k} when the backend returns several choices, else k parallel calls.
  */
-public final class SelfConsistencyMethod implements Method {
+public final class SelfConsistencyMethod implements MultiAgentMethod {
+    /** One agent sampled k times: every sample sees the images of index 0. */
+    private static final Panel.Agent SAMPLER = new Panel.Agent("sample", "assistant", 0);
+
     @Override public String name() { return "sc"; }
+
+    @Override public List<Agent> agents(Question q, Config c) {
+        return Debaters.roster(List.of(SAMPLER), c.number("sc.temperature", 0.7));
+    }
 
     @Override public Answer run(Question q, RunContext ctx) {
         Panel p = new Panel(name(), "sc", q, ctx);
         int k = Math.max(1, p.integer("samples", 5));
         double temperature = p.number("temperature", 0.7);
-        Panel.Agent base = new Panel.Agent("sample", "assistant", 0);
+        Panel.Agent base = SAMPLER;
         String user = p.render("sc_answer", base, Map.of());
         List<Turn> turns;
         if (ctx.backend().capabilities().multipleChoices() && k > 1) {

@@ -1,10 +1,11 @@
 package dev.gamagent.baseline;
 
 import dev.gamagent.api.Answer;
-import dev.gamagent.api.Method;
+import dev.gamagent.api.MultiAgentMethod;
 import dev.gamagent.api.Question;
 import dev.gamagent.api.RunContext;
 import dev.gamagent.api.Termination;
+import dev.gamagent.config.Config;
 
 import java.util.List;
 import java.util.Map;
@@ -13,21 +14,29 @@ import java.util.Map;
  * Self-debate (the GAM-Agent paper's Base-Debate): one model answers, then in each of R rounds critiques
  * and refines its own previous answer; the last answer is final. Calls = R + 1.
  */
-public final class SelfDebateMethod implements Method {
+public final class SelfDebateMethod implements MultiAgentMethod {
+    private static final Panel.Agent AGENT = new Panel.Agent("agent-1", "debater", 0);
+
     @Override public String name() { return "self-debate"; }
+
+    @Override public List<Agent> agents(Question q, Config c) {
+        return Debaters.roster(List.of(AGENT), c.number("self_debate.temperature", 0));
+    }
 
     @Override public Answer run(Question q, RunContext ctx) {
         Panel p = new Panel(name(), "self_debate", q, ctx);
-        Panel.Agent a = new Panel.Agent("agent-1", "debater", 0);
+        Panel.Agent a = AGENT;
         int rounds = p.integer("rounds", 3);
         var sampling = p.sampling(p.number("temperature", 0));
         Turn prev = p.ask(a, 0, p.render("self_debate_answer", a, Map.of()), sampling);
         p.record(0, List.of(prev), null, null);
+        p.decided(Panel.majority(List.of(prev)));
         for (int k = 1; k <= rounds; k++) {
             Turn now = p.ask(a, k, p.render("self_debate_revise", a.role(),
                     Map.of("previous", Panel.body(prev, false))), sampling);
             p.record(k, List.of(now), null, null);
             if (now.ok()) prev = now;
+            p.decided(Panel.majority(List.of(prev)));
         }
         return p.finish(Panel.majority(List.of(prev)), rounds, Termination.FIXED_ROUNDS, null);
     }

@@ -1,24 +1,29 @@
 package dev.gamagent.baseline;
 
 import dev.gamagent.api.Answer;
-import dev.gamagent.api.Method;
+import dev.gamagent.api.MultiAgentMethod;
 import dev.gamagent.api.Question;
 import dev.gamagent.api.RunContext;
 import dev.gamagent.api.Termination;
+import dev.gamagent.config.Config;
 
 import java.util.List;
 import java.util.Map;
 
 /** Majority voting: N independent agents answer once (in parallel, each with its own images), majority wins. */
-public final class VoteMethod implements Method {
+public final class VoteMethod implements MultiAgentMethod {
     @Override public String name() { return "vote"; }
 
     @Override public Answer run(Question q, RunContext ctx) {
         Panel p = new Panel(name(), "vote", q, ctx);
-        List<Panel.Agent> agents = Debaters.of(p.integer("agents", 3), "voter");
+        List<Panel.Agent> agents = panel(ctx.config());
         List<Turn> turns = p.round(0, agents, a -> p.render("vote_answer", a, Map.of()),
                 p.sampling(p.number("temperature", 0.7)));
         p.record(0, turns, null, null);
         return p.finish(Panel.majority(turns), 0, Termination.SINGLE, null);
     }
+
+    @Override public List<Agent> agents(Question q, Config c) { return Debaters.roster(panel(c), c.number("vote.temperature", 0.7)); }
+
+    private static List<Panel.Agent> panel(Config c) { return Debaters.of(c.integer("vote.agents", 3), "voter"); }
 }

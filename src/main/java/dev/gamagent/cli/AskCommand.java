@@ -45,8 +45,8 @@ public final class AskCommand implements Callable<Integer> {
     @Option(names = "--hint", description = "optional hint shown before the question")
     String hint;
 
-    @Option(names = "--option", description = "a multiple-choice option, e.g. --option A=red (repeat, in order)")
-    Map<String, String> options = new LinkedHashMap<>();
+    @Option(names = "--option", paramLabel = "LETTER=TEXT", description = "a multiple-choice option, e.g. --option A=red (repeat, in order)")
+    List<String> options = new ArrayList<>();
 
     @Option(names = "--method", defaultValue = "single", description = "method (default: ${DEFAULT-VALUE})")
     String method;
@@ -61,12 +61,7 @@ public final class AskCommand implements Callable<Integer> {
     BackendOptions backendOptions;
 
     @Override public Integer call() throws Exception {
-        Map<String, String> opts = new LinkedHashMap<>();
-        for (var e : options.entrySet()) {
-            String k = e.getKey().strip().toUpperCase(Locale.ROOT);
-            if (!k.matches("[A-Z]")) throw new IllegalArgumentException("--option " + e.getKey() + "=...: the key must be one letter A..Z");
-            opts.put(k, e.getValue());
-        }
+        Map<String, String> opts = options(options);
         if (images.isEmpty() && video == null) throw new IllegalArgumentException("give --image FILE or --video FILE|DIR");
         Config config = backendOptions.config();
         ImageLoader loader = ImageLoader.withMaxMegapixels(config.number("image.max_megapixels", ImageLoader.DEFAULT_MAX_PIXELS / 1e6));
@@ -93,6 +88,26 @@ public final class AskCommand implements Callable<Integer> {
             ex.shutdownNow();
         }
         return 0;
+    }
+
+    /** The {@code --option} values as letter → text; a malformed entry or a repeated letter is an error naming it. */
+    static Map<String, String> options(List<String> given) {
+        Map<String, String> opts = new LinkedHashMap<>();
+        for (String o : given) {
+            int eq = o.indexOf('=');
+            String k = eq < 0 ? "" : o.substring(0, eq).strip().toUpperCase(Locale.ROOT);
+            if (!k.matches("[A-Z]")) {
+                throw new IllegalArgumentException("--option " + o + ": write LETTER=TEXT with one letter A..Z, e.g. --option A=red");
+            }
+            String text = o.substring(eq + 1).strip();
+            if (text.isEmpty()) throw new IllegalArgumentException("--option " + o + ": the option text is empty");
+            String before = opts.put(k, text);
+            if (before != null) {
+                throw new IllegalArgumentException("--option " + k + " is given twice ('" + before + "' and '" + text
+                        + "'); each letter names one option");
+            }
+        }
+        return opts;
     }
 
     static ObjectNode toJson(Answer a, String backendName) {

@@ -41,7 +41,7 @@ public final class BenchCommand implements Runnable {
         List<String> families = new ArrayList<>();
 
         @Option(names = "--hard-fraction", description = "share of hard items, 0..1 (default: the generator's mix, "
-                + "40 % easy, 35 % medium, 25 % hard); easy and medium share the rest 8:7")
+                + "40 %% easy, 35 %% medium, 25 %% hard); easy and medium share the rest 8:7")
         Double hardFraction;
 
         @Override public Integer call() throws Exception {

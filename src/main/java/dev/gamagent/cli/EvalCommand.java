@@ -7,6 +7,7 @@ import dev.gamagent.eval.BenchmarkLoader;
 import dev.gamagent.eval.CircularExpansion;
 import dev.gamagent.eval.Dataset;
 import dev.gamagent.eval.Evaluation;
+import dev.gamagent.eval.GradingMode;
 import dev.gamagent.eval.ProgressBar;
 import dev.gamagent.eval.RunSummary;
 import picocli.CommandLine.Command;
@@ -42,7 +43,7 @@ public final class EvalCommand implements Callable<Integer> {
     @Option(names = "--category", description = "only questions of this category")
     String category;
 
-    @Option(names = "--circular", negatable = true, description = "MMBench circular evaluation (default: on when the file name contains 'mmbench')")
+    @Option(names = "--circular", negatable = true, description = "MMBench circular evaluation (default: on when the file name contains 'mmbench' or 'ccbench', as in VLMEvalKit)")
     Boolean circular;
 
     @Option(names = "--judge-backend", description = "backend that maps unmatched multiple-choice answers to an option (like VLMEvalKit's LLM extraction)")
@@ -57,6 +58,10 @@ public final class EvalCommand implements Callable<Integer> {
     @Option(names = "--judge-api-key-env", description = "environment variable holding the judge's API key")
     String judgeApiKeyEnv;
 
+    @Option(names = "--grading", description = "how multiple-choice answers are read: vlmevalkit (VLMEvalKit's current can_infer; the default), "
+            + "vlmevalkit-2024|2025|2026 (an earlier VLMEvalKit), or extended (ours: also ANSWER: lines; not comparable with leaderboards)")
+    String grading;
+
     @Mixin
     BackendOptions backendOptions;
 
@@ -70,6 +75,7 @@ public final class EvalCommand implements Callable<Integer> {
     @Override public Integer call() {
         System.setProperty("java.awt.headless", "true");
         Config config = backendOptions.config();
+        if (grading != null) config = config.with(GradingMode.CONFIG_KEY, GradingMode.of(grading).label());
         Dataset ds = BenchmarkLoader.load(data, new BenchmarkLoader.Filter(limit, category));
         if (ds.questions().isEmpty()) {
             throw new IllegalArgumentException(data + ": no usable questions" + (category != null ? " in category '" + category + "'" : "")
@@ -99,6 +105,7 @@ public final class EvalCommand implements Callable<Integer> {
         if (limit > 0) parts.addAll(List.of("--limit", Integer.toString(limit)));
         if (category != null) parts.addAll(List.of("--category", category));
         if (circular != null) parts.add(circular ? "--circular" : "--no-circular");
+        if (grading != null) parts.addAll(List.of("--grading", grading));
         parts.addAll(List.of("--backend", backendOptions.backend));
         for (String u : backendOptions.baseUrls) parts.addAll(List.of("--base-url", u));
         if (backendOptions.model != null) parts.addAll(List.of("--model", backendOptions.model));

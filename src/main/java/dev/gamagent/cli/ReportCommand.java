@@ -44,16 +44,21 @@ public final class ReportCommand implements Callable<Integer> {
     }
 
     @Override public Integer call() throws Exception {
-        System.setProperty("java.awt.headless", "true");
         Map<String, RunSummary> runs = new LinkedHashMap<>();
+        List<HtmlReport.Run> pages = new ArrayList<>();
         for (Path d : dirs) {
             String name = d.getFileName() == null ? d.toString() : d.getFileName().toString();
             if (runs.containsKey(name)) name = d.toString();
-            runs.put(name, summaryOf(d));
+            RunSummary s = summaryOf(d);
+            runs.put(name, s);
+            // the answers behind the summary, for the comparison page's sample list and trace viewer
+            List<ResultRecord> records = Files.isRegularFile(d.resolve("results.db"))
+                    ? ResultStore.read(d).stream().filter(r -> s.methods().contains(r.method())).toList() : List.of();
+            pages.add(new HtmlReport.Run(name, s, records));
         }
         Path parent = out.toAbsolutePath().getParent();
         if (parent != null) Files.createDirectories(parent);
-        Files.writeString(out, HtmlReport.renderComparison(runs));
+        Files.writeString(out, HtmlReport.renderComparison(pages));
         System.out.print(SummaryTable.render(runs, true));
         System.out.println("wrote " + out);
         return 0;

@@ -1,16 +1,26 @@
 package dev.gamagent.cli;
 
+import dev.gamagent.eval.GradingMode;
 import dev.gamagent.eval.MethodMetrics;
 import dev.gamagent.eval.RunSummary;
 
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
-/** The plain-text table printed after a run: one row per method, accuracy overall and per category. */
+/**
+ * The plain-text tables printed after a run: one row per method (accuracy, rounds, calls, tokens,
+ * time, ECE). Up to {@value #INLINE_CATEGORIES} categories are extra columns of that table; more go to
+ * a second table, one row per category and one column per method, so names are never cut. The
+ * l2-categories, when the data has them, get such a table too. The last line names the grading mode.
+ */
 final class SummaryTable {
+    static final int INLINE_CATEGORIES = 6;
+
     private SummaryTable() { }
 
     static String render(RunSummary s) {
@@ -19,34 +29,89 @@ final class SummaryTable {
 
     /** Several runs (gam report): rows are "run / method" when {@code prefixRuns}. */
     static String render(Map<String, RunSummary> runs, boolean prefixRuns) {
-        Set<String> cats = new LinkedHashSet<>();
-        for (RunSummary s : runs.values()) for (var m : s.byCategory().values()) cats.addAll(m.keySet());
-        List<String> catList = cats.stream().sorted().toList();
-        StringBuilder sb = new StringBuilder();
-        int w = 12;
-        for (var run : runs.entrySet()) for (String m : run.getValue().metrics().keySet()) w = Math.max(w, (prefixRuns ? run.getKey() + " / " : "").length() + m.length());
-        sb.append(String.format(Locale.ROOT, "%-" + w + "s %6s %7s", "method", "n", "acc"));
-        for (String c : catList) sb.append(String.format(Locale.ROOT, " %8s", trim(c, 8)));
-        sb.append(String.format(Locale.ROOT, " %7s %7s %9s %8s %8s%n", "rounds", "calls/q", "tokens/q", "s/q", "ECE"));
+        // one column per run × method, in order
+        Map<String, MethodMetrics> rows = new LinkedHashMap<>();
+        Map<String, Map<String, RunSummary.Cell>> cats = new LinkedHashMap<>(), l2 = new LinkedHashMap<>();
         for (var run : runs.entrySet()) {
             RunSummary s = run.getValue();
             for (MethodMetrics m : s.metrics().values()) {
                 String name = (prefixRuns ? run.getKey() + " / " : "") + m.method();
-                sb.append(String.format(Locale.ROOT, "%-" + w + "s %6d %7s", name, m.groups(), pct(m.accuracy())));
-                Map<String, RunSummary.Cell> byCat = s.byCategory().get(m.method());
-                for (String c : catList) {
-                    RunSummary.Cell cell = byCat == null ? null : byCat.get(c);
-                    sb.append(String.format(Locale.ROOT, " %8s", cell == null ? "" : pct(cell.accuracy())));
-                }
-                sb.append(String.format(Locale.ROOT, " %7.2f %7.2f %9.0f %8.2f %8s%n", m.meanRounds(), m.callsPerQuestion(),
-                        m.promptTokensPerQuestion() + m.completionTokensPerQuestion(), m.secondsPerQuestion(),
-                        m.ece() == null ? "-" : String.format(Locale.ROOT, "%.3f", m.ece())));
+                rows.put(name, m);
+                cats.put(name, s.byCategory() == null ? Map.of() : s.byCategory().getOrDefault(m.method(), Map.of()));
+                l2.put(name, s.byL2Category() == null ? Map.of() : s.byL2Category().getOrDefault(m.method(), Map.of()));
             }
         }
+        List<String> catList = names(cats);
+        if (catList.equals(List.of("-"))) catList = List.of(); // no categories in the data
+        boolean inline = catList.size() <= INLINE_CATEGORIES;
+        int w = 12;
+        for (String name : rows.keySet()) w = Math.max(w, name.length());
+        StringBuilder sb = new StringBuilder();
+        sb.append(String.format(Locale.ROOT, "%-" + w + "s %6s %7s", "method", "n", "acc"));
+        if (inline) for (String c : catList) sb.append(' ').append(pad(label(c), Math.max(6, label(c).length())));
+        sb.append(String.format(Locale.ROOT, " %7s %7s %9s %8s %8s %5s %5s%n", "rounds", "calls/q", "tokens/q", "s/q", "ECE", "w→r", "r→w"));
+        for (var e : rows.entrySet()) {
+            MethodMetrics m = e.getValue();
+            sb.append(String.format(Locale.ROOT, "%-" + w + "s %6d %7s", e.getKey(), m.groups(), pct(m.accuracy())));
+            if (inline) {
+                for (String c : catList) {
+                    RunSummary.Cell cell = cats.get(e.getKey()).get(c);
+                    sb.append(' ').append(pad(cell == null ? "" : pct(cell.accuracy()), Math.max(6, label(c).length())));
+                }
+            }
+            // a graded prediction file has no run behind it: no rounds, calls, tokens or time to show
+            boolean run = !"none".equals(m.costBasis());
+            sb.append(String.format(Locale.ROOT, " %7s %7s %9s %8s %8s %5s %5s%n",
+                    run ? String.format(Locale.ROOT, "%.2f", m.meanRounds()) : "-",
+                    run ? String.format(Locale.ROOT, "%.2f", m.callsPerQuestion()) : "-",
+                    run ? String.format(Locale.ROOT, "%.0f", m.promptTokensPerQuestion() + m.completionTokensPerQuestion()) : "-",
+                    run ? String.format(Locale.ROOT, "%.2f", m.secondsPerQuestion()) : "-",
+                    m.ece() == null ? "-" : String.format(Locale.ROOT, "%.3f", m.ece()),
+                    m.flips() == null ? "-" : m.flips().wrongToRight(), m.flips() == null ? "-" : m.flips().rightToWrong()));
+        }
+        if (!inline) byCategory(sb, "category", catList, cats);
+        List<String> l2List = names(l2);
+        if (!(l2List.isEmpty() || l2List.equals(List.of("-")))) byCategory(sb, "l2-category", l2List, l2);
+        Set<String> gradings = new LinkedHashSet<>();
+        for (RunSummary s : runs.values()) gradings.add(GradingMode.describeLabels(s.grading()));
+        sb.append("grading: ").append(String.join("; ", gradings)).append('\n');
         return sb.toString();
     }
 
-    private static String pct(Double v) { return v == null ? "-" : String.format(Locale.ROOT, "%.1f%%", 100 * v); }
+    /** A second table: one row per category (full name), one column per method, and the number of questions. */
+    private static void byCategory(StringBuilder sb, String title, List<String> names, Map<String, Map<String, RunSummary.Cell>> byMethod) {
+        int w = title.length();
+        for (String c : names) w = Math.max(w, label(c).length());
+        sb.append('\n').append(String.format(Locale.ROOT, "%-" + w + "s %6s", title, "n"));
+        List<Integer> widths = new ArrayList<>();
+        for (String m : byMethod.keySet()) {
+            widths.add(Math.max(7, m.length()));
+            sb.append(' ').append(pad(m, widths.get(widths.size() - 1)));
+        }
+        sb.append('\n');
+        for (String c : names) {
+            int n = 0;
+            for (var cells : byMethod.values()) if (cells.get(c) != null) n = Math.max(n, cells.get(c).n());
+            sb.append(String.format(Locale.ROOT, "%-" + w + "s %6d", label(c), n));
+            int i = 0;
+            for (var cells : byMethod.values()) {
+                RunSummary.Cell cell = cells.get(c);
+                sb.append(' ').append(pad(cell == null ? "" : pct(cell.accuracy()), widths.get(i++)));
+            }
+            sb.append('\n');
+        }
+    }
 
-    private static String trim(String s, int n) { return s.length() <= n ? s : s.substring(0, n); }
+    private static List<String> names(Map<String, Map<String, RunSummary.Cell>> byMethod) {
+        Set<String> all = new LinkedHashSet<>();
+        for (var m : byMethod.values()) all.addAll(m.keySet());
+        return all.stream().sorted().toList();
+    }
+
+    /** A category name as printed: control characters (ScienceQA has a trailing tab) made visible. */
+    private static String label(String c) { return c.replace("\t", "\\t").replace("\n", "\\n"); }
+
+    private static String pad(String s, int w) { return String.format(Locale.ROOT, "%" + w + "s", s); }
+
+    private static String pct(Double v) { return v == null ? "-" : String.format(Locale.ROOT, "%.1f%%", 100 * v); }
 }

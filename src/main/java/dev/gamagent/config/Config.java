@@ -19,14 +19,19 @@ import java.util.Map;
  */
 public final class Config {
     private final ObjectNode root;
+    private final ConfigSchema schema;
 
-    private Config(ObjectNode root) { this.root = root; }
+    private Config(ObjectNode root, ConfigSchema schema) {
+        this.root = root;
+        this.schema = schema;
+    }
 
     /** The built-in defaults. */
     public static Config defaults() {
         try (InputStream in = Config.class.getResourceAsStream("/defaults.json")) {
             if (in == null) throw new IllegalStateException("resource /defaults.json is missing from the jar");
-            return new Config((ObjectNode) Json.MAPPER.readTree(in));
+            ObjectNode tree = (ObjectNode) Json.MAPPER.readTree(in);
+            return new Config(tree, ConfigSchema.of(tree));
         } catch (IOException e) {
             throw new IllegalStateException("cannot read /defaults.json: " + e.getMessage(), e);
         }
@@ -39,6 +44,7 @@ public final class Config {
         try {
             JsonNode node = Json.MAPPER.readTree(file.toFile());
             if (!(node instanceof ObjectNode obj)) throw new ConfigException("config file " + file + " must hold a JSON object");
+            schema.check("", obj, "config file " + file);
             return withTree(obj);
         } catch (JsonProcessingException e) {
             throw new ConfigException("config file " + file + " is not valid JSON: " + e.getOriginalMessage()
@@ -52,7 +58,7 @@ public final class Config {
     public Config withTree(ObjectNode overlay) {
         ObjectNode copy = root.deepCopy();
         merge(copy, overlay);
-        return new Config(copy);
+        return new Config(copy, schema);
     }
 
     /**
@@ -71,15 +77,21 @@ public final class Config {
             node = (ObjectNode) child;
         }
         node.set(parts[parts.length - 1], parseValue(value));
-        return new Config(copy);
+        return new Config(copy, schema);
     }
 
-    /** Applies {@code key=value} overrides in order. */
+    /** Applies {@code key=value} overrides in order; an unknown key or a value of the wrong type is an error naming it. */
     public Config withOverrides(Map<String, String> overrides) {
         Config c = this;
-        for (var e : overrides.entrySet()) c = c.with(e.getKey(), e.getValue());
+        for (var e : overrides.entrySet()) {
+            schema.check(e.getKey().strip(), parseValue(e.getValue()), "--set " + e.getKey() + "=" + e.getValue());
+            c = c.with(e.getKey().strip(), e.getValue());
+        }
         return c;
     }
+
+    /** The known keys and their types. */
+    public ConfigSchema schema() { return schema; }
 
     /** The node at a dotted path, or a missing node. */
     public JsonNode node(String dottedPath) {
@@ -95,12 +107,24 @@ public final class Config {
 
     public double number(String dottedPath, double fallback) {
         JsonNode n = node(dottedPath);
-        return n.isNumber() ? n.asDouble() : n.isTextual() ? Double.parseDouble(n.asText()) : fallback;
+        if (n.isNumber()) return n.asDouble();
+        if (!n.isTextual()) return fallback;
+        try {
+            return Double.parseDouble(n.asText().strip());
+        } catch (NumberFormatException e) {
+            throw new ConfigException("config " + dottedPath + " must be a number, got '" + n.asText() + "'");
+        }
     }
 
     public int integer(String dottedPath, int fallback) {
         JsonNode n = node(dottedPath);
-        return n.isNumber() ? n.asInt() : n.isTextual() ? Integer.parseInt(n.asText()) : fallback;
+        if (n.isNumber()) return n.asInt();
+        if (!n.isTextual()) return fallback;
+        try {
+            return Integer.parseInt(n.asText().strip());
+        } catch (NumberFormatException e) {
+            throw new ConfigException("config " + dottedPath + " must be a whole number, got '" + n.asText() + "'");
+        }
     }
 
     public boolean bool(String dottedPath, boolean fallback) {

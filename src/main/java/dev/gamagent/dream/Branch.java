@@ -39,7 +39,7 @@ public sealed interface Branch {
         }
     }
 
-    /** Confident answers agree but not every agent had a confident scale: everyone gets the confident scales. */
+    /** Confident answers agree but an agent that answered had no confident scale: everyone gets the confident scales. */
     record MixRes(List<Double> scales) implements Branch {
         public MixRes { scales = List.copyOf(scales); }
 
@@ -53,26 +53,35 @@ public sealed interface Branch {
         }
     }
 
-    /** Confident answers disagree: everyone gets every probe scale and is told the probes disagreed. */
-    record ConflictMixRes(List<Double> scales, List<String> answers) implements Branch {
-        public ConflictMixRes { scales = List.copyOf(scales); answers = List.copyOf(answers); }
+    /**
+     * Confident answers disagree: everyone gets every probe scale and is told only that the probes disagreed
+     * (DESIGN.md §7: probe answers never reach the debate, so the note names none of them).
+     */
+    record ConflictMixRes(List<Double> scales) implements Branch {
+        public ConflictMixRes { scales = List.copyOf(scales); }
 
         public String label() { return "ConflictMixRes"; }
 
         public List<List<Double>> assignment(int agents) { return repeat(scales, agents); }
 
         @Override public String note() {
-            return "Quick probe answers at different resolutions disagreed (" + String.join(" vs ", answers)
-                    + "). You receive each image at resolutions " + describe(scales)
-                    + ": check the details at every resolution before you answer.";
+            return "Quick probe answers disagreed at different resolutions. You receive each image at resolutions "
+                    + describe(scales) + ": check the details at every resolution before you answer.";
         }
     }
 
-    /** Every probe was confident and all agree: answer without a debate. */
-    record Consensus(String answer, String option, double uncertainty) implements Branch {
+    /**
+     * Every readable probe names the same answer and at least one is confident. When the debate still runs
+     * ({@code dream.consensus_skips_debate} false), each agent sees its own most confident readable scale.
+     *
+     * @param bestScale per agent, the scale of its lowest-u readable probe (1 when it had none)
+     */
+    record Consensus(String answer, String option, double uncertainty, List<Double> bestScale) implements Branch {
+        public Consensus { bestScale = List.copyOf(bestScale); }
+
         public String label() { return "Consensus"; }
 
-        public List<List<Double>> assignment(int agents) { return repeat(List.of(1.0), agents); }
+        public List<List<Double>> assignment(int agents) { return new PerAgent(bestScale).assignment(agents); }
     }
 
     private static List<List<Double>> repeat(List<Double> scales, int agents) {

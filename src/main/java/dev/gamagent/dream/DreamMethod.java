@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gamagent.api.Answer;
 import dev.gamagent.api.Method;
 import dev.gamagent.api.MethodFailure;
+import dev.gamagent.api.MultiAgentMethod;
 import dev.gamagent.api.Question;
 import dev.gamagent.api.RunContext;
 import dev.gamagent.api.Termination;
@@ -37,9 +38,10 @@ import java.util.concurrent.Future;
 
 /**
  * DREAM (dynamic resolution assignment + uncertainty-guided rollback) around any method, through the
- * {@link Method} interface and its {@link Trace} only: a probe round picks each agent's image scales
- * (passed to the inner method as {@code runtime.agent_scales} / {@code runtime.note}, CONTRACTS §4), the
- * inner method debates, and rollback aggregation re-reads its per-agent trajectories.
+ * {@link Method} interface and its {@link Trace}: a probe round picks each agent's image scales (passed to the
+ * inner method as {@code runtime.agent_scales} / {@code runtime.note}, CONTRACTS §4), the inner method
+ * debates, and rollback aggregation re-reads its per-agent trajectories. A {@link MultiAgentMethod} has its
+ * own agents probed (role, instructions, backend, sampling) and its own rule decide after the rollback.
  * Ablations: {@code dream.mode} = full | probe_only | rollback_only; {@code dream.threshold} = adaptive | static.
  */
 public final class DreamMethod implements Method {
@@ -59,8 +61,8 @@ public final class DreamMethod implements Method {
 
     /** The settings read from the {@code dream} config section. */
     record Settings(List<Double> scales, double alpha, double rho, String mode, String threshold, double staticTau,
-                    int agents, int probeMaxTokens, double probeTemperature, String rollbackUncertainty) {
-        static Settings of(Config c, String innerName) {
+                    int probeMaxTokens, String rollbackUncertainty, boolean consensusSkipsDebate) {
+        static Settings of(Config c) {
             List<Double> scales = new ArrayList<>();
             JsonNode sn = c.node("dream.scales");
             if (sn.isArray()) sn.forEach(n -> scales.add(n.asDouble()));
@@ -81,14 +83,30 @@ public final class DreamMethod implements Method {
                 throw new Config.ConfigException("dream.rollback_uncertainty must be anll or trace, got '" + ru + "'");
             }
             return new Settings(scales, c.number("dream.alpha", 0.5), c.number("dream.rho", 0.5), mode, thr,
-                    c.number("dream.static_tau", 0.2), agentCount(c, innerName),
-                    c.integer("dream.probe_max_tokens", 32), c.number("dream.probe_temperature", 0), ru);
+                    c.number("dream.static_tau", 0.2), c.integer("dream.probe_max_tokens", 32), ru,
+                    c.bool("dream.consensus_skips_debate", false));
         }
     }
 
     /**
-     * How many agents the inner method runs, from its config section ({@code <method>.agents}, or the size
-     * of its {@code experts} / {@code roles} / {@code strategies} list); {@code dream.agents} overrides; default 3.
+     * The agents to probe: the inner method's own when it names them ({@link MultiAgentMethod}), else
+     * {@link #agentCount} generic agents {@code agent-1..N} on the default backend, greedy.
+     */
+    List<MultiAgentMethod.Agent> agents(Question q, Config c) {
+        if (inner instanceof MultiAgentMethod m) {
+            List<MultiAgentMethod.Agent> own = m.agents(q, c);
+            if (own.isEmpty()) throw new IllegalStateException(inner.name() + " named no agents for DREAM to probe");
+            return own;
+        }
+        List<MultiAgentMethod.Agent> out = new ArrayList<>();
+        for (int i = 1; i <= agentCount(c, inner.name()); i++) out.add(new MultiAgentMethod.Agent("agent-" + i, "assistant", null, "", 0));
+        return out;
+    }
+
+    /**
+     * How many agents a method that does not name its agents runs, from its config section
+     * ({@code <method>.agents}, or the size of its {@code experts} / {@code roles} / {@code strategies} list);
+     * {@code dream.agents} overrides; default 3.
      */
     static int agentCount(Config c, String innerName) {
         int override = c.integer("dream.agents", 0);
@@ -105,19 +123,20 @@ public final class DreamMethod implements Method {
 
     @Override public Answer run(Question q, RunContext ctx) {
         long t0 = System.nanoTime();
-        Settings s = Settings.of(ctx.config(), inner.name());
+        Settings s = Settings.of(ctx.config());
         Map<String, Object> extra = new LinkedHashMap<>();
         extra.put("inner_method", inner.name());
         extra.put("mode", s.mode());
         ProbeRound probe = s.mode().equals("rollback_only") ? ProbeRound.NONE : probeRound(q, ctx, s, extra);
         if (probe.branch() instanceof Branch.Consensus c) {
-            return consensus(q, ctx, c, probe.tokens(), probe.calls(), extra, t0);
+            extra.put("consensus_skips_debate", s.consensusSkipsDebate());
+            if (s.consensusSkipsDebate()) return consensus(q, ctx, c, probe.tokens(), probe.calls(), extra, t0);
         }
         RunContext innerCtx = ctx;
         if (probe.branch() != null) {
             ObjectNode overlay = Json.MAPPER.createObjectNode();
             ObjectNode runtime = overlay.putObject("runtime");
-            runtime.set("agent_scales", Json.MAPPER.valueToTree(probe.branch().assignment(s.agents())));
+            runtime.set("agent_scales", Json.MAPPER.valueToTree(probe.branch().assignment(probe.agents())));
             runtime.put("note", probe.branch().note());
             innerCtx = ctx.withConfig(ctx.config().withTree(overlay));
         }
@@ -141,11 +160,11 @@ public final class DreamMethod implements Method {
         if (!s.mode().equals("probe_only")) {
             RollbackAggregation.Outcome ura = rollback(rounds, s, recorder, extra);
             if (ura != null) {
-                MajorityVote.Verdict v = ura.verdict();
-                answer = v.answer();
-                option = v.option();
-                confidence = v.confidence();
-                uncertainty = v.uncertainty();
+                MultiAgentMethod.Decision d = decide(q, innerCtx.config(), ura, extra);
+                answer = d.answer();
+                option = d.option();
+                confidence = d.confidence();
+                uncertainty = d.uncertainty();
             }
         }
         TokenCount tokens = probe.tokens().plus(in.tokens());
@@ -156,25 +175,45 @@ public final class DreamMethod implements Method {
         return new Answer(answer, option, confidence, uncertainty, in.rounds(), in.termination(), tokens, calls, ms, trace);
     }
 
-    /** What the probe round decided and cost; {@code branch} null when no probe ran. */
-    record ProbeRound(Branch branch, TokenCount tokens, int calls) {
-        static final ProbeRound NONE = new ProbeRound(null, TokenCount.ZERO, 0);
+    /**
+     * The final answer over the answers after rollback: the inner method's own rule when it has one (gam: Σ w·p
+     * with the last round's weights), else the majority vote, ties to the lower uncertainty (DREAM §3.2).
+     */
+    private MultiAgentMethod.Decision decide(Question q, Config config, RollbackAggregation.Outcome ura, Map<String, Object> extra) {
+        if (inner instanceof MultiAgentMethod m) {
+            var own = m.decide(q, ura.answers(), config);
+            if (own.isPresent()) {
+                extra.put("decided_by", inner.name());
+                return own.get();
+            }
+        }
+        MajorityVote.Verdict v = ura.verdict();
+        extra.put("decided_by", "majority");
+        extra.put("votes", v.scores());
+        return new MultiAgentMethod.Decision(v.answer(), v.option(), v.confidence(), v.uncertainty());
+    }
+
+    /** What the probe round decided and cost for how many agents; {@code branch} null when no probe ran. */
+    record ProbeRound(Branch branch, int agents, TokenCount tokens, int calls) {
+        static final ProbeRound NONE = new ProbeRound(null, 0, TokenCount.ZERO, 0);
     }
 
     /** Probes, threshold, confident set and branch (DREAM §3.1), all recorded in {@code extra}. */
     private ProbeRound probeRound(Question q, RunContext ctx, Settings s, Map<String, Object> extra) {
-        List<Probe> probes = probe(q, ctx, s);
+        List<MultiAgentMethod.Agent> agents = agents(q, ctx.config());
+        Probed probed = probe(q, ctx, s, agents);
+        List<Probe> probes = probed.probes();
         TokenCount tokens = TokenCount.ZERO;
         for (Probe p : probes) tokens = tokens.plus(p.tokens());
         double tau = s.threshold().equals("static") ? s.staticTau()
                 : ResolutionAssignment.adaptiveThreshold(probes, s.alpha());
         List<Probe> marked = ResolutionAssignment.mark(probes, tau);
-        List<Double> probed = marked.stream().map(Probe::scale).distinct().toList();
-        Branch branch = ResolutionAssignment.decide(marked, s.agents(), probed);
+        List<Double> scales = new ArrayList<>(new java.util.TreeSet<>(marked.stream().map(Probe::scale).toList()));
+        Branch branch = ResolutionAssignment.decide(marked, agents.size(), scales);
         if (marked.stream().anyMatch(p -> p.ok() && p.signal().equals(UncertaintySignal.SEMANTIC.label()))) {
             if (!warned.getAndSet(true)) {
-                LOG.warn("{}: the backend {} gave no log-probabilities, so DREAM's probe uses semantic uncertainty "
-                        + "instead of ANLL", name(), ctx.backend().name());
+                LOG.warn("{}: a backend gave no log-probabilities, so DREAM's probe uses semantic uncertainty "
+                        + "instead of ANLL", name());
             }
             extra.put("uncertainty_fallback", "semantic");
         }
@@ -182,30 +221,27 @@ public final class DreamMethod implements Method {
         extra.put("threshold_kind", s.threshold());
         extra.put("branch", branch.label());
         extra.put("probes", marked);
-        extra.put("assignment", branch.assignment(s.agents()));
+        extra.put("assignment", branch.assignment(agents.size()));
         if (!branch.note().isEmpty()) extra.put("note", branch.note());
         ctx.progress().event("dream_branch", Map.of("branch", branch.label(), "threshold", tau));
-        return new ProbeRound(branch, tokens, probes.size());
+        return new ProbeRound(branch, agents.size(), tokens, probed.calls());
     }
 
     /**
      * URA over the inner trace (DREAM §3.2) with ANLL when every answering turn's reply was seen with
-     * log-probs, else with the trace's own uncertainties: never a mix of signals.
+     * log-probs (matched by agent and round), else with the trace's own uncertainties: never a mix of signals.
      */
     private static RollbackAggregation.Outcome rollback(List<Trace.Round> rounds, Settings s, AnllRecorder recorder,
                                                         Map<String, Object> extra) {
         boolean anll = s.rollbackUncertainty().equals("anll") && rounds.stream()
-                .flatMap(r -> r.agents() == null ? java.util.stream.Stream.empty() : r.agents().stream())
-                .filter(t -> t.error() == null && t.answer() != null)
-                .allMatch(t -> recorder.uncertainty(t.raw()) != null);
+                .allMatch(r -> r.agents() == null || r.agents().stream()
+                        .filter(t -> t.error() == null && t.answer() != null)
+                        .allMatch(t -> recorder.uncertainty(r.k(), t) != null));
         RollbackAggregation.Outcome ura = anll
-                ? RollbackAggregation.aggregate(rounds, s.rho(), t -> recorder.uncertainty(t.raw()))
+                ? RollbackAggregation.aggregate(rounds, s.rho(), (k, t) -> recorder.uncertainty(k, t))
                 : RollbackAggregation.aggregate(rounds, s.rho());
         extra.put("rollback_uncertainty", anll ? "anll" : "trace");
-        if (ura != null) {
-            extra.put("rollbacks", ura.rollbacks());
-            extra.put("votes", ura.verdict().scores());
-        }
+        if (ura != null) extra.put("rollbacks", ura.rollbacks());
         return ura;
     }
 
@@ -220,42 +256,48 @@ public final class DreamMethod implements Method {
     }
 
     /**
-     * Every agent answers the probe prompt at every scale (in parallel); scales whose capped image size
-     * repeats a smaller scale's are probed once (the backend's pixel limit made them the same image).
+     * Every agent answers the probe prompt at every scale, in parallel, as the inner method runs it: its role
+     * and instructions in the prompt, its own backend and temperature. Scales whose capped image size repeats
+     * a smaller scale's on that agent's backend are probed once (the pixel limit made them the same image).
      */
-    List<Probe> probe(Question q, RunContext ctx, Settings s) {
-        Backend backend = ctx.backend();
-        long maxPixels = backend.capabilities().maxImagePixels();
-        List<Double> scales = new ArrayList<>();
-        List<List<Picture>> images = new ArrayList<>();
-        List<String> seenSizes = new ArrayList<>();
-        for (double scale : s.scales()) {
-            List<Picture> pics = q.images().stream().map(p -> p.scaled(scale, maxPixels)).toList();
-            String size = pics.stream().map(p -> p.width() + "x" + p.height()).toList().toString();
-            if (seenSizes.contains(size)) continue;
-            seenSizes.add(size);
-            scales.add(scale);
-            images.add(pics);
-        }
+    /** The probes, ordered by agent and scale, and the calls they made (an unknown backend makes none). */
+    record Probed(List<Probe> probes, int calls) { }
+
+    Probed probe(Question q, RunContext ctx, Settings s, List<MultiAgentMethod.Agent> agents) {
         Prompts prompts = new Prompts(ctx.config());
         String format = q.isMultipleChoice() ? "Reply with one line:\nANSWER: <option letter>"
                 : "Reply with one line:\nANSWER: <a single word or short phrase>";
-        Sampling base = Sampling.greedy(s.probeMaxTokens(), ctx.config().integer("logprobs.top_k", 5));
-        Sampling sampling = s.probeTemperature() > 0 ? base.withN(1, s.probeTemperature()) : base;
+        int topK = ctx.config().integer("logprobs.top_k", 5);
         UncertaintyEstimator estimator = UncertaintyEstimator.defaults();
         ctx.progress().event("round_started", Map.of("k", -1, "phase", "probe"));
         List<Future<Probe>> fs = new ArrayList<>();
-        for (int a = 0; a < s.agents(); a++) {
-            for (int i = 0; i < scales.size(); i++) {
-                final int agent = a;
-                final double scale = scales.get(i);
-                final List<Picture> pics = images.get(i);
-                String user = prompts.render("dream_probe", Map.of("role", "assistant", "agent", "agent-" + (a + 1),
-                        "question", q.render(), "format", format));
-                fs.add(ctx.executor().submit(() -> probeOne(backend, q, agent, scale, pics, user, sampling, estimator)));
+        List<Probe> out = new ArrayList<>();
+        for (int a = 0; a < agents.size(); a++) {
+            MultiAgentMethod.Agent agent = agents.get(a);
+            final int index = a;
+            Backend backend;
+            try {
+                backend = ctx.backendFor(agent.backend());
+            } catch (RuntimeException e) {
+                // the inner method reports the same agent's unknown backend; the probe records it per scale
+                String why = "backend '" + agent.backend() + "': " + e.getMessage();
+                for (double scale : s.scales()) out.add(failed(agent, index, agent.backend(), scale, 0, 0, why));
+                continue;
+            }
+            String user = prompts.render("dream_probe", Map.of("role", agent.role(), "agent", agent.id(),
+                    "instructions", agent.instructions(), "question", q.render(), "format", format));
+            Sampling greedy = Sampling.greedy(s.probeMaxTokens(), topK);
+            Sampling sampling = agent.temperature() > 0 ? greedy.withN(1, agent.temperature()) : greedy;
+            long maxPixels = backend.capabilities().maxImagePixels();
+            List<String> seenSizes = new ArrayList<>();
+            for (double scale : s.scales()) {
+                List<Picture> pics = q.images().stream().map(p -> p.scaled(scale, maxPixels)).toList();
+                String size = pics.stream().map(p -> p.width() + "x" + p.height()).toList().toString();
+                if (seenSizes.contains(size)) continue;
+                seenSizes.add(size);
+                fs.add(ctx.executor().submit(() -> probeOne(backend, q, agent, index, scale, pics, user, sampling, estimator)));
             }
         }
-        List<Probe> out = new ArrayList<>();
         for (Future<Probe> f : fs) {
             try {
                 out.add(f.get());
@@ -266,13 +308,13 @@ public final class DreamMethod implements Method {
                 throw e.getCause() instanceof RuntimeException re ? re : new IllegalStateException(e.getCause());
             }
         }
-        return out;
+        out.sort(java.util.Comparator.comparingInt(Probe::agentIndex).thenComparingDouble(Probe::scale));
+        return new Probed(out, fs.size());
     }
 
-    private static Probe probeOne(Backend backend, Question q, int agent, double scale, List<Picture> pics, String user,
-                                  Sampling sampling, UncertaintyEstimator estimator) {
+    private static Probe probeOne(Backend backend, Question q, MultiAgentMethod.Agent agent, int index, double scale,
+                                  List<Picture> pics, String user, Sampling sampling, UncertaintyEstimator estimator) {
         int w = pics.isEmpty() ? 0 : pics.get(0).width(), h = pics.isEmpty() ? 0 : pics.get(0).height();
-        String id = "agent-" + (agent + 1);
         try {
             ChatResult r = backend.chat(sampling.request(AgentCall.messages(backend, null, user, pics, 1.0)));
             Choice c = r.first();
@@ -280,13 +322,16 @@ public final class DreamMethod implements Method {
             Estimate u = estimator.anll(c);
             // a multiple-choice reply without an option letter (a refusal, a ramble) has no answer to agree on
             String key = q.isMultipleChoice() && parsed.option() == null ? "" : ReplyParser.key(parsed.answer(), parsed.option());
-            return new Probe(id, agent, scale, w, h, parsed.answer(), parsed.option(),
-                    key, u.value(), u.signal().label(), false,
-                    r.usage().toTokenCount(), null);
+            return new Probe(agent.id(), index, agent.role(), backend.name(), scale, w, h, parsed.answer(), parsed.option(),
+                    key, u.value(), u.signal().label(), false, r.usage().toTokenCount(), null);
         } catch (RuntimeException e) {
-            return new Probe(id, agent, scale, w, h, null, null, "", 1.0, UncertaintySignal.FIXED.label(), false,
-                    TokenCount.ZERO, e.getClass().getSimpleName() + ": " + e.getMessage());
+            return failed(agent, index, backend.name(), scale, w, h, e.getClass().getSimpleName() + ": " + e.getMessage());
         }
+    }
+
+    private static Probe failed(MultiAgentMethod.Agent agent, int index, String backend, double scale, int w, int h, String why) {
+        return new Probe(agent.id(), index, agent.role(), backend, scale, w, h, null, null, "", 1.0,
+                UncertaintySignal.FIXED.label(), false, TokenCount.ZERO, why);
     }
 
     private static Map<String, Object> config(RunContext ctx, Trace innerTrace) {

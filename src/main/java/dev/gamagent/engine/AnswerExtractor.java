@@ -10,7 +10,10 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Finds the option letter a free-text answer chose, following VLMEvalKit's {@code can_infer}
+ * Our reader of agents' replies (used by {@code baseline.ReplyParser} inside methods, and as the
+ * {@code extended} grading mode). It is deliberately not VLMEvalKit's exact behaviour, which
+ * {@code eval.VlmEvalKitMatcher} reproduces and which grades by default; on 12,758 real VILA-1.5 replies
+ * the two differ on 32 (docs/metrics.md). Finds the option letter a free-text answer chose, following VLMEvalKit's {@code can_infer}
  * ({@code vlmeval/utils/matching_util.py}): {@code can_infer_option} (a lone option letter among the
  * tokens, after replacing {@code .()[],:;!*#{}} by spaces; known refusals and a lone "Z" are refusals),
  * then {@code can_infer_text} (exactly one option text contained in the lower-cased answer, answers

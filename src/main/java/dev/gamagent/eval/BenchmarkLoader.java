@@ -58,6 +58,9 @@ public final class BenchmarkLoader {
         String text;
         try {
             text = Files.readString(file, StandardCharsets.UTF_8);
+        } catch (java.nio.charset.CharacterCodingException e) {
+            throw new IllegalArgumentException("benchmark file " + file + " is not UTF-8 text (an image or a binary file?); "
+                    + "--data takes a VLMEvalKit .tsv, an M3MAD .json or a .jsonl file", e);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read benchmark file " + file + ": " + e.getMessage(), e);
         }

@@ -11,17 +11,20 @@ import java.util.Map;
 /**
  * MMBench circular evaluation (Liu et al., MMBench, section 3.1): a multiple-choice question with n
  * options is asked n times, the option texts rotated by one position each time; the question counts as
- * right only if every rotation is answered right. Open questions are left as they are.
+ * right only if every rotation is answered right. Open questions are left as they are. VLMEvalKit's own
+ * MMBench and CCBench TSVs already hold the rotations, as rows whose index is the original's plus k·10⁶;
+ * such a file is not rotated again, its rows are grouped by index modulo 10⁶ as VLMEvalKit groups them.
  */
 public final class CircularExpansion {
     private CircularExpansion() { }
 
-    /** On by default for files whose name contains "mmbench" (case-insensitive). */
+    /** On by default for files whose name contains "mmbench" or "ccbench" (case-insensitive), as VLMEvalKit decides. */
     public static boolean defaultFor(String fileName) {
-        return fileName != null && fileName.toLowerCase(Locale.ROOT).contains("mmbench");
+        return fileName != null && VlmEvalKitGrading.circularFor(fileName);
     }
 
     public static List<EvalQuestion> expand(List<EvalQuestion> questions) {
+        if (holdsRotations(questions)) return regroup(questions);
         List<EvalQuestion> out = new ArrayList<>();
         for (EvalQuestion eq : questions) {
             out.add(eq);
@@ -31,6 +34,38 @@ public final class CircularExpansion {
             for (int r = 1; r < n; r++) out.add(new EvalQuestion(rotate(q, r), eq.images(), eq.group(), r, eq.split()));
         }
         return out;
+    }
+
+    private static final long STRIDE = 1_000_000L;
+
+    /** True when some row's index is another row's index plus a multiple of 10⁶ (VLMEvalKit's pre-rotated copies). */
+    static boolean holdsRotations(List<EvalQuestion> questions) {
+        java.util.Set<String> ids = new java.util.HashSet<>();
+        for (EvalQuestion q : questions) ids.add(q.id());
+        for (EvalQuestion q : questions) {
+            Long idx = index(q.id());
+            if (idx != null && idx >= STRIDE && ids.contains(Long.toString(idx % STRIDE))) return true;
+        }
+        return false;
+    }
+
+    /** Each row joins the group of its index modulo 10⁶, as rotation index / 10⁶. */
+    private static List<EvalQuestion> regroup(List<EvalQuestion> questions) {
+        List<EvalQuestion> out = new ArrayList<>();
+        for (EvalQuestion q : questions) {
+            Long idx = index(q.id());
+            if (idx == null || idx < 0) out.add(q);
+            else out.add(new EvalQuestion(q.shell(), q.images(), Long.toString(idx % STRIDE), (int) (idx / STRIDE), q.split()));
+        }
+        return out;
+    }
+
+    private static Long index(String id) {
+        try {
+            return Long.parseLong(id.strip());
+        } catch (NumberFormatException e) {
+            return null;
+        }
     }
 
     /**

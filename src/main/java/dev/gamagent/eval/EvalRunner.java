@@ -81,6 +81,9 @@ public final class EvalRunner {
             return t;
         });
         AtomicInteger errors = new AtomicInteger();
+        // each method gets its own caches (the built-in model's perception cache): no method is timed on another's work
+        Map<String, Backend> views = new HashMap<>();
+        for (String m : methods) views.put(m, backend.withOwnCaches());
         // one instance of each method per worker thread: built once (a method may load models), never shared between threads
         ThreadLocal<Map<String, Method>> instances = ThreadLocal.withInitial(HashMap::new);
         try {
@@ -96,7 +99,8 @@ public final class EvalRunner {
                     }
                     for (Pair p : pairs) {
                         ResultRecord r = loadFailure != null ? failed(p, loadFailure, 0)
-                                : runOne(p, q, instances.get().computeIfAbsent(p.method(), MethodRegistry::create), agents);
+                                : runOne(p, q, instances.get().computeIfAbsent(p.method(), MethodRegistry::create), agents,
+                                        views.get(p.method()));
                         store.put(r);
                         if (r.isError()) errors.incrementAndGet();
                         progress.finished(r);
@@ -112,6 +116,7 @@ public final class EvalRunner {
         } finally {
             questionsPool.shutdownNow();
             agents.shutdownNow();
+            for (Backend v : views.values()) if (v != backend) v.close();
         }
         return new Stats(already, todo.size(), errors.get());
     }
@@ -125,7 +130,9 @@ public final class EvalRunner {
     /** A method's NaN/infinite confidence is stored as "no confidence" (0) / "full uncertainty" (1), keeping the JSON valid. */
     private static double finite(double v, double fallback) { return Double.isFinite(v) ? v : fallback; }
 
-    ResultRecord runOne(Pair p, Question q, Method m, ExecutorService agents) {
+    ResultRecord runOne(Pair p, Question q, Method m, ExecutorService agents) { return runOne(p, q, m, agents, backend); }
+
+    private ResultRecord runOne(Pair p, Question q, Method m, ExecutorService agents, Backend backend) {
         EvalQuestion eq = p.question();
         long t0 = System.nanoTime();
         try {

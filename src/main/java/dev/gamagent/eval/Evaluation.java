@@ -38,10 +38,10 @@ public final class Evaluation {
             records = store.all().stream().filter(r -> ids.contains(r.questionId()) && methods.contains(r.method())).toList();
         }
         RunSummary summary = RunSummary.compute(plan.dataset().name(), plan.methods(), plan.circular(),
-                plan.dataset().questions().size(), plan.dataset().skipped(), records, PriceTable.from(config),
+                (int) questions.stream().map(EvalQuestion::group).distinct().count(), plan.dataset().skipped(), records, PriceTable.from(config),
                 config.number("gam.theta_u", 0.5), plan.command());
         summary.write(plan.out().resolve("summary.json"));
-        HtmlReport.write(plan.out().resolve("report.html"), summary);
+        HtmlReport.write(plan.out().resolve("report.html"), summary, records, HtmlReport.thumbnails(plan.dataset().questions()));
         return summary;
     }
 }

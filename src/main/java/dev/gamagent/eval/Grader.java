@@ -13,23 +13,30 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Grades a method's answer against the ground truth. Multiple choice follows VLMEvalKit: the method's
- * own option letter, else {@link AnswerExtractor} on the answer text, else (when configured) a judge
- * model asked which option the answer means (VLMEvalKit's LLM extraction step); refusals and answers
- * still unmatched are {@link Outcome#UNMATCHED}. Open answers use {@link OpenAnswerMatcher}.
+ * Grades a method's answer against the ground truth. Multiple choice: the method's own option letter
+ * (the letter a VLMEvalKit model wrapper around the method would return), else the answer text read by
+ * the configured {@link GradingMode} ({@code eval.grading}: VLMEvalKit's {@code can_infer} by default,
+ * or our {@link AnswerExtractor} with {@code extended}), else (when configured) a judge model asked which
+ * option the answer means (VLMEvalKit's LLM extraction step); refusals and answers still unmatched are
+ * {@link Outcome#UNMATCHED}, which VLMEvalKit's exact matching also counts wrong. Open answers use
+ * {@link OpenAnswerMatcher}. Each record's {@code rule} is "mode:step", e.g. {@code vlmevalkit-2026:option}.
  */
 public final class Grader {
     private static final int JUDGE_ATTEMPTS = 3;
     private final OpenAnswerMatcher open;
     private final Backend judge;
     private final Prompts prompts;
+    private final GradingMode mode;
 
     /** @param judge a backend for unmatched multiple-choice answers, or null for none */
     public Grader(Config config, Backend judge) {
         this.open = new OpenAnswerMatcher(config.number("eval.numeric_tolerance", 0.01));
         this.judge = judge;
         this.prompts = new Prompts(config);
+        this.mode = GradingMode.of(config.string(GradingMode.CONFIG_KEY, GradingMode.DEFAULT));
     }
+
+    public GradingMode mode() { return mode; }
 
     /** The grade, the letter or text that was graded, and which rule decided it. */
     public record Graded(Outcome outcome, String predicted, String rule) { }
@@ -44,16 +51,37 @@ public final class Grader {
         String letter = a.option() != null && q.options().containsKey(a.option()) ? a.option() : null;
         String rule = "method";
         if (letter == null) {
-            AnswerExtractor.Extraction x = AnswerExtractor.extract(a.answer(), q.options());
-            if (x instanceof AnswerExtractor.Matched m) { letter = m.letter(); rule = m.rule(); }
-            else if (x instanceof AnswerExtractor.Refused) return new Graded(Outcome.UNMATCHED, null, "refused");
-            else if (judge != null) {
+            Reading r = read(a.answer(), q.options());
+            if (r.refused()) return new Graded(Outcome.UNMATCHED, null, rule(r.rule()));
+            letter = r.letter();
+            rule = r.rule();
+            if (letter == null && judge != null) {
                 letter = askJudge(q, a.answer());
-                rule = "judge";
+                rule = letter == null ? "judge_unmatched" : "judge";
             }
         }
-        if (letter == null) return new Graded(Outcome.UNMATCHED, null, judge == null ? "unmatched" : "judge_unmatched");
-        return new Graded(letter.equals(q.groundTruth()) ? Outcome.CORRECT : Outcome.WRONG, letter, rule);
+        if (letter == null) return new Graded(Outcome.UNMATCHED, null, rule(rule));
+        return new Graded(letter.equals(q.groundTruth()) ? Outcome.CORRECT : Outcome.WRONG, letter, rule(rule));
+    }
+
+    private String rule(String step) { return mode.label() + ":" + step; }
+
+    /** What the grading mode reads in a text: a letter (null for none), whether it is a refusal, and the step. */
+    private record Reading(String letter, boolean refused, String rule) { }
+
+    private Reading read(String text, Map<String, String> options) {
+        if (mode.isVlmEvalKit()) {
+            VlmEvalKitMatcher.Match m = VlmEvalKitMatcher.infer(text == null ? "" : text, options, mode.rules());
+            String step = m.step().name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+            if (m.step() == VlmEvalKitMatcher.Step.NONE) return new Reading(null, false, "unmatched");
+            // "Z" (a refusal phrase or a Z token): VLMEvalKit's "none of the options", never a letter to grade
+            if ("Z".equals(m.letter()) && !options.containsKey("Z")) return new Reading(null, true, step);
+            return new Reading(m.letter(), false, step);
+        }
+        AnswerExtractor.Extraction x = AnswerExtractor.extract(text, options);
+        if (x instanceof AnswerExtractor.Matched m) return new Reading(m.letter(), false, m.rule());
+        if (x instanceof AnswerExtractor.Refused) return new Reading(null, true, "refused");
+        return new Reading(null, false, "unmatched");
     }
 
     /**
@@ -64,9 +92,9 @@ public final class Grader {
         String user = prompts.render("eval_match", Map.of("question", q.render(), "answer", answer == null ? "" : answer));
         ChatRequest req = new ChatRequest(List.of(ChatMessage.user(user, List.of())), 0.0, 16, 1, null, false, 0, null, null);
         for (int attempt = 0; attempt < JUDGE_ATTEMPTS; attempt++) {
-            AnswerExtractor.Extraction x = AnswerExtractor.extract(judge.chat(req).first().text(), q.options());
-            if (x instanceof AnswerExtractor.Matched m) return m.letter();
-            if (x instanceof AnswerExtractor.Refused) return null;
+            Reading r = read(judge.chat(req).first().text(), q.options());
+            if (r.letter() != null) return r.letter();
+            if (r.refused()) return null;
         }
         return null;
     }

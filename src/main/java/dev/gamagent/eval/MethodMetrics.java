@@ -24,7 +24,8 @@ public record MethodMetrics(String method, int records, int errors, int unmatche
                             double meanRounds, Map<String, Long> terminations, Map<String, Double> branchShares,
                             Double ece, List<Calibration.Bin> reliability, Double auroc, Double balancedAccuracy,
                             double thetaU, Double spearmanInitialUncertaintyVsRounds, int spearmanN,
-                            List<Double> uSysPerRound, Map<String, List<Double>> weightsPerRound) {
+                            List<Double> uSysPerRound, Map<String, List<Double>> weightsPerRound,
+                            FlipAccounting.Flips flips) {
 
     public static final int ECE_BINS = 10;
 
@@ -91,7 +92,17 @@ public record MethodMetrics(String method, int records, int errors, int unmatche
                 mean(ok, r -> r.millis() / 1000.0), mean(ok, r -> r.rounds() > 0 ? 1 : 0), mean(ok, r -> r.rounds()),
                 terms, shares, nan(Calibration.ece(conf, right, ECE_BINS)), Calibration.reliability(conf, right, ECE_BINS),
                 nan(Calibration.auroc(unc, wrong)), nan(Calibration.balancedAccuracy(unc, wrong, thetaU)), thetaU,
-                nan(Calibration.spearman(xs, ys)), xs.length, uSysPerRound(ok), weightsPerRound(ok));
+                nan(Calibration.spearman(xs, ys)), xs.length, uSysPerRound(ok), weightsPerRound(ok),
+                FlipAccounting.of(ok));
+    }
+
+    /**
+     * For predictions read from a file rather than run (gam grade): calibration needs confidences, and
+     * tokens, cost, calls and time need the run, so those are left empty (null) instead of reading as zero.
+     */
+    public MethodMetrics withoutRunData() {
+        return new MethodMetrics(method, records, errors, unmatched, groups, accuracy, vanillaAccuracy, 0, 0, List.of(), 0, "none",
+                0, 0, 0, 0, Map.of(), Map.of(), null, null, null, null, thetaU, null, 0, List.of(), Map.of(), null);
     }
 
     /** DREAM's branch from {@code extra.branch}: a name, or an object naming it in {@code name}/{@code type}/{@code branch}. */

@@ -44,7 +44,8 @@ public final class ProgressBar {
         double secs = Math.max(1e-9, (now - startNanos) / 1e9);
         double rate = done / secs;
         long etaSecs = rate > 0 ? Math.round((total - done) / rate) : 0;
-        String line = String.format(Locale.ROOT, "%d/%d %5.1f%% | %.2f q/s | ETA %s | acc %s%s",
+        // one step is one question × method pair, so the count and the rate say "pairs", not questions
+        String line = String.format(Locale.ROOT, "%d/%d pairs %5.1f%% | %.2f pairs/s | ETA %s | acc %s%s",
                 done, total, total == 0 ? 100.0 : 100.0 * done / total, rate, clock(etaSecs),
                 graded == 0 ? "-" : String.format(Locale.ROOT, "%.3f", (double) correct / graded),
                 errors > 0 ? " | errors " + errors : "");

@@ -8,7 +8,9 @@ import com.fasterxml.jackson.databind.JsonNode;
  * One finished question × method: what was asked, how it was graded and what it cost. The method's
  * full trace is kept as JSON so metrics and the sweep can read rounds, weights and branches.
  *
- * @param rule  which rule graded it (method, explicit, option, letter, text, judge, exact, normalised, numeric, ...)
+ * @param rule  which grading mode and rule graded a multiple-choice answer, "mode:step" (vlmevalkit-2026:method,
+ *              vlmevalkit-2026:option, extended:explicit, ...: see docs/metrics.md), or how an open answer matched
+ *              (exact, normalised, numeric, none)
  * @param error the failure message when {@code outcome} is {@code error}
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)

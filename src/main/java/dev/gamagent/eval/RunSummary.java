@@ -16,12 +16,14 @@ import java.util.TreeMap;
 
 /**
  * What {@code summary.json} holds: the run's inputs, the skipped rows, every method's metrics, and
- * accuracy per category and per l2-category for each method.
+ * accuracy per category and per l2-category for each method. {@code grading} names the grading mode(s)
+ * the records were graded with (the "mode" of each record's "mode:step" rule; null for runs made before
+ * grading modes were recorded).
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record RunSummary(String data, List<String> methods, boolean circular, int questions, List<SkippedRow> skipped,
                          Map<String, MethodMetrics> metrics, Map<String, Map<String, Cell>> byCategory,
-                         Map<String, Map<String, Cell>> byL2Category, String command) {
+                         Map<String, Map<String, Cell>> byL2Category, String command, String grading) {
 
     /** Accuracy of one method in one category: complete groups and the share right. */
     public record Cell(int n, Double accuracy) { }
@@ -35,20 +37,49 @@ public record RunSummary(String data, List<String> methods, boolean circular, in
         Map<String, Map<String, Cell>> cats = new LinkedHashMap<>(), l2 = new LinkedHashMap<>();
         for (String m : methods) {
             List<ResultRecord> mine = records.stream().filter(r -> r.method().equals(m)).toList();
+            List<ResultRecord> forced = null;
+            if (FullLengthRuns.recordedFull(mine)) {
+                // a record_full run's own figures are forced full-length debates: report the default rule's decisions
+                forced = mine;
+                mine = FullLengthRuns.redecided(mine);
+            }
             metrics.put(m, MethodMetrics.of(m, mine, prices, thetaU, circular));
+            if (forced != null) {
+                String label = m + FullLengthRuns.FORCED_SUFFIX;
+                metrics.put(label, MethodMetrics.of(label, forced, prices, thetaU, circular));
+            }
             cats.put(m, cells(mine, true));
             l2.put(m, cells(mine, false));
         }
-        return new RunSummary(data, List.copyOf(methods), circular, questions, skipped, metrics, cats, l2, command);
+        return new RunSummary(data, List.copyOf(methods), circular, questions, skipped, metrics, cats, l2, command, gradingOf(records));
+    }
+
+    /** The distinct grading modes in the records' rules ("vlmevalkit-2026:option" → vlmevalkit-2026), comma-separated; null for none. */
+    static String gradingOf(List<ResultRecord> records) {
+        java.util.TreeSet<String> modes = new java.util.TreeSet<>();
+        for (ResultRecord r : records) {
+            if (r.rule() != null && r.rule().indexOf(':') > 0) modes.add(r.rule().substring(0, r.rule().indexOf(':')));
+        }
+        return modes.isEmpty() ? null : String.join(", ", modes);
+    }
+
+    /** The same summary for predictions without a run behind them (a graded file): no confidences, tokens or times. */
+    public RunSummary withoutRunData() {
+        Map<String, MethodMetrics> m = new LinkedHashMap<>();
+        for (var e : metrics.entrySet()) m.put(e.getKey(), e.getValue().withoutRunData());
+        return new RunSummary(data, methods, circular, questions, skipped, m, byCategory, byL2Category, command, grading);
     }
 
     private static Map<String, Cell> cells(List<ResultRecord> rs, boolean category) {
         Map<String, List<ResultRecord>> by = new TreeMap<>();
-        for (ResultRecord r : rs) by.computeIfAbsent(category ? r.category() : r.l2Category(), k -> new ArrayList<>()).add(r);
+        for (ResultRecord r : rs) {
+            String key = category ? r.category() : r.l2Category();
+            by.computeIfAbsent(key == null ? "-" : key, k -> new ArrayList<>()).add(r); // a TreeMap takes no null key
+        }
         Map<String, Cell> out = new LinkedHashMap<>();
         for (var e : by.entrySet()) {
             MethodMetrics.GroupAccuracy ga = MethodMetrics.groupAccuracy(e.getValue());
-            out.put(e.getKey() == null ? "-" : e.getKey(), new Cell(ga.groups(), ga.accuracy()));
+            out.put(e.getKey(), new Cell(ga.groups(), ga.accuracy()));
         }
         return out;
     }

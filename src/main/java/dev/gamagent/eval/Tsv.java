@@ -6,12 +6,16 @@ import java.util.List;
 /**
  * Splits tab-separated text as pandas writes it ({@code to_csv(sep='\t')}): a field may be quoted with
  * {@code "} (then it may hold tabs and newlines, and {@code ""} is a quote); rows end at an unquoted newline.
+ * {@link #parse(String, char)} does the same for another separator (comma for CSV).
  */
 final class Tsv {
     private Tsv() { }
 
     /** Rows of fields; a trailing empty line is dropped. */
-    static List<List<String>> parse(String text) {
+    static List<List<String>> parse(String text) { return parse(text, '\t'); }
+
+    /** Rows of fields split at {@code separator}; a trailing empty line is dropped. */
+    static List<List<String>> parse(String text, char separator) {
         List<List<String>> rows = new ArrayList<>();
         List<String> row = new ArrayList<>();
         StringBuilder field = new StringBuilder();
@@ -27,7 +31,7 @@ final class Tsv {
                 continue;
             }
             if (c == '"' && fieldStart) { quoted = true; fieldStart = false; continue; }
-            if (c == '\t') { row.add(field.toString()); field.setLength(0); fieldStart = true; continue; }
+            if (c == separator) { row.add(field.toString()); field.setLength(0); fieldStart = true; continue; }
             if (c == '\r' && i + 1 < n && text.charAt(i + 1) == '\n') continue;
             if (c == '\n') {
                 row.add(field.toString()); field.setLength(0); fieldStart = true;

@@ -222,7 +222,7 @@ final class GamController {
             prompt = prompts.revise(spec.role(), mine == null ? null : render(mine), peers, critiques, json);
         }
         List<Picture> images = AgentImages.forAgent(q, ctx.config(), index, spec.scale(), backend.capabilities().maxImagePixels());
-        ChatRequest req = request(prompt, images, json ? "gam_expert" : null, json ? ResponseSchemas.EXPERT : null);
+        ChatRequest req = request(prompt, images, json ? "gam_expert" : null, json ? ResponseSchemas.EXPERT : null).from(spec.id(), k);
         ChatResult result;
         try {
             result = backend.chat(req);
@@ -295,8 +295,28 @@ final class GamController {
         GameState g = GameState.compute(u, sim, s.game(), s.noDynamicWeights(), opinion);
         if (q.isMultipleChoice()) return new State(turns, live, g, Consensus.multipleChoice(votes, g.weights(), letters, q.options()));
         Consensus.Verdict v = Consensus.open(votes, g.weights());
-        double conf = v.index() < 0 ? 0 : openConfidence(live, g, g.sim()[v.index()], opinion);
+        double conf = v.index() < 0 ? 0 : openConfidence(g.weights(), g.u(), g.sim()[v.index()], opinion);
         return new State(turns, live, g, new Consensus.Verdict(null, v.answer(), conf, v.rule(), v.index()));
+    }
+
+    /** A final answer of the game: the answer, its option letter (multiple choice) and its confidence. */
+    record Decision(String answer, String option, double confidence) { }
+
+    /**
+     * GAM's decision rule (DESIGN.md §6, {@link Consensus}) over the experts' answers, option distributions, weights w,
+     * uncertainties u and whether each holds an opinion (option letters for multiple choice); {@code sim} is the open answers' similarity matrix (unused
+     * for multiple choice). DREAM's rollback decides dream+gam with this same rule (GamMethod#decide).
+     */
+    static Decision decide(Question q, List<String> options, List<String> answers, List<Map<String, Double>> dists,
+                           double[] w, double[] u, double[][] sim, boolean[] opinion) {
+        List<Consensus.Vote> votes = new ArrayList<>(w.length);
+        for (int i = 0; i < w.length; i++) votes.add(new Consensus.Vote(options.get(i), answers.get(i), dists.get(i), opinion[i]));
+        if (q.isMultipleChoice()) {
+            Consensus.Verdict v = Consensus.multipleChoice(votes, w, List.copyOf(q.options().keySet()), q.options());
+            return new Decision(v.answer(), v.option(), v.confidence());
+        }
+        Consensus.Verdict v = Consensus.open(votes, w);
+        return new Decision(v.answer(), null, v.index() < 0 ? 0 : openConfidence(w, u, sim[v.index()], opinion));
     }
 
     /**
@@ -304,12 +324,12 @@ final class GamController {
      * renormalised: confidence = Σ_i w_i·Sim·(1 − U_i) / Σ_i w_i (our reading of DESIGN.md §6 where no option
      * distribution exists).
      */
-    private static double openConfidence(List<Turn> live, GameState g, double[] simToAnswer, boolean[] opinion) {
+    private static double openConfidence(double[] w, double[] u, double[] simToAnswer, boolean[] opinion) {
         double c = 0, mass = 0;
-        for (int i = 0; i < live.size(); i++) {
+        for (int i = 0; i < w.length; i++) {
             if (!opinion[i]) continue;
-            c += g.weights()[i] * simToAnswer[i] * (1 - g.u()[i]);
-            mass += g.weights()[i];
+            c += w[i] * simToAnswer[i] * (1 - u[i]);
+            mass += w[i];
         }
         return mass <= 0 ? 0 : Math.max(0, Math.min(1, c / mass));
     }
@@ -322,7 +342,7 @@ final class GamController {
             opinion[i] = t.noOpinion(false) == null;
             sim[i] = t.answer() == null ? 0 : similarity.open(t.answer(), answer);
         }
-        return openConfidence(st.live(), st.game(), sim, opinion);
+        return openConfidence(st.game().weights(), st.game().u(), sim, opinion);
     }
 
     // ---- disputed claims and critics ----
@@ -547,6 +567,7 @@ final class GamController {
         m.put("consensus_answer", st.answer());
         if (st.option() != null) m.put("consensus_option", st.option());
         m.put("consensus_confidence", st.confidence());
+        m.put("decision", dev.gamagent.baseline.Panel.decision(st.option(), st.answer())); // flip accounting: the consensus is gam's decision
         m.put("consensus_rule", st.verdict().rule().label());
         Map<String, String> none = new LinkedHashMap<>();
         for (Turn t : st.live()) {

@@ -1,25 +1,75 @@
 package dev.gamagent.gam;
 
 import dev.gamagent.api.Answer;
-import dev.gamagent.api.Method;
+import dev.gamagent.api.MultiAgentMethod;
 import dev.gamagent.api.Question;
 import dev.gamagent.api.RunContext;
+import dev.gamagent.api.Trace;
+import dev.gamagent.config.Config;
+import dev.gamagent.engine.Prompts;
 import dev.gamagent.game.BgeSentenceEmbedder;
+import dev.gamagent.game.OptionDistribution;
 import dev.gamagent.game.Similarity;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
 
 /**
  * The {@code gam} method: GAM-Agent's uncertainty-aware, game-theoretic debate (DESIGN.md §3–6). Settings
  * come from the {@code gam} config section; open-answer similarity uses the in-process BGE-small
  * embedding model unless {@code gam.embedding} is {@code none} (then token Jaccard).
  */
-public final class GamMethod implements Method {
+public final class GamMethod implements MultiAgentMethod {
     @Override public String name() { return "gam"; }
 
     @Override public Answer run(Question question, RunContext context) {
         GamSettings settings = GamSettings.from(context.config());
         return new GamController(question, context, settings, similarityFor(question, settings)).run();
+    }
+
+    /** The experts, the agents that answer (critics assess claims and never answer the question), greedy. */
+    @Override public List<Agent> agents(Question question, Config config) {
+        Prompts prompts = new Prompts(config);
+        List<Agent> out = new ArrayList<>();
+        for (AgentSpec e : GamSettings.from(config).experts()) {
+            out.add(new Agent(e.id(), e.role().label(), e.backend(), prompts.render(e.role().template(), Map.of()), 0));
+        }
+        return out;
+    }
+
+    /**
+     * GAM's own decision over the answers DREAM's rollback kept: the experts that had a weight in the last
+     * round, each with the weight it had there and the distribution of the answer it now holds (GamController#decide).
+     */
+    @Override public Optional<Decision> decide(Question question, List<Trace.AgentTurn> answers, Config config) {
+        GamSettings settings = GamSettings.from(config);
+        List<Trace.AgentTurn> weighted = answers.stream().filter(t -> t.weight() != null).toList();
+        if (weighted.isEmpty()) return Optional.empty();
+        int n = weighted.size();
+        double[] w = new double[n], u = new double[n];
+        List<String> texts = new ArrayList<>(), options = new ArrayList<>();
+        boolean[] opinion = new boolean[n];
+        List<Map<String, Double>> dists = new ArrayList<>();
+        List<String> letters = List.copyOf(question.options().keySet());
+        for (int i = 0; i < n; i++) {
+            Trace.AgentTurn t = weighted.get(i);
+            w[i] = t.weight();
+            u[i] = t.uncertainty();
+            texts.add(t.answer() == null ? "" : t.answer());
+            options.add(t.option());
+            // as the controller reads a reply (GamController#noOpinion): NOT APPLICABLE or no readable answer holds no opinion
+            opinion[i] = !ClaimParser.notApplicable(t.answer()) && t.answer() != null && (!question.isMultipleChoice() || t.option() != null);
+            Map<String, Double> d = t.optionDistribution();
+            dists.add(d != null || !question.isMultipleChoice() ? d : OptionDistribution.smoothed(letters, t.option(), u[i]));
+        }
+        double[][] sim = question.isMultipleChoice() ? null : similarityFor(question, settings).open(texts);
+        GamController.Decision d = GamController.decide(question, options, texts, dists, w, u, sim, opinion);
+        double uSys = 0, total = 0;
+        for (int i = 0; i < n; i++) { uSys += w[i] * u[i]; total += w[i]; }
+        return Optional.of(new Decision(d.answer(), d.option(), d.confidence(), total > 0 ? uSys / total : 1));
     }
 
     static Similarity similarityFor(Question q, GamSettings s) {

@@ -56,6 +56,9 @@ public final class LocalBackend implements Backend {
 
     public LocalPerception perception() { return perception; }
 
+    /** The same engines with a perception cache of its own (one per method in an evaluation). */
+    @Override public Backend withOwnCaches() { return new LocalBackend(perception.withOwnCache()); }
+
     @Override public ChatResult chat(ChatRequest request) throws BackendException {
         long start = System.nanoTime();
         ParsedPrompt p = PromptReader.read(request);

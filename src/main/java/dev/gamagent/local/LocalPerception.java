@@ -27,12 +27,12 @@ import java.util.function.Supplier;
  */
 public final class LocalPerception implements AutoCloseable, Sight.Engines {
     private final OcrEngine ocr;
-    private final Supplier<OcrEngine> secondFactory;
     private final SceneAnalyzer vision;
     private final SceneAnalyzer cores;
     private final PerceptionCache cache;
-    private final Object secondLock = new Object();
-    private volatile OcrEngine second;
+    private final int cacheEntries;
+    private final boolean ownsEngines;
+    private final SecondReader second;
 
     /** One OCR engine serves as both readers (tests); the core segmenter is the real one. */
     public LocalPerception(OcrEngine ocr, SceneAnalyzer vision, int cacheEntries) {
@@ -41,11 +41,40 @@ public final class LocalPerception implements AutoCloseable, Sight.Engines {
 
     /** @param second the second reader, created on first use (loading a network takes a second or two) */
     public LocalPerception(OcrEngine ocr, Supplier<OcrEngine> second, SceneAnalyzer vision, SceneAnalyzer cores, int cacheEntries) {
+        this(ocr, new SecondReader(second), vision, cores, cacheEntries, true);
+    }
+
+    private LocalPerception(OcrEngine ocr, SecondReader second, SceneAnalyzer vision, SceneAnalyzer cores, int cacheEntries,
+                            boolean ownsEngines) {
         this.ocr = ocr;
-        this.secondFactory = second;
+        this.second = second;
         this.vision = vision;
         this.cores = cores;
         this.cache = new PerceptionCache(cacheEntries);
+        this.cacheEntries = cacheEntries;
+        this.ownsEngines = ownsEngines;
+    }
+
+    /** The same engines with an empty cache of the same size; closing it leaves the engines open. */
+    public LocalPerception withOwnCache() { return new LocalPerception(ocr, second, vision, cores, cacheEntries, false); }
+
+    /** The second reader, loaded once on first use and shared by every perception made from the same engines. */
+    private static final class SecondReader {
+        private final Supplier<OcrEngine> factory;
+        private volatile OcrEngine engine;
+
+        SecondReader(Supplier<OcrEngine> factory) { this.factory = factory; }
+
+        OcrEngine get() {
+            OcrEngine e = engine;
+            if (e != null) return e;
+            synchronized (this) {
+                if (engine == null) engine = factory.get();
+                return engine;
+            }
+        }
+
+        OcrEngine loaded() { return engine; }
     }
 
     /**
@@ -75,7 +104,7 @@ public final class LocalPerception implements AutoCloseable, Sight.Engines {
     }
 
     @Override public List<TextLine> read(Sight.Reader reader, BufferedImage image) {
-        OcrEngine engine = reader == Sight.Reader.V4 ? ocr : second();
+        OcrEngine engine = reader == Sight.Reader.V4 ? ocr : second.get();
         synchronized (engine) { return engine.read(image); }
     }
 
@@ -84,20 +113,12 @@ public final class LocalPerception implements AutoCloseable, Sight.Engines {
         synchronized (a) { return a.analyze(image); }
     }
 
-    private OcrEngine second() {
-        OcrEngine s = second;
-        if (s != null) return s;
-        synchronized (secondLock) {
-            if (second == null) second = secondFactory.get();
-            return second;
-        }
-    }
-
     public PerceptionCache cache() { return cache; }
 
     @Override public void close() {
+        if (!ownsEngines) return;
         ocr.close();
-        OcrEngine s = second;
+        OcrEngine s = second.loaded();
         if (s != null && s != ocr) s.close();
     }
 

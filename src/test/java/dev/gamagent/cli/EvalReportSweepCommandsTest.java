@@ -83,7 +83,13 @@ class EvalReportSweepCommandsTest {
         Path html = dir.resolve("cmp.html");
         String table = run(new ReportCommand(), dir.resolve("a").toString(), dir.resolve("b").toString(), "--out", html.toString());
         assertThat(table).contains("a / single").contains("b / single").contains("100.0%").contains("50.0%");
-        assertThat(Files.readString(html)).contains("a / single").contains("data:image/png;base64,");
+        String page = Files.readString(html);
+        assertThat(page).contains("a / single").contains("b / single").contains("id=chart-cost").contains("id=sample-list");
+        // the page carries both runs' answers (b's read from its results.db) for its sample list and trace viewer
+        var embedded = dev.gamagent.util.Json.MAPPER.readTree(page.substring(page.indexOf("type=\"application/json\">") + 24,
+                page.indexOf("</script>", page.indexOf("type=\"application/json\">"))));
+        assertThat(embedded.path("runs")).hasSize(2);
+        assertThat(embedded.path("runs").get(1).path("records").size()).isGreaterThan(0);
     }
 
     @Test void sweepReDecidesStoredDebatesAndPrintsOneRowPerSetting() throws Exception {

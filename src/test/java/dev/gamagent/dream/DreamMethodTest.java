@@ -115,7 +115,7 @@ class DreamMethodTest {
         assertThat(a.trace().extra()).containsEntry("branch", "ConflictMixRes");
         assertThat(debateRequests(b, "agent-3")).hasSize(3).allSatisfy(r -> {
             assertThat(sizes(r)).containsExactly("100x50", "200x100", "400x200");
-            assertThat(user(r)).contains("disagreed (B vs C)");
+            assertThat(user(r)).contains("disagreed at different resolutions");
         });
     }
 
@@ -129,9 +129,9 @@ class DreamMethodTest {
     }
 
     @Test
-    void allConfidentAgreeingProbesAnswerWithoutADebate() {
+    void agreeingProbesAnswerWithoutADebateWhenConsensusSkipsIt() {
         var b = probing(0, (agent, w) -> Reply.of("It is green.\nANSWER: C", 0.9));
-        Answer a = dream(b);
+        Answer a = dream(b, "dream.consensus_skips_debate=true");
         assertThat(a.trace().extra()).containsEntry("branch", "Consensus");
         assertThat(b.requests).hasSize(9);
         assertThat(a.option()).isEqualTo("C");

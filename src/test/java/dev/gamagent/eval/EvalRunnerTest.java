@@ -78,7 +78,7 @@ class EvalRunnerTest {
         var summary = Json.MAPPER.readTree(dir.resolve("summary.json").toFile());
         assertThat(summary.path("skipped").get(0).path("index").asText()).isEqualTo("9");
         assertThat(summary.path("byCategory").path("single").path("first").path("n").asInt()).isEqualTo(2);
-        assertThat(Files.readString(dir.resolve("report.html"))).contains("<table>").contains("gam eval test").contains("data:image/png;base64,");
+        assertThat(Files.readString(dir.resolve("report.html"))).contains("<table id=metrics>").contains("gam eval test").contains("id=chart-cost");
     }
 
     @Test void aLaggingJsonlIsRebuiltFromTheDatabase() throws Exception {

@@ -1,91 +1,207 @@
 package dev.gamagent.eval;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.gamagent.config.Config;
+import dev.gamagent.testing.DevToolsSession;
+import dev.gamagent.util.Json;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import javax.imageio.ImageIO;
-import java.awt.image.BufferedImage;
-import java.io.ByteArrayInputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Base64;
+import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import java.util.Map;
 
+import static dev.gamagent.server.ServeWebPageBrowserTest.chromium;
+import static dev.gamagent.server.ServeWebPageBrowserTest.intOf;
+import static dev.gamagent.server.ServeWebPageBrowserTest.openPage;
+import static dev.gamagent.server.ServeWebPageBrowserTest.page;
+import static dev.gamagent.server.ServeWebPageBrowserTest.screenshot;
+import static dev.gamagent.server.ServeWebPageBrowserTest.startChromium;
+import static dev.gamagent.server.ServeWebPageBrowserTest.stop;
+import static dev.gamagent.server.ServeWebPageBrowserTest.waitFor;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
-/** The report opens in headless Chromium and its plots are real PNG images. CI installs /usr/bin/chromium. */
+/**
+ * The report in headless Chromium, checked for what it draws (ECharts' options and the SVG it rendered), not
+ * only that it opens: labelled points and the Pareto front, reliability small multiples with counts and ECE,
+ * distributions, flips, DREAM branches, the category heat map, and the sample list opening a debate.
+ */
 class HtmlReportBrowserTest {
-    /** /usr/bin/chromium (Debian), else chromium or chromium-browser on the PATH. */
-    static final Path CHROMIUM = locate();
+    @TempDir static Path dir;
+    static Process browser;
+    static DevToolsSession page;
+    static RunSummary summary;
 
-    private static Path locate() {
-        Path debian = Path.of("/usr/bin/chromium");
-        if (Files.isExecutable(debian)) return debian;
-        for (String dirName : System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator)) {
-            for (String exe : List.of("chromium", "chromium-browser")) {
-                Path p = Path.of(dirName.isEmpty() ? "." : dirName, exe);
-                if (Files.isExecutable(p)) return p;
-            }
-        }
-        return debian;
-    }
-    @TempDir Path dir;
+    static final String XSS = "<img src=x onerror=\"document.title='pwned'\">";
 
-    private String chromium(String... args) throws Exception {
-        if (!Files.isExecutable(CHROMIUM)) {
-            fail("this test needs headless Chromium (looked for /usr/bin/chromium, then chromium or chromium-browser on the PATH); "
-                    + "install it with `apt-get install chromium` (.ci/run does)");
+    /** A round with a recorded decision and agents answering the given options. */
+    static String round(int k, String decision, double uSys, String... options) {
+        StringBuilder sb = new StringBuilder("{\"k\":" + k + ",\"U_sys\":" + uSys + ",\"agents\":[");
+        for (int i = 0; i < options.length; i++) {
+            if (i > 0) sb.append(',');
+            sb.append("{\"id\":\"e").append(i + 1).append("\",\"answer\":\"x\",\"option\":\"").append(options[i])
+                    .append("\",\"uncertainty\":0.3,\"weight\":").append(1.0 / options.length)
+                    .append(",\"claims\":[{\"n\":1,\"text\":\"claim ").append(i + 1)
+                    .append("\",\"confidence\":0.8,\"region\":{\"x0\":0.1,\"y0\":0.1,\"x1\":0.6,\"y1\":0.6}}]}");
         }
-        List<String> cmd = new ArrayList<>(List.of(CHROMIUM.toString(), "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-                "--disable-background-networking", "--disable-dev-shm-usage", "--user-data-dir=" + dir.resolve("profile")));
-        cmd.addAll(List.of(args));
-        Path out = dir.resolve("chromium.out");
-        Process p = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(dir.resolve("chromium.err").toFile()).start();
-        if (!p.waitFor(120, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            fail("chromium did not finish in 120 s: " + Files.readString(dir.resolve("chromium.err")));
-        }
-        return Files.readString(out, StandardCharsets.UTF_8);
+        sb.append("]");
+        if (decision != null) sb.append(",\"extra\":{\"decision\":{\"option\":\"").append(decision).append("\",\"answer\":\"x\"}}");
+        return sb.append('}').toString();
     }
 
-    @Test void theReportRendersInChromiumWithEveryPlotADecodablePng() throws Exception {
-        List<ResultRecord> records = new ArrayList<>(MethodMetricsTest.records());
-        records.add(new ResultRecord("1", "1", 0, "single", "cat", "l2", "correct", "A", "A", "a", "A", 0.8, 0.2, 0, "single",
-                50, 5, false, 1, 400, "method", null, "local", null));
-        records.add(new ResultRecord("2", "2", 0, "single", "cat", "l2", "wrong", "B", "A", "b", "B", 0.7, 0.3, 0, "single",
-                50, 5, false, 1, 400, "method", null, "local", null));
-        RunSummary s = RunSummary.compute("bench.tsv", List.of("single", "gam"), false, 4, List.of(new SkippedRow("7", "bad <base64>")),
-                records, PriceTable.from(Config.defaults()), 0.5, "gam eval --data bench.tsv --methods single,gam --out run");
+    static ResultRecord rec(String method, String id, String category, boolean right, double conf, int rounds, String termination,
+                            long tokens, String extra, String... roundsJson) throws Exception {
+        String option = right ? "A" : "B";
+        JsonNode trace = Json.MAPPER.readTree("{\"question\":{\"id\":\"" + id + "\",\"text\":"
+                + Json.MAPPER.writeValueAsString("Question " + id + ": which colour? " + XSS) + ",\"options\":{\"A\":\"red\",\"B\":\"blue\"},"
+                + "\"images\":[\"q.png (200x100)\"],\"category\":\"" + category + "\"},\"method\":\"" + method + "\",\"rounds\":["
+                + String.join(",", roundsJson) + "],\"termination\":\"" + termination + "\",\"final\":{\"answer\":\"x\",\"option\":\""
+                + option + "\",\"confidence\":" + conf + "},\"calls\":3,\"millis\":100,\"tokens\":{\"prompt\":" + tokens + ",\"completion\":10}"
+                + (extra == null ? "" : ",\"extra\":" + extra) + "}");
+        return new ResultRecord(id, id, 0, method, category, null, right ? "correct" : "wrong", option, "A", right ? "red" : "blue",
+                option, conf, 1 - conf, rounds, termination, tokens, 10, false, 3, 100, "method", null, "scripted", trace);
+    }
+
+    static List<ResultRecord> records() throws Exception { // also used by ComparisonPageBrowserTest
+        List<ResultRecord> rs = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            String cat = i % 2 == 0 ? "color" : "shape";
+            rs.add(rec("single", "q" + i, cat, i < 2, 0.55 + 0.1 * i, 0, "single", 100, null, round(0, null, 0.4, i < 2 ? "A" : "B")));
+            // gam: q0 wrong→right, q1 right→right, q2 right→wrong, q3 wrong→wrong
+            boolean right = i == 0 || i == 1;
+            String first = i == 0 || i == 3 ? "B" : "A";
+            rs.add(rec("gam", "q" + i, cat, right, 0.9, 1, i == 3 ? "max_rounds" : "uncertainty", 400, null,
+                    round(0, first, 0.6, first, first), round(1, right ? "A" : "B", 0.1, right ? "A" : "B", right ? "A" : "B")));
+            String branch = i < 3 ? "PerAgent" : "Consensus";
+            String probes = "{\"branch\":\"" + branch + "\",\"threshold\":0.2,\"probes\":[{\"agent\":\"agent-1\",\"agentIndex\":0,\"scale\":0.5,"
+                    + "\"width\":100,\"height\":50,\"answer\":\"red\",\"option\":\"A\",\"u\":0.1,\"confident\":true,\"error\":null}]}";
+            rs.add(rec("dream+gam", "q" + i, cat, i != 2, 0.8, branch.equals("Consensus") ? 0 : 1, "consensus", 900, probes,
+                    branch.equals("Consensus") ? new String[0] : new String[] {round(0, "A", 0.2, "A", "A")}));
+        }
+        return rs;
+    }
+
+    @BeforeAll static void openTheReport() throws Exception {
+        Path chrome = chromium();
+        if (chrome == null) fail("headless Chromium is needed (apt-get install chromium, or set CHROMIUM=/path/to/chrome)");
+        List<ResultRecord> rs = records();
+        summary = RunSummary.compute("bench.tsv", List.of("single", "gam", "dream+gam"), false, 4, List.of(new SkippedRow("7", "bad <base64>")),
+                rs, PriceTable.from(Config.defaults()), 0.5, "gam eval --data bench.tsv --methods single,gam,dream+gam --out run");
         Path html = dir.resolve("report.html");
-        HtmlReport.write(html, s);
+        // q2's image travels with the page, so its trace draws the claim regions on it
+        String q2 = new dev.gamagent.image.Picture("q2", new java.awt.image.BufferedImage(200, 100, java.awt.image.BufferedImage.TYPE_INT_RGB)).dataUrl();
+        HtmlReport.write(html, summary, rs, Map.of("q2", q2));
+        browser = startChromium(chrome, Files.createDirectories(dir.resolve("profile")));
+        page = openPage(browser);
+        page.call("Page.enable", null);
+        page.call("Page.navigate", Json.MAPPER.createObjectNode().put("url", html.toUri().toString()));
+        waitFor("the report's charts", () -> page(page, "!!window.gamReport && !!echarts.getInstanceByDom(document.querySelector('#chart-cost'))"));
+    }
 
-        String dom = chromium("--dump-dom", html.toUri().toString());
-        assertThat(dom).contains("Evaluation of bench.tsv").contains("bad &lt;base64&gt;");
-        Matcher m = Pattern.compile("<img alt=\"([^\"]+)\" src=\"data:image/png;base64,([A-Za-z0-9+/=]+)\"").matcher(dom);
-        List<String> alts = new ArrayList<>();
-        while (m.find()) {
-            BufferedImage img = ImageIO.read(new ByteArrayInputStream(Base64.getDecoder().decode(m.group(2))));
-            assertThat(img).as("plot %s decodes", m.group(1)).isNotNull();
-            assertThat(img.getWidth()).isEqualTo(Charts.WIDTH);
-            alts.add(m.group(1));
+    @AfterAll static void close() throws Exception {
+        if (page != null) page.close();
+        if (browser != null) stop(browser);
+    }
+
+    static JsonNode option(String id) throws Exception {
+        return Json.MAPPER.readTree(page.eval("JSON.stringify(echarts.getInstanceByDom(document.getElementById('" + id + "')).getOption())").asText());
+    }
+
+    static String svgText(String selector) throws Exception {
+        return page.eval("[...document.querySelectorAll('" + selector + " svg text')].map((t) => t.textContent).join('|')").asText();
+    }
+
+    @Test void theReportNeedsNoNetworkAndShowsModelTextAsText() throws Exception {
+        assertThat(intOf(page, "document.querySelectorAll('script[src], link[href], img[src^=\"http\"]').length")).isZero();
+        assertThat(page.eval("document.body.textContent").asText()).contains("Evaluation of bench.tsv").contains("bad <base64>");
+        page.eval("document.querySelector('#sample-list tbody tr').click(); true");
+        waitFor("a sample's debate", () -> page(page, "!!document.querySelector('#sample-trace .gv-title')"));
+        assertThat(page.eval("document.querySelector('#sample-trace .gv-title').textContent").asText()).contains(XSS);
+        assertThat(intOf(page, "document.querySelectorAll('#sample-trace img').length")).as("model text never becomes HTML").isZero();
+        assertThat(page.eval("document.title").asText()).doesNotContain("pwned");
+    }
+
+    @Test void accuracyVsCostLabelsEveryMethodDrawsTheParetoFrontAndStartsItsAxesAtZero() throws Exception {
+        JsonNode o = option("chart-cost");
+        assertThat(o.at("/xAxis/0/min").asDouble()).isZero();
+        assertThat(o.at("/yAxis/0/min").asDouble()).isZero();
+        assertThat(o.at("/yAxis/0/max").asDouble()).isEqualTo(1.0);
+        JsonNode points = o.at("/series/1/data");
+        List<String> names = new ArrayList<>();
+        points.forEach(p -> names.add(p.path("name").asText()));
+        assertThat(names).containsExactly("single", "gam", "dream+gam");
+        assertThat(o.at("/series/1/label/show").asBoolean()).isTrue();
+        // single (110 tokens, 50 %) and gam (410, 50 %): gam is not better, so the front is single then dream+gam (910, 75 %)
+        assertThat(o.at("/series/0/name").asText()).isEqualTo("Pareto front");
+        assertThat(o.at("/series/0/data").toString()).isEqualTo("[[110,0.5],[910,0.75]]");
+        assertThat(svgText("#chart-cost")).contains("single 50%", "gam 50%", "dream+gam 75%", "Pareto front");
+        // switching the cost axis redraws in dollars
+        page.eval("(() => { const s = document.getElementById('cost-axis'); s.value = 'seconds'; s.dispatchEvent(new Event('change')); })(); true");
+        assertThat(option("chart-cost").at("/xAxis/0/name").asText()).isEqualTo("wall time per question (s)");
+    }
+
+    @Test void reliabilityDiagramsAreSmallMultiplesWithCountsAndTheEceInTheTitle() throws Exception {
+        assertThat(intOf(page, "document.querySelectorAll('#chart-reliability .small-multiple').length")).isEqualTo(3);
+        String text = page.eval("[...document.querySelectorAll('#chart-reliability .small-multiple')].map((d) => "
+                + "[...d.querySelectorAll('svg text')].map((t) => t.textContent).join(' ')).join('\\n')").asText();
+        MethodMetrics single = summary.metrics().get("single");
+        assertThat(text).contains(String.format(java.util.Locale.ROOT, "single — ECE %.3f", single.ece()));
+        long counted = single.reliability().stream().filter(b -> b.count() > 0).count();
+        assertThat(text.lines().findFirst().orElseThrow().split("n=")).hasSize((int) counted + 1);
+        assertThat(text).contains("gam — ECE", "dream+gam — ECE", "n=4");
+    }
+
+    @Test void roundsTerminationsFlipsBranchesAndCategoriesAreDrawn() throws Exception {
+        JsonNode rounds = option("chart-rounds");
+        assertThat(rounds.at("/yAxis/0/data").toString()).isEqualTo("[\"single\",\"gam\",\"dream+gam\"]");
+        assertThat(rounds.at("/series/0/name").asText()).isEqualTo("0 rounds");
+        assertThat(rounds.at("/series/0/data").toString()).isEqualTo("[1,0,0.25]");
+
+        JsonNode terms = option("chart-terminations");
+        assertThat(svgText("#chart-terminations")).contains("max_rounds", "uncertainty", "consensus", "dream+gam");
+
+        JsonNode flips = option("chart-flips");
+        assertThat(flips.at("/yAxis/0/data").toString()).isEqualTo("[\"gam\",\"dream+gam\"]");
+        Map<String, String> bySeries = new LinkedHashMap<>();
+        flips.path("series").forEach(s -> bySeries.put(s.path("name").asText(), s.path("data").toString()));
+        assertThat(bySeries).containsEntry("w→r", "[1,0]").containsEntry("r→w", "[1,1]").containsEntry("r→r", "[1,3]").containsEntry("w→w", "[1,0]");
+        assertThat(terms.path("series").size()).as("single, uncertainty, max_rounds, consensus").isEqualTo(4);
+
+        JsonNode dream = option("chart-dream");
+        assertThat(dream.at("/xAxis/0/data").toString()).isEqualTo("[\"Consensus\",\"PerAgent\"]");
+        // shares 1/4 and 3/4; accuracy on PerAgent 2/3 (q2 is wrong), on Consensus 1/1
+        assertThat(dream.at("/series/0/data").toString()).isEqualTo("[0.25,0.75]");
+        assertThat(dream.at("/series/1/data/0").asDouble()).isEqualTo(1.0);
+        assertThat(dream.at("/series/1/data/1").asDouble()).isCloseTo(2.0 / 3, org.assertj.core.api.Assertions.within(1e-9));
+
+        JsonNode heat = option("chart-categories");
+        assertThat(heat.at("/xAxis/0/data").toString()).isEqualTo("[\"color\",\"shape\"]");
+        assertThat(heat.at("/series/0/data").size()).isEqualTo(6);
+        assertThat(svgText("#chart-categories")).contains("100% · 2", "0% · 2");
+    }
+
+    @Test void theSampleListFiltersAndOpensOneDebateWithItsRounds() throws Exception {
+        page.eval("(() => { const s = document.getElementById('filter-flip'); s.value = 'r→w'; s.dispatchEvent(new Event('change')); })(); true");
+        assertThat(intOf(page, "document.querySelectorAll('#sample-list tbody tr').length")).isEqualTo(2); // gam q2, dream+gam q2
+        page.eval("(() => { const m = document.getElementById('filter-series'); m.value = 'gam'; m.dispatchEvent(new Event('change')); })(); true");
+        assertThat(intOf(page, "document.querySelectorAll('#sample-list tbody tr').length")).isEqualTo(1);
+        page.eval("document.querySelector('#sample-list tbody tr').click(); true");
+        waitFor("gam q2's debate", () -> page(page, "document.querySelectorAll('#sample-trace .gv-round').length === 2"));
+        assertThat(page.eval("document.querySelector('#sample-trace .gv-side').textContent").asText()).contains("r→w", "wrong", "uncertainty");
+        assertThat(intOf(page, "document.querySelectorAll('#sample-trace tr.gv-changed').length")).as("answers changed in round 1").isEqualTo(2);
+        assertThat(page.eval("document.querySelector('#sample-trace svg.gv-image image').getAttribute('href')").asText()).startsWith("data:image/png");
+        assertThat(intOf(page, "document.querySelectorAll('#sample-trace rect.claim-region').length")).isEqualTo(2);
+        assertThat(intOf(page, "document.querySelectorAll('.sibling-tabs .sibling').length")).as("the same question's other methods").isEqualTo(3);
+        screenshot(page, "report-trace.png");
+        for (String f : List.of("filter-flip", "filter-series")) {
+            page.eval("(() => { const x = document.getElementById('" + f + "'); x.value = ''; x.dispatchEvent(new Event('change')); })(); true");
         }
-        assertThat(alts).contains("accuracy vs tokens", "reliability diagram", "U_sys per round", "expert weights per round: gam",
-                "termination reasons", "DREAM branch shares");
-
-        Path shot = dir.resolve("shot.png");
-        chromium("--screenshot=" + shot, "--window-size=1200,1600", html.toUri().toString());
-        BufferedImage page = ImageIO.read(shot.toFile());
-        assertThat(page).as("screenshot written").isNotNull();
-        // the page is not blank: count distinct colours (plots add many)
-        java.util.Set<Integer> colours = new java.util.HashSet<>();
-        for (int y = 0; y < page.getHeight(); y += 4) for (int x = 0; x < page.getWidth(); x += 4) colours.add(page.getRGB(x, y));
-        assertThat(colours.size()).isGreaterThan(20);
+        assertThat(intOf(page, "document.querySelectorAll('#sample-list tbody tr').length")).isEqualTo(12);
     }
 }

@@ -17,8 +17,8 @@ class ProgressBarTest {
         bar.step(Outcome.WRONG);     // the last one: always printed
         String[] lines = buf.toString(StandardCharsets.UTF_8).split("\n");
         assertThat(lines).hasSize(2);
-        assertThat(lines[0]).startsWith("1/3").contains("acc 1.000").contains("q/s").contains("ETA");
-        assertThat(lines[1]).startsWith("3/3 100.0%").contains("acc 0.500").contains("errors 1");
+        assertThat(lines[0]).startsWith("1/3 pairs").contains("acc 1.000").contains("pairs/s").doesNotContain("q/s").contains("ETA");
+        assertThat(lines[1]).startsWith("3/3 pairs 100.0%").contains("acc 0.500").contains("errors 1");
         assertThat(buf.toString(StandardCharsets.UTF_8)).doesNotContain("\r");
     }
 

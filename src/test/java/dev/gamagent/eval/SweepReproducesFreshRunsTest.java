@@ -187,6 +187,21 @@ class SweepReproducesFreshRunsTest {
         assertThat(reasonsSeen).contains("consensus", "uncertainty");
     }
 
+    @Test void aRecordFullRunReportsTheDefaultRulesDecisionsAndLabelsItsForcedFigures() throws Exception {
+        Path fresh = dir.resolve("fresh-defaults");
+        eval(fresh);
+        JsonNode m = Json.MAPPER.readTree(fresh.resolve("summary.json").toFile()).path("metrics").path("gam");
+        JsonNode all = Json.MAPPER.readTree(dir.resolve("full").resolve("summary.json").toFile()).path("metrics");
+        JsonNode redecided = all.path("gam"), forced = all.path("gam" + FullLengthRuns.FORCED_SUFFIX);
+        for (String f : List.of("groups", "accuracy", "meanRounds", "debateTriggerRate", "terminations", "promptTokensPerQuestion",
+                "completionTokensPerQuestion", "callsPerQuestion", "cumulativeTokensPerRound", "flips")) {
+            assertThat(redecided.path(f)).as("record_full run, re-decided: " + f).isEqualTo(m.path(f));
+        }
+        assertThat(forced.path("terminations").fieldNames()).toIterable().containsExactly("max_rounds");
+        assertThat(forced.path("meanRounds").asDouble()).isEqualTo(3.0);
+        assertThat(redecided.path("meanRounds").asDouble()).isLessThan(3.0);
+    }
+
     /**
      * K_max ∈ {0,1,2,3} (0: no debate, no charged round), ε, and a token budget that bites in the middle of some debates:
      * every setting gives what a fresh run with it gives, question by question, open answers and failed rounds included.

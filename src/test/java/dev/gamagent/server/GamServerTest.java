@@ -281,7 +281,12 @@ class GamServerTest {
         assertThat(page.statusCode()).isEqualTo(200);
         assertThat(page.headers().firstValue("Content-Type").orElse("")).startsWith("text/html");
         assertThat(page.body()).contains("/ui/app.js").doesNotContain("https://");
-        assertThat(f.get("/ui/app.js").body()).contains("weights-chart");
+        assertThat(f.get("/ui/app.js").body()).contains("GamViewer.render");
+        assertThat(page.body()).contains("/ui/viewer.js", "/ui/echarts.js", "/ui/viewer.css");
+        for (String file : List.of("/ui/viewer.js", "/ui/viewer.css", "/ui/echarts.js")) {
+            assertThat(f.get(file).statusCode()).as(file).isEqualTo(200);
+        }
+        assertThat(f.get("/ui/echarts.js").body()).contains("echarts");
         assertThat(f.get("/ui/../defaults.json").statusCode()).isEqualTo(404);
     }
 

@@ -40,7 +40,9 @@ final class ScriptedDebateMethod implements Method {
                         "round " + k + " expert " + experts[i] + ": " + q.render(), q.images()))));
                 calls++;
                 answer = r.first().text().strip();
-                var claim = new Trace.Claim(1, experts[i] + " sees " + answer, 0.8, "pixels", new Region(0.1 + 0.4 * i, 0.2, 0.45 + 0.4 * i, 0.8));
+                // overlapping regions: the ocr box lies partly inside the scene box
+                var claim = new Trace.Claim(1, experts[i] + " sees " + answer, 0.8, "pixels",
+                        i == 0 ? new Region(0.1, 0.2, 0.6, 0.8) : new Region(0.3, 0.3, 0.85, 0.8));
                 String option = q.options().containsKey(answer) ? answer : null;
                 turns.add(new Trace.AgentTurn(experts[i], "expert", 1.0, option != null ? q.options().get(option) : answer, option, 0.3 - 0.1 * k,
                         "semantic", weights[k][i], List.of(claim), new TokenCount(10, 2, false), answer, null, null, null));
@@ -49,8 +51,11 @@ final class ScriptedDebateMethod implements Method {
             Map<String, Object> w = new LinkedHashMap<>();
             for (int i = 0; i < experts.length; i++) w.put(experts[i], weights[k][i]);
             ctx.progress().event("weights", Map.of("k", k, "weights", w, "U_sys", uSys[k]));
-            List<Trace.Critique> critiques = k == 0 ? List.of() : List.of(new Trace.Critique("fact", "ocr", 1, "ocr sees " + answer,
-                    "supported", "matches the image", null, 0.7));
+            // two critics on the same ocr claim and one on the scene claim: the page groups them by claim
+            List<Trace.Critique> critiques = k == 0 ? List.of() : List.of(
+                    new Trace.Critique("fact", "ocr", 1, "ocr sees " + answer, "supported", "matches the image", null, 0.7),
+                    new Trace.Critique("logic", "ocr", 1, "ocr sees " + answer, "inaccurate", "the text is cut off", "blue", 0.6),
+                    new Trace.Critique("fact", "scene", 1, "scene sees " + answer, "supported", "the shape is there", null, 0.8));
             rounds.add(new Trace.Round(k, turns, critiques, uSys[k], 0.2, null));
         }
         String option = q.options().containsKey(answer) ? answer : null;
@@ -58,8 +63,10 @@ final class ScriptedDebateMethod implements Method {
         TokenCount tokens = new TokenCount(60, 12, false);
         var trace = new Trace(Trace.QuestionInfo.of(q), name(), Map.of(), rounds, "consensus",
                 new Trace.Final(text, option, 0.88), tokens, calls, 5,
-                Map.of("probes", List.of(Map.of("scale", 0.5, "uncertainty", 0.4), Map.of("scale", 1.0, "uncertainty", 0.2)),
-                        "branch", "debate"));
+                Map.of("probes", List.of(
+                                new dev.gamagent.dream.Probe("agent-1", 0, "expert", null, 0.5, 80, 50, "blue", "B", "B", 0.4, "anll", false, TokenCount.ZERO, null),
+                                new dev.gamagent.dream.Probe("agent-1", 0, "expert", null, 1.0, 160, 100, "blue", "B", "B", 0.2, "anll", true, TokenCount.ZERO, null)),
+                        "branch", "PerAgent", "threshold", 0.3));
         return new Answer(text, option, 0.88, uSys[2], 2, "consensus", tokens, calls, 5, trace);
     }
 }

@@ -8,6 +8,7 @@ import dev.gamagent.config.Config;
 import dev.gamagent.image.Picture;
 import dev.gamagent.testing.http.DisagreeingExperts;
 import dev.gamagent.testing.http.OpenAiWireServer;
+import dev.gamagent.testing.DevToolsSession;
 import dev.gamagent.util.Json;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -197,7 +198,7 @@ class ServeGamOverOpenAiWireTest {
                     + "document.querySelector('#method').value = 'gam';"
                     + "document.querySelector('#ask-button').click(); true");
             ServeWebPageBrowserTest.waitFor("the answer", () -> !ServeWebPageBrowserTest.page(page, "document.querySelector('#answer').hidden")
-                    && ServeWebPageBrowserTest.intOf(page, "document.querySelectorAll('#rounds .round').length") == 2);
+                    && ServeWebPageBrowserTest.intOf(page, "document.querySelectorAll('#trace-body .gv-round').length") == 2);
             assertThat(page.eval("document.querySelector('#answer').textContent").asText()).startsWith("A. red");
             List<String> lines = new ArrayList<>();
             Json.MAPPER.readTree(page.eval("JSON.stringify([...document.querySelectorAll('#progress li')].map((li) => li.textContent))").asText())

@@ -2,6 +2,7 @@ package dev.gamagent.server;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.gamagent.image.Picture;
+import dev.gamagent.testing.DevToolsSession;
 import dev.gamagent.testing.ScriptedBackend;
 import dev.gamagent.util.Json;
 import org.junit.jupiter.api.Test;
@@ -32,10 +33,10 @@ import static org.junit.jupiter.api.Assertions.fail;
  * and check that the trace view shows rounds, claim regions and the weight chart. Needs Chromium
  * ({@code /usr/bin/chromium}, or the path in {@code CHROMIUM}); without it the test fails, it does not skip.
  */
-class ServeWebPageBrowserTest {
+public class ServeWebPageBrowserTest {
     @TempDir Path dir;
 
-    static Path chromium() {
+    public static Path chromium() {
         List<String> candidates = new ArrayList<>();
         String env = System.getenv("CHROMIUM");
         if (env != null && !env.isBlank()) candidates.add(env);
@@ -73,22 +74,55 @@ class ServeWebPageBrowserTest {
                             + "document.querySelector('#ask-button').click(); true");
 
                     waitFor("the answer and the trace view", () -> !page(page, "document.querySelector('#answer').hidden")
-                            && intOf(page, "document.querySelectorAll('#rounds .round').length") >= 3);
+                            && intOf(page, "document.querySelectorAll('#trace-body .gv-round').length") >= 3
+                            && page(page, "!!echarts.getInstanceByDom(document.querySelector('#trace-body .gv-chart'))"));
                     assertThat(page.eval("document.querySelector('#answer').textContent").asText()).startsWith("B. blue");
                     assertThat(intOf(page, "document.querySelectorAll('#progress li').length")).as("streamed progress events").isGreaterThanOrEqualTo(9);
-                    assertThat(intOf(page, "document.querySelectorAll('#weights-chart polyline.weight-line').length")).isEqualTo(2);
-                    assertThat(intOf(page, "document.querySelectorAll('#weights-chart polyline.usys-line').length")).isEqualTo(1);
-                    assertThat(intOf(page, "document.querySelectorAll('#weights-chart .weight-line-point').length")).isEqualTo(6);
-                    assertThat(intOf(page, "document.querySelectorAll('#trace-image rect.claim-region').length")).isEqualTo(2);
-                    assertThat(page(page, "!!document.querySelector('#trace-image image')")).as("the stored image is drawn").isTrue();
-                    assertThat(page.eval("document.querySelector('#termination-reason').textContent").asText()).isEqualTo("consensus");
-                    assertThat(intOf(page, "document.querySelectorAll('#probes tbody tr').length")).as("DREAM probes").isEqualTo(2);
-                    assertThat(page.eval("document.querySelector('#rounds').textContent").asText()).contains("scene").contains("ocr")
-                            .contains("0.740").contains("supported");
+                    // the chart: one line per expert weight and U_sys, drawn with every round's point
+                    assertThat(page.eval("JSON.stringify(echarts.getInstanceByDom(document.querySelector('#trace-body .gv-chart')).getOption()"
+                            + ".series.map((s) => s.name + ':' + s.data.length))").asText())
+                            .contains("w scene:3", "w ocr:3", "U_sys:3", "agreement with the decision:3");
+                    assertThat(intOf(page, "document.querySelectorAll('#trace-body .gv-chart svg path').length")).as("lines drawn").isGreaterThan(4);
+                    // overlapping regions: both boxes drawn, each with a white halo, the smaller one on top, labels apart
+                    assertThat(intOf(page, "document.querySelectorAll('#trace-body rect.claim-region').length")).isEqualTo(2);
+                    assertThat(page.eval("[...document.querySelectorAll('#trace-body g.gv-region')].map((g) => g.dataset.agent).join(',')").asText())
+                            .isEqualTo("scene,ocr");
+                    assertThat(page.eval("(() => { const t = [...document.querySelectorAll('#trace-body rect.gv-region-tag')]"
+                            + ".map((r) => r.getBoundingClientRect()); return t.length === 2 && (t[0].bottom <= t[1].top || t[1].bottom <= t[0].top"
+                            + " || t[0].right <= t[1].left || t[1].right <= t[0].left); })()").asBoolean()).as("region labels do not overlap").isTrue();
+                    assertThat(page(page, "!!document.querySelector('#trace-body svg.gv-image image')")).as("the stored image is drawn").isTrue();
+                    assertThat(page.eval("document.querySelector('#trace-body .gv-termination').textContent").asText()).isEqualTo("consensus");
+                    // DREAM probes: a readable table, no raw record fields
+                    assertThat(intOf(page, "document.querySelectorAll('#trace-body .gv-probes tbody tr').length")).as("DREAM probes").isEqualTo(2);
+                    String probes = page.eval("document.querySelector('#trace-body .gv-probes').textContent").asText();
+                    assertThat(probes).contains("×0.5", "160×100", "B. blue", "0.200", "✓").doesNotContain("agentIndex", "null", "{");
+                    assertThat(page.eval("document.querySelector('#trace-body .gv-branch').textContent").asText()).contains("PerAgent");
+                    // critiques grouped by claim: two claims, three verdicts, each claim once per round
+                    assertThat(intOf(page, "document.querySelectorAll('#trace-body .gv-round[data-k=\"1\"] .gv-claim-group').length")).isEqualTo(2);
+                    assertThat(intOf(page, "document.querySelectorAll('#trace-body .gv-round[data-k=\"1\"] .gv-verdicts li').length")).isEqualTo(3);
+                    assertThat(page.eval("document.querySelector('#trace-body').textContent").asText()).contains("scene").contains("ocr")
+                            .contains("0.740").contains("supported").contains("inaccurate");
                     screenshot(page, "serve-trace.png");
 
+                    // a method without weights or U_sys still gets a chart: the panel's agreement and uncertainty per round
+                    page.eval("document.querySelector('#method').value = 'debate'; document.querySelector('#ask-button').click(); true");
+                    waitFor("the debate trace", () -> page(page, "(() => { const c = document.querySelector('#trace-body .gv-chart');"
+                            + " const i = c && echarts.getInstanceByDom(c); return !!i && i.getOption().series.some((s) => s.name === 'mean agent uncertainty'); })()"));
+                    assertThat(page.eval("JSON.stringify(echarts.getInstanceByDom(document.querySelector('#trace-body .gv-chart')).getOption()"
+                            + ".series.map((s) => s.name + ':' + s.data.length))").asText())
+                            .contains("agreement with the decision:3", "mean agent uncertainty:3");
+
+                    // errors in plain words, with the server's detail when it adds something
+                    page.eval("window.said = {}; for (const [s, m] of [[401, 'invalid api key'], [413, 'body over 20 MB'], [500, 'boom'], [429, '']]) "
+                            + "problem(new Response(JSON.stringify({error: {message: m}}), {status: s})).then((e) => { window.said[s] = e.message; }); true");
+                    waitFor("the error sentences", () -> intOf(page, "Object.keys(window.said).length") == 4);
+                    assertThat(page.eval("window.said[401]").asText()).startsWith("This server needs an API key").endsWith(": invalid api key");
+                    assertThat(page.eval("window.said[413]").asText()).isEqualTo("The image or request is too large for this server: body over 20 MB");
+                    assertThat(page.eval("window.said[500]").asText()).isEqualTo("The server failed while answering: boom");
+                    assertThat(page.eval("window.said[429]").asText()).isEqualTo("The server is busy with other questions; try again in a moment.");
+
                     page.eval("document.querySelector('#tab-traces').click(); true");
-                    waitFor("the recent-traces list", () -> intOf(page, "document.querySelectorAll('#trace-list tbody tr.clickable').length") == 1);
+                    waitFor("the recent-traces list", () -> intOf(page, "document.querySelectorAll('#trace-list tbody tr.clickable').length") == 2);
                     assertThat(page.eval("document.querySelector('#trace-list tbody').textContent").asText()).contains("scripted-debate");
                 }
             } finally {
@@ -98,7 +132,7 @@ class ServeWebPageBrowserTest {
     }
 
     /** Headless Chromium with remote debugging on a free port, showing about:blank. */
-    static Process startChromium(Path chrome, Path profile) throws Exception {
+    public static Process startChromium(Path chrome, Path profile) throws Exception {
         return new ProcessBuilder(chrome.toString(), "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
                 "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
                 "--disable-dev-shm-usage", "--user-data-dir=" + profile, "--remote-debugging-port=0",
@@ -107,7 +141,7 @@ class ServeWebPageBrowserTest {
     }
 
     /** A DevTools session on the browser's page target. */
-    static DevToolsSession openPage(Process browser) throws Exception {
+    public static DevToolsSession openPage(Process browser) throws Exception {
         String ws = devToolsUrl(browser);
         HttpClient client = HttpClient.newHttpClient();
         String http = "http://" + URI.create(ws).getAuthority();
@@ -119,7 +153,7 @@ class ServeWebPageBrowserTest {
         return new DevToolsSession(client, pageWs);
     }
 
-    static void stop(Process browser) throws InterruptedException {
+    public static void stop(Process browser) throws InterruptedException {
         browser.descendants().forEach(ProcessHandle::destroy);
         browser.destroy();
         if (!browser.waitFor(10, TimeUnit.SECONDS)) browser.destroyForcibly();
@@ -147,7 +181,7 @@ class ServeWebPageBrowserTest {
         return url.get(60, TimeUnit.SECONDS);
     }
 
-    static void waitFor(String what, BooleanSupplier condition) throws InterruptedException {
+    public static void waitFor(String what, BooleanSupplier condition) throws InterruptedException {
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (System.nanoTime() < end) {
             if (condition.getAsBoolean()) return;
@@ -156,7 +190,7 @@ class ServeWebPageBrowserTest {
         fail("timed out waiting for " + what);
     }
 
-    static int intOf(DevToolsSession page, String js) {
+    public static int intOf(DevToolsSession page, String js) {
         try {
             return page.eval(js).asInt();
         } catch (Exception e) {
@@ -164,7 +198,7 @@ class ServeWebPageBrowserTest {
         }
     }
 
-    static boolean page(DevToolsSession page, String js) {
+    public static boolean page(DevToolsSession page, String js) {
         try {
             return page.eval(js).asBoolean();
         } catch (Exception e) {
@@ -172,7 +206,7 @@ class ServeWebPageBrowserTest {
         }
     }
 
-    static void screenshot(DevToolsSession page, String name) throws Exception {
+    public static void screenshot(DevToolsSession page, String name) throws Exception {
         JsonNode shot = page.call("Page.captureScreenshot", Json.MAPPER.createObjectNode().put("format", "png").put("captureBeyondViewport", true));
         Path out = Path.of("target", "screenshots", name);
         Files.createDirectories(out.getParent());

@@ -145,10 +145,14 @@ public abstract class WireServer implements AutoCloseable {
             Received r = new Received(first[0], first.length > 1 ? first[1] : "/", headers, text, json);
             requests.add(r);
             peak.accumulateAndGet(active.incrementAndGet(), Math::max);
+            // the request stops counting as in flight just before its last bytes leave: a client that gets its answer
+            // and sends the next request at once must not be counted twice (peakConcurrent raced under load)
+            java.util.concurrent.atomic.AtomicBoolean left = new java.util.concurrent.atomic.AtomicBoolean();
+            Runnable leave = () -> { if (left.compareAndSet(false, true)) active.decrementAndGet(); };
             try {
-                write(s, reply(r), r);
+                write(s, reply(r), r, leave);
             } finally {
-                active.decrementAndGet();
+                leave.run();
             }
         } catch (SocketException closed) {
             // the client gave up (timeout test) or the server is closing
@@ -177,12 +181,15 @@ public abstract class WireServer implements AutoCloseable {
         return Json.write(o);
     }
 
-    private void write(Socket s, Reply reply, Received r) throws IOException, InterruptedException {
+    private void write(Socket s, Reply reply, Received r, Runnable leave) throws IOException, InterruptedException {
         OutputStream out = s.getOutputStream();
         if (reply instanceof Reply.Delayed d) {
             Thread.sleep(d.delay().toMillis());
-            write(s, d.then(), r);
-        } else if (reply instanceof Reply.Drop) {
+            write(s, d.then(), r, leave);
+            return;
+        }
+        leave.run();
+        if (reply instanceof Reply.Drop) {
             s.close();
         } else if (reply instanceof Reply.Answer a) {
             send(out, 200, "application/json", render(a, r), Map.of(), 0);

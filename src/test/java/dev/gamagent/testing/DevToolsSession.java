@@ -1,4 +1,4 @@
-package dev.gamagent.server;
+package dev.gamagent.testing;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -15,12 +15,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /** A minimal Chrome DevTools Protocol client over the JDK's WebSocket, for the browser test. */
-final class DevToolsSession implements AutoCloseable {
+public final class DevToolsSession implements AutoCloseable {
     private final WebSocket socket;
     private final AtomicInteger ids = new AtomicInteger();
     private final Map<Integer, CompletableFuture<JsonNode>> pending = new ConcurrentHashMap<>();
 
-    DevToolsSession(HttpClient client, String wsUrl) {
+    public DevToolsSession(HttpClient client, String wsUrl) {
         socket = client.newWebSocketBuilder().buildAsync(URI.create(wsUrl), new WebSocket.Listener() {
             private final StringBuilder buf = new StringBuilder();
 
@@ -46,7 +46,7 @@ final class DevToolsSession implements AutoCloseable {
     }
 
     /** Sends a command and returns its {@code result}; a protocol error fails with the browser's message. */
-    JsonNode call(String method, ObjectNode params) throws Exception {
+    public JsonNode call(String method, ObjectNode params) throws Exception {
         int id = ids.incrementAndGet();
         CompletableFuture<JsonNode> f = new CompletableFuture<>();
         pending.put(id, f);
@@ -59,7 +59,7 @@ final class DevToolsSession implements AutoCloseable {
     }
 
     /** Evaluates a JavaScript expression in the page and returns its value. */
-    JsonNode eval(String expression) throws Exception {
+    public JsonNode eval(String expression) throws Exception {
         JsonNode r = call("Runtime.evaluate", Json.MAPPER.createObjectNode().put("expression", expression).put("returnByValue", true));
         if (r.has("exceptionDetails")) throw new IllegalStateException("page script failed: " + r.get("exceptionDetails"));
         return r.path("result").path("value");

@@ -1,0 +1,47 @@
+package dev.gamagent.api;
+
+import dev.gamagent.config.Config;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * A method that runs a panel of agents and can name them before it runs. DREAM (DESIGN.md §7) probes each
+ * agent as the method will run it — role, instructions, backend, sampling — and after its rollback lets the
+ * method's own rule pick the final answer. {@link #agents} is all a new method must write; {@link #decide}
+ * stays empty for methods whose rule is a majority vote.
+ */
+public interface MultiAgentMethod extends Method {
+
+    /**
+     * One agent as the method runs it.
+     *
+     * @param id           the stable id its turns carry in the trace ({@code agent-1}, {@code scene}, ...)
+     * @param role         the {@code <role>} line of its prompts ({@code debater}, {@code ocr expert}, ...)
+     * @param backend      the backend name it uses (null: the run's default), resolved with {@link RunContext#backendFor}
+     * @param instructions what its own prompt tells it beyond the question (a GAM role's focus, a DMAD strategy), or ""
+     * @param temperature  its sampling temperature (0 = greedy)
+     */
+    record Agent(String id, String role, String backend, String instructions, double temperature) {
+        public Agent {
+            instructions = instructions == null ? "" : instructions.strip();
+        }
+    }
+
+    /**
+     * The agents this method would run for this question and configuration, in the order of their image index
+     * (agent i receives the images of {@code runtime.agent_scales[i]}, see {@code engine.AgentImages}).
+     */
+    List<Agent> agents(Question question, Config config);
+
+    /** A final answer with its confidence and uncertainty. */
+    record Decision(String answer, String option, double confidence, double uncertainty) { }
+
+    /**
+     * The method's own final decision over one answer per agent (its last turn, or the earlier turn DREAM's
+     * rollback restored, carrying the last round's weight). Empty: the method's rule is a majority vote.
+     */
+    default Optional<Decision> decide(Question question, List<Trace.AgentTurn> answers, Config config) {
+        return Optional.empty();
+    }
+}

@@ -1,0 +1,355 @@
+'use strict';
+// GamViewer: one debate trace, readable — question and options, final answer and scores, claim regions on the
+// image, weights / U_sys per round, every round's answers (changes marked), critiques grouped by claim, DREAM's
+// probes as a table with the chosen branch. Shared by report.html (offline) and the `gam serve` page.
+// Model output is untrusted: text is only ever set with textContent / createTextNode, never as HTML.
+(function (global) {
+  const SVG = 'http://www.w3.org/2000/svg';
+  const COLORS = ['#1f77b4', '#d62728', '#2ca02c', '#ff7f0e', '#9467bd', '#8c564b', '#e377c2', '#17becf', '#7f7f7f', '#bcbd22'];
+  const DASHES = ['', '6 3', '2 3', '8 3 2 3', '4 4'];
+  const BRANCHES = {
+    Consensus: 'every probe agreed confidently: answered without a debate',
+    StaticAll: 'no scale stood out: every agent sees every probed scale',
+    PerAgent: 'each agent gets the scale where it was most confident',
+    MixRes: 'agents disagree across scales: a mix of resolutions',
+    ConflictMixRes: 'confident probes conflict: a mix of resolutions to resolve the conflict',
+  };
+
+  function el(tag, attrs, ...children) {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (v === null || v === undefined || v === false) continue;
+      if (k === 'class') e.className = v;
+      else if (k.startsWith('on')) e.addEventListener(k.slice(2), v);
+      else e.setAttribute(k, v === true ? '' : v);
+    }
+    for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) e.append(c instanceof Node ? c : String(c));
+    return e;
+  }
+
+  function svg(tag, attrs, text) {
+    const e = document.createElementNS(SVG, tag);
+    for (const [k, v] of Object.entries(attrs || {})) if (v !== null && v !== undefined) e.setAttribute(k, v);
+    if (text !== undefined) e.textContent = text;
+    return e;
+  }
+
+  const num = (x, d = 3) => (x === null || x === undefined || Number.isNaN(Number(x))) ? '–' : Number(x).toFixed(d);
+  const answerOf = (o, a) => (o && a && o !== a ? o + '. ' + a : o || (a === null || a === undefined ? '–' : a));
+  const keyOf = (o, a) => o || (a ? String(a).toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim() : '');
+
+  /** Agent id → colour, in first-seen order over the rounds (and probes). */
+  function palette(trace) {
+    const ids = [];
+    for (const r of trace.rounds || []) for (const a of r.agents || []) if (!ids.includes(a.id)) ids.push(a.id);
+    for (const p of ((trace.extra || {}).probes || [])) if (p && !ids.includes(probeAgent(p))) ids.push(probeAgent(p));
+    return Object.fromEntries(ids.map((id, i) => [id, { color: COLORS[i % COLORS.length], dash: DASHES[Math.floor(i / COLORS.length) % DASHES.length] || DASHES[i % DASHES.length] }]));
+  }
+
+  /** A probe's agent id and uncertainty, whatever the recorder called them. */
+  const probeAgent = (p) => p.agent || p.agentId || ('agent-' + ((p.agentIndex || 0) + 1));
+  const probeU = (p) => (p.u !== undefined ? p.u : p.uncertainty);
+
+  /** Image width and height from the trace's "name (WxH)" image note. */
+  function imageSize(trace) {
+    const imgs = (trace.question || {}).images || [];
+    const m = imgs.length ? /\((\d+)x(\d+)\)\s*$/.exec(imgs[0]) : null;
+    return m ? { w: Number(m[1]), h: Number(m[2]) } : null;
+  }
+
+  // ---- header: question, options, final answer, scores and metadata side by side -----------------------------
+
+  function header(trace, opts) {
+    const q = trace.question || {};
+    const fin = trace.final || {};
+    const gt = opts.groundTruth !== undefined ? opts.groundTruth : q.groundTruth;
+    const options = Object.entries(q.options || {});
+    const optionList = options.length ? el('ol', { class: 'gv-options' }, options.map(([k, v]) => el('li', {
+      class: [k === gt ? 'gv-truth' : '', k === fin.option ? 'gv-chosen' : ''].join(' ').trim() || null,
+    }, el('span', { class: 'gv-letter' }, k), ' ', v, k === gt ? el('span', { class: 'gv-tag gv-tag-truth' }, 'ground truth') : null,
+    k === fin.option ? el('span', { class: 'gv-tag gv-tag-final' }, 'final answer') : null))) : null;
+    const scores = [
+      opts.outcome ? ['outcome', el('span', { class: 'gv-badge gv-' + opts.outcome }, opts.outcome)] : null,
+      ['final', answerOf(fin.option, fin.answer)],
+      ['confidence', num(fin.confidence)],
+      ['termination', el('span', { class: 'gv-termination' }, trace.termination || '–')],
+    ];
+    scores.splice(0, scores.length, ...scores.filter(Boolean));
+    if (opts.flip) scores.push(['round 0 → final', el('span', { class: 'gv-badge gv-flip-' + opts.flip.replace('→', '') }, opts.flip)]);
+    if (!options.length && gt) scores.push(['ground truth', gt]);
+    const meta = [
+      ['method', trace.method], ['debate rounds', String(Math.max(0, (trace.rounds || []).length - 1))],
+      ['calls', String(trace.calls)], ['tokens', trace.tokens ? `${trace.tokens.prompt} + ${trace.tokens.completion}` : '–'],
+      ['time', trace.millis !== undefined ? (trace.millis / 1000).toFixed(2) + ' s' : '–'],
+    ];
+    if (q.category) meta.push(['category', q.category]);
+    if (q.id) meta.push(['question id', q.id]);
+    const dl = (pairs, cls) => el('dl', { class: cls }, pairs.flatMap(([k, v]) => [el('dt', {}, k), el('dd', {}, v)]));
+    return el('div', { class: 'gv-header' },
+      el('div', { class: 'gv-question' }, el('h3', { class: 'gv-title' }, q.text || '(no question text)'),
+        q.hint ? el('p', { class: 'gv-hint' }, 'Hint: ' + q.hint) : null, optionList),
+      el('div', { class: 'gv-side' }, dl(scores, 'gv-scores'), dl(meta, 'gv-meta')));
+  }
+
+  // ---- the image with claim regions --------------------------------------------------------------------------
+
+  /** Claims with regions in one round, largest first, so smaller boxes are drawn on top and stay visible. */
+  function regionsOf(round) {
+    const out = [];
+    for (const a of (round && round.agents) || []) {
+      for (const c of a.claims || []) {
+        const g = c.region;
+        if (!g || !(g.x1 > g.x0) || !(g.y1 > g.y0)) continue;
+        out.push({ agent: a.id, claim: c, area: (g.x1 - g.x0) * (g.y1 - g.y0) });
+      }
+    }
+    return out.sort((p, q) => q.area - p.area);
+  }
+
+  function imagePanel(trace, colors, opts) {
+    const rounds = trace.rounds || [];
+    const withRegions = rounds.filter((r) => regionsOf(r).length);
+    if (!withRegions.length && !opts.imageUrl) return null;
+    const size = imageSize(trace) || (opts.imageSize) || { w: 4, h: 3 };
+    const W = 420, H = Math.round(W * size.h / size.w);
+    const box = svg('svg', { class: 'gv-image', width: W, height: H, viewBox: `0 0 ${W} ${H}`, role: 'img' });
+    const caption = el('figcaption', { class: 'gv-muted' });
+    const picker = el('select', { class: 'gv-round-picker', 'aria-label': 'round whose claims are drawn' },
+      withRegions.map((r) => el('option', { value: r.k }, 'round ' + r.k)));
+    const legend = el('ul', { class: 'gv-region-legend' });
+    const draw = (k) => {
+      box.replaceChildren();
+      if (opts.imageUrl) box.append(svg('image', { href: opts.imageUrl, x: 0, y: 0, width: W, height: H, preserveAspectRatio: 'none' }));
+      else box.append(svg('rect', { x: 0, y: 0, width: W, height: H, fill: '#f3f4f6' }));
+      const round = rounds.find((r) => String(r.k) === String(k));
+      const regions = regionsOf(round);
+      const labels = [];
+      legend.replaceChildren();
+      regions.forEach((reg, i) => {
+        const g = reg.claim.region;
+        const c = colors[reg.agent] || { color: '#555', dash: '' };
+        const x = g.x0 * W, y = g.y0 * H, w = Math.max(2, (g.x1 - g.x0) * W), h = Math.max(2, (g.y1 - g.y0) * H);
+        const group = svg('g', { class: 'gv-region', 'data-agent': reg.agent, 'data-claim': reg.claim.n });
+        // a translucent fill and a white halo under the coloured stroke keep nested and overlapping boxes apart
+        group.append(svg('rect', { x, y, width: w, height: h, fill: c.color, 'fill-opacity': 0.07, stroke: '#fff', 'stroke-width': 4 }),
+          svg('rect', { x, y, width: w, height: h, fill: 'none', stroke: c.color, 'stroke-width': 2, 'stroke-dasharray': c.dash || null,
+            class: 'claim-region' }));
+        const label = `${reg.agent} #${reg.claim.n}`;
+        const lw = 7 * label.length + 6, lh = 14;
+        let ly = Math.max(0, y - lh), lx = Math.min(Math.max(0, x), W - lw);
+        // move a label down until it overlaps no label placed before it
+        for (let tries = 0; tries < 20 && labels.some((b) => lx < b.x + b.w && lx + lw > b.x && ly < b.y + b.h && ly + lh > b.y); tries++) ly += lh;
+        ly = Math.min(ly, H - lh);
+        labels.push({ x: lx, y: ly, w: lw, h: lh });
+        group.append(svg('rect', { x: lx, y: ly, width: lw, height: lh, rx: 2, fill: c.color, class: 'gv-region-tag' }),
+          svg('text', { x: lx + 3, y: ly + 11, fill: '#fff', 'font-size': 11, 'font-weight': 'bold' }, label),
+          svg('title', {}, `${reg.agent} claim ${reg.claim.n}: ${reg.claim.text} (confidence ${num(reg.claim.confidence, 2)})`));
+        box.append(group);
+        const item = el('li', {
+          onmouseenter: () => { box.append(group); group.classList.add('gv-hot'); },
+          onmouseleave: () => group.classList.remove('gv-hot'),
+        }, el('span', { class: 'gv-swatch', style: 'background:' + c.color }), label + ': ' + reg.claim.text);
+        legend.append(item);
+        if (i === 0) item.title = 'hover a claim to bring its box to the front';
+      });
+      caption.textContent = (round ? `Round ${round.k}: ${regions.length} claim region(s); hover a claim to bring its box to the front.` : '')
+        + (opts.imageUrl ? '' : ' The image itself is not stored in this report: the regions are drawn on its frame.');
+    };
+    picker.addEventListener('change', () => draw(picker.value));
+    const start = withRegions.length ? withRegions[withRegions.length - 1].k : (rounds.length ? rounds[rounds.length - 1].k : 0);
+    picker.value = String(start);
+    draw(start);
+    return el('figure', { class: 'gv-figure' }, withRegions.length > 1 ? picker : null, box, caption, legend);
+  }
+
+  // ---- per-round chart ----------------------------------------------------------------------------------------
+
+  /** The share of a round's answering agents whose answer is the round's decision (or the majority). */
+  function agreement(round) {
+    const live = (round.agents || []).filter((a) => !a.error && (a.answer || a.option));
+    if (!live.length) return null;
+    const d = (round.extra || {}).decision;
+    let key = d ? keyOf(d.option, d.answer) : null;
+    if (!key) {
+      const counts = {};
+      for (const a of live) counts[keyOf(a.option, a.answer)] = (counts[keyOf(a.option, a.answer)] || 0) + 1;
+      key = Object.entries(counts).sort((x, y) => y[1] - x[1])[0][0];
+    }
+    return live.filter((a) => keyOf(a.option, a.answer) === key).length / live.length;
+  }
+
+  function chartPanel(trace, colors, opts) {
+    const rounds = trace.rounds || [];
+    const box = el('div', { class: 'gv-chart' });
+    if (!rounds.length) {
+      const why = (trace.extra || {}).branch === 'Consensus' ? 'DREAM\'s probes agreed, so no debate ran (Consensus branch).' : 'This trace has no rounds.';
+      return el('figure', { class: 'gv-figure' }, el('p', { class: 'gv-muted gv-chart-empty' }, why));
+    }
+    const ks = rounds.map((r) => r.k);
+    const series = [];
+    const weights = {};
+    for (const r of rounds) for (const a of r.agents || []) if (a.weight !== null && a.weight !== undefined) (weights[a.id] = weights[a.id] || []).push([r.k, a.weight]);
+    for (const [id, pts] of Object.entries(weights)) {
+      series.push({ name: 'w ' + id, type: 'line', data: pts, symbolSize: 7, lineStyle: { color: colors[id].color }, itemStyle: { color: colors[id].color } });
+    }
+    const usys = rounds.filter((r) => r.U_sys !== null && r.U_sys !== undefined).map((r) => [r.k, r.U_sys]);
+    if (usys.length) series.push({ name: 'U_sys', type: 'line', data: usys, lineStyle: { type: 'dashed', color: '#333' }, itemStyle: { color: '#333' } });
+    // methods without weights or U_sys (debate, mad, ...): how much the panel agrees, and how unsure its agents are
+    const agree = rounds.map((r) => [r.k, agreement(r)]).filter((p) => p[1] !== null);
+    series.push({ name: 'agreement with the decision', type: 'line', data: agree, lineStyle: { type: 'dotted', color: '#2ca02c' }, itemStyle: { color: '#2ca02c' } });
+    if (!usys.length) {
+      const meanU = rounds.map((r) => {
+        const live = (r.agents || []).filter((a) => !a.error && a.uncertainty !== undefined);
+        return [r.k, live.length ? live.reduce((s, a) => s + a.uncertainty, 0) / live.length : null];
+      }).filter((p) => p[1] !== null);
+      series.push({ name: 'mean agent uncertainty', type: 'line', data: meanU, lineStyle: { type: 'dashed', color: '#333' }, itemStyle: { color: '#333' } });
+    }
+    const ec = opts.echarts || global.echarts;
+    const figure = el('figure', { class: 'gv-figure' }, box, el('figcaption', { class: 'gv-muted' },
+      Object.keys(weights).length ? 'Influence weights per expert, U_sys and the panel\'s agreement per round.'
+        : 'The panel\'s agreement with its decision and its mean uncertainty per round (this method has no weights).'));
+    if (!ec) { box.append(el('p', { class: 'gv-muted' }, 'charts need the bundled ECharts script')); return figure; }
+    box.style.width = '440px';
+    box.style.height = '260px';
+    requestAnimationFrame(() => {
+      const chart = ec.init(box, null, { renderer: 'svg' });
+      chart.setOption({
+        animation: false,
+        grid: { left: 44, right: 16, top: 48, bottom: 36 },
+        legend: { top: 0, type: 'scroll', textStyle: { fontSize: 11 } },
+        tooltip: { trigger: 'axis', valueFormatter: (v) => num(v) },
+        xAxis: { type: 'value', name: 'round', nameLocation: 'middle', nameGap: 24, min: Math.min(...ks), max: Math.max(1, ...ks), minInterval: 1 },
+        yAxis: { type: 'value', min: 0, max: 1, name: '0 – 1' },
+        series,
+      });
+      box.gvChart = chart;
+    });
+    return figure;
+  }
+
+  // ---- rounds -------------------------------------------------------------------------------------------------
+
+  /** Critiques of one round grouped by the claim they judge (expert + claim number), critics listed under it. */
+  function groupedCritiques(critiques) {
+    const groups = new Map();
+    for (const c of critiques || []) {
+      const key = (c.expert || '(all)') + '#' + (c.claim || 0);
+      if (!groups.has(key)) groups.set(key, { expert: c.expert, claim: c.claim, text: c.claimText, verdicts: [] });
+      const g = groups.get(key);
+      if (!g.text && c.claimText) g.text = c.claimText;
+      g.verdicts.push(c);
+    }
+    return [...groups.values()];
+  }
+
+  /** bad (inaccurate, wrong, unsupported), partial, or ok: the colour of a critic's verdict. */
+  const verdictClass = (a) => /partial/i.test(a || '') ? 'partial' : /inaccurate|wrong|false|unsupported/i.test(a || '') ? 'bad' : 'ok';
+
+  function critiquesBlock(critiques, colors) {
+    const groups = groupedCritiques(critiques);
+    if (!groups.length) return null;
+    return el('div', { class: 'gv-critiques' }, el('h5', {}, `Critiques (${critiques.length} verdicts on ${groups.length} claims)`),
+      el('ul', {}, groups.map((g) => {
+        const bad = g.verdicts.filter((v) => verdictClass(v.assessment) === 'bad').length;
+        const partial = g.verdicts.filter((v) => verdictClass(v.assessment) === 'partial').length;
+        return el('li', { class: 'gv-claim-group' },
+          el('div', { class: 'gv-claim-head' },
+            g.expert ? el('span', { class: 'gv-swatch', style: 'background:' + ((colors[g.expert] || {}).color || '#999') }) : null,
+            el('strong', {}, g.expert ? `${g.expert} claim ${g.claim}` : 'all claims'), g.text ? ': “' + g.text + '”' : '',
+            el('span', { class: 'gv-muted' }, ` — ${g.verdicts.length - bad - partial} accurate, ${partial ? partial + ' partly, ' : ''}${bad} inaccurate`)),
+          el('ul', { class: 'gv-verdicts' }, g.verdicts.map((v) => el('li', {},
+            el('span', { class: 'gv-critic' }, v.critic), ': ',
+            el('span', { class: 'gv-verdict gv-verdict-' + verdictClass(v.assessment) }, v.assessment || '–'),
+            ` (${num(v.confidence, 2)})`, v.reason ? ' — ' + v.reason : '', v.correction ? el('span', { class: 'gv-correction' }, ' → ' + v.correction) : null))));
+      })));
+  }
+
+  function roundCard(r, prev, colors) {
+    const before = {};
+    for (const a of (prev && prev.agents) || []) if (!a.error) before[a.id] = a;
+    const d = (r.extra || {}).decision;
+    const rows = (r.agents || []).map((a) => {
+      const was = before[a.id];
+      const changed = was && !a.error && keyOf(a.option, a.answer) !== keyOf(was.option, was.answer);
+      const claims = (a.claims || []).length ? el('details', {}, el('summary', {}, `${a.claims.length} claim(s)`),
+        el('ol', {}, a.claims.map((c) => el('li', {}, c.text, el('span', { class: 'gv-muted' }, ` (${num(c.confidence, 2)})`),
+          c.evidence ? el('div', { class: 'gv-muted' }, 'evidence: ' + c.evidence) : null)))) : '–';
+      const raw = a.raw ? el('details', {}, el('summary', {}, 'reply'), el('pre', {}, a.raw)) : null;
+      return el('tr', { class: changed ? 'gv-changed' : null },
+        el('td', {}, el('span', { class: 'gv-swatch', style: 'background:' + ((colors[a.id] || {}).color || '#999') }), a.id),
+        el('td', {}, a.role || ''), el('td', {}, a.scale !== undefined && a.scale !== 1 ? '×' + a.scale : ''),
+        el('td', {}, a.error ? el('span', { class: 'gv-error' }, 'failed: ' + a.error) : answerOf(a.option, a.answer),
+          changed ? el('span', { class: 'gv-tag gv-tag-changed', title: 'changed from ' + answerOf(was.option, was.answer) }, 'changed from ' + answerOf(was.option, was.answer)) : null),
+        el('td', {}, num(a.uncertainty) + (a.signal ? ' ' : ''), a.signal ? el('span', { class: 'gv-muted' }, a.signal) : null),
+        el('td', {}, num(a.weight)), el('td', {}, claims, raw));
+    });
+    const stats = [];
+    if (r.U_sys !== undefined && r.U_sys !== null) stats.push('U_sys ' + num(r.U_sys));
+    if (r.conflict !== undefined && r.conflict !== null) stats.push('conflict ' + num(r.conflict));
+    return el('section', { class: 'gv-round', 'data-k': r.k },
+      el('h4', {}, r.k === 0 ? 'Round 0 — first answers' : `Round ${r.k}`, el('span', { class: 'gv-muted' }, stats.length ? '  ' + stats.join(' · ') : ''),
+        d ? el('span', { class: 'gv-decision' }, 'decision: ' + answerOf(d.option, d.answer)) : null),
+      el('table', { class: 'gv-agents' }, el('thead', {}, el('tr', {}, ['agent', 'role', 'scale', 'answer', 'uncertainty', 'weight', 'claims'].map((h) => el('th', {}, h)))),
+        el('tbody', {}, rows)),
+      critiquesBlock(r.critiques, colors));
+  }
+
+  // ---- DREAM --------------------------------------------------------------------------------------------------
+
+  function dreamBlock(extra, colors) {
+    if (!extra || (!extra.probes && !extra.branch)) return null;
+    const probes = Array.isArray(extra.probes) ? extra.probes : [];
+    const parts = [el('h4', {}, 'DREAM: probes and branch')];
+    if (extra.branch) {
+      parts.push(el('p', { class: 'gv-branch' }, el('strong', {}, 'Branch: '), el('span', { class: 'gv-branch-name' }, String(extra.branch)),
+        BRANCHES[extra.branch] ? ' — ' + BRANCHES[extra.branch] : '',
+        extra.threshold !== undefined ? el('span', { class: 'gv-muted' }, ` · threshold τ = ${num(extra.threshold)} (${extra.threshold_kind || 'adaptive'})`) : null));
+    }
+    if (Array.isArray(extra.assignment) && extra.assignment.length) {
+      // the agents by their index in the inner panel, named as the probes name them
+      const names = {};
+      for (const p of probes) if (p.agentIndex !== undefined) names[p.agentIndex] = probeAgent(p);
+      parts.push(el('p', {}, el('strong', {}, 'Scales given to the agents: '),
+        extra.assignment.map((s, i) => `${names[i] || 'agent-' + (i + 1)} ${Array.isArray(s) ? s.map((x) => '×' + x).join(' + ') : '×' + s}`).join(' · ')));
+    }
+    if (probes.length) {
+      const anyError = probes.some((p) => p.error);
+      const head = ['agent', 'scale', 'image', 'answer', 'u', 'confident'].concat(anyError ? ['error'] : []);
+      parts.push(el('table', { class: 'gv-probes' }, el('thead', {}, el('tr', {}, head.map((h) => el('th', {}, h)))),
+        el('tbody', {}, probes.map((p) => el('tr', { class: p.confident ? 'gv-confident' : null },
+          el('td', {}, el('span', { class: 'gv-swatch', style: 'background:' + ((colors[probeAgent(p)] || {}).color || '#999') }), probeAgent(p),
+            p.role && p.role !== probeAgent(p) ? el('span', { class: 'gv-muted' }, ' ' + p.role) : null),
+          el('td', {}, '×' + p.scale), el('td', {}, p.width && p.height ? `${p.width}×${p.height}` : '–'),
+          el('td', {}, p.error ? '–' : answerOf(p.option, p.answer)), el('td', {}, num(probeU(p))),
+          el('td', {}, p.confident ? '✓' : '–'), anyError ? el('td', { class: 'gv-error' }, p.error || '') : null)))));
+    }
+    if (Array.isArray(extra.rollbacks) && extra.rollbacks.length) {
+      parts.push(el('p', {}, el('strong', {}, 'Rollbacks: '), extra.rollbacks.map((b) =>
+        `${b.agent}: round ${b.finalRound} “${b.finalAnswer}” (u ${num(b.finalU)}) → round ${b.restoredRound} “${b.restoredAnswer}” (u ${num(b.restoredU)})`).join('; ')));
+    }
+    if (extra.inner_final) {
+      parts.push(el('p', { class: 'gv-muted' }, `Inner method's answer: ${answerOf(extra.inner_final.option, extra.inner_final.answer)}`
+        + (extra.rollbacks && extra.rollbacks.length ? '; after rollback the vote decides' : '')));
+    }
+    return el('section', { class: 'gv-dream' }, parts);
+  }
+
+  // ---- the whole trace ----------------------------------------------------------------------------------------
+
+  /**
+   * Renders one trace into {@code container}. opts: imageUrl (drawn under the regions), outcome (correct / wrong /
+   * unmatched / error), flip ("w→r" ...), groundTruth, echarts (the library; window.echarts by default).
+   */
+  function render(container, trace, opts = {}) {
+    const colors = palette(trace);
+    const rounds = trace.rounds || [];
+    container.replaceChildren(...[
+      header(trace, opts),
+      el('div', { class: 'gv-panels' }, imagePanel(trace, colors, opts), chartPanel(trace, colors, opts)),
+      dreamBlock(trace.extra, colors),
+      el('div', { class: 'gv-rounds' }, rounds.map((r, i) => roundCard(r, i > 0 ? rounds[i - 1] : null, colors)))].filter(Boolean));
+    container.classList.add('gv');
+  }
+
+  global.GamViewer = { render, groupedCritiques, agreement, el, svg, num, answerOf, COLORS };
+})(window);

@@ -1,0 +1,69 @@
+package dev.gamagent.cli;
+
+import dev.gamagent.config.Config;
+import dev.gamagent.eval.FlipAccountingTest;
+import dev.gamagent.eval.PriceTable;
+import dev.gamagent.eval.ResultRecord;
+import dev.gamagent.eval.RunSummary;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class SummaryTableTest {
+    private static RunSummary withCategories(int n) {
+        List<ResultRecord> rs = new ArrayList<>();
+        for (int k = 0; k < n; k++) {
+            for (String m : List.of("single", "gam")) {
+                rs.add(new ResultRecord("q" + k, "q" + k, 0, m, "Attribute Recognition " + k, "Finegrained Perception (instance-level)",
+                        k % 2 == 0 ? "correct" : "wrong", "A", "A", "a", "A", 0.5, 0.5, 0, "single", 10, 1, false, 1, 5,
+                        "vlmevalkit-2026:method", null, "local", null));
+            }
+        }
+        return RunSummary.compute("b.tsv", List.of("single", "gam"), false, n, List.of(), rs, PriceTable.from(Config.defaults()), 0.5, null);
+    }
+
+    @Test void upToSixCategoriesAreColumnsWithFullNames() {
+        String t = SummaryTable.render(withCategories(3));
+        String header = t.lines().findFirst().orElseThrow();
+        assertThat(header).contains("Attribute Recognition 0", "Attribute Recognition 2", "ECE");
+        assertThat(t).contains("grading: vlmevalkit-2026");
+    }
+
+    /** MMBench has twenty categories: columns cut to eight characters ("Attribut Attribut") could not be read. */
+    @Test void moreThanSixCategoriesGoToASecondTableOneRowEach() {
+        String t = SummaryTable.render(withCategories(20));
+        List<String> lines = t.lines().toList();
+        assertThat(lines.get(0)).doesNotContain("Attribute").contains("method", "acc", "ECE");
+        assertThat(lines.get(1)).startsWith("single").contains("50.0%");
+        int second = lines.indexOf(lines.stream().filter(l -> l.startsWith("category")).findFirst().orElseThrow());
+        assertThat(lines.get(second)).contains("n", "single", "gam");
+        assertThat(lines.subList(second + 1, second + 21)).allMatch(l -> l.startsWith("Attribute Recognition "));
+        assertThat(t).contains("Attribute Recognition 19").contains("l2-category").contains("Finegrained Perception (instance-level)");
+        assertThat(t).doesNotContain("Attribut Attribut");
+    }
+
+    @Test void debateMethodsShowTheirFlipsAndOtherMethodsADash() {
+        List<ResultRecord> rs = List.of(
+                FlipAccountingTest.rec("1", "correct", "B", FlipAccountingTest.round(0, "A", "A"), FlipAccountingTest.round(1, "B", "B")),
+                FlipAccountingTest.rec("2", "wrong", "A", FlipAccountingTest.round(0, "B", "B"), FlipAccountingTest.round(1, "A", "A")),
+                FlipAccountingTest.rec("3", "wrong", "A", FlipAccountingTest.round(0, "B", "B"), FlipAccountingTest.round(1, "A", "A")),
+                FlipAccountingTest.rec("1", "correct", "B", FlipAccountingTest.round(0, null, "B")));
+        List<ResultRecord> named = List.of(withMethod(rs.get(0), "debate"), withMethod(rs.get(1), "debate"),
+                withMethod(rs.get(2), "debate"), withMethod(rs.get(3), "single"));
+        RunSummary s = RunSummary.compute("x.tsv", List.of("single", "debate"), false, 3, List.of(), named,
+                PriceTable.from(Config.defaults()), 0.5, null);
+        String[] lines = SummaryTable.render(s).split("\n");
+        assertThat(lines[0]).endsWith("w→r   r→w");
+        assertThat(lines[1]).startsWith("single").endsWith("-     -");
+        assertThat(lines[2]).startsWith("debate").endsWith("1     2");
+    }
+
+    private static ResultRecord withMethod(ResultRecord r, String m) {
+        return new ResultRecord(r.questionId(), r.group(), r.rotation(), m, r.category(), r.l2Category(), r.outcome(), r.predicted(),
+                r.groundTruth(), r.answer(), r.option(), r.confidence(), r.uncertainty(), r.rounds(), r.termination(), r.promptTokens(),
+                r.completionTokens(), r.tokensEstimated(), r.calls(), r.millis(), r.rule(), r.error(), r.backend(), r.trace());
+    }
+}

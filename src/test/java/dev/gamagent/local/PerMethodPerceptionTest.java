@@ -1,0 +1,53 @@
+package dev.gamagent.local;
+
+import dev.gamagent.api.Question;
+import dev.gamagent.config.Config;
+import dev.gamagent.eval.EvalQuestion;
+import dev.gamagent.eval.EvalRunner;
+import dev.gamagent.eval.Grader;
+import dev.gamagent.eval.ResultStore;
+import dev.gamagent.local.ocr.OcrEngine;
+import dev.gamagent.local.ocr.TextLine;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.awt.image.BufferedImage;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Issue 15 item 3: in one evaluation each method pays for its own perception, so its wall time is its own. */
+class PerMethodPerceptionTest {
+    @TempDir Path dir;
+
+    @Test void eachMethodPerceivesTheImageItselfAndTheEnginesStayOpen() {
+        AtomicInteger reads = new AtomicInteger();
+        AtomicInteger closed = new AtomicInteger();
+        OcrEngine counting = new OcrEngine() {
+            final LayoutOcr inner = new LayoutOcr();
+            @Override public List<TextLine> read(BufferedImage image) { reads.incrementAndGet(); return inner.read(image); }
+            @Override public TextLine readLine(BufferedImage lineImage) { return inner.readLine(lineImage); }
+            @Override public void close() { closed.incrementAndGet(); }
+        };
+        LocalBackend backend = new LocalBackend(new LocalPerception(counting, new BlobSceneAnalyzer(), 16));
+        Map<String, String> options = new LinkedHashMap<>();
+        options.put("A", "triangle");
+        options.put("B", "circle");
+        Question q = new Question("q1", List.of(LocalBackendTest.scene()), "Which shape is on the left?", null, options, "A", "shape", null);
+        Config c = Config.defaults();
+        try (ResultStore store = new ResultStore(dir)) {
+            new EvalRunner(backend, c, new Grader(c, null), store, 1)
+                    .run(List.of(new EvalQuestion(q, "q1", 0, null)), List.of("single", "vote", "cot"), n -> { }, r -> { });
+            assertThat(store.all()).hasSize(3).allSatisfy(r -> assertThat(r.isError()).as(r.error()).isFalse());
+        }
+        // one image, three methods: perceived once per method (vote's three calls share its own cache)
+        assertThat(reads.get()).isEqualTo(3);
+        assertThat(closed.get()).as("the per-method views do not close the shared engines").isZero();
+        backend.close();
+        assertThat(closed.get()).isEqualTo(1);
+    }
+}
