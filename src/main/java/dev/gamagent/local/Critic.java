@@ -64,7 +64,7 @@ final class Critic {
         Check check = Check.of(p.role());
         Look look = look(check, family, claim.region(), image, maxPixels);
         Judgement j = reasoner.combine(family, List.of(look.view()), options);
-        double presence = presence(family, look.view());
+        double presence = presence(family, look.view(), () -> surfaceText(image));
         // Where the asked-about thing is not there, the claim's evidence is not what the question asks about.
         double t = presence * j.answer().p(value) + (1 - presence) * 0.1;
         String best = j.answer().best();
@@ -115,8 +115,21 @@ final class Critic {
         return new Region(cx - hw, cy - hh, cx + hw, cy + hh);
     }
 
-    /** How clearly what the question names is in view: the best match of its target object, or a chart. */
-    static double presence(QuestionFamily family, Perception v) {
+    /** Whether any text of the whole image, as either reader finds it, is on a sign, label or card. */
+    private boolean surfaceText(Picture image) {
+        Sight s = perception.sight(image);
+        for (Sight.Reader r : Sight.Reader.values()) {
+            for (var l : s.lines(r)) if (!l.text().isBlank() && s.surfaces().around(l.box()).bounded()) return true;
+        }
+        return false;
+    }
+
+    /**
+     * How clearly what the question names is in view: the best match of its target object, a chart, or
+     * text on a surface when the question asks about one (a label, small print, or a sign in an image that
+     * has text on a surface somewhere).
+     */
+    static double presence(QuestionFamily family, Perception v, java.util.function.BooleanSupplier imageHasSurfaceText) {
         List<DetectedObject> objs = v.scene().objects();
         if (family instanceof QuestionFamily.Color c) return objs.stream().mapToDouble(o -> FamilyReasoner.shapeP(o, c.shape())).max().orElse(0);
         if (family instanceof QuestionFamily.Shape s) return objs.stream().mapToDouble(o -> FamilyReasoner.colorP(o, s.color())).max().orElse(0);
@@ -129,7 +142,8 @@ final class Critic {
         if (family instanceof QuestionFamily.Text && v.surface() != null) {
             // A claim about a sign, label or card, where no text in view is on one: the claim rests on other text.
             for (var l : v.lines()) if (!l.text().isBlank() && v.surface().apply(l.box()).bounded()) return 1;
-            return FamilyReasoner.OPEN_TEXT_TRUST;
+            boolean named = ((QuestionFamily.Text) family).kind() != QuestionFamily.TextKind.SIGN;
+            return named || imageHasSurfaceText.getAsBoolean() ? FamilyReasoner.OPEN_TEXT_TRUST : 1;
         }
         return 1;
     }

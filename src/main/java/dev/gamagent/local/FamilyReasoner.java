@@ -586,8 +586,11 @@ public final class FamilyReasoner {
             }
             answer = Distribution.of(candidates, mix);
             focus = argmax(weight);
-            if (v.surface() != null && !on[focus].bounded()) {
-                // No text was read on a sign, label or card: what was read may not be what the question asks about.
+            boolean anyOnSurface = false;
+            for (Surfaces.Surface o : on) anyOnSurface |= o != null && o.bounded();
+            if (v.surface() != null && !on[focus].bounded() && (anyOnSurface || q.kind() != QuestionFamily.TextKind.SIGN)) {
+                // The text that fits best is off every sign, label or card, while the image has text on one (or the
+                // question names a label or small print): what was read may not be what the question asks about.
                 answer = Distribution.mixture(List.of(answer, Distribution.uniform(candidates)), new double[]{OPEN_TEXT_TRUST, 1 - OPEN_TEXT_TRUST});
             }
         }
