@@ -170,10 +170,16 @@ public final class FamilyReasoner {
         return Distribution.of(values, dist);
     }
 
+    /**
+     * Regions smaller than this many times the noise floor count only in part: after the median filter such
+     * a region is a real object or a fragment, so the discount stops at 1.5× (it was 3×, which counted
+     * the smallest drawn triangles, 8 px circumradius, as a third of an object).
+     */
+    static final double SIZE_FACTOR = 1.5;
     static double inclusion(DetectedObject o, String shape, String color, int width, int height) {
         double q = shape != null ? shapeP(o, shape) : color != null ? colorP(o, color) : 1.0;
         double minArea = Math.max(16, 2e-4 * width * height);
-        return q * Math.min(1, o.pixelArea() / (3 * minArea));
+        return q * Math.min(1, o.pixelArea() / (SIZE_FACTOR * minArea));
     }
 
     /** A region much larger than the typical object and of no clear shape may be two objects touching. */
