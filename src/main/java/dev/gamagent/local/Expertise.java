@@ -15,7 +15,10 @@ public enum Expertise {
     SCENE(Sight.Reader.V3, Sight.Segmentation.CLASSICAL, true, false),
     /** The OCR expert: PP-OCRv4, each sign, label or card read again enlarged; no object segmentation. */
     TEXT(Sight.Reader.V4, Sight.Segmentation.CLASSICAL, true, true),
-    /** The relational expert: the core segmenter's objects and positions, bar heights; it does not read words. */
+    /**
+     * The relational expert: the core segmenter's objects and positions, bar heights against a chart's axes
+     * (whose labels and ticks it reads again enlarged); it does not read what a sign says.
+     */
     RELATIONS(Sight.Reader.V4, Sight.Segmentation.CORES, true, false),
     /** The object expert: the core segmenter, shapes and counts. */
     OBJECTS(Sight.Reader.V4, Sight.Segmentation.CORES, true, false),
@@ -33,8 +36,12 @@ public enum Expertise {
         this.close = close;
     }
 
-    /** Whether this role reads each text surface again enlarged (a careful reader of small print). */
-    public boolean closeReading() { return close; }
+    /** How this role reads the text a family's answer depends on (see {@link Sight.Reading}). */
+    Sight.Reading reading(QuestionFamily f) {
+        if (close && f instanceof QuestionFamily.Text) return Sight.Reading.SURFACES;
+        if (this == RELATIONS && f instanceof QuestionFamily.Chart) return Sight.Reading.AXES;
+        return Sight.Reading.PLAIN;
+    }
 
     public Sight.Reader reader() { return reader; }
 

@@ -40,8 +40,7 @@ public final class FamilyReasoner {
             return lowInformation(family, candidates, true, e.abstention(family), Region.FULL);
         }
         boolean text = family instanceof QuestionFamily.Text || family instanceof QuestionFamily.Chart;
-        boolean close = e.closeReading() && family instanceof QuestionFamily.Text;
-        List<Perception> views = sights.stream().map(s -> s.view(e.reader(), e.segmentation(), text, e.surfaces(), close)).toList();
+        List<Perception> views = sights.stream().map(s -> s.view(e.reader(), e.segmentation(), text, e.surfaces(), e.reading(family))).toList();
         return combine(family, views, candidates);
     }
 

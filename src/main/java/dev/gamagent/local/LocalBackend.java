@@ -144,9 +144,10 @@ public final class LocalBackend implements Backend {
                 int idx = pick(own.answer(), k, request, p);
                 boolean declared = own.declared() && p.format() != ParsedPrompt.OutputFormat.LETTER
                         && p.format() != ParsedPrompt.OutputFormat.SHORT;
-                // An abstaining role says why on a REASON line (it makes no claim for critics to examine).
+                // An abstaining role says why on a REASON line (it makes no claim for critics to examine); a role that
+                // looked and found nothing says "cannot determine" where the format has room for it.
                 return ReplyWriter.answer(p, new ReplyWriter.Answer(own.answer(), idx, open(own, idx), own.findings(), declared,
-                        declared ? own.note() : null), true);
+                        declared ? own.note() : null, undetermined(own, p)), true);
             }
         }
     }
@@ -172,7 +173,16 @@ public final class LocalBackend implements Backend {
             List<Piece> text = List.of(Piece.plain("Re-examined by the critics, the answer is \""), Piece.chosen("", d, idx), Piece.plain("\""));
             findings = List.of(new Judgement.Finding(text, d.p(idx), why.toString(), where));
         }
-        return new ReplyWriter.Answer(d, idx, null, findings, false, why.toString());
+        return new ReplyWriter.Answer(d, idx, null, findings, false, why.toString(), !own.applicable() && r.used().isEmpty() && words(p));
+    }
+
+    /** Found nothing to answer from, in a format with room for words (a letter-only reply still gives a letter). */
+    private static boolean undetermined(Judgement own, ParsedPrompt p) {
+        return !own.applicable() && !own.declared() && p.multipleChoice() && words(p);
+    }
+
+    private static boolean words(ParsedPrompt p) {
+        return p.format() == ParsedPrompt.OutputFormat.LINES || p.format() == ParsedPrompt.OutputFormat.JSON;
     }
 
     private ReplyWriter.Answer pooledAnswer(Judgement own, DebatePool.Pooled pooled, int k, ChatRequest request, ParsedPrompt p) {
