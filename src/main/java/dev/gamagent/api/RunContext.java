@@ -1,6 +1,7 @@
 package dev.gamagent.api;
 
 import dev.gamagent.backend.Backend;
+import dev.gamagent.backend.UsageMeter;
 import dev.gamagent.config.Config;
 
 import java.util.Objects;
@@ -9,15 +10,23 @@ import java.util.concurrent.ExecutorService;
 /**
  * What a method needs to run: the default backend, the configuration (hyperparameters, prompt
  * overrides, per-agent backends), an executor for concurrent agent calls and a progress listener.
- * A {@link BackendResolver} maps an agent's configured backend name to a backend (a panel may mix models).
+ * A {@link BackendResolver} maps an agent's configured backend name to a backend (a panel may mix models);
+ * without one, only the default backend exists and any other name is an error.
  */
 public record RunContext(Backend backend, BackendResolver backends, Config config, ExecutorService executor,
                          ProgressListener progress) {
+    /** The name of the run's default backend (the command line's) in agent configurations, traces and tallies. */
+    public static final String DEFAULT_BACKEND = "default";
+
     public RunContext {
         Objects.requireNonNull(backend, "backend");
         Objects.requireNonNull(config, "config");
         Objects.requireNonNull(executor, "executor");
-        if (backends == null) backends = name -> backend;
+        if (backends == null) backends = name -> {
+            if (DEFAULT_BACKEND.equals(name)) return backend;
+            throw new IllegalArgumentException("unknown backend '" + name + "': this run has only the default backend "
+                    + "(configure named backends in the 'backends' section of the --config file)");
+        };
         if (progress == null) progress = ProgressListener.NONE;
     }
 
@@ -29,7 +38,18 @@ public record RunContext(Backend backend, BackendResolver backends, Config confi
         return new RunContext(backend, backends, newConfig, executor, progress);
     }
 
-    /** Resolves a backend by the name an agent's config gives; null or blank gives the default backend. */
+    /**
+     * The same context with every backend it resolves counted in {@code meter} under the name it was asked for
+     * ({@link #label}), the name the trace records for the agent.
+     */
+    public RunContext metered(UsageMeter meter) {
+        Backend d = meter.wrap(DEFAULT_BACKEND, backend);
+        BackendResolver inner = backends;
+        return new RunContext(d, name -> DEFAULT_BACKEND.equals(label(name)) ? d : meter.wrap(name, inner.resolve(name)),
+                config, executor, progress);
+    }
+
+    /** Resolves a backend by the name an agent's config gives; unknown names throw, naming the known ones. */
     @FunctionalInterface
     public interface BackendResolver {
         Backend resolve(String name);
@@ -37,5 +57,10 @@ public record RunContext(Backend backend, BackendResolver backends, Config confi
 
     public Backend backendFor(String name) {
         return name == null || name.isBlank() ? backend : backends.resolve(name);
+    }
+
+    /** The name a trace records for an agent configured with {@code name} (null or blank: the default backend). */
+    public static String label(String name) {
+        return name == null || name.isBlank() ? DEFAULT_BACKEND : name;
     }
 }

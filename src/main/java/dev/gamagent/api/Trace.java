@@ -34,11 +34,24 @@ public record Trace(QuestionInfo question, String method, Map<String, Object> co
                         @JsonProperty("U_sys") Double uSys, Double conflict, Map<String, Object> extra) {
     }
 
-    /** One agent's answer in one round. {@code error} is set when the agent dropped out of the round. */
+    /**
+     * One agent's answer in one round. {@code error} is set when the agent dropped out of the round.
+     * {@code backend} is the configured backend name the agent ran on ({@code default} = the command line's,
+     * {@code local} = the built-in model, else a name from the {@code backends} config section) and
+     * {@code model} the model that answered, as the server named it (null when the call failed before an answer).
+     */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record AgentTurn(String id, String role, double scale, String answer, String option, double uncertainty,
                             String signal, Double weight, List<Claim> claims, TokenCount tokens, String raw,
-                            String parse, String error, Map<String, Double> optionDistribution) {
+                            String parse, String error, Map<String, Double> optionDistribution, String backend,
+                            String model) {
+        /** A turn that does not say which backend answered (methods that record it use the full constructor). */
+        public AgentTurn(String id, String role, double scale, String answer, String option, double uncertainty,
+                         String signal, Double weight, List<Claim> claims, TokenCount tokens, String raw,
+                         String parse, String error, Map<String, Double> optionDistribution) {
+            this(id, role, scale, answer, option, uncertainty, signal, weight, claims, tokens, raw, parse, error,
+                    optionDistribution, null, null);
+        }
     }
 
     /** A claim an expert made: text, its confidence, the evidence, and where in the image. */

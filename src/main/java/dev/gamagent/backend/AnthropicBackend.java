@@ -33,9 +33,13 @@ public final class AnthropicBackend extends HttpChatBackend {
         String path = settings.baseUrl().endsWith("/v1") ? "/messages" : "/v1/messages";
         HttpTransport.JsonResponse resp = transport.postJson(uri(path), body(r, model),
                 headers("x-api-key", settings.apiKey(), "anthropic-version", API_VERSION));
-        JsonNode b = resp.body();
+        return parse(resp.body(), resp.raw());
+    }
+
+    /** A Messages API answer; the fuzz tests call it directly. */
+    @Override WireAnswer parse(JsonNode b, String raw) {
         JsonNode content = b.path("content");
-        if (!content.isArray()) throw malformed("without content blocks", resp.raw());
+        if (!content.isArray()) throw malformed("without content blocks", raw);
         StringBuilder text = new StringBuilder();
         for (JsonNode block : content) if ("text".equals(block.path("type").asText())) text.append(block.path("text").asText(""));
         Choice c = new Choice(text.toString(), List.of(), b.path("stop_reason").isTextual() ? b.get("stop_reason").asText() : null);

@@ -69,7 +69,8 @@ public final class GeminiBackend extends HttpChatBackend {
         return b;
     }
 
-    private WireAnswer parse(JsonNode body, String raw) {
+    /** One answer of this wire format; the fuzz tests call it directly. */
+    @Override WireAnswer parse(JsonNode body, String raw) {
         JsonNode cands = body.path("candidates");
         if (!cands.isArray() || cands.isEmpty()) {
             String block = body.path("promptFeedback").path("blockReason").asText("");

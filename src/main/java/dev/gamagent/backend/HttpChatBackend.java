@@ -1,6 +1,7 @@
 package dev.gamagent.backend;
 
 import dev.gamagent.backend.internal.HttpTransport;
+import dev.gamagent.backend.internal.SecretScrubber;
 import dev.gamagent.backend.internal.TokenEstimator;
 import dev.gamagent.backend.internal.WireAnswer;
 import org.slf4j.Logger;
@@ -29,14 +30,18 @@ abstract class HttpChatBackend implements Backend {
     protected final EndpointSettings settings;
     protected final HttpTransport transport;
     protected final TokenEstimator estimator;
+    private final SecretScrubber scrubber;
     private volatile String model;
     private volatile boolean logprobsRejected;
+    /** The server accepted log-probs but answered without them (switched off, or not implemented). */
+    private volatile boolean logprobsAbsent;
     private volatile int topCap;
 
     HttpChatBackend(String kind, EndpointSettings settings) {
         this.kind = kind;
         this.settings = settings;
-        this.transport = new HttpTransport(settings.timeout());
+        this.scrubber = new SecretScrubber(settings.apiKey() == null ? List.of() : List.of(settings.apiKey()));
+        this.transport = new HttpTransport(settings.timeout(), scrubber);
         this.estimator = new TokenEstimator(settings.imageTokenFamily());
         this.model = settings.model();
         this.topCap = settings.maxTopLogprobs();
@@ -56,11 +61,14 @@ abstract class HttpChatBackend implements Backend {
     @Override public Capabilities capabilities() {
         Capabilities c = wireCapabilities();
         if (!c.logprobs()) return c;
-        return logprobsRejected ? c.withLogprobs(false, 0) : c.withLogprobs(true, Math.min(c.maxTopLogprobs(), topCap));
+        return logprobsRejected || logprobsAbsent ? c.withLogprobs(false, 0) : c.withLogprobs(true, Math.min(c.maxTopLogprobs(), topCap));
     }
 
     /** Sends one request already capped to this endpoint's limits; returns what the server said. */
     protected abstract WireAnswer send(ChatRequest request, String model);
+
+    /** Reads one answer of this wire format from its JSON body (the raw text is for error messages). */
+    abstract WireAnswer parse(com.fasterxml.jackson.databind.JsonNode body, String raw);
 
     /** Asks the server which model it serves, for when none was configured; null = not supported. */
     protected String discoverModel() { return null; }
@@ -75,8 +83,11 @@ abstract class HttpChatBackend implements Backend {
         for (int attempt = 0; ; attempt++) {
             try {
                 WireAnswer a = send(effective, m);
+                noteMissingLogprobs(effective, a);
                 Usage usage = estimator.usage(request, a.choices(), a.promptTokens(), a.completionTokens());
-                return new ChatResult(a.choices(), usage, Duration.ofNanos(System.nanoTime() - t0), a.model() == null ? m : a.model());
+                // the body was scrubbed as text; tokens may still spell the key across their boundaries
+                List<Choice> choices = scrubber.isEmpty() ? a.choices() : a.choices().stream().map(scrubber::scrub).toList();
+                return new ChatResult(choices, usage, Duration.ofNanos(System.nanoTime() - t0), a.model() == null ? m : a.model());
             } catch (BackendException.InvalidRequest e) {
                 if (attempt >= 3) throw e;
                 ChatRequest next = afterLogprobRefusal(effective, e);
@@ -85,6 +96,22 @@ abstract class HttpChatBackend implements Backend {
                 throw e;
             }
         }
+    }
+
+    /**
+     * A reply with text but no log-probs to a request that asked for them: the server does not give them, so
+     * {@link #capabilities()} says so from now on (methods then pick their fallback before the call).
+     */
+    private void noteMissingLogprobs(ChatRequest asked, WireAnswer a) {
+        if (logprobsAbsent || !asked.logprobs() || a.choices().isEmpty()) return;
+        boolean text = false;
+        for (Choice c : a.choices()) {
+            if (c.hasLogprobs()) return;
+            text |= !c.text().isBlank();
+        }
+        if (!text) return;
+        logprobsAbsent = true;
+        LOG.info("{} answered without log-probs although asked; treating it as a server without log-probs", endpoint());
     }
 
     private ChatRequest capped(ChatRequest r) {

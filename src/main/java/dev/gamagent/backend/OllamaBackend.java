@@ -29,9 +29,13 @@ public final class OllamaBackend extends HttpChatBackend {
     private WireAnswer sendOne(ChatRequest r, String model) {
         HttpTransport.JsonResponse resp = transport.postJson(uri("/api/chat"), body(r, model),
                 headers("Authorization", settings.apiKey() == null ? null : "Bearer " + settings.apiKey()));
-        JsonNode b = resp.body();
+        return parse(resp.body(), resp.raw());
+    }
+
+    /** An {@code /api/chat} answer; the fuzz tests call it directly. */
+    @Override WireAnswer parse(JsonNode b, String raw) {
         JsonNode msg = b.path("message");
-        if (!msg.isObject()) throw malformed("without a message", resp.raw());
+        if (!msg.isObject()) throw malformed("without a message", raw);
         List<TokenLogprob> tokens = WireParse.openAiTokens(b.path("logprobs"));
         String finish = b.path("done_reason").isTextual() ? b.get("done_reason").asText() : null;
         Choice c = new Choice(WireParse.text(msg.get("content")), tokens, finish);

@@ -120,7 +120,8 @@ public final class OpenAiCompatibleBackend extends HttpChatBackend {
         return b;
     }
 
-    private WireAnswer parse(JsonNode body, String raw) {
+    /** One answer of this wire format; the fuzz tests call it directly. */
+    @Override WireAnswer parse(JsonNode body, String raw) {
         JsonNode choices = body.path("choices");
         if (!choices.isArray() || choices.isEmpty()) throw malformed("without choices", raw);
         List<Choice> out = new ArrayList<>();

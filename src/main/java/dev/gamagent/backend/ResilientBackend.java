@@ -13,7 +13,9 @@ import java.util.function.Consumer;
  * Retries and a concurrency limit around a backend. Retries ConnectionFailed, Timeout, 408/409/429,
  * 5xx and MalformedResponse (see {@link RetryPolicy}); each retry is logged at WARN and reported to an
  * optional listener; after the last try the typed error is thrown. The per-request timeout is the
- * inner HTTP backend's ({@link EndpointSettings#timeout()}), so each try gets the full timeout.
+ * inner HTTP backend's ({@link EndpointSettings#timeout()}), so each try gets the full timeout. Until the
+ * endpoint has answered once, calls wait behind the first ({@link ReachabilityGate}), so a dead server
+ * costs one call's retries, not one per parallel agent.
  */
 public final class ResilientBackend implements Backend {
     private static final Logger LOG = LoggerFactory.getLogger(ResilientBackend.class);
@@ -26,6 +28,7 @@ public final class ResilientBackend implements Backend {
     private final Semaphore permits;
     private final String endpoint;
     private final Consumer<RetryEvent> listener;
+    private final ReachabilityGate gate = new ReachabilityGate();
 
     /**
      * @param endpoint      where requests go, for log lines (no key)
@@ -50,6 +53,23 @@ public final class ResilientBackend implements Backend {
     public Backend inner() { return inner; }
 
     @Override public ChatResult chat(ChatRequest request) {
+        ReachabilityGate.Pass pass = gate.enter(endpoint);
+        boolean settled = false;
+        try {
+            ChatResult r = retrying(request);
+            gate.answered(pass);
+            settled = true;
+            return r;
+        } catch (BackendException e) {
+            gate.gaveUp(pass, e);
+            settled = true;
+            throw e;
+        } finally {
+            if (!settled) gate.abandoned(pass);
+        }
+    }
+
+    private ChatResult retrying(ChatRequest request) {
         try {
             permits.acquire();
         } catch (InterruptedException e) {

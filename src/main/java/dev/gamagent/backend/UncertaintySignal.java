@@ -6,6 +6,8 @@ public enum UncertaintySignal {
     TOP_K("logprobs-topk"),
     /** Only the chosen token's log-probability: 1 - p. */
     CHOSEN("logprobs-chosen"),
+    /** No log-probabilities: agreement of n sampled answers (blended with hedge language when it fired). */
+    SAMPLING("sampling"),
     /** No log-probabilities: hedge language (and a reported confidence). */
     SEMANTIC("semantic"),
     /** Set by an ablation or by an agent declaring itself not applicable. */

@@ -22,14 +22,14 @@ public final class ChatEvalMethod implements MultiAgentMethod {
 
     @Override public Answer run(Question q, RunContext ctx) {
         Panel p = new Panel(name(), "chateval", q, ctx);
-        List<String> roles = p.strings("roles", DEFAULT_ROLES);
+        List<String> roles = roles(p.config());
         int turns = Math.max(1, p.integer("turns", 2));
         String decision = p.string("decision", "majority").toLowerCase(Locale.ROOT);
         if (!decision.equals("majority") && !decision.equals("judge")) {
             throw new Config.ConfigException("chateval.decision must be 'majority' or 'judge', got '" + decision + "'");
         }
         var sampling = p.sampling(p.number("temperature", 0));
-        List<Panel.Agent> agents = panel(roles);
+        List<Panel.Agent> agents = p.seat(panel(roles));
         List<Turn> history = new ArrayList<>();
         List<Turn> last = List.of();
         for (int k = 0; k < turns; k++) {
@@ -55,16 +55,23 @@ public final class ChatEvalMethod implements MultiAgentMethod {
         return p.finish(Panel.majority(last), turns - 1, Termination.FIXED_ROUNDS, Map.of("decided_by", "majority"));
     }
 
+    /** {@code chateval.backends}: one per role, in order; the judge runs on the first role's backend. */
+    @Override public Map<String, String> backendRefs(Config c) { return Panel.backendRefs("chateval", roles(c).size(), c); }
+
     /** The discussants, greedy by default, each in its role. */
     @Override public List<Agent> agents(Question q, Config c) {
+        return Debaters.roster("chateval", c, panel(roles(c)), c.number("chateval.temperature", 0));
+    }
+
+    private static final List<String> DEFAULT_ROLES = List.of("general public", "critic", "domain expert");
+
+    private static List<String> roles(Config c) {
         var n = c.node("chateval.roles");
         List<String> roles = new ArrayList<>();
         if (n.isArray()) n.forEach(x -> roles.add(x.asText()));
         if (roles.isEmpty()) roles.addAll(DEFAULT_ROLES);
-        return Debaters.roster(panel(roles), c.number("chateval.temperature", 0));
+        return roles;
     }
-
-    private static final List<String> DEFAULT_ROLES = List.of("general public", "critic", "domain expert");
 
     private static List<Panel.Agent> panel(List<String> roles) {
         List<Panel.Agent> agents = new ArrayList<>();

@@ -20,7 +20,7 @@ public final class DebateMethod implements MultiAgentMethod {
 
     @Override public Answer run(Question q, RunContext ctx) {
         Panel p = new Panel(name(), "debate", q, ctx);
-        List<Panel.Agent> agents = panel(ctx.config());
+        List<Panel.Agent> agents = p.seat(panel(ctx.config()));
         int rounds = p.integer("rounds", 2);
         var sampling = p.sampling(p.number("temperature", 0.7));
         List<Turn> prev = p.round(0, agents, a -> p.render("debate_answer", a, Map.of()), sampling);
@@ -36,7 +36,9 @@ public final class DebateMethod implements MultiAgentMethod {
         return p.finish(Panel.majority(prev), rounds, Termination.FIXED_ROUNDS, null);
     }
 
-    @Override public List<Agent> agents(Question q, Config c) { return Debaters.roster(panel(c), c.number("debate.temperature", 0.7)); }
+    @Override public Map<String, String> backendRefs(Config c) { return Panel.backendRefs("debate", panel(c).size(), c); }
+
+    @Override public List<Agent> agents(Question q, Config c) { return Debaters.roster("debate", c, panel(c), c.number("debate.temperature", 0.7)); }
 
     private static List<Panel.Agent> panel(Config c) { return Debaters.of(c.integer("debate.agents", 3), "debater"); }
 

@@ -18,14 +18,19 @@ final class Debaters {
         return out;
     }
 
-    /** A panel as DREAM probes it ({@link MultiAgentMethod#agents}): every agent on the default backend at one temperature. */
-    static List<MultiAgentMethod.Agent> roster(List<Panel.Agent> agents, double temperature) {
-        return roster(agents, temperature, a -> "");
+    /**
+     * A panel as DREAM probes it ({@link MultiAgentMethod#agents}): every agent at one temperature, on the backend
+     * {@code <section>.backends} names for it (the run's default when none).
+     */
+    static List<MultiAgentMethod.Agent> roster(String section, Config c, List<Panel.Agent> agents, double temperature) {
+        return roster(section, c, agents, temperature, a -> "");
     }
 
     /** The same, with each agent's own instructions (e.g. its reasoning strategy). */
-    static List<MultiAgentMethod.Agent> roster(List<Panel.Agent> agents, double temperature, Function<Panel.Agent, String> instructions) {
-        return agents.stream().map(a -> new MultiAgentMethod.Agent(a.id(), a.role(), null, instructions.apply(a), temperature)).toList();
+    static List<MultiAgentMethod.Agent> roster(String section, Config c, List<Panel.Agent> agents, double temperature,
+                                               Function<Panel.Agent, String> instructions) {
+        return agents.stream().map(a -> new MultiAgentMethod.Agent(a.id(), a.role(), Panel.backendName(section, a.index(), c),
+                instructions.apply(a), temperature)).toList();
     }
 
     /** The turn of {@code id} in a round, or null. */

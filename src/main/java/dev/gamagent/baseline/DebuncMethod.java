@@ -22,7 +22,7 @@ public final class DebuncMethod implements MultiAgentMethod {
 
     @Override public Answer run(Question q, RunContext ctx) {
         Panel p = new Panel(name(), "debunc", q, ctx);
-        List<Panel.Agent> agents = panel(ctx.config());
+        List<Panel.Agent> agents = p.seat(panel(ctx.config()));
         int rounds = p.integer("rounds", 2);
         var sampling = p.sampling(p.number("temperature", 0.7));
         List<Turn> prev = p.round(0, agents, a -> p.render("debunc_answer", a, Map.of()), sampling);
@@ -49,7 +49,9 @@ public final class DebuncMethod implements MultiAgentMethod {
         return MajorityVote.decide(Panel.voters(turns).stream().map(t -> t.ballot(1 - t.u())).toList());
     }
 
-    @Override public List<Agent> agents(Question q, Config c) { return Debaters.roster(panel(c), c.number("debunc.temperature", 0.7)); }
+    @Override public Map<String, String> backendRefs(Config c) { return Panel.backendRefs("debunc", panel(c).size(), c); }
+
+    @Override public List<Agent> agents(Question q, Config c) { return Debaters.roster("debunc", c, panel(c), c.number("debunc.temperature", 0.7)); }
 
     private static List<Panel.Agent> panel(Config c) { return Debaters.of(c.integer("debunc.agents", 3), "debater"); }
 

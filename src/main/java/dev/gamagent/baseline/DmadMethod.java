@@ -22,9 +22,9 @@ public final class DmadMethod implements MultiAgentMethod {
 
     @Override public Answer run(Question q, RunContext ctx) {
         Panel p = new Panel(name(), "dmad", q, ctx);
-        List<String> strategies = p.strings("strategies", DEFAULT_STRATEGIES);
+        List<String> strategies = strategies(p.config());
         int rounds = p.integer("rounds", 2);
-        List<Panel.Agent> agents = panel(strategies);
+        List<Panel.Agent> agents = p.seat(panel(strategies));
         var sampling = p.sampling(p.number("temperature", 0));
         List<Turn> prev = p.round(0, agents, a -> p.render("dmad_answer", a.role(),
                 Map.of("strategy", strategy(p, strategies.get(a.index())))), sampling);
@@ -46,7 +46,17 @@ public final class DmadMethod implements MultiAgentMethod {
         return p.finish(Panel.majority(prev), rounds, Termination.FIXED_ROUNDS, null);
     }
 
+    @Override public Map<String, String> backendRefs(Config c) { return Panel.backendRefs("dmad", strategies(c).size(), c); }
+
     private static final List<String> DEFAULT_STRATEGIES = List.of("direct", "scene_graph", "subquestions");
+
+    private static List<String> strategies(Config c) {
+        var n = c.node("dmad.strategies");
+        List<String> strategies = new ArrayList<>();
+        if (n.isArray()) n.forEach(x -> strategies.add(x.asText()));
+        if (strategies.isEmpty()) strategies.addAll(DEFAULT_STRATEGIES);
+        return strategies;
+    }
 
     /** One agent per strategy: id {@code scene-graph}, role {@code scene graph reasoner}. */
     private static List<Panel.Agent> panel(List<String> strategies) {
@@ -60,12 +70,9 @@ public final class DmadMethod implements MultiAgentMethod {
 
     /** Each strategy's agent, greedy, with its reasoning instruction ({@code dmad_strategy_<name>}). */
     @Override public List<Agent> agents(Question q, Config c) {
-        var n = c.node("dmad.strategies");
-        List<String> strategies = new ArrayList<>();
-        if (n.isArray()) n.forEach(x -> strategies.add(x.asText()));
-        if (strategies.isEmpty()) strategies.addAll(DEFAULT_STRATEGIES);
+        List<String> strategies = strategies(c);
         Prompts prompts = new Prompts(c);
-        return Debaters.roster(panel(strategies), c.number("dmad.temperature", 0), a -> prompts.render(
+        return Debaters.roster("dmad", c, panel(strategies), c.number("dmad.temperature", 0), a -> prompts.render(
                 "dmad_strategy_" + strategies.get(a.index()), java.util.Map.of("question", q.render(), "role", a.role(), "note", "", "format", "")));
     }
 

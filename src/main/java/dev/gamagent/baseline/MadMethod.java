@@ -48,8 +48,11 @@ public final class MadMethod implements MultiAgentMethod {
                 new Panel.Agent("negative", "negative debater", 1), new Panel.Agent("moderator", "moderator", 2));
     }
 
+    /** {@code mad.backends}: affirmative, negative, moderator; the judge runs on the moderator's. */
+    @Override public Map<String, String> backendRefs(Config c) { return Panel.backendRefs("mad", agents().size(), c); }
+
     /** The same agents as DREAM probes them (the judge speaks only at the end), greedy by default. */
-    @Override public List<Agent> agents(Question q, Config c) { return Debaters.roster(agents(), c.number("mad.temperature", 0)); }
+    @Override public List<Agent> agents(Question q, Config c) { return Debaters.roster("mad", c, agents(), c.number("mad.temperature", 0)); }
 
     @Override public Answer run(Question q, RunContext ctx) {
         Panel p = new Panel(name, "mad", q, ctx);
@@ -59,7 +62,7 @@ public final class MadMethod implements MultiAgentMethod {
             throw new Config.ConfigException("mad.judge_sees must be 'first' (the authors' code) or 'all' (every round), got '" + judgeSees + "'");
         }
         Sampling sampling = p.sampling(p.number("temperature", 0));
-        List<Panel.Agent> agents = agents();
+        List<Panel.Agent> agents = p.seat(agents());
         Panel.Agent aff = agents.get(0), neg = agents.get(1), mod = agents.get(2);
         String debaterSystem = p.render("mad_system_debater", aff, Map.of());
         String moderatorSystem = p.render("mad_system_moderator", mod, Map.of());

@@ -47,6 +47,7 @@ public final class Panel {
     private final UncertaintyEstimator estimator = UncertaintyEstimator.defaults();
     private final List<Trace.Round> rounds = new ArrayList<>();
     private final Map<Integer, List<Picture>> images = new java.util.concurrent.ConcurrentHashMap<>();
+    private final List<String> backendNames;
     private final long t0 = System.nanoTime();
     private TokenCount tokens = TokenCount.ZERO;
     private int calls;
@@ -58,6 +59,62 @@ public final class Panel {
         this.question = question;
         this.ctx = ctx;
         this.prompts = new Prompts(ctx.config());
+        this.backendNames = backendNames(section, ctx.config());
+    }
+
+    /**
+     * The agents of this run, after checking that {@code <section>.backends}, when given, names one backend per
+     * agent (agent i runs on the i-th name; a judge runs on the backend of the agent whose images it shares).
+     */
+    public List<Agent> seat(List<Agent> agents) {
+        backendRefs(section, agents.size(), ctx.config());
+        return agents;
+    }
+
+    /**
+     * Where {@code <section>.backends} names a backend per agent: {@code <section>.backends[i]} → name, for a
+     * panel of {@code agents} agents (see {@link dev.gamagent.api.Method#backendRefs}).
+     *
+     * @throws Config.ConfigException when the list is not one name per agent
+     */
+    public static Map<String, String> backendRefs(String section, int agents, Config config) {
+        List<String> names = backendNames(section, config);
+        Map<String, String> refs = new LinkedHashMap<>();
+        if (names.isEmpty()) return refs;
+        if (names.size() != agents) {
+            throw new Config.ConfigException("config " + section + ".backends names " + names.size() + " backend"
+                    + (names.size() == 1 ? "" : "s") + " but " + section + " has " + agents + " agents; give one name per agent, in order");
+        }
+        for (int i = 0; i < names.size(); i++) if (names.get(i) != null) refs.put(section + ".backends[" + i + "]", names.get(i));
+        return refs;
+    }
+
+    /** {@code <section>.backends}: one backend name per agent index (null = the run's default), or empty. */
+    private static List<String> backendNames(String section, Config config) {
+        var n = config.node(section + ".backends");
+        if (n.isMissingNode() || n.isNull()) return List.of();
+        if (!n.isArray()) throw new Config.ConfigException("config " + section + ".backends must be a list of backend names, one per agent, got " + n);
+        List<String> out = new ArrayList<>();
+        for (var x : n) {
+            if (x.isNull() || x.isTextual() && x.asText().isBlank()) out.add(null);
+            else if (x.isTextual()) out.add(x.asText().strip());
+            else throw new Config.ConfigException("config " + section + ".backends must hold backend names (strings), got " + x);
+        }
+        return out;
+    }
+
+    /** The backend agent {@code a} runs on. */
+    public Backend backendOf(Agent a) { return ctx.backendFor(backendName(a.index())); }
+
+    /** The configured backend name of the agent with image index {@code index} (null = the run's default). */
+    private String backendName(int index) {
+        return index < backendNames.size() ? backendNames.get(index) : null;
+    }
+
+    /** The backend name {@code <section>.backends} gives the agent with image index {@code index} (null = the run's default). */
+    static String backendName(String section, int index, Config config) {
+        List<String> names = backendNames(section, config);
+        return index < names.size() ? names.get(index) : null;
     }
 
     public Question question() { return question; }
@@ -118,7 +175,7 @@ public final class Panel {
     public List<Picture> images(int index) {
         // the config is fixed for the run, so each agent's scaled (and PNG-encoded) pictures are reused every round
         return images.computeIfAbsent(index, i ->
-                AgentImages.forAgent(question, ctx.config(), i, 1.0, ctx.backend().capabilities().maxImagePixels()));
+                AgentImages.forAgent(question, ctx.config(), i, 1.0, ctx.backendFor(backendName(i)).capabilities().maxImagePixels()));
     }
 
     /** One call of one agent; a failed call becomes a turn with {@code error} set. */
@@ -146,7 +203,15 @@ public final class Panel {
 
     private List<Turn> call(Agent a, int k, String system, List<ChatMessage> earlier, String user, List<Picture> extra,
                             Sampling sampling) {
-        Backend backend = ctx.backend();
+        String label = RunContext.label(backendName(a.index()));
+        Backend backend;
+        try {
+            backend = ctx.backendFor(backendName(a.index()));
+        } catch (RuntimeException e) {
+            // no call was made: an unknown name (a library caller that skipped the run's check) drops the agent
+            return List.of(new Turn(a.id(), a.role(), k, 1.0, null, null, Estimate.notApplicable(), TokenCount.ZERO, null, null,
+                    "backend '" + label + "': " + e.getMessage(), label, null));
+        }
         List<Picture> pics = images(a.index());
         if (!extra.isEmpty()) {
             pics = new ArrayList<>(pics);
@@ -165,7 +230,7 @@ public final class Panel {
             count(TokenCount.ZERO);
             String msg = e.getClass().getSimpleName() + ": " + e.getMessage();
             return List.of(new Turn(a.id(), a.role(), k, scale, null, null, Estimate.notApplicable(),
-                    TokenCount.ZERO, null, null, msg));
+                    TokenCount.ZERO, null, null, msg, label, null));
         }
         TokenCount spent = r.usage().toTokenCount();
         count(spent);
@@ -175,7 +240,7 @@ public final class Panel {
             var p = ReplyParser.parse(c.text(), question);
             String id = r.choices().size() > 1 ? a.id() + "-" + (i + 1) : a.id();
             out.add(new Turn(id, a.role(), k, scale, p.answer(), p.option(), estimator.estimate(c),
-                    i == 0 ? spent : TokenCount.ZERO, c.text(), p.how(), null));
+                    i == 0 ? spent : TokenCount.ZERO, c.text(), p.how(), null, label, r.model() == null ? backend.name() : r.model()));
             ctx.progress().event("agent_answered", Map.of("k", k, "id", id, "answer", p.answer()));
         }
         return out;

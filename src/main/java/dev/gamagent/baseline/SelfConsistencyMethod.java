@@ -22,17 +22,17 @@ public final class SelfConsistencyMethod implements MultiAgentMethod {
     @Override public String name() { return "sc"; }
 
     @Override public List<Agent> agents(Question q, Config c) {
-        return Debaters.roster(List.of(SAMPLER), c.number("sc.temperature", 0.7));
+        return Debaters.roster("sc", c, List.of(SAMPLER), c.number("sc.temperature", 0.7));
     }
 
     @Override public Answer run(Question q, RunContext ctx) {
         Panel p = new Panel(name(), "sc", q, ctx);
         int k = Math.max(1, p.integer("samples", 5));
         double temperature = p.number("temperature", 0.7);
-        Panel.Agent base = SAMPLER;
+        Panel.Agent base = p.seat(List.of(SAMPLER)).get(0);
         String user = p.render("sc_answer", base, Map.of());
         List<Turn> turns;
-        if (ctx.backend().capabilities().multipleChoices() && k > 1) {
+        if (p.backendOf(base).capabilities().multipleChoices() && k > 1) {
             ctx.progress().event("round_started", Map.of("k", 0));
             turns = new ArrayList<>(p.sample(base, 0, user, p.sampling(temperature).withN(k, temperature)));
         } else {
@@ -43,4 +43,7 @@ public final class SelfConsistencyMethod implements MultiAgentMethod {
         p.record(0, turns, null, null);
         return p.finish(Panel.majority(turns), 0, Termination.SINGLE, Map.of("samples", k, "temperature", temperature));
     }
+
+    /** {@code sc.backends}: the one backend every sample is drawn from. */
+    @Override public Map<String, String> backendRefs(Config c) { return Panel.backendRefs("sc", 1, c); }
 }

@@ -20,12 +20,12 @@ public final class SelfDebateMethod implements MultiAgentMethod {
     @Override public String name() { return "self-debate"; }
 
     @Override public List<Agent> agents(Question q, Config c) {
-        return Debaters.roster(List.of(AGENT), c.number("self_debate.temperature", 0));
+        return Debaters.roster("self_debate", c, List.of(AGENT), c.number("self_debate.temperature", 0));
     }
 
     @Override public Answer run(Question q, RunContext ctx) {
         Panel p = new Panel(name(), "self_debate", q, ctx);
-        Panel.Agent a = AGENT;
+        Panel.Agent a = p.seat(List.of(AGENT)).get(0);
         int rounds = p.integer("rounds", 3);
         var sampling = p.sampling(p.number("temperature", 0));
         Turn prev = p.ask(a, 0, p.render("self_debate_answer", a, Map.of()), sampling);
@@ -40,4 +40,6 @@ public final class SelfDebateMethod implements MultiAgentMethod {
         }
         return p.finish(Panel.majority(List.of(prev)), rounds, Termination.FIXED_ROUNDS, null);
     }
+
+    @Override public Map<String, String> backendRefs(Config c) { return Panel.backendRefs("self_debate", 1, c); }
 }

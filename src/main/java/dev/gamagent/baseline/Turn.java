@@ -6,10 +6,11 @@ import dev.gamagent.uncertainty.Estimate;
 
 /**
  * One agent's reply in one round of a baseline, as parsed; {@code error} is set (and the answer null)
- * when the agent's call failed and it dropped out of the round.
+ * when the agent's call failed and it dropped out of the round. {@code backend} is the configured name the
+ * agent ran on, {@code model} the model that answered (null when no answer came back).
  */
 public record Turn(String id, String role, int k, double scale, String answer, String option, Estimate uncertainty,
-                   TokenCount tokens, String raw, String parse, String error) {
+                   TokenCount tokens, String raw, String parse, String error, String backend, String model) {
 
     public boolean ok() { return error == null; }
 
@@ -27,6 +28,6 @@ public record Turn(String id, String role, int k, double scale, String answer, S
 
     public Trace.AgentTurn toTrace(Double weight) {
         return new Trace.AgentTurn(id, role, scale, answer, option, u(), uncertainty.signal().label(), weight,
-                java.util.List.of(), tokens, raw, parse, error, null);
+                java.util.List.of(), tokens, raw, parse, error, null, backend, model);
     }
 }

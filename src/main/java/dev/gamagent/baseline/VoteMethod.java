@@ -16,14 +16,16 @@ public final class VoteMethod implements MultiAgentMethod {
 
     @Override public Answer run(Question q, RunContext ctx) {
         Panel p = new Panel(name(), "vote", q, ctx);
-        List<Panel.Agent> agents = panel(ctx.config());
+        List<Panel.Agent> agents = p.seat(panel(ctx.config()));
         List<Turn> turns = p.round(0, agents, a -> p.render("vote_answer", a, Map.of()),
                 p.sampling(p.number("temperature", 0.7)));
         p.record(0, turns, null, null);
         return p.finish(Panel.majority(turns), 0, Termination.SINGLE, null);
     }
 
-    @Override public List<Agent> agents(Question q, Config c) { return Debaters.roster(panel(c), c.number("vote.temperature", 0.7)); }
+    @Override public Map<String, String> backendRefs(Config c) { return Panel.backendRefs("vote", panel(c).size(), c); }
+
+    @Override public List<Agent> agents(Question q, Config c) { return Debaters.roster("vote", c, panel(c), c.number("vote.temperature", 0.7)); }
 
     private static List<Panel.Agent> panel(Config c) { return Debaters.of(c.integer("vote.agents", 3), "voter"); }
 }

@@ -11,11 +11,18 @@ import java.util.Map;
 
 /**
  * One generated benchmark question: its image, the question text, options A..D (exactly one correct),
- * the answer letter, CONTRACTS §3 categories, a difficulty tag and the exact ground truth of the image.
+ * the answer letter, CONTRACTS §3 categories, a difficulty tag, the exact ground truth of the image and the
+ * style it was drawn in.
  */
 public record BenchItem(int index, BufferedImage image, String question, String hint, Map<String, String> options,
-                        String answer, Family family, String difficulty, SceneTruth truth) {
+                        String answer, Family family, String difficulty, SceneTruth truth, RenderStyle render) {
+    public BenchItem(int index, BufferedImage image, String question, String hint, Map<String, String> options,
+                     String answer, Family family, String difficulty, SceneTruth truth) {
+        this(index, image, question, hint, options, answer, family, difficulty, truth, RenderStyle.CLASSIC);
+    }
+
     public BenchItem {
+        render = render == null ? RenderStyle.CLASSIC : render;
         options = Collections.unmodifiableMap(new LinkedHashMap<>(options));
         if (!options.containsKey(answer)) {
             throw new IllegalArgumentException("item " + index + ": answer " + answer + " is not one of the options " + options.keySet());

@@ -8,29 +8,51 @@ import java.util.function.Consumer;
 /**
  * Generates the synthetic visual benchmark (CONTRACTS §3): images drawn with java.awt whose ground truth
  * is exact. Item {@code i} uses family {@code families[i % k]} and its own random source derived from
- * (seed, i), so a seed fixes every byte of the output on a given JDK and font set.
+ * (seed, i), and with varied rendering a style drawn from another source derived from (seed, i), so a seed
+ * fixes every byte of the output on a given JDK and font set.
  */
 public final class BenchmarkGenerator {
+    /** Salt of the style's random source: a style never shifts the scene's own random draws. */
+    private static final long STYLE_SALT = 0x5EED_57_1E_5EEDL;
+
     private final long seed;
     private final double hardFraction;
+    private final RenderStyle.Render render;
 
+    /** Classic rendering, the default difficulty mix. */
     public BenchmarkGenerator(long seed) { this(seed, Difficulty.DEFAULT_HARD_FRACTION); }
 
-    /** A generator whose items are hard with probability {@code hardFraction} (easy and medium share the rest 8:7). */
-    public BenchmarkGenerator(long seed, double hardFraction) {
+    /** Classic rendering; items are hard with probability {@code hardFraction} (easy and medium share the rest 8:7). */
+    public BenchmarkGenerator(long seed, double hardFraction) { this(seed, hardFraction, RenderStyle.Render.CLASSIC); }
+
+    /** Items hard with probability {@code hardFraction}, drawn in the classic style or each in a varied one. */
+    public BenchmarkGenerator(long seed, double hardFraction, RenderStyle.Render render) {
         if (!(hardFraction >= 0 && hardFraction <= 1)) {
             throw new IllegalArgumentException("--hard-fraction must be between 0 and 1, got " + hardFraction);
         }
         this.seed = seed;
         this.hardFraction = hardFraction;
+        this.render = render;
     }
 
     /** As the constructor; {@code hardFraction} null means the default mix. */
     public static BenchmarkGenerator withMix(long seed, Double hardFraction) {
-        return new BenchmarkGenerator(seed, hardFraction == null ? Difficulty.DEFAULT_HARD_FRACTION : hardFraction);
+        return withMix(seed, hardFraction, RenderStyle.Render.CLASSIC);
+    }
+
+    /** As the constructor; {@code hardFraction} null means the default mix. */
+    public static BenchmarkGenerator withMix(long seed, Double hardFraction, RenderStyle.Render render) {
+        return new BenchmarkGenerator(seed, hardFraction == null ? Difficulty.DEFAULT_HARD_FRACTION : hardFraction, render);
     }
 
     public double hardFraction() { return hardFraction; }
+
+    public RenderStyle.Render render() { return render; }
+
+    /** The style item {@code index} is drawn in: classic, or drawn from its own source (seed, index, salt). */
+    public RenderStyle style(int index) {
+        return render == RenderStyle.Render.CLASSIC ? RenderStyle.CLASSIC : RenderStyle.draw(new Random(mix(seed, index) ^ STYLE_SALT));
+    }
 
     public long seed() { return seed; }
 
@@ -56,13 +78,14 @@ public final class BenchmarkGenerator {
     public BenchItem generate(int index, Family family) {
         Random rng = new Random(mix(seed, index));
         Difficulty d = Difficulty.draw(rng, hardFraction);
+        RenderStyle style = style(index);
         return switch (family) {
-            case TEXT -> new TextScenes(rng, d).item(index);
-            case COUNT -> new ShapeScenes(rng, d).count(index);
-            case COLOR -> new ShapeScenes(rng, d).color(index);
-            case SHAPE -> new ShapeScenes(rng, d).shape(index);
-            case SPATIAL -> new ShapeScenes(rng, d).spatial(index);
-            case CHART -> new ChartScenes(rng, d).item(index);
+            case TEXT -> new TextScenes(rng, d, style).item(index);
+            case COUNT -> new ShapeScenes(rng, d, style).count(index);
+            case COLOR -> new ShapeScenes(rng, d, style).color(index);
+            case SHAPE -> new ShapeScenes(rng, d, style).shape(index);
+            case SPATIAL -> new ShapeScenes(rng, d, style).spatial(index);
+            case CHART -> new ChartScenes(rng, d, style).item(index);
         };
     }
 

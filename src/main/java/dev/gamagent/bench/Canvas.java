@@ -14,18 +14,26 @@ import java.awt.geom.Path2D;
 import java.awt.image.BufferedImage;
 import java.util.Random;
 
-/** An RGB image being drawn: filled shapes, text, and speckle noise at the end. */
+/**
+ * An RGB image being drawn in a {@link RenderStyle}: shapes (filled or outlined), text in the style's font,
+ * speckle noise, and JPEG compression when the style asks for it, applied by {@link #finish()}.
+ */
 final class Canvas {
     final BufferedImage image;
     final Graphics2D g;
     final Color background;
+    final RenderStyle style;
 
-    Canvas(int width, int height, Color background) {
+    Canvas(int width, int height, Color background) { this(width, height, background, RenderStyle.CLASSIC); }
+
+    Canvas(int width, int height, Color background, RenderStyle style) {
         this.image = new BufferedImage(width, height, BufferedImage.TYPE_INT_RGB);
         this.background = background;
+        this.style = style;
         this.g = image.createGraphics();
-        g.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON);
-        g.setRenderingHint(RenderingHints.KEY_TEXT_ANTIALIASING, RenderingHints.VALUE_TEXT_ANTIALIAS_ON);
+        g.setRenderingHint(RenderingHints.KEY_ANTIALIASING, style.antialias() ? RenderingHints.VALUE_ANTIALIAS_ON : RenderingHints.VALUE_ANTIALIAS_OFF);
+        g.setRenderingHint(RenderingHints.KEY_TEXT_ANTIALIASING,
+                style.antialias() ? RenderingHints.VALUE_TEXT_ANTIALIAS_ON : RenderingHints.VALUE_TEXT_ANTIALIAS_OFF);
         g.setRenderingHint(RenderingHints.KEY_FRACTIONALMETRICS, RenderingHints.VALUE_FRACTIONALMETRICS_OFF);
         g.setRenderingHint(RenderingHints.KEY_STROKE_CONTROL, RenderingHints.VALUE_STROKE_PURE);
         g.setColor(background);
@@ -80,6 +88,16 @@ final class Canvas {
         return pixelBounds(s);
     }
 
+    /** Draws one of the scene's shapes of circumradius {@code r}: filled, or outlined when the style says so. */
+    Rectangle paint(Shape s, Color c, double r) {
+        if (!style.outlined()) return fill(s, c);
+        BasicStroke stroke = new BasicStroke(RenderStyle.outlineWidth(r), BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 4f);
+        g.setColor(c);
+        g.setStroke(stroke);
+        g.draw(s);
+        return pixelBounds(stroke.createStrokedShape(s));
+    }
+
     Rectangle pixelBounds(Shape s) {
         var b = s.getBounds2D();
         int x0 = (int) Math.floor(b.getMinX()), y0 = (int) Math.floor(b.getMinY());
@@ -87,8 +105,9 @@ final class Canvas {
         return new Rectangle(x0, y0, x1 - x0, y1 - y0).intersection(new Rectangle(0, 0, width(), height()));
     }
 
-    static Font font(int px, boolean bold) {
-        return new Font(Font.SANS_SERIF, bold ? Font.BOLD : Font.PLAIN, px);
+    /** The style's font at {@code px} pixels. */
+    Font font(int px, boolean bold) {
+        return new Font(style.font(), (bold ? Font.BOLD : Font.PLAIN) | (style.italic() ? Font.ITALIC : 0), px);
     }
 
     /** Draws {@code text} centred on (cx, cy), rotated by {@code rotDeg}; returns its pixel box. */
@@ -141,8 +160,34 @@ final class Canvas {
         }
     }
 
+    /** The finished image: JPEG-compressed and decoded again when the style asks for it. */
     BufferedImage finish() {
         g.dispose();
-        return image;
+        return style.jpegQuality() > 0 ? jpeg(image, style.jpegQuality()) : image;
+    }
+
+    /** {@code img} after a JPEG round trip at {@code quality} (the JDK's encoder: deterministic for a given JDK). */
+    static BufferedImage jpeg(BufferedImage img, double quality) {
+        try {
+            javax.imageio.ImageWriter writer = javax.imageio.ImageIO.getImageWritersByFormatName("jpeg").next();
+            javax.imageio.ImageWriteParam param = writer.getDefaultWriteParam();
+            param.setCompressionMode(javax.imageio.ImageWriteParam.MODE_EXPLICIT);
+            param.setCompressionQuality((float) quality);
+            java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+            try (javax.imageio.stream.ImageOutputStream out = javax.imageio.ImageIO.createImageOutputStream(bytes)) {
+                writer.setOutput(out);
+                writer.write(null, new javax.imageio.IIOImage(img, null, null), param);
+            } finally {
+                writer.dispose();
+            }
+            BufferedImage decoded = javax.imageio.ImageIO.read(new java.io.ByteArrayInputStream(bytes.toByteArray()));
+            BufferedImage rgb = new BufferedImage(decoded.getWidth(), decoded.getHeight(), BufferedImage.TYPE_INT_RGB);
+            Graphics2D g2 = rgb.createGraphics();
+            g2.drawImage(decoded, 0, 0, null);
+            g2.dispose();
+            return rgb;
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException("JPEG round trip of a generated image failed", e);
+        }
     }
 }

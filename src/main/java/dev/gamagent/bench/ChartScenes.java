@@ -24,10 +24,12 @@ final class ChartScenes {
 
     private final Random rng;
     private final Difficulty d;
+    private final RenderStyle style;
 
-    ChartScenes(Random rng, Difficulty d) {
+    ChartScenes(Random rng, Difficulty d, RenderStyle style) {
         this.rng = rng;
         this.d = d;
+        this.style = style;
     }
 
     BenchItem item(int index) {
@@ -49,7 +51,7 @@ final class ChartScenes {
         Collections.shuffle(names, rng);
         List<String> labels = new ArrayList<>(names.subList(0, n));
 
-        Canvas c = ShapeScenes.newCanvas(rng, d);
+        Canvas c = ShapeScenes.newCanvas(rng, d, style);
         List<PlacedText> texts = new ArrayList<>();
         ChartTruth truth = draw(c, labels, values, max, step, texts);
         Draft draft = question(labels, values, max);
@@ -92,7 +94,7 @@ final class ChartScenes {
         int left = 64, right = w - 24, top = 48, baseline = h - 56;
         int tickPx = Math.min(13, d.chartTextPx());
         int labelPx = d.chartTextPx();
-        Font tickFont = Canvas.font(tickPx, false), labelFont = Canvas.font(labelPx, false);
+        Font tickFont = c.font(tickPx, false), labelFont = c.font(labelPx, false);
         double perUnit = (double) (baseline - top) / max;
         if (!d.tag().equals("easy")) {
             for (int t = step; t <= max; t += step) {
@@ -101,7 +103,7 @@ final class ChartScenes {
             }
         }
         if (!d.tag().equals("easy")) {
-            c.textCentered("Sales by item", Canvas.font(16, true), new Color(40, 40, 40), (left + right) / 2.0, 22, 0);
+            c.textCentered("Sales by item", c.font(16, true), new Color(40, 40, 40), (left + right) / 2.0, 22, 0);
         }
         boolean oneColor = rng.nextBoolean();
         List<String> palette = new ArrayList<>(List.of("red", "green", "blue", "yellow", "orange", "purple", "gray"));

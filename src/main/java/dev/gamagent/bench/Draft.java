@@ -34,6 +34,6 @@ record Draft(String question, String correct, List<String> distractors, String h
             if (values.get(i).equals(correct)) answer = letter;
         }
         canvas.speckle(d.noiseFraction(), rng);
-        return new BenchItem(index, canvas.finish(), question, hint, options, answer, family, d.tag(), truth);
+        return new BenchItem(index, canvas.finish(), question, hint, options, answer, family, d.tag(), truth, canvas.style);
     }
 }

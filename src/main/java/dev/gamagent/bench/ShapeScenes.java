@@ -15,23 +15,27 @@ final class ShapeScenes {
     private static final int[] WIDTHS = {448, 512, 576, 640, 704, 768};
     private final Random rng;
     private final Difficulty d;
+    private final RenderStyle style;
 
-    ShapeScenes(Random rng, Difficulty d) {
+    ShapeScenes(Random rng, Difficulty d, RenderStyle style) {
         this.rng = rng;
         this.d = d;
+        this.style = style;
     }
 
     private record Spec(String shape, String color) { }
 
-    static Canvas newCanvas(Random rng, Difficulty d) {
-        int w = WIDTHS[rng.nextInt(WIDTHS.length)];
-        int h = (w * 3 / 4) & ~1;
+    /** A canvas of the style's size (classic: 448–768 px wide at 4:3, drawn from the scene's source) and a light background. */
+    static Canvas newCanvas(Random rng, Difficulty d, RenderStyle style) {
+        // The classic width is drawn in every style, so a seed asks the same questions in either rendering.
+        int classic = WIDTHS[rng.nextInt(WIDTHS.length)];
+        int w = style.classicSize() ? classic : style.width(), h = style.classicSize() ? (classic * 3 / 4) & ~1 : style.height();
         Color bg = d.lowContrast() ? Palette.LOW_CONTRAST_BACKGROUND : Palette.pick(Palette.BACKGROUNDS, rng);
-        return new Canvas(w, h, bg);
+        return new Canvas(w, h, bg, style);
     }
 
     BenchItem count(int index) {
-        Canvas canvas = newCanvas(rng, d);
+        Canvas canvas = newCanvas(rng, d, style);
         List<Spec> specs = new ArrayList<>();
         String question;
         int k;
@@ -63,7 +67,7 @@ final class ShapeScenes {
     }
 
     BenchItem color(int index) {
-        Canvas canvas = newCanvas(rng, d);
+        Canvas canvas = newCanvas(rng, d, style);
         String shape = Palette.pick(Palette.SHAPES, rng);
         String color = Palette.pick(Palette.COLORS, rng);
         List<Spec> specs = new ArrayList<>();
@@ -79,7 +83,7 @@ final class ShapeScenes {
     }
 
     BenchItem shape(int index) {
-        Canvas canvas = newCanvas(rng, d);
+        Canvas canvas = newCanvas(rng, d, style);
         String shape = Palette.pick(Palette.SHAPES, rng);
         String color = Palette.pick(Palette.COLORS, rng);
         List<Spec> specs = new ArrayList<>();
@@ -98,7 +102,7 @@ final class ShapeScenes {
     BenchItem spatial(int index) {
         int variant = rng.nextInt(5);
         for (int attempt = 0; attempt < 200; attempt++) {
-            Canvas canvas = newCanvas(rng, d);
+            Canvas canvas = newCanvas(rng, d, style);
             int n = 3 + rng.nextInt(Math.max(2, d.clutter() - 1));
             List<Spec> specs = uniqueSpecs(n);
             List<PlacedShape> placed = place(canvas, specs);
@@ -218,7 +222,7 @@ final class ShapeScenes {
                 double[] c = circles.get(i);
                 double rot = d.maxRotationDeg() == 0 ? 0 : Math.toRadians((rng.nextDouble() * 2 - 1) * d.maxRotationDeg());
                 Color col = Palette.jittered(s.color(), rng, canvas.background, d.contrastBlend());
-                var box = canvas.fill(Canvas.outline(s.shape(), c[0], c[1], c[2], rot), col);
+                var box = canvas.paint(Canvas.outline(s.shape(), c[0], c[1], c[2], rot), col, c[2]);
                 placed.add(new PlacedShape(s.shape(), s.color(), c[0], c[1], c[2], rot, box));
             }
             return placed;

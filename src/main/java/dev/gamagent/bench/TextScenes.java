@@ -41,16 +41,18 @@ final class TextScenes {
 
     private final Random rng;
     private final Difficulty d;
+    private final RenderStyle style;
 
-    TextScenes(Random rng, Difficulty d) {
+    TextScenes(Random rng, Difficulty d, RenderStyle style) {
         this.rng = rng;
         this.d = d;
+        this.style = style;
     }
 
     BenchItem item(int index) {
         String word = Palette.pick(WORDS, rng);
         List<String> distractors = similarWords(word);
-        Canvas canvas = ShapeScenes.newCanvas(rng, d);
+        Canvas canvas = ShapeScenes.newCanvas(rng, d, style);
         int variant = rng.nextInt(3);
         List<PlacedText> texts = new ArrayList<>();
         String question;
@@ -71,7 +73,7 @@ final class TextScenes {
     }
 
     private PlacedText sign(Canvas c, String text) {
-        Font font = Canvas.font(d.signPx(), true);
+        Font font = c.font(d.signPx(), true);
         int tw = c.textWidth(text, font);
         int pad = Math.max(8, d.signPx() / 2);
         double sw = tw + 2 * pad, sh = d.signPx() * 1.5 + pad;
@@ -91,7 +93,7 @@ final class TextScenes {
     }
 
     private PlacedText label(Canvas c, String text) {
-        Font font = Canvas.font(d.labelPx(), false);
+        Font font = c.font(d.labelPx(), false);
         int tw = c.textWidth(text, font);
         double lw = tw + 24, lh = d.labelPx() * 1.6;
         double jw = lw + 40, jh = lh * 3.2;
@@ -109,8 +111,8 @@ final class TextScenes {
 
     private void smallPrint(Canvas c, String word, List<PlacedText> texts) {
         String heading = Palette.pick(HEADINGS, rng);
-        Font big = Canvas.font(28 + rng.nextInt(9), true);
-        Font small = Canvas.font(d.smallPrintPx(), false);
+        Font big = c.font(28 + rng.nextInt(9), true);
+        Font small = c.font(d.smallPrintPx(), false);
         double cw = Math.max(c.textWidth(heading, big), c.textWidth(word, small)) + 80;
         double ch = 150;
         double x = 20 + rng.nextDouble() * Math.max(1, c.width() - cw - 40);
@@ -135,7 +137,7 @@ final class TextScenes {
     private PlacedText decoy(Canvas c, String word, PlacedText target, boolean upper) {
         String text = upper ? word.toUpperCase(Locale.ROOT) : word;
         int px = Math.max(12, (int) Math.round(target.fontPx() * 1.3));
-        Font font = Canvas.font(px, false);
+        Font font = c.font(px, false);
         int tw = c.textWidth(text, font);
         Rectangle t = target.box();
         // Below the sign board, jar or card (all end within 60 px of the target text); none when there is no room.

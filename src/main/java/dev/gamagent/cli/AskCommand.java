@@ -6,12 +6,16 @@ import dev.gamagent.api.MethodRegistry;
 import dev.gamagent.api.Question;
 import dev.gamagent.api.RunContext;
 import dev.gamagent.backend.Backend;
-import dev.gamagent.backend.BackendFactory;
+import dev.gamagent.backend.Capabilities;
+import dev.gamagent.backend.NamedBackends;
+import dev.gamagent.backend.UsageMeter;
 import dev.gamagent.config.Config;
 import dev.gamagent.image.ImageLoader;
 import dev.gamagent.image.Picture;
 import dev.gamagent.image.VideoFrames;
 import dev.gamagent.util.Concurrency;
+import dev.gamagent.eval.SignalMix;
+import dev.gamagent.uncertainty.UncertaintyFallback;
 import dev.gamagent.util.Json;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -64,25 +68,36 @@ public final class AskCommand implements Callable<Integer> {
         Map<String, String> opts = options(options);
         if (images.isEmpty() && video == null) throw new IllegalArgumentException("give --image FILE or --video FILE|DIR");
         Config config = backendOptions.config();
-        ImageLoader loader = ImageLoader.withMaxMegapixels(config.number("image.max_megapixels", ImageLoader.DEFAULT_MAX_PIXELS / 1e6));
-        List<Picture> pics = new ArrayList<>();
-        for (Path p : images) pics.add(loader.file(p));
-        if (video != null) pics.addAll(new VideoFrames(System.getenv("PATH"), loader).frames(video, frames));
-        Question q = new Question("ask", pics, question, hint, opts, null, null, null);
         var m = MethodRegistry.create(method);
         ExecutorService ex = Concurrency.newIoExecutor("gam-ask");
-        try (Backend backend = BackendFactory.create(backendOptions.spec(), config)) {
-            RunContext ctx = new RunContext(backend, null, config, ex, null);
-            Answer a = m.run(q, ctx);
+        try (NamedBackends backends = backendOptions.open(config, BackendSource.FACTORY)) {
+            PanelCheck.require(backends, config, List.of(m.name()), System.err);
+            Backend backend = backends.defaultBackend();
+            // images are kept no larger than a backend of the panel can use (backends are built without connecting)
+            long keep = backend.capabilities().maxImagePixels();
+            if (!backends.entries().isEmpty()) keep = Math.max(keep, Capabilities.DEFAULT_MAX_PIXELS);
+            ImageLoader loader = ImageLoader.withMaxMegapixels(config.number("image.max_megapixels", ImageLoader.DEFAULT_MAX_PIXELS / 1e6))
+                    .keepingAtMost(keep);
+            List<Picture> pics = new ArrayList<>();
+            for (Path p : images) pics.add(loader.file(p));
+            if (video != null) pics.addAll(new VideoFrames(System.getenv("PATH"), loader).frames(video, frames));
+            Question q = new Question("ask", pics, question, hint, opts, null, null, null);
+            UsageMeter meter = new UsageMeter();
+            Answer a = m.run(q, new RunContext(backend, backends, config, ex, null).metered(meter));
+            if (a.trace() != null && SignalMix.usedSemantic(Json.MAPPER.valueToTree(a.trace()))) {
+                System.err.println("note: " + UncertaintyFallback.semanticNotice(m.name()));
+            }
             if (trace != null) {
                 Path parent = trace.toAbsolutePath().getParent();
                 if (parent != null) Files.createDirectories(parent);
                 Files.writeString(trace, Json.writePretty(a.trace()));
             }
             if (json) {
-                System.out.println(Json.write(toJson(a, backend.name())));
+                ObjectNode o = toJson(a, backend.name());
+                o.set("backends", Json.MAPPER.valueToTree(meter.tallies()));
+                System.out.println(Json.write(o));
             } else {
-                printHuman(a, backend.name());
+                printHuman(a, backend.name(), meter.tallies());
             }
         } finally {
             ex.shutdownNow();
@@ -137,7 +152,7 @@ public final class AskCommand implements Callable<Integer> {
         return agents == null || agents.isEmpty() ? null : agents.get(0).signal();
     }
 
-    private static void printHuman(Answer a, String backendName) {
+    private static void printHuman(Answer a, String backendName, Map<String, UsageMeter.Tally> used) {
         System.out.println("answer:      " + (a.option() != null ? a.option() + ". " : "") + a.answer());
         System.out.printf(Locale.ROOT, "confidence:  %.3f%n", a.confidence());
         String s = signalOf(a);
@@ -146,5 +161,12 @@ public final class AskCommand implements Callable<Integer> {
         System.out.println("tokens:      " + a.tokens().prompt() + " prompt + " + a.tokens().completion() + " completion"
                 + (a.tokens().estimated() ? " (estimated)" : ""));
         System.out.println("calls:       " + a.calls() + " in " + a.millis() + " ms via " + backendName);
+        if (used.size() > 1 || used.size() == 1 && !used.containsKey(RunContext.DEFAULT_BACKEND)) {
+            for (var e : used.entrySet()) {
+                UsageMeter.Tally t = e.getValue();
+                System.out.printf(Locale.ROOT, "  %-12s %s: %d calls, %d + %d tokens%n", e.getKey(), t.model() == null ? t.backend() : t.model(),
+                        t.calls(), t.promptTokens(), t.completionTokens());
+            }
+        }
     }
 }

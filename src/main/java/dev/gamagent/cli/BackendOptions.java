@@ -1,6 +1,7 @@
 package dev.gamagent.cli;
 
 import dev.gamagent.backend.BackendSpec;
+import dev.gamagent.backend.NamedBackends;
 import dev.gamagent.config.Config;
 import picocli.CommandLine.Option;
 
@@ -13,7 +14,8 @@ import java.util.Map;
 
 /** The backend and configuration flags shared by ask, eval, demo, serve and backends check. */
 public final class BackendOptions {
-    @Option(names = "--backend", description = "local|openai|ollama|gemini|anthropic|replay (default: ${DEFAULT-VALUE})", defaultValue = "local")
+    @Option(names = "--backend", description = "local|openai|ollama|gemini|anthropic|replay (default: local); the run's default "
+            + "backend, named 'default' in agent lists (more backends by name: the 'backends' section of --config)")
     String backend;
 
     @Option(names = "--base-url", description = "server URL; repeat for load-balanced replicas, e.g. http://127.0.0.1:8000/v1")
@@ -43,18 +45,23 @@ public final class BackendOptions {
     @Option(names = "--image-tokens", description = "image-token estimate family when the server reports no usage: qwen|openai|internvl")
     String imageTokens;
 
-    @Option(names = "--config", description = "JSON config file (hyperparameters, prompts, agents)")
+    @Option(names = "--config", description = "JSON config file (hyperparameters, prompts, agents, named backends)")
     Path config;
 
     @Option(names = "--set", description = "override one config value, e.g. --set gam.lambda=0.3 (repeatable)")
     Map<String, String> overrides = new LinkedHashMap<>();
 
     public BackendSpec spec() {
-        return new BackendSpec(backend, baseUrls, model, apiKeyEnv, Duration.ofSeconds(timeoutSeconds), retries,
+        return new BackendSpec(backend == null ? "local" : backend, baseUrls, model, apiKeyEnv, Duration.ofSeconds(timeoutSeconds), retries,
                 maxConcurrent, record, replay, imageTokens);
     }
 
     public Config config() {
         return Config.defaults().withFile(config).withOverrides(overrides);
+    }
+
+    /** The command line's backend as {@code default}, the built-in model as {@code local}, and the configured ones. */
+    public NamedBackends open(Config c, BackendSource source) {
+        return NamedBackends.open(spec(), c, source::create);
     }
 }

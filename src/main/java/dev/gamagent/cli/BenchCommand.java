@@ -4,6 +4,7 @@ import dev.gamagent.bench.BenchItem;
 import dev.gamagent.bench.BenchmarkGenerator;
 import dev.gamagent.bench.BenchmarkWriter;
 import dev.gamagent.bench.Family;
+import dev.gamagent.bench.RenderStyle;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -24,7 +25,7 @@ public final class BenchCommand implements Runnable {
         spec.commandLine().usage(System.out);
     }
 
-    /** {@code gam bench generate --n N --seed S --out FILE [--families text,count,...]}. */
+    /** {@code gam bench generate --n N --seed S --out FILE [--families text,count,...] [--render varied|classic]}. */
     @Command(name = "generate", mixinStandardHelpOptions = true,
             description = "Generate N questions with exact ground truth; the format follows the extension (.tsv, .json, .jsonl).")
     static final class Generate implements Callable<Integer> {
@@ -44,12 +45,17 @@ public final class BenchCommand implements Runnable {
                 + "40 %% easy, 35 %% medium, 25 %% hard); easy and medium share the rest 8:7")
         Double hardFraction;
 
+        @Option(names = "--render", defaultValue = "varied", description = "varied: each image in its own style (anti-aliasing on/off, "
+                + "filled or outlined shapes, several fonts, JPEG compression, sizes and aspect ratios), fixed by the seed; "
+                + "classic: the original look (anti-aliased, filled, sans-serif, lossless, 4:3) (default: ${DEFAULT-VALUE})")
+        String render;
+
         @Override public Integer call() throws Exception {
             BenchmarkWriter.formatOf(out);
             List<Family> fams = families.isEmpty() ? Arrays.asList(Family.values())
                     : families.stream().map(Family::parse).toList();
             long t0 = System.nanoTime();
-            List<BenchItem> items = BenchmarkGenerator.withMix(seed, hardFraction).generate(n, fams, it -> {
+            List<BenchItem> items = BenchmarkGenerator.withMix(seed, hardFraction, RenderStyle.Render.parse(render)).generate(n, fams, it -> {
                 int done = it.index() + 1;
                 if (done % 10 == 0 || done == n) System.err.printf("generated %d/%d%n", done, n);
             });

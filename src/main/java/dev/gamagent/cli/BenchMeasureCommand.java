@@ -7,6 +7,7 @@ import dev.gamagent.backend.ChatResult;
 import dev.gamagent.bench.BenchItem;
 import dev.gamagent.bench.BenchmarkGenerator;
 import dev.gamagent.bench.Family;
+import dev.gamagent.bench.RenderStyle;
 import dev.gamagent.config.Config;
 import dev.gamagent.engine.AnswerExtractor;
 import dev.gamagent.engine.Prompts;
@@ -48,6 +49,10 @@ final class BenchMeasureCommand implements Callable<Integer> {
     @Option(names = "--hard-fraction", description = "share of hard items, 0..1 (default: the generator's mix)")
     Double hardFraction;
 
+    @Option(names = "--render", defaultValue = "varied", description = "varied or classic rendering, as for bench generate; "
+            + "varied also reports accuracy per style choice (default: ${DEFAULT-VALUE})")
+    String render;
+
     @Option(names = "--out", description = "also write the figures as JSON to this file")
     Path out;
 
@@ -63,7 +68,8 @@ final class BenchMeasureCommand implements Callable<Integer> {
     }
 
     /** Everything measured at one scale. */
-    private record ScaleResult(double scale, Map<String, Tally> families, Map<String, Tally> tiers, Tally overall, double[] perceptionMs) { }
+    private record ScaleResult(double scale, Map<String, Tally> families, Map<String, Tally> tiers, Map<String, Tally> styles,
+                               Tally overall, double[] perceptionMs) { }
 
     @Override public Integer call() throws Exception {
         if (n < 1) throw new IllegalArgumentException("--n must be >= 1, got " + n);
@@ -71,8 +77,9 @@ final class BenchMeasureCommand implements Callable<Integer> {
         System.setProperty("java.awt.headless", "true");
         Config config = Config.defaults();
         String date = Instant.now().toString();
-        System.err.printf("measure: generating %d questions (seed %d)%n", n, seed);
-        List<BenchItem> items = BenchmarkGenerator.withMix(seed, hardFraction).generate(n, Arrays.asList(Family.values()));
+        System.err.printf("measure: generating %d questions (seed %d, %s rendering)%n", n, seed, render);
+        RenderStyle.Render rendering = RenderStyle.Render.parse(render);
+        List<BenchItem> items = BenchmarkGenerator.withMix(seed, hardFraction, rendering).generate(n, Arrays.asList(Family.values()));
         Prompts prompts = new Prompts(config);
         List<ScaleResult> results = new ArrayList<>();
         try (LocalBackend backend = LocalBackend.create(config)) {
@@ -81,6 +88,7 @@ final class BenchMeasureCommand implements Callable<Integer> {
                 for (Family f : Family.values()) fams.put(f.category(), new Tally());
                 Map<String, Tally> tiers = new LinkedHashMap<>();
                 for (String t : List.of("easy", "medium", "hard")) tiers.put(t, new Tally());
+                Map<String, Tally> styles = new java.util.TreeMap<>();
                 Tally all = new Tally();
                 double[] ms = new double[items.size()];
                 for (int i = 0; i < items.size(); i++) {
@@ -96,19 +104,20 @@ final class BenchMeasureCommand implements Callable<Integer> {
                     boolean ok = it.answer().equals(AnswerExtractor.option(r.text(), it.options()));
                     fams.get(it.category()).add(ok);
                     tiers.computeIfAbsent(it.difficulty(), k -> new Tally()).add(ok);
+                    if (rendering == RenderStyle.Render.VARIED) for (String tag : it.render().tags()) styles.computeIfAbsent(tag, k -> new Tally()).add(ok);
                     all.add(ok);
                     if ((i + 1) % 25 == 0 || i + 1 == items.size()) {
                         System.err.printf(Locale.ROOT, "scale %s: %d/%d, accuracy so far %.3f%n", plain(scale), i + 1, items.size(), all.accuracy());
                     }
                 }
-                results.add(new ScaleResult(scale, fams, tiers, all, ms));
+                results.add(new ScaleResult(scale, fams, tiers, styles, all, ms));
             }
         }
         System.out.print(table(results));
         if (out != null) {
             Map<String, Object> json = new LinkedHashMap<>();
             json.put("command", "gam bench measure --n " + n + " --seed " + seed + " --scales " + joined(scales)
-                    + (hardFraction == null ? "" : " --hard-fraction " + hardFraction));
+                    + (hardFraction == null ? "" : " --hard-fraction " + hardFraction) + " --render " + rendering.label());
             json.put("date", date);
             json.put("processors", Runtime.getRuntime().availableProcessors());
             json.put("java", System.getProperty("java.version"));
@@ -125,6 +134,9 @@ final class BenchMeasureCommand implements Callable<Integer> {
                 Map<String, Object> t = new LinkedHashMap<>();
                 r.tiers().forEach((k, v) -> t.put(k, v.json()));
                 m.put("tiers", t);
+                Map<String, Object> st = new LinkedHashMap<>();
+                r.styles().forEach((k, v) -> st.put(k, v.json()));
+                if (!st.isEmpty()) m.put("styles", st);
                 m.put("perception_ms", Map.of("mean", mean(r.perceptionMs()), "p95", p95(r.perceptionMs())));
                 per.add(m);
             }
@@ -148,22 +160,23 @@ final class BenchMeasureCommand implements Callable<Integer> {
     /** Rows: families, tiers, overall, perception times; one column per scale. */
     private static String table(List<ScaleResult> results) {
         StringBuilder sb = new StringBuilder();
-        sb.append(String.format(Locale.ROOT, "%-20s", "accuracy"));
+        sb.append(String.format(Locale.ROOT, "%-28s", "accuracy"));
         for (ScaleResult r : results) sb.append(String.format(Locale.ROOT, "%16s", "scale " + plain(r.scale())));
         sb.append('\n');
         List<String> rows = new ArrayList<>(results.get(0).families().keySet());
         for (String fam : rows) row(sb, fam, results, r -> r.families().get(fam));
         for (String tier : results.get(0).tiers().keySet()) row(sb, "tier " + tier, results, r -> r.tiers().get(tier));
+        for (String tag : results.get(0).styles().keySet()) row(sb, tag, results, r -> r.styles().get(tag));
         row(sb, "overall", results, ScaleResult::overall);
-        sb.append(String.format(Locale.ROOT, "%-20s", "perception ms mean"));
+        sb.append(String.format(Locale.ROOT, "%-28s", "perception ms mean"));
         for (ScaleResult r : results) sb.append(String.format(Locale.ROOT, "%16.0f", mean(r.perceptionMs())));
-        sb.append('\n').append(String.format(Locale.ROOT, "%-20s", "perception ms p95"));
+        sb.append('\n').append(String.format(Locale.ROOT, "%-28s", "perception ms p95"));
         for (ScaleResult r : results) sb.append(String.format(Locale.ROOT, "%16.0f", p95(r.perceptionMs())));
         return sb.append('\n').toString();
     }
 
     private static void row(StringBuilder sb, String name, List<ScaleResult> results, java.util.function.Function<ScaleResult, Tally> get) {
-        sb.append(String.format(Locale.ROOT, "%-20s", name));
+        sb.append(String.format(Locale.ROOT, "%-28s", name));
         for (ScaleResult r : results) {
             Tally t = get.apply(r);
             sb.append(String.format(Locale.ROOT, "%16s", t == null || t.total == 0 ? "-"

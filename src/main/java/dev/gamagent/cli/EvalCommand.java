@@ -1,7 +1,9 @@
 package dev.gamagent.cli;
 
 import dev.gamagent.backend.Backend;
+import dev.gamagent.backend.Capabilities;
 import dev.gamagent.backend.BackendSpec;
+import dev.gamagent.backend.NamedBackends;
 import dev.gamagent.config.Config;
 import dev.gamagent.eval.BenchmarkLoader;
 import dev.gamagent.eval.CircularExpansion;
@@ -9,7 +11,9 @@ import dev.gamagent.eval.Dataset;
 import dev.gamagent.eval.Evaluation;
 import dev.gamagent.eval.GradingMode;
 import dev.gamagent.eval.ProgressBar;
+import dev.gamagent.eval.RunIdentity;
 import dev.gamagent.eval.RunSummary;
+import dev.gamagent.image.DecodeBudget;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -62,6 +66,9 @@ public final class EvalCommand implements Callable<Integer> {
             + "vlmevalkit-2024|2025|2026 (an earlier VLMEvalKit), or extended (ours: also ANSWER: lines; not comparable with leaderboards)")
     String grading;
 
+    @Option(names = "--force-new", description = "start a new run even if --out holds another run's results (they are moved aside, not deleted)")
+    boolean forceNew;
+
     @Mixin
     BackendOptions backendOptions;
 
@@ -76,20 +83,29 @@ public final class EvalCommand implements Callable<Integer> {
         System.setProperty("java.awt.headless", "true");
         Config config = backendOptions.config();
         if (grading != null) config = config.with(GradingMode.CONFIG_KEY, GradingMode.of(grading).label());
-        Dataset ds = BenchmarkLoader.load(data, new BenchmarkLoader.Filter(limit, category));
-        if (ds.questions().isEmpty()) {
-            throw new IllegalArgumentException(data + ": no usable questions" + (category != null ? " in category '" + category + "'" : "")
-                    + (ds.skipped().isEmpty() ? "" : " (" + ds.skipped().size() + " rows skipped, first: " + ds.skipped().get(0) + ")"));
-        }
-        boolean circ = circular != null ? circular : CircularExpansion.defaultFor(data.getFileName().toString());
-        List<String> ms = methods.stream().map(String::strip).filter(s -> !s.isEmpty()).toList();
-        var plan = new Evaluation.Plan(ds, circ, ms, out, concurrency, commandLine());
+        BackendSpec spec = backendOptions.spec();
         BackendSpec judgeSpec = judgeBackend == null ? null : new BackendSpec(judgeBackend, judgeBaseUrls, judgeModel, judgeApiKeyEnv,
                 Duration.ofSeconds(backendOptions.timeoutSeconds), backendOptions.retries, backendOptions.maxConcurrent, null, null, null);
+        if (!java.nio.file.Files.isRegularFile(data)) throw new IllegalArgumentException("benchmark file " + data + " does not exist");
+        RunIdentity identity = RunIdentity.of(data, spec.kind(), spec.model(),
+                judgeSpec == null ? null : judgeSpec.kind() + ":" + (judgeSpec.model() == null ? "(the server's own)" : judgeSpec.model()), config);
+        List<String> ms = methods.stream().map(String::strip).filter(s -> !s.isEmpty()).toList();
+        boolean circ = circular != null ? circular : CircularExpansion.defaultFor(data.getFileName().toString());
         RunSummary s;
-        try (Backend backend = backends.create(backendOptions.spec(), config);
+        try (NamedBackends panel = backendOptions.open(config, backends);
              Backend judge = judgeSpec == null ? null : backends.create(judgeSpec, config)) {
-            s = Evaluation.run(plan, backend, judge, config, System.err, n -> {
+            PanelCheck.require(panel, config, ms, System.err);
+            // decode within one budget for the run and keep each image at most as large as a backend of the run can use
+            long keep = panel.defaultBackend().capabilities().maxImagePixels();
+            if (!panel.entries().isEmpty()) keep = Math.max(keep, Capabilities.DEFAULT_MAX_PIXELS);
+            var images = BenchmarkLoader.Images.from(config, DecodeBudget.megapixels(config.number("image.decode_budget_megapixels", 0)), keep);
+            Dataset ds = BenchmarkLoader.load(data, new BenchmarkLoader.Filter(limit, category), images);
+            if (ds.questions().isEmpty()) {
+                throw new IllegalArgumentException(data + ": no usable questions" + (category != null ? " in category '" + category + "'" : "")
+                        + (ds.skipped().isEmpty() ? "" : " (" + ds.skipped().size() + " rows skipped, first: " + ds.skipped().get(0) + ")"));
+            }
+            var plan = new Evaluation.Plan(ds, circ, ms, out, concurrency, commandLine(), identity, forceNew);
+            s = Evaluation.run(plan, panel, judge, config, System.err, n -> {
                 ProgressBar bar = ProgressBar.onStderr(n);
                 return r -> bar.step(r.outcomeValue());
             });
@@ -106,7 +122,7 @@ public final class EvalCommand implements Callable<Integer> {
         if (category != null) parts.addAll(List.of("--category", category));
         if (circular != null) parts.add(circular ? "--circular" : "--no-circular");
         if (grading != null) parts.addAll(List.of("--grading", grading));
-        parts.addAll(List.of("--backend", backendOptions.backend));
+        parts.addAll(List.of("--backend", backendOptions.spec().kind()));
         for (String u : backendOptions.baseUrls) parts.addAll(List.of("--base-url", u));
         if (backendOptions.model != null) parts.addAll(List.of("--model", backendOptions.model));
         if (backendOptions.config != null) parts.addAll(List.of("--config", backendOptions.config.toString()));

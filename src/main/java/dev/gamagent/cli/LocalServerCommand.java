@@ -23,11 +23,15 @@ public final class LocalServerCommand implements Callable<Integer> {
     @Option(names = "--config", description = "JSON config file")
     Path config;
 
+    @Option(names = "--no-logprobs", description = "answer without log-probs (\"logprobs\": null), like a server that has them switched off")
+    boolean noLogprobs;
+
     @Override public Integer call() throws Exception {
         Config cfg = Config.defaults().withFile(config);
         try (LocalBackend backend = LocalBackend.create(cfg);
-             LocalChatServer server = new LocalChatServer(backend, LocalBackend.MODEL, port, threads).start()) {
-            System.out.println("serving " + LocalBackend.MODEL + " at " + server.baseUrl() + " (Ctrl-C to stop)");
+             LocalChatServer server = new LocalChatServer(backend, LocalBackend.MODEL, port, threads, !noLogprobs).start()) {
+            System.out.println("serving " + LocalBackend.MODEL + " at " + server.baseUrl() + (noLogprobs ? " without log-probs" : "")
+                    + " (Ctrl-C to stop)");
             new CountDownLatch(1).await();
         }
         return 0;

@@ -1,7 +1,7 @@
 package dev.gamagent.cli;
 
-import dev.gamagent.backend.Backend;
-import dev.gamagent.backend.BackendFactory;
+import dev.gamagent.api.MethodRegistry;
+import dev.gamagent.backend.NamedBackends;
 import dev.gamagent.config.Config;
 import dev.gamagent.server.GamServer;
 import dev.gamagent.server.MethodCatalog;
@@ -47,21 +47,27 @@ public final class ServeCommand implements Callable<Integer> {
         Config config = backendOptions.config();
         ServerSettings settings = ServerSettings.fromConfig(config, host, port, key, traceDb);
         settings.check(); // before building a backend: refuse an open, keyless server early
-        List<String> upstream = new ArrayList<>();
-        for (String v : new String[]{backendOptions.spec().apiKeyEnv(), "OPENAI_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY", "ANTHROPIC_API_KEY"}) {
-            if (v != null && System.getenv(v) != null) upstream.add(System.getenv(v));
-        }
         CountDownLatch stop = new CountDownLatch(1);
-        try (Backend backend = BackendFactory.create(backendOptions.spec(), config);
-             GamServer server = new GamServer(settings, backend, config, MethodCatalog.REGISTRY, upstream)) {
-            int p = server.start();
-            System.out.println("gam serve: http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + p + "/  (traces in " + settings.traceDb() + ")");
-            Runtime.getRuntime().addShutdownHook(new Thread(stop::countDown));
-            try {
-                stop.await();
-            } catch (InterruptedException e) {
-                // stopped by the thread that runs it (tests, a host application): close the server, a clean stop
-                Thread.currentThread().interrupt();
+        try (NamedBackends backends = backendOptions.open(config, BackendSource.FACTORY)) {
+            // the panel is the server's: every method's named servers are checked before it listens
+            PanelCheck.require(backends, config, MethodRegistry.listed(), System.err);
+            List<String> upstream = new ArrayList<>();
+            List<String> vars = new ArrayList<>(List.of("OPENAI_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY", "ANTHROPIC_API_KEY"));
+            if (backendOptions.spec().apiKeyEnv() != null) vars.add(backendOptions.spec().apiKeyEnv());
+            vars.addAll(backends.keyVariables());
+            for (String v : vars) {
+                if (System.getenv(v) != null && !upstream.contains(System.getenv(v))) upstream.add(System.getenv(v));
+            }
+            try (GamServer server = new GamServer(settings, backends, config, MethodCatalog.REGISTRY, upstream)) {
+                int p = server.start();
+                System.out.println("gam serve: http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + p + "/  (traces in " + settings.traceDb() + ")");
+                Runtime.getRuntime().addShutdownHook(new Thread(stop::countDown));
+                try {
+                    stop.await();
+                } catch (InterruptedException e) {
+                    // stopped by the thread that runs it (tests, a host application): close the server, a clean stop
+                    Thread.currentThread().interrupt();
+                }
             }
         }
         return 0;

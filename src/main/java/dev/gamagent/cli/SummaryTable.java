@@ -3,6 +3,7 @@ package dev.gamagent.cli;
 import dev.gamagent.eval.GradingMode;
 import dev.gamagent.eval.MethodMetrics;
 import dev.gamagent.eval.RunSummary;
+import dev.gamagent.eval.SignalMix;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -72,9 +73,25 @@ final class SummaryTable {
         if (!inline) byCategory(sb, "category", catList, cats);
         List<String> l2List = names(l2);
         if (!(l2List.isEmpty() || l2List.equals(List.of("-")))) byCategory(sb, "l2-category", l2List, l2);
+        backends(sb, rows);
         Set<String> gradings = new LinkedHashSet<>();
         for (RunSummary s : runs.values()) gradings.add(GradingMode.describeLabels(s.grading()));
         sb.append("grading: ").append(String.join("; ", gradings)).append('\n');
+        return sb + signalLines(runs, prefixRuns);
+    }
+
+    /** One line per method naming the uncertainty signals its agents ran on, so a run without log-probs is visible. */
+    static String signalLines(Map<String, RunSummary> runs, boolean prefixRuns) {
+        StringBuilder sb = new StringBuilder();
+        for (var run : runs.entrySet()) {
+            Map<String, Map<String, Long>> mix = run.getValue().signals();
+            if (mix == null) continue;
+            for (var m : mix.entrySet()) {
+                if (m.getValue().isEmpty()) continue;
+                sb.append("signals ").append(prefixRuns ? run.getKey() + " / " : "").append(m.getKey()).append(": ")
+                        .append(SignalMix.describe(m.getValue())).append('\n');
+            }
+        }
         return sb.toString();
     }
 
@@ -100,6 +117,27 @@ final class SummaryTable {
             }
             sb.append('\n');
         }
+    }
+
+    /** When a method's agents ran on several backends: calls, tokens and cost per question of each backend. */
+    private static void backends(StringBuilder sb, Map<String, MethodMetrics> methods) {
+        List<String[]> rows = new ArrayList<>();
+        for (var m : methods.entrySet()) {
+            if (m.getValue().backends() == null) continue;
+            for (var e : m.getValue().backends().entrySet()) {
+                MethodMetrics.BackendUse b = e.getValue();
+                rows.add(new String[]{m.getKey(), e.getKey(), b.model() == null ? b.backend() : b.model(),
+                        String.format(Locale.ROOT, "%.2f", b.callsPerQuestion()),
+                        String.format(Locale.ROOT, "%.0f", b.promptTokensPerQuestion() + b.completionTokensPerQuestion()),
+                        String.format(Locale.ROOT, "%.6f", b.costPerQuestion())});
+            }
+        }
+        if (rows.isEmpty()) return;
+        int[] w = {6, 7, 5};
+        for (String[] r : rows) for (int i = 0; i < 3; i++) w[i] = Math.max(w[i], r[i].length());
+        String f = "%-" + w[0] + "s %-" + w[1] + "s %-" + w[2] + "s %7s %9s %10s%n";
+        sb.append("\nper backend (per question):\n").append(String.format(Locale.ROOT, f, "method", "backend", "model", "calls", "tokens", "cost ($)"));
+        for (String[] r : rows) sb.append(String.format(Locale.ROOT, f, (Object[]) r));
     }
 
     private static List<String> names(Map<String, Map<String, RunSummary.Cell>> byMethod) {

@@ -70,7 +70,42 @@ public final class ConfigSchema {
             Map.entry("local.cache_entries", Type.INTEGER), Map.entry("image.max_megapixels", Type.NUMBER),
             Map.entry("backend.endpoint_cooldown_ms", Type.INTEGER), Map.entry("backend.max_top_logprobs", Type.INTEGER),
             Map.entry("backend.retry_after_cap_ms", Type.INTEGER), Map.entry("backend.retry_base_ms", Type.INTEGER),
-            Map.entry("backend.retry_max_ms", Type.INTEGER));
+            Map.entry("backend.retry_max_ms", Type.INTEGER),
+            // limits and defences (issue 13); host and origin lists may also be given as "a,b" with --set
+            Map.entry("server.max_request_megapixels", Type.NUMBER), Map.entry("server.decode_budget_megapixels", Type.NUMBER),
+            Map.entry("server.allowed_hosts", Type.ANY), Map.entry("server.cors_origins", Type.ANY),
+            Map.entry("server.header_timeout_s", Type.NUMBER), Map.entry("server.read_timeout_s", Type.NUMBER),
+            Map.entry("server.idle_timeout_s", Type.NUMBER), Map.entry("image.max_question_megapixels", Type.NUMBER),
+            Map.entry("image.decode_budget_megapixels", Type.NUMBER),
+            // one backend name per agent of each method (docs/methods.md)
+            Map.entry("single.backends", Type.LIST), Map.entry("cot.backends", Type.LIST), Map.entry("sc.backends", Type.LIST),
+            Map.entry("vote.backends", Type.LIST), Map.entry("debate.backends", Type.LIST),
+            Map.entry("self_debate.backends", Type.LIST), Map.entry("mad.backends", Type.LIST),
+            Map.entry("dmad.backends", Type.LIST), Map.entry("chateval.backends", Type.LIST),
+            Map.entry("debunc.backends", Type.LIST), Map.entry("dwi.backends", Type.LIST));
+
+    /**
+     * The fields of one entry of the {@code backends} section, whose entry names the user chooses
+     * ({@code backends.vlm-large.kind}); read by {@code backend.BackendEntry}.
+     */
+    public static final Map<String, Type> BACKEND_FIELDS = backendFields();
+
+    private static Map<String, Type> backendFields() {
+        Map<String, Type> f = new LinkedHashMap<>();
+        f.put("kind", Type.STRING);
+        f.put("base_urls", Type.ANY); // one URL or a list
+        f.put("model", Type.STRING);
+        f.put("api_key_env", Type.STRING);
+        f.put("timeout", Type.NUMBER);
+        f.put("retries", Type.INTEGER);
+        f.put("max_concurrent", Type.INTEGER);
+        f.put("image_tokens", Type.STRING);
+        f.put("record", Type.STRING);
+        f.put("replay", Type.STRING);
+        f.put("max_top_logprobs", Type.INTEGER);
+        f.put("logprobs", Type.BOOLEAN);
+        return java.util.Collections.unmodifiableMap(f);
+    }
 
     /** Sections whose keys the user names: prompt templates by name; {@code runtime} is set by DREAM, not by users. */
     static final List<String> FREE_SECTIONS = List.of("prompts", "runtime");
@@ -121,6 +156,10 @@ public final class ConfigSchema {
      * section is checked key by key.
      */
     public void check(String key, JsonNode value, String where) {
+        if (key.equals("backends") || key.startsWith("backends.")) {
+            checkBackends(key, value, where);
+            return;
+        }
         Type t = typeOf(key);
         if (t == null && value.isObject() && isSection(key)) {
             Iterator<Map.Entry<String, JsonNode>> it = value.fields();
@@ -134,6 +173,48 @@ public final class ConfigSchema {
         if (t == Type.OBJECT && !value.isObject() || !t.fits(value)) {
             throw new Config.ConfigException(where + ": " + key + " must be " + t.expected() + ", got " + show(value));
         }
+    }
+
+    /** The {@code backends} section: entry names are free, each entry's fields are {@link #BACKEND_FIELDS}. */
+    private static void checkBackends(String key, JsonNode value, String where) {
+        String[] parts = key.split("\\.", 3);
+        if (parts.length < 3) {
+            String what = parts.length == 1 ? "backends" : key;
+            if (!value.isObject()) {
+                throw new Config.ConfigException(where + ": " + what + " must be " + (parts.length == 1
+                        ? "an object of name → backend, e.g. {\"vlm-large\": {\"kind\": \"openai\"}}" : "an object with \"kind\"") + ", got " + show(value));
+            }
+            Iterator<Map.Entry<String, JsonNode>> it = value.fields();
+            while (it.hasNext()) {
+                var e = it.next();
+                checkBackends(what + "." + e.getKey(), e.getValue(), where);
+            }
+            return;
+        }
+        String field = parts[2];
+        Type t = BACKEND_FIELDS.get(field);
+        if (field.equals("api_key") || field.equals("key")) {
+            // the message leaves out where it came from: a --set names the value, and the value is a key
+            throw new Config.ConfigException("config " + key + ": API keys are read from environment variables only; "
+                    + "put the key in a variable and name it with 'api_key_env'");
+        }
+        if (t == null) {
+            String hint = nearestField(field) == null ? "fields: " + String.join(", ", BACKEND_FIELDS.keySet())
+                    : "did you mean '" + nearestField(field) + "'?";
+            throw new Config.ConfigException(where + ": unknown backend field '" + key + "'; " + hint);
+        }
+        if (!t.fits(value)) throw new Config.ConfigException(where + ": " + key + " must be " + t.expected() + ", got " + show(value));
+    }
+
+    /** The backend field a typo most likely meant, or null. */
+    public static String nearestField(String field) {
+        String best = null;
+        int bestD = Integer.MAX_VALUE;
+        for (String f : BACKEND_FIELDS.keySet()) {
+            int d = distance(field, f);
+            if (d < bestD) { bestD = d; best = f; }
+        }
+        return bestD <= Math.max(2, field.length() / 3) ? best : null;
     }
 
     private boolean isSection(String key) {
@@ -152,6 +233,7 @@ public final class ConfigSchema {
 
     private List<String> sections() {
         TreeSet<String> s = new TreeSet<>(FREE_SECTIONS);
+        s.add("backends");
         for (String k : keys.keySet()) s.add(k.contains(".") ? k.substring(0, k.indexOf('.')) : k);
         return new ArrayList<>(s);
     }

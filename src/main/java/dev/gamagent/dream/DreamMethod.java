@@ -12,6 +12,7 @@ import dev.gamagent.api.Termination;
 import dev.gamagent.api.TokenCount;
 import dev.gamagent.api.Trace;
 import dev.gamagent.backend.Backend;
+import dev.gamagent.backend.ChatRequest;
 import dev.gamagent.backend.ChatResult;
 import dev.gamagent.backend.Choice;
 import dev.gamagent.backend.Sampling;
@@ -20,13 +21,15 @@ import dev.gamagent.baseline.MajorityVote;
 import dev.gamagent.baseline.ReplyParser;
 import dev.gamagent.config.Config;
 import dev.gamagent.engine.AgentCall;
+import dev.gamagent.engine.AnswerSampler;
+import dev.gamagent.game.BgeSentenceEmbedder;
+import dev.gamagent.game.Similarity;
 import dev.gamagent.engine.Prompts;
 import dev.gamagent.image.Picture;
 import dev.gamagent.uncertainty.Estimate;
 import dev.gamagent.uncertainty.UncertaintyEstimator;
+import dev.gamagent.uncertainty.UncertaintyFallback;
 import dev.gamagent.util.Json;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -35,6 +38,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 
 /**
  * DREAM (dynamic resolution assignment + uncertainty-guided rollback) around any method, through the
@@ -46,11 +51,8 @@ import java.util.concurrent.Future;
  */
 public final class DreamMethod implements Method {
     public static final String PREFIX = "dream+";
-    private static final Logger LOG = LoggerFactory.getLogger(DreamMethod.class);
 
     private final Method inner;
-    /** Warn about the semantic fallback once per method instance, not once per question. */
-    private final java.util.concurrent.atomic.AtomicBoolean warned = new java.util.concurrent.atomic.AtomicBoolean();
 
     public DreamMethod(Method inner) {
         if (inner instanceof DreamMethod) throw new IllegalArgumentException("DREAM cannot wrap itself: " + inner.name());
@@ -58,6 +60,9 @@ public final class DreamMethod implements Method {
     }
 
     @Override public String name() { return PREFIX + inner.name(); }
+
+    /** The backends of the inner method's agents. */
+    @Override public Map<String, String> backendRefs(Config config) { return inner.backendRefs(config); }
 
     /** The settings read from the {@code dream} config section. */
     record Settings(List<Double> scales, double alpha, double rho, String mode, String threshold, double staticTau,
@@ -203,6 +208,14 @@ public final class DreamMethod implements Method {
         List<MultiAgentMethod.Agent> agents = agents(q, ctx.config());
         Probed probed = probe(q, ctx, s, agents);
         List<Probe> probes = probed.probes();
+        if (!probes.isEmpty() && probes.stream().noneMatch(Probe::ok)) {
+            // nothing answered: a branch decided on no evidence would only hide the backend's failure
+            extra.put("probes", probes);
+            Trace partial = new Trace(Trace.QuestionInfo.of(q), name(), config(ctx, null), List.of(), "error", null,
+                    TokenCount.ZERO, probes.size(), 0, extra);
+            throw new MethodFailure(name() + ": every one of the " + probes.size() + " probe calls failed, so the debate was not started; "
+                    + "first failure: " + probes.get(0).error(), null, partial);
+        }
         TokenCount tokens = TokenCount.ZERO;
         for (Probe p : probes) tokens = tokens.plus(p.tokens());
         double tau = s.threshold().equals("static") ? s.staticTau()
@@ -210,12 +223,9 @@ public final class DreamMethod implements Method {
         List<Probe> marked = ResolutionAssignment.mark(probes, tau);
         List<Double> scales = new ArrayList<>(new java.util.TreeSet<>(marked.stream().map(Probe::scale).toList()));
         Branch branch = ResolutionAssignment.decide(marked, agents.size(), scales);
-        if (marked.stream().anyMatch(p -> p.ok() && p.signal().equals(UncertaintySignal.SEMANTIC.label()))) {
-            if (!warned.getAndSet(true)) {
-                LOG.warn("{}: a backend gave no log-probabilities, so DREAM's probe uses semantic uncertainty "
-                        + "instead of ANLL", name());
-            }
-            extra.put("uncertainty_fallback", "semantic");
+        // without log-probs the probes' u is Φ_sem or sampled agreement; the run says so once (EvalRunner, ask, serve)
+        for (UncertaintySignal fb : List.of(UncertaintySignal.SAMPLING, UncertaintySignal.SEMANTIC)) {
+            if (marked.stream().anyMatch(p -> p.ok() && p.signal().equals(fb.label()))) extra.put("uncertainty_fallback", fb.label());
         }
         extra.put("threshold", tau);
         extra.put("threshold_kind", s.threshold());
@@ -269,6 +279,10 @@ public final class DreamMethod implements Method {
                 : "Reply with one line:\nANSWER: <a single word or short phrase>";
         int topK = ctx.config().integer("logprobs.top_k", 5);
         UncertaintyEstimator estimator = UncertaintyEstimator.defaults();
+        UncertaintyFallback fallback = UncertaintyFallback.from(ctx.config(), "dream");
+        // open answers' samples are compared by meaning; loading the embedder is paid only when sampling needs it
+        Similarity similarity = fallback.sampling() && !q.isMultipleChoice() ? new Similarity(BgeSentenceEmbedder.shared()) : Similarity.lexical();
+        ProbeSignal signal = new ProbeSignal(estimator, new AnswerSampler(fallback, estimator.semantic()), similarity, new AtomicInteger());
         ctx.progress().event("round_started", Map.of("k", -1, "phase", "probe"));
         List<Future<Probe>> fs = new ArrayList<>();
         List<Probe> out = new ArrayList<>();
@@ -295,7 +309,7 @@ public final class DreamMethod implements Method {
                 String size = pics.stream().map(p -> p.width() + "x" + p.height()).toList().toString();
                 if (seenSizes.contains(size)) continue;
                 seenSizes.add(size);
-                fs.add(ctx.executor().submit(() -> probeOne(backend, q, agent, index, scale, pics, user, sampling, estimator)));
+                fs.add(ctx.executor().submit(() -> probeOne(backend, q, agent, index, scale, pics, user, sampling, signal)));
             }
         }
         for (Future<Probe> f : fs) {
@@ -309,21 +323,48 @@ public final class DreamMethod implements Method {
             }
         }
         out.sort(java.util.Comparator.comparingInt(Probe::agentIndex).thenComparingDouble(Probe::scale));
-        return new Probed(out, fs.size());
+        return new Probed(out, fs.size() + signal.extraCalls().get());
     }
 
+    /**
+     * Where a probe's u comes from: ANLL, or without log-probs Φ_sem or the agreement of n samples
+     * ({@code dream.uncertainty_fallback}); {@code extraCalls} counts the sampling requests beyond one per probe.
+     */
+    private record ProbeSignal(UncertaintyEstimator estimator, AnswerSampler sampler, Similarity similarity, AtomicInteger extraCalls) { }
+
     private static Probe probeOne(Backend backend, Question q, MultiAgentMethod.Agent agent, int index, double scale,
-                                  List<Picture> pics, String user, Sampling sampling, UncertaintyEstimator estimator) {
+                                  List<Picture> pics, String user, Sampling sampling, ProbeSignal signal) {
         int w = pics.isEmpty() ? 0 : pics.get(0).width(), h = pics.isEmpty() ? 0 : pics.get(0).height();
         try {
-            ChatResult r = backend.chat(sampling.request(AgentCall.messages(backend, null, user, pics, 1.0)));
+            ChatRequest request = sampling.request(AgentCall.messages(backend, null, user, pics, 1.0));
+            ChatResult r = backend.chat(request);
             Choice c = r.first();
             var parsed = ReplyParser.parse(c.text(), q);
-            Estimate u = estimator.anll(c);
+            TokenCount tokens = r.usage().toTokenCount();
+            Estimate u = signal.estimator().anll(c);
+            String answer = q.isMultipleChoice() ? parsed.option() : parsed.answer();
+            if (answer != null && signal.sampler().applies(c)) {
+                // no log-probs: u from n samples of the same probe (dream.uncertainty_fallback = sampling)
+                List<TokenCount> more = new ArrayList<>();
+                Function<Choice, String> answerOf = ch -> {
+                    var p = ReplyParser.parse(ch.text(), q);
+                    return q.isMultipleChoice() ? p.option() : p.answer();
+                };
+                try {
+                    List<Choice> samples = signal.sampler().draw(backend, request, x -> more.add(x.usage().toTokenCount()));
+                    u = (q.isMultipleChoice()
+                            ? signal.sampler().options(answer, samples, answerOf, List.copyOf(q.options().keySet()), c.text())
+                            : signal.sampler().open(answer, samples, answerOf, signal.similarity(), c.text())).uncertainty();
+                } catch (RuntimeException e) {
+                    // the samples failed, the probe stands: its u stays Φ_sem (its signal says so)
+                }
+                tokens = more.stream().reduce(tokens, TokenCount::plus);
+                signal.extraCalls().addAndGet(more.size());
+            }
             // a multiple-choice reply without an option letter (a refusal, a ramble) has no answer to agree on
             String key = q.isMultipleChoice() && parsed.option() == null ? "" : ReplyParser.key(parsed.answer(), parsed.option());
             return new Probe(agent.id(), index, agent.role(), backend.name(), scale, w, h, parsed.answer(), parsed.option(),
-                    key, u.value(), u.signal().label(), false, r.usage().toTokenCount(), null);
+                    key, u.value(), u.signal().label(), false, tokens, null);
         } catch (RuntimeException e) {
             return failed(agent, index, backend.name(), scale, w, h, e.getClass().getSimpleName() + ": " + e.getMessage());
         }

@@ -2,19 +2,15 @@ package dev.gamagent.eval;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.gamagent.api.Question;
+import dev.gamagent.config.Config;
+import dev.gamagent.image.DecodeBudget;
 import dev.gamagent.image.ImageException;
 import dev.gamagent.image.ImageLoader;
 import dev.gamagent.image.Picture;
 import dev.gamagent.util.Json;
 
-import javax.imageio.ImageIO;
-import javax.imageio.ImageReader;
-import javax.imageio.stream.ImageInputStream;
-import java.awt.image.BufferedImage;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -31,8 +27,10 @@ import java.util.stream.Stream;
 /**
  * Reads benchmark files: VLMEvalKit TSV ({@code .tsv}), M3MAD JSON ({@code .json}) and JSONL with the
  * TSV field names ({@code .jsonl}). Rows that cannot be used are skipped and reported with their index;
- * the rest load. Images are checked (source, format header) at load and decoded only while their question
- * is in flight, so a large benchmark need not fit in memory.
+ * the rest load. Images are checked (source, format header, size limits, end marker) at load and decoded
+ * only while their question is in flight, so a large benchmark need not fit in memory. A byte that is not
+ * UTF-8 skips its row, naming the offset; a row of a multiple-choice file without options is skipped
+ * rather than graded as an open question.
  */
 public final class BenchmarkLoader {
     /** VLMEvalKit: an image value this short names another row's index whose image it reuses. */
@@ -48,45 +46,93 @@ public final class BenchmarkLoader {
         }
     }
 
+    /**
+     * How a file's images are checked and decoded: the loader (per-image limit, decode budget, the size
+     * kept in memory) and the most pixels one question's images may hold together (0 = no limit).
+     */
+    public record Images(ImageLoader loader, long maxQuestionPixels, String totalSetting) {
+        /** The defaults of config section {@code image}, without a decode budget. */
+        public static final Images DEFAULT = new Images(new ImageLoader(ImageLoader.DEFAULT_MAX_PIXELS),
+                DEFAULT_MAX_QUESTION_PIXELS, "image.max_question_megapixels");
+
+        /**
+         * Limits from config {@code image.max_megapixels} (per image) and {@code image.max_question_megapixels}
+         * (all images of one question), decoding within {@code budget} and keeping at most {@code keepPixels}
+         * per image (what the backend can use).
+         */
+        public static Images from(Config config, DecodeBudget budget, long keepPixels) {
+            ImageLoader loader = ImageLoader.withMaxMegapixels(config.number("image.max_megapixels", ImageLoader.DEFAULT_MAX_PIXELS / 1e6))
+                    .withBudget(budget).keepingAtMost(keepPixels);
+            double total = config.number("image.max_question_megapixels", DEFAULT_MAX_QUESTION_PIXELS / 1e6);
+            return new Images(loader, total <= 0 ? 0 : Math.round(total * 1e6), "image.max_question_megapixels");
+        }
+    }
+
+    /** All images of one question together: a 64-frame video of 1080p frames fits, forty 6000² photos do not. */
+    public static final long DEFAULT_MAX_QUESTION_PIXELS = 200_000_000L;
+
     private BenchmarkLoader() { }
 
     public static Dataset load(Path file) { return load(file, Filter.ALL); }
 
     /** Loads by file extension; an unreadable file (not a bad row) throws with the file's name. */
-    public static Dataset load(Path file, Filter filter) {
+    public static Dataset load(Path file, Filter filter) { return load(file, filter, Images.DEFAULT); }
+
+    public static Dataset load(Path file, Filter filter, Images images) {
         if (!Files.isRegularFile(file)) throw new IllegalArgumentException("benchmark file " + file + " does not exist");
-        String text;
+        Utf8Text text;
         try {
-            text = Files.readString(file, StandardCharsets.UTF_8);
-        } catch (java.nio.charset.CharacterCodingException e) {
-            throw new IllegalArgumentException("benchmark file " + file + " is not UTF-8 text (an image or a binary file?); "
-                    + "--data takes a VLMEvalKit .tsv, an M3MAD .json or a .jsonl file", e);
+            byte[] bytes = Files.readAllBytes(file);
+            text = Utf8Text.decode(bytes);
+            // a stray byte skips its row; a file that is binary from its first bytes is not a benchmark at all
+            if (!text.bad().isEmpty() && (text.bad().get(0).offset() < 64 || indexOfNul(bytes) >= 0)) {
+                throw new IllegalArgumentException("benchmark file " + file + " is not UTF-8 text (an image or a binary file?); "
+                        + "--data takes a VLMEvalKit .tsv, an M3MAD .json or a .jsonl file");
+            }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read benchmark file " + file + ": " + e.getMessage(), e);
         }
         String name = file.getFileName().toString();
         Path base = file.toAbsolutePath().getParent();
         String lower = name.toLowerCase(Locale.ROOT);
-        if (lower.endsWith(".jsonl")) return fromJsonl(name, text, base, filter);
-        if (lower.endsWith(".json")) return fromM3mad(name, text, base, filter);
-        if (lower.endsWith(".tsv")) return fromTsv(name, text, base, filter);
+        if (lower.endsWith(".jsonl")) return fromJsonl(name, text, base, filter, images);
+        if (lower.endsWith(".json")) return fromM3mad(name, text, base, filter, images);
+        if (lower.endsWith(".tsv")) return fromTsv(name, text, base, filter, images);
         throw new IllegalArgumentException("benchmark file " + file + ": unknown format; use .tsv (VLMEvalKit), .json (M3MAD) or .jsonl");
+    }
+
+    private static int indexOfNul(byte[] b) {
+        for (int i = 0; i < b.length; i++) if (b[i] == 0) return i;
+        return -1;
     }
 
     /** VLMEvalKit TSV text (header row, then one row per question). */
     public static Dataset fromTsv(String name, String text, Path baseDir, Filter filter) {
-        List<List<String>> rows = Tsv.parse(text);
+        return fromTsv(name, new Utf8Text(text, List.of()), baseDir, filter, Images.DEFAULT);
+    }
+
+    static Dataset fromTsv(String name, Utf8Text utf8, Path baseDir, Filter filter, Images images) {
+        String text = utf8.text();
+        List<Tsv.Row> rows = Tsv.rows(text);
         if (rows.isEmpty()) throw new IllegalArgumentException(name + ": empty file, expected a header row");
-        List<String> header = rows.get(0).stream().map(String::strip).toList();
+        Utf8Text.BadBytes inHeader = utf8.firstIn(rows.get(0).start(), rows.get(0).end());
+        if (inHeader != null) throw new IllegalArgumentException(name + ": header row: " + inHeader.describe(text) + "; " + Utf8Text.FIX);
+        List<String> header = rows.get(0).fields().stream().map(String::strip).toList();
         List<Map<String, String>> maps = new ArrayList<>();
         List<SkippedRow> skipped = new ArrayList<>();
         for (int r = 1; r < rows.size(); r++) {
-            List<String> cells = rows.get(r);
+            List<String> cells = rows.get(r).fields();
             if (cells.size() == 1 && cells.get(0).isBlank()) continue;
             Map<String, String> m = new LinkedHashMap<>();
             for (int c = 0; c < header.size() && c < cells.size(); c++) m.put(header.get(c), cells.get(c));
+            String where = "line " + rows.get(r).line();
+            Utf8Text.BadBytes bad = utf8.firstIn(rows.get(r).start(), rows.get(r).end());
+            if (bad != null) {
+                skipped.add(new SkippedRow(m.getOrDefault("index", where).strip(), bad.describe(text) + "; " + Utf8Text.FIX));
+                continue;
+            }
             if (cells.size() != header.size()) {
-                String idx = m.getOrDefault("index", "line " + (r + 1));
+                String idx = m.getOrDefault("index", where);
                 skipped.add(new SkippedRow(idx, "has " + cells.size() + " fields, the header has " + header.size()
                         + " (a tab or newline inside an unquoted field?)"));
                 continue;
@@ -94,16 +140,27 @@ public final class BenchmarkLoader {
             m.putIfAbsent("index", Integer.toString(r - 1));
             maps.add(m);
         }
-        return fromRows(name, maps, skipped, baseDir, filter);
+        return fromRows(name, maps, skipped, baseDir, filter, images);
     }
 
     /** JSONL: one JSON object per line with the TSV field names. */
     public static Dataset fromJsonl(String name, String text, Path baseDir, Filter filter) {
+        return fromJsonl(name, new Utf8Text(text, List.of()), baseDir, filter, Images.DEFAULT);
+    }
+
+    static Dataset fromJsonl(String name, Utf8Text utf8, Path baseDir, Filter filter, Images images) {
+        String text = utf8.text();
         List<Map<String, String>> maps = new ArrayList<>();
         List<SkippedRow> skipped = new ArrayList<>();
-        String[] lines = text.split("\r?\n");
-        for (int i = 0; i < lines.length; i++) {
+        String[] lines = text.split("\n", -1);
+        int offset = 0;
+        for (int i = 0; i < lines.length; offset += lines[i].length() + 1, i++) {
             if (lines[i].isBlank()) continue;
+            Utf8Text.BadBytes bad = utf8.firstIn(offset, offset + lines[i].length());
+            if (bad != null) {
+                skipped.add(new SkippedRow("line " + (i + 1), bad.describe(text) + "; " + Utf8Text.FIX));
+                continue;
+            }
             JsonNode node;
             try {
                 node = Json.MAPPER.readTree(lines[i]);
@@ -121,7 +178,7 @@ public final class BenchmarkLoader {
             m.putIfAbsent("index", Integer.toString(i));
             maps.add(m);
         }
-        return fromRows(name, maps, skipped, baseDir, filter);
+        return fromRows(name, maps, skipped, baseDir, filter, images);
     }
 
     /**
@@ -129,6 +186,15 @@ public final class BenchmarkLoader {
      * source}. Options are the query's "A. text" lines; {@code tag} becomes the category, {@code source} the l2-category.
      */
     public static Dataset fromM3mad(String name, String text, Path baseDir, Filter filter) {
+        return fromM3mad(name, new Utf8Text(text, List.of()), baseDir, filter, Images.DEFAULT);
+    }
+
+    static Dataset fromM3mad(String name, Utf8Text utf8, Path baseDir, Filter filter, Images images) {
+        String text = utf8.text();
+        if (!utf8.bad().isEmpty()) {
+            throw new IllegalArgumentException(name + ": " + utf8.bad().get(0).describe(text) + " (" + utf8.bad().size()
+                    + " such places in the file); " + Utf8Text.FIX);
+        }
         JsonNode root;
         try {
             root = Json.MAPPER.readTree(text);
@@ -161,11 +227,13 @@ public final class BenchmarkLoader {
             m.put("l2-category", o.hasNonNull("source") ? o.get("source").asText() : "");
             maps.add(m);
         }
-        return fromRows(name, maps, skipped, baseDir, filter);
+        return fromRows(name, maps, skipped, baseDir, filter, images);
     }
 
     private static Dataset fromRows(String name, List<Map<String, String>> rows, List<SkippedRow> skipped,
-                                    Path baseDir, Filter filter) {
+                                    Path baseDir, Filter filter, Images images) {
+        // a file where some row has options is a multiple-choice file: a row there without options is broken, not open
+        boolean multipleChoiceFile = rows.stream().anyMatch(r -> !options(r).isEmpty());
         Map<String, String> imageByIndex = new HashMap<>();
         for (var r : rows) {
             String img = r.get("image");
@@ -184,28 +252,50 @@ public final class BenchmarkLoader {
                 continue;
             }
             try {
-                Question shell = toQuestion(idx, r);
-                images(idx, r, imageByIndex, baseDir, false); // checks every image's source and header now, decodes later
-                out.add(new EvalQuestion(shell, () -> images(idx, r, imageByIndex, baseDir, true), idx, 0, blankToNull(r.get("split"))));
+                Question shell = toQuestion(idx, r, multipleChoiceFile);
+                images(idx, r, imageByIndex, baseDir, images, false); // checks every image's source and header now, decodes later
+                out.add(new EvalQuestion(shell, () -> images(idx, r, imageByIndex, baseDir, images, true), idx, 0, blankToNull(r.get("split"))));
             } catch (BadRowException | ImageException e) {
-                skips.add(new SkippedRow(idx, e.getMessage()));
+                skips.add(SkippedRow.of(idx, e.getMessage()));
             }
         }
         return new Dataset(name, out, skips);
     }
 
-    /** The row's question without images. */
-    private static Question toQuestion(String idx, Map<String, String> r) {
-        String text = blankToNull(r.get("question"));
-        if (text == null) throw new BadRowException(r.containsKey("question") ? "empty 'question'" : "missing column 'question'");
+    /** The row's options A..Z that are set. */
+    private static Map<String, String> options(Map<String, String> r) {
         Map<String, String> options = new LinkedHashMap<>();
         for (char c = 'A'; c <= 'Z'; c++) {
             String v = blankToNull(r.get(String.valueOf(c)));
             if (v != null) options.put(String.valueOf(c), v.strip());
         }
+        return options;
+    }
+
+    /**
+     * The row's question without images. A row without options whose answer is an option letter, in a
+     * file where other rows have options (or whose {@code question_type} says multiple choice), lost its
+     * options: it is refused rather than graded as an open question. Open questions mixed into a
+     * multiple-choice file (MMMU, MathVista, M3MAD) have other answers, or say {@code question_type: open}.
+     */
+    private static Question toQuestion(String idx, Map<String, String> r, boolean multipleChoiceFile) {
+        String text = blankToNull(r.get("question"));
+        if (text == null) throw new BadRowException(r.containsKey("question") ? "empty 'question'" : "missing column 'question'");
+        Map<String, String> options = options(r);
         String answer = blankToNull(r.get("answer"));
         if (answer == null) throw new BadRowException(r.containsKey("answer") ? "empty 'answer'" : "missing column 'answer'");
         answer = answer.strip();
+        String type = blankToNull(r.get("question_type"));
+        String kind = type == null ? "" : type.strip().toLowerCase(Locale.ROOT);
+        boolean declaredChoice = kind.contains("choice");
+        boolean declaredOpen = !kind.isEmpty() && !declaredChoice;
+        boolean letterAnswer = answer.matches("\\(?[A-Za-z][.)]?");
+        if (options.isEmpty() && (declaredChoice || multipleChoiceFile && letterAnswer && !declaredOpen)) {
+            throw new BadRowException("no options (columns A, B, ... are empty) but "
+                    + (declaredChoice ? "question_type is '" + type.strip() + "'" : "the answer '" + answer + "' names an option "
+                    + "and other rows of the file have options")
+                    + "; fill in the options, or set question_type to 'open' if it is a free-form question");
+        }
         if (!options.isEmpty() && !options.containsKey(answer.toUpperCase(Locale.ROOT))) {
             // M3MAD and some TSVs give the option text instead of the letter
             String letter = null;
@@ -219,10 +309,14 @@ public final class BenchmarkLoader {
     }
 
     /**
-     * The row's images, decoded when {@code decode}; otherwise only checked (base64, format header, file
-     * present) and null is returned.
+     * The row's images, decoded when {@code decode}; otherwise only checked (base64, format header, size,
+     * end marker, file present) and null is returned. Either way the images' header pixels together must
+     * stay within the per-question limit.
      */
-    private static List<Picture> images(String idx, Map<String, String> r, Map<String, String> imageByIndex, Path baseDir, boolean decode) {
+    private static List<Picture> images(String idx, Map<String, String> r, Map<String, String> imageByIndex, Path baseDir,
+                                        Images limits, boolean decode) {
+        QuestionPixels total = new QuestionPixels(limits);
+        ImageLoader loader = limits.loader();
         String image = blankToNull(r.get("image"));
         if (image != null) {
             image = image.strip();
@@ -231,46 +325,65 @@ public final class BenchmarkLoader {
                 if (ref == null) throw new BadRowException("'image' value '" + image + "' names no row with an image");
                 image = ref.strip();
             }
-            if (image.startsWith("[")) {
-                List<Picture> pics = new ArrayList<>();
-                int k = 0;
-                List<String> all = jsonStrings(image, "image");
-                if (all.isEmpty()) throw new BadRowException("'image' holds an empty list");
-                for (String b64 : all) {
-                    if (decode) pics.add(decode(b64, "row " + idx + " image " + k++));
-                    else check(b64);
-                }
-                return decode ? pics : null;
+            List<String> all = image.startsWith("[") ? jsonStrings(image, "image") : List.of(image);
+            if (all.isEmpty()) throw new BadRowException("'image' holds an empty list");
+            List<byte[]> bytes = new ArrayList<>();
+            for (int k = 0; k < all.size(); k++) {
+                String source = all.size() == 1 ? "row " + idx : "row " + idx + " image " + k;
+                byte[] b = base64(all.get(k), source);
+                total.add(loader.inspect(source, b));
+                if (decode) bytes.add(b);
             }
-            if (!decode) return check(image);
-            return List.of(decode(image, "row " + idx));
+            if (!decode) return null;
+            List<Picture> pics = new ArrayList<>();
+            for (int k = 0; k < bytes.size(); k++) {
+                pics.add(loader.bytes(bytes.size() == 1 ? "row " + idx : "row " + idx + " image " + k, bytes.get(k)));
+                bytes.set(k, null); // the encoded copy is not needed once decoded
+            }
+            return pics;
         }
         String path = blankToNull(r.get("image_path"));
         if (path == null) throw new BadRowException("no image: neither 'image' nor 'image_path' is set");
         List<String> paths = path.strip().startsWith("[") ? jsonStrings(path.strip(), "image_path") : List.of(path.strip());
-        List<Picture> pics = new ArrayList<>();
+        List<Path> files = new ArrayList<>();
         for (String p : paths) {
             Path f = baseDir == null ? Path.of(p) : baseDir.resolve(p);
-            if (Files.isDirectory(f)) pics.addAll(frames(f, decode));
+            if (Files.isDirectory(f)) files.addAll(frames(f));
             else if (!Files.exists(f)) throw new BadRowException("image file " + f + " does not exist");
-            else if (decode) pics.add(ImageLoader.load(f));
-            else checkFile(f);
+            else files.add(f);
         }
-        return decode ? pics : null;
+        for (Path f : files) total.add(loader.inspect(f));
+        return decode ? files.stream().map(loader::file).toList() : null;
+    }
+
+    /** Sums the header pixels of one question's images against {@code image.max_question_megapixels}. */
+    private static final class QuestionPixels {
+        private final Images limits;
+        private long pixels;
+        private int images;
+
+        QuestionPixels(Images limits) { this.limits = limits; }
+
+        void add(ImageLoader.Header h) {
+            pixels += h.pixels();
+            images++;
+            long max = limits.maxQuestionPixels();
+            if (max > 0 && pixels > max) {
+                throw new BadRowException(String.format(Locale.ROOT, "its first %d images hold %.1f megapixels together, more than "
+                        + "the limit of %.1f per question (config %s); downscale them or raise the limit", images, pixels / 1e6,
+                        max / 1e6, limits.totalSetting()));
+            }
+        }
     }
 
     /** A video as a directory of frames, in file-name order. */
-    private static List<Picture> frames(Path dir, boolean decode) {
+    private static List<Path> frames(Path dir) {
         try (Stream<Path> s = Files.list(dir)) {
             List<Path> files = s.filter(Files::isRegularFile)
                     .filter(p -> p.getFileName().toString().toLowerCase(Locale.ROOT).matches(".*\\.(png|jpe?g|bmp|gif|webp)"))
                     .sorted().toList();
             if (files.isEmpty()) throw new BadRowException("frame directory " + dir + " holds no image files");
-            if (!decode) {
-                for (Path f : files) checkFile(f);
-                return List.of();
-            }
-            return files.stream().map(ImageLoader::load).toList();
+            return files;
         } catch (IOException e) {
             throw new BadRowException("cannot list frame directory " + dir + ": " + e.getMessage());
         }
@@ -290,57 +403,17 @@ public final class BenchmarkLoader {
         }
     }
 
-    /** Checks that base64 text holds an image in a readable format, reading only its header; returns null. */
-    private static List<Picture> check(String base64) {
-        byte[] bytes;
+    private static byte[] base64(String text, String source) {
         try {
-            bytes = Base64.getMimeDecoder().decode(base64.strip());
+            return Base64.getMimeDecoder().decode(text.strip());
         } catch (IllegalArgumentException e) {
-            throw new BadRowException("'image' is not valid base64 (" + e.getMessage() + ")");
-        }
-        try (ImageInputStream in = ImageIO.createImageInputStream(new ByteArrayInputStream(bytes))) {
-            if (!readsHeader(in)) throw new BadRowException("'image' decodes to " + bytes.length + " bytes that are not an image in a supported format");
-        } catch (IOException e) {
-            throw new BadRowException("'image' cannot be decoded: " + e.getMessage());
-        }
-        return null;
-    }
-
-    private static void checkFile(Path f) {
-        try (ImageInputStream in = ImageIO.createImageInputStream(f.toFile())) {
-            if (in == null || !readsHeader(in)) throw new BadRowException("image file " + f + " is not an image in a supported format");
-        } catch (IOException e) {
-            throw new BadRowException("image file " + f + " cannot be read: " + e.getMessage());
+            throw new BadRowException("'image' of " + source + " is not valid base64 (" + e.getMessage() + ")");
         }
     }
 
-    /** True when some ImageIO reader accepts the stream and can read the first image's size. */
-    private static boolean readsHeader(ImageInputStream in) throws IOException {
-        var readers = ImageIO.getImageReaders(in);
-        if (!readers.hasNext()) return false;
-        ImageReader reader = readers.next();
-        try {
-            reader.setInput(in, true, true);
-            return reader.getWidth(0) > 0 && reader.getHeight(0) > 0;
-        } finally {
-            reader.dispose();
-        }
-    }
-
+    /** One base64 image decoded with the default limits. */
     static Picture decode(String base64, String source) {
-        byte[] bytes;
-        try {
-            bytes = Base64.getMimeDecoder().decode(base64.strip());
-        } catch (IllegalArgumentException e) {
-            throw new BadRowException("'image' is not valid base64 (" + e.getMessage() + ")");
-        }
-        try {
-            BufferedImage img = ImageIO.read(new ByteArrayInputStream(bytes));
-            if (img == null) throw new BadRowException("'image' decodes to " + bytes.length + " bytes that are not an image in a supported format");
-            return new Picture(source, img);
-        } catch (IOException e) {
-            throw new BadRowException("'image' cannot be decoded: " + e.getMessage());
-        }
+        return Images.DEFAULT.loader().bytes(source, base64(base64, source));
     }
 
     static String blankToNull(String s) {

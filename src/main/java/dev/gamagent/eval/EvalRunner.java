@@ -9,7 +9,10 @@ import dev.gamagent.api.Question;
 import dev.gamagent.api.RunContext;
 import dev.gamagent.api.TokenCount;
 import dev.gamagent.backend.Backend;
+import dev.gamagent.backend.NamedBackends;
+import dev.gamagent.backend.UsageMeter;
 import dev.gamagent.config.Config;
+import dev.gamagent.uncertainty.UncertaintyFallback;
 import dev.gamagent.util.Concurrency;
 import dev.gamagent.util.Json;
 
@@ -22,8 +25,11 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntConsumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Runs methods over questions with at most {@code concurrency} questions in flight, storing each
@@ -31,23 +37,42 @@ import java.util.function.IntConsumer;
  * resumes; a pair whose backend failed is stored as {@code error} and retried next time.
  */
 public final class EvalRunner {
+    private static final Logger LOG = LoggerFactory.getLogger(EvalRunner.class);
+    private final NamedBackends backends;
     private final Backend backend;
     private final Config config;
     private final Grader grader;
     private final ResultStore store;
     private final int concurrency;
 
+    /** A runner whose agents all use {@code backend}. */
     public EvalRunner(Backend backend, Config config, Grader grader, ResultStore store, int concurrency) {
+        this(NamedBackends.of(backend), config, grader, store, concurrency);
+    }
+
+    /** @param backends the run's default backend and the named ones its agents may use */
+    public EvalRunner(NamedBackends backends, Config config, Grader grader, ResultStore store, int concurrency) {
         if (concurrency < 1) throw new IllegalArgumentException("--concurrency must be at least 1, got " + concurrency);
-        this.backend = backend;
+        this.backends = backends;
+        this.backend = backends.defaultBackend();
         this.config = config;
         this.grader = grader;
         this.store = store;
         this.concurrency = concurrency;
     }
 
-    /** Which pairs this run did and how many were already done. */
-    public record Stats(int alreadyDone, int ran, int errors) { }
+    /**
+     * Which pairs this run did and how many were already done; {@code skipped} are rows whose images
+     * turned out undecodable only when their question came up (they are reported, not stored or retried).
+     */
+    public record Stats(int alreadyDone, int ran, int errors, int graded, List<SkippedRow> skipped) {
+        public Stats {
+            skipped = List.copyOf(skipped);
+        }
+
+        /** This run attempted pairs and every one of them failed: nothing was graded. */
+        public boolean allFailed() { return errors > 0 && graded == 0; }
+    }
 
     /** The pairs still to run, in question order. */
     public List<Pair> pending(List<EvalQuestion> questions, List<String> methods) {
@@ -80,10 +105,19 @@ public final class EvalRunner {
             t.setDaemon(true);
             return t;
         });
-        AtomicInteger errors = new AtomicInteger();
-        // each method gets its own caches (the built-in model's perception cache): no method is timed on another's work
+        AtomicInteger errors = new AtomicInteger(), graded = new AtomicInteger();
+        List<SkippedRow> skipped = java.util.Collections.synchronizedList(new ArrayList<>());
+        AtomicBoolean noticed = new AtomicBoolean(); // the semantic-fallback notice, once per run
+        // each method gets its own caches (the built-in model's perception cache): no method is timed on another's work;
+        // so do the named backends its agents use
         Map<String, Backend> views = new HashMap<>();
-        for (String m : methods) views.put(m, backend.withOwnCaches());
+        Map<String, RunContext.BackendResolver> resolvers = new HashMap<>();
+        List<Backend> namedViews = java.util.Collections.synchronizedList(new ArrayList<>());
+        for (String m : methods) {
+            Backend view = backend.withOwnCaches();
+            views.put(m, view);
+            resolvers.put(m, ownCaches(view, namedViews));
+        }
         // one instance of each method per worker thread: built once (a method may load models), never shared between threads
         ThreadLocal<Map<String, Method>> instances = ThreadLocal.withInitial(HashMap::new);
         try {
@@ -97,12 +131,21 @@ public final class EvalRunner {
                     } catch (RuntimeException e) {
                         loadFailure = e;
                     }
+                    if (loadFailure != null && isBadInput(loadFailure)) {
+                        // the row itself is broken: report it like a row skipped at load, do not store an error to retry forever
+                        skipped.add(SkippedRow.of(pairs.get(0).question().group(), loadFailure.getMessage()));
+                        return;
+                    }
                     for (Pair p : pairs) {
                         ResultRecord r = loadFailure != null ? failed(p, loadFailure, 0)
                                 : runOne(p, q, instances.get().computeIfAbsent(p.method(), MethodRegistry::create), agents,
-                                        views.get(p.method()));
+                                        views.get(p.method()), resolvers.get(p.method()));
                         store.put(r);
                         if (r.isError()) errors.incrementAndGet();
+                        else graded.incrementAndGet();
+                        if (!noticed.get() && SignalMix.usedSemantic(r.trace()) && !noticed.getAndSet(true)) {
+                            LOG.warn(UncertaintyFallback.semanticNotice(p.method()));
+                        }
                         progress.finished(r);
                     }
                 }));
@@ -117,8 +160,24 @@ public final class EvalRunner {
             questionsPool.shutdownNow();
             agents.shutdownNow();
             for (Backend v : views.values()) if (v != backend) v.close();
+            synchronized (namedViews) {
+                for (Backend v : namedViews) v.close();
+            }
         }
-        return new Stats(already, todo.size(), errors.get());
+        List<SkippedRow> rows = new ArrayList<>();
+        synchronized (skipped) {
+            for (SkippedRow r : skipped) if (rows.stream().noneMatch(x -> x.index().equals(r.index()))) rows.add(r); // one per row, not per rotation
+        }
+        return new Stats(already, todo.size(), errors.get(), graded.get(), rows);
+    }
+
+    /**
+     * A decode failure that lies in the data (a corrupt or oversized image, a missing file), as opposed to
+     * running out of memory or being interrupted, which a rerun may not meet again.
+     */
+    static boolean isBadInput(RuntimeException e) {
+        if (e instanceof BenchmarkLoader.BadRowException) return true;
+        return e instanceof dev.gamagent.image.ImageException && !(e.getCause() instanceof OutOfMemoryError);
     }
 
     /** Receives each stored record (progress bar, live tables). */
@@ -130,13 +189,32 @@ public final class EvalRunner {
     /** A method's NaN/infinite confidence is stored as "no confidence" (0) / "full uncertainty" (1), keeping the JSON valid. */
     private static double finite(double v, double fallback) { return Double.isFinite(v) ? v : fallback; }
 
-    ResultRecord runOne(Pair p, Question q, Method m, ExecutorService agents) { return runOne(p, q, m, agents, backend); }
+    ResultRecord runOne(Pair p, Question q, Method m, ExecutorService agents) { return runOne(p, q, m, agents, backend, backends); }
 
-    private ResultRecord runOne(Pair p, Question q, Method m, ExecutorService agents, Backend backend) {
+    /**
+     * One method's view of the named backends: each with its own caches ({@link Backend#withOwnCaches}), the
+     * default backend as {@code defaultView}; views that are new objects are added to {@code created} to be closed.
+     */
+    private RunContext.BackendResolver ownCaches(Backend defaultView, List<Backend> created) {
+        Map<String, Backend> mine = new java.util.concurrent.ConcurrentHashMap<>();
+        return name -> {
+            Backend b = backends.resolve(name);
+            if (b == backend) return defaultView;
+            return mine.computeIfAbsent(name, n -> {
+                Backend v = b.withOwnCaches();
+                if (v != b) created.add(v);
+                return v;
+            });
+        };
+    }
+
+    private ResultRecord runOne(Pair p, Question q, Method m, ExecutorService agents, Backend backend,
+                                RunContext.BackendResolver resolver) {
         EvalQuestion eq = p.question();
         long t0 = System.nanoTime();
+        UsageMeter meter = new UsageMeter();
         try {
-            Answer a = m.run(q, new RunContext(backend, null, config, agents, null));
+            Answer a = m.run(q, new RunContext(backend, resolver, config, agents, null).metered(meter));
             Grader.Graded g = grader.grade(q, a);
             JsonNode trace = a.trace() == null ? null : finiteOnly(Json.MAPPER.valueToTree(a.trace()));
             TokenCount tokens = a.tokens() == null ? TokenCount.ZERO : a.tokens();
@@ -144,20 +222,22 @@ public final class EvalRunner {
                     g.outcome().label(), g.predicted(), q.groundTruth(), a.answer(), a.option(),
                     finite(a.confidence(), 0), finite(a.uncertainty(), 1), a.rounds(), a.termination(), tokens.prompt(),
                     tokens.completion(), tokens.estimated(), a.calls(), a.millis(), g.rule(), null,
-                    backend.name(), trace);
+                    backend.name(), meter.tallies(), trace);
         } catch (RuntimeException e) {
             // a backend or method failure is not a wrong answer: record it and retry on resume
-            return failed(p, e, (System.nanoTime() - t0) / 1_000_000);
+            return failed(p, e, (System.nanoTime() - t0) / 1_000_000, meter);
         }
     }
 
-    private ResultRecord failed(Pair p, RuntimeException e, long ms) {
+    private ResultRecord failed(Pair p, RuntimeException e, long ms) { return failed(p, e, ms, new UsageMeter()); }
+
+    private ResultRecord failed(Pair p, RuntimeException e, long ms, UsageMeter meter) {
         EvalQuestion eq = p.question();
         JsonNode trace = e instanceof MethodFailure mf && mf.partialTrace() != null ? finiteOnly(Json.MAPPER.valueToTree(mf.partialTrace())) : null;
         String msg = e.getClass().getSimpleName() + ": " + e.getMessage();
         return new ResultRecord(eq.id(), eq.group(), eq.rotation(), p.method(), eq.category(), eq.l2Category(),
                 Outcome.ERROR.label(), null, eq.shell().groundTruth(), null, null, 0, 1, 0, null, 0, 0, false, 0,
-                ms, null, msg, backend.name(), trace);
+                ms, null, msg, backend.name(), meter.tallies().isEmpty() ? null : meter.tallies(), trace);
     }
 
     /** Replaces NaN and infinite numbers in a trace by null: JSON has no NaN, and the stored line must parse again. */

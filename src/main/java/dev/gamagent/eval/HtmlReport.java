@@ -90,7 +90,9 @@ public final class HtmlReport {
                 + "<a href=\"#categories\">Categories</a></nav>\n");
         h.append("<h2 id=methods>Methods</h2>\n");
         metricTable(h, s.metrics(), null);
+        backendTable(h, s.metrics());
         timingNote(h);
+        signals(h, s.signals());
         flipTable(h, s.metrics());
         plots(h);
         samples(h, false);
@@ -132,6 +134,7 @@ public final class HtmlReport {
         }
         h.append("<h2 id=methods>Methods</h2>\n");
         metricTable(h, all, "run / method");
+        backendTable(h, all);
         timingNote(h);
         flipTable(h, all);
         plots(h);
@@ -144,6 +147,18 @@ public final class HtmlReport {
         cellTable(h, "category", cats);
         scripts(h, runs);
         return h.append("</body></html>\n").toString();
+    }
+
+    /** Which uncertainty signal each method's agents ran on (semantic = hedge words only: no log-probs, no sampling). */
+    private static void signals(StringBuilder h, Map<String, Map<String, Long>> mix) {
+        if (mix == null || mix.values().stream().allMatch(Map::isEmpty)) return;
+        h.append("<p class=signals>Uncertainty signals (agent turns and probes):");
+        for (var e : mix.entrySet()) {
+            if (e.getValue().isEmpty()) continue;
+            h.append(" <b>").append(esc(e.getKey())).append("</b> ").append(esc(SignalMix.describe(e.getValue()))).append(";");
+        }
+        h.setLength(h.length() - 1);
+        h.append(".</p>\n");
     }
 
     private static void timingNote(StringBuilder h) {
@@ -303,6 +318,25 @@ public final class HtmlReport {
         }
         h.append("</table>\n<p class=note>Decision after round 0 vs final answer, per question; agent columns count one agent's "
                 + "answer in consecutive rounds.</p>\n");
+    }
+
+    /** Only for panels that mixed backends: what each backend cost per question, per method. */
+    private static void backendTable(StringBuilder h, Map<String, MethodMetrics> metrics) {
+        if (metrics.values().stream().allMatch(m -> m.backends() == null)) return;
+        h.append("<h2>Tokens and cost per backend</h2>\n<table>\n<tr><th>method</th><th>backend</th><th>model</th><th>calls/q</th>"
+                + "<th>prompt tok/q</th><th>completion tok/q</th><th>cost/q ($)</th></tr>\n");
+        for (var e : metrics.entrySet()) {
+            if (e.getValue().backends() == null) continue;
+            for (var b : e.getValue().backends().entrySet()) {
+                MethodMetrics.BackendUse u = b.getValue();
+                h.append("<tr><td>").append(esc(e.getKey())).append("</td><td>").append(esc(b.getKey())).append("</td><td>")
+                        .append(esc(u.model() == null ? u.backend() : u.model())).append("</td><td>").append(f2(u.callsPerQuestion()))
+                        .append("</td><td>").append(f1(u.promptTokensPerQuestion())).append("</td><td>").append(f1(u.completionTokensPerQuestion()))
+                        .append("</td><td title=\"").append(esc(String.valueOf(u.costBasis()))).append("\">")
+                        .append(String.format(Locale.ROOT, "%.6f", u.costPerQuestion())).append("</td></tr>\n");
+            }
+        }
+        h.append("</table>\n");
     }
 
     /**

@@ -25,7 +25,16 @@ public record MethodMetrics(String method, int records, int errors, int unmatche
                             Double ece, List<Calibration.Bin> reliability, Double auroc, Double balancedAccuracy,
                             double thetaU, Double spearmanInitialUncertaintyVsRounds, int spearmanN,
                             List<Double> uSysPerRound, Map<String, List<Double>> weightsPerRound,
-                            FlipAccounting.Flips flips) {
+                            FlipAccounting.Flips flips, Map<String, BackendUse> backends) {
+
+    /**
+     * What one backend of a panel cost per question (questions that did not use it count as 0): its model,
+     * calls, tokens and dollars ({@link PriceTable#cost(String, long, long, long)}). Present only when some
+     * agent ran on a backend other than the run's default.
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record BackendUse(String backend, String model, double callsPerQuestion, double promptTokensPerQuestion,
+                             double completionTokensPerQuestion, double costPerQuestion, String costBasis) { }
 
     public static final int ECE_BINS = 10;
 
@@ -59,7 +68,7 @@ public record MethodMetrics(String method, int records, int errors, int unmatche
         double cost = 0;
         String basis = null;
         for (ResultRecord r : ok) {
-            PriceTable.Cost c = prices.cost(r.backend(), r.promptTokens(), r.completionTokens(), r.millis());
+            PriceTable.Cost c = prices.cost(r);
             cost += c.dollars();
             basis = basis == null ? c.basis() : basis.equals(c.basis()) ? basis : "mixed";
         }
@@ -93,7 +102,40 @@ public record MethodMetrics(String method, int records, int errors, int unmatche
                 terms, shares, nan(Calibration.ece(conf, right, ECE_BINS)), Calibration.reliability(conf, right, ECE_BINS),
                 nan(Calibration.auroc(unc, wrong)), nan(Calibration.balancedAccuracy(unc, wrong, thetaU)), thetaU,
                 nan(Calibration.spearman(xs, ys)), xs.length, uSysPerRound(ok), weightsPerRound(ok),
-                FlipAccounting.of(ok));
+                FlipAccounting.of(ok), backends(ok, prices));
+    }
+
+    /** Per backend name: means over the records of calls, tokens and cost; null when only the default backend answered. */
+    static Map<String, BackendUse> backends(List<ResultRecord> ok, PriceTable prices) {
+        boolean panel = ok.stream().anyMatch(r -> r.backends() != null
+                && r.backends().keySet().stream().anyMatch(k -> !k.equals(dev.gamagent.api.RunContext.DEFAULT_BACKEND)));
+        if (!panel) return null;
+        Map<String, double[]> sums = new TreeMap<>();
+        Map<String, dev.gamagent.backend.UsageMeter.Tally> last = new TreeMap<>();
+        Map<String, String> basis = new TreeMap<>();
+        for (ResultRecord r : ok) {
+            if (r.backends() == null) continue;
+            Map<String, PriceTable.Cost> costs = prices.costs(r);
+            for (var e : r.backends().entrySet()) {
+                var t = e.getValue();
+                PriceTable.Cost c = costs.get(e.getKey());
+                double[] s = sums.computeIfAbsent(e.getKey(), k -> new double[4]);
+                s[0] += t.calls();
+                s[1] += t.promptTokens();
+                s[2] += t.completionTokens();
+                s[3] += c.dollars();
+                last.put(e.getKey(), t);
+                basis.merge(e.getKey(), c.basis(), (a, b) -> a.equals(b) ? a : "mixed");
+            }
+        }
+        int n = ok.size();
+        Map<String, BackendUse> out = new java.util.LinkedHashMap<>();
+        for (var e : sums.entrySet()) {
+            double[] s = e.getValue();
+            var t = last.get(e.getKey());
+            out.put(e.getKey(), new BackendUse(t.backend(), t.model(), s[0] / n, s[1] / n, s[2] / n, s[3] / n, basis.get(e.getKey())));
+        }
+        return out;
     }
 
     /**
@@ -102,7 +144,7 @@ public record MethodMetrics(String method, int records, int errors, int unmatche
      */
     public MethodMetrics withoutRunData() {
         return new MethodMetrics(method, records, errors, unmatched, groups, accuracy, vanillaAccuracy, 0, 0, List.of(), 0, "none",
-                0, 0, 0, 0, Map.of(), Map.of(), null, null, null, null, thetaU, null, 0, List.of(), Map.of(), null);
+                0, 0, 0, 0, Map.of(), Map.of(), null, null, null, null, thetaU, null, 0, List.of(), Map.of(), null, null);
     }
 
     /** DREAM's branch from {@code extra.branch}: a name, or an object naming it in {@code name}/{@code type}/{@code branch}. */

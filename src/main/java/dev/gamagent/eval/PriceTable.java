@@ -57,6 +57,53 @@ public record PriceTable(Map<String, Price> prices, double gpuHourRate) {
         return best;
     }
 
+    /**
+     * The cost of one record: the sum of {@link #costs(ResultRecord)} when a panel mixed several backends, else
+     * {@link #cost(String, long, long, long)} of the backend that answered.
+     */
+    public Cost cost(ResultRecord r) {
+        var used = r.backends();
+        if (used == null || used.isEmpty()) return cost(r.backend(), r.promptTokens(), r.completionTokens(), r.millis());
+        if (used.size() == 1) return cost(used.values().iterator().next().backend(), r.promptTokens(), r.completionTokens(), r.millis());
+        double dollars = 0;
+        String basis = null;
+        for (Cost c : costs(r).values()) {
+            dollars += c.dollars();
+            basis = basis == null ? c.basis() : basis.equals(c.basis()) ? basis : "mixed";
+        }
+        return new Cost(dollars, "per backend: " + basis);
+    }
+
+    /**
+     * Each backend name's share of a record's cost: a priced model's tokens × its price; a model without a price
+     * is charged the GPU-hour rate × the question's wall time once (one server busy for the question), shared by
+     * the names that reach it (e.g. {@code default} and {@code local} on the built-in model) by their tokens.
+     */
+    public Map<String, Cost> costs(ResultRecord r) {
+        Map<String, Cost> out = new LinkedHashMap<>();
+        var used = r.backends();
+        if (used == null) return out;
+        Map<String, Long> tokensByServer = new LinkedHashMap<>();
+        Map<String, Integer> namesByServer = new LinkedHashMap<>();
+        for (var t : used.values()) {
+            if (priceFor(t.backend()) != null) continue;
+            tokensByServer.merge(t.backend(), t.totalTokens(), Long::sum);
+            namesByServer.merge(t.backend(), 1, Integer::sum);
+        }
+        for (var e : used.entrySet()) {
+            var t = e.getValue();
+            Cost whole = cost(t.backend(), t.promptTokens(), t.completionTokens(), r.millis());
+            if (priceFor(t.backend()) != null) {
+                out.put(e.getKey(), whole);
+                continue;
+            }
+            long server = tokensByServer.get(t.backend());
+            double share = server > 0 ? (double) t.totalTokens() / server : 1.0 / namesByServer.get(t.backend());
+            out.put(e.getKey(), new Cost(whole.dollars() * share, whole.basis()));
+        }
+        return out;
+    }
+
     public Cost cost(String backendName, long promptTokens, long completionTokens, long millis) {
         Price p = priceFor(backendName);
         if (p != null) return new Cost((promptTokens * p.input() + completionTokens * p.output()) / 1e6, "price table");

@@ -49,6 +49,7 @@ public final class ResultStore implements AutoCloseable {
                 s.execute("CREATE TABLE IF NOT EXISTS results (seq INTEGER PRIMARY KEY AUTOINCREMENT, "
                         + "question_id TEXT NOT NULL, method TEXT NOT NULL, outcome TEXT NOT NULL, record TEXT NOT NULL, "
                         + "UNIQUE(question_id, method))");
+                s.execute("CREATE TABLE IF NOT EXISTS run (key TEXT PRIMARY KEY, value TEXT NOT NULL)");
             }
             if (jsonlLags()) rebuildJsonl();
             jsonlOut = Files.newBufferedWriter(jsonl, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
@@ -60,6 +61,57 @@ public final class ResultStore implements AutoCloseable {
     }
 
     public Path dir() { return dir; }
+
+    /** The run identity stored with these results, or null for a new directory or one written before identities. */
+    public synchronized RunIdentity identity() {
+        try (PreparedStatement q = db.prepareStatement("SELECT value FROM run WHERE key = 'identity'");
+             ResultSet rs = q.executeQuery()) {
+            return rs.next() ? RunIdentity.fromJson(rs.getString(1)) : null;
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot read " + dir.resolve("results.db") + ": " + e.getMessage(), e);
+        }
+    }
+
+    public synchronized void identity(RunIdentity id) {
+        try (PreparedStatement p = db.prepareStatement("INSERT OR REPLACE INTO run (key, value) VALUES ('identity', ?)")) {
+            p.setString(1, id.toJson());
+            p.executeUpdate();
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot store the run identity in " + dir.resolve("results.db") + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** How many records are stored (finished or failed). */
+    public synchronized int size() {
+        try (Statement s = db.createStatement(); ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM results")) {
+            return rs.next() ? rs.getInt(1) : 0;
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot read " + dir.resolve("results.db") + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The files a run writes into its directory; {@code --force-new} moves them aside. */
+    public static final List<String> RUN_FILES = List.of("results.db", "results.db-wal", "results.db-shm", "results.jsonl",
+            "summary.json", "report.html");
+
+    /**
+     * Moves an earlier run's files from {@code dir} into a new {@code dir/discarded-<time>/} and returns it,
+     * or returns null when there was nothing to move. Nothing is deleted.
+     */
+    public static Path moveAside(Path dir) {
+        List<Path> present = RUN_FILES.stream().map(dir::resolve).filter(Files::exists).toList();
+        if (present.isEmpty()) return null;
+        String stamp = java.time.LocalDateTime.now().format(java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
+        Path target = dir.resolve("discarded-" + stamp);
+        for (int i = 2; Files.exists(target); i++) target = dir.resolve("discarded-" + stamp + "-" + i);
+        try {
+            Files.createDirectories(target);
+            for (Path f : present) Files.move(f, target.resolve(f.getFileName()));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot move the earlier run in " + dir + " aside: " + e.getMessage(), e);
+        }
+        return target;
+    }
 
     /** Stores one record (replacing an earlier attempt of the same pair) in its own transaction, then appends it to the JSONL. */
     public synchronized void put(ResultRecord r) {

@@ -18,12 +18,14 @@ import java.util.TreeMap;
  * What {@code summary.json} holds: the run's inputs, the skipped rows, every method's metrics, and
  * accuracy per category and per l2-category for each method. {@code grading} names the grading mode(s)
  * the records were graded with (the "mode" of each record's "mode:step" rule; null for runs made before
- * grading modes were recorded).
+ * grading modes were recorded); {@code signals}, which uncertainty signal each method's agents ran on
+ * ({@link SignalMix}).
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record RunSummary(String data, List<String> methods, boolean circular, int questions, List<SkippedRow> skipped,
                          Map<String, MethodMetrics> metrics, Map<String, Map<String, Cell>> byCategory,
-                         Map<String, Map<String, Cell>> byL2Category, String command, String grading) {
+                         Map<String, Map<String, Cell>> byL2Category, String command, String grading,
+                         Map<String, Map<String, Long>> signals) {
 
     /** Accuracy of one method in one category: complete groups and the share right. */
     public record Cell(int n, Double accuracy) { }
@@ -35,6 +37,7 @@ public record RunSummary(String data, List<String> methods, boolean circular, in
         for (ResultRecord r : records) methods.add(r.method());
         Map<String, MethodMetrics> metrics = new LinkedHashMap<>();
         Map<String, Map<String, Cell>> cats = new LinkedHashMap<>(), l2 = new LinkedHashMap<>();
+        Map<String, Map<String, Long>> signals = new LinkedHashMap<>();
         for (String m : methods) {
             List<ResultRecord> mine = records.stream().filter(r -> r.method().equals(m)).toList();
             List<ResultRecord> forced = null;
@@ -50,8 +53,9 @@ public record RunSummary(String data, List<String> methods, boolean circular, in
             }
             cats.put(m, cells(mine, true));
             l2.put(m, cells(mine, false));
+            signals.put(m, SignalMix.of(mine));
         }
-        return new RunSummary(data, List.copyOf(methods), circular, questions, skipped, metrics, cats, l2, command, gradingOf(records));
+        return new RunSummary(data, List.copyOf(methods), circular, questions, skipped, metrics, cats, l2, command, gradingOf(records), signals);
     }
 
     /** The distinct grading modes in the records' rules ("vlmevalkit-2026:option" → vlmevalkit-2026), comma-separated; null for none. */
@@ -67,7 +71,7 @@ public record RunSummary(String data, List<String> methods, boolean circular, in
     public RunSummary withoutRunData() {
         Map<String, MethodMetrics> m = new LinkedHashMap<>();
         for (var e : metrics.entrySet()) m.put(e.getKey(), e.getValue().withoutRunData());
-        return new RunSummary(data, methods, circular, questions, skipped, m, byCategory, byL2Category, command, grading);
+        return new RunSummary(data, methods, circular, questions, skipped, m, byCategory, byL2Category, command, grading, signals);
     }
 
     private static Map<String, Cell> cells(List<ResultRecord> rs, boolean category) {

@@ -11,13 +11,24 @@ import java.util.List;
 final class Tsv {
     private Tsv() { }
 
+    /** One row's fields and where it lies in the text: chars [start, end), starting on 1-based {@code line}. */
+    record Row(List<String> fields, int start, int end, int line) { }
+
     /** Rows of fields; a trailing empty line is dropped. */
     static List<List<String>> parse(String text) { return parse(text, '\t'); }
 
     /** Rows of fields split at {@code separator}; a trailing empty line is dropped. */
     static List<List<String>> parse(String text, char separator) {
-        List<List<String>> rows = new ArrayList<>();
+        return rows(text, separator).stream().map(Row::fields).toList();
+    }
+
+    /** Tab-separated rows with their positions, so a problem found in the text can be charged to its row. */
+    static List<Row> rows(String text) { return rows(text, '\t'); }
+
+    static List<Row> rows(String text, char separator) {
+        List<Row> rows = new ArrayList<>();
         List<String> row = new ArrayList<>();
+        int start = 0, line = 1, startLine = 1;
         StringBuilder field = new StringBuilder();
         boolean quoted = false, fieldStart = true;
         int n = text.length();
@@ -27,7 +38,10 @@ final class Tsv {
                 if (c == '"') {
                     if (i + 1 < n && text.charAt(i + 1) == '"') { field.append('"'); i++; }
                     else quoted = false;
-                } else field.append(c);
+                } else {
+                    if (c == '\n') line++;
+                    field.append(c);
+                }
                 continue;
             }
             if (c == '"' && fieldStart) { quoted = true; fieldStart = false; continue; }
@@ -35,13 +49,15 @@ final class Tsv {
             if (c == '\r' && i + 1 < n && text.charAt(i + 1) == '\n') continue;
             if (c == '\n') {
                 row.add(field.toString()); field.setLength(0); fieldStart = true;
-                rows.add(row); row = new ArrayList<>();
+                rows.add(new Row(row, start, i + 1, startLine)); row = new ArrayList<>();
+                start = i + 1;
+                startLine = ++line;
                 continue;
             }
             field.append(c);
             fieldStart = false;
         }
-        if (field.length() > 0 || !row.isEmpty()) { row.add(field.toString()); rows.add(row); }
+        if (field.length() > 0 || !row.isEmpty()) { row.add(field.toString()); rows.add(new Row(row, start, n, startLine)); }
         return rows;
     }
 }

@@ -199,7 +199,7 @@ public final class ClaimParser {
         List<Trace.Claim> claims = new ArrayList<>();
         Matcher cm = CLAIM.matcher(text);
         while (cm.find()) {
-            String[] parts = cm.group(2).split("\\s*\\|\\s*");
+            String[] parts = cm.group(2).split("\\s*\\|\\s*", -1); // -1: "CLAIM 2: |" gives ["", ""], not [] (found by fuzzing)
             String claimText = parts[0].strip();
             double conf = 0.5;
             String evidence = null;
@@ -217,7 +217,7 @@ public final class ClaimParser {
                     default -> { }
                 }
             }
-            if (!claimText.isEmpty()) claims.add(new Trace.Claim(Integer.parseInt(cm.group(1)), claimText, conf, evidence, region));
+            if (!claimText.isEmpty()) claims.add(new Trace.Claim(number(cm.group(1)), claimText, conf, evidence, region));
         }
         if (answer == null && claims.isEmpty()) return null;
         Double overall = null;
@@ -274,7 +274,7 @@ public final class ClaimParser {
         List<Assessment> out = new ArrayList<>();
         Matcher cm = CLAIM.matcher(text);
         while (cm.find()) {
-            String[] parts = cm.group(2).split("\\s*\\|\\s*");
+            String[] parts = cm.group(2).split("\\s*\\|\\s*", -1);
             String verdict = normaliseAssessment(parts[0]);
             if (verdict == null) continue;
             String reason = null, correction = null;
@@ -291,7 +291,7 @@ public final class ClaimParser {
                     default -> { }
                 }
             }
-            out.add(new Assessment(Integer.parseInt(cm.group(1)), verdict, reason, correction, conf));
+            out.add(new Assessment(number(cm.group(1)), verdict, reason, correction, conf));
         }
         return out;
     }
@@ -372,7 +372,16 @@ public final class ClaimParser {
 
     private static int parseIntOr(String s, int fallback) {
         Matcher m = Pattern.compile("\\d+").matcher(s);
-        return m.find() ? Integer.parseInt(m.group()) : fallback;
+        return m.find() ? number(m.group()) : fallback;
+    }
+
+    /** A claim number as written; one too long for an int ("CLAIM 99999999999") names no claim: 0. */
+    private static int number(String digits) {
+        try {
+            return Integer.parseInt(digits);
+        } catch (NumberFormatException tooLong) {
+            return 0;
+        }
     }
 
     private static String clip(String s, int max) { return s.length() <= max ? s : s.substring(0, max); }

@@ -18,6 +18,7 @@ import dev.gamagent.backend.Sampling;
 import dev.gamagent.backend.UncertaintySignal;
 import dev.gamagent.baseline.ReplyParser;
 import dev.gamagent.engine.AgentImages;
+import dev.gamagent.engine.AnswerSampler;
 import dev.gamagent.engine.Prompts;
 import dev.gamagent.game.Consensus;
 import dev.gamagent.game.DebateRule;
@@ -40,6 +41,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 
 /**
  * The GAM-Agent controller for one question (GAM-Agent §3.5; DESIGN.md §6): round 0 experts in
@@ -53,6 +55,7 @@ final class GamController {
     private final GamSettings s;
     private final Similarity similarity;
     private final UncertaintyEstimator estimator = UncertaintyEstimator.defaults();
+    private final AnswerSampler sampler;
     private final GamPrompts prompts;
     private final List<String> letters;
     private final AtomicLong promptTokens = new AtomicLong(), completionTokens = new AtomicLong();
@@ -67,11 +70,15 @@ final class GamController {
         this.similarity = similarity;
         this.prompts = new GamPrompts(new Prompts(ctx.config()), q, AgentImages.note(ctx.config()));
         this.letters = List.copyOf(q.options().keySet());
+        this.sampler = new AnswerSampler(settings.fallback(), estimator.semantic());
     }
 
-    /** One expert's turn in one round; {@code error} set when its backend failed and it dropped out. */
+    /**
+     * One expert's turn in one round; {@code error} set when its backend failed and it dropped out; {@code samples} the
+     * sampled answers its U came from (sampling fallback), else null.
+     */
     record Turn(AgentSpec spec, int index, String raw, Choice choice, ParsedResponse parsed, String answer, String option,
-                Estimate u, Map<String, Double> dist, TokenCount tokens, String error) {
+                Estimate u, Map<String, Double> dist, TokenCount tokens, String error, String model, List<String> samples) {
         boolean answered() { return error == null; }
 
         /**
@@ -238,20 +245,35 @@ final class GamController {
             if (option != null) answer = q.options().get(option);
         }
         boolean opinionless = noOpinion(p, answer, option, q.isMultipleChoice()) != null;
+        AnswerSampler.Sampled sampled = null;
+        if (!opinionless && !s.noUncertainty() && sampler.applies(c)) {
+            // no log-probs: U from n samples of the same request (docs/GAM.md, "Without log-probs")
+            List<TokenCount> used = new ArrayList<>();
+            try {
+                sampled = sampled(option != null ? option : answer, p.hedgeText(c.text()), sampler.draw(backend, req, r -> used.add(count(r))));
+            } catch (RuntimeException e) {
+                sampled = null; // the samples failed, the answer stands: its U falls back to Φ_sem (the trace's signal says so)
+            }
+            tok = used.stream().reduce(tok, TokenCount::plus);
+        }
         Estimate u;
         if (s.noUncertainty()) {
             u = new Estimate(GamSettings.EQUAL_U, UncertaintySignal.FIXED); // the ablation: one U for all, opinionless included
         } else if (opinionless) {
             u = Estimate.notApplicable(); // not applicable or no readable answer: maximal uncertainty (DESIGN.md §5)
+        } else if (sampled != null) {
+            u = sampled.uncertainty();
         } else {
             u = estimator.estimate(c, s.scoring(), spanAnswer(p.answer(), option), p.hedgeText(c.text()), ClaimParser::contentSpans);
         }
         Map<String, Double> dist = null;
         if (q.isMultipleChoice()) {
-            dist = s.noUncertainty() || option == null ? null : OptionDistribution.fromLogprobs(c.logprobs(), letters, option);
+            if (sampled != null && !s.noUncertainty() && !opinionless) dist = sampled.distribution();
+            else dist = s.noUncertainty() || option == null ? null : OptionDistribution.fromLogprobs(c.logprobs(), letters, option);
             if (dist == null) dist = OptionDistribution.smoothed(letters, opinionless ? null : option, u.value());
         }
-        return new Turn(spec, index, c.text(), c, p, answer, option, u, dist, tok, null);
+        return new Turn(spec, index, c.text(), c, p, answer, option, u, dist, tok, null, result.model() == null ? backend.name() : result.model(),
+                sampled == null ? null : sampled.keys());
     }
 
     /** Why a reply holds no opinion ("not applicable", "unreadable"), or null when it holds one. */
@@ -259,6 +281,17 @@ final class GamController {
         if (p.notApplicable()) return "not applicable";
         if (p.parse().equals("none") || answer == null || (multipleChoice && option == null)) return "unreadable";
         return null;
+    }
+
+    /** What an expert's samples say about its answer (the answer's letter, or its words for an open question). */
+    private AnswerSampler.Sampled sampled(String answer, String hedgeText, List<Choice> samples) {
+        Function<Choice, String> key = ch -> {
+            ParsedResponse p = ClaimParser.parseAnswer(ch.text(), q.options());
+            if (p.notApplicable() || p.answer() == null) return null;
+            return q.isMultipleChoice() ? ReplyParser.option(p.answer(), q.options()) : p.answer();
+        };
+        return q.isMultipleChoice() ? sampler.options(answer, samples, key, letters, hedgeText)
+                : sampler.open(answer, samples, key, similarity, hedgeText);
     }
 
     /**
@@ -272,7 +305,7 @@ final class GamController {
 
     private Turn failed(AgentSpec spec, int index, String error) {
         return new Turn(spec, index, null, null, ParsedResponse.none(), null, null, new Estimate(1.0, UncertaintySignal.FIXED),
-                null, TokenCount.ZERO, error);
+                null, TokenCount.ZERO, error, null, null);
     }
 
     // ---- the game ----
@@ -387,6 +420,7 @@ final class GamController {
         List<Callable<List<GamPrompts.Shown>>> jobs = new ArrayList<>();
         Map<String, String> errors = new java.util.concurrent.ConcurrentHashMap<>();
         Map<String, String> paths = new java.util.concurrent.ConcurrentHashMap<>();
+        Map<String, Map<String, String>> served = new java.util.concurrent.ConcurrentHashMap<>();
         // critics' usage belongs to this round (they are not trace agents), so a sweep stopping here counts it
         AtomicLong critPrompt = new AtomicLong(), critCompletion = new AtomicLong();
         AtomicInteger critCalls = new AtomicInteger();
@@ -407,6 +441,7 @@ final class GamController {
                     critCompletion.addAndGet(used.completion());
                     critCalls.incrementAndGet();
                     paths.put(spec.id(), ClaimParser.critiquePath(r.text()));
+                    served.put(spec.id(), Map.of("backend", RunContext.label(spec.backend()), "model", r.model() == null ? backend.name() : r.model()));
                     List<GamPrompts.Shown> mine = new ArrayList<>();
                     for (Assessment a : ClaimParser.parseCritique(r.text(), disputed.size())) {
                         GamPrompts.Disputed d = a.claim() == 0 ? null : disputed.get(a.claim() - 1);
@@ -443,6 +478,7 @@ final class GamController {
         }
         if (!errors.isEmpty()) roundExtra.put("critic_errors", new LinkedHashMap<>(errors));
         if (!paths.isEmpty()) roundExtra.put("critic_parse", new LinkedHashMap<>(paths));
+        if (!served.isEmpty()) roundExtra.put("critic_backends", new java.util.TreeMap<>(served));
         return shown;
     }
 
@@ -469,8 +505,10 @@ final class GamController {
         for (Turn t : st.live()) peers.add(new GamPrompts.Peer(t.spec().id(), st.weightOf(t), render(t)));
         try {
             Backend b = ctx.backendFor(s.judgeBackend());
+            extra.put("backend", RunContext.label(s.judgeBackend()));
             ChatResult r = b.chat(request(prompts.judge(peers), q.images(), null, null));
             count(r);
+            extra.put("model", r.model() == null ? b.name() : r.model());
             ParsedResponse p = ClaimParser.parseAnswer(r.text(), Map.of());
             extra.put("raw", r.text());
             extra.put("parse", p.parse());
@@ -584,13 +622,20 @@ final class GamController {
         for (Turn t : turns) {
             if (!t.answered()) {
                 agents.add(new Trace.AgentTurn(t.spec().id(), t.spec().role().key(), t.spec().scale(), null, null, 1.0,
-                        UncertaintySignal.FIXED.label(), null, List.of(), TokenCount.ZERO, null, null, t.error(), null));
+                        UncertaintySignal.FIXED.label(), null, List.of(), TokenCount.ZERO, null, null, t.error(), null,
+                        RunContext.label(t.spec().backend()), null));
                 continue;
             }
             Double w = st == null || !st.live().contains(t) ? null : st.weightOf(t);
             agents.add(new Trace.AgentTurn(t.spec().id(), t.spec().role().key(), t.spec().scale(), t.answer(), t.option(),
                     t.u().value(), t.u().signal().label(), w, t.parsed().claims(), t.tokens(), t.raw(), t.parsed().parse(),
-                    null, t.dist()));
+                    null, t.dist(), RunContext.label(t.spec().backend()), t.model()));
+        }
+        Map<String, List<String>> samples = new LinkedHashMap<>();
+        for (Turn t : turns) if (t.samples() != null) samples.put(t.spec().id(), t.samples());
+        if (!samples.isEmpty()) {
+            extra = extra == null ? new LinkedHashMap<>() : new LinkedHashMap<>(extra);
+            extra.put("samples", samples); // what each expert's sampled answers were: its U is their agreement
         }
         return new Trace.Round(k, agents, critiques, st == null ? null : st.game().uSys(), st == null ? null : st.game().conflict(),
                 extra == null || extra.isEmpty() ? null : extra);

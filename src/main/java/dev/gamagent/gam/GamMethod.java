@@ -30,6 +30,8 @@ public final class GamMethod implements MultiAgentMethod {
         return new GamController(question, context, settings, similarityFor(question, settings)).run();
     }
 
+    @Override public Map<String, String> backendRefs(Config config) { return GamSettings.backendRefs(config); }
+
     /** The experts, the agents that answer (critics assess claims and never answer the question), greedy. */
     @Override public List<Agent> agents(Question question, Config config) {
         Prompts prompts = new Prompts(config);

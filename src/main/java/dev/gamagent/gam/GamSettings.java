@@ -6,10 +6,13 @@ import dev.gamagent.game.DebateRule;
 import dev.gamagent.game.InfluenceWeights;
 import dev.gamagent.game.StoppingRule;
 import dev.gamagent.uncertainty.Scoring;
+import dev.gamagent.uncertainty.UncertaintyFallback;
 
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -22,7 +25,7 @@ public record GamSettings(InfluenceWeights game, StoppingRule stopping, int maxD
                           List<AgentSpec> experts, List<AgentSpec> critics, boolean noUncertainty,
                           boolean noDynamicWeights, boolean noDebate, boolean fixedRounds, boolean recordFull,
                           boolean judge, String judgeBackend, boolean zoom, String embedding, int maxTokens,
-                          int topLogprobs) {
+                          int topLogprobs, UncertaintyFallback fallback) {
 
     /** The uncertainty every agent gets under the "no uncertainty" ablation. */
     public static final double EQUAL_U = 0.5;
@@ -51,7 +54,29 @@ public record GamSettings(InfluenceWeights game, StoppingRule stopping, int maxD
                 c.bool("gam.ablation.no_debate", false), c.bool("gam.ablation.fixed_rounds", false),
                 c.bool("gam.record_full", false), c.bool("gam.judge", false), c.string("gam.judge_backend", null),
                 c.bool("gam.zoom", false), c.string("gam.embedding", "bge-small-en-v15-q"),
-                c.integer("gam.max_tokens", 512), c.integer("logprobs.top_k", 5));
+                c.integer("gam.max_tokens", 512), c.integer("logprobs.top_k", 5), UncertaintyFallback.from(c, "gam"));
+    }
+
+    /**
+     * Where the {@code gam} section names a backend: {@code gam.experts[i].backend} (or {@code gam.critics[i]},
+     * {@code gam.agents[i]}) and {@code gam.judge_backend} → name (see {@code Method.backendRefs}).
+     */
+    public static Map<String, String> backendRefs(Config c) {
+        Map<String, String> refs = new LinkedHashMap<>();
+        JsonNode agents = c.node("gam.agents");
+        List<String> keys = agents.isArray() && agents.size() > 0 ? List.of("gam.agents") : List.of("gam.experts", "gam.critics");
+        for (String key : keys) {
+            JsonNode list = c.node(key);
+            if (!list.isArray()) continue;
+            for (int i = 0; i < list.size(); i++) {
+                JsonNode b = list.get(i).path("backend");
+                if (b.isTextual() && !b.asText().isBlank()) refs.put(key + "[" + i + "].backend", b.asText().strip());
+                else if (!b.isMissingNode() && !b.isNull()) throw new Config.ConfigException(key + "[" + i + "].backend must be a backend name, got " + b);
+            }
+        }
+        String judge = c.string("gam.judge_backend", null);
+        if (judge != null && !judge.isBlank()) refs.put("gam.judge_backend", judge.strip());
+        return refs;
     }
 
     private static void readAgents(JsonNode list, String key, Role.Kind expected, List<AgentSpec> experts, List<AgentSpec> critics) {
@@ -69,7 +94,7 @@ public record GamSettings(InfluenceWeights game, StoppingRule stopping, int maxD
                 } else if (e.isObject()) {
                     role = Role.parse(e.path("role").asText(null), where);
                     id = e.hasNonNull("id") ? e.get("id").asText() : null;
-                    backend = e.hasNonNull("backend") ? e.get("backend").asText() : null;
+                    backend = e.hasNonNull("backend") && !e.get("backend").asText().isBlank() ? e.get("backend").asText().strip() : null;
                     if (e.has("scale")) scale = e.get("scale").asDouble();
                 } else {
                     throw new IllegalArgumentException(where + " must be a role name or an object with \"role\"");

@@ -25,28 +25,44 @@ import java.util.Locale;
  * Loads PNG, JPEG, GIF, BMP and WebP images from files, bytes, base64 and data URLs, with errors that
  * name the source and say what is wrong: missing, empty, truncated or corrupt, unsupported format, or
  * too large. Dimensions are read from the header before decoding, so a hostile "50000×50000" header
- * is refused without allocating its pixels.
+ * is refused without allocating its pixels. With a {@link DecodeBudget} a decode first takes its pixels
+ * from the budget; with a keep limit the decoded image is downscaled to it before the pixels are returned,
+ * so only the small copy stays in memory.
  */
 public final class ImageLoader {
     /** 100 megapixels: larger than any camera photo, small enough to decode on a laptop. */
     public static final long DEFAULT_MAX_PIXELS = 100_000_000L;
 
     private static final int HEAD = 512;
-    private static final int TAIL = 16;
+    private static final int TAIL = 64;
 
     private static final ImageLoader DEFAULT = new ImageLoader(DEFAULT_MAX_PIXELS);
 
     private final long maxPixels;
     private final String limitSetting;
+    private final DecodeBudget budget;
+    private final long keepPixels;
 
     /** @param maxPixels the largest width×height decoded; 0 or less means no limit */
     public ImageLoader(long maxPixels) { this(maxPixels, "image.max_megapixels"); }
 
     /** @param limitSetting the config key that sets this limit, named in "too large" errors */
-    public ImageLoader(long maxPixels, String limitSetting) {
+    public ImageLoader(long maxPixels, String limitSetting) { this(maxPixels, limitSetting, null, 0); }
+
+    private ImageLoader(long maxPixels, String limitSetting, DecodeBudget budget, long keepPixels) {
         this.maxPixels = maxPixels;
         this.limitSetting = limitSetting;
+        this.budget = budget;
+        this.keepPixels = keepPixels;
     }
+
+    /** This loader, taking the pixels of every decode from {@code budget} (shared with other loaders). */
+    public ImageLoader withBudget(DecodeBudget budget) { return new ImageLoader(maxPixels, limitSetting, budget, keepPixels); }
+
+    /** This loader, downscaling every decoded image to at most {@code pixels} (0 = keep as decoded) before returning it. */
+    public ImageLoader keepingAtMost(long pixels) { return new ImageLoader(maxPixels, limitSetting, budget, Math.max(0, pixels)); }
+
+    public long keepPixels() { return keepPixels; }
 
     /** A loader whose limit is {@code megapixels} million pixels (the {@code image.max_megapixels} setting). */
     public static ImageLoader withMaxMegapixels(double megapixels) {
@@ -77,8 +93,37 @@ public final class ImageLoader {
         if (!Files.exists(file)) throw new ImageException(file + ": no such file; check the path");
         if (Files.isDirectory(file)) throw new ImageException(file + ": is a directory, not an image file");
         if (!Files.isReadable(file)) throw new ImageException(file + ": not readable; check its permissions");
-        // Stream from the file rather than reading it whole: a huge file is refused from its header alone.
-        Input input;
+        Picture p = decode(file.toString(), fileInput(file));
+        return new Picture(file.getFileName().toString(), p.image());
+    }
+
+    /** Checks a file as {@link #inspect(String, byte[])} does, reading only its first and last bytes and its header. */
+    public Header inspect(Path file) {
+        if (file == null) throw new ImageException("no image file given");
+        if (!Files.isRegularFile(file)) throw new ImageException(file + ": no such image file; check the path");
+        return inspect(file.toString(), fileInput(file));
+    }
+
+    /**
+     * Checks without decoding pixels: a supported format, a readable header, dimensions within this
+     * loader's limit, and (PNG, GIF) the end marker, so a truncated file is refused before any work is done.
+     */
+    public Header inspect(String sourceName, byte[] bytes) { return inspect(nameOf(sourceName), Input.of(bytes)); }
+
+    private Header inspect(String name, Input input) {
+        Header h = headerOf(name, input);
+        checkSize(name, h.format(), h.width(), h.height());
+        if (h.format() == ImageFormat.PNG && !endsWithPngTrailer(input.tail())) {
+            throw new ImageException(name + ": truncated PNG (the file ends before its IEND chunk); re-export or re-download it");
+        }
+        if (h.format() == ImageFormat.GIF && !endsWithGifTrailer(input.tail())) {
+            throw new ImageException(name + ": truncated GIF (the file ends before its trailer byte); re-export or re-download it");
+        }
+        return h;
+    }
+
+    /** Streams from the file rather than reading it whole: a huge file is refused from its header alone. */
+    private static Input fileInput(Path file) {
         try (SeekableByteChannel ch = Files.newByteChannel(file)) {
             long size = ch.size();
             ByteBuffer head = ByteBuffer.allocate((int) Math.min(size, HEAD));
@@ -86,12 +131,10 @@ public final class ImageLoader {
             ByteBuffer tail = ByteBuffer.allocate((int) Math.min(size, TAIL));
             ch.position(size - tail.capacity());
             while (tail.hasRemaining() && ch.read(tail) > 0) { /* fill */ }
-            input = new Input(head.array(), tail.array(), size, () -> new FileImageInputStream(file.toFile()));
+            return new Input(head.array(), tail.array(), size, () -> new FileImageInputStream(file.toFile()));
         } catch (IOException e) {
             throw new ImageException(file + ": cannot be read (" + e.getMessage() + ")", e);
         }
-        Picture p = decode(file.toString(), input);
-        return new Picture(file.getFileName().toString(), p.image());
     }
 
     public Picture bytes(String sourceName, byte[] bytes) {
@@ -129,9 +172,9 @@ public final class ImageLoader {
     }
 
     /** Reads format and dimensions from the header only. */
-    public Header header(String sourceName, byte[] bytes) {
-        String name = nameOf(sourceName);
-        Input input = Input.of(bytes);
+    public Header header(String sourceName, byte[] bytes) { return headerOf(nameOf(sourceName), Input.of(bytes)); }
+
+    private static Header headerOf(String name, Input input) {
         ImageFormat format = formatOf(name, input);
         ImageReader reader = readerFor(name, format);
         try (ImageInputStream in = input.open()) {
@@ -176,22 +219,26 @@ public final class ImageLoader {
                 throw corrupt(name, format, e);
             }
             checkSize(name, format, w, h);
-            BufferedImage img;
-            try {
-                img = reader.read(0);
-            } catch (IOException | RuntimeException e) {
-                throw corrupt(name, format, e);
+            try (DecodeBudget.Lease lease = budget == null ? () -> { } : budget.acquire((long) w * h, name)) {
+                BufferedImage img;
+                try {
+                    img = reader.read(0);
+                } catch (IOException | RuntimeException e) {
+                    throw corrupt(name, format, e);
+                }
+                for (String warning : warnings) {
+                    if (isDamage(warning)) throw new ImageException(name + ": truncated or corrupt " + label(format) + " (" + warning
+                            + "); re-export or re-download the file");
+                }
+                if (img == null) throw new ImageException(name + ": the " + label(format) + " decoder returned no image; the file is corrupt");
+                if (format == ImageFormat.GIF && !endsWithGifTrailer(input.tail())) {
+                    // The JDK's GIF decoder fills missing rows with the background colour instead of failing.
+                    throw new ImageException(name + ": truncated GIF (the file ends before its trailer byte); re-export or re-download it");
+                }
+                Picture p = new Picture(name, img);
+                // downscale while the pixels are still counted, so only the kept copy outlives the lease
+                return keepPixels > 0 && p.pixels() > keepPixels ? new Picture(name, p.scaled(1.0, keepPixels).image()) : p;
             }
-            for (String warning : warnings) {
-                if (isDamage(warning)) throw new ImageException(name + ": truncated or corrupt " + label(format) + " (" + warning
-                        + "); re-export or re-download the file");
-            }
-            if (img == null) throw new ImageException(name + ": the " + label(format) + " decoder returned no image; the file is corrupt");
-            if (format == ImageFormat.GIF && !endsWithGifTrailer(input.tail())) {
-                // The JDK's GIF decoder fills missing rows with the background colour instead of failing.
-                throw new ImageException(name + ": truncated GIF (the file ends before its trailer byte); re-export or re-download it");
-            }
-            return new Picture(name, img);
         } catch (IOException e) {
             throw corrupt(name, format, e);
         } catch (OutOfMemoryError e) {
@@ -243,6 +290,15 @@ public final class ImageLoader {
         String w = warning.toLowerCase(Locale.ROOT);
         if (w.contains("extraneous bytes")) return false; // common in camera JPEGs, pixels are intact
         return w.contains("premature") || w.contains("truncat") || w.contains("eof") || w.contains("corrupt");
+    }
+
+    /** The IEND chunk (type and CRC) within the last bytes; some encoders pad after it. */
+    private static boolean endsWithPngTrailer(byte[] b) {
+        byte[] iend = {'I', 'E', 'N', 'D', (byte) 0xAE, 0x42, 0x60, (byte) 0x82};
+        for (int i = b.length - iend.length; i >= 0; i--) {
+            if (Arrays.equals(b, i, i + iend.length, iend, 0, iend.length)) return true;
+        }
+        return false;
     }
 
     private static boolean endsWithGifTrailer(byte[] b) {

@@ -43,12 +43,20 @@ public final class Picture {
     public Picture scaled(double factor, long maxPixels) {
         if (!(factor > 0)) throw new IllegalArgumentException("scale factor must be > 0, got " + factor);
         double w = width() * factor, h = height() * factor;
+        int nw, nh;
         if (maxPixels > 0 && w * h > maxPixels) {
             double shrink = Math.sqrt(maxPixels / (w * h));
-            w *= shrink;
-            h *= shrink;
+            nw = Math.max(1, (int) Math.round(w * shrink));
+            nh = Math.max(1, (int) Math.round(h * shrink));
+            if ((long) nw * nh > maxPixels) {
+                // rounding to nearest overshoots the cap about half the time, and a backend refuses that: round down
+                nw = Math.max(1, (int) Math.floor(w * shrink));
+                nh = Math.max(1, (int) Math.floor(h * shrink));
+            }
+        } else {
+            nw = Math.max(1, (int) Math.round(w));
+            nh = Math.max(1, (int) Math.round(h));
         }
-        int nw = Math.max(1, (int) Math.round(w)), nh = Math.max(1, (int) Math.round(h));
         if (nw == width() && nh == height()) return this;
         return new Picture(source + "@" + trim(factor) + "x", resize(image, nw, nh));
     }

@@ -131,8 +131,13 @@ final class Critic {
      */
     static double presence(QuestionFamily family, Perception v, java.util.function.BooleanSupplier imageHasSurfaceText) {
         List<DetectedObject> objs = v.scene().objects();
-        if (family instanceof QuestionFamily.Color c) return objs.stream().mapToDouble(o -> FamilyReasoner.shapeP(o, c.shape())).max().orElse(0);
-        if (family instanceof QuestionFamily.Shape s) return objs.stream().mapToDouble(o -> FamilyReasoner.colorP(o, s.color())).max().orElse(0);
+        // A question that names no shape (or colour) for its object asks about whichever is there.
+        if (family instanceof QuestionFamily.Color c) {
+            return c.shape() == null ? (objs.isEmpty() ? 0 : 1) : objs.stream().mapToDouble(o -> FamilyReasoner.shapeP(o, c.shape())).max().orElse(0);
+        }
+        if (family instanceof QuestionFamily.Shape s) {
+            return s.color() == null ? (objs.isEmpty() ? 0 : 1) : objs.stream().mapToDouble(o -> FamilyReasoner.colorP(o, s.color())).max().orElse(0);
+        }
         if (family instanceof QuestionFamily.Spatial s) {
             double a = objs.stream().mapToDouble(o -> FamilyReasoner.match(o, s.target())).max().orElse(0);
             double b = s.other() == null ? 1 : objs.stream().mapToDouble(o -> FamilyReasoner.match(o, s.other())).max().orElse(0);
@@ -155,8 +160,8 @@ final class Critic {
             return "the " + thing + " reads \"" + option + "\"";
         }
         if (family instanceof QuestionFamily.Count) return "the count is \"" + option + "\"";
-        if (family instanceof QuestionFamily.Color c) return "the " + c.shape() + " is \"" + option + "\"";
-        if (family instanceof QuestionFamily.Shape s) return "the " + s.color() + " object is \"" + option + "\"";
+        if (family instanceof QuestionFamily.Color c) return "the " + (c.shape() == null ? "object" : c.shape()) + " is \"" + option + "\"";
+        if (family instanceof QuestionFamily.Shape s) return "the " + (s.color() == null ? "" : s.color() + " ") + "object is \"" + option + "\"";
         return "the answer is \"" + option + "\"";
     }
 }

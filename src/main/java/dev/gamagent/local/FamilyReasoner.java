@@ -74,19 +74,67 @@ public final class FamilyReasoner {
 
     /** A uniform answer: the honest "cannot determine", optionally declared NOT APPLICABLE. */
     static Judgement lowInformation(QuestionFamily family, List<String> candidates, boolean declare, String why, Region region) {
-        Distribution d = candidates.isEmpty() ? Distribution.uniform(List.of(CANNOT)) : Distribution.uniform(candidates);
+        Distribution d = candidates.isEmpty() ? cannotDetermine() : Distribution.uniform(candidates);
         // A role that abstains makes no claim for critics to examine; one that looked and found nothing says so.
         if (declare) return new Judgement(family, false, true, d, null, List.of(), why);
         Judgement.Finding f = new Judgement.Finding(List.of(Piece.plain("Cannot determine the answer: " + why)), 0.1, why, region);
         return new Judgement(family, false, false, d, null, List.of(f), why);
     }
 
+    /** Answers an open question may have, for "cannot determine": as many as a top-20 log-prob list shows. */
+    static final int OPEN_ALTERNATIVES = 20;
+
+    /**
+     * "cannot determine" as one of {@link #OPEN_ALTERNATIVES} equally likely answers (the others unnamed):
+     * an open question the model cannot answer is near-uniform over what the answer might be, so the
+     * refusal is written with probability 1/20 (U ≈ 0.95), never as a certain reply.
+     */
+    static Distribution cannotDetermine() {
+        List<String> values = new ArrayList<>(java.util.Collections.nCopies(OPEN_ALTERNATIVES, ScoredText.OTHER));
+        values.set(0, CANNOT);
+        return Distribution.uniform(values);
+    }
+
     // ---------------------------------------------------------------- colour and shape
+
+    /**
+     * P(object i is the one asked about): it matches the named attribute ({@code match}, null when none
+     * was named: every object) and, when a place is given, no other matching object lies further that way.
+     */
+    static double[] targetWeights(List<DetectedObject> objs, double[] match, QuestionFamily.Place place, Perception v) {
+        int n = objs.size();
+        double[] m = match == null ? java.util.Collections.nCopies(n, 1.0).stream().mapToDouble(Double::doubleValue).toArray() : match;
+        if (place == null) return match == null ? exactlyOne(new double[n]) : exactlyOne(m);
+        double sx = 0.02 * v.width(), sy = 0.02 * v.height();
+        double[] w = new double[n];
+        for (int i = 0; i < n; i++) {
+            double p = Math.min(1, Math.max(0, m[i]));
+            for (int j = 0; j < n; j++) {
+                if (j == i) continue;
+                DetectedObject a = objs.get(i), b = objs.get(j);
+                double beyond = switch (place) {
+                    case LEFT -> sigmoid((a.centerX() - b.centerX()) / sx);
+                    case RIGHT -> sigmoid((b.centerX() - a.centerX()) / sx);
+                    case TOP -> sigmoid((a.centerY() - b.centerY()) / sy);
+                    case BOTTOM -> sigmoid((b.centerY() - a.centerY()) / sy);
+                };
+                p *= 1 - Math.min(1, Math.max(0, m[j])) * beyond;
+            }
+            w[i] = p;
+        }
+        return Distribution.of(java.util.Collections.nCopies(n, "o"), w).probabilities();
+    }
+
+    /** How the question names its object: "triangle", "red object", "object on the left". */
+    private static String described(String colour, String shape, QuestionFamily.Place place) {
+        String base = new Obj(colour, shape).toString();
+        return place == null ? base : base + " on the " + place.name().toLowerCase(Locale.ROOT);
+    }
 
     private Judgement colour(QuestionFamily.Color q, Perception v, List<String> candidates) {
         List<DetectedObject> objs = v.scene().objects();
         if (objs.isEmpty()) return lowInformation(q, candidates, false, "no object was found", Region.FULL);
-        double[] w = exactlyOne(objs.stream().mapToDouble(o -> shapeP(o, q.shape())).toArray());
+        double[] w = targetWeights(objs, q.shape() == null ? null : objs.stream().mapToDouble(o -> shapeP(o, q.shape())).toArray(), q.place(), v);
         double[] mass = new double[QuestionFamily.COLORS.size()];
         for (int i = 0; i < objs.size(); i++) {
             for (int c = 0; c < mass.length; c++) mass[c] += w[i] * colorP(objs.get(i), QuestionFamily.COLORS.get(c));
@@ -94,10 +142,11 @@ public final class FamilyReasoner {
         Distribution colours = Distribution.of(QuestionFamily.COLORS, mass);
         DetectedObject target = objs.get(argmax(w));
         Distribution answer = candidates.isEmpty() ? colours : over(candidates, c -> colours.p(QuestionFamily.colourIn(c)));
-        String evidence = String.format(Locale.ROOT, "%s score %.2f for the object at %s; colour scores %s",
-                q.shape(), shapeP(target, q.shape()), centre(target), top(target.colorScores(), 3));
+        String what = described(null, q.shape(), q.place());
+        String evidence = String.format(Locale.ROOT, "%s %s %.2f for the object at %s; colour scores %s", q.shape() != null ? q.shape() : what,
+                q.shape() != null ? "score" : "weight", q.shape() != null ? shapeP(target, q.shape()) : w[argmax(w)], centre(target), top(target.colorScores(), 3));
         Distribution said = stated(colours, answer, candidates);
-        Judgement.Finding f = new Judgement.Finding(List.of(Piece.plain("The " + q.shape() + " is"), Piece.best(" ", said)),
+        Judgement.Finding f = new Judgement.Finding(List.of(Piece.plain("The " + what + " is"), Piece.best(" ", said)),
                 said.bestProbability(), evidence, v.region(target.box()));
         return new Judgement(q, true, false, answer, null, List.of(f), evidence);
     }
@@ -105,7 +154,7 @@ public final class FamilyReasoner {
     private Judgement shape(QuestionFamily.Shape q, Perception v, List<String> candidates) {
         List<DetectedObject> objs = v.scene().objects();
         if (objs.isEmpty()) return lowInformation(q, candidates, false, "no object was found", Region.FULL);
-        double[] w = exactlyOne(objs.stream().mapToDouble(o -> colorP(o, q.color())).toArray());
+        double[] w = targetWeights(objs, q.color() == null ? null : objs.stream().mapToDouble(o -> colorP(o, q.color())).toArray(), q.place(), v);
         double[] mass = new double[QuestionFamily.SHAPES.size()];
         for (int i = 0; i < objs.size(); i++) {
             for (int s = 0; s < mass.length; s++) mass[s] += w[i] * shapeP(objs.get(i), QuestionFamily.SHAPES.get(s));
@@ -113,10 +162,11 @@ public final class FamilyReasoner {
         Distribution shapes = Distribution.of(QuestionFamily.SHAPES, mass);
         DetectedObject target = objs.get(argmax(w));
         Distribution answer = candidates.isEmpty() ? shapes : over(candidates, c -> shapes.p(QuestionFamily.shapeIn(c)));
-        String evidence = String.format(Locale.ROOT, "%s score %.2f for the object at %s; shape scores %s",
-                q.color(), colorP(target, q.color()), centre(target), top(target.shapeScores(), 3));
+        String what = described(q.color(), null, q.place());
+        String evidence = String.format(Locale.ROOT, "%s %s %.2f for the object at %s; shape scores %s", q.color() != null ? q.color() : what,
+                q.color() != null ? "score" : "weight", q.color() != null ? colorP(target, q.color()) : w[argmax(w)], centre(target), top(target.shapeScores(), 3));
         Distribution said = stated(shapes, answer, candidates);
-        Judgement.Finding f = new Judgement.Finding(List.of(Piece.plain("The " + q.color() + " object is a"), Piece.best(" ", said)),
+        Judgement.Finding f = new Judgement.Finding(List.of(Piece.plain("The " + what + " is a"), Piece.best(" ", said)),
                 said.bestProbability(), evidence, v.region(target.box()));
         return new Judgement(q, true, false, answer, null, List.of(f), evidence);
     }
@@ -130,7 +180,7 @@ public final class FamilyReasoner {
             Integer n = parseCount(c);
             return n == null ? 0 : counts.p(Integer.toString(n));
         });
-        String noun = q.shape() != null ? q.shape() + "s" : q.color() != null ? q.color() + " objects" : "objects";
+        String noun = (q.color() != null ? q.color() + " " : "") + (q.shape() != null ? q.shape() + "s" : "objects");
         Rectangle union = null;
         int ambiguous = 0;
         for (DetectedObject o : objs) {
@@ -176,7 +226,7 @@ public final class FamilyReasoner {
      */
     static final double SIZE_FACTOR = 1.5;
     static double inclusion(DetectedObject o, String shape, String color, int width, int height) {
-        double q = shape != null ? shapeP(o, shape) : color != null ? colorP(o, color) : 1.0;
+        double q = (shape != null ? shapeP(o, shape) : 1.0) * (color != null ? colorP(o, color) : 1.0);
         double minArea = Math.max(16, 2e-4 * width * height);
         return q * Math.min(1, o.pixelArea() / (SIZE_FACTOR * minArea));
     }
@@ -219,8 +269,8 @@ public final class FamilyReasoner {
             List<String> words = horizontal ? List.of("left", "right") : List.of("above", "below");
             Distribution dirs = Distribution.of(words, new double[]{pFirst, 1 - pFirst});
             Distribution answer = candidates.isEmpty() ? dirs : over(candidates, c -> {
-                String lc = c.toLowerCase(Locale.ROOT);
-                return lc.contains(words.get(0)) ? dirs.p(0) : lc.contains(words.get(1)) ? dirs.p(1) : 0;
+                String dir = QuestionFamily.direction(c);
+                return words.get(0).equals(dir) ? dirs.p(0) : words.get(1).equals(dir) ? dirs.p(1) : 0;
             });
             DetectedObject other = objs.get(argmax(wo));
             Distribution phrase = horizontal ? dirs.renamed(List.of("to the left of", "to the right of")) : dirs;
@@ -697,7 +747,10 @@ public final class FamilyReasoner {
 
     static double colorP(DetectedObject o, String color) { return color == null ? 0 : o.colorScores().getOrDefault(color, 0.0); }
 
-    static double match(DetectedObject o, Obj obj) { return colorP(o, obj.color()) * shapeP(o, obj.shape()); }
+    /** How well an object fits a named one; a part the name leaves out ("the circle": no colour) fits any object. */
+    static double match(DetectedObject o, Obj obj) {
+        return (obj.color() == null ? 1 : colorP(o, obj.color())) * (obj.shape() == null ? 1 : shapeP(o, obj.shape()));
+    }
 
     static String name(DetectedObject o) { return o.color() + " " + o.shape(); }
 

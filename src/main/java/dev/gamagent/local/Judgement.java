@@ -20,6 +20,18 @@ public record Judgement(QuestionFamily family, boolean applicable, boolean decla
         openAnswer = openAnswer == null || openAnswer.isEmpty() ? List.of(Piece.best("", answer)) : List.copyOf(openAnswer);
     }
 
+    /**
+     * This judgement for a question read only partly ({@code clarity} < 1, see {@code QuestionReader.Reading}):
+     * the answer mixed with the uniform distribution by 1 − clarity, the unread words named in the note.
+     */
+    public Judgement unsure(double clarity, List<String> unread) {
+        if (clarity >= 1 || answer.size() < 2 || unread.isEmpty()) return this;
+        Distribution mixed = Distribution.mixture(List.of(answer, Distribution.uniform(answer.values())), new double[]{clarity, 1 - clarity});
+        String why = "the question has words this model does not read (" + String.join(", ", unread) + ")";
+        return new Judgement(family, applicable, declared, mixed, openAnswer.size() == 1 && openAnswer.get(0).scored() ? null : openAnswer,
+                findings, note == null || note.isEmpty() ? why : note + "; " + why);
+    }
+
     /** The normalised entropy of the answer distribution (0 certain, 1 uniform). */
     public double uncertainty() { return answer.normalisedEntropy(); }
 

@@ -96,7 +96,7 @@ public final class LocalBackend implements Backend {
         for (ChatMessage m : request.messages()) {
             n += 4; // role and message separators of a chat template
             for (ChatMessage.Part part : m.parts()) {
-                if (part instanceof ChatMessage.Text t) n += encoding.countTokens(t.text());
+                if (part instanceof ChatMessage.Text t) n += encoding.countTokens(dev.gamagent.backend.internal.TokenEstimator.wellFormed(t.text()));
                 else if (part instanceof ChatMessage.Image img) {
                     n += ImageTokens.qwen(img.picture().width(), img.picture().height(), 3136, 12_845_056);
                 }
@@ -106,16 +106,17 @@ public final class LocalBackend implements Backend {
     }
 
     private List<Piece> reply(ParsedPrompt p, int k, ChatRequest request) {
-        QuestionFamily family = QuestionFamily.recognize(p.question());
         List<String> candidates = new ArrayList<>(p.options().values());
+        QuestionReader.Reading reading = QuestionFamily.read(p.question(), candidates);
         List<String> letters = new ArrayList<>(p.options().keySet());
+        QuestionFamily family = reading.family();
         if (p.task() == ParsedPrompt.Task.CRITIQUE) {
             List<ClaimChecker.Assessment> out = new ArrayList<>();
             for (ParsedPrompt.ClaimRef c : p.claims()) out.add(critic.assess(p, c, family, MAX_IMAGE_PIXELS));
             return ReplyWriter.critique(p, out);
         }
         List<Sight> sights = p.images().stream().map(perception::sight).toList();
-        Judgement own = reasoner.judge(family, sights, candidates, Expertise.of(p.role()));
+        Judgement own = reasoner.judge(family, sights, candidates, Expertise.of(p.role())).unsure(reading.clarity(), reading.unread());
         switch (p.task()) {
             case REVISE -> {
                 // Critics re-examined claims: revise from their evidence. Without critiques (a plain debate), pool the peers.
@@ -212,8 +213,9 @@ public final class LocalBackend implements Backend {
     private static int pick(Distribution d, int k, ChatRequest request, ParsedPrompt p) {
         if (k == 0 || request.temperature() <= 0) {
             // A uniform distribution has no best value: the arbitrary pick is a hash of the prompt (same
-            // prompt, same pick), so agents that know nothing do not all fall on option A together.
-            if (d.bestProbability() - minimum(d) < 1e-12) return Math.floorMod((p.question() + "|" + p.role()).hashCode(), d.size());
+            // prompt, same pick), so agents that know nothing do not all fall on option A together. An open
+            // question has no options to spread over: its first value is the honest "cannot determine".
+            if (p.multipleChoice() && d.bestProbability() - minimum(d) < 1e-12) return Math.floorMod((p.question() + "|" + p.role()).hashCode(), d.size());
             return d.bestIndex();
         }
         long seed = (request.seed() == null ? 0L : request.seed()) * 31 + p.question().hashCode() * 17L + k;

@@ -12,17 +12,19 @@ import dev.gamagent.backend.ChatRequest;
 import dev.gamagent.backend.ChatResult;
 import dev.gamagent.backend.Choice;
 import dev.gamagent.backend.TokenLogprob;
+import dev.gamagent.image.DecodeBudget;
+import dev.gamagent.image.ImageException;
+import dev.gamagent.image.ImageLoader;
+import dev.gamagent.image.ImageTooLargeException;
 import dev.gamagent.image.Picture;
 import dev.gamagent.util.Json;
 
-import javax.imageio.ImageIO;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.ExecutorService;
@@ -32,18 +34,37 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * An OpenAI-compatible {@code /v1/chat/completions} and {@code /v1/models} endpoint over a backend
  * (the local model, so the HTTP backends can be exercised end to end offline). Images must be base64
- * data URLs; log-probs come back in OpenAI's {@code choices[].logprobs.content} shape. Binds 127.0.0.1.
+ * data URLs; log-probs come back in OpenAI's {@code choices[].logprobs.content} shape, or never (as a server
+ * with log-probs switched off: {@code "logprobs": null} whatever was asked). Binds 127.0.0.1.
+ * Bodies are capped, every image header is checked (per image and per request) before anything is
+ * decoded, decodes share one budget, and images are downscaled to what the backend accepts.
  */
 public final class LocalChatServer implements AutoCloseable {
+    /** A request body larger than this is refused unread (413). */
+    public static final long MAX_BODY_BYTES = 64L * 1024 * 1024;
+    /** One image's header pixels, and all images of one request together. */
+    public static final long MAX_IMAGE_PIXELS = 40_000_000L, MAX_REQUEST_PIXELS = 100_000_000L;
+
     private final Backend backend;
     private final String model;
     private final HttpServer server;
     private final ExecutorService pool;
     private final AtomicLong ids = new AtomicLong();
+    private final ImageLoader images;
+    private final boolean logprobs;
 
     public LocalChatServer(Backend backend, String model, int port, int threads) throws IOException {
+        this(backend, model, port, threads, true);
+    }
+
+    /** @param logprobs false to answer like a server without log-probs: the field is accepted and null comes back */
+    public LocalChatServer(Backend backend, String model, int port, int threads, boolean logprobs) throws IOException {
         this.backend = backend;
+        this.logprobs = logprobs;
         this.model = model;
+        long keep = backend.capabilities().maxImagePixels();
+        this.images = new ImageLoader(MAX_IMAGE_PIXELS, "the local server's limit").withBudget(DecodeBudget.megapixels(0))
+                .keepingAtMost(keep);
         this.server = HttpServer.create(new InetSocketAddress("127.0.0.1", port), 64);
         this.pool = Executors.newFixedThreadPool(Math.max(1, threads), r -> {
             Thread t = new Thread(r, "local-chat-server");
@@ -86,9 +107,17 @@ public final class LocalChatServer implements AutoCloseable {
                 send(ex, 405, error("use POST for /v1/chat/completions", "invalid_request_error"));
                 return;
             }
+            byte[] raw;
+            try (InputStream in = ex.getRequestBody()) {
+                raw = in.readNBytes((int) MAX_BODY_BYTES + 1);
+            }
+            if (raw.length > MAX_BODY_BYTES) {
+                send(ex, 413, error("the request body is larger than " + MAX_BODY_BYTES / (1024 * 1024) + " MB", "invalid_request_error"));
+                return;
+            }
             JsonNode body;
             try {
-                body = Json.MAPPER.readTree(ex.getRequestBody());
+                body = Json.MAPPER.readTree(raw);
             } catch (IOException e) {
                 send(ex, 400, error("request body is not valid JSON: " + e.getMessage(), "invalid_request_error"));
                 return;
@@ -97,7 +126,7 @@ public final class LocalChatServer implements AutoCloseable {
             try {
                 req = request(body);
             } catch (IllegalArgumentException e) {
-                send(ex, 400, error(e.getMessage(), "invalid_request_error"));
+                send(ex, 413 == tooLargeStatus(e) ? 413 : 400, error(e.getMessage(), "invalid_request_error"));
                 return;
             }
             try {
@@ -110,9 +139,41 @@ public final class LocalChatServer implements AutoCloseable {
         }
     }
 
+    /** Too many pixels in one request: 413 rather than 400. */
+    private static final class TooManyPixels extends IllegalArgumentException {
+        TooManyPixels(String message) { super(message); }
+    }
+
+    private static int tooLargeStatus(IllegalArgumentException e) { return e instanceof TooManyPixels ? 413 : 400; }
+
     ChatRequest request(JsonNode body) {
         JsonNode msgs = body.path("messages");
         if (!msgs.isArray() || msgs.isEmpty()) throw new IllegalArgumentException("'messages' must be a non-empty array");
+        // every image's header first: the request's total is known before any pixel is decoded
+        long total = 0;
+        int m0 = 0;
+        for (JsonNode m : msgs) {
+            int j = 0;
+            for (JsonNode part : m.path("content").isArray() ? m.path("content") : Json.MAPPER.createArrayNode()) {
+                if (part.path("type").asText().equals("image_url")) {
+                    JsonNode url = part.path("image_url");
+                    String where = "messages[" + m0 + "].content[" + j + "]";
+                    try {
+                        total += images.inspect(where, bytes(url.isTextual() ? url.asText() : url.path("url").asText(), where)).pixels();
+                    } catch (ImageTooLargeException e) {
+                        throw new TooManyPixels(e.getMessage());
+                    } catch (ImageException e) {
+                        throw new IllegalArgumentException(e.getMessage());
+                    }
+                    if (total > MAX_REQUEST_PIXELS) {
+                        throw new TooManyPixels(where + ": the request's images hold more than " + MAX_REQUEST_PIXELS / 1_000_000
+                                + " megapixels together; send fewer or smaller images");
+                    }
+                }
+                j++;
+            }
+            m0++;
+        }
         List<ChatMessage> messages = new ArrayList<>();
         int i = 0;
         for (JsonNode m : msgs) {
@@ -157,19 +218,28 @@ public final class LocalChatServer implements AutoCloseable {
             if (schema.isMissingNode()) schema = Json.MAPPER.createObjectNode();
         }
         return new ChatRequest(messages, body.path("temperature").asDouble(1.0), maxTokens, body.path("n").asInt(1), seed,
-                body.path("logprobs").asBoolean(false), top, schema, schemaName);
+                logprobs && body.path("logprobs").asBoolean(false), top, schema, schemaName);
     }
 
-    private static Picture image(String url, String where) {
+    private static byte[] bytes(String url, String where) {
         int comma = url.indexOf(',');
         if (!url.startsWith("data:") || comma < 0 || !url.substring(0, comma).endsWith(";base64")) {
             throw new IllegalArgumentException(where + ": only base64 data URLs (data:image/png;base64,...) are accepted");
         }
         try {
-            var img = ImageIO.read(new ByteArrayInputStream(Base64.getDecoder().decode(url.substring(comma + 1))));
-            if (img == null) throw new IllegalArgumentException(where + ": the data URL is not an image in a supported format");
-            return new Picture(where, img);
-        } catch (IOException | IllegalArgumentException e) {
+            return ImageLoader.dataUrlBytes(where, url);
+        } catch (ImageException e) {
+            throw new IllegalArgumentException(e.getMessage());
+        }
+    }
+
+    /** Decodes within the shared budget and downscales to what the backend accepts; the header was checked already. */
+    private Picture image(String url, String where) {
+        try {
+            return images.bytes(where, bytes(url, where));
+        } catch (ImageTooLargeException e) {
+            throw new TooManyPixels(e.getMessage());
+        } catch (ImageException e) {
             throw new IllegalArgumentException(where + ": the image cannot be decoded (" + e.getMessage() + ")");
         }
     }

@@ -2,12 +2,11 @@ package dev.gamagent.local;
 
 import java.util.List;
 import java.util.Locale;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
- * The synthetic benchmark's question families (docs/CONTRACTS.md §3), recognised from the question text
- * with tolerant patterns. Anything else is {@link Unknown}: the local model then says it cannot tell.
+ * The question families the local model answers (the synthetic benchmark's, docs/CONTRACTS.md §3, in any
+ * phrasing), recognised by {@link QuestionReader} from the question's content words and its options.
+ * Anything else is {@link Unknown}: the local model then says it cannot tell, with a uniform distribution.
  */
 public sealed interface QuestionFamily {
     List<String> COLORS = List.of("red", "green", "blue", "yellow", "orange", "purple", "black", "gray");
@@ -21,14 +20,29 @@ public sealed interface QuestionFamily {
 
     enum TextKind { SIGN, LABEL, SMALL_PRINT }
 
-    /** How many objects, optionally of one shape or one colour (at most one of them is set). */
+    /** How many objects, optionally of one shape and/or one colour ("How many red circles"). */
     record Count(String shape, String color) implements QuestionFamily { public String category() { return "count"; } }
 
-    /** The colour of the (unique) object of {@code shape}. */
-    record Color(String shape) implements QuestionFamily { public String category() { return "color"; } }
+    /**
+     * The colour of the (unique) object of {@code shape}; {@code shape} null when the question names no
+     * shape ("What colour is the object?"), {@code place} non-null when it says where the object is
+     * ("the shape on the left").
+     */
+    record Color(String shape, Place place) implements QuestionFamily {
+        public Color(String shape) { this(shape, null); }
 
-    /** The shape of the (unique) object of {@code color}. */
-    record Shape(String color) implements QuestionFamily { public String category() { return "shape"; } }
+        public String category() { return "color"; }
+    }
+
+    /** The shape of the (unique) object of {@code color}; either may be null, as for {@link Color}. */
+    record Shape(String color, Place place) implements QuestionFamily {
+        public Shape(String color) { this(color, null); }
+
+        public String category() { return "shape"; }
+    }
+
+    /** Where the asked object stands when the question names no other object: the extreme one that way. */
+    enum Place { LEFT, RIGHT, TOP, BOTTOM }
 
     /**
      * A relation to the target object ({@code color} {@code shape}); {@code other} is set for the
@@ -40,9 +54,11 @@ public sealed interface QuestionFamily {
 
     enum Relation { LEFT_OF, RIGHT_OF, ABOVE, BELOW, NEAREST, LEFT_OR_RIGHT, ABOVE_OR_BELOW }
 
-    /** An object named by colour and shape, e.g. "red circle". */
+    /** An object named by colour and shape, e.g. "red circle"; one of them may be null ("the circle"). */
     record Obj(String color, String shape) {
-        @Override public String toString() { return color + " " + shape; }
+        @Override public String toString() {
+            return color == null ? (shape == null ? "object" : shape) : shape == null ? color + " object" : color + " " + shape;
+        }
     }
 
     /** A bar chart question; labels set as the template needs them. */
@@ -54,73 +70,20 @@ public sealed interface QuestionFamily {
 
     record Unknown() implements QuestionFamily { public String category() { return "unknown"; } }
 
-    Pattern TEXT = Pattern.compile("what (?:word|text) is (?:written|shown|printed)|what does the (label|sign) say|what is (?:written|printed) in the (small print)|what is written|what (?:word|text) (?:is|appears)", Pattern.CASE_INSENSITIVE);
-    Pattern COUNT = Pattern.compile("how many\\s+([a-z ]+?)\\s+(?:are|is)\\s+(?:there|in|shown|visible)", Pattern.CASE_INSENSITIVE);
-    Pattern COLOR = Pattern.compile("what colou?r is the\\s+([a-z]+)", Pattern.CASE_INSENSITIVE);
-    Pattern SHAPE = Pattern.compile("what shape is the\\s+([a-z]+)", Pattern.CASE_INSENSITIVE);
-    Pattern WHICH_OBJECT = Pattern.compile(
-            "which (?:object|shape) is (to the left of|left of|to the right of|right of|above|below|nearest to|closest to|nearest|closest)\\s+the\\s+([a-z]+)\\s+([a-z]+)",
-            Pattern.CASE_INSENSITIVE);
-    Pattern DIRECTION = Pattern.compile(
-            "is the\\s+([a-z]+)\\s+([a-z]+)\\s+(to the left of or to the right of|left or right of|to the left or right of|above or below)\\s+the\\s+([a-z]+)\\s+([a-z]+)",
-            Pattern.CASE_INSENSITIVE);
-    Pattern BAR_EXTREME = Pattern.compile("which bar is the\\s+(tallest|highest|longest|largest|shortest|lowest|smallest)", Pattern.CASE_INSENSITIVE);
-    Pattern BAR_VALUE = Pattern.compile("what is the value of the bar label(?:l)?ed\\s+[\"'“]?(.+?)[\"'”]?\\s*\\??\\s*$", Pattern.CASE_INSENSITIVE | Pattern.MULTILINE);
-    Pattern BAR_COMPARE = Pattern.compile("which is (larger|bigger|greater|higher|smaller|lower)\\s*,?\\s*[\"'“]?(.+?)[\"'”]?\\s+or\\s+[\"'“]?(.+?)[\"'”]?\\s*\\??\\s*$", Pattern.CASE_INSENSITIVE | Pattern.MULTILINE);
+    /** Recognises the family of a question text without options (an open question). */
+    static QuestionFamily recognize(String question) { return recognize(question, List.of()); }
 
-    /** Recognises the family of a question text. */
-    static QuestionFamily recognize(String question) {
-        String q = question == null ? "" : question.strip();
-        Matcher m;
-        if ((m = BAR_EXTREME.matcher(q)).find()) {
-            String w = m.group(1).toLowerCase(Locale.ROOT);
-            return new Chart(w.matches("shortest|lowest|smallest") ? ChartKind.SHORTEST : ChartKind.TALLEST, null, null);
-        }
-        if ((m = BAR_VALUE.matcher(q)).find()) return new Chart(ChartKind.VALUE, m.group(1).strip(), null);
-        if ((m = BAR_COMPARE.matcher(q)).find()) {
-            boolean smaller = m.group(1).toLowerCase(Locale.ROOT).matches("smaller|lower");
-            return new Chart(smaller ? ChartKind.SMALLER : ChartKind.LARGER, m.group(2).strip(), m.group(3).strip());
-        }
-        if ((m = DIRECTION.matcher(q)).find()) {
-            Obj a = obj(m.group(1), m.group(2)), b = obj(m.group(4), m.group(5));
-            if (a != null && b != null) {
-                Relation r = m.group(3).toLowerCase(Locale.ROOT).contains("above") ? Relation.ABOVE_OR_BELOW : Relation.LEFT_OR_RIGHT;
-                return new Spatial(r, a, b);
-            }
-        }
-        if ((m = WHICH_OBJECT.matcher(q)).find()) {
-            Obj t = obj(m.group(2), m.group(3));
-            String r = m.group(1).toLowerCase(Locale.ROOT);
-            Relation rel = r.contains("left") ? Relation.LEFT_OF : r.contains("right") ? Relation.RIGHT_OF
-                    : r.contains("above") ? Relation.ABOVE : r.contains("below") ? Relation.BELOW : Relation.NEAREST;
-            if (t != null) return new Spatial(rel, t, null);
-        }
-        if ((m = COUNT.matcher(q)).find()) {
-            String shape = null, color = null;
-            for (String w : m.group(1).toLowerCase(Locale.ROOT).split("\\s+")) {
-                String s = singular(w);
-                if (SHAPES.contains(s)) shape = s;
-                else if (COLORS.contains(colour(w))) color = colour(w);
-                else if (!s.matches("(object|shape|thing|item|figure)s?|different|distinct|total|in|the")) return new Unknown();
-            }
-            return new Count(shape, color);
-        }
-        if ((m = COLOR.matcher(q)).find()) {
-            String s = singular(m.group(1).toLowerCase(Locale.ROOT));
-            return SHAPES.contains(s) ? new Color(s) : new Unknown();
-        }
-        if ((m = SHAPE.matcher(q)).find()) {
-            String c = colour(m.group(1).toLowerCase(Locale.ROOT));
-            return COLORS.contains(c) ? new Shape(c) : new Unknown();
-        }
-        if ((m = TEXT.matcher(q)).find()) {
-            String lower = q.toLowerCase(Locale.ROOT);
-            TextKind k = lower.contains("small print") || lower.contains("fine print") ? TextKind.SMALL_PRINT
-                    : lower.contains("label") ? TextKind.LABEL : TextKind.SIGN;
-            return new Text(k);
-        }
-        return new Unknown();
-    }
+    /**
+     * Recognises the family, target and relation of a question from its content words and, when given,
+     * the kind of value its options are (colours, shapes, objects, directions, numbers, words).
+     */
+    static QuestionFamily recognize(String question, List<String> options) { return QuestionReader.read(question, options); }
+
+    /** As {@link #recognize(String, List)}, with how clearly the question was read (see {@link QuestionReader.Reading}). */
+    static QuestionReader.Reading read(String question, List<String> options) { return QuestionReader.reading(question, options); }
+
+    /** An option as a direction: "left", "On the right", "ABOVE", "higher" → left, right, above, below; else null. */
+    static String direction(String option) { return QuestionReader.direction(option); }
 
     /** "circles" → "circle", "boxes" stays a non-shape. */
     static String singular(String w) {
@@ -132,11 +95,6 @@ public sealed interface QuestionFamily {
     /** British spelling and "grey" map to the benchmark's names. */
     static String colour(String w) {
         return "grey".equals(w) ? "gray" : w;
-    }
-
-    private static Obj obj(String color, String shape) {
-        String c = colour(color.toLowerCase(Locale.ROOT)), s = singular(shape.toLowerCase(Locale.ROOT));
-        return COLORS.contains(c) && SHAPES.contains(s) ? new Obj(c, s) : null;
     }
 
     /** The known colour named in {@code text}, or null. */

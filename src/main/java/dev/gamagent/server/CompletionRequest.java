@@ -33,6 +33,15 @@ public record CompletionRequest(String model, boolean stream, Question question)
     }
 
     public static CompletionRequest parse(byte[] body, ServerSettings settings, RemoteImages remote) {
+        return parse(body, settings, remote, new ImageLoader(settings.maxImagePixels(), "server.max_image_megapixels"));
+    }
+
+    /**
+     * Parses with {@code loader} (per-image limit, decode budget, kept size). Every image is fetched and its
+     * header checked first; only when all of them together stay within {@code server.max_request_megapixels}
+     * is any decoded.
+     */
+    public static CompletionRequest parse(byte[] body, ServerSettings settings, RemoteImages remote, ImageLoader loader) {
         JsonNode root;
         try {
             root = Json.MAPPER.readTree(body);
@@ -50,8 +59,7 @@ public record CompletionRequest(String model, boolean stream, Question question)
         if (!messages.isArray() || messages.isEmpty()) {
             throw ApiError.badRequest("missing_messages", "'messages' must be a non-empty array of {role, content}");
         }
-        ImageLoader loader = new ImageLoader(settings.maxImagePixels(), "server.max_image_megapixels");
-        List<Picture> images = new ArrayList<>();
+        List<Encoded> images = new ArrayList<>();
         StringBuilder text = new StringBuilder();
         StringBuilder hint = new StringBuilder();
         for (int i = 0; i < messages.size(); i++) {
@@ -77,7 +85,7 @@ public record CompletionRequest(String model, boolean stream, Question question)
                             JsonNode u = part.path("image_url");
                             String url = u.isTextual() ? u.asText() : u.path("url").asText(null);
                             if (url == null || url.isBlank()) throw ApiError.badRequest("missing_image_url", pwhere + ": image_url.url is missing");
-                            images.add(image(pwhere, url, loader, settings, remote));
+                            images.add(encoded(pwhere, url, settings, remote));
                         }
                         default -> throw ApiError.badRequest("unsupported_content", pwhere + ": content part type '" + type
                                 + "' is not supported; use 'text' or 'image_url'");
@@ -109,12 +117,37 @@ public record CompletionRequest(String model, boolean stream, Question question)
         if (q.isEmpty()) throw ApiError.badRequest("missing_question", "no question text in the user messages");
         String h = hint.toString().strip();
         return new CompletionRequest(model.strip(), stream,
-                new Question("request", images, q, h.isEmpty() ? null : h, options, null, null, null));
+                new Question("request", decode(images, loader, settings), q, h.isEmpty() ? null : h, options, null, null, null));
     }
 
-    private static Picture image(String where, String url, ImageLoader loader, ServerSettings settings, RemoteImages remote) {
+    /** An image part's bytes, not yet decoded, and where it was in the request. */
+    private record Encoded(String where, byte[] bytes) { }
+
+    /** Checks every header and the request's total before decoding anything; then decodes within the loader's budget. */
+    private static List<Picture> decode(List<Encoded> parts, ImageLoader loader, ServerSettings settings) {
+        long total = 0;
         try {
-            if (url.regionMatches(true, 0, "data:", 0, 5)) return loader.dataUrl(where, url);
+            for (Encoded e : parts) {
+                total += loader.inspect(e.where(), e.bytes()).pixels();
+                if (total > settings.maxRequestPixels()) {
+                    throw new ApiError(413, "invalid_request_error", "images_too_large", String.format(Locale.ROOT,
+                            "the request's images hold more than %.1f megapixels together (the limit, config "
+                                    + "server.max_request_megapixels); send fewer or smaller images", settings.maxRequestPixels() / 1e6));
+                }
+            }
+            List<Picture> out = new ArrayList<>();
+            for (Encoded e : parts) out.add(loader.bytes(e.where(), e.bytes()));
+            return out;
+        } catch (ImageTooLargeException e) {
+            throw new ApiError(413, "invalid_request_error", "image_too_large", e.getMessage());
+        } catch (ImageException e) {
+            throw ApiError.badRequest("invalid_image", e.getMessage());
+        }
+    }
+
+    private static Encoded encoded(String where, String url, ServerSettings settings, RemoteImages remote) {
+        try {
+            if (url.regionMatches(true, 0, "data:", 0, 5)) return new Encoded(where, ImageLoader.dataUrlBytes(where, url));
             URI uri;
             try {
                 uri = URI.create(url.strip());
@@ -130,9 +163,7 @@ public record CompletionRequest(String model, boolean stream, Question question)
                 throw new ApiError(403, "invalid_request_error", "image_host_not_allowed", where + ": images from host '" + uri.getHost()
                         + "' are not allowed; send the image as a data URL or add the host to config server.allowed_image_hosts");
             }
-            return loader.bytes(where + " (" + uri.getHost() + ")", remote.fetch(uri));
-        } catch (ImageTooLargeException e) {
-            throw new ApiError(413, "invalid_request_error", "image_too_large", e.getMessage());
+            return new Encoded(where + " (" + uri.getHost() + ")", remote.fetch(uri));
         } catch (ImageException e) {
             throw ApiError.badRequest("invalid_image", e.getMessage());
         }

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import dev.gamagent.api.Answer;
 import dev.gamagent.api.Method;
 import dev.gamagent.api.MethodFailure;
@@ -13,10 +12,28 @@ import dev.gamagent.api.RunContext;
 import dev.gamagent.api.Trace;
 import dev.gamagent.backend.Backend;
 import dev.gamagent.backend.BackendException;
+import dev.gamagent.backend.NamedBackends;
 import dev.gamagent.config.Config;
+import dev.gamagent.eval.SignalMix;
+import dev.gamagent.image.DecodeBudget;
+import dev.gamagent.image.ImageLoader;
 import dev.gamagent.image.Picture;
+import dev.gamagent.uncertainty.UncertaintyFallback;
 import dev.gamagent.util.Concurrency;
 import dev.gamagent.util.Json;
+import org.eclipse.jetty.http.HttpParser;
+import org.eclipse.jetty.io.EndPoint;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.NetworkConnectionLimit;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.internal.HttpConnection;
+import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,7 +41,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -37,19 +53,27 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 
 /**
  * {@code gam serve}: an OpenAI-compatible chat-completions endpoint whose "models" are our methods, a
- * trace store and browser, Prometheus metrics and a small web page. Built on the JDK's HTTP server so
- * streaming and limits are under our control.
+ * trace store and browser, Prometheus metrics and a small web page. Jetty carries the connections (idle
+ * timeout, a connection limit, and our header deadline for clients that trickle their headers in); every
+ * request passes the Host allow-list and the Origin check before it is routed, POSTs must be JSON, and
+ * CORS is off unless {@code server.cors_origins} names the pages that may call the API.
  */
 public final class GamServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(GamServer.class);
+    /** Whether the semantic-fallback notice was logged: once per server, not once per request. */
+    private final java.util.concurrent.atomic.AtomicBoolean semanticNoticed = new java.util.concurrent.atomic.AtomicBoolean();
     private static final int RETRY_AFTER_SECONDS = 5;
 
     private final ServerSettings settings;
     private final Backend backend;
+    private final NamedBackends backends;
     private final Config config;
     private final MethodCatalog catalog;
     private final SecretRedactor redactor;
@@ -57,18 +81,31 @@ public final class GamServer implements AutoCloseable {
     private final Semaphore inFlight;
     private final TraceStore traces;
     private final ExecutorService agentExecutor;
-    private final ExecutorService httpExecutor;
     private final HttpClient imageClient;
+    private final ImageLoader images;
     private final SecureRandom random = new SecureRandom();
-    private HttpServer http;
+    private Server http;
+    private ServerConnector connector;
+    private ScheduledExecutorService headerWatch;
 
     /**
      * @param upstreamSecrets API keys the backend uses; they are redacted from every response, trace and log line
      */
     public GamServer(ServerSettings settings, Backend backend, Config config, MethodCatalog catalog, List<String> upstreamSecrets) {
+        this(settings, NamedBackends.of(backend), config, catalog, upstreamSecrets);
+    }
+
+    /**
+     * A server whose methods' agents may use named backends (a panel from the server's configuration; clients
+     * still pick only the method, as the "model").
+     *
+     * @param upstreamSecrets API keys the backends use; they are redacted from every response, trace and log line
+     */
+    public GamServer(ServerSettings settings, NamedBackends backends, Config config, MethodCatalog catalog, List<String> upstreamSecrets) {
         settings.check();
         this.settings = settings;
-        this.backend = backend;
+        this.backends = backends;
+        this.backend = backends.defaultBackend();
         this.config = config;
         this.catalog = catalog == null ? MethodCatalog.REGISTRY : catalog;
         List<String> secrets = new java.util.ArrayList<>(upstreamSecrets == null ? List.of() : upstreamSecrets);
@@ -77,30 +114,97 @@ public final class GamServer implements AutoCloseable {
         this.inFlight = new Semaphore(settings.maxInFlight());
         this.traces = new TraceStore(settings.traceDb(), settings.traceRetention());
         this.agentExecutor = Concurrency.newIoExecutor("gam-serve-agent");
-        this.httpExecutor = Concurrency.newIoExecutor("gam-serve-http", 32);
         this.imageClient = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10))
                 .followRedirects(HttpClient.Redirect.NEVER).build();
+        // decode within one budget for the server, keep each image at most as large as the backend can use
+        this.images = new ImageLoader(settings.maxImagePixels(), "server.max_image_megapixels")
+                .withBudget(settings.decodeBudgetPixels() > 0 ? new DecodeBudget(settings.decodeBudgetPixels()) : DecodeBudget.megapixels(0))
+                .keepingAtMost(backends.entries().isEmpty() ? backend.capabilities().maxImagePixels()
+                        : Math.max(backend.capabilities().maxImagePixels(), dev.gamagent.backend.Capabilities.DEFAULT_MAX_PIXELS));
     }
+
+    /** Connections open at once; beyond it Jetty stops accepting until one closes. */
+    private static final int MAX_CONNECTIONS = 256;
 
     /** Starts listening; returns the bound port (useful with port 0). */
     public synchronized int start() throws IOException {
-        http = HttpServer.create(new InetSocketAddress(settings.host(), settings.port()), 64);
-        http.createContext("/", this::handle);
-        http.setExecutor(httpExecutor);
-        http.start();
-        int port = http.getAddress().getPort();
+        QueuedThreadPool threads = new QueuedThreadPool(64, 4);
+        threads.setName("gam-serve-http");
+        threads.setDaemon(true);
+        http = new Server(threads);
+        HttpConfiguration hc = new HttpConfiguration();
+        hc.setSendServerVersion(false);
+        hc.setSendDateHeader(true);
+        connector = new ServerConnector(http, new HttpConnectionFactory(hc));
+        connector.setHost(settings.host());
+        connector.setPort(settings.port());
+        connector.setIdleTimeout(settings.idleTimeout().toMillis());
+        http.addConnector(connector);
+        http.addBean(new NetworkConnectionLimit(MAX_CONNECTIONS, connector));
+        http.setHandler(new Handler.Abstract() {
+            @Override public boolean handle(Request request, Response response, Callback callback) {
+                GamServer.this.handle(new JettyExchange(request, response, callback));
+                return true;
+            }
+        });
+        http.setStopTimeout(0);
+        try {
+            http.start();
+        } catch (IOException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IOException("cannot listen on " + settings.host() + ":" + settings.port() + ": " + e.getMessage(), e);
+        }
+        headerWatch = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "gam-serve-header-deadline");
+            t.setDaemon(true);
+            return t;
+        });
+        headerWatch.scheduleWithFixedDelay(this::closeSlowHeaders, 250, 250, TimeUnit.MILLISECONDS);
+        int port = connector.getLocalPort();
         LOG.info("gam serve listening on http://{}:{}/ (backend {}, methods {}, auth {})", settings.host(), port,
                 backend.name(), catalog.names(), settings.apiKey() == null ? "off" : "bearer");
         return port;
     }
 
-    public int port() { return http.getAddress().getPort(); }
+    /**
+     * Closes connections whose request headers have been arriving for longer than the header timeout
+     * (one byte a second keeps the idle timeout from ever firing); Jetty parses headers without a thread,
+     * so only this watch can end them.
+     */
+    private void closeSlowHeaders() {
+        long now = System.nanoTime(), limit = settings.headerTimeout().toNanos();
+        try {
+            for (EndPoint ep : connector.getConnectedEndPoints()) {
+                if (ep.getConnection() instanceof HttpConnection c) {
+                    HttpParser p = c.getParser();
+                    long begun = p.getBeginNanoTime();
+                    if (p.inHeaderState() && !p.isStart() && begun != 0 && now - begun > limit) {
+                        metrics.httpRequest("(slow headers)", 408);
+                        LOG.info("closed a connection from {}: its request headers took longer than {} s (server.header_timeout_s)",
+                                ep.getRemoteSocketAddress(), settings.headerTimeout().toSeconds());
+                        ep.close();
+                    }
+                }
+            }
+        } catch (RuntimeException e) {
+            LOG.debug("header deadline check failed: {}", e.toString()); // next tick tries again
+        }
+    }
+
+    public int port() { return connector.getLocalPort(); }
 
     public ServerMetrics metrics() { return metrics; }
 
     @Override public synchronized void close() {
-        if (http != null) http.stop(0);
-        httpExecutor.shutdownNow();
+        if (headerWatch != null) headerWatch.shutdownNow();
+        if (http != null) {
+            try {
+                http.stop();
+            } catch (Exception e) {
+                LOG.debug("stopping the HTTP server: {}", e.toString());
+            }
+        }
         agentExecutor.shutdownNow();
         traces.close();
     }
@@ -113,7 +217,9 @@ public final class GamServer implements AutoCloseable {
         int status = 500;
         try {
             ex.getResponseHeaders().set("X-Content-Type-Options", "nosniff");
-            if (path.equals("/healthz")) {
+            if (guard(ex)) {
+                status = send(ex, 204, "text/plain", new byte[0]); // an allowed CORS preflight
+            } else if (path.equals("/healthz")) {
                 status = sendJson(ex, 200, Json.MAPPER.createObjectNode().put("status", "ok"));
             } else if (path.equals("/") || path.startsWith("/ui/")) {
                 requireMethod(ex, "GET");
@@ -143,6 +249,56 @@ public final class GamServer implements AutoCloseable {
             metrics.httpRequest(route, status);
             ex.close();
         }
+    }
+
+    /**
+     * Refuses what a browser tab on another site could make us do: a Host that is not ours (DNS
+     * rebinding), an Origin that is neither ours nor in {@code server.cors_origins} (CSRF), a POST that is
+     * not JSON (the only bodies a cross-site page can send without a preflight are form and text types).
+     * Returns true for an allowed CORS preflight, which needs no further handling.
+     */
+    private boolean guard(HttpExchange ex) {
+        String host = ex.getRequestHeaders().getFirst("Host");
+        if (!settings.hostAllowed(host)) {
+            throw new ApiError(403, "invalid_request_error", "host_not_allowed", "Host '" + host + "' is not allowed: this server "
+                    + "answers to " + settings.allowedHostsText() + " (config server.allowed_hosts)");
+        }
+        String origin = ex.getRequestHeaders().getFirst("Origin");
+        boolean cors = settings.corsAllowed(origin);
+        if (origin != null && !cors && !sameOrigin(origin, host)) {
+            throw new ApiError(403, "invalid_request_error", "origin_not_allowed", "requests from pages on " + origin
+                    + " are refused; add the origin to config server.cors_origins to allow them");
+        }
+        if (cors) {
+            ex.getResponseHeaders().set("Access-Control-Allow-Origin", origin);
+            ex.getResponseHeaders().set("Vary", "Origin");
+        }
+        if (ex.getRequestMethod().equalsIgnoreCase("OPTIONS")) {
+            if (!cors) {
+                throw new ApiError(403, "invalid_request_error", "cors_not_allowed", "cross-origin requests are off; "
+                        + "list the calling page's origin in config server.cors_origins to allow them");
+            }
+            ex.getResponseHeaders().set("Access-Control-Allow-Methods", "GET, POST");
+            ex.getResponseHeaders().set("Access-Control-Allow-Headers", "Authorization, Content-Type");
+            ex.getResponseHeaders().set("Access-Control-Max-Age", "600");
+            return true;
+        }
+        if (ex.getRequestMethod().equalsIgnoreCase("POST")) {
+            String type = ex.getRequestHeaders().getFirst("Content-Type");
+            if (type == null || !type.split(";")[0].strip().equalsIgnoreCase("application/json")) {
+                throw new ApiError(415, "invalid_request_error", "unsupported_media_type", "POST bodies must be JSON: send "
+                        + "'Content-Type: application/json'" + (type == null ? "" : " (got '" + type + "')"));
+            }
+        }
+        return false;
+    }
+
+    /** The page making the request was served by this server (same scheme-less host:port). */
+    private static boolean sameOrigin(String origin, String host) {
+        if (host == null) return false;
+        String o = origin.strip().toLowerCase(java.util.Locale.ROOT);
+        int scheme = o.indexOf("://");
+        return scheme > 0 && o.substring(scheme + 3).equals(host.strip().toLowerCase(java.util.Locale.ROOT));
     }
 
     private static String routeOf(String path) {
@@ -190,7 +346,7 @@ public final class GamServer implements AutoCloseable {
         int status = 500;
         metrics.questionStarted();
         try {
-            CompletionRequest req = CompletionRequest.parse(body, settings, this::fetchImage);
+            CompletionRequest req = CompletionRequest.parse(body, settings, this::fetchImage, images);
             Method method;
             try {
                 method = catalog.create(req.model());
@@ -256,7 +412,7 @@ public final class GamServer implements AutoCloseable {
     }
 
     private Answer run(CompletionRequest req, Method method, String traceId, ProgressListener progress) {
-        RunContext ctx = new RunContext(backend, null, config, agentExecutor, progress);
+        RunContext ctx = new RunContext(backend, backends, config, agentExecutor, progress);
         Answer a;
         try {
             a = method.run(req.question(), ctx);
@@ -268,6 +424,10 @@ public final class GamServer implements AutoCloseable {
             throw new ApiError(502, "upstream_error", "backend_failed", "backend " + backend.name() + " failed: " + redactor.redact(e.getMessage()));
         }
         if (a.trace() != null) store(traceId, method.name(), req, a.trace());
+        if (!semanticNoticed.get() && a.trace() != null && SignalMix.usedSemantic(Json.MAPPER.valueToTree(a.trace()))
+                && !semanticNoticed.getAndSet(true)) {
+            LOG.warn(UncertaintyFallback.semanticNotice(method.name()));
+        }
         return a;
     }
 
@@ -277,7 +437,7 @@ public final class GamServer implements AutoCloseable {
             Picture first = req.question().images().get(0);
             png = first.scaled(1.0, 1_000_000).png(); // enough for the viewer; keeps the database small
         }
-        traces.save(traceId, method, req.question().text(), redactor.redact(Json.write(trace)), png);
+        traces.save(traceId, method, redactor.redact(req.question().text()), redactor.redact(Json.write(trace)), png);
     }
 
     private ObjectNode completion(Answer a, CompletionRequest req, Method method, String traceId) {
@@ -409,6 +569,9 @@ public final class GamServer implements AutoCloseable {
     // ---- plumbing ------------------------------------------------------------------------------------------
 
     private byte[] readBody(HttpExchange ex) throws IOException {
+        // a client trickling its body in holds a thread: give it server.read_timeout_s in all; when a body is
+        // refused unread, the connection is closed rather than drained
+        ex.getResponseHeaders().set("Connection", "close");
         long limit = settings.maxBodyBytes();
         String cl = ex.getRequestHeaders().getFirst("Content-Length");
         if (cl != null) {
@@ -418,10 +581,25 @@ public final class GamServer implements AutoCloseable {
                 throw ApiError.badRequest("invalid_content_length", "Content-Length '" + cl + "' is not a number");
             }
         }
+        long deadline = System.nanoTime() + settings.bodyTimeout().toNanos();
         try (InputStream in = ex.getRequestBody()) {
-            byte[] b = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, limit + 1));
-            if (b.length > limit) throw tooLarge(limit);
-            return b;
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            byte[] buf = new byte[65536];
+            int n;
+            while ((n = in.read(buf)) > 0) {
+                out.write(buf, 0, n);
+                if (out.size() > limit) throw tooLarge(limit);
+                if (System.nanoTime() > deadline) {
+                    throw new ApiError(408, "invalid_request_error", "request_timeout", "the request body took longer than "
+                            + settings.bodyTimeout().toSeconds() + " s to arrive (config server.read_timeout_s)");
+                }
+            }
+            ex.getResponseHeaders().remove("Connection");
+            return out.toByteArray();
+        } catch (IOException e) {
+            // Jetty's idle timeout ended a body that stopped arriving, or the client went away
+            throw new ApiError(408, "invalid_request_error", "request_timeout", "the request body stopped arriving before its end ("
+                    + e.getMessage() + "; config server.idle_timeout_s)");
         }
     }
 

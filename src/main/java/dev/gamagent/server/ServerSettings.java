@@ -6,24 +6,50 @@ import dev.gamagent.config.Config;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
 /**
  * How {@code gam serve} listens and what it accepts. Limits come from config section {@code server}
- * ({@code max_body_mb}, {@code max_image_megapixels}, {@code max_in_flight}, {@code allowed_image_hosts},
- * {@code trace_db}, {@code trace_retention}); host, port and key from flags.
+ * ({@code max_body_mb}, {@code max_image_megapixels}, {@code max_request_megapixels}, {@code max_in_flight},
+ * {@code allowed_image_hosts}, {@code allowed_hosts}, {@code cors_origins}, {@code header_timeout_s},
+ * {@code read_timeout_s}, {@code idle_timeout_s}, {@code decode_budget_megapixels}, {@code trace_db},
+ * {@code trace_retention}); host, port and key from flags.
  *
- * @param apiKey           the bearer token clients must send, or null (only allowed on a loopback address)
+ * @param apiKey            the bearer token clients must send, or null (only allowed on a loopback address)
  * @param allowedImageHosts hosts remote image URLs may come from; an entry starting with '.' matches subdomains
+ * @param maxRequestPixels  the header pixels of all images of one request together
+ * @param allowedHosts      names the {@code Host} header may carry (DNS-rebinding defence); empty = loopback
+ *                          names on a keyless server, any name on a server with a key; "*" = any
+ * @param corsOrigins       origins (e.g. {@code https://app.example}) whose pages may call the API; empty = none
+ * @param headerTimeout     the longest a client may take to send a request's headers
+ * @param bodyTimeout       the longest a client may take to send a request's body
+ * @param idleTimeout       a connection without traffic for this long is closed
+ * @param decodeBudgetPixels pixels decoded at once across requests (0 = sized to the heap)
  */
 public record ServerSettings(String host, int port, String apiKey, long maxBodyBytes, long maxImagePixels,
-                             int maxInFlight, List<String> allowedImageHosts, Path traceDb, int traceRetention) {
+                             int maxInFlight, List<String> allowedImageHosts, Path traceDb, int traceRetention,
+                             long maxRequestPixels, List<String> allowedHosts, List<String> corsOrigins,
+                             Duration headerTimeout, Duration bodyTimeout, Duration idleTimeout, long decodeBudgetPixels) {
     public static final long DEFAULT_MAX_BODY_BYTES = 20L * 1024 * 1024;
     public static final long DEFAULT_MAX_IMAGE_PIXELS = 40_000_000L;
+    public static final long DEFAULT_MAX_REQUEST_PIXELS = 100_000_000L;
     public static final int DEFAULT_MAX_IN_FLIGHT = 4;
     public static final int DEFAULT_TRACE_RETENTION = 1000;
+    public static final Duration DEFAULT_HEADER_TIMEOUT = Duration.ofSeconds(10);
+    public static final Duration DEFAULT_BODY_TIMEOUT = Duration.ofSeconds(60);
+    public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofSeconds(30);
+    /** The names a keyless server answers to by default: only this machine's. */
+    public static final List<String> LOOPBACK_NAMES = List.of("localhost", "127.0.0.1", "[::1]", "::1");
+
+    /** The settings before the hardening limits, with their defaults. */
+    public ServerSettings(String host, int port, String apiKey, long maxBodyBytes, long maxImagePixels, int maxInFlight,
+                          List<String> allowedImageHosts, Path traceDb, int traceRetention) {
+        this(host, port, apiKey, maxBodyBytes, maxImagePixels, maxInFlight, allowedImageHosts, traceDb, traceRetention,
+                0, List.of(), List.of(), null, null, null, 0);
+    }
 
     public ServerSettings {
         if (host == null || host.isBlank()) host = "127.0.0.1";
@@ -35,21 +61,88 @@ public record ServerSettings(String host, int port, String apiKey, long maxBodyB
                 : allowedImageHosts.stream().map(h -> h.strip().toLowerCase(Locale.ROOT)).filter(h -> !h.isEmpty()).toList();
         if (traceDb == null) traceDb = Path.of(System.getProperty("java.io.tmpdir"), "gam-serve", "traces.db");
         if (traceRetention <= 0) traceRetention = DEFAULT_TRACE_RETENTION;
+        if (maxRequestPixels <= 0) maxRequestPixels = DEFAULT_MAX_REQUEST_PIXELS;
+        allowedHosts = lowerCase(allowedHosts);
+        corsOrigins = corsOrigins == null ? List.of() : corsOrigins.stream().map(o -> stripSlash(o.strip().toLowerCase(Locale.ROOT)))
+                .filter(o -> !o.isEmpty()).toList();
+        if (headerTimeout == null || headerTimeout.isZero() || headerTimeout.isNegative()) headerTimeout = DEFAULT_HEADER_TIMEOUT;
+        if (bodyTimeout == null || bodyTimeout.isZero() || bodyTimeout.isNegative()) bodyTimeout = DEFAULT_BODY_TIMEOUT;
+        if (idleTimeout == null || idleTimeout.isZero() || idleTimeout.isNegative()) idleTimeout = DEFAULT_IDLE_TIMEOUT;
+        if (decodeBudgetPixels < 0) decodeBudgetPixels = 0;
     }
+
+    private static List<String> lowerCase(List<String> l) {
+        return l == null ? List.of() : l.stream().map(h -> h.strip().toLowerCase(Locale.ROOT)).filter(h -> !h.isEmpty()).toList();
+    }
+
+    private static String stripSlash(String s) { return s.endsWith("/") ? s.substring(0, s.length() - 1) : s; }
 
     /** Settings for {@code host:port} with the limits from the {@code server} config section. */
     public static ServerSettings fromConfig(Config config, String host, int port, String apiKey, Path traceDb) {
-        List<String> hosts = new ArrayList<>();
-        JsonNode h = config.node("server.allowed_image_hosts");
-        if (h.isArray()) h.forEach(n -> hosts.add(n.asText()));
-        else if (h.isTextual()) hosts.addAll(List.of(h.asText().split(",")));
         String db = config.string("server.trace_db", null);
         return new ServerSettings(host, port, apiKey,
                 Math.round(config.number("server.max_body_mb", DEFAULT_MAX_BODY_BYTES / (1024.0 * 1024)) * 1024 * 1024),
                 Math.round(config.number("server.max_image_megapixels", DEFAULT_MAX_IMAGE_PIXELS / 1e6) * 1e6),
-                config.integer("server.max_in_flight", DEFAULT_MAX_IN_FLIGHT), hosts,
+                config.integer("server.max_in_flight", DEFAULT_MAX_IN_FLIGHT), list(config, "server.allowed_image_hosts"),
                 traceDb != null ? traceDb : db == null ? null : Path.of(db),
-                config.integer("server.trace_retention", DEFAULT_TRACE_RETENTION));
+                config.integer("server.trace_retention", DEFAULT_TRACE_RETENTION),
+                Math.round(config.number("server.max_request_megapixels", DEFAULT_MAX_REQUEST_PIXELS / 1e6) * 1e6),
+                list(config, "server.allowed_hosts"), list(config, "server.cors_origins"),
+                seconds(config, "server.header_timeout_s", DEFAULT_HEADER_TIMEOUT), seconds(config, "server.read_timeout_s", DEFAULT_BODY_TIMEOUT),
+                seconds(config, "server.idle_timeout_s", DEFAULT_IDLE_TIMEOUT),
+                Math.round(config.number("server.decode_budget_megapixels", 0) * 1e6));
+    }
+
+    /** A JSON list, or a comma-separated string (as {@code --set} gives it). */
+    private static List<String> list(Config config, String key) {
+        List<String> out = new ArrayList<>();
+        JsonNode h = config.node(key);
+        if (h.isArray()) h.forEach(n -> out.add(n.asText()));
+        else if (h.isTextual()) out.addAll(List.of(h.asText().split(",")));
+        return out;
+    }
+
+    private static Duration seconds(Config config, String key, Duration fallback) {
+        return Duration.ofMillis(Math.round(config.number(key, fallback.toMillis() / 1000.0) * 1000));
+    }
+
+    /**
+     * Whether a request's {@code Host} header names this server, so a page on another site cannot reach
+     * it through DNS rebinding. A missing Host (HTTP/1.0 clients, not browsers) is allowed.
+     */
+    public boolean hostAllowed(String hostHeader) {
+        if (hostHeader == null || hostHeader.isBlank()) return true;
+        String h = hostHeader.strip().toLowerCase(Locale.ROOT);
+        // drop the port: "[::1]:8080" → "[::1]", "localhost:8080" → "localhost"
+        if (h.startsWith("[")) {
+            int close = h.indexOf(']');
+            if (close > 0) h = h.substring(0, close + 1);
+        } else if (h.indexOf(':') == h.lastIndexOf(':') && h.indexOf(':') > 0) {
+            h = h.substring(0, h.indexOf(':'));
+        }
+        List<String> allowed = allowedHosts;
+        if (allowed.isEmpty()) {
+            if (apiKey != null) return true; // a browser page cannot send the key, so rebinding gains nothing
+            allowed = new ArrayList<>(LOOPBACK_NAMES);
+            allowed.add(host.toLowerCase(Locale.ROOT));
+        }
+        for (String a : allowed) {
+            if (a.equals("*") || a.equals(h) || a.startsWith(".") && (h.endsWith(a) || h.equals(a.substring(1)))) return true;
+        }
+        return false;
+    }
+
+    /** The names {@link #hostAllowed} accepts, for the refusal message. */
+    public String allowedHostsText() {
+        if (!allowedHosts.isEmpty()) return String.join(", ", allowedHosts);
+        return apiKey != null ? "any" : String.join(", ", LOOPBACK_NAMES.subList(0, 3));
+    }
+
+    /** Whether pages from {@code origin} may call the API (CORS); never for "null" unless listed. */
+    public boolean corsAllowed(String origin) {
+        if (origin == null) return false;
+        String o = stripSlash(origin.strip().toLowerCase(Locale.ROOT));
+        return corsOrigins.contains("*") && !o.equals("null") || corsOrigins.contains(o);
     }
 
     /** True when {@code host} names only this machine, so no one else can connect. */
@@ -82,6 +175,8 @@ public record ServerSettings(String host, int port, String apiKey, long maxBodyB
         // Never print the key itself.
         return "ServerSettings[" + host + ":" + port + ", key=" + (apiKey == null ? "none" : "set") + ", maxBody=" + maxBodyBytes
                 + ", maxImagePixels=" + maxImagePixels + ", maxInFlight=" + maxInFlight + ", allowedImageHosts=" + allowedImageHosts
-                + ", traceDb=" + traceDb + ", retention=" + traceRetention + "]";
+                + ", traceDb=" + traceDb + ", retention=" + traceRetention + ", maxRequestPixels=" + maxRequestPixels
+                + ", allowedHosts=" + allowedHosts + ", corsOrigins=" + corsOrigins + ", headerTimeout=" + headerTimeout
+                + ", bodyTimeout=" + bodyTimeout + ", idleTimeout=" + idleTimeout + "]";
     }
 }

@@ -42,6 +42,22 @@ public final class SemanticUncertainty {
     // Compiled once: every agent reply of every method is scored against the whole lexicon.
     private static final List<Pattern> STRONG_P = compile(STRONG), MEDIUM_P = compile(MEDIUM), WEAK_P = compile(WEAK);
 
+    private final List<Pattern> strong, medium, weak;
+
+    /** The project's lexicon (compiled once for every instance). */
+    public SemanticUncertainty() {
+        this.strong = STRONG_P;
+        this.medium = MEDIUM_P;
+        this.weak = WEAK_P;
+    }
+
+    /** Another lexicon, for measuring variants of it (bench/hedge.sh); the formula is unchanged. */
+    SemanticUncertainty(List<String> strong, List<String> medium, List<String> weak) {
+        this.strong = compile(strong);
+        this.medium = compile(medium);
+        this.weak = compile(weak);
+    }
+
     /** Hedge density ρ of a text. */
     public double density(String text) {
         // typographic apostrophes ("can’t") must match the lexicon's "can't"
@@ -50,7 +66,7 @@ public final class SemanticUncertainty {
         Matcher wm = WORD.matcher(t);
         while (wm.find()) words++;
         if (words == 0) return 0;
-        double w = 3 * count(STRONG_P, t) + 2 * (count(MEDIUM_P, t) + count(List.of(APPROXIMATE), t)) + count(WEAK_P, t);
+        double w = 3 * count(strong, t) + 2 * (count(medium, t) + count(List.of(APPROXIMATE), t)) + count(weak, t);
         String stripped = t.strip();
         int q = stripped.indexOf('?');
         if (q >= 0 && q < stripped.length() - 1) w += 2;
@@ -63,6 +79,14 @@ public final class SemanticUncertainty {
         double phi = 1 / (1 + Math.exp(-60 * (density(stripConfidence(text)) - 0.04)));
         Double c = reportedConfidence(text);
         return c == null ? phi : (phi + (1 - c)) / 2;
+    }
+
+    /**
+     * Whether Φ_sem has anything to say about this text: a hedge or a reported confidence. Without either it is
+     * the constant σ(−2.4) ≈ 0.083, which carries no information to blend with another signal.
+     */
+    public boolean fires(String text) {
+        return text != null && !text.isBlank() && (density(stripConfidence(text)) > 0 || reportedConfidence(text) != null);
     }
 
     /** A confidence the text reports ("CONFIDENCE: 80%", "confidence 0.8"), in [0,1], or null. */

@@ -89,6 +89,7 @@ class CliBackendTest {
             assertThat(o.path("logprobs").asBoolean()).isTrue();
             assertThat(o.path("top_k").asInt()).isEqualTo(3);
             assertThat(o.path("signal").asText()).isEqualTo("logprobs-topk");
+            assertThat(o.path("signal_meaning").asText()).contains("Φ_gen");
             assertThat(o.path("answer").asText()).isEqualTo("A");
             s.assertNoViolations();
         }
@@ -100,6 +101,20 @@ class CliBackendTest {
             Object[] out = run("backends", "check", "--backend", "openai", "--base-url", s.baseUrl());
             assertThat(out[0]).isEqualTo(0);
             assertThat((String) out[1]).contains("log-probs:   no").contains("(semantic)").contains("OK");
+        }
+    }
+
+    @Test void backendsCheckOfAServerThatSilentlyOmitsLogprobsSaysWhatSemanticMeansAndNamesTheSamplingOption() throws Exception {
+        try (OpenAiWireServer s = new OpenAiWireServer()) {
+            s.respondWith(r -> Reply.answer("A", List.of(aOverB())).withoutLogprobs());
+            Object[] out = run("backends", "check", "--backend", "openai", "--base-url", s.baseUrl(), "--json");
+            assertThat(out[0]).isEqualTo(0);
+            JsonNode o = Json.MAPPER.readTree(((String) out[1]).strip());
+            assertThat(o.path("logprobs").asBoolean()).isFalse();
+            assertThat(o.path("signal").asText()).isEqualTo("semantic");
+            assertThat(o.path("signal_meaning").asText()).contains("hedge words").contains("gam.uncertainty_fallback=sampling");
+            Object[] human = run("backends", "check", "--backend", "openai", "--base-url", s.baseUrl());
+            assertThat((String) human[1]).contains("signal:      no log-probs");
         }
     }
 

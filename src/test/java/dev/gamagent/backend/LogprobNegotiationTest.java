@@ -45,6 +45,33 @@ class LogprobNegotiationTest {
         }
     }
 
+    @Test void aServerThatAcceptsLogprobsButAnswersWithoutThemIsRememberedAsGivingNone() {
+        try (OpenAiWireServer s = new OpenAiWireServer()) {
+            s.respondWith(r -> Reply.answer("A", List.of(tokenA())).withoutLogprobs());
+            try (Backend b = backend("openai", s.baseUrl(), "vlm")) {
+                assertThat(b.capabilities().logprobs()).isTrue();
+                assertThat(b.chat(question()).first().hasLogprobs()).isFalse();
+                assertThat(b.capabilities().logprobs()).as("learned from the reply").isFalse();
+                assertThat(b.capabilities().bestSignal()).isEqualTo(UncertaintySignal.SEMANTIC);
+            }
+            s.assertNoViolations();
+        }
+    }
+
+    @Test void aReplyWithLogprobsOrAnEmptyReplyDoesNotMarkTheServer() {
+        try (OpenAiWireServer s = new OpenAiWireServer()) {
+            s.enqueue(Reply.answer("", List.of()).withoutLogprobs());
+            s.respondWith(r -> Reply.answer("A", List.of(tokenA())));
+            try (Backend b = backend("openai", s.baseUrl(), "vlm")) {
+                b.chat(question());
+                assertThat(b.capabilities().logprobs()).as("an empty reply says nothing about log-probs").isTrue();
+                b.chat(question());
+                b.chat(question().withLogprobs(false, 0));
+                assertThat(b.capabilities().logprobs()).as("not asked, so not missing").isTrue();
+            }
+        }
+    }
+
     @Test void aTopKAboveVllmsLimitIsLoweredToTheLimitTheServerNames() {
         try (OpenAiWireServer s = new OpenAiWireServer()) {
             s.maxTopLogprobs(3).respondWith(r -> Reply.answer("A", List.of(tokenA())));

@@ -16,6 +16,13 @@ class TokenEstimatorTest {
         assertThat(e.text("")).isZero();
     }
 
+    /** Found by WireFuzzTest: a reply holding half an emoji tripped the tokenizer's UTF-8 assertion. */
+    @Test void aLoneSurrogateInAReplyIsCountedNotThrown() {
+        TokenEstimator e = new TokenEstimator("qwen");
+        assertThat(e.text("A \uD83D")).isPositive();
+        assertThat(e.text("\uDE00x\uD83D\uDE00")).isPositive();
+    }
+
     @Test void imagesFollowTheirFamilysRule() {
         assertThat(new TokenEstimator("qwen").image(448, 448)).isEqualTo(ImageTokens.qwen(448, 448, 3136, 12_845_056)).isEqualTo(256);
         assertThat(new TokenEstimator("openai").image(1024, 1024)).isEqualTo(85 + 170 * 4);

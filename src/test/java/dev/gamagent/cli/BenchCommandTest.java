@@ -37,6 +37,22 @@ class BenchCommandTest {
         assertThat(Files.readAllLines(out).subList(1, 7)).allSatisfy(l -> assertThat(l.split("\t")[12]).isEqualTo("hard"));
     }
 
+    @Test
+    void rendersVariedByDefaultAndClassicOnRequest(@TempDir Path dir) throws IOException {
+        Path varied = dir.resolve("v.tsv"), classic = dir.resolve("c.tsv");
+        assertThat(Main.run("bench", "generate", "--n", "6", "--seed", "7", "--out", varied.toString())).isZero();
+        assertThat(Main.run("bench", "generate", "--n", "6", "--seed", "7", "--render", "classic", "--out", classic.toString())).isZero();
+        List<String> v = Files.readAllLines(varied), c = Files.readAllLines(classic);
+        // Different pictures; the same questions except where the layout decides them (spatial: item 4).
+        for (int i = 1; i < 7; i++) {
+            String[] a = v.get(i).split("\t"), b = c.get(i).split("\t");
+            assertThat(a[1]).isNotEqualTo(b[1]);
+            if (i != 5) assertThat(a[2]).as("question of item " + (i - 1)).isEqualTo(b[2]);
+        }
+        assertThat(Main.run("bench", "generate", "--n", "2", "--render", "fancy", "--out", dir.resolve("x.tsv").toString())).isEqualTo(1);
+        assertThat(dir.resolve("x.tsv")).doesNotExist();
+    }
+
     /** The real local model (OCR + classical vision) on six questions at two scales; a few seconds. */
     @Test
     void measuresTheLocalModelPerFamilyScaleAndTierWithPerceptionTimes(@TempDir Path dir) throws IOException {
@@ -57,6 +73,10 @@ class BenchCommandTest {
             assertThat(s.get("perception_ms").get("p95").asDouble()).isGreaterThanOrEqualTo(s.get("perception_ms").get("mean").asDouble() * 0.5);
         }
         assertThat(j.get("scales").get(0).get("scale").asDouble()).isEqualTo(0.5);
+        assertThat(j.get("command").asText()).endsWith("--render varied");
+        JsonNode styles = j.get("scales").get(0).get("styles");
+        int filledOrOutlined = styles.path("filled").path("total").asInt() + styles.path("outlined").path("total").asInt();
+        assertThat(filledOrOutlined).isEqualTo(6);
     }
 
     @Test

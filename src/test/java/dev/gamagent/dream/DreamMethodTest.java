@@ -172,6 +172,48 @@ class DreamMethodTest {
         assertThat(dream(withLogprobs).trace().extra()).doesNotContainKey("uncertainty_fallback");
     }
 
+    /**
+     * A backend without log-probs (declared or not) answering each request with n choices: agent-1's probe at 400 px
+     * says B every time, every other probe alternates A, B, A (its greedy reply A); debate turns say B.
+     */
+    static ScriptedBackend sampledProbes(boolean declaresLogprobs) {
+        return new ScriptedBackend("scripted", caps(declaresLogprobs, true, 0), r -> {
+            String u = user(r);
+            boolean sharp = u.contains("<task>probe</task>") && "agent-1".equals(agentOf(u)) && images(r).get(0).width() == 400;
+            List<dev.gamagent.backend.Choice> cs = new ArrayList<>();
+            for (int i = 0; i < r.n(); i++) {
+                String letter = !u.contains("<task>probe</task>") || sharp ? "B" : i % 2 == 0 ? "A" : "B";
+                cs.add(new dev.gamagent.backend.Choice("ANSWER: " + letter, List.of(), "stop"));
+            }
+            return new dev.gamagent.backend.ChatResult(cs, new dev.gamagent.backend.Usage(PROMPT_TOKENS, COMPLETION_TOKENS, false),
+                    java.time.Duration.ofMillis(1), "scripted");
+        });
+    }
+
+    @Test
+    void withTheSamplingFallbackEachProbeIsDrawnThreeTimesMoreAndItsUIsTheirAgreement() {
+        for (boolean declares : List.of(false, true)) {
+            var b = sampledProbes(declares);
+            Answer a = dream(b, "dream.uncertainty_fallback=sampling");
+            assertThat(a.trace().extra()).containsEntry("uncertainty_fallback", "sampling");
+            @SuppressWarnings("unchecked") List<Probe> probes = (List<Probe>) a.trace().extra().get("probes");
+            assertThat(probes).hasSize(9).allSatisfy(p -> assertThat(p.signal()).isEqualTo("sampling"));
+            // B,B,B over A,B,C: p(B) = (3 + 1/3)/4, u = (1 − p)·3/2 = 0.25; A,B,A: p(A) = (2 + 1/3)/4, u = 0.625
+            for (Probe p : probes) {
+                boolean sharp = p.agent().equals("agent-1") && p.scale() == 2.0;
+                assertThat(p.u()).as(p.agent() + "@" + p.scale()).isCloseTo(sharp ? 0.25 : 0.625, org.assertj.core.api.Assertions.within(1e-9));
+                assertThat(p.option()).isEqualTo(sharp ? "B" : "A");
+            }
+            List<ChatRequest> probeRequests;
+            synchronized (b.requests) { probeRequests = b.requests.stream().filter(r -> user(r).contains("<task>probe</task>")).toList(); }
+            // each probe: its own greedy request, then one request for 3 samples; every request is counted
+            assertThat(probeRequests.stream().filter(r -> r.n() == 3 && r.temperature() == 1.0 && !r.logprobs())).hasSize(9);
+            assertThat(probeRequests).hasSize(18);
+            assertThat(a.calls()).isEqualTo(b.requests.size());
+            assertThat(a.tokens().prompt()).isEqualTo(PROMPT_TOKENS * b.requests.size());
+        }
+    }
+
     // ---- rollback aggregation, read from any method's trace ----
 
     /** A stand-in inner method whose trace is given: DREAM must work from the Trace alone. */

@@ -88,4 +88,13 @@ class ClaimParserTest {
         assertThat(ClaimParser.parseCritique("hmm", 2)).isEmpty();
         assertThat(ClaimParser.critiquePath("hmm")).isEqualTo("none");
     }
+
+    /** Found by ReplyFuzzTest: an empty claim line and a claim number too long for an int threw instead of being read. */
+    @Test void anEmptyClaimLineAndAnOverlongClaimNumberAreReadNotThrown() {
+        assertThat(ClaimParser.parseAnswer("ANSWER: B\nCLAIM 2: |", OPTS).answer()).isEqualTo("B");
+        assertThat(ClaimParser.parseAnswer("ANSWER: B\nCLAIM 99999999999: The triangle is blue", OPTS).claims())
+                .singleElement().satisfies(c -> assertThat(c.text()).isEqualTo("The triangle is blue"));
+        assertThat(ClaimParser.parseCritique("CLAIM 1: |", 2)).isNotNull();
+        assertThat(ClaimParser.parseCritique("CLAIM 12345678901: supported | REASON: fine", 2)).isNotNull();
+    }
 }

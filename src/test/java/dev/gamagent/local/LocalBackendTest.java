@@ -358,4 +358,38 @@ class LocalBackendTest {
             assertThat(sum).as(q).isCloseTo(1.0, within(1e-9));
         }
     }
+
+    static final String SHORT = "\nAnswer the question using a single word or phrase.";
+
+    @Test
+    void anOpenQuestionThisModelCannotReadGetsAnUncertainCannotDetermineNeverAConfidentOne() {
+        Choice c = backend().chat(ask("Why is the triangle sad?" + SHORT, scene())).first();
+        assertThat(c.text()).isEqualTo("cannot determine");
+        assertThat(Math.exp(c.logprobs().get(0).logprob())).isCloseTo(1.0 / FamilyReasoner.OPEN_ALTERNATIVES, within(1e-9));
+        assertThat(dev.gamagent.uncertainty.UncertaintyEstimator.defaults().estimate(c).value()).isGreaterThan(0.9);
+    }
+
+    @Test
+    void aMultipleChoiceQuestionThisModelCannotReadGetsAUniformAnswer() {
+        Choice c = backend().chat(ask("Why is the triangle sad?\nA. red\nB. blue\nC. green" + LETTER, scene())).first();
+        assertThat(Math.exp(c.logprobs().get(0).logprob())).isCloseTo(1.0 / 3, within(1e-9));
+        assertThat(dev.gamagent.uncertainty.UncertaintyEstimator.defaults().estimate(c).value()).isGreaterThan(0.85);
+    }
+
+    @Test
+    void anObjectPlacedRatherThanNamedIsFound() {
+        assertThat(backend().chat(ask("Which shape is on the right?" + SHORT, scene())).text()).isEqualTo("square");
+        assertThat(backend().chat(ask("What colour is the object on the left?\nA. Green\nB. RED\nC. blue" + LETTER, scene())).text()).isEqualTo("B");
+        assertThat(backend().chat(ask("Is the blue circle left or right of the red triangle?\nA. on the left\nB. on the right" + LETTER, scene())).text())
+                .isEqualTo("B");
+    }
+
+    @Test
+    void wordsTheModelDoesNotReadLowerItsConfidenceButNotItsAnswer() {
+        Choice clear = backend().chat(ask("What colour is the triangle?\nA. blue\nB. red\nC. green" + LETTER, scene())).first();
+        Choice fuzzy = backend().chat(ask("What colour is the triangle, roughly speaking, in daylight?\nA. blue\nB. red\nC. green" + LETTER, scene())).first();
+        assertThat(fuzzy.text()).isEqualTo(clear.text()).isEqualTo("B");
+        double pClear = Math.exp(clear.logprobs().get(0).logprob()), pFuzzy = Math.exp(fuzzy.logprobs().get(0).logprob());
+        assertThat(pFuzzy).isCloseTo(0.25 * pClear + 0.75 / 3, within(1e-9));
+    }
 }

@@ -67,6 +67,24 @@ class LocalChatServerTest {
     }
 
     @Test
+    void withoutLogprobsTheServerAnswersNullLogprobsEvenWhenAskedAndStillSamplesN() throws Exception {
+        LocalBackend backend = new LocalBackend(new LocalPerception(new LayoutOcr(), new BlobSceneAnalyzer(), 8));
+        try (LocalChatServer plain = new LocalChatServer(backend, LocalBackend.MODEL, 0, 1, false).start()) {
+            ObjectNode body = request(3).put("n", 3).put("temperature", 1.0);
+            HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(plain.baseUrl() + "/chat/completions"))
+                    .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(Json.write(body))).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(r.statusCode()).isEqualTo(200);
+            JsonNode choices = Json.MAPPER.readTree(r.body()).path("choices");
+            assertThat(choices).hasSize(3);
+            for (JsonNode c : choices) {
+                assertThat(c.path("logprobs").isNull()).isTrue();
+                assertThat(c.path("message").path("content").asText()).isNotBlank();
+            }
+        }
+    }
+
+    @Test
     void theOpenAiBackendTalksToTheLocalModelEndToEnd() {
         var spec = new dev.gamagent.backend.BackendSpec("openai", java.util.List.of(server.baseUrl()), LocalBackend.MODEL, null,
                 null, 0, 2, null, null, null);
@@ -109,5 +127,30 @@ class LocalChatServerTest {
         HttpResponse<String> r = post(body);
         assertThat(r.statusCode()).isEqualTo(400);
         assertThat(r.body()).contains("messages[0].content[0]").contains("data URL");
+    }
+
+    /** Issue 13, item 8: a 16000² image is refused from its header, before 2 GB of pixels are allocated. */
+    @Test
+    void aHugeImageIsRefusedFromItsHeaderAndAMidSizedOneIsDownscaledNotRefused() throws Exception {
+        ObjectNode huge = request(0);
+        huge.remove("logprobs");
+        huge.remove("top_logprobs");
+        ((ObjectNode) huge.at("/messages/0/content/0/image_url")).put("url", "data:image/png;base64,"
+                + java.util.Base64.getEncoder().encodeToString(dev.gamagent.testing.Pngs.claiming(16_000, 16_000)));
+        HttpResponse<String> r = post(huge);
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(413);
+        assertThat(Json.MAPPER.readTree(r.body()).at("/error/message").asText()).contains("16000x16000").contains("megapixels");
+
+        // 6 MP is more than the local model takes (4 MP) but within what a client may send: it is downscaled
+        java.awt.image.BufferedImage big = new java.awt.image.BufferedImage(3000, 2000, java.awt.image.BufferedImage.TYPE_INT_RGB);
+        var g = big.createGraphics();
+        g.drawImage(LocalBackendTest.scene().image(), 0, 0, 3000, 2000, null);
+        g.dispose();
+        ObjectNode mid = request(0);
+        mid.remove("logprobs");
+        mid.remove("top_logprobs");
+        ((ObjectNode) mid.at("/messages/0/content/0/image_url")).put("url", new dev.gamagent.image.Picture("big", big).dataUrl());
+        HttpResponse<String> ok = post(mid);
+        assertThat(ok.statusCode()).as(ok.body()).isEqualTo(200);
     }
 }

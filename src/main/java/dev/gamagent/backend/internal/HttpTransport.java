@@ -39,9 +39,14 @@ public final class HttpTransport {
 
     private final HttpClient client;
     private final Duration timeout;
+    private final SecretScrubber scrubber;
 
-    public HttpTransport(Duration timeout) {
+    public HttpTransport(Duration timeout) { this(timeout, SecretScrubber.NONE); }
+
+    /** @param scrubber removes the endpoint's key from every body received, before it is parsed or quoted in an error */
+    public HttpTransport(Duration timeout, SecretScrubber scrubber) {
         this.timeout = timeout;
+        this.scrubber = scrubber;
         this.client = HttpClient.newBuilder()
                 .connectTimeout(timeout.compareTo(Duration.ofSeconds(10)) < 0 ? timeout : Duration.ofSeconds(10))
                 .followRedirects(HttpClient.Redirect.NORMAL)
@@ -89,11 +94,16 @@ public final class HttpTransport {
         } catch (CancellationException e) {
             throw new BackendException.ConnectionFailed("request to " + where + " was cancelled", e);
         } catch (ExecutionException e) {
-            throw transportFailure(where, e.getCause() == null ? e : e.getCause());
+            throw transportFailure(where, e.getCause() == null ? e : e.getCause(), timeout);
         }
         int status = resp.statusCode();
-        String raw = resp.body() == null ? "" : resp.body();
+        String raw = scrubber.scrub(resp.body() == null ? "" : resp.body());
         if (status / 100 != 2) throw statusFailure(where, status, raw, resp.headers().firstValue("Retry-After"));
+        return body(status, raw, where);
+    }
+
+    /** A 2xx body read as JSON (leniently: NaN and Infinity accepted), or the typed error for one that is not. */
+    public static JsonResponse body(int status, String raw, String where) {
         try {
             JsonNode node = LENIENT.readTree(raw);
             if (node == null || node.isMissingNode()) {
@@ -106,9 +116,11 @@ public final class HttpTransport {
         }
     }
 
-    static BackendException transportFailure(String where, Throwable t) {
+    static BackendException transportFailure(String where, Throwable t, Duration timeout) {
         if (t instanceof HttpTimeoutException) {
-            return new BackendException.Timeout("no answer from " + where + " (" + t.getMessage() + ")", t);
+            // the client's own deadline fired before ours: the same failure, said the same way
+            return new BackendException.Timeout("no complete answer from " + where + " within " + seconds(timeout)
+                    + "; raise --timeout or check the server's load", t);
         }
         if (t instanceof ConnectException || (t.getCause() instanceof ConnectException)) {
             return new BackendException.ConnectionFailed("cannot connect to " + where

@@ -27,7 +27,27 @@ public final class TokenEstimator {
 
     public TokenEstimator(String imageFamily) { this.imageFamily = imageFamily; }
 
-    public long text(String s) { return s == null || s.isEmpty() ? 0 : Tokenizer.CL100K.countTokens(s); }
+    public long text(String s) { return s == null || s.isEmpty() ? 0 : Tokenizer.CL100K.countTokens(wellFormed(s)); }
+
+    /**
+     * The text with lone surrogates (half an emoji, as a server cutting a reply mid-character may send)
+     * replaced by U+FFFD: the tokenizer assumes well-formed UTF-16 (found by the wire fuzz test).
+     */
+    public static String wellFormed(String s) {
+        StringBuilder out = null;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            boolean pair = Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1));
+            if (pair) {
+                if (out != null) out.append(c).append(s.charAt(i + 1));
+                i++;
+            } else if (Character.isSurrogate(c)) {
+                if (out == null) out = new StringBuilder(s.length()).append(s, 0, i);
+                out.append('\uFFFD');
+            } else if (out != null) out.append(c);
+        }
+        return out == null ? s : out.toString();
+    }
 
     public long prompt(ChatRequest r) {
         long total = 3; // the assistant turn's priming tokens

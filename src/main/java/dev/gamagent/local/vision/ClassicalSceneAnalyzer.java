@@ -29,6 +29,12 @@ public final class ClassicalSceneAnalyzer implements SceneAnalyzer {
         public static Settings defaults() { return new Settings(20, 45, 40, 3.2, 0.45, 3.5, 1.0, 1.0); }
     }
 
+    /**
+     * Thinnest stroke of a shape drawn as an outline (a ring around background): thinner than a filled
+     * object's limit, since an outline is all edge, but above the 1–2 px strokes of small text.
+     */
+    static final double HOLLOW_MIN_STROKE = 2.4;
+
     private final Settings settings;
     private final ColorClassifier colors;
     private final ShapeClassifier shapes;
@@ -61,10 +67,13 @@ public final class ClassicalSceneAnalyzer implements SceneAnalyzer {
             if (enclosed(b, bySize)) continue;
             // Stroke width of the unfilled component: outlines, anti-aliasing rings and glyphs are thin.
             double stroke = 2.0 * b.area() / Math.max(1, comps.boundary(b));
-            if (stroke < settings.minStrokeWidth()) continue;
+            if (stroke < HOLLOW_MIN_STROKE) continue;
             boolean[] mask = comps.filledMask(b);
             ShapeFeatures f = ShapeFeatures.of(mask, b.box().width, b.box().height);
-            if (b.area() < 0.5 * f.area() || f.solidity() < settings.minSolidity() || f.aspect() > settings.maxAspect()) continue;
+            if (f.solidity() < settings.minSolidity() || f.aspect() > settings.maxAspect()) continue;
+            // A shape drawn as an outline: a closed ring around background; its shape is that of the filled ring.
+            boolean hollow = b.area() < 0.5 * f.area();
+            if (hollow ? !comps.holeIsBackground(b, mask) : stroke < settings.minStrokeWidth()) continue;
             int color = comps.interiorMedian(b, rgb);
             Map<String, Double> cs = colors.scores((color >> 16) & 255, (color >> 8) & 255, color & 255);
             Map<String, Double> ss = shapes.scores(f);

@@ -158,6 +158,26 @@ final class Components {
         return mask;
     }
 
+    /**
+     * Whether the holes of the blob ({@code filled}: its {@link #filledMask}) are mostly background (at least
+     * 80 % of their pixels): a ring around nothing is an outlined shape; a region with objects or letters
+     * inside is not.
+     */
+    boolean holeIsBackground(Blob b, boolean[] filled) {
+        Rectangle r = b.box();
+        int hole = 0, bg = 0;
+        for (int y = 0; y < r.height; y++) {
+            for (int x = 0; x < r.width; x++) {
+                if (!filled[y * r.width + x]) continue;
+                int p = (r.y + y) * w + r.x + x;
+                if (labels[p] == b.id()) continue;
+                hole++;
+                if (!foreground[p]) bg++;
+            }
+        }
+        return hole > 0 && bg >= 0.8 * hole;
+    }
+
     private static int visit(int q, boolean[] in, boolean[] outside, int[] stack, int sp) {
         if (in[q] || outside[q]) return sp;
         outside[q] = true;

@@ -89,6 +89,44 @@ class ClassicalSceneAnalyzerTest {
         assertThat((double) shapeOk / total).isGreaterThan(0.97);
     }
 
+    /** Varied rendering (outlined shapes, no anti-aliasing, JPEG, other sizes): the same shapes must still be found and named. */
+    @Test
+    void namesEasyAndMediumShapesInEveryRenderStyleIncludingOutlines() {
+        BenchmarkGenerator gen = new BenchmarkGenerator(20261201L, 0.0, dev.gamagent.bench.RenderStyle.Render.VARIED);
+        Map<String, int[]> perTag = new java.util.TreeMap<>();
+        List<Family> fams = List.of(Family.COUNT, Family.COLOR, Family.SHAPE, Family.SPATIAL);
+        for (int i = 0; i < 80; i++) {
+            BenchItem it = gen.generate(i, fams.get(i % 4));
+            Scene scene = ANALYZER.analyze(it.image());
+            for (SceneTruth.PlacedShape s : it.truth().shapes()) {
+                DetectedObject o = SceneAnswers.match(scene.objects(), s);
+                boolean ok = o != null && o.color().equals(s.color()) && o.shape().equals(s.shape());
+                for (String tag : it.render().tags()) {
+                    int[] t = perTag.computeIfAbsent(tag, k -> new int[2]);
+                    t[1]++;
+                    if (ok) t[0]++;
+                }
+            }
+        }
+        perTag.forEach((tag, t) -> System.out.printf("analyser, varied rendering, %s: %d/%d shapes found with colour and shape right%n", tag, t[0], t[1]));
+        assertThat(perTag).containsKeys("outlined", "aa-off", "jpeg");
+        perTag.forEach((tag, t) -> assertThat((double) t[0] / t[1]).as(tag).isGreaterThan(0.95));
+    }
+
+    @Test
+    void doesNotReportGlyphsOfTextAsObjectsInAnyRenderStyle() {
+        BenchmarkGenerator gen = new BenchmarkGenerator(20261202L, 0.25, dev.gamagent.bench.RenderStyle.Render.VARIED);
+        for (int i = 0; i < 30; i++) {
+            BenchItem it = gen.generate(i, Family.TEXT);
+            for (DetectedObject o : ANALYZER.analyze(it.image()).objects()) {
+                for (SceneTruth.PlacedText t : it.truth().texts()) {
+                    assertThat(t.box().contains(o.box()))
+                            .as("object %s %s at %s inside text '%s' of item %d (%s)", o.color(), o.shape(), o.box(), t.text(), i, it.render()).isFalse();
+                }
+            }
+        }
+    }
+
     @Test
     void answersEasyAndMediumCountColourShapeAndSpatialQuestionsFromPixelsAlone() {
         for (Family f : List.of(Family.COUNT, Family.COLOR, Family.SHAPE, Family.SPATIAL)) {

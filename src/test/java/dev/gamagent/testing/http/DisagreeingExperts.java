@@ -45,11 +45,20 @@ public final class DisagreeingExperts implements Function<Received, Reply> {
     public static final Voice PROBE_VAGUE = new Voice("B", ordered("B", 0.45, "A", 0.35, "C", 0.15), 0.60);
 
     private final int baseWidth;
+    private final Voice voice;
     private final Map<String, List<TokenLogprob>> firstAnswer = new ConcurrentHashMap<>();
     private final Map<String, Integer> tasks = new ConcurrentHashMap<>();
 
     /** @param baseWidth the question image's width; DREAM probes below it are answered vaguely */
-    public DisagreeingExperts(int baseWidth) { this.baseWidth = baseWidth; }
+    public DisagreeingExperts(int baseWidth) { this(baseWidth, null); }
+
+    private DisagreeingExperts(int baseWidth, Voice voice) {
+        this.baseWidth = baseWidth;
+        this.voice = voice;
+    }
+
+    /** A server whose experts all answer first in {@code voice}, whatever their role (one model, one opinion). */
+    public static DisagreeingExperts speaking(int baseWidth, Voice voice) { return new DisagreeingExperts(baseWidth, voice); }
 
     /** The tokens (with their top-k log-probs) sent as the first {@code <task>answer</task>} reply to this role label. */
     public List<TokenLogprob> firstAnswer(String roleLabel) { return firstAnswer.get(roleLabel); }
@@ -76,13 +85,15 @@ public final class DisagreeingExperts implements Function<Received, Reply> {
             }
             case "revise" -> { return expert(REVISED, json, "The triangle is red in every part of the image."); }
             case "answer" -> {
-                Voice v = switch (role) {
+                Voice v = voice != null && role.endsWith("expert") ? voice : switch (role) {
                     case "scene expert" -> SCENE;
                     case "ocr expert" -> OCR;
                     case "relational expert" -> RELATIONAL;
                     default -> REVISED;
                 };
-                Reply.Answer a = expert(v, json, "The triangle looks " + (v == SCENE ? "red" : v == OCR ? "blue" : "green") + " to me.");
+                String colour = voice != null ? switch (v.letter()) { case "A" -> "red"; case "B" -> "blue"; default -> "green"; }
+                        : v == SCENE ? "red" : v == OCR ? "blue" : "green";
+                Reply.Answer a = expert(v, json, "The triangle looks " + colour + " to me.");
                 if (role.endsWith("expert")) firstAnswer.putIfAbsent(role, a.choices().get(0).tokens());
                 return a;
             }

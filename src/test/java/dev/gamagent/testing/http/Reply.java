@@ -39,6 +39,9 @@ public sealed interface Reply {
     /** Headers promise {@code body.length + missingBytes} bytes; the connection closes after {@code body}. */
     record Truncated(String body, int missingBytes) implements Reply { }
 
+    /** Headers promise {@code body.length + missingBytes} bytes; after {@code body} the connection is reset (TCP RST). */
+    record Reset(String body, int missingBytes) implements Reply { }
+
     /** Waits, then answers with {@code then}. */
     record Delayed(Duration delay, Reply then) implements Reply { }
 
@@ -61,6 +64,8 @@ public sealed interface Reply {
     static Raw raw(int status, String body) { return new Raw(status, "application/json", body); }
 
     static Truncated truncated(String body, int missingBytes) { return new Truncated(body, missingBytes); }
+
+    static Reset reset(String body, int missingBytes) { return new Reset(body, missingBytes); }
 
     static Delayed delayed(Duration d, Reply then) { return new Delayed(d, then); }
 

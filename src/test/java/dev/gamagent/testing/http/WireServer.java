@@ -199,6 +199,10 @@ public abstract class WireServer implements AutoCloseable {
             send(out, raw.status(), raw.contentType(), raw.body(), Map.of(), 0);
         } else if (reply instanceof Reply.Truncated t) {
             send(out, 200, "application/json", t.body(), Map.of(), t.missingBytes());
+        } else if (reply instanceof Reply.Reset t) {
+            send(out, 200, "application/json", t.body(), Map.of(), t.missingBytes());
+            s.setSoLinger(true, 0); // close with RST instead of FIN: "connection reset" mid-body
+            s.close();
         }
     }
 

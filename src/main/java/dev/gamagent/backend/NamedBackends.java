@@ -1,0 +1,166 @@
+package dev.gamagent.backend;
+
+import dev.gamagent.api.RunContext;
+import dev.gamagent.config.Config;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BiFunction;
+
+/**
+ * The backends a run can use, by name: {@code default} (the command line's backend), {@code local} (the
+ * built-in model, always there) and every entry of the {@code backends} config section ({@link BackendEntry}).
+ * Named backends are built on first use, so an entry the run never uses needs no key and no server. A name
+ * that is not configured is an error listing the configured ones. Closing closes what this object built.
+ */
+public final class NamedBackends implements RunContext.BackendResolver, AutoCloseable {
+    private final Backend defaultBackend;
+    private final boolean defaultIsLocal;
+    private final boolean ownsDefault;
+    private final Map<String, BackendEntry> entries;
+    private final Config config;
+    private final BiFunction<BackendSpec, Config, Backend> factory;
+    private final Map<String, Backend> built = new HashMap<>();
+
+    private NamedBackends(Backend defaultBackend, boolean defaultIsLocal, boolean ownsDefault, Map<String, BackendEntry> entries,
+                          Config config, BiFunction<BackendSpec, Config, Backend> factory) {
+        this.defaultBackend = defaultBackend;
+        this.defaultIsLocal = defaultIsLocal;
+        this.ownsDefault = ownsDefault;
+        this.entries = entries;
+        this.config = config;
+        this.factory = factory;
+    }
+
+    /**
+     * The command line's backend ({@code commandLine}) as {@code default}, plus the built-in model and the
+     * configured entries, all built with {@code factory}. The entries are checked here (fields, types, names).
+     */
+    public static NamedBackends open(BackendSpec commandLine, Config config, BiFunction<BackendSpec, Config, Backend> factory) {
+        Map<String, BackendEntry> entries = BackendEntry.all(config, commandLine);
+        Backend d = factory.apply(commandLine, config);
+        return new NamedBackends(d, commandLine.kind().equals("local"), true, entries, config, factory);
+    }
+
+    /** Only {@code backend}, as {@code default} (not closed by {@link #close()}); e.g. for tests and the library. */
+    public static NamedBackends of(Backend backend) {
+        return new NamedBackends(backend, false, false, Map.of(), null, null);
+    }
+
+    public Backend defaultBackend() { return defaultBackend; }
+
+    /** The configured entries, by name, in file order. */
+    public Map<String, BackendEntry> entries() { return entries; }
+
+    /** Every name an agent may use: {@code default}, {@code local} (when available), then the entries. */
+    public List<String> names() {
+        List<String> out = new ArrayList<>();
+        out.add(RunContext.DEFAULT_BACKEND);
+        if (factory != null || defaultIsLocal) out.add("local");
+        out.addAll(entries.keySet());
+        return out;
+    }
+
+    public boolean knows(String name) {
+        return name == null || name.isBlank() || names().contains(name);
+    }
+
+    /** The backend named {@code name}, built on first use. */
+    @Override public synchronized Backend resolve(String name) {
+        if (name == null || name.isBlank() || name.equals(RunContext.DEFAULT_BACKEND)) return defaultBackend;
+        if (!knows(name)) throw new IllegalArgumentException(unknown(name));
+        if (name.equals("local") && defaultIsLocal) return defaultBackend;
+        Backend b = built.get(name);
+        if (b != null) return b;
+        if (name.equals("local")) {
+            b = factory.apply(BackendSpec.local(), config);
+        } else {
+            BackendEntry e = entries.get(name);
+            if (e.spec().kind().equals("local") && e.spec().record() == null) return resolve("local");
+            Config c = e.maxTopLogprobs() == null ? config : config.with("backend.max_top_logprobs", Integer.toString(e.maxTopLogprobs()));
+            try {
+                b = factory.apply(e.spec(), c);
+            } catch (IllegalArgumentException ex) {
+                throw new IllegalArgumentException("backend '" + name + "' (config backends." + name + "): " + ex.getMessage(), ex);
+            }
+            if (!e.logprobs()) b = new WithoutLogprobs(b);
+        }
+        built.put(name, b);
+        return b;
+    }
+
+    /** What {@code name} is, for messages: its kind, endpoints and model (never a key). */
+    public String describe(String name) {
+        if (name == null || name.isBlank() || name.equals(RunContext.DEFAULT_BACKEND)) return "the command line's backend, " + defaultBackend.name();
+        if (name.equals("local")) return "the built-in model";
+        BackendEntry e = entries.get(name);
+        return e == null ? "not configured" : e.describe();
+    }
+
+    /**
+     * Fails when a configuration key names a backend that is not configured.
+     *
+     * @param refs config key → backend name, e.g. {@code gam.experts[0].backend → vllm-a}
+     * @throws Config.ConfigException listing each bad reference and the known names
+     */
+    public void requireKnown(Map<String, String> refs) {
+        List<String> bad = new ArrayList<>();
+        for (var r : refs.entrySet()) {
+            if (!knows(r.getValue())) bad.add(r.getKey() + " = '" + r.getValue() + "'");
+        }
+        if (bad.isEmpty()) return;
+        throw new Config.ConfigException("unknown backend name" + (bad.size() > 1 ? "s" : "") + ": " + String.join(", ", bad)
+                + "; known backends: " + String.join(", ", names())
+                + " (define more under \"backends\" in the --config file, or with --set backends.NAME.kind=...)");
+    }
+
+    /** The environment variables holding the configured entries' API keys (their values must be kept out of every output). */
+    public List<String> keyVariables() {
+        List<String> out = new ArrayList<>();
+        for (BackendEntry e : entries.values()) {
+            String v = e.spec().apiKeyEnv() != null ? e.spec().apiKeyEnv() : switch (e.spec().kind()) {
+                case "openai" -> "OPENAI_API_KEY";
+                case "ollama" -> "OLLAMA_API_KEY";
+                case "gemini" -> "GEMINI_API_KEY";
+                case "anthropic" -> "ANTHROPIC_API_KEY";
+                default -> null;
+            };
+            if (v != null && !out.contains(v)) out.add(v);
+        }
+        return out;
+    }
+
+    private String unknown(String name) {
+        return "unknown backend '" + name + "'; known backends: " + String.join(", ", names())
+                + " (define more under \"backends\" in the --config file)";
+    }
+
+    @Override public synchronized void close() {
+        List<Backend> all = new ArrayList<>(built.values());
+        built.clear();
+        for (Backend b : all) b.close();
+        if (ownsDefault) defaultBackend.close();
+    }
+
+    /** A backend never asked for log-probs (an entry with {@code "logprobs": false}): uncertainty comes from the text. */
+    private static final class WithoutLogprobs implements Backend {
+        private final Backend inner;
+
+        WithoutLogprobs(Backend inner) { this.inner = inner; }
+
+        @Override public String name() { return inner.name(); }
+
+        @Override public Capabilities capabilities() { return inner.capabilities().withLogprobs(false, 0); }
+
+        @Override public ChatResult chat(ChatRequest request) { return inner.chat(request.withLogprobs(false, 0)); }
+
+        @Override public Backend withOwnCaches() {
+            Backend v = inner.withOwnCaches();
+            return v == inner ? this : new WithoutLogprobs(v);
+        }
+
+        @Override public void close() { inner.close(); }
+    }
+}

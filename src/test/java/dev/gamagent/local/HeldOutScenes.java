@@ -1,0 +1,455 @@
+package dev.gamagent.local;
+
+import java.awt.Color;
+import java.awt.Font;
+import java.awt.Shape;
+import java.awt.font.FontRenderContext;
+import java.awt.font.GlyphVector;
+import java.awt.geom.Ellipse2D;
+import java.awt.geom.Path2D;
+import java.awt.geom.Rectangle2D;
+import java.awt.geom.RoundRectangle2D;
+import java.awt.image.BufferedImage;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+
+/**
+ * An independent renderer for a held-out check of the local model, written apart from {@code bench/}:
+ * its own rasteriser (each pixel's coverage from 4×4 point samples, glyphs filled from their outlines,
+ * no Graphics2D drawing), its own colours, sizes and words, and its own layout conventions (objects in
+ * the cells of a jittered grid, signs as bordered boards with dark ink, labels on boxes, captions under a
+ * title, charts with grey axes and grid lines). Easy items only: large objects, large text, no noise.
+ * Questions come from the held-out phrasing set (src/test/resources/heldout/phrasings.tsv).
+ */
+final class HeldOutScenes {
+    /** One item: the image, what is asked (family, variant, placeholder values), the correct value and the distractors. */
+    record Item(int index, BufferedImage image, String family, String variant, Map<String, String> values,
+                String correct, List<String> distractors) { }
+
+    static final List<String> COLOURS = List.of("red", "green", "blue", "yellow", "orange", "purple", "black", "gray");
+    static final List<String> SHAPES = List.of("circle", "square", "triangle", "star", "hexagon");
+    private static final List<String> WORDS = List.of("garage", "studio", "forest", "canyon", "beacon", "marina", "tunnel",
+            "sunset", "copper", "lantern", "harbour", "summit", "valley", "island", "temple", "gallery", "quarry", "orchard",
+            "pharmacy", "bakers", "cottage", "airport", "theatre", "chapel", "market", "ferry", "salon", "dental");
+    private static final List<String> BAR_LABELS = List.of("north", "south", "east", "west", "alpha", "beta", "gamma", "delta",
+            "red team", "blue team", "Q1", "Q2", "Q3", "Q4", "2019", "2020", "2021");
+    private static final List<Color> BACKGROUNDS = List.of(new Color(255, 255, 255), new Color(248, 248, 248),
+            new Color(250, 246, 240), new Color(240, 245, 250));
+    private static final int[][] SIZES = {{500, 500}, {640, 400}, {420, 560}, {600, 450}};
+
+    static Color colour(String name) {
+        return switch (name) {
+            case "red" -> new Color(220, 38, 38);
+            case "green" -> new Color(56, 176, 0);
+            case "blue" -> new Color(33, 99, 235);
+            case "yellow" -> new Color(250, 204, 21);
+            case "orange" -> new Color(249, 115, 22);
+            case "purple" -> new Color(147, 51, 234);
+            case "black" -> new Color(30, 30, 30);
+            case "gray" -> new Color(140, 140, 140);
+            default -> throw new IllegalArgumentException(name);
+        };
+    }
+
+    /** A raster with its own coverage-based filling. */
+    static final class Raster {
+        final int w, h;
+        final int[] px;
+
+        Raster(int w, int h, Color bg) {
+            this.w = w;
+            this.h = h;
+            this.px = new int[w * h];
+            java.util.Arrays.fill(px, bg.getRGB() & 0xFFFFFF);
+        }
+
+        /** Fills {@code s}: each pixel blends towards {@code c} by the share of its 16 sample points inside the shape. */
+        void fill(Shape s, Color c) {
+            Rectangle2D b = s.getBounds2D();
+            int x0 = Math.max(0, (int) Math.floor(b.getMinX())), x1 = Math.min(w - 1, (int) Math.ceil(b.getMaxX()));
+            int y0 = Math.max(0, (int) Math.floor(b.getMinY())), y1 = Math.min(h - 1, (int) Math.ceil(b.getMaxY()));
+            for (int y = y0; y <= y1; y++) {
+                for (int x = x0; x <= x1; x++) {
+                    int in = 0;
+                    for (int sy = 0; sy < 4; sy++) for (int sx = 0; sx < 4; sx++) if (s.contains(x + (sx + 0.5) / 4, y + (sy + 0.5) / 4)) in++;
+                    if (in == 0) continue;
+                    double a = in / 16.0;
+                    int o = px[y * w + x];
+                    int r = (int) Math.round(((o >> 16) & 255) * (1 - a) + c.getRed() * a);
+                    int g = (int) Math.round(((o >> 8) & 255) * (1 - a) + c.getGreen() * a);
+                    int bl = (int) Math.round((o & 255) * (1 - a) + c.getBlue() * a);
+                    px[y * w + x] = r << 16 | g << 8 | bl;
+                }
+            }
+        }
+
+        /** Text from glyph outlines, centred on (cx, cy); returns its width. */
+        double text(String s, Font f, Color c, double cx, double cy) {
+            GlyphVector gv = f.createGlyphVector(new FontRenderContext(null, true, true), s);
+            Rectangle2D vb = gv.getVisualBounds();
+            Shape outline = gv.getOutline((float) (cx - vb.getCenterX()), (float) (cy - vb.getCenterY()));
+            fill(outline, c);
+            return vb.getWidth();
+        }
+
+        static double width(String s, Font f) {
+            return f.createGlyphVector(new FontRenderContext(null, true, true), s).getVisualBounds().getWidth();
+        }
+
+        BufferedImage image() {
+            BufferedImage img = new BufferedImage(w, h, BufferedImage.TYPE_INT_RGB);
+            img.setRGB(0, 0, w, h, px, 0, w);
+            return img;
+        }
+    }
+
+    static Shape shape(String name, double cx, double cy, double r, double turn) {
+        Shape s = switch (name) {
+            case "circle" -> new Ellipse2D.Double(cx - r, cy - r, 2 * r, 2 * r);
+            case "square" -> polygon(cx, cy, r, 4, Math.PI / 4, 1);
+            case "triangle" -> polygon(cx, cy, r, 3, turn > 0.5 ? Math.PI / 2 : -Math.PI / 2, 1); // pointing up or down
+            case "hexagon" -> polygon(cx, cy, r, 6, -Math.PI / 2, 1); // pointy top
+            case "star" -> polygon(cx, cy, r, 5, -Math.PI / 2, 0.5);
+            default -> throw new IllegalArgumentException(name);
+        };
+        return s;
+    }
+
+    private static Shape polygon(double cx, double cy, double r, int n, double start, double innerRatio) {
+        Path2D.Double p = new Path2D.Double();
+        int k = innerRatio < 1 ? 2 * n : n;
+        for (int i = 0; i < k; i++) {
+            double a = start + 2 * Math.PI * i / k, rr = innerRatio < 1 && i % 2 == 1 ? r * innerRatio : r;
+            if (i == 0) p.moveTo(cx + rr * Math.cos(a), cy + rr * Math.sin(a));
+            else p.lineTo(cx + rr * Math.cos(a), cy + rr * Math.sin(a));
+        }
+        p.closePath();
+        return p;
+    }
+
+    private record Placed(String shape, String colour, double cx, double cy, double r) {
+        String name() { return colour + " " + shape; }
+    }
+
+    private final Random rng;
+
+    HeldOutScenes(long seed) { this.rng = new Random(seed); }
+
+    List<Item> generate(int n) {
+        List<Item> out = new ArrayList<>();
+        String[] families = {"text", "count", "color", "shape", "spatial", "chart"};
+        for (int i = 0; i < n; i++) out.add(item(i, families[i % families.length]));
+        return out;
+    }
+
+    private Item item(int index, String family) {
+        for (int attempt = 0; ; attempt++) {
+            int[] size = SIZES[rng.nextInt(SIZES.length)];
+            Raster r = new Raster(size[0], size[1], BACKGROUNDS.get(rng.nextInt(BACKGROUNDS.size())));
+            Item it = switch (family) {
+                case "text" -> text(index, r);
+                case "count" -> count(index, r);
+                case "color" -> colourItem(index, r);
+                case "shape" -> shapeItem(index, r);
+                case "spatial" -> spatial(index, r);
+                default -> chart(index, r);
+            };
+            if (it != null) return it;
+            if (attempt > 500) throw new IllegalStateException("no " + family + " scene for item " + index);
+        }
+    }
+
+    /** Objects in distinct cells of a jittered 4×3 (or 3×4) grid, radius a third of the smaller cell side. */
+    private List<Placed> layout(Raster r, List<String[]> specs) {
+        int cols = r.w >= r.h ? 4 : 3, rows = r.w >= r.h ? 3 : 4;
+        List<Integer> cells = new ArrayList<>();
+        for (int i = 0; i < cols * rows; i++) cells.add(i);
+        Collections.shuffle(cells, rng);
+        double cw = (double) r.w / cols, ch = (double) r.h / rows;
+        List<Placed> out = new ArrayList<>();
+        for (int i = 0; i < specs.size(); i++) {
+            int cell = cells.get(i);
+            double rad = Math.min(cw, ch) * (0.26 + 0.08 * rng.nextDouble());
+            double cx = (cell % cols + 0.5) * cw + (rng.nextDouble() - 0.5) * (cw - 2 * rad) * 0.6;
+            double cy = (cell / cols + 0.5) * ch + (rng.nextDouble() - 0.5) * (ch - 2 * rad) * 0.6;
+            Placed p = new Placed(specs.get(i)[0], specs.get(i)[1], cx, cy, rad);
+            r.fill(shape(p.shape(), cx, cy, rad, rng.nextDouble()), colour(p.colour()));
+            out.add(p);
+        }
+        return out;
+    }
+
+    private String pick(List<String> l) { return l.get(rng.nextInt(l.size())); }
+
+    private String other(List<String> l, String not) {
+        String v;
+        do v = pick(l); while (v.equals(not));
+        return v;
+    }
+
+    private Item text(int index, Raster r) {
+        String word = pick(WORDS);
+        List<String> distractors = new ArrayList<>();
+        while (distractors.size() < 3) {
+            char[] cs = word.toCharArray();
+            int i = rng.nextInt(cs.length);
+            cs[i] = "aeiourstnlcm".charAt(rng.nextInt(12));
+            String v = new String(cs);
+            if (!v.equals(word) && !distractors.contains(v)) distractors.add(v);
+        }
+        String variant = List.of("sign", "label", "smallprint").get(rng.nextInt(3));
+        Font serif = new Font(Font.SERIF, Font.BOLD, 44), sans = new Font(Font.SANS_SERIF, Font.PLAIN, 28);
+        double cx = r.w * (0.35 + 0.3 * rng.nextDouble()), cy = r.h * (0.35 + 0.3 * rng.nextDouble());
+        switch (variant) {
+            case "sign" -> {
+                String t = word.toUpperCase(java.util.Locale.ROOT);
+                double tw = Raster.width(t, serif);
+                double bw = tw + 50, bh = 80;
+                if (bw > r.w - 20) return null;
+                cx = Math.max(bw / 2 + 10, Math.min(r.w - bw / 2 - 10, cx));
+                r.fill(new Rectangle2D.Double(cx - 4, cy, 8, r.h - cy), new Color(120, 90, 60));
+                r.fill(new Rectangle2D.Double(cx - bw / 2 - 5, cy - bh / 2 - 5, bw + 10, bh + 10), new Color(60, 60, 60));
+                r.fill(new Rectangle2D.Double(cx - bw / 2, cy - bh / 2, bw, bh), new Color(255, 236, 179));
+                r.text(t, serif, new Color(30, 30, 30), cx, cy);
+            }
+            case "label" -> {
+                String t = Character.toUpperCase(word.charAt(0)) + word.substring(1);
+                double tw = Raster.width(t, sans);
+                double bw = tw + 120, bh = 140;
+                if (bw > r.w - 20) return null;
+                cx = Math.max(bw / 2 + 10, Math.min(r.w - bw / 2 - 10, cx));
+                cy = Math.max(bh / 2 + 10, Math.min(r.h - bh / 2 - 10, cy));
+                r.fill(new Rectangle2D.Double(cx - bw / 2, cy - bh / 2, bw, bh), new Color(181, 136, 99));
+                r.fill(new RoundRectangle2D.Double(cx - tw / 2 - 14, cy - 24, tw + 28, 48, 12, 12), Color.WHITE);
+                r.text(t, sans, new Color(40, 40, 40), cx, cy);
+            }
+            default -> {
+                String title = pick(List.of("WELCOME", "NOTICE", "EVENTS", "HOURS"));
+                Font big = new Font(Font.SANS_SERIF, Font.BOLD, 40), small = new Font(Font.SERIF, Font.PLAIN, 15);
+                double cw = Math.max(Raster.width(title, big), Raster.width(word, small)) + 60, chh = 150;
+                if (cw > r.w - 20) return null;
+                cx = Math.max(cw / 2 + 10, Math.min(r.w - cw / 2 - 10, cx));
+                cy = Math.max(chh / 2 + 10, Math.min(r.h - chh / 2 - 10, cy));
+                r.fill(new Rectangle2D.Double(cx - cw / 2 - 2, cy - chh / 2 - 2, cw + 4, chh + 4), new Color(150, 150, 150));
+                r.fill(new Rectangle2D.Double(cx - cw / 2, cy - chh / 2, cw, chh), new Color(255, 255, 250));
+                r.text(title, big, new Color(20, 20, 20), cx, cy - 25);
+                r.text(word, small, new Color(60, 60, 60), cx, cy + 40);
+            }
+        }
+        return new Item(index, r.image(), "text", variant, Map.of(), word, distractors);
+    }
+
+    private Item count(int index, Raster r) {
+        int variant = rng.nextInt(3), k = 1 + rng.nextInt(5);
+        List<String[]> specs = new ArrayList<>();
+        Map<String, String> values = new LinkedHashMap<>();
+        String v;
+        if (variant == 0) {
+            String s = pick(SHAPES);
+            values.put("shape", s);
+            for (int i = 0; i < k; i++) specs.add(new String[]{s, pick(COLOURS)});
+            for (int i = rng.nextInt(4); i > 0; i--) specs.add(new String[]{other(SHAPES, s), pick(COLOURS)});
+            v = "shape";
+        } else if (variant == 1) {
+            String c = pick(COLOURS);
+            values.put("color", c);
+            for (int i = 0; i < k; i++) specs.add(new String[]{pick(SHAPES), c});
+            for (int i = rng.nextInt(4); i > 0; i--) specs.add(new String[]{pick(SHAPES), other(COLOURS, c)});
+            v = "color";
+        } else {
+            k = 2 + rng.nextInt(6);
+            for (int i = 0; i < k; i++) specs.add(new String[]{pick(SHAPES), pick(COLOURS)});
+            v = "all";
+        }
+        Collections.shuffle(specs, rng);
+        layout(r, specs);
+        List<String> d = new ArrayList<>();
+        for (int x : new int[]{k - 1, k + 1, k + 2, k - 2}) if (x >= 0 && d.size() < 3) d.add(String.valueOf(x));
+        return new Item(index, r.image(), "count", v, values, String.valueOf(k), d);
+    }
+
+    private Item colourItem(int index, Raster r) {
+        String s = pick(SHAPES), c = pick(COLOURS);
+        List<String[]> specs = new ArrayList<>();
+        specs.add(new String[]{s, c});
+        for (int i = 1 + rng.nextInt(3); i > 0; i--) specs.add(new String[]{other(SHAPES, s), pick(COLOURS)});
+        layout(r, specs);
+        List<String> d = new ArrayList<>(COLOURS);
+        d.remove(c);
+        Collections.shuffle(d, rng);
+        return new Item(index, r.image(), "color", "shape", Map.of("shape", s), c, d.subList(0, 3));
+    }
+
+    private Item shapeItem(int index, Raster r) {
+        String s = pick(SHAPES), c = pick(COLOURS);
+        List<String[]> specs = new ArrayList<>();
+        specs.add(new String[]{s, c});
+        for (int i = 1 + rng.nextInt(3); i > 0; i--) specs.add(new String[]{pick(SHAPES), other(COLOURS, c)});
+        layout(r, specs);
+        List<String> d = new ArrayList<>(SHAPES);
+        d.remove(s);
+        Collections.shuffle(d, rng);
+        return new Item(index, r.image(), "shape", "color", Map.of("color", c), s, d.subList(0, 3));
+    }
+
+    private Item spatial(int index, Raster r) {
+        List<String[]> specs = new ArrayList<>();
+        java.util.Set<String> seen = new java.util.HashSet<>();
+        int n = 3 + rng.nextInt(3);
+        while (specs.size() < n) {
+            String s = pick(SHAPES), c = pick(COLOURS);
+            if (seen.add(c + " " + s)) specs.add(new String[]{s, c});
+        }
+        List<Placed> objs = layout(r, specs);
+        Placed ref = objs.get(rng.nextInt(objs.size()));
+        List<Placed> others = new ArrayList<>(objs);
+        others.remove(ref);
+        String variant = List.of("left_of", "above", "nearest", "left_or_right", "above_or_below").get(rng.nextInt(5));
+        Map<String, String> values = new LinkedHashMap<>();
+        values.put("obj", ref.name());
+        switch (variant) {
+            case "left_of", "above" -> {
+                boolean hz = variant.equals("left_of");
+                List<Placed> yes = new ArrayList<>(), no = new ArrayList<>();
+                for (Placed o : others) {
+                    double delta = hz ? ref.cx() - o.cx() : ref.cy() - o.cy();
+                    if (delta > ref.r() + o.r()) yes.add(o);
+                    else if (delta < -(ref.r() + o.r())) no.add(o);
+                }
+                if (yes.size() != 1 || no.isEmpty()) return null;
+                return new Item(index, r.image(), "spatial", variant, values, yes.get(0).name(),
+                        no.subList(0, Math.min(3, no.size())).stream().map(Placed::name).toList());
+            }
+            case "nearest" -> {
+                others.sort(java.util.Comparator.comparingDouble(o -> Math.hypot(o.cx() - ref.cx(), o.cy() - ref.cy())));
+                if (others.size() < 2 || Math.hypot(others.get(1).cx() - ref.cx(), others.get(1).cy() - ref.cy())
+                        < 1.4 * Math.hypot(others.get(0).cx() - ref.cx(), others.get(0).cy() - ref.cy())) return null;
+                return new Item(index, r.image(), "spatial", variant, values, others.get(0).name(),
+                        others.subList(1, Math.min(4, others.size())).stream().map(Placed::name).toList());
+            }
+            default -> {
+                boolean hz = variant.equals("left_or_right");
+                Placed o = others.get(rng.nextInt(others.size()));
+                double delta = hz ? ref.cx() - o.cx() : ref.cy() - o.cy();
+                if (Math.abs(delta) < ref.r() + o.r()) return null;
+                values.put("obj2", o.name());
+                String correct = hz ? (delta < 0 ? "left" : "right") : (delta < 0 ? "above" : "below");
+                String wrong = hz ? (delta < 0 ? "right" : "left") : (delta < 0 ? "below" : "above");
+                return new Item(index, r.image(), "spatial", variant, values, correct, List.of(wrong));
+            }
+        }
+    }
+
+    private Item chart(int index, Raster r) {
+        int n = 3 + rng.nextInt(3);
+        List<String> labels = new ArrayList<>(BAR_LABELS);
+        Collections.shuffle(labels, rng);
+        labels = new ArrayList<>(labels.subList(0, n));
+        List<Integer> pool = new ArrayList<>();
+        for (int v = 10; v <= 90; v += 10) pool.add(v);
+        Collections.shuffle(pool, rng);
+        List<Integer> values = pool.subList(0, n);
+        double left = 70, right = r.w - 30, top = 40, base = r.h - 60;
+        Color axis = new Color(70, 70, 70);
+        Font tick = new Font(Font.SANS_SERIF, Font.PLAIN, 14), lab = new Font(Font.SERIF, Font.PLAIN, 16);
+        for (int t = 0; t <= 100; t += 20) {
+            double y = base - (base - top) * t / 100.0;
+            if (t > 0) r.fill(new Rectangle2D.Double(left, y - 0.5, right - left, 1), new Color(225, 225, 225));
+            String s = String.valueOf(t);
+            r.text(s, tick, axis, left - 14 - Raster.width(s, tick) / 2, y);
+        }
+        double slot = (right - left) / n;
+        String one = pick(COLOURS.subList(0, 6));
+        for (int i = 0; i < n; i++) {
+            double x = left + slot * i + slot * 0.2, bw = slot * 0.6, y = base - (base - top) * values.get(i) / 100.0;
+            r.fill(new Rectangle2D.Double(x, y, bw, base - y), colour(rng.nextBoolean() ? one : COLOURS.get(i % 6)));
+            if (Raster.width(labels.get(i), lab) > slot - 4) return null;
+            r.text(labels.get(i), lab, new Color(30, 30, 30), x + bw / 2, base + 22);
+        }
+        r.fill(new Rectangle2D.Double(left - 2, top - 5, 2, base - top + 7), axis);
+        r.fill(new Rectangle2D.Double(left - 2, base, right - left + 2, 2), axis);
+        String variant = List.of("tallest", "shortest", "value", "larger").get(rng.nextInt(4));
+        Map<String, String> vals = new LinkedHashMap<>();
+        int best = 0, worst = 0;
+        for (int i = 1; i < n; i++) {
+            if (values.get(i) > values.get(best)) best = i;
+            if (values.get(i) < values.get(worst)) worst = i;
+        }
+        switch (variant) {
+            case "tallest", "shortest" -> {
+                int k = variant.equals("tallest") ? best : worst;
+                List<String> d = new ArrayList<>(labels);
+                d.remove(k);
+                return new Item(index, r.image(), "chart", variant, vals, labels.get(k), d.subList(0, Math.min(3, d.size())));
+            }
+            case "value" -> {
+                int k = rng.nextInt(n);
+                vals.put("label", labels.get(k));
+                int v = values.get(k);
+                List<String> d = new ArrayList<>();
+                for (int x : new int[]{v + 10, v - 10, v + 20, v - 20}) if (x >= 0 && d.size() < 3) d.add(String.valueOf(x));
+                return new Item(index, r.image(), "chart", variant, vals, String.valueOf(v), d);
+            }
+            default -> {
+                int a = rng.nextInt(n), b;
+                do b = rng.nextInt(n); while (b == a);
+                vals.put("label1", labels.get(a));
+                vals.put("label2", labels.get(b));
+                String larger = values.get(a) > values.get(b) ? labels.get(a) : labels.get(b);
+                String smaller = larger.equals(labels.get(a)) ? labels.get(b) : labels.get(a);
+                return new Item(index, r.image(), "chart", variant, vals, larger, List.of(smaller));
+            }
+        }
+    }
+
+    /**
+     * The held-out check: {@code single} accuracy of the local model on {@code n} easy items of this renderer,
+     * asked with the held-out phrasings and options rewritten as in the paraphrase set. Run once, at the end
+     * of the work it checks (never while tuning). Usage: {@code HeldOutScenes [n] [seed]}.
+     */
+    public static void main(String[] args) throws Exception {
+        int n = args.length > 0 ? Integer.parseInt(args[0]) : 120;
+        long seed = args.length > 1 ? Long.parseLong(args[1]) : 1;
+        Rephrasings set = Rephrasings.load("/heldout/phrasings.tsv");
+        List<Item> items = new HeldOutScenes(seed).generate(n);
+        if (args.length > 2) {
+            java.nio.file.Path dir = java.nio.file.Path.of(args[2]);
+            java.nio.file.Files.createDirectories(dir);
+            for (Item it : items) javax.imageio.ImageIO.write(it.image(), "png", dir.resolve(it.index() + ".png").toFile());
+            if (args.length > 3 && args[3].equals("images-only")) return;
+        }
+        dev.gamagent.engine.Prompts prompts = new dev.gamagent.engine.Prompts(dev.gamagent.config.Config.defaults());
+        Map<String, int[]> per = new java.util.TreeMap<>();
+        int right = 0;
+        try (LocalBackend backend = LocalBackend.create(dev.gamagent.config.Config.defaults())) {
+            for (Item it : items) {
+                Random rng = new Random(seed * 7919 + it.index());
+                List<Rephrasings.Phrasing> ps = set.phrasings().stream()
+                        .filter(p -> p.family().equals(it.family()) && p.variant().equals(it.variant())).toList();
+                String text = Rephrasings.fill(ps.get(rng.nextInt(ps.size())).text(), it.values());
+                Map<String, String> opts = new LinkedHashMap<>();
+                List<String> values = new ArrayList<>(it.distractors());
+                values.add(it.correct());
+                for (int i = 0; i < values.size(); i++) opts.put(String.valueOf((char) ('A' + i)), values.get(i));
+                String answer = String.valueOf((char) ('A' + values.size() - 1));
+                dev.gamagent.image.Picture pic = new dev.gamagent.image.Picture("heldout-" + it.index(), it.image());
+                dev.gamagent.api.Question q = Rephrasings.rewriteOptions(
+                        new dev.gamagent.api.Question(String.valueOf(it.index()), List.of(pic), text, null, opts, answer, it.family(), null),
+                        it.family(), rng);
+                String prompt = prompts.render("single_mc", Map.of("question", q.render()));
+                var reply = backend.chat(dev.gamagent.backend.ChatRequest.of(List.of(dev.gamagent.backend.ChatMessage.user(prompt, List.of(pic)))));
+                boolean ok = q.groundTruth().equals(dev.gamagent.engine.AnswerExtractor.option(reply.text(), q.options()));
+                int[] a = per.computeIfAbsent(it.family(), k -> new int[2]);
+                a[1]++;
+                if (ok) { a[0]++; right++; }
+                if (!ok) System.out.println("wrong: item " + it.index() + " " + q.render().replace('\n', ' ') + " -> " + reply.text() + " (want " + q.groundTruth() + ")");
+            }
+        }
+        System.out.printf(java.util.Locale.ROOT, "held-out renderer, easy, seed %d: single %.3f (%d/%d)%n", seed, (double) right / n, right, n);
+        per.forEach((k, v) -> System.out.printf(java.util.Locale.ROOT, "  %s %d/%d%n", k, v[0], v[1]));
+    }
+}
