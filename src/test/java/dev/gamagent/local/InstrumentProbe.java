@@ -26,7 +26,7 @@ public final class InstrumentProbe {
         long seed = Long.parseLong(args[1]);
         double hard = Double.parseDouble(args[2]);
         List<Family> fams = List.of(Family.COUNT, Family.COLOR, Family.SHAPE, Family.SPATIAL);
-        List<BenchItem> items = new BenchmarkGenerator(seed, hard).generate(n, fams);
+        List<BenchItem> items = new BenchmarkGenerator(seed, hard, dev.gamagent.bench.RenderStyle.Render.parse(System.getProperty("render", "varied"))).generate(n, fams);
         var classical = new ClassicalSceneAnalyzer();
         var core = new CoreSegmenter();
         FamilyReasoner r = new FamilyReasoner();
@@ -42,7 +42,7 @@ public final class InstrumentProbe {
             Perception b = new Perception(img.getWidth(), img.getHeight(), core.analyze(img), List.of());
             Judgement ja = r.judgeOne(f, a, cands), jb = r.judgeOne(f, b, cands);
             boolean oa = ja.answer().bestIndex() == gt, ob = jb.answer().bestIndex() == gt;
-            String key = it.category() + "/" + it.difficulty();
+            String key = it.category() + "/" + it.difficulty() + (System.getProperty("bystyle") == null ? "" : "/" + (it.render().outlined() ? "outl" : "fill") + (it.render().jpegQuality() > 0 ? "+jpg" : "") + (it.render().antialias() ? "" : "+noaa"));
             int[] c = acc.computeIfAbsent(key, k -> new int[6]);
             c[0]++;
             if (oa) c[1]++;

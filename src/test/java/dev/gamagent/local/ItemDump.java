@@ -17,7 +17,7 @@ public final class ItemDump {
     private ItemDump() { }
 
     public static void main(String[] args) throws Exception {
-        BenchItem it = new BenchmarkGenerator(Long.parseLong(args[0]), Double.parseDouble(args[1]))
+        BenchItem it = new BenchmarkGenerator(Long.parseLong(args[0]), Double.parseDouble(args[1]), dev.gamagent.bench.RenderStyle.Render.parse(System.getProperty("render", "varied")))
                 .generate(Integer.parseInt(args[2]), Family.valueOf(args[3]));
         ImageIO.write(it.image(), "png", new File(args[4]));
         System.out.println(it.question() + " " + it.options() + " gt=" + it.answer() + " " + it.difficulty());

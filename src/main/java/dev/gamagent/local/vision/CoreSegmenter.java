@@ -48,17 +48,43 @@ public final class CoreSegmenter implements SceneAnalyzer {
         Components comps = Components.grow(stretched, fg, w, h, settings.join());
         Components plain = Components.label(stretched, fg, w, h, Integer.MAX_VALUE);
         boolean[] text = ClassicalSceneAnalyzer.textLike(plain.blobs);
+        // Shapes drawn as outlines are rings around background; their anti-aliased strokes vary in colour along the
+        // ring, so rings are found among regions labelled by neighbour-to-neighbour colour steps.
+        Components chained = Components.label(stretched, fg, w, h, (int) Math.round(settings.join() * settings.join()));
+        boolean[] ringIds = new boolean[chained.blobs.size() + 1];
+        for (Components.Blob b : chained.blobs) {
+            if (b.area() < settings.minArea()) continue;
+            boolean[] mask = chained.filledMask(b);
+            ringIds[b.id()] = hollow(chained, b, mask, ShapeFeatures.of(mask, b.box().width, b.box().height));
+        }
         List<DetectedObject> objects = new ArrayList<>();
         for (Components.Blob b : comps.blobs) {
+            if (ringIds[chained.labels[comps.pixels[b.start()]]]) continue; // a piece of an outline: the ring is one object
             if (b.area() < settings.minArea() || text[plain.labels[comps.pixels[b.start()]]]) continue;
             double stroke = 2.0 * b.area() / Math.max(1, comps.boundary(b));
             if (stroke < 3.2) continue;
             boolean[] mask = comps.filledMask(b);
             Rectangle box = b.box();
             ShapeFeatures whole = ShapeFeatures.of(mask, box.width, box.height);
-            if (b.area() < 0.5 * whole.area() || whole.aspect() > 6) continue;
+            if (whole.aspect() > 6) continue;
+            boolean[] own = own(comps, b, w);
             for (boolean[] part : split(mask, box.width, box.height)) {
-                DetectedObject o = object(part, box, stretched, w);
+                DetectedObject o = object(part, own, box, stretched, w);
+                if (o != null) objects.add(o);
+            }
+        }
+        // The outlines themselves, coloured by the ring.
+        for (Components.Blob b : chained.blobs) {
+            if (!ringIds[b.id()] || text[plain.labels[chained.pixels[b.start()]]]) continue;
+            double stroke = 2.0 * b.area() / Math.max(1, chained.boundary(b));
+            if (stroke < ClassicalSceneAnalyzer.HOLLOW_MIN_STROKE) continue;
+            boolean[] mask = chained.filledMask(b);
+            Rectangle box = b.box();
+            ShapeFeatures whole = ShapeFeatures.of(mask, box.width, box.height);
+            if (whole.aspect() > 6) continue;
+            boolean[] ring = own(chained, b, w);
+            for (boolean[] part : split(mask, box.width, box.height)) {
+                DetectedObject o = object(part, ring, box, stretched, w);
                 if (o != null) objects.add(o);
             }
         }
@@ -80,22 +106,51 @@ public final class CoreSegmenter implements SceneAnalyzer {
         return Math.max(1, Math.min(settings.maxGain(), settings.targetContrast() / Math.max(1, p90)));
     }
 
-    /** c' = bg + k·(c − bg), clipped: a blend towards the background undone. */
+    /**
+     * c' = bg + t·(c − bg) with t = k, or less where k would push a channel past 0 or 255 (the difference is
+     * scaled as a whole, so the hue is kept): a blend towards the background undone.
+     */
     static int[] stretch(int[] rgb, int bg, double k) {
         if (k == 1) return rgb;
         int[] out = new int[rgb.length];
-        int br = (bg >> 16) & 255, bgc = (bg >> 8) & 255, bb = bg & 255;
+        int[] b = {(bg >> 16) & 255, (bg >> 8) & 255, bg & 255};
+        int[] d = new int[3];
         for (int i = 0; i < rgb.length; i++) {
             int c = rgb[i];
-            int r = clip(br + k * (((c >> 16) & 255) - br)), g = clip(bgc + k * (((c >> 8) & 255) - bgc)), b = clip(bb + k * ((c & 255) - bb));
-            out[i] = r << 16 | g << 8 | b;
+            d[0] = ((c >> 16) & 255) - b[0];
+            d[1] = ((c >> 8) & 255) - b[1];
+            d[2] = (c & 255) - b[2];
+            double t = k;
+            for (int ch = 0; ch < 3; ch++) {
+                if (d[ch] > 0) t = Math.min(t, (255.0 - b[ch]) / d[ch]);
+                else if (d[ch] < 0) t = Math.min(t, (double) b[ch] / -d[ch]);
+            }
+            t = Math.max(1, t);
+            out[i] = clip(b[0] + t * d[0]) << 16 | clip(b[1] + t * d[1]) << 8 | clip(b[2] + t * d[2]);
         }
         return out;
     }
 
     private static int clip(double v) { return (int) Math.max(0, Math.min(255, Math.round(v))); }
 
-    private DetectedObject object(boolean[] part, Rectangle box, int[] rgb, int w) {
+    /** A ring around background (an outlined shape): its hole is background and at least a fifth of the filled shape. */
+    private static boolean hollow(Components c, Components.Blob b, boolean[] filled, ShapeFeatures whole) {
+        return b.area() < 0.8 * whole.area() && c.holeIsBackground(b, filled);
+    }
+
+    /** The blob's own pixels as a mask over its box. */
+    private static boolean[] own(Components c, Components.Blob b, int w) {
+        Rectangle box = b.box();
+        boolean[] m = new boolean[box.width * box.height];
+        for (int i = b.start(); i < b.end(); i++) {
+            int px = c.pixels[i];
+            m[(px / w - box.y) * box.width + (px % w - box.x)] = true;
+        }
+        return m;
+    }
+
+    /** @param ring the region's own pixels (its colour comes from them, never from a hole it encloses) */
+    private DetectedObject object(boolean[] part, boolean[] ring, Rectangle box, int[] rgb, int w) {
         int x0 = Integer.MAX_VALUE, y0 = Integer.MAX_VALUE, x1 = -1, y1 = -1, area = 0;
         for (int y = 0; y < box.height; y++) {
             for (int x = 0; x < box.width; x++) {
@@ -107,28 +162,34 @@ public final class CoreSegmenter implements SceneAnalyzer {
         if (area < settings.minArea()) return null;
         int pw = x1 - x0 + 1, ph = y1 - y0 + 1;
         boolean[] m = new boolean[pw * ph];
-        int[][] hist = new int[3][256];
-        int n = 0;
-        for (int y = 0; y < ph; y++) {
-            for (int x = 0; x < pw; x++) {
-                boolean on = part[(y + y0) * box.width + x + x0];
-                m[y * pw + x] = on;
-                if (!on) continue;
-                // Colour from the part's inside: two pixels in from its edge when it is big enough.
-                if (inside(part, box.width, box.height, x + x0, y + y0, area > 150 ? 2 : 1) || area <= 40) {
-                    int c = rgb[(box.y + y + y0) * w + box.x + x + x0];
+        for (int y = 0; y < ph; y++) for (int x = 0; x < pw; x++) m[y * pw + x] = part[(y + y0) * box.width + x + x0];
+        int[] med = null;
+        // Colour from the region's own pixels inside the part, away from its edges (two pixels in when it is big
+        // enough); when none is that far in (a thin outline), from all of them.
+        for (int pass = 0; pass < 2 && med == null; pass++) {
+            int[][] hist = new int[3][256];
+            int n = 0;
+            for (int y = y0; y <= y1; y++) {
+                for (int x = x0; x <= x1; x++) {
+                    if (!part[y * box.width + x]) continue;
+                    boolean sample;
+                    sample = ring[y * box.width + x] && (pass == 1 || area <= 40
+                            || inside(ring, box.width, box.height, x, y, 1) && inside(part, box.width, box.height, x, y, area > 150 ? 2 : 1));
+                    if (!sample) continue;
+                    int c = rgb[(box.y + y) * w + box.x + x];
                     hist[0][(c >> 16) & 255]++; hist[1][(c >> 8) & 255]++; hist[2][c & 255]++;
                     n++;
                 }
             }
+            if (n == 0) continue;
+            med = new int[3];
+            for (int ch = 0; ch < 3; ch++) {
+                int acc = 0, v = 0;
+                while (v < 255 && (acc += hist[ch][v]) * 2 < n) v++;
+                med[ch] = v;
+            }
         }
-        if (n == 0) return null;
-        int[] med = new int[3];
-        for (int ch = 0; ch < 3; ch++) {
-            int acc = 0, v = 0;
-            while (v < 255 && (acc += hist[ch][v]) * 2 < n) v++;
-            med[ch] = v;
-        }
+        if (med == null) return null;
         ShapeFeatures f = ShapeFeatures.of(m, pw, ph);
         if (f.solidity() < 0.45) return null;
         Map<String, Double> cs = colors.scores(med[0], med[1], med[2]);
