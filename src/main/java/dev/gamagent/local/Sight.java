@@ -56,6 +56,7 @@ public final class Sight {
      * Lines as a careful reader finds them: every sign, label or card a line was read on is read again
      * enlarged {@link #CLOSE_ZOOM}× (small print the detector missed at this size is found there), and the
      * enlarged reading replaces the lines inside that surface; text on the open background stays as read.
+     * When no line is on a surface, the whole image is read again enlarged.
      */
     public List<TextLine> closeLines(Reader r) { return r == Reader.V4 ? closeV4.get() : closeReading(r); }
 
@@ -114,6 +115,9 @@ public final class Sight {
             regions.add(new java.awt.Rectangle(box.x - mx, box.y - my, box.width + 2 * mx, box.height + 2 * my)
                     .intersection(new java.awt.Rectangle(0, 0, width(), height())));
         }
+        // No text found on any surface: the words on a small sign or label may not have been detected at all,
+        // so the whole image is read again enlarged (within a pixel budget).
+        if (regions.isEmpty() && (long) width() * height() * 4 <= 2_500_000L) regions.add(new java.awt.Rectangle(0, 0, width(), height()));
         return reread(r, base, regions);
     }
 
