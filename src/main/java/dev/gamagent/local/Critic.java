@@ -79,7 +79,7 @@ final class Critic {
     private Look look(Check check, QuestionFamily family, Region claimed, Picture image, long maxPixels) {
         boolean text = family instanceof QuestionFamily.Text || family instanceof QuestionFamily.Chart;
         // Text is read from the raw pixels (a median would erase thin strokes); shapes from the denoised image.
-        Picture source = text ? image : new Picture(image.source() + "#denoised", ClassicalSceneAnalyzer.denoised(image.image()));
+        Picture source = text ? image : perception.sight(image).denoised();
         long cap = maxPixels > 0 ? Math.min(maxPixels, MAX_ZOOM_PIXELS) : MAX_ZOOM_PIXELS;
         switch (check) {
             case COMPLETENESS -> {

@@ -30,6 +30,11 @@ public final class FamilyReasoner {
      * NOT APPLICABLE; otherwise it perceives each image with its own instruments.
      */
     public Judgement judge(QuestionFamily family, List<Sight> sights, List<String> candidates, Expertise e) {
+        return judge(family, sights, candidates, e, false);
+    }
+
+    /** As above; {@code quick}: text read as found, without the role's closer re-reading (a probe asks for a short answer). */
+    public Judgement judge(QuestionFamily family, List<Sight> sights, List<String> candidates, Expertise e, boolean quick) {
         if (sights.isEmpty()) return lowInformation(family, candidates, true, "no image was given", Region.FULL);
         if (family instanceof QuestionFamily.Unknown) {
             return lowInformation(family, candidates, false, "the question is outside what this model can perceive", Region.FULL);
@@ -40,7 +45,8 @@ public final class FamilyReasoner {
             return lowInformation(family, candidates, true, e.abstention(family), Region.FULL);
         }
         boolean text = family instanceof QuestionFamily.Text || family instanceof QuestionFamily.Chart;
-        List<Perception> views = sights.stream().map(s -> s.view(e.reader(), e.segmentation(), text, e.surfaces(), e.reading(family))).toList();
+        Sight.Reading reading = quick ? Sight.Reading.PLAIN : e.reading(family);
+        List<Perception> views = sights.stream().map(s -> s.view(e.reader(), e.segmentation(), text, e.surfaces(), reading)).toList();
         return combine(family, views, candidates);
     }
 

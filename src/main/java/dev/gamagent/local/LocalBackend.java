@@ -116,7 +116,9 @@ public final class LocalBackend implements Backend {
             return ReplyWriter.critique(p, out);
         }
         List<Sight> sights = p.images().stream().map(perception::sight).toList();
-        Judgement own = reasoner.judge(family, sights, candidates, Expertise.of(p.role())).unsure(reading.clarity(), reading.unread());
+        // A probe (DREAM's look at one scale) is a short answer: the role's own instruments, without its closer re-reading.
+        boolean quick = p.task() == ParsedPrompt.Task.PROBE;
+        Judgement own = reasoner.judge(family, sights, candidates, Expertise.of(p.role()), quick).unsure(reading.clarity(), reading.unread());
         switch (p.task()) {
             case REVISE -> {
                 // Critics re-examined claims: revise from their evidence. Without critiques (a plain debate), pool the peers.

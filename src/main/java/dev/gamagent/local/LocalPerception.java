@@ -33,6 +33,8 @@ public final class LocalPerception implements AutoCloseable, Sight.Engines {
     private final int cacheEntries;
     private final boolean ownsEngines;
     private final SecondReader second;
+    /** Content hashes of images already seen, by identity (a debate sends the same picture many times; pictures are immutable). */
+    private final java.util.Map<BufferedImage, String> hashes = new java.util.WeakHashMap<>();
 
     /** One OCR engine serves as both readers (tests); the core segmenter is the real one. */
     public LocalPerception(OcrEngine ocr, SceneAnalyzer vision, int cacheEntries) {
@@ -94,7 +96,13 @@ public final class LocalPerception implements AutoCloseable, Sight.Engines {
     /** Everything the model can perceive in {@code picture}, computed on demand and cached. */
     public Sight sight(Picture picture) {
         BufferedImage img = picture.image();
-        PerceptionCache.Key key = new PerceptionCache.Key(hash(img), img.getWidth(), img.getHeight());
+        String h;
+        synchronized (hashes) { h = hashes.get(img); }
+        if (h == null) {
+            h = hash(img);
+            synchronized (hashes) { hashes.put(img, h); }
+        }
+        PerceptionCache.Key key = new PerceptionCache.Key(h, img.getWidth(), img.getHeight());
         return cache.get(key, () -> new Sight(img, this));
     }
 
@@ -108,9 +116,9 @@ public final class LocalPerception implements AutoCloseable, Sight.Engines {
         synchronized (engine) { return engine.read(image); }
     }
 
-    @Override public Scene analyze(Sight.Segmentation segmentation, BufferedImage image) {
+    @Override public Scene analyze(Sight.Segmentation segmentation, BufferedImage image, int[] denoised) {
         SceneAnalyzer a = segmentation == Sight.Segmentation.CLASSICAL ? vision : cores;
-        synchronized (a) { return a.analyze(image); }
+        synchronized (a) { return a.analyze(image, denoised); }
     }
 
     public PerceptionCache cache() { return cache; }

@@ -1,6 +1,7 @@
 package dev.gamagent.local;
 
 import dev.gamagent.local.ocr.TextLine;
+import dev.gamagent.local.vision.ClassicalSceneAnalyzer;
 import dev.gamagent.local.vision.Scene;
 import dev.gamagent.local.vision.Surfaces;
 
@@ -23,7 +24,8 @@ public final class Sight {
     interface Engines {
         List<TextLine> read(Reader reader, BufferedImage image);
 
-        Scene analyze(Segmentation segmentation, BufferedImage image);
+        /** @param denoised the image's pixels after the 3×3 median, shared by the instruments that start from them */
+        Scene analyze(Segmentation segmentation, BufferedImage image, int[] denoised);
     }
 
     private final BufferedImage image;
@@ -31,15 +33,23 @@ public final class Sight {
     private final Lazy<List<TextLine>> v4, v3, closeV4, axesV4;
     private final Lazy<Scene> classical, cores;
     private final Lazy<Surfaces> surfaces;
+    private final Lazy<int[]> denoised;
+    private final Lazy<dev.gamagent.image.Picture> denoisedPicture;
 
     Sight(BufferedImage image, Engines engines) {
         this.image = image;
         this.engines = engines;
         this.v4 = new Lazy<>(() -> nonNull(engines.read(Reader.V4, image)));
         this.v3 = new Lazy<>(() -> nonNull(engines.read(Reader.V3, image)));
-        this.classical = new Lazy<>(() -> engines.analyze(Segmentation.CLASSICAL, image));
-        this.cores = new Lazy<>(() -> engines.analyze(Segmentation.CORES, image));
-        this.surfaces = new Lazy<>(() -> new Surfaces(image));
+        this.denoised = new Lazy<>(() -> ClassicalSceneAnalyzer.median(image));
+        this.classical = new Lazy<>(() -> engines.analyze(Segmentation.CLASSICAL, image, denoised.get()));
+        this.cores = new Lazy<>(() -> engines.analyze(Segmentation.CORES, image, denoised.get()));
+        this.surfaces = new Lazy<>(() -> new Surfaces(image, denoised.get()));
+        this.denoisedPicture = new Lazy<>(() -> {
+            BufferedImage out = new BufferedImage(image.getWidth(), image.getHeight(), BufferedImage.TYPE_INT_RGB);
+            out.setRGB(0, 0, image.getWidth(), image.getHeight(), denoised.get(), 0, image.getWidth());
+            return new dev.gamagent.image.Picture("denoised", out);
+        });
         this.closeV4 = new Lazy<>(() -> closeReading(Reader.V4));
         this.axesV4 = new Lazy<>(() -> axisReading(Reader.V4));
     }
@@ -138,6 +148,9 @@ public final class Sight {
     }
 
     public Surfaces surfaces() { return surfaces.get(); }
+
+    /** The image after the 3×3 median (speckle removed), one instance per sight so that its own sight is cached. */
+    public dev.gamagent.image.Picture denoised() { return denoisedPicture.get(); }
 
     /**
      * The perception a role reasons over: objects from {@code s}, text from {@code r} when {@code withText}

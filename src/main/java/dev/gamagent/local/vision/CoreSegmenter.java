@@ -37,9 +37,11 @@ public final class CoreSegmenter implements SceneAnalyzer {
 
     public CoreSegmenter() { this(Settings.defaults()); }
 
-    @Override public Scene analyze(BufferedImage image) {
+    @Override public Scene analyze(BufferedImage image) { return analyze(image, ClassicalSceneAnalyzer.median(image)); }
+
+    @Override public Scene analyze(BufferedImage image, int[] denoised) {
         int w = image.getWidth(), h = image.getHeight();
-        int[] rgb = ClassicalSceneAnalyzer.median3x3(image.getRGB(0, 0, w, h, null, 0, w), w, h);
+        int[] rgb = denoised;
         int bg = ClassicalSceneAnalyzer.background(rgb, w, h);
         int[] stretched = stretch(rgb, bg, gain(rgb, bg));
         double fg2 = settings.foreground() * settings.foreground();

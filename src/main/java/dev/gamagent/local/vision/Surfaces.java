@@ -21,10 +21,13 @@ public final class Surfaces {
     private final int[] rgb;
     private final int background;
 
-    public Surfaces(BufferedImage image) {
+    public Surfaces(BufferedImage image) { this(image, ClassicalSceneAnalyzer.median(image)); }
+
+    /** @param denoised the image's pixels after the 3×3 median ({@link ClassicalSceneAnalyzer#median}) */
+    public Surfaces(BufferedImage image, int[] denoised) {
         this.w = image.getWidth();
         this.h = image.getHeight();
-        this.rgb = ClassicalSceneAnalyzer.median3x3(image.getRGB(0, 0, w, h, null, 0, w), w, h);
+        this.rgb = denoised;
         this.background = ClassicalSceneAnalyzer.background(rgb, w, h);
     }
 
