@@ -200,7 +200,9 @@ public final class LocalBackend implements Backend {
                     d.best().equals(ownBest) ? "" : "; the weighted evidence moved the answer to " + d.best());
         }
         boolean declared = own.declared() && pooled.peersUsed() == 0 && p.format() != ParsedPrompt.OutputFormat.LETTER;
-        return new ReplyWriter.Answer(d, idx, openPieces, own.findings(), declared, reason);
+        // Nothing of its own and no peer with an answer: still "cannot determine", not a letter from a uniform mixture.
+        boolean undetermined = !declared && pooled.peersUsed() == 0 && undetermined(own, p);
+        return new ReplyWriter.Answer(d, idx, openPieces, own.findings(), declared, reason, undetermined);
     }
 
     private static List<Piece> open(Judgement own, int idx) {
