@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gamagent.backend.internal.HttpTransport;
+import dev.gamagent.backend.internal.RequestBody;
 import dev.gamagent.backend.internal.WireAnswer;
 import dev.gamagent.backend.internal.WireParse;
 import dev.gamagent.util.Json;
@@ -31,7 +32,8 @@ public final class AnthropicBackend extends HttpChatBackend {
 
     private WireAnswer sendOne(ChatRequest r, String model) {
         String path = settings.baseUrl().endsWith("/v1") ? "/messages" : "/v1/messages";
-        HttpTransport.JsonResponse resp = transport.postJson(uri(path), body(r, model),
+        RequestBody images = new RequestBody();
+        HttpTransport.JsonResponse resp = transport.postJson(uri(path), body(r, model, images), images,
                 headers("x-api-key", settings.apiKey(), "anthropic-version", API_VERSION));
         return parse(resp.body(), resp.raw());
     }
@@ -48,7 +50,7 @@ public final class AnthropicBackend extends HttpChatBackend {
                 b.path("model").isTextual() ? b.get("model").asText() : null);
     }
 
-    static ObjectNode body(ChatRequest r, String model) {
+    static ObjectNode body(ChatRequest r, String model, RequestBody images) {
         ObjectNode b = Json.MAPPER.createObjectNode();
         b.put("model", model);
         b.put("max_tokens", r.maxTokens());
@@ -67,7 +69,7 @@ public final class AnthropicBackend extends HttpChatBackend {
                 if (p instanceof ChatMessage.Text t) content.addObject().put("type", "text").put("text", t.text());
                 else if (p instanceof ChatMessage.Image img) {
                     content.addObject().put("type", "image").putObject("source").put("type", "base64")
-                            .put("media_type", img.picture().mimeType()).put("data", img.picture().base64());
+                            .put("media_type", img.picture().mimeType()).put("data", images.base64(img.picture()));
                 }
             }
         }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gamagent.backend.internal.HttpTransport;
+import dev.gamagent.backend.internal.RequestBody;
 import dev.gamagent.backend.internal.WireAnswer;
 import dev.gamagent.backend.internal.WireParse;
 import dev.gamagent.util.Json;
@@ -28,11 +29,12 @@ public final class GeminiBackend extends HttpChatBackend {
 
     @Override protected WireAnswer send(ChatRequest r, String model) {
         String path = "/models/" + (model.startsWith("models/") ? model.substring(7) : model) + ":generateContent";
-        HttpTransport.JsonResponse resp = transport.postJson(uri(path), body(r), headers("x-goog-api-key", settings.apiKey()));
+        RequestBody images = new RequestBody();
+        HttpTransport.JsonResponse resp = transport.postJson(uri(path), body(r, images), images, headers("x-goog-api-key", settings.apiKey()));
         return parse(resp.body(), resp.raw());
     }
 
-    static ObjectNode body(ChatRequest r) {
+    static ObjectNode body(ChatRequest r, RequestBody images) {
         ObjectNode b = Json.MAPPER.createObjectNode();
         ArrayNode contents = b.putArray("contents");
         StringBuilder system = new StringBuilder();
@@ -48,7 +50,7 @@ public final class GeminiBackend extends HttpChatBackend {
             for (ChatMessage.Part p : m.parts()) {
                 if (p instanceof ChatMessage.Text t) parts.addObject().put("text", t.text());
                 else if (p instanceof ChatMessage.Image img) {
-                    parts.addObject().putObject("inlineData").put("mimeType", img.picture().mimeType()).put("data", img.picture().base64());
+                    parts.addObject().putObject("inlineData").put("mimeType", img.picture().mimeType()).put("data", images.base64(img.picture()));
                 }
             }
         }

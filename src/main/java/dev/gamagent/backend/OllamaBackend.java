@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gamagent.backend.internal.HttpTransport;
+import dev.gamagent.backend.internal.RequestBody;
 import dev.gamagent.backend.internal.WireAnswer;
 import dev.gamagent.backend.internal.WireParse;
 import dev.gamagent.util.Json;
@@ -27,7 +28,8 @@ public final class OllamaBackend extends HttpChatBackend {
     }
 
     private WireAnswer sendOne(ChatRequest r, String model) {
-        HttpTransport.JsonResponse resp = transport.postJson(uri("/api/chat"), body(r, model),
+        RequestBody images = new RequestBody();
+        HttpTransport.JsonResponse resp = transport.postJson(uri("/api/chat"), body(r, model, images), images,
                 headers("Authorization", settings.apiKey() == null ? null : "Bearer " + settings.apiKey()));
         return parse(resp.body(), resp.raw());
     }
@@ -48,7 +50,7 @@ public final class OllamaBackend extends HttpChatBackend {
         return models.isArray() && models.size() > 0 ? models.get(0).path("name").asText(null) : null;
     }
 
-    static ObjectNode body(ChatRequest r, String model) {
+    static ObjectNode body(ChatRequest r, String model, RequestBody images) {
         ObjectNode b = Json.MAPPER.createObjectNode();
         b.put("model", model);
         b.put("stream", false);
@@ -59,7 +61,7 @@ public final class OllamaBackend extends HttpChatBackend {
             o.put("content", m.text());
             if (!m.images().isEmpty()) {
                 ArrayNode imgs = o.putArray("images");
-                for (var p : m.images()) imgs.add(p.base64());
+                for (var p : m.images()) imgs.add(images.base64(p));
             }
         }
         ObjectNode opts = b.putObject("options");

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gamagent.backend.internal.HttpTransport;
+import dev.gamagent.backend.internal.RequestBody;
 import dev.gamagent.backend.internal.WireAnswer;
 import dev.gamagent.backend.internal.WireParse;
 import dev.gamagent.util.Json;
@@ -44,7 +45,9 @@ public final class OpenAiCompatibleBackend extends HttpChatBackend {
     }
 
     private WireAnswer sendOne(ChatRequest r, String model) {
-        HttpTransport.JsonResponse resp = transport.postJson(uri("/chat/completions"), body(r, model, maxCompletionTokens, omitTemperature), authHeaders());
+        RequestBody images = new RequestBody();
+        HttpTransport.JsonResponse resp = transport.postJson(uri("/chat/completions"),
+                body(r, model, maxCompletionTokens, omitTemperature, images), images, authHeaders());
         return parse(resp.body(), resp.raw());
     }
 
@@ -80,7 +83,7 @@ public final class OpenAiCompatibleBackend extends HttpChatBackend {
         return headers("Authorization", settings.apiKey() == null ? null : "Bearer " + settings.apiKey());
     }
 
-    static ObjectNode body(ChatRequest r, String model, boolean maxCompletionTokens, boolean omitTemperature) {
+    static ObjectNode body(ChatRequest r, String model, boolean maxCompletionTokens, boolean omitTemperature, RequestBody images) {
         ObjectNode b = Json.MAPPER.createObjectNode();
         b.put("model", model);
         ArrayNode msgs = b.putArray("messages");
@@ -98,7 +101,7 @@ public final class OpenAiCompatibleBackend extends HttpChatBackend {
                     content.addObject().put("type", "text").put("text", t.text());
                 } else if (p instanceof ChatMessage.Image img) {
                     ObjectNode iu = content.addObject().put("type", "image_url").putObject("image_url");
-                    iu.put("url", img.picture().dataUrl());
+                    iu.put("url", images.dataUrl(img.picture()));
                     if (img.detail() != null) iu.put("detail", img.detail());
                 }
             }

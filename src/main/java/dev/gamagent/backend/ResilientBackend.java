@@ -28,6 +28,8 @@ public final class ResilientBackend implements Backend {
     private final Semaphore permits;
     private final String endpoint;
     private final Consumer<RetryEvent> listener;
+    private final int maxConcurrent;
+    private final java.util.concurrent.atomic.AtomicBoolean capReported = new java.util.concurrent.atomic.AtomicBoolean();
     private final ReachabilityGate gate = new ReachabilityGate();
 
     /**
@@ -37,7 +39,8 @@ public final class ResilientBackend implements Backend {
     public ResilientBackend(Backend inner, RetryPolicy policy, int maxConcurrent, String endpoint, Consumer<RetryEvent> listener) {
         this.inner = inner;
         this.policy = policy;
-        this.permits = new Semaphore(Math.max(1, maxConcurrent), true);
+        this.maxConcurrent = Math.max(1, maxConcurrent);
+        this.permits = new Semaphore(this.maxConcurrent, true);
         this.endpoint = endpoint == null ? inner.name() : endpoint;
         this.listener = listener == null ? e -> { } : listener;
     }
@@ -71,7 +74,13 @@ public final class ResilientBackend implements Backend {
 
     private ChatResult retrying(ChatRequest request) {
         try {
-            permits.acquire();
+            if (!permits.tryAcquire()) {
+                if (!capReported.getAndSet(true)) {
+                    LOG.warn("requests to {} wait for a free slot: {} are in flight, the limit --max-concurrent sets; raise it "
+                            + "(or leave it out) to send more at once", endpoint, maxConcurrent);
+                }
+                permits.acquire();
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new BackendException.ConnectionFailed("interrupted while waiting for a free slot to " + endpoint, e);

@@ -33,8 +33,8 @@ public final class BackendOptions {
     @Option(names = "--retries", description = "retries on 408/409/429/5xx/connection errors (default: ${DEFAULT-VALUE})", defaultValue = "4")
     int retries;
 
-    @Option(names = "--max-concurrent", description = "requests in flight per endpoint (default: ${DEFAULT-VALUE})", defaultValue = "8")
-    int maxConcurrent;
+    @Option(names = "--max-concurrent", description = "requests in flight per endpoint (default: 8; for eval, see --concurrency)")
+    Integer maxConcurrent;
 
     @Option(names = "--record", description = "append every request/response pair to this JSONL file")
     Path record;
@@ -51,9 +51,12 @@ public final class BackendOptions {
     @Option(names = "--set", description = "override one config value, e.g. --set gam.lambda=0.3 (repeatable)")
     Map<String, String> overrides = new LinkedHashMap<>();
 
-    public BackendSpec spec() {
+    public BackendSpec spec() { return spec(maxConcurrent == null ? 8 : maxConcurrent); }
+
+    /** The spec with {@code perEndpoint} requests in flight per endpoint (eval resolves it with --concurrency). */
+    public BackendSpec spec(int perEndpoint) {
         return new BackendSpec(backend == null ? "local" : backend, baseUrls, model, apiKeyEnv, Duration.ofSeconds(timeoutSeconds), retries,
-                maxConcurrent, record, replay, imageTokens);
+                perEndpoint, record, replay, imageTokens);
     }
 
     public Config config() {

@@ -14,9 +14,9 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Callable;
 
-/** {@code gam bench}: the synthetic visual benchmark. */
+/** {@code gam bench}: the synthetic visual benchmark and the benchmark tools (measure, serve-sim). */
 @Command(name = "bench", mixinStandardHelpOptions = true, description = "Synthetic visual benchmark tools.",
-        subcommands = {BenchCommand.Generate.class, BenchMeasureCommand.class})
+        subcommands = {BenchCommand.Generate.class, BenchMeasureCommand.class, BenchServeSimCommand.class})
 public final class BenchCommand implements Runnable {
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;

@@ -41,8 +41,9 @@ public final class EvalCommand implements Callable<Integer> {
     @Option(names = "--limit", defaultValue = "0", description = "only the first N questions (0 = all)")
     int limit;
 
-    @Option(names = "--concurrency", defaultValue = "2", description = "questions in flight (default: ${DEFAULT-VALUE})")
-    int concurrency;
+    @Option(names = "--concurrency", description = "questions in flight (default: one per core with the built-in model; "
+            + "else --max-concurrent × endpoints, or 8 per endpoint; the per-endpoint limit then follows from it)")
+    Integer concurrency;
 
     @Option(names = "--category", description = "only questions of this category")
     String category;
@@ -84,15 +85,18 @@ public final class EvalCommand implements Callable<Integer> {
         Config config = backendOptions.config();
         if (grading != null) config = config.with(GradingMode.CONFIG_KEY, GradingMode.of(grading).label());
         BackendSpec spec = backendOptions.spec();
+        EvalConcurrency load = EvalConcurrency.resolve(concurrency, backendOptions.maxConcurrent, Math.max(1, spec.baseUrls().size()),
+                spec.kind().equals("local"), Runtime.getRuntime().availableProcessors());
+        load.warnings().forEach(w -> System.err.println("warning: " + w));
         BackendSpec judgeSpec = judgeBackend == null ? null : new BackendSpec(judgeBackend, judgeBaseUrls, judgeModel, judgeApiKeyEnv,
-                Duration.ofSeconds(backendOptions.timeoutSeconds), backendOptions.retries, backendOptions.maxConcurrent, null, null, null);
+                Duration.ofSeconds(backendOptions.timeoutSeconds), backendOptions.retries, load.perEndpoint(), null, null, null);
         if (!java.nio.file.Files.isRegularFile(data)) throw new IllegalArgumentException("benchmark file " + data + " does not exist");
         RunIdentity identity = RunIdentity.of(data, spec.kind(), spec.model(),
                 judgeSpec == null ? null : judgeSpec.kind() + ":" + (judgeSpec.model() == null ? "(the server's own)" : judgeSpec.model()), config);
         List<String> ms = methods.stream().map(String::strip).filter(s -> !s.isEmpty()).toList();
         boolean circ = circular != null ? circular : CircularExpansion.defaultFor(data.getFileName().toString());
         RunSummary s;
-        try (NamedBackends panel = backendOptions.open(config, backends);
+        try (NamedBackends panel = NamedBackends.open(backendOptions.spec(load.perEndpoint()), config, backends::create);
              Backend judge = judgeSpec == null ? null : backends.create(judgeSpec, config)) {
             PanelCheck.require(panel, config, ms, System.err);
             // decode within one budget for the run and keep each image at most as large as a backend of the run can use
@@ -104,7 +108,7 @@ public final class EvalCommand implements Callable<Integer> {
                 throw new IllegalArgumentException(data + ": no usable questions" + (category != null ? " in category '" + category + "'" : "")
                         + (ds.skipped().isEmpty() ? "" : " (" + ds.skipped().size() + " rows skipped, first: " + ds.skipped().get(0) + ")"));
             }
-            var plan = new Evaluation.Plan(ds, circ, ms, out, concurrency, commandLine(), identity, forceNew);
+            var plan = new Evaluation.Plan(ds, circ, ms, out, load.questions(), commandLine(), identity, forceNew);
             s = Evaluation.run(plan, panel, judge, config, System.err, n -> {
                 ProgressBar bar = ProgressBar.onStderr(n);
                 return r -> bar.step(r.outcomeValue());

@@ -242,6 +242,8 @@ public final class BenchmarkLoader {
         List<EvalQuestion> out = new ArrayList<>();
         List<SkippedRow> skips = new ArrayList<>(skipped);
         java.util.Set<String> seen = new java.util.HashSet<>();
+        // rows naming another row's image share its text: inspect that image once, not once per row
+        Map<String, ImageLoader.Header> inspected = new java.util.IdentityHashMap<>();
         for (var r : rows) {
             if (filter.limit() > 0 && out.size() >= filter.limit()) break;
             if (!filter.keeps(r)) continue;
@@ -253,8 +255,8 @@ public final class BenchmarkLoader {
             }
             try {
                 Question shell = toQuestion(idx, r, multipleChoiceFile);
-                images(idx, r, imageByIndex, baseDir, images, false); // checks every image's source and header now, decodes later
-                out.add(new EvalQuestion(shell, () -> images(idx, r, imageByIndex, baseDir, images, true), idx, 0, blankToNull(r.get("split"))));
+                images(idx, r, imageByIndex, baseDir, images, inspected); // checks every image's source and header now, reads it later
+                out.add(new EvalQuestion(shell, () -> images(idx, r, imageByIndex, baseDir, images, null), idx, 0, blankToNull(r.get("split"))));
             } catch (BadRowException | ImageException e) {
                 skips.add(SkippedRow.of(idx, e.getMessage()));
             }
@@ -309,12 +311,15 @@ public final class BenchmarkLoader {
     }
 
     /**
-     * The row's images, decoded when {@code decode}; otherwise only checked (base64, format header, size,
-     * end marker, file present) and null is returned. Either way the images' header pixels together must
-     * stay within the per-question limit.
+     * The row's images when {@code inspected} is null (PNG and JPEG kept as their bytes and checked whole, decoded
+     * only if something needs their pixels; other formats, and images larger than the backend uses, decoded now);
+     * otherwise only checked (base64, format header, size, end marker, file present; each image text once,
+     * remembered in {@code inspected}), with the images' header pixels together within the per-question limit,
+     * and null is returned.
      */
     private static List<Picture> images(String idx, Map<String, String> r, Map<String, String> imageByIndex, Path baseDir,
-                                        Images limits, boolean decode) {
+                                        Images limits, Map<String, ImageLoader.Header> inspected) {
+        boolean decode = inspected == null;
         QuestionPixels total = new QuestionPixels(limits);
         ImageLoader loader = limits.loader();
         String image = blankToNull(r.get("image"));
@@ -327,20 +332,22 @@ public final class BenchmarkLoader {
             }
             List<String> all = image.startsWith("[") ? jsonStrings(image, "image") : List.of(image);
             if (all.isEmpty()) throw new BadRowException("'image' holds an empty list");
-            List<byte[]> bytes = new ArrayList<>();
+            List<Picture> pics = new ArrayList<>();
             for (int k = 0; k < all.size(); k++) {
                 String source = all.size() == 1 ? "row " + idx : "row " + idx + " image " + k;
-                byte[] b = base64(all.get(k), source);
-                total.add(loader.inspect(source, b));
-                if (decode) bytes.add(b);
+                String text = all.get(k);
+                if (decode) {
+                    pics.add(loader.encodedBase64(source, text.strip()));
+                    continue;
+                }
+                ImageLoader.Header h = inspected.get(text);
+                if (h == null) {
+                    h = loader.inspect(source, base64(text, source));
+                    inspected.put(text, h);
+                }
+                total.add(h);
             }
-            if (!decode) return null;
-            List<Picture> pics = new ArrayList<>();
-            for (int k = 0; k < bytes.size(); k++) {
-                pics.add(loader.bytes(bytes.size() == 1 ? "row " + idx : "row " + idx + " image " + k, bytes.get(k)));
-                bytes.set(k, null); // the encoded copy is not needed once decoded
-            }
-            return pics;
+            return decode ? pics : null;
         }
         String path = blankToNull(r.get("image_path"));
         if (path == null) throw new BadRowException("no image: neither 'image' nor 'image_path' is set");
@@ -352,8 +359,9 @@ public final class BenchmarkLoader {
             else if (!Files.exists(f)) throw new BadRowException("image file " + f + " does not exist");
             else files.add(f);
         }
+        if (decode) return files.stream().map(loader::encodedFile).toList();
         for (Path f : files) total.add(loader.inspect(f));
-        return decode ? files.stream().map(loader::file).toList() : null;
+        return null;
     }
 
     /** Sums the header pixels of one question's images against {@code image.max_question_megapixels}. */
@@ -413,7 +421,7 @@ public final class BenchmarkLoader {
 
     /** One base64 image decoded with the default limits. */
     static Picture decode(String base64, String source) {
-        return Images.DEFAULT.loader().bytes(source, base64(base64, source));
+        return Images.DEFAULT.loader().encodedBase64(source, base64.strip());
     }
 
     static String blankToNull(String s) {

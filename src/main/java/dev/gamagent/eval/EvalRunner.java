@@ -22,9 +22,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntConsumer;
@@ -99,12 +102,10 @@ public final class EvalRunner {
             if (byQuestion.isEmpty() || byQuestion.get(byQuestion.size() - 1).get(0).question() != p.question()) byQuestion.add(new ArrayList<>());
             byQuestion.get(byQuestion.size() - 1).add(p);
         }
-        ExecutorService agents = Concurrency.newIoExecutor("gam-eval-agents");
-        ExecutorService questionsPool = Executors.newFixedThreadPool(concurrency, r -> {
-            Thread t = new Thread(r, "gam-eval-question");
-            t.setDaemon(true);
-            return t;
-        });
+        // virtual threads on Java 21+ (a question waiting on the model holds no OS thread); a bounded pool on 17
+        ExecutorService agents = Concurrency.newIoExecutor("gam-eval-agents", Math.max(64, 4 * concurrency));
+        ExecutorService questionsPool = Concurrency.newIoExecutor("gam-eval-question", concurrency);
+        Semaphore inFlight = new Semaphore(concurrency);
         AtomicInteger errors = new AtomicInteger(), graded = new AtomicInteger();
         List<SkippedRow> skipped = java.util.Collections.synchronizedList(new ArrayList<>());
         AtomicBoolean noticed = new AtomicBoolean(); // the semantic-fallback notice, once per run
@@ -118,35 +119,39 @@ public final class EvalRunner {
             views.put(m, view);
             resolvers.put(m, ownCaches(view, namedViews));
         }
-        // one instance of each method per worker thread: built once (a method may load models), never shared between threads
-        ThreadLocal<Map<String, Method>> instances = ThreadLocal.withInitial(HashMap::new);
+        // method instances are built once (a method may load models) and lent to one question at a time, never shared
+        Map<String, Queue<Method>> instances = new ConcurrentHashMap<>();
         try {
             List<Future<?>> futures = new ArrayList<>();
             for (List<Pair> pairs : byQuestion) {
+                inFlight.acquire(); // at most `concurrency` questions hold images and wait on the model at once
                 futures.add(questionsPool.submit(() -> {
-                    Question q = null;
-                    RuntimeException loadFailure = null;
                     try {
-                        q = pairs.get(0).question().question(); // decode the images once for all methods
-                    } catch (RuntimeException e) {
-                        loadFailure = e;
-                    }
-                    if (loadFailure != null && isBadInput(loadFailure)) {
-                        // the row itself is broken: report it like a row skipped at load, do not store an error to retry forever
-                        skipped.add(SkippedRow.of(pairs.get(0).question().group(), loadFailure.getMessage()));
-                        return;
-                    }
-                    for (Pair p : pairs) {
-                        ResultRecord r = loadFailure != null ? failed(p, loadFailure, 0)
-                                : runOne(p, q, instances.get().computeIfAbsent(p.method(), MethodRegistry::create), agents,
-                                        views.get(p.method()), resolvers.get(p.method()));
-                        store.put(r);
-                        if (r.isError()) errors.incrementAndGet();
-                        else graded.incrementAndGet();
-                        if (!noticed.get() && SignalMix.usedSemantic(r.trace()) && !noticed.getAndSet(true)) {
-                            LOG.warn(UncertaintyFallback.semanticNotice(p.method()));
+                        Question q = null;
+                        RuntimeException loadFailure = null;
+                        try {
+                            q = pairs.get(0).question().question(); // decode the images once for all methods
+                        } catch (RuntimeException e) {
+                            loadFailure = e;
                         }
-                        progress.finished(r);
+                        if (loadFailure != null && isBadInput(loadFailure)) {
+                            // the row itself is broken: report it like a row skipped at load, do not store an error to retry forever
+                            skipped.add(SkippedRow.of(pairs.get(0).question().group(), loadFailure.getMessage()));
+                            return;
+                        }
+                        for (Pair p : pairs) {
+                            ResultRecord r = loadFailure != null ? failed(p, loadFailure, 0)
+                                    : runLent(p, q, instances, agents, views.get(p.method()), resolvers.get(p.method()));
+                            store.put(r);
+                            if (r.isError()) errors.incrementAndGet();
+                            else graded.incrementAndGet();
+                            if (!noticed.get() && SignalMix.usedSemantic(r.trace()) && !noticed.getAndSet(true)) {
+                                LOG.warn(UncertaintyFallback.semanticNotice(p.method()));
+                            }
+                            progress.finished(r);
+                        }
+                    } finally {
+                        inFlight.release();
                     }
                 }));
             }
@@ -178,6 +183,19 @@ public final class EvalRunner {
     static boolean isBadInput(RuntimeException e) {
         if (e instanceof BenchmarkLoader.BadRowException) return true;
         return e instanceof dev.gamagent.image.ImageException && !(e.getCause() instanceof OutOfMemoryError);
+    }
+
+    /** Runs one pair with an idle instance of its method (a new one when all are busy), returned afterwards. */
+    private ResultRecord runLent(Pair p, Question q, Map<String, Queue<Method>> instances, ExecutorService agents, Backend view,
+                                 RunContext.BackendResolver resolver) {
+        Queue<Method> idle = instances.computeIfAbsent(p.method(), k -> new ConcurrentLinkedQueue<>());
+        Method m = idle.poll();
+        if (m == null) m = MethodRegistry.create(p.method());
+        try {
+            return runOne(p, q, m, agents, view, resolver);
+        } finally {
+            idle.offer(m);
+        }
     }
 
     /** Receives each stored record (progress bar, live tables). */

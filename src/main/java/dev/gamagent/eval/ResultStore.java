@@ -23,11 +23,14 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
 
 /**
- * A run's results: {@code results.db} (SQLite in WAL mode; each finished question × method is one
- * transaction, so a killed process loses only what was in flight) and {@code results.jsonl} (one line
- * per record, flushed per line, rebuilt from the database whenever it lags or holds superseded lines).
+ * A run's results: {@code results.db} (SQLite in WAL mode; a finished question × method is committed
+ * before {@link #put} returns, so a killed process loses only what was in flight; records finished at the
+ * same moment share a transaction, committed by one writer thread) and {@code results.jsonl} (one line per record, flushed with each
+ * commit, rebuilt from the database whenever it lags or holds superseded lines).
  */
 public final class ResultStore implements AutoCloseable {
     private final Path dir;
@@ -113,39 +116,109 @@ public final class ResultStore implements AutoCloseable {
         return target;
     }
 
-    /** Stores one record (replacing an earlier attempt of the same pair) in its own transaction, then appends it to the JSONL. */
-    public synchronized void put(ResultRecord r) {
-        String json = Json.write(r);
+    /** A record waiting for the writer, and the verdict its caller waits for. */
+    private record Pending(ResultRecord record, String json, CompletableFuture<Void> done) { }
+
+    private final LinkedBlockingQueue<Pending> waiting = new LinkedBlockingQueue<>();
+    private Thread writer;
+
+    /**
+     * Stores one record (replacing an earlier attempt of the same pair) and appends it to the JSONL; when
+     * this returns the record is committed. One writer thread commits whatever has queued in one transaction
+     * (group commit): the callers, often virtual threads, wait without holding a carrier thread through
+     * SQLite's native calls, and records finished at the same moment share a transaction.
+     */
+    public void put(ResultRecord r) {
+        Pending mine = new Pending(r, Json.write(r), new CompletableFuture<>()); // serialise on the caller's thread
+        synchronized (this) {
+            if (writer == null) {
+                writer = new Thread(this::writeLoop, "gam-results-writer");
+                writer.setDaemon(true);
+                writer.start();
+            }
+        }
+        waiting.add(mine);
+        try {
+            mine.done().join();
+        } catch (java.util.concurrent.CompletionException e) {
+            throw e.getCause() instanceof RuntimeException re ? re : e;
+        }
+    }
+
+    private void writeLoop() {
+        while (true) {
+            List<Pending> batch = new ArrayList<>();
+            try {
+                batch.add(waiting.take());
+            } catch (InterruptedException e) {
+                return; // closing
+            }
+            waiting.drainTo(batch);
+            if (batch.get(batch.size() - 1).record() == null) {
+                batch.remove(batch.size() - 1); // the close marker: commit the rest, then stop
+                if (!batch.isEmpty()) commitBatch(batch);
+                return;
+            }
+            commitBatch(batch);
+        }
+    }
+
+    private void commitBatch(List<Pending> batch) {
+        RuntimeException failure;
+        try {
+            synchronized (this) {
+                failure = commitWaiting(batch);
+            }
+        } catch (RuntimeException | Error e) {
+            failure = new IllegalStateException("cannot store results in " + dir + ": " + e, e); // the waiting callers must learn it
+        }
+        for (Pending p : batch) {
+            if (failure == null) p.done().complete(null);
+            else p.done().completeExceptionally(failure);
+        }
+    }
+
+    /** Commits the records in one transaction, then appends their lines and flushes once; returns the failure, if any. */
+    private RuntimeException commitWaiting(List<Pending> batch) {
+        RuntimeException failure = null;
         try {
             db.setAutoCommit(false);
-            boolean existed;
-            try (PreparedStatement q = db.prepareStatement("SELECT 1 FROM results WHERE question_id=? AND method=?")) {
-                q.setString(1, r.questionId());
-                q.setString(2, r.method());
-                try (ResultSet rs = q.executeQuery()) { existed = rs.next(); }
-            }
-            try (PreparedStatement p = db.prepareStatement("INSERT OR REPLACE INTO results (question_id, method, outcome, record) VALUES (?,?,?,?)")) {
-                p.setString(1, r.questionId());
-                p.setString(2, r.method());
-                p.setString(3, r.outcome());
-                p.setString(4, json);
-                p.executeUpdate();
+            boolean existed = false;
+            try (PreparedStatement q = db.prepareStatement("SELECT 1 FROM results WHERE question_id=? AND method=?");
+                 PreparedStatement ins = db.prepareStatement("INSERT OR REPLACE INTO results (question_id, method, outcome, record) VALUES (?,?,?,?)")) {
+                for (Pending p : batch) {
+                    q.setString(1, p.record().questionId());
+                    q.setString(2, p.record().method());
+                    try (ResultSet rs = q.executeQuery()) { existed |= rs.next(); }
+                    ins.setString(1, p.record().questionId());
+                    ins.setString(2, p.record().method());
+                    ins.setString(3, p.record().outcome());
+                    ins.setString(4, p.json());
+                    ins.executeUpdate();
+                }
             }
             db.commit();
             superseded |= existed;
         } catch (SQLException e) {
             try { db.rollback(); } catch (SQLException ignored) { /* the original error matters */ }
-            throw new IllegalStateException("cannot store result for question " + r.questionId() + " × " + r.method() + ": " + e.getMessage(), e);
+            ResultRecord r = batch.get(0).record();
+            failure = new IllegalStateException("cannot store result for question " + r.questionId() + " × " + r.method()
+                    + (batch.size() > 1 ? " (and " + (batch.size() - 1) + " more finished at the same time)" : "") + ": " + e.getMessage(), e);
         } finally {
             try { db.setAutoCommit(true); } catch (SQLException ignored) { /* connection is closing */ }
         }
-        try {
-            jsonlOut.write(json);
-            jsonlOut.newLine();
-            jsonlOut.flush();
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot append to " + jsonl + ": " + e.getMessage(), e);
+        if (failure == null) {
+            try {
+                for (Pending p : batch) {
+                    jsonlOut.write(p.json());
+                    jsonlOut.newLine();
+                }
+                jsonlOut.flush();
+            } catch (IOException e) {
+                failure = new UncheckedIOException("cannot append to " + jsonl + ": " + e.getMessage(), e);
+            }
         }
+        return failure;
     }
 
     /** Pairs already finished ({@code questionId + '\t' + method}); errors are not finished, they are retried. */
@@ -220,7 +293,21 @@ public final class ResultStore implements AutoCloseable {
         }
     }
 
-    @Override public synchronized void close() {
+    @Override public void close() {
+        Thread w;
+        synchronized (this) { w = writer; }
+        if (w != null) {
+            waiting.add(new Pending(null, null, null)); // commits what is queued, then the writer stops
+            try {
+                w.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        closeFiles();
+    }
+
+    private synchronized void closeFiles() {
         try {
             if (superseded) rebuildJsonl();
             if (jsonlOut != null) jsonlOut.close();

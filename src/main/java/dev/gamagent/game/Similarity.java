@@ -13,7 +13,12 @@ import java.util.Set;
  * Jaccard when no embedding model is configured ({@code embedder} null).
  */
 public final class Similarity {
+    /** Distinct answers remembered per instance; a question's debate repeats a handful of them. */
+    private static final int MAX_REMEMBERED = 512;
+
     private final SentenceEmbedder embedder;
+    /** Each answer is embedded once: a round compares every answer with every other and with the consensus. */
+    private final Map<String, float[]> vectors = new java.util.concurrent.ConcurrentHashMap<>();
 
     public Similarity(SentenceEmbedder embedder) { this.embedder = embedder; }
 
@@ -71,7 +76,7 @@ public final class Similarity {
         int n = answers.size();
         double[][] m = new double[n][n];
         List<float[]> vec = new ArrayList<>(n);
-        if (embedder != null) for (String a : answers) vec.add(embedder.embed(a));
+        if (embedder != null) for (String a : answers) vec.add(embed(a));
         for (int i = 0; i < n; i++) {
             m[i][i] = 1;
             for (int j = i + 1; j < n; j++) {
@@ -84,7 +89,17 @@ public final class Similarity {
 
     /** Similarity of two open answers. */
     public double open(String a, String b) {
-        return embedder != null ? cosine(embedder.embed(a), embedder.embed(b)) : jaccard(a, b);
+        return embedder != null ? cosine(embed(a), embed(b)) : jaccard(a, b);
+    }
+
+    private float[] embed(String text) {
+        String key = text == null ? "" : text;
+        float[] v = vectors.get(key);
+        if (v != null) return v;
+        v = embedder.embed(text);
+        if (vectors.size() >= MAX_REMEMBERED) vectors.clear(); // an instance lives for one question; this bound is a safeguard
+        vectors.put(key, v);
+        return v;
     }
 
     private static Set<String> words(String s) {

@@ -82,6 +82,15 @@ public final class ImageLoader {
 
     public static Picture fromBytes(String sourceName, byte[] bytes) { return DEFAULT.bytes(sourceName, bytes); }
 
+    /** As {@link #encoded(String, byte[])} with the default limit. */
+    public static Picture fromEncoded(String sourceName, byte[] bytes) { return DEFAULT.encoded(sourceName, bytes); }
+
+    /** As {@link #encodedBase64(String, String)} with the default limit. */
+    public static Picture fromEncodedBase64(String sourceName, String base64) { return DEFAULT.encodedBase64(sourceName, base64); }
+
+    /** As {@link #encodedFile(Path)} with the default limit. */
+    public static Picture loadEncoded(Path file) { return DEFAULT.encodedFile(file); }
+
     public static Picture fromBase64(String sourceName, String base64) { return DEFAULT.base64(sourceName, base64); }
 
     public static Picture fromDataUrl(String sourceName, String dataUrl) { return DEFAULT.dataUrl(sourceName, dataUrl); }
@@ -137,8 +146,64 @@ public final class ImageLoader {
         }
     }
 
+    /**
+     * A file kept as its bytes when it is PNG or JPEG (see {@link #encoded(String, byte[])}); it is checked from
+     * its header and end before it is read whole.
+     */
+    public Picture encodedFile(Path file) {
+        Header h = inspect(file);
+        boolean asIs = (h.format() == ImageFormat.PNG || h.format() == ImageFormat.JPEG) && (keepPixels <= 0 || h.pixels() <= keepPixels);
+        if (!asIs) return file(file);
+        try {
+            return encoded(file.getFileName().toString(), Files.readAllBytes(file));
+        } catch (IOException e) {
+            throw new ImageException(file + ": cannot be read (" + e.getMessage() + ")", e);
+        }
+    }
+
     public Picture bytes(String sourceName, byte[] bytes) {
         return decode(nameOf(sourceName), Input.of(bytes));
+    }
+
+    /**
+     * The image kept as its bytes and decoded only when its pixels are needed (see {@link Picture#encoded}),
+     * for PNG and JPEG, which every model server accepts as they are. The bytes are checked now without
+     * decoding pixels: format, header size against the limit, and that the file is whole (PNG: every chunk's
+     * CRC, compressed data that inflates, the end chunk; JPEG: its segments up to the end marker). Other
+     * formats, and images larger than this loader keeps, are decoded now (and downscaled to what it keeps).
+     */
+    public Picture encoded(String sourceName, byte[] bytes) { return encoded(sourceName, bytes, null); }
+
+    /**
+     * As {@link #encoded(String, byte[])} from base64 text, which is reused as the image's base64 when it is
+     * canonical (no line breaks, padded), as benchmark files store it.
+     */
+    public Picture encodedBase64(String sourceName, String base64) {
+        String name = nameOf(sourceName);
+        if (base64 != null && !base64.isEmpty() && base64.length() % 4 == 0) {
+            byte[] bytes = null;
+            try {
+                bytes = Base64.getDecoder().decode(base64); // refuses line breaks and the URL-safe alphabet: then it is not canonical
+            } catch (IllegalArgumentException notPlain) {
+                // decoded leniently below
+            }
+            if (bytes != null) return encoded(name, bytes, base64);
+        }
+        return encoded(name, decodeBase64(name, base64), null);
+    }
+
+    private Picture encoded(String sourceName, byte[] bytes, String base64) {
+        String name = nameOf(sourceName);
+        Input input = Input.of(bytes);
+        ImageFormat format = formatOf(name, input);
+        if (format != ImageFormat.PNG && format != ImageFormat.JPEG) return decode(name, input);
+        Header h = header(name, bytes);
+        checkSize(name, format, h.width(), h.height());
+        if (keepPixels > 0 && h.pixels() > keepPixels) return decode(name, input); // larger than the backend uses: keep a downscaled copy
+        if (format == ImageFormat.PNG) EncodedCheck.png(name, bytes);
+        else EncodedCheck.jpeg(name, bytes);
+        // the decoder is handed the bytes when pixels are needed, so the picture does not keep a second copy of them
+        return Picture.encoded(name, bytes, base64, format.mimeType(), h.width(), h.height(), b -> decode(name, Input.of(b)).image());
     }
 
     /** Decodes base64 text (whitespace and line breaks are ignored; URL-safe alphabet accepted). */

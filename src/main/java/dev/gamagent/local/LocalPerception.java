@@ -22,8 +22,9 @@ import java.util.function.Supplier;
  * The model's instruments over one image at exactly the size given (the caller chose the scale, so a
  * smaller image really loses small text): two OCR networks (PP-OCRv4, and PP-OCRv3 loaded on first use),
  * the classical analyser and the core segmenter, each run lazily per image and cached by content and
- * size ({@link Sight}). Calls into each engine are serialised: the engines hold native sessions and
- * buffers that are not documented as thread-safe.
+ * size ({@link Sight}). Different images are perceived in parallel: ONNX Runtime sessions may be run from
+ * several threads at once and the engines keep no state between calls ({@code LocalPerceptionParallelTest}
+ * checks both); one image is perceived once, by whichever call asks first.
  */
 public final class LocalPerception implements AutoCloseable, Sight.Engines {
     private final OcrEngine ocr;
@@ -113,12 +114,12 @@ public final class LocalPerception implements AutoCloseable, Sight.Engines {
 
     @Override public List<TextLine> read(Sight.Reader reader, BufferedImage image) {
         OcrEngine engine = reader == Sight.Reader.V4 ? ocr : second.get();
-        synchronized (engine) { return engine.read(image); }
+        return engine.read(image);
     }
 
     @Override public Scene analyze(Sight.Segmentation segmentation, BufferedImage image, int[] denoised) {
         SceneAnalyzer a = segmentation == Sight.Segmentation.CLASSICAL ? vision : cores;
-        synchronized (a) { return a.analyze(image, denoised); }
+        return a.analyze(image, denoised);
     }
 
     public PerceptionCache cache() { return cache; }

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# The performance suite of issue 12 in one command: builds the jar, then measures every target against
+# the model-server simulator (gam bench serve-sim) and the built-in model and prints each as a ratio
+# with PASS/FAIL (exit 1 when any fails). Writes target/perf/report.md and the children's logs.
+# About 6-8 minutes on an idle 2-core machine. Arguments go to the suite: --only a,b runs some steps
+# (ceiling, decision, round, throughput, inflight, gamcpu, concurrency, tokens, coldstart, perception).
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+mvn -B -q -DskipTests package >&2
+cp_file="$(mktemp)"
+trap 'rm -f "$cp_file"' EXIT
+mvn -B -q dependency:build-classpath -Dmdep.outputFile="$cp_file" -Dmdep.includeScope=test >&2
+java -Xmx2g -Djava.awt.headless=true -cp "target/test-classes:target/classes:$(cat "$cp_file")" \
+  dev.gamagent.bench.perf.PerfSuite --jar target/gam.jar --out target/perf "$@"

@@ -1,0 +1,74 @@
+package dev.gamagent.bench.sim;
+
+import java.time.Duration;
+
+/**
+ * How the model-server simulator behaves: where it listens, how long a request takes (a fixed part plus
+ * optional per-token parts, as prefill and decoding cost on a real server), how many requests it serves
+ * at once ({@code slots}) and what happens past them: queue (as vLLM and Ollama do) or answer 429 (as a
+ * hosted API does). {@code agreement} is the chance that a reply names the question's common answer
+ * rather than a random other one, so debates have something to settle.
+ *
+ * @param completionTokens the length of a reply when {@code max_tokens} allows it
+ * @param maxTopLogprobs   the largest {@code top_logprobs} accepted (vLLM's {@code --max-logprobs}, 20)
+ */
+public record SimulatorSettings(String host, int port, String model, Duration latency, double msPerPromptToken,
+                                double msPerCompletionToken, int slots, Overflow overflow, int completionTokens,
+                                double agreement, int maxTopLogprobs) {
+    /** What happens to a request that finds every slot busy. */
+    public enum Overflow {
+        /** waits for a slot, first come first served */
+        QUEUE,
+        /** is refused at once with 429 and a Retry-After header */
+        REJECT;
+
+        public static Overflow parse(String s) {
+            return switch (s == null ? "" : s.strip().toLowerCase(java.util.Locale.ROOT)) {
+                case "queue" -> QUEUE;
+                case "429", "reject" -> REJECT;
+                default -> throw new IllegalArgumentException("--overflow " + s + ": use queue or 429");
+            };
+        }
+    }
+
+    public static final String DEFAULT_MODEL = "gam-sim";
+
+    public SimulatorSettings {
+        if (host == null || host.isBlank()) host = "127.0.0.1";
+        if (port < 0 || port > 65535) throw new IllegalArgumentException("--port " + port + " is not a TCP port (0 picks a free one)");
+        if (model == null || model.isBlank()) model = DEFAULT_MODEL;
+        if (latency == null || latency.isNegative()) throw new IllegalArgumentException("--latency-ms must be ≥ 0");
+        if (msPerPromptToken < 0 || msPerCompletionToken < 0) throw new IllegalArgumentException("per-token latencies must be ≥ 0");
+        if (slots < 1) throw new IllegalArgumentException("--slots " + slots + ": a server needs at least one slot");
+        if (overflow == null) overflow = Overflow.QUEUE;
+        if (completionTokens < 1) throw new IllegalArgumentException("--completion-tokens must be ≥ 1, got " + completionTokens);
+        if (!(agreement >= 0 && agreement <= 1)) throw new IllegalArgumentException("--agreement must be in [0, 1], got " + agreement);
+        if (maxTopLogprobs < 0) maxTopLogprobs = 20;
+    }
+
+    /** A simulator on a free loopback port with a fixed latency and {@code slots} slots that queue. */
+    public static SimulatorSettings fixed(Duration latency, int slots) {
+        return new SimulatorSettings("127.0.0.1", 0, DEFAULT_MODEL, latency, 0, 0, slots, Overflow.QUEUE, 48, 0.7, 20);
+    }
+
+    public SimulatorSettings withOverflow(Overflow o) {
+        return new SimulatorSettings(host, port, model, latency, msPerPromptToken, msPerCompletionToken, slots, o, completionTokens,
+                agreement, maxTopLogprobs);
+    }
+
+    public SimulatorSettings onPort(int p) {
+        return new SimulatorSettings(host, p, model, latency, msPerPromptToken, msPerCompletionToken, slots, overflow, completionTokens,
+                agreement, maxTopLogprobs);
+    }
+
+    public SimulatorSettings withTokenLatency(double msPerPrompt, double msPerCompletion) {
+        return new SimulatorSettings(host, port, model, latency, msPerPrompt, msPerCompletion, slots, overflow, completionTokens,
+                agreement, maxTopLogprobs);
+    }
+
+    /** How long a request of this many tokens occupies its slot. */
+    public long latencyNanos(long promptTokens, long completionTokens) {
+        double ms = msPerPromptToken * promptTokens + msPerCompletionToken * completionTokens;
+        return latency.toNanos() + Math.round(ms * 1_000_000);
+    }
+}
