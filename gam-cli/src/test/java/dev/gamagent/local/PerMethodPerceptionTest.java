@@ -35,9 +35,10 @@ class PerMethodPerceptionTest {
         };
         LocalBackend backend = new LocalBackend(new LocalPerception(counting, new BlobSceneAnalyzer(), 16));
         Map<String, String> options = new LinkedHashMap<>();
-        options.put("A", "triangle");
-        options.put("B", "circle");
-        Question q = new Question("q1", List.of(LocalBackendTest.scene()), "Which shape is on the left?", null, options, "A", "shape", null);
+        options.put("A", "sale");
+        options.put("B", "sole");
+        // A text question: the model reads text only for questions that depend on it.
+        Question q = new Question("q1", List.of(LocalBackendTest.scene()), "What word is written on the sign?", null, options, "A", "text", null);
         Config c = Config.defaults();
         try (ResultStore store = new ResultStore(dir)) {
             new EvalRunner(backend, c, new Grader(c, null), store, 1)

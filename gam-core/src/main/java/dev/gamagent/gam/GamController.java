@@ -617,17 +617,22 @@ final class GamController {
         return m;
     }
 
+    /** The scale the agent's images were given at: DREAM's assignment when present (the first of several), else the role's. */
+    private double seenScale(Turn t) {
+        return AgentImages.scales(ctx.config(), t.index(), t.spec().scale()).get(0);
+    }
+
     private Trace.Round traceRound(int k, List<Turn> turns, State st, List<Trace.Critique> critiques, Map<String, Object> extra) {
         List<Trace.AgentTurn> agents = new ArrayList<>();
         for (Turn t : turns) {
             if (!t.answered()) {
-                agents.add(new Trace.AgentTurn(t.spec().id(), t.spec().role().key(), t.spec().scale(), null, null, 1.0,
+                agents.add(new Trace.AgentTurn(t.spec().id(), t.spec().role().key(), seenScale(t), null, null, 1.0,
                         UncertaintySignal.FIXED.label(), null, List.of(), TokenCount.ZERO, null, null, t.error(), null,
                         RunContext.label(t.spec().backend()), null));
                 continue;
             }
             Double w = st == null || !st.live().contains(t) ? null : st.weightOf(t);
-            agents.add(new Trace.AgentTurn(t.spec().id(), t.spec().role().key(), t.spec().scale(), t.answer(), t.option(),
+            agents.add(new Trace.AgentTurn(t.spec().id(), t.spec().role().key(), seenScale(t), t.answer(), t.option(),
                     t.u().value(), t.u().signal().label(), w, t.parsed().claims(), t.tokens(), t.raw(), t.parsed().parse(),
                     null, t.dist(), RunContext.label(t.spec().backend()), t.model()));
         }

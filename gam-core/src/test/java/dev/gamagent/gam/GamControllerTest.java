@@ -390,7 +390,9 @@ class GamControllerTest {
 
     @Test void dreamsPerAgentScaleAssignmentIsHonoured() {
         ScriptedBackend b = lines((role, task, k) -> confident("B"));
-        run(b, config("runtime.agent_scales", "[[2.0],[0.5,1.0],[1.0]]"), mcq());
+        Answer a = run(b, config("runtime.agent_scales", "[[2.0],[0.5,1.0],[1.0]]"), mcq());
+        // the trace names the scale each agent saw (the first of several), not the role's configured one
+        assertThat(a.trace().rounds().get(0).agents()).extracting(Trace.AgentTurn::scale).containsExactly(2.0, 0.5, 1.0);
         ChatRequest ocr = b.requests.stream().filter(r -> prompt(r).contains("<role>ocr expert</role>")).findFirst().orElseThrow();
         assertThat(ocr.messages().get(0).images()).extracting(Picture::width).containsExactly(32, 64);
     }

@@ -5,6 +5,7 @@ import dev.gamagent.local.QuestionFamily.Obj;
 import dev.gamagent.local.ocr.TextLine;
 import dev.gamagent.local.vision.DetectedObject;
 import dev.gamagent.local.vision.Scene;
+import dev.gamagent.local.vision.Surfaces;
 
 import java.awt.Rectangle;
 import java.util.ArrayList;
@@ -23,32 +24,38 @@ public final class FamilyReasoner {
     static final String CANNOT = "cannot determine";
     private static final Map<String, Integer> NUMBER_WORDS = numberWords();
 
-    /** Judges one question over one or more views of the image (e.g. DREAM's several scales). */
-    public Judgement judge(QuestionFamily family, List<Perception> views, List<String> candidates, Lens lens) {
-        if (views.isEmpty()) return lowInformation(family, candidates, true, "no image was given", Region.FULL);
-        boolean anyText = views.stream().anyMatch(v -> !v.lines().isEmpty());
-        if (lens == Lens.TEXT && !anyText) {
-            return lowInformation(family, candidates, true, "no text is visible in the image", Region.FULL);
-        }
+    /**
+     * Judges one question as a role with expertise {@code e} sees it, over one or more images (e.g.
+     * DREAM's several scales): a role whose instruments say nothing about the family declares itself
+     * NOT APPLICABLE; otherwise it perceives each image with its own instruments.
+     */
+    public Judgement judge(QuestionFamily family, List<Sight> sights, List<String> candidates, Expertise e) {
+        return judge(family, sights, candidates, e, false);
+    }
+
+    /** As above; {@code quick}: text read as found, without the role's closer re-reading (a probe asks for a short answer). */
+    public Judgement judge(QuestionFamily family, List<Sight> sights, List<String> candidates, Expertise e, boolean quick) {
+        if (sights.isEmpty()) return lowInformation(family, candidates, true, "no image was given", Region.FULL);
         if (family instanceof QuestionFamily.Unknown) {
             return lowInformation(family, candidates, false, "the question is outside what this model can perceive", Region.FULL);
         }
-        if (!lens.sees(family)) {
-            String what = switch (lens) {
-                case TEXT -> "this role reads text only; the question is about " + family.category();
-                case OBJECTS -> family instanceof QuestionFamily.Text ? "this role examines objects and attributes, not text"
-                        : "this role examines objects and attributes, not their positions";
-                case POSITIONS -> "this role examines positions and relations only";
-                case ALL -> "nothing to examine";
-            };
+        if (!e.examines(family)) {
             // The role does not examine what the answer depends on: it says so (DESIGN §5: U = 1),
             // rather than writing a guessed letter whose format tokens would look confident.
-            return lowInformation(family, candidates, true, what, Region.FULL);
+            return lowInformation(family, candidates, true, e.abstention(family), Region.FULL);
         }
+        boolean text = family instanceof QuestionFamily.Text || family instanceof QuestionFamily.Chart;
+        Sight.Reading reading = quick ? Sight.Reading.PLAIN : e.reading(family);
+        List<Perception> views = sights.stream().map(s -> s.view(e.reader(), e.segmentation(), text, e.surfaces(), reading)).toList();
+        return combine(family, views, candidates);
+    }
+
+    /** Judges over perceptions already made (one per image); several are mixed, each weighted by how decided it is. */
+    Judgement combine(QuestionFamily family, List<Perception> views, List<String> candidates) {
+        if (views.isEmpty()) return lowInformation(family, candidates, true, "no image was given", Region.FULL);
         List<Judgement> per = new ArrayList<>();
         for (Perception v : views) per.add(judgeOne(family, v, candidates));
         if (per.size() == 1) return per.get(0);
-        // Several views of one image: trust each in proportion to how decided it is.
         int best = 0;
         double[] w = new double[per.size()];
         for (int i = 0; i < w.length; i++) {
@@ -74,9 +81,10 @@ public final class FamilyReasoner {
     /** A uniform answer: the honest "cannot determine", optionally declared NOT APPLICABLE. */
     static Judgement lowInformation(QuestionFamily family, List<String> candidates, boolean declare, String why, Region region) {
         Distribution d = candidates.isEmpty() ? cannotDetermine() : Distribution.uniform(candidates);
-        String text = (declare ? "NOT APPLICABLE: " : "Cannot determine the answer: ") + why;
-        Judgement.Finding f = new Judgement.Finding(List.of(Piece.plain(text)), declare ? 0.9 : 0.1, why, region);
-        return new Judgement(family, false, declare, d, null, List.of(f), why);
+        // A role that abstains makes no claim for critics to examine; one that looked and found nothing says so.
+        if (declare) return new Judgement(family, false, true, d, null, List.of(), why);
+        Judgement.Finding f = new Judgement.Finding(List.of(Piece.plain("Cannot determine the answer: " + why)), 0.1, why, region);
+        return new Judgement(family, false, false, d, null, List.of(f), why);
     }
 
     /** Answers an open question may have, for "cannot determine": as many as a top-20 log-prob list shows. */
@@ -143,8 +151,9 @@ public final class FamilyReasoner {
         String what = described(null, q.shape(), q.place());
         String evidence = String.format(Locale.ROOT, "%s %s %.2f for the object at %s; colour scores %s", q.shape() != null ? q.shape() : what,
                 q.shape() != null ? "score" : "weight", q.shape() != null ? shapeP(target, q.shape()) : w[argmax(w)], centre(target), top(target.colorScores(), 3));
-        Judgement.Finding f = new Judgement.Finding(List.of(Piece.plain("The " + what + " is"), Piece.best(" ", colours)),
-                colours.bestProbability(), evidence, v.region(target.box()));
+        Distribution said = stated(colours, answer, candidates);
+        Judgement.Finding f = new Judgement.Finding(List.of(Piece.plain("The " + what + " is"), Piece.best(" ", said)),
+                said.bestProbability(), evidence, v.region(target.box()));
         return new Judgement(q, true, false, answer, null, List.of(f), evidence);
     }
 
@@ -162,8 +171,9 @@ public final class FamilyReasoner {
         String what = described(q.color(), null, q.place());
         String evidence = String.format(Locale.ROOT, "%s %s %.2f for the object at %s; shape scores %s", q.color() != null ? q.color() : what,
                 q.color() != null ? "score" : "weight", q.color() != null ? colorP(target, q.color()) : w[argmax(w)], centre(target), top(target.shapeScores(), 3));
-        Judgement.Finding f = new Judgement.Finding(List.of(Piece.plain("The " + what + " is a"), Piece.best(" ", shapes)),
-                shapes.bestProbability(), evidence, v.region(target.box()));
+        Distribution said = stated(shapes, answer, candidates);
+        Judgement.Finding f = new Judgement.Finding(List.of(Piece.plain("The " + what + " is a"), Piece.best(" ", said)),
+                said.bestProbability(), evidence, v.region(target.box()));
         return new Judgement(q, true, false, answer, null, List.of(f), evidence);
     }
 
@@ -186,8 +196,9 @@ public final class FamilyReasoner {
         }
         String evidence = String.format(Locale.ROOT, "%d regions found, %d of them ambiguous (class score, size near the noise threshold, or possibly two touching objects)",
                 objs.size(), ambiguous);
-        Judgement.Finding f = new Judgement.Finding(List.of(Piece.plain("There are"), Piece.best(" ", counts), Piece.plain(" " + noun)),
-                counts.bestProbability(), evidence, union == null ? Region.FULL : v.region(union));
+        Distribution said = stated(counts, answer, candidates);
+        Judgement.Finding f = new Judgement.Finding(List.of(Piece.plain("There are"), Piece.best(" ", said), Piece.plain(" " + noun)),
+                said.bestProbability(), evidence, union == null ? Region.FULL : v.region(union));
         return new Judgement(q, true, false, answer, null, List.of(f), evidence);
     }
 
@@ -214,10 +225,16 @@ public final class FamilyReasoner {
         return Distribution.of(values, dist);
     }
 
+    /**
+     * Regions smaller than this many times the noise floor count only in part: after the median filter such
+     * a region is a real object or a fragment, so the discount stops at 1.5× (it was 3×, which counted
+     * the smallest drawn triangles, 8 px circumradius, as a third of an object).
+     */
+    static final double SIZE_FACTOR = 1.5;
     static double inclusion(DetectedObject o, String shape, String color, int width, int height) {
         double q = (shape != null ? shapeP(o, shape) : 1.0) * (color != null ? colorP(o, color) : 1.0);
         double minArea = Math.max(16, 2e-4 * width * height);
-        return q * Math.min(1, o.pixelArea() / (3 * minArea));
+        return q * Math.min(1, o.pixelArea() / (SIZE_FACTOR * minArea));
     }
 
     /** A region much larger than the typical object and of no clear shape may be two objects touching. */
@@ -228,7 +245,9 @@ public final class FamilyReasoner {
         if (median <= 0) return 0;
         double ratio = o.pixelArea() / median;
         double maxShape = o.shapeScores().values().stream().mapToDouble(Double::doubleValue).max().orElse(0);
-        return Math.max(0, Math.min(0.9, (1 - maxShape) * clamp01((ratio - 1.3) / 1.0)));
+        // Large and of no clear shape, or large and like no prototype at all.
+        double unclear = Math.max(1 - maxShape, 1 - reliability(o));
+        return Math.max(0, Math.min(0.9, unclear * clamp01((ratio - 1.1) / 0.8)));
     }
 
     // ---------------------------------------------------------------- spatial relations
@@ -306,8 +325,9 @@ public final class FamilyReasoner {
             case BELOW -> "below"; default -> "nearest to";
         };
         String evidence = String.format(Locale.ROOT, "the %s is centred at %s; the %s at %s", q.target(), centre(target), name(chosen), centre(chosen));
+        Distribution said = stated(names, answer, candidates);
         Judgement.Finding f = new Judgement.Finding(List.of(Piece.plain("The object " + rel + " the " + q.target() + " is the"),
-                Piece.best(" ", names)), names.bestProbability(), evidence, v.region(target.box().union(chosen.box())));
+                Piece.best(" ", said)), said.bestProbability(), evidence, v.region(target.box().union(chosen.box())));
         return new Judgement(q, true, false, answer, null, List.of(f), evidence);
     }
 
@@ -346,8 +366,9 @@ public final class FamilyReasoner {
                 }
                 int best = argmax(barDist.probabilities());
                 String evidence = String.format(Locale.ROOT, "bar heights in pixels %s", heightsText(labelTexts, heights));
+                Distribution said = stated(barDist, answer, candidates);
                 Judgement.Finding f = new Judgement.Finding(List.of(Piece.plain("The " + (sign > 0 ? "tallest" : "shortest") + " bar is"),
-                        Piece.best(" ", barDist)), barDist.bestProbability(), evidence, v.region(bars.get(best).box()));
+                        Piece.best(" ", said)), said.bestProbability(), evidence, v.region(bars.get(best).box()));
                 return new Judgement(q, true, false, answer, null, List.of(f), evidence);
             }
             case VALUE -> {
@@ -370,8 +391,9 @@ public final class FamilyReasoner {
                 });
                 String evidence = String.format(Locale.ROOT, "bar '%s' top at y=%d; axis %s per pixel from %d ticks (rmse %.2f)",
                         labelTexts.get(best), (int) bars.get(best).box().getMinY(), format(-axis.slope()), axis.ticks(), axis.rmse());
+                Distribution said = stated(values, answer, candidates);
                 Judgement.Finding f = new Judgement.Finding(List.of(Piece.plain("The bar labeled " + q.label() + " has the value"),
-                        Piece.best(" ", values)), values.bestProbability(), evidence, v.region(bars.get(best).box()));
+                        Piece.best(" ", said)), said.bestProbability(), evidence, v.region(bars.get(best).box()));
                 return new Judgement(q, true, false, answer, null, List.of(f), evidence);
             }
             default -> {
@@ -396,8 +418,9 @@ public final class FamilyReasoner {
                 String evidence = String.format(Locale.ROOT, "bar '%s' is %d px tall, bar '%s' is %d px tall",
                         labelTexts.get(a), (int) heights[a], labelTexts.get(b), (int) heights[b]);
                 String word = q.kind() == QuestionFamily.ChartKind.SMALLER ? "smaller" : "larger";
-                Judgement.Finding f = new Judgement.Finding(List.of(Piece.plain("The " + word + " bar is"), Piece.best(" ", pair)),
-                        pair.bestProbability(), evidence, v.region(bars.get(a).box().union(bars.get(b).box())));
+                Distribution said = stated(pair, answer, candidates);
+                Judgement.Finding f = new Judgement.Finding(List.of(Piece.plain("The " + word + " bar is"), Piece.best(" ", said)),
+                        said.bestProbability(), evidence, v.region(bars.get(a).box().union(bars.get(b).box())));
                 return new Judgement(q, true, false, answer, null, List.of(f), evidence);
             }
         }
@@ -564,13 +587,36 @@ public final class FamilyReasoner {
 
     // ---------------------------------------------------------------- text
 
+    /** Weight of a text on the open background when the role looks for the sign, label or card a question is about. */
+    static final double OPEN_TEXT_WEIGHT = 0.03;
+    /** How much a role that looks for the surface trusts a reading when no text it found is on a surface. */
+    static final double OPEN_TEXT_TRUST = 0.3;
+
     private Judgement text(QuestionFamily.Text q, Perception v, List<String> candidates) {
         List<TextLine> lines = v.lines().stream().filter(l -> !l.text().isBlank()).toList();
         if (lines.isEmpty()) return lowInformation(q, candidates, false, "no text was found", Region.FULL);
+        boolean smallPrint = q.kind() == QuestionFamily.TextKind.SMALL_PRINT;
         double[] rel = new double[lines.size()];
-        for (int i = 0; i < rel.length; i++) {
-            double h = Math.max(1, lines.get(i).box().getHeight());
-            rel[i] = q.kind() == QuestionFamily.TextKind.SMALL_PRINT ? 1 / (h * h) : h * h;
+        Surfaces.Surface[] on = new Surfaces.Surface[lines.size()];
+        if (v.surface() == null) {
+            // Without asking where a text is written: the largest text (the smallest for small print).
+            for (int i = 0; i < rel.length; i++) {
+                double h = Math.max(1, lines.get(i).box().getHeight());
+                rel[i] = smallPrint ? 1 / (h * h) : h * h;
+            }
+        } else {
+            // The text on a bounded surface (sign board, label, card) is what the question is about; a word on
+            // the open background beside it is not. Small print: the smallest text on a surface.
+            double smallest = Double.MAX_VALUE;
+            for (int i = 0; i < rel.length; i++) {
+                on[i] = v.surface().apply(lines.get(i).box());
+                if (on[i].bounded()) smallest = Math.min(smallest, Math.max(1, lines.get(i).box().getHeight()));
+            }
+            for (int i = 0; i < rel.length; i++) {
+                double h = Math.max(1, lines.get(i).box().getHeight());
+                double size = smallPrint && smallest < Double.MAX_VALUE ? Math.pow(Math.min(1, smallest / h), 4) : 1;
+                rel[i] = (on[i].bounded() ? 1 : OPEN_TEXT_WEIGHT) * size;
+            }
         }
         int focus = argmax(rel);
         Distribution answer;
@@ -580,7 +626,7 @@ public final class FamilyReasoner {
             for (int i = 0; i < w.length; i++) w[i] = rel[i] * lines.get(i).meanConfidence();
             answer = Distribution.of(texts, w);
         } else {
-            // Each line votes with its posterior over the options, weighted by relevance (size) and by how well it fits any option.
+            // Each line votes with its posterior over the options, weighted by relevance and by how well it fits any option.
             double[] mix = new double[candidates.size()];
             double[] weight = new double[lines.size()];
             List<Distribution> posts = new ArrayList<>();
@@ -601,19 +647,45 @@ public final class FamilyReasoner {
             }
             answer = Distribution.of(candidates, mix);
             focus = argmax(weight);
+            boolean anyOnSurface = false;
+            for (Surfaces.Surface o : on) anyOnSurface |= o != null && o.bounded();
+            if (v.surface() != null && !on[focus].bounded() && (anyOnSurface || q.kind() != QuestionFamily.TextKind.SIGN)) {
+                // The text that fits best is off every sign, label or card, while the image has text on one (or the
+                // question names a label or small print): what was read may not be what the question asks about.
+                answer = Distribution.mixture(List.of(answer, Distribution.uniform(candidates)), new double[]{OPEN_TEXT_TRUST, 1 - OPEN_TEXT_TRUST});
+            }
         }
         TextLine line = lines.get(focus);
         List<Piece> read = charPieces(line);
         String thing = switch (q.kind()) { case SIGN -> "sign"; case LABEL -> "label"; case SMALL_PRINT -> "small print"; };
         List<Piece> claim = new ArrayList<>();
         claim.add(Piece.plain("The " + thing + " reads \""));
-        claim.addAll(read);
+        // With options and a question about where the text is, the claim names the option the reading supports.
+        if (v.surface() != null && !candidates.isEmpty()) claim.add(Piece.best("", answer));
+        else claim.addAll(read);
         claim.add(Piece.plain("\""));
-        String evidence = String.format(Locale.ROOT, "OCR line %d of %d, %d px high, mean character probability %.2f",
-                focus + 1, lines.size(), (int) line.box().getHeight(), line.meanConfidence());
-        Judgement.Finding f = new Judgement.Finding(claim, line.meanConfidence(), evidence, v.region(line.box()));
+        Rectangle where = line.box();
+        String evidence;
+        if (v.surface() == null) {
+            evidence = String.format(Locale.ROOT, "OCR line %d of %d, %d px high, mean character probability %.2f",
+                    focus + 1, lines.size(), (int) line.box().getHeight(), line.meanConfidence());
+        } else {
+            if (on[focus].bounded()) where = on[focus].box();
+            StringBuilder others = new StringBuilder();
+            for (int i = 0; i < lines.size(); i++) {
+                if (i == focus) continue;
+                others.append(others.length() == 0 ? "; also read " : ", ").append('"').append(lines.get(i).text().strip()).append('"')
+                        .append(on[i].bounded() ? " on a surface" : " on the open background");
+            }
+            evidence = String.format(Locale.ROOT, "OCR read \"%s\" (%d px high, mean character probability %.2f) %s at %s%s",
+                    line.text().strip(), (int) line.box().getHeight(), line.meanConfidence(),
+                    on[focus].bounded() ? "on a bounded surface" : "on the open background", box(where), others);
+        }
+        Judgement.Finding f = new Judgement.Finding(claim, line.meanConfidence(), evidence, v.region(where));
         return new Judgement(q, true, false, answer, candidates.isEmpty() ? read : null, List.of(f), evidence);
     }
+
+    static String box(Rectangle r) { return "(" + r.x + "," + r.y + " " + r.width + "x" + r.height + ")"; }
 
     /** One scored piece per recognised character, alternatives from the recogniser's softmax. */
     static List<Piece> charPieces(TextLine line) {
@@ -638,6 +710,11 @@ public final class FamilyReasoner {
 
     // ---------------------------------------------------------------- shared arithmetic
 
+    /** What a claim states: the answer over the options when there are options (so claim and answer agree), else the perceived values. */
+    static Distribution stated(Distribution perceived, Distribution answer, List<String> candidates) {
+        return candidates.isEmpty() ? perceived : answer;
+    }
+
     /** A distribution over candidates from a score per candidate, smoothed so no option is impossible. */
     static Distribution over(List<String> candidates, java.util.function.ToDoubleFunction<String> score) {
         double[] s = new double[candidates.size()];
@@ -658,7 +735,21 @@ public final class FamilyReasoner {
         return w;
     }
 
-    static double shapeP(DetectedObject o, String shape) { return shape == null ? 0 : o.shapeScores().getOrDefault(shape, 0.0); }
+    /**
+     * P(the object is a {@code shape}): the classifier's score, trusted as far as the region looks like any
+     * prototype at all (a region far from every prototype, e.g. two objects merged or a shape a few pixels
+     * wide, gets a score nearer the uniform 1/5).
+     */
+    static double shapeP(DetectedObject o, String shape) {
+        if (shape == null) return 0;
+        double r = reliability(o);
+        return r * o.shapeScores().getOrDefault(shape, 0.0) + (1 - r) / QuestionFamily.SHAPES.size();
+    }
+
+    /** 1 for a region within the spread of clean shapes (fit ≤ 8), falling as its shape looks like no prototype. */
+    static double reliability(DetectedObject o) {
+        return o.fit() <= 8 ? 1 : Math.exp(-(o.fit() - 8) / 30);
+    }
 
     static double colorP(DetectedObject o, String color) { return color == null ? 0 : o.colorScores().getOrDefault(color, 0.0); }
 

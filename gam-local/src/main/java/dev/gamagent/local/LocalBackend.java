@@ -10,6 +10,7 @@ import dev.gamagent.backend.ChatResult;
 import dev.gamagent.backend.Choice;
 import dev.gamagent.backend.TokenLogprob;
 import dev.gamagent.backend.Usage;
+import dev.gamagent.api.Region;
 import dev.gamagent.config.Config;
 import dev.gamagent.image.ImageTokens;
 import dev.gamagent.image.Picture;
@@ -34,12 +35,12 @@ public final class LocalBackend implements Backend {
 
     private final LocalPerception perception;
     private final FamilyReasoner reasoner = new FamilyReasoner();
-    private final ClaimChecker checker;
+    private final Critic critic;
     private final Encoding encoding = ScoredText.CL100K;
 
     public LocalBackend(LocalPerception perception) {
         this.perception = perception;
-        this.checker = new ClaimChecker(perception, reasoner);
+        this.critic = new Critic(perception, reasoner);
     }
 
     /** The backend over the real OCR and vision engines (see {@link LocalPerception#standard}). */
@@ -105,19 +106,23 @@ public final class LocalBackend implements Backend {
     }
 
     private List<Piece> reply(ParsedPrompt p, int k, ChatRequest request) {
-        List<Perception> views = p.images().stream().map(perception::perceive).toList();
         List<String> candidates = new ArrayList<>(p.options().values());
         QuestionReader.Reading reading = QuestionFamily.read(p.question(), candidates);
         List<String> letters = new ArrayList<>(p.options().keySet());
-        Judgement own = reasoner.judge(reading.family(), views, candidates, Lens.of(p.role())).unsure(reading.clarity(), reading.unread());
+        QuestionFamily family = reading.family();
+        if (p.task() == ParsedPrompt.Task.CRITIQUE) {
+            List<ClaimChecker.Assessment> out = new ArrayList<>();
+            for (ParsedPrompt.ClaimRef c : p.claims()) out.add(critic.assess(p, c, family, MAX_IMAGE_PIXELS));
+            return ReplyWriter.critique(p, out);
+        }
+        List<Sight> sights = p.images().stream().map(perception::sight).toList();
+        // A probe (DREAM's look at one scale) is a short answer: the role's own instruments, without its closer re-reading.
+        boolean quick = p.task() == ParsedPrompt.Task.PROBE;
+        Judgement own = reasoner.judge(family, sights, candidates, Expertise.of(p.role()), quick).unsure(reading.clarity(), reading.unread());
         switch (p.task()) {
-            case CRITIQUE -> {
-                List<ClaimChecker.Assessment> out = new ArrayList<>();
-                Picture first = p.images().isEmpty() ? null : p.images().get(0);
-                for (ParsedPrompt.ClaimRef c : p.claims()) out.add(checker.check(c, first, MAX_IMAGE_PIXELS));
-                return ReplyWriter.critique(p, out);
-            }
             case REVISE -> {
+                // Critics re-examined claims: revise from their evidence. Without critiques (a plain debate), pool the peers.
+                if (p.multipleChoice() && !p.critiques().isEmpty()) return ReplyWriter.answer(p, revised(own, p, letters, k, request), true);
                 DebatePool.Pooled pooled = DebatePool.pool(own.answer(), own.applicable(), p, letters, 0.15, 0.9);
                 return ReplyWriter.answer(p, pooledAnswer(own, pooled, k, request, p), true);
             }
@@ -142,9 +147,45 @@ public final class LocalBackend implements Backend {
                 int idx = pick(own.answer(), k, request, p);
                 boolean declared = own.declared() && p.format() != ParsedPrompt.OutputFormat.LETTER
                         && p.format() != ParsedPrompt.OutputFormat.SHORT;
-                return ReplyWriter.answer(p, new ReplyWriter.Answer(own.answer(), idx, open(own, idx), own.findings(), declared, null), true);
+                // An abstaining role says why on a REASON line (it makes no claim for critics to examine); a role that
+                // looked and found nothing says "cannot determine" where the format has room for it.
+                return ReplyWriter.answer(p, new ReplyWriter.Answer(own.answer(), idx, open(own, idx), own.findings(), declared,
+                        declared ? own.note() : null, undetermined(own, p)), true);
             }
         }
+    }
+
+    /** The expert's answer after the critics' re-examination (see {@link Revision}). */
+    private ReplyWriter.Answer revised(Judgement own, ParsedPrompt p, List<String> letters, int k, ChatRequest request) {
+        if (own.declared()) return new ReplyWriter.Answer(own.answer(), own.answer().bestIndex(), null, own.findings(), true, own.note());
+        List<Revision.Evidence> evidence = Revision.evidence(p);
+        Revision.Result r = Revision.revise(own.answer(), evidence);
+        Distribution d = r.answer();
+        int idx = pick(d, k, request, p);
+        String ownBest = own.answer().best();
+        StringBuilder why = new StringBuilder(String.format(java.util.Locale.ROOT, "own perception %s",
+                own.applicable() ? String.format(java.util.Locale.ROOT, "favours %s (%.2f)", ownBest, own.answer().bestProbability()) : "has no evidence"));
+        for (Revision.Evidence e : r.used()) {
+            why.append(String.format(java.util.Locale.ROOT, "; %s found the claim for %s %s (P true %.2f)%s", e.critic(), e.claimed(),
+                    e.verdict().toLowerCase(java.util.Locale.ROOT), e.truth(), e.corrected() == null ? "" : ", correction " + e.corrected()));
+        }
+        if (!d.best().equals(ownBest)) why.append("; the re-examined evidence moved the answer to ").append(d.best());
+        List<Judgement.Finding> findings = own.findings();
+        if (!d.best().equals(ownBest) || !own.applicable()) {
+            Region where = own.findings().isEmpty() ? Region.FULL : own.findings().get(0).region();
+            List<Piece> text = List.of(Piece.plain("Re-examined by the critics, the answer is \""), Piece.chosen("", d, idx), Piece.plain("\""));
+            findings = List.of(new Judgement.Finding(text, d.p(idx), why.toString(), where));
+        }
+        return new ReplyWriter.Answer(d, idx, null, findings, false, why.toString(), !own.applicable() && r.used().isEmpty() && words(p));
+    }
+
+    /** Found nothing to answer from, in a format with room for words (a letter-only reply still gives a letter). */
+    private static boolean undetermined(Judgement own, ParsedPrompt p) {
+        return !own.applicable() && !own.declared() && p.multipleChoice() && words(p);
+    }
+
+    private static boolean words(ParsedPrompt p) {
+        return p.format() == ParsedPrompt.OutputFormat.LINES || p.format() == ParsedPrompt.OutputFormat.JSON;
     }
 
     private ReplyWriter.Answer pooledAnswer(Judgement own, DebatePool.Pooled pooled, int k, ChatRequest request, ParsedPrompt p) {
@@ -159,7 +200,9 @@ public final class LocalBackend implements Backend {
                     d.best().equals(ownBest) ? "" : "; the weighted evidence moved the answer to " + d.best());
         }
         boolean declared = own.declared() && pooled.peersUsed() == 0 && p.format() != ParsedPrompt.OutputFormat.LETTER;
-        return new ReplyWriter.Answer(d, idx, openPieces, own.findings(), declared, reason);
+        // Nothing of its own and no peer with an answer: still "cannot determine", not a letter from a uniform mixture.
+        boolean undetermined = !declared && pooled.peersUsed() == 0 && undetermined(own, p);
+        return new ReplyWriter.Answer(d, idx, openPieces, own.findings(), declared, reason, undetermined);
     }
 
     private static List<Piece> open(Judgement own, int idx) {

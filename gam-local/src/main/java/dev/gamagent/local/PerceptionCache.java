@@ -2,22 +2,20 @@ package dev.gamagent.local;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
 /**
- * A bounded least-recently-used cache of perception results per (image content hash, width, height),
- * so the many calls of one debate perceive each image once. Thread-safe; concurrent requests for the
- * same key wait for one computation instead of repeating it.
+ * A bounded least-recently-used cache of what the model perceives per image (content hash, width,
+ * height), so the many calls of one debate perceive each image once. Thread-safe; a sight computes its
+ * instruments lazily and only once, so concurrent requests for one image share the work.
  */
 public final class PerceptionCache {
     /** An image by content and size. */
     public record Key(String sha256, int width, int height) { }
 
     private final int capacity;
-    private final Map<Key, CompletableFuture<Perception>> entries;
+    private final Map<Key, Sight> entries;
     private final AtomicLong hits = new AtomicLong();
     private final AtomicLong misses = new AtomicLong();
 
@@ -25,40 +23,23 @@ public final class PerceptionCache {
         if (capacity < 1) throw new IllegalArgumentException("perception cache capacity must be ≥ 1, got " + capacity);
         this.capacity = capacity;
         this.entries = new LinkedHashMap<>(16, 0.75f, true) {
-            @Override protected boolean removeEldestEntry(Map.Entry<Key, CompletableFuture<Perception>> e) {
+            @Override protected boolean removeEldestEntry(Map.Entry<Key, Sight> e) {
                 return size() > PerceptionCache.this.capacity;
             }
         };
     }
 
-    public Perception get(Key key, Supplier<Perception> compute) {
-        CompletableFuture<Perception> f;
-        boolean mine = false;
+    public Sight get(Key key, Supplier<Sight> create) {
         synchronized (entries) {
-            f = entries.get(key);
-            if (f == null) {
-                f = new CompletableFuture<>();
-                entries.put(key, f);
-                mine = true;
+            Sight s = entries.get(key);
+            if (s != null) {
+                hits.incrementAndGet();
+                return s;
             }
-        }
-        if (mine) {
             misses.incrementAndGet();
-            try {
-                f.complete(compute.get());
-            } catch (RuntimeException | Error e) {
-                synchronized (entries) { entries.remove(key, f); }
-                f.completeExceptionally(e);
-                throw e;
-            }
-        } else {
-            hits.incrementAndGet();
-        }
-        try {
-            return f.join();
-        } catch (CompletionException e) {
-            if (e.getCause() instanceof RuntimeException re) throw re;
-            throw e;
+            s = create.get(); // cheap: the instruments run later, on first use
+            entries.put(key, s);
+            return s;
         }
     }
 

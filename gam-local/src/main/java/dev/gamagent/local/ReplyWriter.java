@@ -17,13 +17,26 @@ final class ReplyWriter {
 
     private ReplyWriter() { }
 
-    /** What to say about an answer: the final distribution, which value is given, and the supporting findings. */
+    /** What the model says when it answers "cannot determine" in a format that has room for words. */
+    static final String CANNOT = "cannot determine";
+
+    /**
+     * What to say about an answer: the final distribution, which value is given, and the supporting findings.
+     *
+     * @param declared  the role declares itself NOT APPLICABLE
+     * @param undetermined the role looked and found nothing to answer from: it says "cannot determine" where the
+     *                  format allows words, rather than a letter picked from a uniform distribution
+     */
     record Answer(Distribution distribution, int chosen, List<Piece> openPieces, List<Judgement.Finding> findings,
-                  boolean declared, String reason) { }
+                  boolean declared, String reason, boolean undetermined) {
+        Answer(Distribution distribution, int chosen, List<Piece> openPieces, List<Judgement.Finding> findings, boolean declared, String reason) {
+            this(distribution, chosen, openPieces, findings, declared, reason, false);
+        }
+    }
 
     static List<Piece> answer(ParsedPrompt p, Answer a, boolean withClaims) {
         List<Piece> out = new ArrayList<>();
-        double conf = a.declared() ? 0 : a.distribution().p(a.chosen());
+        double conf = a.declared() ? 0 : a.undetermined() ? a.distribution().bestProbability() : a.distribution().p(a.chosen());
         switch (p.format()) {
             case LETTER, SHORT -> out.addAll(answerPieces(p, a, ""));
             case LINES -> {
@@ -37,6 +50,7 @@ final class ReplyWriter {
                 }
                 out.add(Piece.plain("ANSWER:"));
                 if (a.declared()) out.add(Piece.plain(" " + NOT_APPLICABLE));
+                else if (a.undetermined()) out.add(Piece.plain(" " + CANNOT));
                 else out.addAll(answerPieces(p, a, " "));
                 if (withClaims) {
                     int n = 1;
@@ -53,6 +67,7 @@ final class ReplyWriter {
             case JSON -> {
                 out.add(Piece.plain("{\"answer\": \""));
                 if (a.declared()) out.add(Piece.plain(NOT_APPLICABLE));
+                else if (a.undetermined()) out.add(Piece.plain(CANNOT));
                 else for (Piece piece : answerPieces(p, a, "")) out.add(escaped(piece));
                 out.add(Piece.plain("\""));
                 if (withClaims && p.claimsRequested()) {

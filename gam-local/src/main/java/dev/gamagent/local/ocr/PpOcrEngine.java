@@ -129,6 +129,9 @@ public final class PpOcrEngine implements OcrEngine {
         }
     }
 
+    /** The PP-OCRv3 networks in the same jar: a second reader whose errors differ from v4's. */
+    public static final String V3_DET = "/models/ch_PP-OCRv3_det_infer.onnx", V3_REC = "/models/ch_PP-OCRv3_rec_infer.onnx";
+
     private final Options options;
     private final OrtSession detSession;
     private final OrtSession recSession;

@@ -47,10 +47,12 @@ public final class ClassicalSceneAnalyzer implements SceneAnalyzer {
 
     public ClassicalSceneAnalyzer() { this(Settings.defaults()); }
 
-    @Override public Scene analyze(BufferedImage image) {
+    @Override public Scene analyze(BufferedImage image) { return analyze(image, median(image)); }
+
+    @Override public Scene analyze(BufferedImage image, int[] denoised) {
         int w = image.getWidth(), h = image.getHeight();
         int[] raw = image.getRGB(0, 0, w, h, null, 0, w);
-        int[] rgb = median3x3(raw, w, h);
+        int[] rgb = denoised;
         int bg = background(rgb, w, h);
         Components comps = label(rgb, w, h, bg);
         // Axes are looked for before the median filter: at reduced scale they are one pixel thin.
@@ -77,7 +79,8 @@ public final class ClassicalSceneAnalyzer implements SceneAnalyzer {
             int color = comps.interiorMedian(b, rgb);
             Map<String, Double> cs = colors.scores((color >> 16) & 255, (color >> 8) & 255, color & 255);
             Map<String, Double> ss = shapes.scores(f);
-            objects.add(new DetectedObject(b.box(), f.area(), ColorClassifier.argmax(ss), ss, ColorClassifier.argmax(cs), cs));
+            double fit = Arrays.stream(shapes.distances(f)).min().orElse(0);
+            objects.add(new DetectedObject(b.box(), f.area(), ColorClassifier.argmax(ss), ss, ColorClassifier.argmax(cs), cs, fit));
         }
         objects.sort(Comparator.comparingInt((DetectedObject o) -> o.box().x).thenComparingInt(o -> o.box().y));
         return new Scene(w, h, objects, chart);
@@ -171,6 +174,20 @@ public final class ClassicalSceneAnalyzer implements SceneAnalyzer {
         return Components.label(rgb, fg, w, h, (int) Math.round(settings.join() * settings.join()));
     }
 
+    /** The image's RGB pixels (row-major) after the per-channel 3×3 median. */
+    public static int[] median(BufferedImage image) {
+        int w = image.getWidth(), h = image.getHeight();
+        return median3x3(image.getRGB(0, 0, w, h, null, 0, w), w, h);
+    }
+
+    /** The image with the 3×3 median applied: speckle removed before a crop of it is enlarged. */
+    public static BufferedImage denoised(BufferedImage image) {
+        int w = image.getWidth(), h = image.getHeight();
+        BufferedImage out = new BufferedImage(w, h, BufferedImage.TYPE_INT_RGB);
+        out.setRGB(0, 0, w, h, median(image), 0, w);
+        return out;
+    }
+
     /** Per-channel 3×3 median (borders copied); removes isolated speckles and one-pixel lines. */
     static int[] median3x3(int[] src, int w, int h) {
         int[] out = src.clone();
@@ -198,14 +215,20 @@ public final class ClassicalSceneAnalyzer implements SceneAnalyzer {
         return out;
     }
 
-    private static int median9(int[] v) {
-        // Partial insertion sort up to the middle element.
-        for (int i = 1; i < 9; i++) {
-            int t = v[i], j = i - 1;
-            while (j >= 0 && v[j] > t) { v[j + 1] = v[j]; j--; }
-            v[j + 1] = t;
-        }
-        return v[4];
+    /** The median of nine values by a fixed network of 19 compare-exchanges (no full sort; the input is reordered). */
+    static int median9(int[] p) {
+        sort(p, 1, 2); sort(p, 4, 5); sort(p, 7, 8);
+        sort(p, 0, 1); sort(p, 3, 4); sort(p, 6, 7);
+        sort(p, 1, 2); sort(p, 4, 5); sort(p, 7, 8);
+        sort(p, 0, 3); sort(p, 5, 8); sort(p, 4, 7);
+        sort(p, 3, 6); sort(p, 1, 4); sort(p, 2, 5);
+        sort(p, 4, 7); sort(p, 4, 2); sort(p, 6, 4);
+        sort(p, 4, 2);
+        return p[4];
+    }
+
+    private static void sort(int[] p, int i, int j) {
+        if (p[i] > p[j]) { int t = p[i]; p[i] = p[j]; p[j] = t; }
     }
 
     /** Finds a bar chart: a long dark horizontal axis (the baseline) meeting a long dark vertical axis on its left. */

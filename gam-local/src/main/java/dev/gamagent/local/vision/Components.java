@@ -63,6 +63,72 @@ final class Components {
         return c;
     }
 
+    /**
+     * Regions grown from the flattest pixels first: a foreground 8-neighbour joins a region when its colour
+     * is within {@code join} of the region's running mean colour, not merely of the pixel next to it, so
+     * the gradual colours of anti-aliased edges cannot chain two touching objects of different colour.
+     */
+    static Components grow(int[] rgb, boolean[] fg, int w, int h, double join) {
+        Components c = new Components(w, h, fg);
+        int n = w * h;
+        // Flatness = largest colour step to a 4-neighbour, bucketed; seeds are taken from bucket 0 upwards.
+        int[] bucket = new int[n];
+        int[] count = new int[257];
+        for (int i = 0; i < n; i++) {
+            if (!fg[i]) continue;
+            int x = i % w, y = i / w, m = 0;
+            if (x > 0) m = Math.max(m, ClassicalSceneAnalyzer.dist2(rgb[i], rgb[i - 1]));
+            if (x < w - 1) m = Math.max(m, ClassicalSceneAnalyzer.dist2(rgb[i], rgb[i + 1]));
+            if (y > 0) m = Math.max(m, ClassicalSceneAnalyzer.dist2(rgb[i], rgb[i - w]));
+            if (y < h - 1) m = Math.max(m, ClassicalSceneAnalyzer.dist2(rgb[i], rgb[i + w]));
+            bucket[i] = Math.min(256, (int) Math.sqrt(m));
+            count[bucket[i]]++;
+        }
+        int[] start = new int[258];
+        for (int b = 0; b < 257; b++) start[b + 1] = start[b] + count[b];
+        int[] order = new int[start[257]];
+        int[] fill = start.clone();
+        for (int i = 0; i < n; i++) if (fg[i]) order[fill[bucket[i]]++] = i;
+        double join2 = join * join;
+        int next = 0;
+        for (int seed : order) {
+            if (c.labels[seed] != 0) continue;
+            int id = c.blobs.size() + 1;
+            int begin = next, head = next;
+            c.pixels[next++] = seed;
+            c.labels[seed] = id;
+            long sr = (rgb[seed] >> 16) & 255, sg = (rgb[seed] >> 8) & 255, sb = rgb[seed] & 255;
+            int x0 = Integer.MAX_VALUE, y0 = Integer.MAX_VALUE, x1 = -1, y1 = -1;
+            while (head < next) {
+                int p = c.pixels[head++];
+                int px = p % w, py = p / w;
+                x0 = Math.min(x0, px); x1 = Math.max(x1, px);
+                y0 = Math.min(y0, py); y1 = Math.max(y1, py);
+                for (int dy = -1; dy <= 1; dy++) {
+                    int ny = py + dy;
+                    if (ny < 0 || ny >= h) continue;
+                    for (int dx = -1; dx <= 1; dx++) {
+                        int nx = px + dx;
+                        if (nx < 0 || nx >= w || (dx == 0 && dy == 0)) continue;
+                        int q = ny * w + nx;
+                        if (!fg[q] || c.labels[q] != 0) continue;
+                        int k = next - begin;
+                        int col = rgb[q];
+                        double dr = ((col >> 16) & 255) - (double) sr / k, dg = ((col >> 8) & 255) - (double) sg / k, db = (col & 255) - (double) sb / k;
+                        if (dr * dr + dg * dg + db * db > join2) continue;
+                        c.labels[q] = id;
+                        c.pixels[next++] = q;
+                        sr += (col >> 16) & 255;
+                        sg += (col >> 8) & 255;
+                        sb += col & 255;
+                    }
+                }
+            }
+            c.blobs.add(new Blob(id, begin, next, new Rectangle(x0, y0, x1 - x0 + 1, y1 - y0 + 1)));
+        }
+        return c;
+    }
+
     /** The blob as a mask over its box, with holes (pixels not reachable from outside the box) filled. */
     boolean[] filledMask(Blob b) {
         Rectangle r = b.box();

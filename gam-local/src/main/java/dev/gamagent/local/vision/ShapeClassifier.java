@@ -31,18 +31,26 @@ public final class ShapeClassifier {
     public ShapeClassifier() { this(1.0); }
 
     public Map<String, Double> scores(ShapeFeatures f) {
+        double[] d = distances(f);
+        double[] logits = new double[CLASSES.size()];
+        for (int k = 0; k < logits.length; k++) logits[k] = -d[k] / (2 * temperature);
+        return softmax(CLASSES, logits);
+    }
+
+    /** Scaled squared distance of the features to each class prototype, in {@link #CLASSES} order. */
+    public double[] distances(ShapeFeatures f) {
         double[] h = f.harmonics();
         double[] x = {f.solidity(), f.circularity(), h[3], h[4], h[5], h[6], Math.min(f.corners(), 9)};
-        double[] logits = new double[CLASSES.size()];
-        for (int k = 0; k < logits.length; k++) {
+        double[] out = new double[CLASSES.size()];
+        for (int k = 0; k < out.length; k++) {
             double d = 0;
             for (int j = 0; j < x.length; j++) {
                 double z = (x[j] - PROTOTYPES[k][j]) / SCALES[j];
                 d += z * z;
             }
-            logits[k] = -d / (2 * temperature);
+            out[k] = d;
         }
-        return softmax(CLASSES, logits);
+        return out;
     }
 
     static Map<String, Double> softmax(List<String> names, double[] logits) {
