@@ -7,9 +7,8 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
-mvn -B -q -DskipTests package >&2
-cp_file="$(mktemp)"
-trap 'rm -f "$cp_file"' EXIT
-mvn -B -q dependency:build-classpath -Dmdep.outputFile="$cp_file" -Dmdep.includeScope=test >&2
-java -Xmx2g -Djava.awt.headless=true -cp "target/test-classes:target/classes:$(cat "$cp_file")" \
-  dev.gamagent.bench.perf.PerfSuite --jar target/gam.jar --out target/perf "$@"
+# one Maven session: the launcher's jar, then gam-cli's test classpath (every module and its test classes, from the reactor)
+mvn -B -q -DskipTests -Dmaven.javadoc.skip=true -Dmaven.source.skip=true package dependency:build-classpath \
+  -Dmdep.outputFile=target/test-classpath.txt -Dmdep.includeScope=test >&2
+java -Xmx2g -Djava.awt.headless=true -cp "gam-cli/target/test-classes:gam-cli/target/classes:$(cat gam-cli/target/test-classpath.txt)" \
+  dev.gamagent.bench.perf.PerfSuite --jar gam-cli/target/gam.jar --out target/perf "$@"

@@ -1,0 +1,165 @@
+package dev.gamagent.api;
+
+import dev.gamagent.backend.Backend;
+import dev.gamagent.backend.BackendFactory;
+import dev.gamagent.backend.BackendSpec;
+import dev.gamagent.config.Config;
+import dev.gamagent.util.Concurrency;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ExecutorService;
+
+/**
+ * The library's entry point: one method (GAM, DREAM, a baseline) over one backend, asked one question at a time.
+ * Build it once and reuse it; it is safe to call {@link #ask} from several threads. Close it to stop its threads
+ * and its backend's connections.
+ *
+ * <pre>{@code
+ * try (Gam gam = Gam.builder()
+ *         .openAiCompatible("http://localhost:8000/v1", "Qwen/Qwen2-VL-7B-Instruct")  // or .builtInModel()
+ *         .method("gam")
+ *         .set("gam.max_rounds", "2")
+ *         .build()) {
+ *     Question q = Question.of("q1", List.of(ImageLoader.load(Path.of("chart.png"))),
+ *             "Which bar is tallest?", Map.of("A", "red", "B", "blue"));
+ *     Answer a = gam.ask(q, (type, data) -> System.out.println(type + " " + data));
+ *     System.out.println(a.option() + " " + a.answer() + ", " + a.trace().rounds().size() + " rounds");
+ * }
+ * }</pre>
+ *
+ * The methods are those of {@link MethodRegistry#names()}; the configuration keys those of the bundled
+ * {@code defaults.json} (docs/java-api.md lists the common ones).
+ */
+public final class Gam implements AutoCloseable {
+    private final Backend backend;
+    private final Method method;
+    private final Config config;
+    private final ExecutorService executor;
+    private final ProgressListener progress;
+
+    private Gam(Backend backend, Method method, Config config, ExecutorService executor, ProgressListener progress) {
+        this.backend = backend;
+        this.method = method;
+        this.config = config;
+        this.executor = executor;
+        this.progress = progress;
+    }
+
+    /** A builder with the built-in model as backend (if on the classpath), method {@code single} and the defaults. */
+    public static Builder builder() { return new Builder(); }
+
+    /** Answers one question, reporting progress to the builder's listener. */
+    public Answer ask(Question question) { return ask(question, progress); }
+
+    /**
+     * Answers one question.
+     *
+     * @param question the images, text and (for multiple choice) options
+     * @param listener receives progress events ({@code round_started}, {@code agent_answered}, {@code weights}, ...)
+     *                 on the threads that run the agents
+     * @return the answer, its confidence and uncertainty, tokens and calls, and the full {@link Trace}
+     * @throws MethodFailure when every agent failed (the cause names the backend error)
+     */
+    public Answer ask(Question question, ProgressListener listener) {
+        Objects.requireNonNull(question, "question");
+        return method.run(question, new RunContext(backend, null, config, executor, listener));
+    }
+
+    /** The method's name, e.g. {@code gam} or {@code dream+debate}. */
+    public String method() { return method.name(); }
+
+    /** The backend's name (server and model, or {@code local}). */
+    public String backend() { return backend.name(); }
+
+    @Override public void close() {
+        executor.shutdownNow();
+        backend.close();
+    }
+
+    /** Chooses the backend, the method and the configuration of a {@link Gam}. */
+    public static final class Builder {
+        private Backend backend;
+        private BackendSpec spec = BackendSpec.local();
+        private String method = "single";
+        private Path configFile;
+        private final Map<String, String> overrides = new LinkedHashMap<>();
+        private ProgressListener progress = ProgressListener.NONE;
+
+        private Builder() { }
+
+        /** The built-in offline model (needs the {@code gam-local} artifact on the classpath). */
+        public Builder builtInModel() {
+            spec = BackendSpec.local();
+            backend = null;
+            return this;
+        }
+
+        /**
+         * A server speaking OpenAI's chat completions (vLLM, SGLang, llama.cpp, LM Studio, OpenAI).
+         *
+         * @param baseUrl the URL up to and including {@code /v1}, e.g. {@code http://localhost:8000/v1}
+         * @param model   the model name the server knows
+         */
+        public Builder openAiCompatible(String baseUrl, String model) { return openAiCompatible(baseUrl, model, null); }
+
+        /**
+         * As {@link #openAiCompatible(String, String)}, with the API key read from the environment variable
+         * {@code apiKeyEnv} (keys never pass through code or traces); null for a server without keys.
+         */
+        public Builder openAiCompatible(String baseUrl, String model, String apiKeyEnv) {
+            Objects.requireNonNull(baseUrl, "baseUrl");
+            spec = new BackendSpec("openai", List.of(baseUrl), model, apiKeyEnv, Duration.ofSeconds(120), 2, 8, null, null, null);
+            backend = null;
+            return this;
+        }
+
+        /** Any backend of one's own (a {@link Backend} implementation); {@link Gam#close} closes it. */
+        public Builder backend(Backend backend) {
+            this.backend = Objects.requireNonNull(backend, "backend");
+            return this;
+        }
+
+        /** The method: {@code single}, {@code cot}, {@code gam}, {@code dream+gam}, ... ({@link MethodRegistry#names()}). */
+        public Builder method(String name) {
+            this.method = Objects.requireNonNull(name, "method");
+            return this;
+        }
+
+        /** One configuration value by its dotted key, e.g. {@code set("gam.max_rounds", "2")}. */
+        public Builder set(String key, String value) {
+            overrides.put(Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"));
+            return this;
+        }
+
+        /** A JSON configuration file (the shape of {@code defaults.json}), applied before {@link #set} values. */
+        public Builder config(Path file) {
+            this.configFile = file;
+            return this;
+        }
+
+        /** The listener {@link Gam#ask(Question)} reports progress to. */
+        public Builder progress(ProgressListener listener) {
+            this.progress = listener == null ? ProgressListener.NONE : listener;
+            return this;
+        }
+
+        /**
+         * Builds the configured {@link Gam}.
+         *
+         * @throws IllegalArgumentException for an unknown method, configuration key or backend, naming it
+         */
+        public Gam build() {
+            Config config = Config.defaults();
+            if (configFile != null) config = config.withFile(configFile);
+            if (!overrides.isEmpty()) config = config.withOverrides(overrides);
+            Method m = MethodRegistry.create(method);
+            Backend b = backend != null ? backend : BackendFactory.create(spec, config);
+            return new Gam(b, m, config, Concurrency.newIoExecutor("gam"), progress);
+        }
+    }
+}

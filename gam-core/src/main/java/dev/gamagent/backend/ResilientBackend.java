@@ -1,0 +1,135 @@
+package dev.gamagent.backend;
+
+
+import java.time.Duration;
+import java.util.Locale;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Consumer;
+
+import static java.lang.System.Logger.Level.WARNING;
+
+/**
+ * Retries and a concurrency limit around a backend. Retries ConnectionFailed, Timeout, 408/409/429,
+ * 5xx and MalformedResponse (see {@link RetryPolicy}); each retry is logged at WARN and reported to an
+ * optional listener; after the last try the typed error is thrown. The per-request timeout is the
+ * inner HTTP backend's ({@link EndpointSettings#timeout()}), so each try gets the full timeout. Until the
+ * endpoint has answered once, calls wait behind the first ({@link ReachabilityGate}), so a dead server
+ * costs one call's retries, not one per parallel agent.
+ */
+public final class ResilientBackend implements Backend {
+    private static final System.Logger LOG = System.getLogger(ResilientBackend.class.getName());
+
+    /** One retry about to happen: which try failed, why, and how long we wait. */
+    public record RetryEvent(int retry, int maxRetries, BackendException cause, Duration delay, String endpoint) { }
+
+    private final Backend inner;
+    private final RetryPolicy policy;
+    private final Semaphore permits;
+    private final String endpoint;
+    private final Consumer<RetryEvent> listener;
+    private final int maxConcurrent;
+    private final java.util.concurrent.atomic.AtomicBoolean capReported = new java.util.concurrent.atomic.AtomicBoolean();
+    private final ReachabilityGate gate = new ReachabilityGate();
+
+    /**
+     * @param endpoint      where requests go, for log lines (no key)
+     * @param maxConcurrent requests in flight at once through this wrapper
+     */
+    public ResilientBackend(Backend inner, RetryPolicy policy, int maxConcurrent, String endpoint, Consumer<RetryEvent> listener) {
+        this.inner = inner;
+        this.policy = policy;
+        this.maxConcurrent = Math.max(1, maxConcurrent);
+        this.permits = new Semaphore(this.maxConcurrent, true);
+        this.endpoint = endpoint == null ? inner.name() : endpoint;
+        this.listener = listener == null ? e -> { } : listener;
+    }
+
+    public ResilientBackend(Backend inner, RetryPolicy policy, int maxConcurrent, String endpoint) {
+        this(inner, policy, maxConcurrent, endpoint, null);
+    }
+
+    @Override public String name() { return inner.name(); }
+
+    @Override public Capabilities capabilities() { return inner.capabilities(); }
+
+    public Backend inner() { return inner; }
+
+    @Override public ChatResult chat(ChatRequest request) {
+        ReachabilityGate.Pass pass = gate.enter(endpoint);
+        boolean settled = false;
+        try {
+            ChatResult r = retrying(request);
+            gate.answered(pass);
+            settled = true;
+            return r;
+        } catch (BackendException e) {
+            gate.gaveUp(pass, e);
+            settled = true;
+            throw e;
+        } finally {
+            if (!settled) gate.abandoned(pass);
+        }
+    }
+
+    private ChatResult retrying(ChatRequest request) {
+        try {
+            if (!permits.tryAcquire()) {
+                if (!capReported.getAndSet(true)) {
+                    LOG.log(WARNING, "requests to " + endpoint + " wait for a free slot: " + maxConcurrent + " are in flight, the limit "
+                            + "--max-concurrent sets; raise it (or leave it out) to send more at once");
+                }
+                permits.acquire();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new BackendException.ConnectionFailed("interrupted while waiting for a free slot to " + endpoint, e);
+        }
+        try {
+            for (int attempt = 0; ; attempt++) {
+                try {
+                    return inner.chat(request);
+                } catch (BackendException e) {
+                    if (!e.retryable() || attempt >= policy.maxRetries()) throw e;
+                    int retry = attempt + 1;
+                    Duration wait = policy.delay(retry, retryAfter(e), ThreadLocalRandom.current().nextDouble());
+                    LOG.log(WARNING, "retry " + retry + "/" + policy.maxRetries() + " after " + reason(e) + " from " + endpoint + " in " + seconds(wait));
+                    listener.accept(new RetryEvent(retry, policy.maxRetries(), e, wait, endpoint));
+                    sleep(wait, e);
+                }
+            }
+        } finally {
+            permits.release();
+        }
+    }
+
+    private static Duration retryAfter(BackendException e) {
+        if (e instanceof BackendException.RateLimited r) return r.retryAfter();
+        if (e instanceof BackendException.ServerUnavailable s) return s.retryAfter();
+        return null;
+    }
+
+    static String reason(BackendException e) {
+        if (e instanceof BackendException.RateLimited r) return Integer.toString(r.status());
+        if (e instanceof BackendException.ServerUnavailable s) return Integer.toString(s.status());
+        if (e instanceof BackendException.Timeout) return "timeout";
+        if (e instanceof BackendException.ConnectionFailed) return "connection failure";
+        if (e instanceof BackendException.MalformedResponse) return "malformed response";
+        return e.getClass().getSimpleName();
+    }
+
+    private static String seconds(Duration d) {
+        return String.format(Locale.ROOT, "%.1fs", d.toMillis() / 1000.0);
+    }
+
+    private static void sleep(Duration d, BackendException cause) {
+        try {
+            Thread.sleep(d.toMillis());
+        } catch (InterruptedException ie) {
+            Thread.currentThread().interrupt();
+            throw cause;
+        }
+    }
+
+    @Override public void close() { inner.close(); }
+}

@@ -1,0 +1,112 @@
+package dev.gamagent.backend.internal;
+
+import com.knuddels.jtokkit.Encodings;
+import com.knuddels.jtokkit.api.Encoding;
+import com.knuddels.jtokkit.api.EncodingType;
+import dev.gamagent.backend.ChatMessage;
+import dev.gamagent.backend.ChatRequest;
+import dev.gamagent.backend.Choice;
+import dev.gamagent.backend.Usage;
+import dev.gamagent.image.ImageTokens;
+
+import java.util.List;
+
+/**
+ * Token counts for servers that report no usage: text with the cl100k tokenizer (jtokkit), images with
+ * {@link ImageTokens} for the configured family. Results are marked {@code estimated}.
+ */
+public final class TokenEstimator {
+    /** Chat templates add a few tokens per message (role markers); 4 is OpenAI's documented figure. */
+    private static final int PER_MESSAGE = 4;
+
+    private static final class Tokenizer {
+        static final Encoding CL100K = Encodings.newLazyEncodingRegistry().getEncoding(EncodingType.CL100K_BASE);
+    }
+
+    /** jtokkit is an optional dependency of the core: without it text is counted at about 4 characters a token. */
+    private static final boolean HAS_TOKENIZER = tokenizerPresent();
+
+    private static boolean tokenizerPresent() {
+        try {
+            Class.forName("com.knuddels.jtokkit.Encodings", false, TokenEstimator.class.getClassLoader());
+            return true;
+        } catch (ClassNotFoundException | LinkageError e) {
+            return false;
+        }
+    }
+
+    private final String imageFamily;
+
+    public TokenEstimator(String imageFamily) { this.imageFamily = imageFamily; }
+
+    public long text(String s) {
+        if (s == null || s.isEmpty()) return 0;
+        return HAS_TOKENIZER ? Tokenizer.CL100K.countTokens(wellFormed(s)) : (s.length() + 3) / 4;
+    }
+
+    /**
+     * The text with lone surrogates (half an emoji, as a server cutting a reply mid-character may send)
+     * replaced by U+FFFD: the tokenizer assumes well-formed UTF-16 (found by the wire fuzz test).
+     */
+    public static String wellFormed(String s) {
+        StringBuilder out = null;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            boolean pair = Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1));
+            if (pair) {
+                if (out != null) out.append(c).append(s.charAt(i + 1));
+                i++;
+            } else if (Character.isSurrogate(c)) {
+                if (out == null) out = new StringBuilder(s.length()).append(s, 0, i);
+                out.append('\uFFFD');
+            } else if (out != null) out.append(c);
+        }
+        return out == null ? s : out.toString();
+    }
+
+    public long prompt(ChatRequest r) {
+        long total = 3; // the assistant turn's priming tokens
+        for (ChatMessage m : r.messages()) {
+            total += PER_MESSAGE;
+            for (ChatMessage.Part p : m.parts()) {
+                if (p instanceof ChatMessage.Text t) total += text(t.text());
+                else if (p instanceof ChatMessage.Image img) {
+                    total += image(img.picture().width(), img.picture().height());
+                }
+            }
+        }
+        return total;
+    }
+
+    /**
+     * Image tokens by family: {@code gemini} 258 per 768-px tile (one tile when both sides ≤ 384 px),
+     * {@code anthropic} w·h/750 after fitting the long side to 1568 px (both from the vendors' docs);
+     * other families via {@link ImageTokens}.
+     */
+    public long image(int width, int height) {
+        String f = imageFamily == null ? "" : imageFamily.toLowerCase(java.util.Locale.ROOT);
+        if (f.contains("gemini")) {
+            if (width <= 384 && height <= 384) return 258;
+            return 258L * (long) Math.ceil(width / 768.0) * (long) Math.ceil(height / 768.0);
+        }
+        if (f.contains("anthropic") || f.contains("claude")) {
+            double s = Math.min(1.0, 1568.0 / Math.max(width, height));
+            return (long) Math.ceil(width * s * height * s / 750.0);
+        }
+        return ImageTokens.estimate(imageFamily, width, height);
+    }
+
+    public long completion(List<Choice> choices) {
+        long total = 0;
+        for (Choice c : choices) total += c.hasLogprobs() ? c.logprobs().size() : Math.max(1, text(c.text()));
+        return total;
+    }
+
+    /** Server counts where given, estimates for the missing parts (then the whole is marked estimated). */
+    public Usage usage(ChatRequest r, List<Choice> choices, Long serverPrompt, Long serverCompletion) {
+        boolean estimated = serverPrompt == null || serverCompletion == null;
+        long p = serverPrompt != null ? serverPrompt : prompt(r);
+        long c = serverCompletion != null ? serverCompletion : completion(choices);
+        return new Usage(p, c, estimated);
+    }
+}

@@ -1,0 +1,48 @@
+package dev.gamagent.baseline;
+
+import dev.gamagent.engine.ReplyParser;
+import dev.gamagent.api.Answer;
+import dev.gamagent.api.Method;
+import dev.gamagent.api.Question;
+import dev.gamagent.api.RunContext;
+import dev.gamagent.api.Termination;
+import dev.gamagent.api.Trace;
+import dev.gamagent.backend.Backend;
+import dev.gamagent.backend.Sampling;
+import dev.gamagent.config.Config;
+import dev.gamagent.engine.AgentCall;
+import dev.gamagent.engine.Prompts;
+import dev.gamagent.uncertainty.UncertaintyEstimator;
+
+import java.util.List;
+import java.util.Map;
+
+/** The direct-answer baseline ("IO"): one call, greedy, the answer as given. */
+public final class SingleMethod implements Method {
+    @Override public String name() { return "single"; }
+
+    @Override public Answer run(Question q, RunContext ctx) {
+        long t0 = System.nanoTime();
+        Prompts prompts = new Prompts(ctx.config());
+        String user = prompts.render(q.isMultipleChoice() ? "single_mc" : "single_open", Map.of("question", q.render()));
+        Sampling req = Sampling.greedy(ctx.config().integer("single.max_tokens", 256), ctx.config().integer("logprobs.top_k", 5));
+        ctx.progress().event("round_started", Map.of("k", 0));
+        String name = Panel.backendRefs("single", 1, ctx.config()).get("single.backends[0]");
+        Backend backend = ctx.backendFor(name);
+        AgentCall.Reply r = AgentCall.ask(backend, null, user, q.images(), 1.0, req, UncertaintyEstimator.defaults());
+        String option = q.isMultipleChoice() ? ReplyParser.option(r.text(), q.options()) : null;
+        String answer = option != null ? q.options().get(option) : r.text().strip();
+        double u = r.uncertainty().value();
+        var turn = new Trace.AgentTurn("single", "answerer", 1.0, answer, option, u, r.uncertainty().signal().label(),
+                1.0, List.of(), r.tokens(), r.text(), null, null, null, RunContext.label(name),
+                r.result().model() == null ? backend.name() : r.result().model());
+        ctx.progress().event("agent_answered", Map.of("k", 0, "id", "single", "answer", answer));
+        long ms = (System.nanoTime() - t0) / 1_000_000;
+        var trace = new Trace(Trace.QuestionInfo.of(q), name(), Map.of(), List.of(new Trace.Round(0, List.of(turn), List.of(), u, 0.0, null)),
+                Termination.SINGLE.label(), new Trace.Final(answer, option, 1 - u), r.tokens(), 1, ms, null);
+        return new Answer(answer, option, 1 - u, u, 0, Termination.SINGLE.label(), r.tokens(), 1, ms, trace);
+    }
+
+    /** {@code single.backends}: the one backend it asks (default: the run's). */
+    @Override public Map<String, String> backendRefs(Config c) { return Panel.backendRefs("single", 1, c); }
+}

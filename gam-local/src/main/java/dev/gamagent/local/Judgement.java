@@ -1,0 +1,44 @@
+package dev.gamagent.local;
+
+import dev.gamagent.api.Region;
+
+import java.util.List;
+
+/**
+ * The local model's reading of one question: a distribution over the answers (the option texts, in
+ * option order, or for an open question the values it considered), the findings behind it, and whether
+ * its role could look at this kind of question at all.
+ *
+ * @param applicable false when the role has nothing to look at (e.g. no text for the OCR expert)
+ * @param openAnswer pieces of the answer to an open question (OCR characters keep their own distributions)
+ * @param declared   true when the agent declares itself NOT APPLICABLE (no input of its kind at all)
+ */
+public record Judgement(QuestionFamily family, boolean applicable, boolean declared, Distribution answer,
+                        List<Piece> openAnswer, List<Finding> findings, String note) {
+    public Judgement {
+        findings = List.copyOf(findings);
+        openAnswer = openAnswer == null || openAnswer.isEmpty() ? List.of(Piece.best("", answer)) : List.copyOf(openAnswer);
+    }
+
+    /**
+     * This judgement for a question read only partly ({@code clarity < 1}, see {@code QuestionReader.Reading}):
+     * the answer mixed with the uniform distribution by 1 − clarity, the unread words named in the note.
+     */
+    public Judgement unsure(double clarity, List<String> unread) {
+        if (clarity >= 1 || answer.size() < 2 || unread.isEmpty()) return this;
+        Distribution mixed = Distribution.mixture(List.of(answer, Distribution.uniform(answer.values())), new double[]{clarity, 1 - clarity});
+        String why = "the question has words this model does not read (" + String.join(", ", unread) + ")";
+        return new Judgement(family, applicable, declared, mixed, openAnswer.size() == 1 && openAnswer.get(0).scored() ? null : openAnswer,
+                findings, note == null || note.isEmpty() ? why : note + "; " + why);
+    }
+
+    /** The normalised entropy of the answer distribution (0 certain, 1 uniform). */
+    public double uncertainty() { return answer.normalisedEntropy(); }
+
+    /** One claim with its evidence: text pieces (some scored), a confidence and the image region it rests on. */
+    public record Finding(List<Piece> text, double confidence, String evidence, Region region) {
+        public Finding { text = List.copyOf(text); }
+
+        public String plainText() { return Piece.join(text); }
+    }
+}
