@@ -268,6 +268,9 @@
     const before = {};
     for (const a of (prev && prev.agents) || []) if (!a.error) before[a.id] = a;
     const d = (r.extra || {}).decision;
+    // a panel of several models (named backends): each agent's model, and its backend when not the default
+    const who = (a) => a.model ? (a.backend && a.backend !== 'default' ? `${a.model} (${a.backend})` : a.model) : (a.backend || '');
+    const mixed = new Set((r.agents || []).map(who)).size > 1;
     const rows = (r.agents || []).map((a) => {
       const was = before[a.id];
       const changed = was && !a.error && keyOf(a.option, a.answer) !== keyOf(was.option, was.answer);
@@ -277,7 +280,8 @@
       const raw = a.raw ? el('details', {}, el('summary', {}, 'reply'), el('pre', {}, a.raw)) : null;
       return el('tr', { class: changed ? 'gv-changed' : null },
         el('td', {}, el('span', { class: 'gv-swatch', style: 'background:' + ((colors[a.id] || {}).color || '#999') }), a.id),
-        el('td', {}, a.role || ''), el('td', {}, a.scale !== undefined && a.scale !== 1 ? '×' + a.scale : ''),
+        el('td', {}, a.role || ''), mixed ? el('td', { class: 'gv-model' }, who(a)) : null,
+        el('td', {}, a.scale !== undefined && a.scale !== 1 ? '×' + a.scale : ''),
         el('td', {}, a.error ? el('span', { class: 'gv-error' }, 'failed: ' + a.error) : answerOf(a.option, a.answer),
           changed ? el('span', { class: 'gv-tag gv-tag-changed', title: 'changed from ' + answerOf(was.option, was.answer) }, 'changed from ' + answerOf(was.option, was.answer)) : null),
         el('td', {}, num(a.uncertainty) + (a.signal ? ' ' : ''), a.signal ? el('span', { class: 'gv-muted' }, a.signal) : null),
@@ -289,7 +293,7 @@
     return el('section', { class: 'gv-round', 'data-k': r.k },
       el('h4', {}, r.k === 0 ? 'Round 0 — first answers' : `Round ${r.k}`, el('span', { class: 'gv-muted' }, stats.length ? '  ' + stats.join(' · ') : ''),
         d ? el('span', { class: 'gv-decision' }, 'decision: ' + answerOf(d.option, d.answer)) : null),
-      el('table', { class: 'gv-agents' }, el('thead', {}, el('tr', {}, ['agent', 'role', 'scale', 'answer', 'uncertainty', 'weight', 'claims'].map((h) => el('th', {}, h)))),
+      el('table', { class: 'gv-agents' }, el('thead', {}, el('tr', {}, ['agent', 'role'].concat(mixed ? ['model'] : [], ['scale', 'answer', 'uncertainty', 'weight', 'claims']).map((h) => el('th', {}, h)))),
         el('tbody', {}, rows)),
       critiquesBlock(r.critiques, colors));
   }

@@ -46,6 +46,7 @@ class HtmlReportBrowserTest {
         for (int i = 0; i < options.length; i++) {
             if (i > 0) sb.append(',');
             sb.append("{\"id\":\"e").append(i + 1).append("\",\"answer\":\"x\",\"option\":\"").append(options[i])
+                    .append(i == 0 ? "\",\"backend\":\"default\",\"model\":\"gam-perception" : "\",\"backend\":\"vllm\",\"model\":\"Qwen2.5-VL-7B")
                     .append("\",\"uncertainty\":0.3,\"weight\":").append(1.0 / options.length)
                     .append(",\"claims\":[{\"n\":1,\"text\":\"claim ").append(i + 1)
                     .append("\",\"confidence\":0.8,\"region\":{\"x0\":0.1,\"y0\":0.1,\"x1\":0.6,\"y1\":0.6}}]}");
@@ -195,6 +196,8 @@ class HtmlReportBrowserTest {
         waitFor("gam q2's debate", () -> page(page, "document.querySelectorAll('#sample-trace .gv-round').length === 2"));
         assertThat(page.eval("document.querySelector('#sample-trace .gv-side').textContent").asText()).contains("r→w", "wrong", "uncertainty");
         assertThat(intOf(page, "document.querySelectorAll('#sample-trace tr.gv-changed').length")).as("answers changed in round 1").isEqualTo(2);
+        assertThat(page.eval("[...document.querySelectorAll('#sample-trace .gv-round:first-of-type td.gv-model')].map(t => t.textContent).join('|')").asText())
+                .as("a panel of two models names each agent's").isEqualTo("gam-perception|Qwen2.5-VL-7B (vllm)");
         assertThat(page.eval("document.querySelector('#sample-trace svg.gv-image image').getAttribute('href')").asText()).startsWith("data:image/png");
         assertThat(intOf(page, "document.querySelectorAll('#sample-trace rect.claim-region').length")).isEqualTo(2);
         assertThat(intOf(page, "document.querySelectorAll('.sibling-tabs .sibling').length")).as("the same question's other methods").isEqualTo(3);
