@@ -153,7 +153,9 @@ public final class AskCommand implements Callable<Integer> {
     }
 
     private static void printHuman(Answer a, String backendName, Map<String, UsageMeter.Tally> used) {
-        System.out.println("answer:      " + (a.option() != null ? a.option() + ". " : "") + a.answer());
+        System.out.println("answer:      " + (a.answer() == null && a.option() == null
+                ? "none (no agent gave an answer it could stand behind; see the trace)"
+                : (a.option() != null ? a.option() + ". " : "") + a.answer()));
         System.out.printf(Locale.ROOT, "confidence:  %.3f%n", a.confidence());
         String s = signalOf(a);
         System.out.printf(Locale.ROOT, "uncertainty: %.3f%s%n", a.uncertainty(), s == null ? "" : " (" + s + ")");

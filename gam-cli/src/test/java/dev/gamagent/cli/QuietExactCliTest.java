@@ -134,4 +134,10 @@ class QuietExactCliTest {
             assertThat(left.map(x -> x.getFileName().toString()).filter(n -> n.startsWith("onnxruntime-java")).toList()).isEmpty();
         }
     }
+
+    @Test void aQuestionTheBuiltInModelCannotReadEndsWithNoAnswerSaidInWords() {
+        Run r = run("ask", "--image", IMAGE, "--question", "Why is the triangle red?", "--method", "gam", "--set", "gam.embedding=none");
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.out()).contains("answer:      none (no agent gave an answer").contains("confidence:  0.000").doesNotContain("null");
+    }
 }

@@ -240,7 +240,9 @@ public final class Panel {
             Choice c = r.choices().get(i);
             var p = ReplyParser.parse(c.text(), question);
             String id = r.choices().size() > 1 ? a.id() + "-" + (i + 1) : a.id();
-            out.add(new Turn(id, a.role(), k, scale, p.answer(), p.option(), estimator.estimate(c),
+            // an open answer that only declines ("cannot determine") holds no opinion: U = 1, as GAM's experts (DESIGN.md §5)
+            Estimate u = !question.isMultipleChoice() && ReplyParser.declines(p.answer()) ? Estimate.notApplicable() : estimator.estimate(c);
+            out.add(new Turn(id, a.role(), k, scale, p.answer(), p.option(), u,
                     i == 0 ? spent : TokenCount.ZERO, c.text(), p.how(), null, label, r.model() == null ? backend.name() : r.model()));
             ctx.progress().event("agent_answered", Map.of("k", k, "id", id, "answer", p.answer()));
         }

@@ -92,8 +92,10 @@ public final class Similarity {
         return embedder != null ? cosine(embed(a), embed(b)) : jaccard(a, b);
     }
 
+    /** An empty answer (an expert with none) embeds as the zero vector: similarity 0 to everything, as DESIGN.md §5 leaves it. */
     private float[] embed(String text) {
-        String key = text == null ? "" : text;
+        if (text == null || text.isBlank()) return new float[0];
+        String key = text;
         float[] v = vectors.get(key);
         if (v != null) return v;
         v = embedder.embed(text);

@@ -109,4 +109,15 @@ class DebateMethodsTest {
                 .doesNotContain("<peer id=\"scene-graph\"");
         assertThat(a.tokens()).isEqualTo(tokensOf(9));
     }
+
+    @Test
+    void agentsThatOnlyDeclineAnOpenQuestionGiveAnAnswerWithNoConfidence() {
+        // the model is sure of its words (log-probs near 0): the refusal is still no answer to be confident in
+        var b = backend(caps(true, false, 0), u -> Reply.of("ANSWER: cannot determine", 0.999));
+        var q = dev.gamagent.api.Question.of("q", question().images(), "Why is the triangle red?", java.util.Map.of());
+        Answer a = new DebateMethod().run(q, context(b));
+        assertThat(a.answer()).isEqualTo("cannot determine");
+        assertThat(a.confidence()).as("a unanimous refusal is no confident answer").isZero();
+        assertThat(a.trace().rounds().get(0).agents()).allSatisfy(t -> assertThat(t.uncertainty()).isEqualTo(1.0));
+    }
 }

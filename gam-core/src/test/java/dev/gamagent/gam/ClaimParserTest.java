@@ -3,6 +3,7 @@ package dev.gamagent.gam;
 import dev.gamagent.image.Region;
 import org.junit.jupiter.api.Test;
 
+import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -96,5 +97,14 @@ class ClaimParserTest {
                 .singleElement().satisfies(c -> assertThat(c.text()).isEqualTo("The triangle is blue"));
         assertThat(ClaimParser.parseCritique("CLAIM 1: |", 2)).isNotNull();
         assertThat(ClaimParser.parseCritique("CLAIM 12345678901: supported | REASON: fine", 2)).isNotNull();
+    }
+
+    @Test void anAnswerThatOnlyDeclinesIsToldApartFromOneThatHedges() {
+        for (String no : List.of("cannot determine", "Cannot be determined.", "I cannot tell from the image", "It is impossible to say",
+                "unable to read the sign", "Unknown.", "I don't know", "not sure", "It's unclear"))
+            assertThat(ClaimParser.declines(no)).as(no).isTrue();
+        for (String yes : List.of("square", "Unknown soldier", "I cannot read it, but it says STOP", "cannot determine exactly; probably 3",
+                "The sign probably reads STOP", "a red triangle, though I cannot tell its size for sure from this small image at all", ""))
+            assertThat(ClaimParser.declines(yes)).as(yes).isFalse();
     }
 }

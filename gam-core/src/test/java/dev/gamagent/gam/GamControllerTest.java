@@ -468,6 +468,25 @@ class GamControllerTest {
         assertThat(b.requests).anySatisfy(r -> assertThat(prompt(r)).contains("<role>judge</role>").contains("<task>judge</task>"));
     }
 
+    @Test void anOpenAnswerThatOnlyDeclinesHoldsNoOpinionSoNoConfidentRefusalWins() {
+        // scene and relational decline confidently; ocr reads the sign: the reading decides, the refusals carry no weight
+        ScriptedBackend b = lines((role, task, k) -> switch (task) {
+            case "critique" -> CRITIQUE;
+            default -> role.startsWith("ocr") ? "ANSWER: OPEN\nCLAIM 1: The sign reads OPEN | CONFIDENCE: 0.6\nCONFIDENCE: 0.6"
+                    : "ANSWER: cannot determine\nCONFIDENCE: 0.99";
+        });
+        Answer a = run(b, config("gam.embedding", "none", "gam.ablation.no_debate", "true"), open());
+        assertThat(a.answer()).isEqualTo("OPEN");
+        assertThat(a.trace().rounds().get(0).extra()).extractingByKey("no_opinion").asString().contains("scene=declined", "relational=declined");
+        // all three decline: no answer and no confidence, and the uncertainty starts a debate
+        ScriptedBackend none = lines((role, task, k) -> task.equals("critique") ? CRITIQUE : "ANSWER: cannot determine\nCONFIDENCE: 0.99");
+        Answer nobody = run(none, config("gam.embedding", "none"), open());
+        assertThat(nobody.answer()).isNull();
+        assertThat(nobody.confidence()).isZero();
+        assertThat(nobody.trace().rounds().get(0).uSys()).isGreaterThan(0.5);
+        assertThat(nobody.rounds()).isPositive();
+    }
+
     @Test void openAnswersUseSentenceEmbeddingsByDefault() {
         ScriptedBackend b = lines((role, task, k) -> switch (task) {
             case "critique" -> CRITIQUE;

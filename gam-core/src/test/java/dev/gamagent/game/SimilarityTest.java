@@ -73,4 +73,13 @@ class SimilarityTest {
         assertThat(para).isGreaterThan(unrelated + 0.1);
         assertThat(unrelated).isBetween(0.0, 1.0);
     }
+
+    @Test void anEmptyAnswerIsDissimilarToEverythingInsteadOfFailingTheEmbedder() {
+        Similarity sim = new Similarity(BgeSentenceEmbedder.shared());
+        double[][] m = sim.open(java.util.Arrays.asList("square", "", null, "\uFFFD"));
+        assertThat(m[0][1]).isZero();
+        assertThat(m[1][2]).isZero();
+        assertThat(m[0][3]).as("a text the tokenizer drops entirely").isZero();
+        assertThat(m[0][0]).isEqualTo(1.0);
+    }
 }

@@ -215,6 +215,20 @@ public final class LocalBackend implements Backend {
 
     /** The greedy answer for the first choice (or at temperature 0); a seeded sample for the others. */
     private static int pick(Distribution d, int k, ChatRequest request, ParsedPrompt p) {
+        int i = draw(d, k, request, p);
+        return ScoredText.OTHER.equals(d.values().get(i)) ? named(d) : i;
+    }
+
+    /** The most probable value that names an answer ("some other answer" is a placeholder, never said). */
+    private static int named(Distribution d) {
+        int best = -1;
+        for (int i = 0; i < d.size(); i++) {
+            if (!ScoredText.OTHER.equals(d.values().get(i)) && (best < 0 || d.p(i) > d.p(best))) best = i;
+        }
+        return best < 0 ? d.bestIndex() : best;
+    }
+
+    private static int draw(Distribution d, int k, ChatRequest request, ParsedPrompt p) {
         if (k == 0 || request.temperature() <= 0) {
             // A uniform distribution has no best value: the arbitrary pick is a hash of the prompt (same
             // prompt, same pick), so agents that know nothing do not all fall on option A together. An open

@@ -73,4 +73,17 @@ class RealPanelTest {
         assertThat(lines[1]).startsWith("CLAIM 2: ACCURATE").contains("enlarged").contains("on a bounded surface");
         assertThat(lines[2]).startsWith("CLAIM 3: INACCURATE").contains("CORRECTION: the sign reads \"open\"");
     }
+
+    @Test
+    void gamOnAnOpenQuestionTheModelCannotReadEndsWithoutAConfidentAnswer() {
+        var q = dev.gamagent.api.Question.of("why", List.of(sign()), "Why is the sign green?", java.util.Map.of());
+        try (var gam = dev.gamagent.api.Gam.builder().backend(backend.withOwnCaches()).method("gam").set("gam.embedding", "none").build()) {
+            var a = gam.ask(q);
+            // every expert declines: none of them holds an opinion, so there is no answer to be confident in
+            assertThat(a.answer()).as("never a placeholder of the model's distribution").isNull();
+            assertThat(a.confidence()).isZero();
+            assertThat(a.trace().rounds()).allSatisfy(r -> assertThat(r.agents())
+                    .allSatisfy(t -> assertThat(t.answer()).as("round " + r.k()).doesNotContain("\uFFFD")));
+        }
+    }
 }
