@@ -1,7 +1,7 @@
 package example;
 
+import dev.gamagent.Gam;
 import dev.gamagent.api.Answer;
-import dev.gamagent.api.Gam;
 import dev.gamagent.api.Question;
 import dev.gamagent.api.Trace;
 import dev.gamagent.image.ImageLoader;

@@ -1,8 +1,8 @@
 package dev.gamagent.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.gamagent.MethodRegistry;
 import dev.gamagent.api.Answer;
-import dev.gamagent.api.MethodRegistry;
 import dev.gamagent.api.Question;
 import dev.gamagent.api.RunContext;
 import dev.gamagent.backend.Backend;
@@ -10,12 +10,12 @@ import dev.gamagent.backend.Capabilities;
 import dev.gamagent.backend.NamedBackends;
 import dev.gamagent.backend.UsageMeter;
 import dev.gamagent.config.Config;
+import dev.gamagent.eval.SignalMix;
 import dev.gamagent.image.ImageLoader;
 import dev.gamagent.image.Picture;
 import dev.gamagent.image.VideoFrames;
-import dev.gamagent.util.Concurrency;
-import dev.gamagent.eval.SignalMix;
 import dev.gamagent.uncertainty.UncertaintyFallback;
+import dev.gamagent.util.Concurrency;
 import dev.gamagent.util.Json;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;

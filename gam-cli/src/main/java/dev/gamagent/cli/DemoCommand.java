@@ -1,6 +1,6 @@
 package dev.gamagent.cli;
 
-import dev.gamagent.api.MethodRegistry;
+import dev.gamagent.MethodRegistry;
 import dev.gamagent.backend.Backend;
 import dev.gamagent.backend.BackendSpec;
 import dev.gamagent.config.Config;

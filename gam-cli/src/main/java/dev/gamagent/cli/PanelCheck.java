@@ -1,6 +1,6 @@
 package dev.gamagent.cli;
 
-import dev.gamagent.api.MethodRegistry;
+import dev.gamagent.MethodRegistry;
 import dev.gamagent.api.RunContext;
 import dev.gamagent.backend.Backend;
 import dev.gamagent.backend.BackendEntry;

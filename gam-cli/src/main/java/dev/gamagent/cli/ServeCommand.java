@@ -1,6 +1,6 @@
 package dev.gamagent.cli;
 
-import dev.gamagent.api.MethodRegistry;
+import dev.gamagent.MethodRegistry;
 import dev.gamagent.backend.NamedBackends;
 import dev.gamagent.config.Config;
 import dev.gamagent.server.GamServer;

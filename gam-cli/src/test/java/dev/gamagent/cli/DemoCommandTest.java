@@ -44,7 +44,7 @@ class DemoCommandTest {
         assertThat(table).contains("method").contains("color").contains("count").contains("shape").contains("single")
                 .contains("66.7%").contains("report.html");
         assertThat(Files.readString(dir.resolve("report.html"))).contains("id=chart-cost", "id=sample-list", "id=gam-data");
-        assertThat(Files.readAllLines(dir.resolve("results.jsonl"))).hasSize(3 * dev.gamagent.api.MethodRegistry.listed().stream()
+        assertThat(Files.readAllLines(dir.resolve("results.jsonl"))).hasSize(3 * dev.gamagent.MethodRegistry.listed().stream()
                 .filter(DemoCommand.METHODS::contains).toList().size());
     }
 

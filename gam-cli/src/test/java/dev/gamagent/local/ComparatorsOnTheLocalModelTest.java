@@ -1,8 +1,8 @@
 package dev.gamagent.local;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.gamagent.MethodRegistry;
 import dev.gamagent.api.Answer;
-import dev.gamagent.api.MethodRegistry;
 import dev.gamagent.api.RunContext;
 import dev.gamagent.api.Trace;
 import dev.gamagent.bench.BenchItem;

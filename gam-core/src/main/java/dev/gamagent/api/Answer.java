@@ -1,5 +1,7 @@
 package dev.gamagent.api;
 
+import dev.gamagent.backend.TokenCount;
+
 /**
  * The result of one method run on one question.
  *

@@ -1,6 +1,7 @@
 package dev.gamagent.api;
 
 import dev.gamagent.backend.Backend;
+import dev.gamagent.backend.BackendResolver;
 import dev.gamagent.backend.UsageMeter;
 import dev.gamagent.config.Config;
 
@@ -16,7 +17,7 @@ import java.util.concurrent.ExecutorService;
 public record RunContext(Backend backend, BackendResolver backends, Config config, ExecutorService executor,
                          ProgressListener progress) {
     /** The name of the run's default backend (the command line's) in agent configurations, traces and tallies. */
-    public static final String DEFAULT_BACKEND = "default";
+    public static final String DEFAULT_BACKEND = BackendResolver.DEFAULT_BACKEND;
 
     public RunContext {
         Objects.requireNonNull(backend, "backend");
@@ -47,12 +48,6 @@ public record RunContext(Backend backend, BackendResolver backends, Config confi
         BackendResolver inner = backends;
         return new RunContext(d, name -> DEFAULT_BACKEND.equals(label(name)) ? d : meter.wrap(name, inner.resolve(name)),
                 config, executor, progress);
-    }
-
-    /** Resolves a backend by the name an agent's config gives; unknown names throw, naming the known ones. */
-    @FunctionalInterface
-    public interface BackendResolver {
-        Backend resolve(String name);
     }
 
     public Backend backendFor(String name) {

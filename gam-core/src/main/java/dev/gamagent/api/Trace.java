@@ -2,6 +2,8 @@ package dev.gamagent.api;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.gamagent.backend.TokenCount;
+import dev.gamagent.image.Region;
 
 import java.util.List;
 import java.util.Map;

@@ -1,6 +1,5 @@
 package dev.gamagent.backend;
 
-import dev.gamagent.api.RunContext;
 import dev.gamagent.config.Config;
 
 import java.util.ArrayList;
@@ -15,7 +14,7 @@ import java.util.function.BiFunction;
  * Named backends are built on first use, so an entry the run never uses needs no key and no server. A name
  * that is not configured is an error listing the configured ones. Closing closes what this object built.
  */
-public final class NamedBackends implements RunContext.BackendResolver, AutoCloseable {
+public final class NamedBackends implements BackendResolver, AutoCloseable {
     private final Backend defaultBackend;
     private final boolean defaultIsLocal;
     private final boolean ownsDefault;
@@ -57,7 +56,7 @@ public final class NamedBackends implements RunContext.BackendResolver, AutoClos
     /** Every name an agent may use: {@code default}, {@code local} (when available), then the entries. */
     public List<String> names() {
         List<String> out = new ArrayList<>();
-        out.add(RunContext.DEFAULT_BACKEND);
+        out.add(DEFAULT_BACKEND);
         if (factory != null || defaultIsLocal) out.add("local");
         out.addAll(entries.keySet());
         return out;
@@ -69,7 +68,7 @@ public final class NamedBackends implements RunContext.BackendResolver, AutoClos
 
     /** The backend named {@code name}, built on first use. */
     @Override public synchronized Backend resolve(String name) {
-        if (name == null || name.isBlank() || name.equals(RunContext.DEFAULT_BACKEND)) return defaultBackend;
+        if (name == null || name.isBlank() || name.equals(DEFAULT_BACKEND)) return defaultBackend;
         if (!knows(name)) throw new IllegalArgumentException(unknown(name));
         if (name.equals("local") && defaultIsLocal) return defaultBackend;
         Backend b = built.get(name);
@@ -93,7 +92,7 @@ public final class NamedBackends implements RunContext.BackendResolver, AutoClos
 
     /** What {@code name} is, for messages: its kind, endpoints and model (never a key). */
     public String describe(String name) {
-        if (name == null || name.isBlank() || name.equals(RunContext.DEFAULT_BACKEND)) return "the command line's backend, " + defaultBackend.name();
+        if (name == null || name.isBlank() || name.equals(DEFAULT_BACKEND)) return "the command line's backend, " + defaultBackend.name();
         if (name.equals("local")) return "the built-in model";
         BackendEntry e = entries.get(name);
         return e == null ? "not configured" : e.describe();

@@ -1,6 +1,5 @@
 package dev.gamagent.backend;
 
-import dev.gamagent.api.TokenCount;
 
 /** Token usage of one call; {@code estimated} when the server reported none and we counted ourselves. */
 public record Usage(long promptTokens, long completionTokens, boolean estimated) {

@@ -1,22 +1,22 @@
 package dev.gamagent.baseline;
 
-import dev.gamagent.engine.ReplyParser;
 import dev.gamagent.api.Answer;
 import dev.gamagent.api.MethodFailure;
 import dev.gamagent.api.Question;
 import dev.gamagent.api.RunContext;
 import dev.gamagent.api.Termination;
-import dev.gamagent.api.TokenCount;
 import dev.gamagent.api.Trace;
 import dev.gamagent.backend.Backend;
 import dev.gamagent.backend.ChatMessage;
 import dev.gamagent.backend.ChatResult;
 import dev.gamagent.backend.Choice;
 import dev.gamagent.backend.Sampling;
+import dev.gamagent.backend.TokenCount;
 import dev.gamagent.config.Config;
 import dev.gamagent.engine.AgentCall;
 import dev.gamagent.engine.AgentImages;
 import dev.gamagent.engine.Prompts;
+import dev.gamagent.engine.ReplyParser;
 import dev.gamagent.image.Picture;
 import dev.gamagent.uncertainty.Estimate;
 import dev.gamagent.uncertainty.UncertaintyEstimator;

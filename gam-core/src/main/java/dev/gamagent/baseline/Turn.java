@@ -1,8 +1,8 @@
 package dev.gamagent.baseline;
 
-import dev.gamagent.engine.ReplyParser;
-import dev.gamagent.api.TokenCount;
 import dev.gamagent.api.Trace;
+import dev.gamagent.backend.TokenCount;
+import dev.gamagent.engine.ReplyParser;
 import dev.gamagent.uncertainty.Estimate;
 
 /**

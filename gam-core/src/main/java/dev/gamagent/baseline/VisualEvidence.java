@@ -1,7 +1,7 @@
 package dev.gamagent.baseline;
 
-import dev.gamagent.api.Region;
 import dev.gamagent.image.Picture;
+import dev.gamagent.image.Region;
 
 import java.awt.BasicStroke;
 import java.awt.Color;

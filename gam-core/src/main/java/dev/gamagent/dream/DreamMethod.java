@@ -9,22 +9,23 @@ import dev.gamagent.api.MultiAgentMethod;
 import dev.gamagent.api.Question;
 import dev.gamagent.api.RunContext;
 import dev.gamagent.api.Termination;
-import dev.gamagent.api.TokenCount;
 import dev.gamagent.api.Trace;
 import dev.gamagent.backend.Backend;
+import dev.gamagent.backend.BackendResolver;
 import dev.gamagent.backend.ChatRequest;
 import dev.gamagent.backend.ChatResult;
 import dev.gamagent.backend.Choice;
 import dev.gamagent.backend.Sampling;
+import dev.gamagent.backend.TokenCount;
 import dev.gamagent.backend.UncertaintySignal;
 import dev.gamagent.baseline.MajorityVote;
-import dev.gamagent.engine.ReplyParser;
 import dev.gamagent.config.Config;
 import dev.gamagent.engine.AgentCall;
 import dev.gamagent.engine.AnswerSampler;
+import dev.gamagent.engine.Prompts;
+import dev.gamagent.engine.ReplyParser;
 import dev.gamagent.game.BgeSentenceEmbedder;
 import dev.gamagent.game.Similarity;
-import dev.gamagent.engine.Prompts;
 import dev.gamagent.image.Picture;
 import dev.gamagent.uncertainty.Estimate;
 import dev.gamagent.uncertainty.UncertaintyEstimator;
@@ -147,7 +148,7 @@ public final class DreamMethod implements Method {
         }
         // record ANLL of every inner reply so rollback can use DREAM's signal; the trace's own u otherwise
         AnllRecorder recorder = new AnllRecorder(innerCtx.backend());
-        RunContext.BackendResolver resolver = innerCtx.backends();
+        BackendResolver resolver = innerCtx.backends();
         innerCtx = new RunContext(recorder, agentBackend -> recorder.alongside(resolver.resolve(agentBackend)),
                 innerCtx.config(), innerCtx.executor(), innerCtx.progress());
         Answer in;

@@ -1,6 +1,6 @@
 package dev.gamagent.dream;
 
-import dev.gamagent.api.TokenCount;
+import dev.gamagent.backend.TokenCount;
 
 /**
  * One probe: agent {@code agent} (index {@code agentIndex} of the inner method's panel, in its {@code role}, on

@@ -3,9 +3,9 @@ package dev.gamagent.gam;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.gamagent.api.Region;
 import dev.gamagent.api.Trace;
 import dev.gamagent.engine.ReplyParser;
+import dev.gamagent.image.Region;
 import dev.gamagent.uncertainty.SemanticUncertainty;
 import dev.gamagent.util.Json;
 

@@ -1,6 +1,5 @@
 package dev.gamagent.image;
 
-import dev.gamagent.api.Region;
 
 import javax.imageio.IIOImage;
 import javax.imageio.ImageIO;

@@ -1,7 +1,7 @@
 package dev.gamagent.baseline;
 
+import dev.gamagent.MethodRegistry;
 import dev.gamagent.api.Answer;
-import dev.gamagent.api.MethodRegistry;
 import org.junit.jupiter.api.Test;
 
 import static dev.gamagent.testing.MethodFixtures.*;

@@ -1,12 +1,12 @@
 package dev.gamagent.baseline;
 
+import dev.gamagent.MethodRegistry;
 import dev.gamagent.api.Answer;
-import dev.gamagent.api.MethodRegistry;
-import dev.gamagent.api.Region;
 import dev.gamagent.api.Termination;
 import dev.gamagent.api.Trace;
 import dev.gamagent.backend.ChatRequest;
 import dev.gamagent.image.Picture;
+import dev.gamagent.image.Region;
 import dev.gamagent.testing.ScriptedBackend;
 import org.junit.jupiter.api.Test;
 

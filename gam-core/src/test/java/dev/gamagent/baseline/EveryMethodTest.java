@@ -1,9 +1,9 @@
 package dev.gamagent.baseline;
 
+import dev.gamagent.MethodRegistry;
 import dev.gamagent.api.Answer;
-import dev.gamagent.api.MethodRegistry;
-import dev.gamagent.api.TokenCount;
 import dev.gamagent.api.Trace;
+import dev.gamagent.backend.TokenCount;
 import dev.gamagent.util.Json;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;

@@ -1,9 +1,9 @@
 package dev.gamagent.baseline;
 
+import dev.gamagent.MethodRegistry;
 import dev.gamagent.api.Answer;
 import dev.gamagent.api.Termination;
 import dev.gamagent.api.Trace;
-import dev.gamagent.api.MethodRegistry;
 import dev.gamagent.backend.ChatMessage;
 import dev.gamagent.backend.ChatRequest;
 import dev.gamagent.testing.MethodFixtures;

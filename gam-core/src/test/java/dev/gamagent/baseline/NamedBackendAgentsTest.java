@@ -1,11 +1,12 @@
 package dev.gamagent.baseline;
 
+import dev.gamagent.MethodRegistry;
 import dev.gamagent.api.Answer;
 import dev.gamagent.api.Method;
-import dev.gamagent.api.MethodRegistry;
 import dev.gamagent.api.RunContext;
 import dev.gamagent.api.Trace;
 import dev.gamagent.backend.Backend;
+import dev.gamagent.backend.BackendResolver;
 import dev.gamagent.backend.UsageMeter;
 import dev.gamagent.config.Config;
 import dev.gamagent.testing.ScriptedBackend;
@@ -36,7 +37,7 @@ class NamedBackendAgentsTest {
     /** A context whose default backend is {@code def} and whose resolver knows {@code named}, counted in {@code meter}. */
     private static RunContext context(Backend def, Map<String, Backend> named, UsageMeter meter, String... overrides) {
         RunContext base = dev.gamagent.testing.MethodFixtures.context(def, overrides);
-        RunContext.BackendResolver r = name -> {
+        BackendResolver r = name -> {
             if (name.equals(RunContext.DEFAULT_BACKEND)) return def;
             Backend b = named.get(name);
             if (b == null) throw new IllegalArgumentException("unknown backend '" + name + "'; known: " + named.keySet());

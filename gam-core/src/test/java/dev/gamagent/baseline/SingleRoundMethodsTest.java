@@ -1,10 +1,10 @@
 package dev.gamagent.baseline;
 
 import dev.gamagent.api.Answer;
-import dev.gamagent.api.TokenCount;
 import dev.gamagent.api.Trace;
-import dev.gamagent.testing.MethodFixtures;
+import dev.gamagent.backend.TokenCount;
 import dev.gamagent.testing.MethodFixtures.Reply;
+import dev.gamagent.testing.MethodFixtures;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;

@@ -1,9 +1,10 @@
 package dev.gamagent.dream;
 
+import dev.gamagent.MethodRegistry;
 import dev.gamagent.api.Answer;
-import dev.gamagent.api.MethodRegistry;
 import dev.gamagent.api.Question;
 import dev.gamagent.api.RunContext;
+import dev.gamagent.backend.BackendResolver;
 import dev.gamagent.backend.ChatRequest;
 import dev.gamagent.backend.ChatResult;
 import dev.gamagent.backend.Choice;
@@ -54,7 +55,7 @@ class DreamFidelityTest {
     static RunContext context(ScriptedBackend def, Map<String, ScriptedBackend> named, String... overrides) {
         Map<String, String> o = new LinkedHashMap<>();
         for (String kv : overrides) o.put(kv.substring(0, kv.indexOf('=')), kv.substring(kv.indexOf('=') + 1));
-        RunContext.BackendResolver resolver = name -> {
+        BackendResolver resolver = name -> {
             ScriptedBackend b = named.get(name);
             if (b == null) throw new IllegalArgumentException("unknown backend '" + name + "'");
             return b;
@@ -209,7 +210,7 @@ class DreamFidelityTest {
 
     static dev.gamagent.api.Trace.AgentTurn expert(String id, String option, double u, Double weight, Map<String, Double> dist) {
         return new dev.gamagent.api.Trace.AgentTurn(id, id, 1.0, option, option, u, "logprobs-chosen", weight, List.of(),
-                dev.gamagent.api.TokenCount.ZERO, "ANSWER: " + option, "lines", null, dist);
+                dev.gamagent.backend.TokenCount.ZERO, "ANSWER: " + option, "lines", null, dist);
     }
 
     @Test

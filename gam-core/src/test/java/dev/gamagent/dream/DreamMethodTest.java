@@ -1,13 +1,13 @@
 package dev.gamagent.dream;
 
+import dev.gamagent.MethodRegistry;
 import dev.gamagent.api.Answer;
 import dev.gamagent.api.Method;
-import dev.gamagent.api.MethodRegistry;
 import dev.gamagent.api.Question;
 import dev.gamagent.api.RunContext;
-import dev.gamagent.api.TokenCount;
 import dev.gamagent.api.Trace;
 import dev.gamagent.backend.ChatRequest;
+import dev.gamagent.backend.TokenCount;
 import dev.gamagent.baseline.DebateMethod;
 import dev.gamagent.image.Picture;
 import dev.gamagent.testing.MethodFixtures.Reply;

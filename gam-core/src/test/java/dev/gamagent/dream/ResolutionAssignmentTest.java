@@ -1,6 +1,6 @@
 package dev.gamagent.dream;
 
-import dev.gamagent.api.TokenCount;
+import dev.gamagent.backend.TokenCount;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;

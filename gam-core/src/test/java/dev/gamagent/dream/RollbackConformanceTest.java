@@ -1,7 +1,7 @@
 package dev.gamagent.dream;
 
-import dev.gamagent.api.TokenCount;
 import dev.gamagent.api.Trace;
+import dev.gamagent.backend.TokenCount;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;

@@ -1,6 +1,6 @@
 package dev.gamagent.gam;
 
-import dev.gamagent.api.Region;
+import dev.gamagent.image.Region;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;

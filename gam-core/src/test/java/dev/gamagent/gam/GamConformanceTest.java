@@ -31,7 +31,7 @@ class GamConformanceTest {
     @org.junit.jupiter.api.AfterAll static void stop() { EXEC.shutdownNow(); }
 
     private static Answer run(dev.gamagent.backend.Backend b, dev.gamagent.config.Config c, dev.gamagent.api.Question q) {
-        return dev.gamagent.api.MethodRegistry.create("gam").run(q, new dev.gamagent.api.RunContext(b, null, c, EXEC, null));
+        return dev.gamagent.MethodRegistry.create("gam").run(q, new dev.gamagent.api.RunContext(b, null, c, EXEC, null));
     }
 
     /** argmax_k Σ_i w_i·p_i(k) over a round's recorded weights and option distributions, with that mass. */

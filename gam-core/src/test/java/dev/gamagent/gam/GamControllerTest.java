@@ -1,13 +1,14 @@
 package dev.gamagent.gam;
 
+import dev.gamagent.MethodRegistry;
 import dev.gamagent.api.Answer;
 import dev.gamagent.api.MethodFailure;
-import dev.gamagent.api.MethodRegistry;
 import dev.gamagent.api.Question;
 import dev.gamagent.api.RunContext;
 import dev.gamagent.api.Trace;
 import dev.gamagent.backend.Backend;
 import dev.gamagent.backend.BackendException;
+import dev.gamagent.backend.BackendResolver;
 import dev.gamagent.backend.Capabilities;
 import dev.gamagent.backend.ChatRequest;
 import dev.gamagent.backend.TokenLogprob;
@@ -106,7 +107,7 @@ class GamControllerTest {
 
     static Answer run(Backend b, Config c, Question q) { return run(b, null, c, q, null); }
 
-    static Answer run(Backend b, RunContext.BackendResolver resolver, Config c, Question q, List<String> events) {
+    static Answer run(Backend b, BackendResolver resolver, Config c, Question q, List<String> events) {
         RunContext ctx = new RunContext(b, resolver, c, EXEC, events == null ? null : (type, data) -> events.add(type + " " + data));
         return MethodRegistry.create("gam").run(q, ctx);
     }

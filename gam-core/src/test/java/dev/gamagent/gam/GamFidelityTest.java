@@ -1,15 +1,15 @@
 package dev.gamagent.gam;
 
+import dev.gamagent.MethodRegistry;
 import dev.gamagent.api.Answer;
-import dev.gamagent.api.MethodRegistry;
-import dev.gamagent.api.RunContext;
-import dev.gamagent.backend.Backend;
-import dev.gamagent.config.Config;
 import dev.gamagent.api.Question;
+import dev.gamagent.api.RunContext;
 import dev.gamagent.api.Trace;
+import dev.gamagent.backend.Backend;
 import dev.gamagent.backend.Capabilities;
 import dev.gamagent.backend.ChatRequest;
 import dev.gamagent.backend.TokenLogprob;
+import dev.gamagent.config.Config;
 import dev.gamagent.image.Picture;
 import dev.gamagent.testing.ScriptedBackend;
 import dev.gamagent.uncertainty.GenerationUncertainty;

@@ -29,7 +29,7 @@ class GamSamplingTest {
     @org.junit.jupiter.api.AfterAll static void stop() { EXEC.shutdownNow(); }
 
     private static Answer run(ScriptedBackend b, dev.gamagent.config.Config c, dev.gamagent.api.Question q) {
-        return dev.gamagent.api.MethodRegistry.create("gam").run(q, new dev.gamagent.api.RunContext(b, null, c, EXEC, null));
+        return dev.gamagent.MethodRegistry.create("gam").run(q, new dev.gamagent.api.RunContext(b, null, c, EXEC, null));
     }
 
     /**

@@ -1,6 +1,5 @@
 package dev.gamagent.image;
 
-import dev.gamagent.api.Region;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

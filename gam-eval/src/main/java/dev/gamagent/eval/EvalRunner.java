@@ -1,15 +1,16 @@
 package dev.gamagent.eval;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.gamagent.MethodRegistry;
 import dev.gamagent.api.Answer;
 import dev.gamagent.api.Method;
 import dev.gamagent.api.MethodFailure;
-import dev.gamagent.api.MethodRegistry;
 import dev.gamagent.api.Question;
 import dev.gamagent.api.RunContext;
-import dev.gamagent.api.TokenCount;
 import dev.gamagent.backend.Backend;
+import dev.gamagent.backend.BackendResolver;
 import dev.gamagent.backend.NamedBackends;
+import dev.gamagent.backend.TokenCount;
 import dev.gamagent.backend.UsageMeter;
 import dev.gamagent.config.Config;
 import dev.gamagent.uncertainty.UncertaintyFallback;
@@ -112,7 +113,7 @@ public final class EvalRunner {
         // each method gets its own caches (the built-in model's perception cache): no method is timed on another's work;
         // so do the named backends its agents use
         Map<String, Backend> views = new HashMap<>();
-        Map<String, RunContext.BackendResolver> resolvers = new HashMap<>();
+        Map<String, BackendResolver> resolvers = new HashMap<>();
         List<Backend> namedViews = java.util.Collections.synchronizedList(new ArrayList<>());
         for (String m : methods) {
             Backend view = backend.withOwnCaches();
@@ -187,7 +188,7 @@ public final class EvalRunner {
 
     /** Runs one pair with an idle instance of its method (a new one when all are busy), returned afterwards. */
     private ResultRecord runLent(Pair p, Question q, Map<String, Queue<Method>> instances, ExecutorService agents, Backend view,
-                                 RunContext.BackendResolver resolver) {
+                                 BackendResolver resolver) {
         Queue<Method> idle = instances.computeIfAbsent(p.method(), k -> new ConcurrentLinkedQueue<>());
         Method m = idle.poll();
         if (m == null) m = MethodRegistry.create(p.method());
@@ -213,7 +214,7 @@ public final class EvalRunner {
      * One method's view of the named backends: each with its own caches ({@link Backend#withOwnCaches}), the
      * default backend as {@code defaultView}; views that are new objects are added to {@code created} to be closed.
      */
-    private RunContext.BackendResolver ownCaches(Backend defaultView, List<Backend> created) {
+    private BackendResolver ownCaches(Backend defaultView, List<Backend> created) {
         Map<String, Backend> mine = new java.util.concurrent.ConcurrentHashMap<>();
         return name -> {
             Backend b = backends.resolve(name);
@@ -227,7 +228,7 @@ public final class EvalRunner {
     }
 
     private ResultRecord runOne(Pair p, Question q, Method m, ExecutorService agents, Backend backend,
-                                RunContext.BackendResolver resolver) {
+                                BackendResolver resolver) {
         EvalQuestion eq = p.question();
         long t0 = System.nanoTime();
         UsageMeter meter = new UsageMeter();

@@ -3,7 +3,7 @@ package dev.gamagent.eval;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.gamagent.api.Answer;
 import dev.gamagent.api.Question;
-import dev.gamagent.api.TokenCount;
+import dev.gamagent.backend.TokenCount;
 import dev.gamagent.config.Config;
 import dev.gamagent.util.Json;
 

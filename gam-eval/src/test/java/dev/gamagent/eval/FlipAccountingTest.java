@@ -1,8 +1,8 @@
 package dev.gamagent.eval;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.gamagent.MethodRegistry;
 import dev.gamagent.api.Answer;
-import dev.gamagent.api.MethodRegistry;
 import dev.gamagent.api.Trace;
 import dev.gamagent.config.Config;
 import dev.gamagent.util.Json;

@@ -2,7 +2,7 @@ package dev.gamagent.eval;
 
 import dev.gamagent.api.Answer;
 import dev.gamagent.api.Question;
-import dev.gamagent.api.TokenCount;
+import dev.gamagent.backend.TokenCount;
 import dev.gamagent.config.Config;
 import dev.gamagent.testing.ScriptedBackend;
 import org.junit.jupiter.api.Test;

@@ -1,7 +1,7 @@
 package dev.gamagent.local;
 
-import dev.gamagent.api.Region;
 import dev.gamagent.image.Picture;
+import dev.gamagent.image.Region;
 import dev.gamagent.local.ocr.TextLine;
 import dev.gamagent.local.vision.DetectedObject;
 

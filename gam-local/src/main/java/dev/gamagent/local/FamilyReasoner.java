@@ -1,6 +1,6 @@
 package dev.gamagent.local;
 
-import dev.gamagent.api.Region;
+import dev.gamagent.image.Region;
 import dev.gamagent.local.QuestionFamily.Obj;
 import dev.gamagent.local.ocr.TextLine;
 import dev.gamagent.local.vision.DetectedObject;

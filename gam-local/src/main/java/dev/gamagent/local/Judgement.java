@@ -1,6 +1,6 @@
 package dev.gamagent.local;
 
-import dev.gamagent.api.Region;
+import dev.gamagent.image.Region;
 
 import java.util.List;
 

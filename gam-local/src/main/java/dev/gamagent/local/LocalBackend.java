@@ -10,10 +10,10 @@ import dev.gamagent.backend.ChatResult;
 import dev.gamagent.backend.Choice;
 import dev.gamagent.backend.TokenLogprob;
 import dev.gamagent.backend.Usage;
-import dev.gamagent.api.Region;
 import dev.gamagent.config.Config;
 import dev.gamagent.image.ImageTokens;
 import dev.gamagent.image.Picture;
+import dev.gamagent.image.Region;
 
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,7 +1,7 @@
 package dev.gamagent.local;
 
-import dev.gamagent.api.Region;
 import dev.gamagent.image.Picture;
+import dev.gamagent.image.Region;
 
 import java.util.List;
 import java.util.Map;

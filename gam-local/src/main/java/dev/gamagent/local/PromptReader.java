@@ -1,9 +1,9 @@
 package dev.gamagent.local;
 
-import dev.gamagent.api.Region;
 import dev.gamagent.backend.ChatMessage;
 import dev.gamagent.backend.ChatRequest;
 import dev.gamagent.image.Picture;
+import dev.gamagent.image.Region;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -46,7 +46,7 @@ public final class ChartProbe {
                     Rectangle strip = new Rectangle(0, base + 1, w, Math.min(h - base - 1, Math.max(12, h / 10)));
                     List<TextLine> zl = new ArrayList<>();
                     for (TextLine l : l4) if (l.box().getCenterY() < base) zl.add(l);
-                    Picture crop = new Picture("x", it.image()).crop(new dev.gamagent.api.Region(0, (double) strip.y / h, 1, (double) (strip.y + strip.height) / h)).scaled(z, 0);
+                    Picture crop = new Picture("x", it.image()).crop(new dev.gamagent.image.Region(0, (double) strip.y / h, 1, (double) (strip.y + strip.height) / h)).scaled(z, 0);
                     for (TextLine l : v4.read(crop.image())) {
                         Rectangle b = l.box();
                         zl.add(new TextLine(new Rectangle((int) Math.round(b.x / z), strip.y + (int) Math.round(b.y / z),

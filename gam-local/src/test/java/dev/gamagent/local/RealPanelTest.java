@@ -77,7 +77,7 @@ class RealPanelTest {
     @Test
     void gamOnAnOpenQuestionTheModelCannotReadEndsWithoutAConfidentAnswer() {
         var q = dev.gamagent.api.Question.of("why", List.of(sign()), "Why is the sign green?", java.util.Map.of());
-        try (var gam = dev.gamagent.api.Gam.builder().backend(backend.withOwnCaches()).method("gam").set("gam.embedding", "none").build()) {
+        try (var gam = dev.gamagent.Gam.builder().backend(backend.withOwnCaches()).method("gam").set("gam.embedding", "none").build()) {
             var a = gam.ask(q);
             // every expert declines: none of them holds an opinion, so there is no answer to be confident in
             assertThat(a.answer()).as("never a placeholder of the model's distribution").isNull();

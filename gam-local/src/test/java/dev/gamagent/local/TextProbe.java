@@ -44,7 +44,7 @@ public final class TextProbe {
                         var s = surf.around(l.box());
                         if (!s.bounded()) continue;
                         var r = s.box();
-                        var reg = new dev.gamagent.api.Region((double) r.x / it.image().getWidth(), (double) r.y / it.image().getHeight(),
+                        var reg = new dev.gamagent.image.Region((double) r.x / it.image().getWidth(), (double) r.y / it.image().getHeight(),
                                 (double) (r.x + r.width) / it.image().getWidth(), (double) (r.y + r.height) / it.image().getHeight()).expand(0.1);
                         Picture crop = new Picture("x", it.image()).crop(reg).scaled(z, 0);
                         zl.addAll(v4.read(crop.image()));

@@ -1,7 +1,7 @@
 package dev.gamagent.server;
 
+import dev.gamagent.MethodRegistry;
 import dev.gamagent.api.Method;
-import dev.gamagent.api.MethodRegistry;
 
 import java.util.List;
 

@@ -3,14 +3,14 @@ package dev.gamagent.server;
 import dev.gamagent.api.Answer;
 import dev.gamagent.api.Method;
 import dev.gamagent.api.Question;
-import dev.gamagent.api.Region;
 import dev.gamagent.api.RunContext;
-import dev.gamagent.api.TokenCount;
 import dev.gamagent.api.Trace;
 import dev.gamagent.backend.ChatMessage;
 import dev.gamagent.backend.ChatRequest;
 import dev.gamagent.backend.ChatResult;
 import dev.gamagent.backend.Sampling;
+import dev.gamagent.backend.TokenCount;
+import dev.gamagent.image.Region;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

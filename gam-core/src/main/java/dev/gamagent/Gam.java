@@ -1,5 +1,12 @@
-package dev.gamagent.api;
+package dev.gamagent;
 
+import dev.gamagent.api.Answer;
+import dev.gamagent.api.Method;
+import dev.gamagent.api.MethodFailure;
+import dev.gamagent.api.ProgressListener;
+import dev.gamagent.api.Question;
+import dev.gamagent.api.RunContext;
+import dev.gamagent.api.Trace;
 import dev.gamagent.backend.Backend;
 import dev.gamagent.backend.BackendFactory;
 import dev.gamagent.backend.BackendSpec;

@@ -1,4 +1,4 @@
-package dev.gamagent.api;
+package dev.gamagent;
 
 import org.junit.jupiter.api.Test;
 

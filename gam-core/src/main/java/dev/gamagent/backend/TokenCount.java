@@ -1,4 +1,4 @@
-package dev.gamagent.api;
+package dev.gamagent.backend;
 
 /** Prompt and completion tokens; {@code estimated} when any part was not reported by a server. */
 public record TokenCount(long prompt, long completion, boolean estimated) {

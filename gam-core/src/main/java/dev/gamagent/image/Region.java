@@ -1,4 +1,4 @@
-package dev.gamagent.api;
+package dev.gamagent.image;
 
 /** A rectangle in normalised image coordinates: (x0,y0) top-left, (x1,y1) bottom-right, all in [0,1]. */
 public record Region(double x0, double y0, double x1, double y1) {

@@ -1,0 +1,74 @@
+package dev.gamagent;
+
+import dev.gamagent.api.Method;
+import dev.gamagent.baseline.ChatEvalMethod;
+import dev.gamagent.baseline.CotMethod;
+import dev.gamagent.baseline.DebateMethod;
+import dev.gamagent.baseline.DebuncMethod;
+import dev.gamagent.baseline.DmadMethod;
+import dev.gamagent.baseline.DwiMethod;
+import dev.gamagent.baseline.MadMethod;
+import dev.gamagent.baseline.SelfConsistencyMethod;
+import dev.gamagent.baseline.SelfDebateMethod;
+import dev.gamagent.baseline.SingleMethod;
+import dev.gamagent.baseline.VoteMethod;
+import dev.gamagent.dream.DreamMethod;
+import dev.gamagent.gam.GamMethod;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/**
+ * Every method by the name users type. {@code dream+<method>} wraps any debate method. Unknown names
+ * get an error listing the known ones.
+ */
+public final class MethodRegistry {
+    private static final Map<String, Supplier<Method>> METHODS = new LinkedHashMap<>();
+
+    static {
+        METHODS.put("single", SingleMethod::new);
+        METHODS.put("cot", CotMethod::new);
+        METHODS.put("sc", SelfConsistencyMethod::new);
+        METHODS.put("vote", VoteMethod::new);
+        METHODS.put("debate", DebateMethod::new);
+        METHODS.put("self-debate", SelfDebateMethod::new);
+        METHODS.put("mad", MadMethod::new);
+        METHODS.put("div-mad", () -> new MadMethod("div-mad")); // DREAM's name for MAD
+        METHODS.put("dmad", DmadMethod::new);
+        METHODS.put("chateval", ChatEvalMethod::new);
+        METHODS.put("debunc", DebuncMethod::new);
+        METHODS.put("dwi", DwiMethod::new);
+        METHODS.put("gam", GamMethod::new);
+    }
+
+    /** The debate-style methods DREAM wraps (DESIGN.md §7; docs/CONTRACTS.md §4), listed as "dream+<m>". */
+    private static final List<String> DREAM_WRAPPED = List.of("debate", "self-debate", "mad", "div-mad", "dmad", "chateval",
+            "debunc", "dwi", "gam");
+
+    private MethodRegistry() { }
+
+    public static Method create(String name) {
+        if (name == null || name.isBlank()) throw new IllegalArgumentException("no method named; known: " + String.join(", ", listed()));
+        String n = name.strip().toLowerCase(Locale.ROOT);
+        Supplier<Method> s = METHODS.get(n);
+        if (s != null) return s.get();
+        if (n.startsWith(DreamMethod.PREFIX)) {
+            return new DreamMethod(create(n.substring(DreamMethod.PREFIX.length())));
+        }
+        throw new IllegalArgumentException("unknown method '" + name + "'; known: " + String.join(", ", listed()));
+    }
+
+    /** The registered methods, without the DREAM wrappers. */
+    public static List<String> names() { return List.copyOf(METHODS.keySet()); }
+
+    /** Every name users can pick: the registered methods, then "dream+<m>" for each debate method. */
+    public static List<String> listed() {
+        List<String> all = new ArrayList<>(METHODS.keySet());
+        for (String m : DREAM_WRAPPED) if (METHODS.containsKey(m)) all.add(DreamMethod.PREFIX + m);
+        return List.copyOf(all);
+    }
+}
