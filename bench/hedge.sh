@@ -9,8 +9,7 @@ if [ $# -eq 0 ]; then
   echo "usage: bench/hedge.sh FOLDER... (e.g. /work/shared/realdata/mathvista-testmini-8-models /work/shared/realdata/vlmevalkit-vila1.5)" >&2
   exit 2
 fi
-mvn -B -q test-compile >&2
-cp_file="$(mktemp)"
-trap 'rm -f "$cp_file"' EXIT
-mvn -B -q dependency:build-classpath -Dmdep.outputFile="$cp_file" -Dmdep.includeScope=test >&2
-java -cp "target/test-classes:target/classes:$(cat "$cp_file")" dev.gamagent.uncertainty.HedgeMeasurement "$@"
+# the measurement is a test class of gam-eval; one Maven session builds it and what it needs, and writes its test classpath
+mvn -B -q -DskipTests -Dmaven.javadoc.skip=true -Dmaven.source.skip=true -pl gam-eval -am package dependency:build-classpath \
+  -Dmdep.outputFile=target/test-classpath.txt -Dmdep.includeScope=test >&2
+java -cp "gam-eval/target/test-classes:gam-eval/target/classes:$(cat gam-eval/target/test-classpath.txt)" dev.gamagent.uncertainty.HedgeMeasurement "$@"

@@ -4,14 +4,15 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
-mvn -B -q test-compile >&2
-cp_file="$(mktemp)"
-trap 'rm -f "$cp_file" "$cp_file.json"' EXIT
-mvn -B -q dependency:build-classpath -Dmdep.outputFile="$cp_file" -Dmdep.includeScope=test >&2
-cp="target/test-classes:target/classes:$(cat "$cp_file")"
+# gam-local's tests hold the benchmarks; one Maven session builds it and what it needs, and writes its test classpath
+mvn -B -q -DskipTests -Dmaven.javadoc.skip=true -Dmaven.source.skip=true -pl gam-local -am package dependency:build-classpath \
+  -Dmdep.outputFile=target/test-classpath.txt -Dmdep.includeScope=test >&2
+json="$(mktemp)"
+trap 'rm -f "$json"' EXIT
+cp="gam-local/target/test-classes:gam-local/target/classes:$(cat gam-local/target/test-classpath.txt)"
 java -cp "$cp" org.openjdk.jmh.Main 'dev.gamagent.bench.ControllerDecisionBenchmark' \
-  -rf json -rff "$cp_file.json" "$@"
-python3 - "$cp_file.json" <<'PY'
+  -rf json -rff "$json" "$@"
+python3 - "$json" <<'PY'
 import json, sys
 rows = json.load(open(sys.argv[1]))
 base, gam = {}, {}

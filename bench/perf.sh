@@ -7,8 +7,8 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
-# one Maven session: the launcher's jar, then gam-cli's test classpath (every module and its test classes, from the reactor)
+# one Maven session: the launcher's jar, then each module's test classpath; the suite and its JMH benchmarks are gam-local's tests
 mvn -B -q -DskipTests -Dmaven.javadoc.skip=true -Dmaven.source.skip=true package dependency:build-classpath \
   -Dmdep.outputFile=target/test-classpath.txt -Dmdep.includeScope=test >&2
-java -Xmx2g -Djava.awt.headless=true -cp "gam-cli/target/test-classes:gam-cli/target/classes:$(cat gam-cli/target/test-classpath.txt)" \
+java -Xmx2g -Djava.awt.headless=true -cp "gam-local/target/test-classes:gam-local/target/classes:$(cat gam-local/target/test-classpath.txt)" \
   dev.gamagent.bench.perf.PerfSuite --jar gam-cli/target/gam.jar --out target/perf "$@"
