@@ -31,34 +31,12 @@ final class Components {
     /** Labels {@code fg}; {@code join2} is the squared colour distance limit ({@link Integer#MAX_VALUE}: none). */
     static Components label(int[] rgb, boolean[] fg, int w, int h, int join2) {
         Components c = new Components(w, h, fg);
+        // one Join type per caller keeps the flood's call site bimorphic, so the JIT inlines both
+        Join pairwise = (p, q) -> join2 == Integer.MAX_VALUE || ClassicalSceneAnalyzer.dist2(rgb[p], rgb[q]) <= join2;
         int next = 0;
         for (int seed = 0; seed < fg.length; seed++) {
             if (!fg[seed] || c.labels[seed] != 0) continue;
-            int id = c.blobs.size() + 1;
-            int start = next, head = next;
-            c.pixels[next++] = seed;
-            c.labels[seed] = id;
-            int x0 = Integer.MAX_VALUE, y0 = Integer.MAX_VALUE, x1 = -1, y1 = -1;
-            while (head < next) {
-                int p = c.pixels[head++];
-                int px = p % w, py = p / w;
-                x0 = Math.min(x0, px); x1 = Math.max(x1, px);
-                y0 = Math.min(y0, py); y1 = Math.max(y1, py);
-                for (int dy = -1; dy <= 1; dy++) {
-                    int ny = py + dy;
-                    if (ny < 0 || ny >= h) continue;
-                    for (int dx = -1; dx <= 1; dx++) {
-                        int nx = px + dx;
-                        if (nx < 0 || nx >= w || (dx == 0 && dy == 0)) continue;
-                        int q = ny * w + nx;
-                        if (!fg[q] || c.labels[q] != 0) continue;
-                        if (join2 != Integer.MAX_VALUE && ClassicalSceneAnalyzer.dist2(rgb[p], rgb[q]) > join2) continue;
-                        c.labels[q] = id;
-                        c.pixels[next++] = q;
-                    }
-                }
-            }
-            c.blobs.add(new Blob(id, start, next, new Rectangle(x0, y0, x1 - x0 + 1, y1 - y0 + 1)));
+            next = c.flood(seed, next, fg, pairwise);
         }
         return c;
     }
@@ -93,40 +71,80 @@ final class Components {
         int next = 0;
         for (int seed : order) {
             if (c.labels[seed] != 0) continue;
-            int id = c.blobs.size() + 1;
-            int begin = next, head = next;
-            c.pixels[next++] = seed;
-            c.labels[seed] = id;
-            long sr = (rgb[seed] >> 16) & 255, sg = (rgb[seed] >> 8) & 255, sb = rgb[seed] & 255;
-            int x0 = Integer.MAX_VALUE, y0 = Integer.MAX_VALUE, x1 = -1, y1 = -1;
-            while (head < next) {
-                int p = c.pixels[head++];
-                int px = p % w, py = p / w;
-                x0 = Math.min(x0, px); x1 = Math.max(x1, px);
-                y0 = Math.min(y0, py); y1 = Math.max(y1, py);
-                for (int dy = -1; dy <= 1; dy++) {
-                    int ny = py + dy;
-                    if (ny < 0 || ny >= h) continue;
-                    for (int dx = -1; dx <= 1; dx++) {
-                        int nx = px + dx;
-                        if (nx < 0 || nx >= w || (dx == 0 && dy == 0)) continue;
-                        int q = ny * w + nx;
-                        if (!fg[q] || c.labels[q] != 0) continue;
-                        int k = next - begin;
-                        int col = rgb[q];
-                        double dr = ((col >> 16) & 255) - (double) sr / k, dg = ((col >> 8) & 255) - (double) sg / k, db = (col & 255) - (double) sb / k;
-                        if (dr * dr + dg * dg + db * db > join2) continue;
-                        c.labels[q] = id;
-                        c.pixels[next++] = q;
-                        sr += (col >> 16) & 255;
-                        sg += (col >> 8) & 255;
-                        sb += col & 255;
-                    }
-                }
-            }
-            c.blobs.add(new Blob(id, begin, next, new Rectangle(x0, y0, x1 - x0 + 1, y1 - y0 + 1)));
+            next = c.flood(seed, next, fg, new MeanJoin(rgb, seed, join2));
         }
         return c;
+    }
+
+    /** Whether pixel {@code q}, an unlabelled foreground 8-neighbour of region pixel {@code p}, joins the region. */
+    private interface Join {
+        boolean accepts(int p, int q);
+
+        /** {@code q} joined. */
+        default void added(int q) { }
+    }
+
+    /** Joins a pixel whose colour is within the limit of the region's running mean colour (the seed's at first). */
+    private static final class MeanJoin implements Join {
+        private final int[] rgb;
+        private final double join2;
+        private long sr, sg, sb;
+        private int k = 1;
+
+        MeanJoin(int[] rgb, int seed, double join2) {
+            this.rgb = rgb;
+            this.join2 = join2;
+            sr = (rgb[seed] >> 16) & 255;
+            sg = (rgb[seed] >> 8) & 255;
+            sb = rgb[seed] & 255;
+        }
+
+        @Override public boolean accepts(int p, int q) {
+            int col = rgb[q];
+            double dr = ((col >> 16) & 255) - (double) sr / k, dg = ((col >> 8) & 255) - (double) sg / k, db = (col & 255) - (double) sb / k;
+            return dr * dr + dg * dg + db * db <= join2;
+        }
+
+        @Override public void added(int q) {
+            int col = rgb[q];
+            sr += (col >> 16) & 255;
+            sg += (col >> 8) & 255;
+            sb += col & 255;
+            k++;
+        }
+    }
+
+    /**
+     * Floods one region from {@code seed} (breadth first over 8-neighbours, unlabelled foreground pixels that
+     * {@code join} accepts), appends its pixels from {@code next} on and records its blob; returns the new {@code next}.
+     */
+    private int flood(int seed, int next, boolean[] fg, Join join) {
+        int id = blobs.size() + 1;
+        int start = next, head = next;
+        pixels[next++] = seed;
+        labels[seed] = id;
+        int x0 = Integer.MAX_VALUE, y0 = Integer.MAX_VALUE, x1 = -1, y1 = -1;
+        while (head < next) {
+            int p = pixels[head++];
+            int px = p % w, py = p / w;
+            x0 = Math.min(x0, px); x1 = Math.max(x1, px);
+            y0 = Math.min(y0, py); y1 = Math.max(y1, py);
+            for (int dy = -1; dy <= 1; dy++) {
+                int ny = py + dy;
+                if (ny < 0 || ny >= h) continue;
+                for (int dx = -1; dx <= 1; dx++) {
+                    int nx = px + dx;
+                    if (nx < 0 || nx >= w || (dx == 0 && dy == 0)) continue;
+                    int q = ny * w + nx;
+                    if (!fg[q] || labels[q] != 0 || !join.accepts(p, q)) continue;
+                    labels[q] = id;
+                    pixels[next++] = q;
+                    join.added(q);
+                }
+            }
+        }
+        blobs.add(new Blob(id, start, next, new Rectangle(x0, y0, x1 - x0 + 1, y1 - y0 + 1)));
+        return next;
     }
 
     /** The blob as a mask over its box, with holes (pixels not reachable from outside the box) filled. */
