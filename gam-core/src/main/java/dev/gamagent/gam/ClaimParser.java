@@ -317,8 +317,6 @@ public final class ClaimParser {
 
     static boolean notApplicable(String answer) { return answer != null && NOT_APPLICABLE.matcher(answer).find(); }
 
-    /** Whether an answer only declines to answer (see {@link ReplyParser#declines}). */
-    public static boolean declines(String answer) { return ReplyParser.declines(answer); }
 
     /** The first '{' … last '}' of the text as a JSON object (models wrap JSON in fences or prose), or null. */
     private static JsonNode jsonObject(String text) {

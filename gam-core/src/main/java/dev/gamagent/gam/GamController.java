@@ -280,7 +280,7 @@ final class GamController {
     private static String noOpinion(ParsedResponse p, String answer, String option, boolean multipleChoice) {
         if (p.notApplicable()) return "not applicable";
         if (p.parse().equals("none") || answer == null || (multipleChoice && option == null)) return "unreadable";
-        if (!multipleChoice && ClaimParser.declines(answer)) return "declined"; // "cannot determine" is no answer to weigh
+        if (!multipleChoice && ReplyParser.declines(answer)) return "declined"; // "cannot determine" is no answer to weigh
         return null;
     }
 

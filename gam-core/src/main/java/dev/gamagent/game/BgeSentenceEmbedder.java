@@ -43,11 +43,10 @@ public final class BgeSentenceEmbedder implements SentenceEmbedder {
 
     /** The text's embedding; a text the model finds nothing to embed in (blank, or only characters its tokenizer drops) is the zero vector. */
     @Override public float[] embed(String text) {
-        if (text == null || text.isBlank()) return new float[0];
         try {
-            return model.embed(text).content().vector();
+            return model.embed(text == null ? "" : text).content().vector();
         } catch (IllegalArgumentException e) {
-            return new float[0]; // e.g. "\uFFFD": langchain4j reports "empty or whitespace-only text"
+            return new float[0]; // blank, or e.g. "\uFFFD": langchain4j reports "empty or whitespace-only text"
         }
     }
 }
