@@ -6,7 +6,7 @@ public enum UncertaintySignal {
     TOP_K("logprobs-topk"),
     /** Only the chosen token's log-probability: 1 - p. */
     CHOSEN("logprobs-chosen"),
-    /** No log-probabilities: agreement of n sampled answers (blended with hedge language when it fired). */
+    /** No log-probabilities: agreement of n sampled answers (with what the reply says of itself as one more sample). */
     SAMPLING("sampling"),
     /** No log-probabilities: hedge language (and a reported confidence). */
     SEMANTIC("semantic"),

@@ -59,24 +59,23 @@ public final class AnswerSampler {
 
     /**
      * Multiple choice: {@code chosen} is the answer's option letter, {@code keyOf} reads a sample's letter (null when
-     * unreadable); the distribution is the samples' smoothed frequencies and U = (1 − p(chosen))·K/(K − 1), blended
-     * evenly with Φ_sem of {@code hedgeText} when a hedge or a reported confidence makes Φ_sem say something.
+     * unreadable); the distribution is the samples' frequencies plus one pseudo-sample and U = (1 − p(chosen))·K/(K − 1).
+     * The pseudo-sample is what the reply says of itself: Φ_sem of {@code hedgeText}'s smoothed one-hot (DESIGN §3–4)
+     * when a hedge or a reported confidence makes Φ_sem say something, else uniform (the reply said nothing).
      */
     public Sampled options(String chosen, List<Choice> samples, Function<Choice, String> keyOf, List<String> letters, String hedgeText) {
         List<String> keys = samples.stream().map(keyOf).toList();
-        Map<String, Double> dist = SampleAgreement.frequencies(keys, letters);
+        Map<String, Double> prior = letters.contains(chosen) && semantic.fires(hedgeText)
+                ? OptionDistribution.smoothed(letters, chosen, semantic.of(hedgeText)) : null;
+        Map<String, Double> dist = SampleAgreement.frequencies(keys, letters, prior);
         double u = SampleAgreement.optionUncertainty(dist, chosen);
-        if (letters.contains(chosen) && semantic.fires(hedgeText)) {
-            double phi = semantic.of(hedgeText);
-            dist = SampleAgreement.blend(dist, OptionDistribution.smoothed(letters, chosen, phi));
-            u = (u + phi) / 2;
-        }
         return new Sampled(keys, new Estimate(u, UncertaintySignal.SAMPLING), dist);
     }
 
     /**
      * Open answers: U = 1 − the mean pairwise similarity of the answer and its samples (an unreadable sample is
-     * similarity 0 to the rest), blended with Φ_sem as for multiple choice.
+     * similarity 0 to the rest); when Φ_sem of {@code hedgeText} says something it counts as one more sample,
+     * U = (n·U + Φ_sem)/(n + 1), as the pseudo-sample of multiple choice.
      */
     public Sampled open(String answer, List<Choice> samples, Function<Choice, String> answerOf, Similarity similarity, String hedgeText) {
         List<String> keys = samples.stream().map(answerOf).toList();
@@ -92,7 +91,7 @@ public final class AnswerSampler {
             for (int b = 0; b < readable.size(); b++) sim[readable.get(a)][readable.get(b)] = readSim[a][b];
         }
         double u = SampleAgreement.openUncertainty(sim);
-        if (semantic.fires(hedgeText)) u = (u + semantic.of(hedgeText)) / 2;
+        if (semantic.fires(hedgeText)) u = SampleAgreement.withPrior(u, samples.size(), semantic.of(hedgeText));
         return new Sampled(keys, new Estimate(u, UncertaintySignal.SAMPLING), null);
     }
 }

@@ -6,16 +6,25 @@ import java.util.Map;
 
 /**
  * Uncertainty from how n sampled answers agree with an agent's answer, for backends without log-probs (docs/GAM.md,
- * "Without log-probs"). Multiple choice: the option distribution is the sample frequencies plus one uniform
- * pseudo-sample, p(k) = (c_k + 1/K) / (n + 1) (an unreadable sample counts 1/K for every option), and U inverts
- * DESIGN §4's smoothing, U = (1 − p(chosen))·K/(K − 1), so the smoothed one-hot at this U gives the same p(chosen).
+ * "Without log-probs"). Multiple choice: the option distribution is the sample frequencies plus one pseudo-sample q,
+ * p(k) = (c_k + q_k) / (n + 1) (an unreadable sample counts 1/K for every option); q is what the reply says of itself
+ * when it says anything (a reported confidence or a hedge), else uniform. U inverts DESIGN §4's smoothing,
+ * U = (1 − p(chosen))·K/(K − 1), so the smoothed one-hot at this U gives the same p(chosen).
  * Open answers: U = 1 − the mean pairwise similarity of the answer and its samples.
  */
 public final class SampleAgreement {
     private SampleAgreement() { }
 
-    /** Smoothed sample frequencies over {@code letters}; a key that is not an option letter counts as unreadable. */
+    /** Sample frequencies over {@code letters} smoothed by one uniform pseudo-sample. */
     public static Map<String, Double> frequencies(List<String> keys, List<String> letters) {
+        return frequencies(keys, letters, null);
+    }
+
+    /**
+     * Sample frequencies over {@code letters} smoothed by one pseudo-sample distributed as {@code prior} (uniform when
+     * null); a key that is not an option letter counts as unreadable.
+     */
+    public static Map<String, Double> frequencies(List<String> keys, List<String> letters, Map<String, Double> prior) {
         int k = letters.size();
         Map<String, Double> p = new LinkedHashMap<>();
         for (String l : letters) p.put(l, 0.0);
@@ -23,8 +32,12 @@ public final class SampleAgreement {
             if (key != null && p.containsKey(key)) p.merge(key, 1.0, Double::sum);
             else for (String l : letters) p.merge(l, 1.0 / k, Double::sum);
         }
+        double priorMass = 0;
+        if (prior != null) for (String l : letters) priorMass += Math.max(0, prior.getOrDefault(l, 0.0));
         double total = keys.size() + 1;
-        p.replaceAll((l, c) -> (c + 1.0 / k) / total);
+        boolean uniform = !(priorMass > 0);
+        double mass = priorMass;
+        p.replaceAll((l, c) -> (c + (uniform ? 1.0 / k : Math.max(0, prior.getOrDefault(l, 0.0)) / mass)) / total);
         return p;
     }
 
@@ -45,11 +58,12 @@ public final class SampleAgreement {
         return clamp(1 - s / pairs);
     }
 
-    /** The even blend of two option distributions over the same letters. */
-    public static Map<String, Double> blend(Map<String, Double> a, Map<String, Double> b) {
-        Map<String, Double> out = new LinkedHashMap<>();
-        for (var e : a.entrySet()) out.put(e.getKey(), (e.getValue() + b.getOrDefault(e.getKey(), 0.0)) / 2);
-        return out;
+    /**
+     * Open answers with one pseudo-sample of uncertainty {@code prior} (what the reply says of itself): the n samples'
+     * U and the prior weighted n : 1, as the pseudo-sample weighs in the option frequencies.
+     */
+    public static double withPrior(double u, int samples, double prior) {
+        return clamp((samples * u + prior) / (samples + 1));
     }
 
     private static double clamp(double v) { return Double.isNaN(v) ? 1 : Math.max(0, Math.min(1, v)); }

@@ -74,16 +74,35 @@ class AnswerSamplerTest {
         assertThat(s.options("C", samples, LETTER, List.of("A", "B", "C"), "C.").uncertainty().value()).isEqualTo(1.0);
     }
 
-    @Test void aHedgeOrReportedConfidenceOfTheAnswerIsBlendedEvenly() {
+    @Test void aHedgeOrReportedConfidenceOfTheAnswerIsThePseudoSampleInsteadOfUniform() {
         AnswerSampler s = new AnswerSampler(SAMPLING, new SemanticUncertainty());
         List<Choice> samples = List.of(reply("ANSWER: A"), reply("ANSWER: A"), reply("ANSWER: A"));
-        AnswerSampler.Sampled got = s.options("A", samples, LETTER, List.of("A", "B"), "A.\nCONFIDENCE: 0.4");
-        double uSamp = (1 - (3 + 0.5) / 4) * 2;
-        double phi = new SemanticUncertainty().of("A.\nCONFIDENCE: 0.4");
-        assertThat(got.uncertainty().value()).isCloseTo((uSamp + phi) / 2, within(1e-12));
-        assertThat(got.distribution().get("A")).isCloseTo(1 - got.uncertainty().value() / 2, within(1e-12));
-        // without a hedge or a reported confidence Φ_sem is a constant: nothing is blended
-        assertThat(s.options("A", samples, LETTER, List.of("A", "B"), "A.").uncertainty().value()).isCloseTo(uSamp, within(1e-12));
+        String text = "A.\nCONFIDENCE: 0.4";
+        double phi = new SemanticUncertainty().of(text);
+        AnswerSampler.Sampled got = s.options("A", samples, LETTER, List.of("A", "B"), text);
+        // the pseudo-sample is the reply's own word, Φ_sem's smoothed one-hot: q(A) = 1 − Φ_sem/2
+        double pa = (3 + (1 - phi / 2)) / 4;
+        assertThat(got.distribution().get("A")).isCloseTo(pa, within(1e-12));
+        assertThat(got.uncertainty().value()).isCloseTo((1 - pa) * 2, within(1e-12));
+        // a confident reply whose samples agree is more certain than the uniform pseudo-sample allows ...
+        double uniform = (1 - (3 + 0.5) / 4) * 2;
+        AnswerSampler.Sampled sure = s.options("A", samples, LETTER, List.of("A", "B"), "A.\nCONFIDENCE: 0.99");
+        assertThat(sure.uncertainty().value()).isLessThan(uniform / 4);
+        // ... yet samples that disagree outweigh it: one pseudo-sample against n
+        List<Choice> split = List.of(reply("ANSWER: B"), reply("ANSWER: B"), reply("ANSWER: A"));
+        assertThat(s.options("A", split, LETTER, List.of("A", "B"), "A.\nCONFIDENCE: 0.99").uncertainty().value()).isGreaterThan(0.5);
+        // without a hedge or a reported confidence Φ_sem is a constant that says nothing: the pseudo-sample is uniform
+        assertThat(s.options("A", samples, LETTER, List.of("A", "B"), "A.").uncertainty().value()).isCloseTo(uniform, within(1e-12));
+    }
+
+    @Test void anOpenAnswersHedgeCountsAsOneMoreSample() {
+        AnswerSampler s = new AnswerSampler(SAMPLING, new SemanticUncertainty());
+        List<Choice> samples = List.of(reply("red car"), reply("red car"), reply("red car"));
+        String text = "probably a red car";
+        double phi = new SemanticUncertainty().of(text);
+        AnswerSampler.Sampled got = s.open("red car", samples, Choice::text, Similarity.lexical(), text);
+        assertThat(got.uncertainty().value()).isCloseTo((3 * 0 + phi) / 4, within(1e-12));
+        assertThat(s.open("red car", samples, Choice::text, Similarity.lexical(), "a red car").uncertainty().value()).isCloseTo(0, within(1e-12));
     }
 
     @Test void openAnswersUseTheMeanPairwiseSimilarityOfTheAnswerAndItsSamples() {

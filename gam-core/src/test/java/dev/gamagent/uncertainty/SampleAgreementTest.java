@@ -35,6 +35,19 @@ class SampleAgreementTest {
         assertThat(p.get("B")).isCloseTo(0.375, within(1e-12));
     }
 
+    @Test void thePseudoSampleCanBeAnyDistributionAndWeighsAsOneSample() {
+        Map<String, Double> prior = OptionDistribution.smoothed(ABCD, "B", 0.2); // B: 0.85, the others 0.05
+        Map<String, Double> p = SampleAgreement.frequencies(List.of("B", "B", "C"), ABCD, prior);
+        assertThat(p.get("B")).isCloseTo((2 + 0.85) / 4, within(1e-12));
+        assertThat(p.get("C")).isCloseTo((1 + 0.05) / 4, within(1e-12));
+        assertThat(p.get("A")).isCloseTo(0.05 / 4, within(1e-12));
+        assertThat(p.values().stream().mapToDouble(Double::doubleValue).sum()).isCloseTo(1.0, within(1e-12));
+        // no prior (or one with no mass) is the uniform pseudo-sample
+        assertThat(SampleAgreement.frequencies(List.of("B", "B", "C"), ABCD, null)).isEqualTo(SampleAgreement.frequencies(List.of("B", "B", "C"), ABCD));
+        assertThat(SampleAgreement.frequencies(List.of("B"), ABCD, Map.of("A", 0.0))).isEqualTo(SampleAgreement.frequencies(List.of("B"), ABCD));
+        assertThat(SampleAgreement.withPrior(0.2, 3, 0.6)).isCloseTo(0.3, within(1e-12));
+    }
+
     @Test void threeDifferentAnswersAreMaximallyUncertain() {
         Map<String, Double> p = SampleAgreement.frequencies(List.of("A", "B", "C"), List.of("A", "B", "C"));
         assertThat(SampleAgreement.optionUncertainty(p, "A")).isCloseTo(1.0, within(1e-12));

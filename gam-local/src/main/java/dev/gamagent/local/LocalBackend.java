@@ -25,7 +25,7 @@ import java.util.List;
  * benchmark's question families from the perception's own scores, and reports per-token log-probs
  * derived from those distributions. It never knows which method calls it: the same request always
  * gets the same reply. With n > 1 and a temperature above 0, the extra choices sample the answer from
- * its distribution (seeded by the request), the rest of the reply unchanged.
+ * its distribution (seeded by the whole request: its seed, messages and image sizes), the rest of the reply unchanged.
  */
 public final class LocalBackend implements Backend {
     public static final String NAME = "local:gam-perception";
@@ -236,7 +236,7 @@ public final class LocalBackend implements Backend {
             if (p.multipleChoice() && d.bestProbability() - minimum(d) < 1e-12) return Math.floorMod((p.question() + "|" + p.role()).hashCode(), d.size());
             return d.bestIndex();
         }
-        long seed = (request.seed() == null ? 0L : request.seed()) * 31 + p.question().hashCode() * 17L + k;
+        long seed = (request.seed() == null ? 0L : request.seed()) * 31 + sampleKey(request) * 17L + k;
         double t = Math.max(1e-3, request.temperature());
         double[] w = new double[d.size()];
         double s = 0;
@@ -244,6 +244,23 @@ public final class LocalBackend implements Backend {
         double r = new java.util.SplittableRandom(seed).nextDouble() * s; // well mixed even for neighbouring seeds
         for (int i = 0; i < w.length; i++) { r -= w[i]; if (r <= 0) return i; }
         return w.length - 1;
+    }
+
+    /**
+     * What a sample's seed depends on besides the request's seed and the choice index: the whole request (every
+     * message's role and text, every image's size). Two different requests (two experts, one expert in two rounds, a
+     * probe at two scales) draw independent samples, as from a real server; the same request draws the same ones.
+     */
+    private static int sampleKey(ChatRequest request) {
+        int h = 1;
+        for (ChatMessage m : request.messages()) {
+            h = 31 * h + m.role().name().hashCode();
+            for (ChatMessage.Part part : m.parts()) {
+                if (part instanceof ChatMessage.Text t) h = 31 * h + t.text().hashCode();
+                else if (part instanceof ChatMessage.Image im) h = 31 * (31 * h + im.picture().width()) + im.picture().height();
+            }
+        }
+        return h;
     }
 
     private static double minimum(Distribution d) {

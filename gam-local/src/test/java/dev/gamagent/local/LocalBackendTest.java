@@ -284,6 +284,20 @@ class LocalBackendTest {
     }
 
     @Test
+    void requestsThatDifferDrawIndependentSamplesAsFromARealServer() {
+        // the sampling fallback draws each expert's (and each probe's) answer n times; with one seed per question the
+        // experts drew the same random numbers and their samples agreed or disagreed together
+        String q = "Why is the circle sad?\nA. rain\nB. loss\nC. tired\nD. hungry";
+        java.util.function.Function<ChatRequest, List<String>> letters = r -> backend().chat(r).choices().stream().skip(1)
+                .map(c -> c.text().strip()).toList();
+        List<String> scene = letters.apply(ask(tagged("scene expert", "answer", q) + LETTER, scene()).withSampling(1.0, 16, 9, 7L));
+        List<String> ocr = letters.apply(ask(tagged("ocr expert", "answer", q) + LETTER, scene()).withSampling(1.0, 16, 9, 7L));
+        assertThat(scene).hasSize(8).allMatch(l -> l.matches("[ABCD]"));
+        assertThat(scene).isNotEqualTo(ocr);
+        assertThat(scene).isEqualTo(letters.apply(ask(tagged("scene expert", "answer", q) + LETTER, scene()).withSampling(1.0, 16, 9, 7L)));
+    }
+
+    @Test
     void aFormatWithoutClaimLinesGetsTheFindingsAsReasoningBeforeTheAnswer() {
         String prompt = tagged("assistant", "answer", "What color is the triangle?\nA. blue\nB. red")
                 + "\nReply in this format:\nANSWER: <option letter>\nCONFIDENCE: <0..1>";
