@@ -21,8 +21,8 @@ public final class SampleAgreement {
     }
 
     /**
-     * Sample frequencies over {@code letters} smoothed by one pseudo-sample distributed as {@code prior} (uniform when
-     * null); a key that is not an option letter counts as unreadable.
+     * Sample frequencies over {@code letters} smoothed by one pseudo-sample distributed as {@code prior} (a distribution
+     * over {@code letters}; uniform when null); a key that is not an option letter counts as unreadable.
      */
     public static Map<String, Double> frequencies(List<String> keys, List<String> letters, Map<String, Double> prior) {
         int k = letters.size();
@@ -32,12 +32,8 @@ public final class SampleAgreement {
             if (key != null && p.containsKey(key)) p.merge(key, 1.0, Double::sum);
             else for (String l : letters) p.merge(l, 1.0 / k, Double::sum);
         }
-        double priorMass = 0;
-        if (prior != null) for (String l : letters) priorMass += Math.max(0, prior.getOrDefault(l, 0.0));
         double total = keys.size() + 1;
-        boolean uniform = !(priorMass > 0);
-        double mass = priorMass;
-        p.replaceAll((l, c) -> (c + (uniform ? 1.0 / k : Math.max(0, prior.getOrDefault(l, 0.0)) / mass)) / total);
+        p.replaceAll((l, c) -> (c + (prior == null ? 1.0 / k : prior.getOrDefault(l, 0.0))) / total);
         return p;
     }
 
