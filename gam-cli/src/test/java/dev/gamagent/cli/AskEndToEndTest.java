@@ -2,6 +2,7 @@ package dev.gamagent.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.gamagent.backend.TokenLogprob;
+import dev.gamagent.testing.TriangleImage;
 import dev.gamagent.testing.http.AnthropicWireServer;
 import dev.gamagent.testing.http.DisagreeingExperts;
 import dev.gamagent.testing.http.GeminiWireServer;
@@ -15,9 +16,6 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 import javax.imageio.ImageIO;
-import java.awt.Color;
-import java.awt.Graphics2D;
-import java.awt.image.BufferedImage;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -39,7 +37,7 @@ import static org.assertj.core.api.Assertions.within;
  * refusal, answer-span scoring, and {@code gam eval} over the same server.
  */
 class AskEndToEndTest {
-    static final int WIDTH = 96, HEIGHT = 64;
+    static final int WIDTH = TriangleImage.WIDTH;
     private static final double LAMBDA = 0.5, GAMMA = 0.5, TAU = 0.5, ALPHA = 0.5, BETA = 0.5;
     private static final List<String> LETTERS = List.of("A", "B", "C");
 
@@ -47,15 +45,8 @@ class AskEndToEndTest {
 
     /** A red triangle on white, written as a real PNG file. */
     static Path trianglePng(Path dir) throws Exception {
-        BufferedImage img = new BufferedImage(WIDTH, HEIGHT, BufferedImage.TYPE_INT_RGB);
-        Graphics2D g = img.createGraphics();
-        g.setColor(Color.WHITE);
-        g.fillRect(0, 0, WIDTH, HEIGHT);
-        g.setColor(Color.RED);
-        g.fillPolygon(new int[] {20, 76, 48}, new int[] {56, 56, 8}, 3);
-        g.dispose();
         Path p = dir.resolve("triangle.png");
-        ImageIO.write(img, "png", p.toFile());
+        ImageIO.write(TriangleImage.draw(), "png", p.toFile());
         return p;
     }
 

@@ -6,9 +6,10 @@ import dev.gamagent.backend.BackendFactory;
 import dev.gamagent.backend.BackendSpec;
 import dev.gamagent.config.Config;
 import dev.gamagent.image.Picture;
+import dev.gamagent.testing.DevToolsSession;
+import dev.gamagent.testing.TriangleImage;
 import dev.gamagent.testing.http.DisagreeingExperts;
 import dev.gamagent.testing.http.OpenAiWireServer;
-import dev.gamagent.testing.DevToolsSession;
 import dev.gamagent.util.Json;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -16,9 +17,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import javax.imageio.ImageIO;
-import java.awt.Color;
-import java.awt.Graphics2D;
-import java.awt.image.BufferedImage;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -38,7 +36,7 @@ import static org.junit.jupiter.api.Assertions.fail;
  * turns the gam events into readable progress lines in headless Chromium.
  */
 class ServeGamOverOpenAiWireTest {
-    private static final int WIDTH = 96, HEIGHT = 64;
+    private static final int WIDTH = TriangleImage.WIDTH;
     private static final String QUESTION = "What color is the triangle?\nA. red\nB. blue\nC. green";
 
     @TempDir Path dir;
@@ -47,17 +45,6 @@ class ServeGamOverOpenAiWireTest {
     private GamServer server;
     private String base;
     private final HttpClient client = HttpClient.newHttpClient();
-
-    static BufferedImage triangle() {
-        BufferedImage img = new BufferedImage(WIDTH, HEIGHT, BufferedImage.TYPE_INT_RGB);
-        Graphics2D g = img.createGraphics();
-        g.setColor(Color.WHITE);
-        g.fillRect(0, 0, WIDTH, HEIGHT);
-        g.setColor(Color.RED);
-        g.fillPolygon(new int[] {20, 76, 48}, new int[] {56, 56, 8}, 3);
-        g.dispose();
-        return img;
-    }
 
     @BeforeEach void start() throws Exception {
         upstream = new OpenAiWireServer();
@@ -86,13 +73,13 @@ class ServeGamOverOpenAiWireTest {
         m.path("data").forEach(n -> ids.add(n.path("id").asText()));
         assertThat(ids).contains("single", "gam", "dream+gam", "dream+debate", "dream+self-debate", "dream+mad", "dream+dmad",
                 "dream+chateval", "dream+debunc").doesNotContain("dream+single", "dream+sc");
-        HttpResponse<String> r = post(ServerFixture.request("gam-please", QUESTION, false, new Picture("t", triangle()).dataUrl()));
+        HttpResponse<String> r = post(ServerFixture.request("gam-please", QUESTION, false, new Picture("t", TriangleImage.draw()).dataUrl()));
         assertThat(r.statusCode()).isEqualTo(404);
         assertThat(r.body()).contains("dream+gam");
     }
 
     @Test void gamAnswersThroughTheUpstreamPlainlyAndStreamedWithItsRoundAgentCritiqueAndWeightEvents() throws Exception {
-        String image = new Picture("t", triangle()).dataUrl();
+        String image = new Picture("t", TriangleImage.draw()).dataUrl();
         HttpResponse<String> plain = post(ServerFixture.request("gam", QUESTION, false, image));
         assertThat(plain.statusCode()).as(plain.body()).isEqualTo(200);
         JsonNode o = Json.MAPPER.readTree(plain.body());
@@ -163,7 +150,7 @@ class ServeGamOverOpenAiWireTest {
             String cliBase = m.group(1);
             HttpResponse<String> r = client.send(HttpRequest.newBuilder(URI.create(cliBase + "/v1/chat/completions"))
                     .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(Json.write(
-                            ServerFixture.request("gam", QUESTION, false, new Picture("t", triangle()).dataUrl())))).build(),
+                            ServerFixture.request("gam", QUESTION, false, new Picture("t", TriangleImage.draw()).dataUrl())))).build(),
                     HttpResponse.BodyHandlers.ofString());
             assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
             assertThat(Json.MAPPER.readTree(r.body()).at("/choices/0/message/content").asText()).isEqualTo("A. red");
@@ -180,7 +167,7 @@ class ServeGamOverOpenAiWireTest {
         Path chrome = ServeWebPageBrowserTest.chromium();
         if (chrome == null) fail("headless Chromium is needed for the web-page test: install it (apt-get install chromium) or set CHROMIUM");
         Path png = dir.resolve("triangle.png");
-        ImageIO.write(triangle(), "png", png.toFile());
+        ImageIO.write(TriangleImage.draw(), "png", png.toFile());
         Process browser = ServeWebPageBrowserTest.startChromium(chrome, Files.createDirectory(dir.resolve("profile")));
         try (DevToolsSession page = ServeWebPageBrowserTest.openPage(browser)) {
             page.call("Page.enable", null);

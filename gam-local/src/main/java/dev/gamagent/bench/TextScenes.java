@@ -1,6 +1,7 @@
 package dev.gamagent.bench;
 
 import dev.gamagent.bench.SceneTruth.PlacedText;
+import dev.gamagent.util.EditDistance;
 
 import java.awt.Color;
 import java.awt.Font;
@@ -161,7 +162,7 @@ final class TextScenes {
         List<String> nearest = new ArrayList<>();
         for (String w : WORDS) {
             if (w.equals(word)) continue;
-            int dist = editDistance(w, word);
+            int dist = EditDistance.between(w, word);
             if (dist < best) { best = dist; nearest.clear(); }
             if (dist == best) nearest.add(w);
         }
@@ -181,19 +182,5 @@ final class TextScenes {
             if (alts != null) cs[i] = alts.charAt(rng.nextInt(alts.length()));
         }
         return new String(cs);
-    }
-
-    static int editDistance(String a, String b) {
-        int[] prev = new int[b.length() + 1], cur = new int[b.length() + 1];
-        for (int j = 0; j <= b.length(); j++) prev[j] = j;
-        for (int i = 1; i <= a.length(); i++) {
-            cur[0] = i;
-            for (int j = 1; j <= b.length(); j++) {
-                int sub = prev[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
-                cur[j] = Math.min(sub, Math.min(prev[j] + 1, cur[j - 1] + 1));
-            }
-            int[] t = prev; prev = cur; cur = t;
-        }
-        return prev[b.length()];
     }
 }

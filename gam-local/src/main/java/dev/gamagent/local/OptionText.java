@@ -1,5 +1,7 @@
 package dev.gamagent.local;
 
+import dev.gamagent.util.EditDistance;
+
 import java.util.Collection;
 import java.util.Locale;
 import java.util.regex.Matcher;
@@ -23,7 +25,7 @@ final class OptionText {
             String best = null;
             int bestD = Integer.MAX_VALUE;
             for (String o : options) {
-                int d = editDistance(said, norm(o));
+                int d = EditDistance.between(said, norm(o));
                 if (d < bestD) { bestD = d; best = o; }
             }
             if (best != null && bestD <= Math.max(1, norm(best).length() / 4)) return best;
@@ -49,20 +51,4 @@ final class OptionText {
     }
 
     static String norm(String s) { return s == null ? "" : s.strip().toLowerCase(Locale.ROOT); }
-
-    static int editDistance(String a, String b) {
-        int[] prev = new int[b.length() + 1], cur = new int[b.length() + 1];
-        for (int j = 0; j <= b.length(); j++) prev[j] = j;
-        for (int i = 1; i <= a.length(); i++) {
-            cur[0] = i;
-            for (int j = 1; j <= b.length(); j++) {
-                int sub = prev[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
-                cur[j] = Math.min(sub, Math.min(prev[j] + 1, cur[j - 1] + 1));
-            }
-            int[] t = prev;
-            prev = cur;
-            cur = t;
-        }
-        return prev[b.length()];
-    }
 }

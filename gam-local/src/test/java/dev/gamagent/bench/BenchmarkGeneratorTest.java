@@ -197,7 +197,7 @@ class BenchmarkGeneratorTest {
         for (BenchItem it : ITEMS) {
             if (it.family() != Family.TEXT) continue;
             for (String v : it.options().values()) {
-                assertThat(TextScenes.editDistance(v, it.answerText())).as("%s vs %s", v, it.answerText()).isLessThanOrEqualTo(3);
+                assertThat(dev.gamagent.util.EditDistance.between(v, it.answerText())).as("%s vs %s", v, it.answerText()).isLessThanOrEqualTo(3);
             }
         }
     }
