@@ -35,6 +35,14 @@ public final class FamilyReasoner {
 
     /** As above; {@code quick}: text read as found, without the role's closer re-reading (a probe asks for a short answer). */
     public Judgement judge(QuestionFamily family, List<Sight> sights, List<String> candidates, Expertise e, boolean quick) {
+        return judge(family, sights, candidates, e, Look.of(e), quick);
+    }
+
+    /**
+     * As above, seeing with {@code look}'s reader, segmentation and thresholds ({@code sights} are already at its
+     * scale); the role's abstentions and way of reading text are its own whatever the look.
+     */
+    public Judgement judge(QuestionFamily family, List<Sight> sights, List<String> candidates, Expertise e, Look look, boolean quick) {
         if (sights.isEmpty()) return lowInformation(family, candidates, true, "no image was given", Region.FULL);
         if (family instanceof QuestionFamily.Unknown) {
             return lowInformation(family, candidates, false, "the question is outside what this model can perceive", Region.FULL);
@@ -46,7 +54,7 @@ public final class FamilyReasoner {
         }
         boolean text = family instanceof QuestionFamily.Text || family instanceof QuestionFamily.Chart;
         Sight.Reading reading = quick ? Sight.Reading.PLAIN : e.reading(family);
-        List<Perception> views = sights.stream().map(s -> s.view(e.reader(), e.segmentation(), text, e.surfaces(), reading)).toList();
+        List<Perception> views = sights.stream().map(s -> s.view(look, text, e.surfaces(), reading)).toList();
         return combine(family, views, candidates);
     }
 
@@ -194,7 +202,7 @@ public final class FamilyReasoner {
             if (inc > 0.5) union = union == null ? new Rectangle(o.box()) : union.union(o.box());
             if (inc > 0.1 && inc < 0.9 || mergeProbability(o, objs) > 0.1) ambiguous++;
         }
-        String evidence = String.format(Locale.ROOT, "%d regions found, %d of them ambiguous (class score, size near the noise threshold, or possibly two touching objects)",
+        String evidence = String.format(Locale.ROOT, "%d regions found, %d of them in doubt (class score, size near the noise threshold, or two touching objects)",
                 objs.size(), ambiguous);
         Distribution said = stated(counts, answer, candidates);
         Judgement.Finding f = new Judgement.Finding(List.of(Piece.plain("There are"), Piece.best(" ", said), Piece.plain(" " + noun)),

@@ -18,14 +18,20 @@ import dev.gamagent.image.Region;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import java.util.SplittableRandom;
 
 /**
  * The built-in local perception model as a backend (DESIGN.md §8): it reads the prompt (PromptReader),
- * perceives the images at the size it was given (OCR + classical vision, cached), answers the
- * benchmark's question families from the perception's own scores, and reports per-token log-probs
- * derived from those distributions. It never knows which method calls it: the same request always
- * gets the same reply. With n > 1 and a temperature above 0, the extra choices sample the answer from
- * its distribution (seeded by the whole request: its seed, messages and image sizes), the rest of the reply unchanged.
+ * perceives the images at the size it was given (OCR + classical vision, cached per image and look), answers
+ * the benchmark's question families from the perception's own scores, and reports per-token log-probs derived
+ * from those distributions. It never knows which method calls it: what it sees and answers depends on the
+ * request alone (its text, images, temperature and seed), and the same request always gets the same reply.
+ * At temperature 0 a call is one greedy pass with the role's own instruments. Above 0, each choice draws its
+ * look (instruments, scale, thresholds; {@link Look}) and then its answer from the answer's distribution
+ * sharpened by the temperature, seeded by the whole request and the choice's index, so the n choices of one
+ * request, and two requests that differ, are independent samples. Shown other answers (peers, critiques), it
+ * looks again and weighs them against its own evidence ({@link Deliberation}); {@link Calibration} sets how.
  */
 public final class LocalBackend implements Backend {
     public static final String NAME = "local:gam-perception";
@@ -33,13 +39,21 @@ public final class LocalBackend implements Backend {
     public static final long MAX_IMAGE_PIXELS = 4_000_000L;
     public static final int MAX_TOP_LOGPROBS = 20;
 
+    /** Random streams of one choice: its look, its answer, its second look. */
+    private static final int LOOK = 0, ANSWER = 1, RELOOK = 2;
+
     private final LocalPerception perception;
+    private final Calibration calibration;
     private final FamilyReasoner reasoner = new FamilyReasoner();
     private final Critic critic;
     private final Encoding encoding = ScoredText.CL100K;
 
-    public LocalBackend(LocalPerception perception) {
+    public LocalBackend(LocalPerception perception) { this(perception, Calibration.DEFAULT); }
+
+    /** The backend with another behaviour under sampling and debate (measurements of the calibration itself). */
+    public LocalBackend(LocalPerception perception, Calibration calibration) {
         this.perception = perception;
+        this.calibration = calibration;
         this.critic = new Critic(perception, reasoner);
     }
 
@@ -56,8 +70,10 @@ public final class LocalBackend implements Backend {
 
     public LocalPerception perception() { return perception; }
 
+    public Calibration calibration() { return calibration; }
+
     /** The same engines with a perception cache of its own (one per method in an evaluation). */
-    @Override public Backend withOwnCaches() { return new LocalBackend(perception.withOwnCache()); }
+    @Override public Backend withOwnCaches() { return new LocalBackend(perception.withOwnCache(), calibration); }
 
     @Override public ChatResult chat(ChatRequest request) throws BackendException {
         long start = System.nanoTime();
@@ -115,68 +131,134 @@ public final class LocalBackend implements Backend {
             for (ParsedPrompt.ClaimRef c : p.claims()) out.add(critic.assess(p, c, family, MAX_IMAGE_PIXELS));
             return ReplyWriter.critique(p, out);
         }
-        List<Sight> sights = p.images().stream().map(perception::sight).toList();
+        Expertise expertise = Expertise.of(p.role());
+        // Greedy: the role's own look. Sampled: each choice draws its look, then its answer (Calibration).
+        Look look = request.temperature() > 0 ? Look.draw(expertise, random(request, k, LOOK), calibration) : Look.of(expertise);
         // A probe (DREAM's look at one scale) is a short answer: the role's own instruments, without its closer re-reading.
         boolean quick = p.task() == ParsedPrompt.Task.PROBE;
-        Judgement own = reasoner.judge(family, sights, candidates, Expertise.of(p.role()), quick).unsure(reading.clarity(), reading.unread());
+        Judgement own = judge(family, p.images(), candidates, expertise, look, quick).unsure(reading.clarity(), reading.unread());
+        Pick pick = new Pick(request, k, p);
         switch (p.task()) {
-            case REVISE -> {
-                // Critics re-examined claims: revise from their evidence. Without critiques (a plain debate), pool the peers.
-                if (p.multipleChoice() && !p.critiques().isEmpty()) return ReplyWriter.answer(p, revised(own, p, letters, k, request), true);
-                DebatePool.Pooled pooled = DebatePool.pool(own.answer(), own.applicable(), p, letters, 0.15, 0.9);
-                return ReplyWriter.answer(p, pooledAnswer(own, pooled, k, request, p), true);
-            }
             case JUDGE -> {
                 DebatePool.Pooled pooled = DebatePool.pool(own.answer(), own.applicable(), p, letters, 0.1, 0.6);
-                return ReplyWriter.answer(judgeFormat(p), pooledAnswer(own, pooled, k, request, p), false);
+                return ReplyWriter.answer(judgeFormat(p), pooledAnswer(own, pooled, pick, p), false);
             }
             case MODERATE -> {
                 DebatePool.Pooled pooled = DebatePool.pool(own.answer(), own.applicable(), p, letters, 0.1, 0.6);
-                ReplyWriter.Answer a = pooledAnswer(own, pooled, k, request, p);
+                ReplyWriter.Answer a = pooledAnswer(own, pooled, pick, p);
                 // Stop once the pooled answer is settled: P(stop) = σ((p_best − 0.75)/0.05), also requiring peer agreement.
                 double settled = pooled.answer().bestProbability() * (0.5 + 0.5 * pooled.agreement());
                 double pStop = FamilyReasoner.sigmoid((settled - 0.75) / 0.05);
                 return ReplyWriter.moderate(p, a, Distribution.of(List.of("stop", "continue"), new double[]{pStop, 1 - pStop}));
             }
             case PROBE -> {
-                int idx = pick(own.answer(), k, request, p);
-                return ReplyWriter.answer(p, new ReplyWriter.Answer(own.answer(), idx, open(own, idx), own.findings(),
+                int idx = pick.index(own.answer());
+                return ReplyWriter.answer(p, new ReplyWriter.Answer(own.answer(), idx, open(own, idx), said(own, idx, p),
                         own.declared() && p.format() != ParsedPrompt.OutputFormat.LETTER, null), false);
             }
             default -> {
-                int idx = pick(own.answer(), k, request, p);
+                List<Deliberation.Voice> voices = Deliberation.voices(p);
+                List<Revision.Evidence> critiques = p.multipleChoice() ? Revision.evidence(p) : List.of();
+                // Shown other answers (peers, critiques), the agent weighs them against its own evidence.
+                if (!voices.isEmpty() || !critiques.isEmpty()) {
+                    return ReplyWriter.answer(p, deliberated(own, voices, critiques, family, candidates, expertise, pick, request, p), true);
+                }
+                int idx = pick.index(own.answer());
                 boolean declared = own.declared() && p.format() != ParsedPrompt.OutputFormat.LETTER
                         && p.format() != ParsedPrompt.OutputFormat.SHORT;
                 // An abstaining role says why on a REASON line (it makes no claim for critics to examine); a role that
                 // looked and found nothing says "cannot determine" where the format has room for it.
-                return ReplyWriter.answer(p, new ReplyWriter.Answer(own.answer(), idx, open(own, idx), own.findings(), declared,
+                return ReplyWriter.answer(p, new ReplyWriter.Answer(own.answer(), idx, open(own, idx), said(own, idx, p), declared,
                         declared ? own.note() : null, undetermined(own, p)), true);
             }
         }
     }
 
-    /** The expert's answer after the critics' re-examination (see {@link Revision}). */
-    private ReplyWriter.Answer revised(Judgement own, ParsedPrompt p, List<String> letters, int k, ChatRequest request) {
-        if (own.declared()) return new ReplyWriter.Answer(own.answer(), own.answer().bestIndex(), null, own.findings(), true, own.note());
-        List<Revision.Evidence> evidence = Revision.evidence(p);
-        Revision.Result r = Revision.revise(own.answer(), evidence);
-        Distribution d = r.answer();
-        int idx = pick(d, k, request, p);
+    /** The judgement of {@code pictures} seen with {@code look} (each picture at the look's scale, perceived once per image and look). */
+    private Judgement judge(QuestionFamily family, List<Picture> pictures, List<String> candidates, Expertise e, Look look, boolean quick) {
+        List<Sight> sights = pictures.stream().map(pic -> perception.sight(pic, look.scale())).toList();
+        return reasoner.judge(family, sights, candidates, e, look, quick);
+    }
+
+    /**
+     * The agent's answer when it is shown other answers ({@link Deliberation}): when they disagree with its own, it
+     * looks again (a look drawn for this request, so a debate at temperature 0 looks again too; at the region a
+     * disagreeing peer names, enlarged, when the answer rests on one object or text), mixes that second look into
+     * its own evidence, and weighs the whole against the peers and critiques. A role that declared itself not
+     * applicable stays so.
+     */
+    private ReplyWriter.Answer deliberated(Judgement own, List<Deliberation.Voice> voices, List<Revision.Evidence> critiques,
+                                           QuestionFamily family, List<String> candidates, Expertise e, Pick pick,
+                                           ChatRequest request, ParsedPrompt p) {
+        if (own.declared()) {
+            return new ReplyWriter.Answer(own.answer(), own.answer().bestIndex(), null, List.of(),
+                    p.format() != ParsedPrompt.OutputFormat.LETTER, own.note());
+        }
         String ownBest = own.answer().best();
-        StringBuilder why = new StringBuilder(String.format(java.util.Locale.ROOT, "own perception %s",
-                own.applicable() ? String.format(java.util.Locale.ROOT, "favours %s (%.2f)", ownBest, own.answer().bestProbability()) : "has no evidence"));
-        for (Revision.Evidence e : r.used()) {
-            why.append(String.format(java.util.Locale.ROOT, "; %s found the claim for %s %s (P true %.2f)%s", e.critic(), e.claimed(),
-                    e.verdict().toLowerCase(java.util.Locale.ROOT), e.truth(), e.corrected() == null ? "" : ", correction " + e.corrected()));
+        Distribution evidence = own.answer();
+        StringBuilder why = new StringBuilder(own.applicable()
+                ? String.format(Locale.ROOT, "own look favours %s (%.2f)", ownBest, own.answer().bestProbability())
+                : "own look found nothing to answer from");
+        if (Deliberation.disputes(ownBest, voices, critiques) && !p.images().isEmpty()) {
+            Look second = Look.draw(e, random(request, pick.k(), RELOOK), calibration);
+            Region where = local(family) ? voices.stream().filter(v -> !v.answer().equalsIgnoreCase(ownBest) && v.region() != null)
+                    .map(Deliberation.Voice::region).findFirst().orElse(null) : null;
+            Judgement again = where == null ? judge(family, p.images(), candidates, e, second, false)
+                    : judge(family, List.of(zoomed(p.images().get(0), where)), candidates, e, second, false);
+            if (again.applicable() && again.answer().values().equals(evidence.values())) {
+                double w = own.applicable() ? calibration.relookWeight() : 1.0;
+                evidence = Distribution.mixture(List.of(evidence, again.answer()), new double[]{1 - w, w});
+                why.append(String.format(Locale.ROOT, "; looking again (%s%s) favours %s (%.2f)", second,
+                        where == null ? "" : ", at " + ReplyWriter.region(where), again.answer().best(), again.answer().bestProbability()));
+            } else {
+                why.append("; looking again found nothing more");
+            }
         }
-        if (!d.best().equals(ownBest)) why.append("; the re-examined evidence moved the answer to ").append(d.best());
+        Distribution d = Deliberation.weigh(evidence, voices, critiques, calibration.peerTrust());
+        for (Deliberation.Voice v : voices) {
+            why.append(String.format(Locale.ROOT, "; %s answered %s (sure %.2f)", v.id(), v.answer(), v.confidence()));
+        }
+        for (Revision.Evidence c : critiques) {
+            why.append(String.format(Locale.ROOT, "; %s found the claim for %s %s (P true %.2f)%s", c.critic(), c.claimed(),
+                    c.verdict().toLowerCase(Locale.ROOT), c.truth(), c.corrected() == null ? "" : ", correction " + c.corrected()));
+        }
+        int idx = pick.index(d);
+        String chosen = d.values().get(idx);
+        if (!chosen.equals(ownBest)) why.append("; weighed together, the answer is ").append(chosen);
         List<Judgement.Finding> findings = own.findings();
-        if (!d.best().equals(ownBest) || !own.applicable()) {
-            Region where = own.findings().isEmpty() ? Region.FULL : own.findings().get(0).region();
-            List<Piece> text = List.of(Piece.plain("Re-examined by the critics, the answer is \""), Piece.chosen("", d, idx), Piece.plain("\""));
-            findings = List.of(new Judgement.Finding(text, d.p(idx), why.toString(), where));
+        List<Piece> openPieces = null;
+        if (!chosen.equals(ownBest) || !own.applicable()) {
+            Region at = own.findings().isEmpty() ? Region.FULL : own.findings().get(0).region();
+            List<Piece> text = List.of(Piece.plain("Weighing what I see against the other answers, the answer is \""),
+                    Piece.chosen("", d, idx), Piece.plain("\""));
+            findings = List.of(new Judgement.Finding(text, d.p(idx), why.toString(), at));
+        } else if (d.values().equals(own.answer().values())) {
+            openPieces = open(own, idx);
         }
-        return new ReplyWriter.Answer(d, idx, null, findings, false, why.toString(), !own.applicable() && r.used().isEmpty() && words(p));
+        boolean undetermined = !own.applicable() && voices.isEmpty() && critiques.stream().noneMatch(c -> c.truth() >= 0.5) && words(p);
+        return new ReplyWriter.Answer(d, idx, openPieces, findings, false, why.toString(), undetermined);
+    }
+
+    /** Families whose answer rests on one object or one text, so a look at the region a peer names is a look at the answer. */
+    private static boolean local(QuestionFamily f) {
+        return f instanceof QuestionFamily.Text || f instanceof QuestionFamily.Color || f instanceof QuestionFamily.Shape;
+    }
+
+    /** A region of the image (15 % margin, at least 24 px a side) enlarged 2–4×, as the fact checker looks closer. */
+    private static Picture zoomed(Picture image, Region r) {
+        Region grown = Critic.atLeast(r.expand(0.15), image, 24);
+        Picture crop = image.crop(grown);
+        double zoom = Math.max(2, Math.min(4, 640.0 / Math.max(crop.width(), crop.height())));
+        return crop.scaled(zoom, Critic.MAX_ZOOM_PIXELS);
+    }
+
+    /** What the reply says it found: the findings, or, for a sampled option other than the best, that option. */
+    private static List<Judgement.Finding> said(Judgement own, int idx, ParsedPrompt p) {
+        Distribution d = own.answer();
+        if (idx == d.bestIndex() || !p.multipleChoice() || own.findings().isEmpty()) return own.findings();
+        Judgement.Finding f = own.findings().get(0);
+        List<Piece> text = List.of(Piece.plain("The answer is \""), Piece.chosen("", d, idx), Piece.plain("\""));
+        return List.of(new Judgement.Finding(text, d.p(idx), f.evidence(), f.region()));
     }
 
     /** Found nothing to answer from, in a format with room for words (a letter-only reply still gives a letter). */
@@ -188,15 +270,15 @@ public final class LocalBackend implements Backend {
         return p.format() == ParsedPrompt.OutputFormat.LINES || p.format() == ParsedPrompt.OutputFormat.JSON;
     }
 
-    private ReplyWriter.Answer pooledAnswer(Judgement own, DebatePool.Pooled pooled, int k, ChatRequest request, ParsedPrompt p) {
+    private ReplyWriter.Answer pooledAnswer(Judgement own, DebatePool.Pooled pooled, Pick pick, ParsedPrompt p) {
         Distribution d = pooled.answer();
-        int idx = pick(d, k, request, p);
+        int idx = pick.index(d);
         List<Piece> openPieces = d == own.answer() ? open(own, idx) : null;
         String reason = null;
         if (pooled.peersUsed() > 0 || !p.critiques().isEmpty()) {
             String ownBest = own.answer().best();
-            reason = String.format(java.util.Locale.ROOT, "own perception %s (weight %.2f) pooled with %d weighted peer answers%s",
-                    own.applicable() ? "favours " + ownBest : "has no evidence", pooled.selfWeight(), pooled.peersUsed(),
+            reason = String.format(Locale.ROOT, "own look %s (weight %.2f) pooled with %d weighted peer answers%s",
+                    own.applicable() ? "favours " + ownBest : "found nothing to answer from", pooled.selfWeight(), pooled.peersUsed(),
                     d.best().equals(ownBest) ? "" : "; the weighted evidence moved the answer to " + d.best());
         }
         boolean declared = own.declared() && pooled.peersUsed() == 0 && p.format() != ParsedPrompt.OutputFormat.LETTER;
@@ -213,10 +295,31 @@ public final class LocalBackend implements Backend {
         return p.format() == ParsedPrompt.OutputFormat.JSON ? p : ReplyWriter.withFormat(p, ParsedPrompt.OutputFormat.LINES);
     }
 
-    /** The greedy answer for the first choice (or at temperature 0); a seeded sample for the others. */
-    private static int pick(Distribution d, int k, ChatRequest request, ParsedPrompt p) {
-        int i = draw(d, k, request, p);
-        return ScoredText.OTHER.equals(d.values().get(i)) ? named(d) : i;
+    /**
+     * How choice {@code k} of a request picks a value of a distribution: at temperature 0, the most probable one
+     * (a uniform distribution has none: its pick is a hash of the question and role, the same prompt always making
+     * the same pick, so agents that know nothing do not all fall on option A together); above 0, a draw from the
+     * distribution sharpened by the temperature (p^(1/T), renormalised). "Some other answer" is never said.
+     */
+    private record Pick(ChatRequest request, int k, ParsedPrompt p) {
+        int index(Distribution d) {
+            int i = draw(d);
+            return ScoredText.OTHER.equals(d.values().get(i)) ? named(d) : i;
+        }
+
+        private int draw(Distribution d) {
+            if (request.temperature() <= 0) {
+                if (p.multipleChoice() && d.bestProbability() - minimum(d) < 1e-12) return Math.floorMod((p.question() + "|" + p.role()).hashCode(), d.size());
+                return d.bestIndex();
+            }
+            double t = Math.max(1e-3, request.temperature());
+            double[] w = new double[d.size()];
+            double s = 0;
+            for (int i = 0; i < w.length; i++) { w[i] = Math.pow(d.p(i), 1 / t); s += w[i]; }
+            double r = random(request, k, ANSWER).nextDouble() * s;
+            for (int i = 0; i < w.length; i++) { r -= w[i]; if (r <= 0) return i; }
+            return w.length - 1;
+        }
     }
 
     /** The most probable value that names an answer ("some other answer" is a placeholder, never said). */
@@ -228,29 +331,17 @@ public final class LocalBackend implements Backend {
         return best < 0 ? d.bestIndex() : best;
     }
 
-    private static int draw(Distribution d, int k, ChatRequest request, ParsedPrompt p) {
-        if (k == 0 || request.temperature() <= 0) {
-            // A uniform distribution has no best value: the arbitrary pick is a hash of the prompt (same
-            // prompt, same pick), so agents that know nothing do not all fall on option A together. An open
-            // question has no options to spread over: its first value is the honest "cannot determine".
-            if (p.multipleChoice() && d.bestProbability() - minimum(d) < 1e-12) return Math.floorMod((p.question() + "|" + p.role()).hashCode(), d.size());
-            return d.bestIndex();
-        }
+    /**
+     * The random stream {@code stream} of choice {@code k}: seeded by the request's seed, the whole request (every
+     * message's role and text, every image's size) and the choice's index. Two different requests (two agents, one
+     * agent in two rounds, a probe at two scales) draw independently, as from a real server; the same request
+     * draws the same.
+     */
+    static SplittableRandom random(ChatRequest request, int k, int stream) {
         long seed = (request.seed() == null ? 0L : request.seed()) * 31 + sampleKey(request) * 17L + k;
-        double t = Math.max(1e-3, request.temperature());
-        double[] w = new double[d.size()];
-        double s = 0;
-        for (int i = 0; i < w.length; i++) { w[i] = Math.pow(d.p(i), 1 / t); s += w[i]; }
-        double r = new java.util.SplittableRandom(seed).nextDouble() * s; // well mixed even for neighbouring seeds
-        for (int i = 0; i < w.length; i++) { r -= w[i]; if (r <= 0) return i; }
-        return w.length - 1;
+        return new SplittableRandom(seed * 0x9E3779B97F4A7C15L + stream); // well mixed even for neighbouring seeds
     }
 
-    /**
-     * What a sample's seed depends on besides the request's seed and the choice index: the whole request (every
-     * message's role and text, every image's size). Two different requests (two experts, one expert in two rounds, a
-     * probe at two scales) draw independent samples, as from a real server; the same request draws the same ones.
-     */
     private static int sampleKey(ChatRequest request) {
         int h = 1;
         for (ChatMessage m : request.messages()) {

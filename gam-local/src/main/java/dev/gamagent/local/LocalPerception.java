@@ -34,6 +34,9 @@ public final class LocalPerception implements AutoCloseable, Sight.Engines {
     private final int cacheEntries;
     private final boolean ownsEngines;
     private final SecondReader second;
+    /** Instrument runs of this perception (its own cache's misses): OCR passes, scene analyses. */
+    private final java.util.concurrent.atomic.AtomicLong reads = new java.util.concurrent.atomic.AtomicLong(),
+            analyses = new java.util.concurrent.atomic.AtomicLong();
     /** Content hashes of images already seen, by identity (a debate sends the same picture many times; pictures are immutable). */
     private final java.util.Map<BufferedImage, String> hashes = new java.util.WeakHashMap<>();
 
@@ -97,14 +100,33 @@ public final class LocalPerception implements AutoCloseable, Sight.Engines {
     /** Everything the model can perceive in {@code picture}, computed on demand and cached. */
     public Sight sight(Picture picture) {
         BufferedImage img = picture.image();
+        String h = hashOf(img);
+        PerceptionCache.Key key = new PerceptionCache.Key(h, img.getWidth(), img.getHeight());
+        return cache.get(key, () -> new Sight(img, this));
+    }
+
+    /**
+     * What the model can perceive in {@code picture} rescaled by {@code scale} (a sampled look's scale, one of
+     * {@link Calibration#SCALES}): objects are found in the rescaled image, text is read at the picture's own size
+     * (see {@link Sight}); cached per image content and scale, so the same look at the same image is perceived once
+     * whichever request asks.
+     */
+    public Sight sight(Picture picture, double scale) {
+        if (scale == 1.0) return sight(picture);
+        String h = hashOf(picture.image());
+        PerceptionCache.Key key = new PerceptionCache.Key(h + String.format(java.util.Locale.ROOT, "@%.3f", scale), picture.width(), picture.height());
+        Sight text = sight(picture);
+        return cache.get(key, () -> new Sight(picture.scaled(scale, LocalBackend.MAX_IMAGE_PIXELS).image(), this, text));
+    }
+
+    private String hashOf(BufferedImage img) {
         String h;
         synchronized (hashes) { h = hashes.get(img); }
         if (h == null) {
             h = hash(img);
             synchronized (hashes) { hashes.put(img, h); }
         }
-        PerceptionCache.Key key = new PerceptionCache.Key(h, img.getWidth(), img.getHeight());
-        return cache.get(key, () -> new Sight(img, this));
+        return h;
     }
 
     /** The default perception (PP-OCRv4 text, classical objects), as a plain answer uses it. */
@@ -114,15 +136,23 @@ public final class LocalPerception implements AutoCloseable, Sight.Engines {
 
     @Override public List<TextLine> read(Sight.Reader reader, BufferedImage image) {
         OcrEngine engine = reader == Sight.Reader.V4 ? ocr : second.get();
+        reads.incrementAndGet();
         return engine.read(image);
     }
 
-    @Override public Scene analyze(Sight.Segmentation segmentation, BufferedImage image, int[] denoised) {
+    @Override public Scene analyze(Sight.Segmentation segmentation, int threshold, BufferedImage image, int[] denoised) {
         SceneAnalyzer a = segmentation == Sight.Segmentation.CLASSICAL ? vision : cores;
-        return a.analyze(image, denoised);
+        analyses.incrementAndGet();
+        return (threshold == 0 ? a : a.atThreshold(threshold)).analyze(image, denoised);
     }
 
     public PerceptionCache cache() { return cache; }
+
+    /** OCR passes run so far (whole images, crops and enlarged surfaces alike). */
+    public long ocrPasses() { return reads.get(); }
+
+    /** Scene analyses run so far. */
+    public long sceneAnalyses() { return analyses.get(); }
 
     @Override public void close() {
         if (!ownsEngines) return;

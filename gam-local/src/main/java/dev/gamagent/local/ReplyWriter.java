@@ -46,6 +46,9 @@ final class ReplyWriter {
                         out.addAll(f.text());
                         out.add(Piece.plain(" (" + clean(f.evidence()) + ").\n"));
                     }
+                    // How sure it is, in words, as a model that writes its reasoning says it (peers read it).
+                    String hedge = a.declared() || a.undetermined() || a.findings().isEmpty() ? "" : hedge(conf);
+                    if (!hedge.isEmpty()) out.add(Piece.plain(hedge + "\n"));
                     withClaims = false;
                 }
                 out.add(Piece.plain("ANSWER:"));
@@ -89,6 +92,16 @@ final class ReplyWriter {
             }
         }
         return out;
+    }
+
+    /**
+     * The words a reply's reasoning uses for how sure it is of the answer it gives: nothing from 0.85 up,
+     * "probably" from 0.6, "not sure" below ({@code Deliberation.stated} reads them back).
+     */
+    static String hedge(double p) {
+        if (p >= 0.85) return "";
+        if (p >= 0.6) return "This is probably right.";
+        return "I am not sure of this.";
     }
 
     /** The answer itself: the option letter (or, for a short answer, the option text), or the open answer's pieces. */

@@ -24,26 +24,46 @@ public final class Sight {
     interface Engines {
         List<TextLine> read(Reader reader, BufferedImage image);
 
-        /** @param denoised the image's pixels after the 3×3 median, shared by the instruments that start from them */
-        Scene analyze(Segmentation segmentation, BufferedImage image, int[] denoised);
+        /**
+         * @param threshold the threshold level (0 the analyser's own; ±1 one step stricter or looser, see {@link Look})
+         * @param denoised the image's pixels after the 3×3 median, shared by the instruments that start from them
+         */
+        Scene analyze(Segmentation segmentation, int threshold, BufferedImage image, int[] denoised);
     }
+
+    /**
+     * Smallest detector box score and mean character probability of a line kept at threshold level +1 (the
+     * engine's own are 0.5 each: {@code PpOcrEngine.Options.defaults}); a looser level keeps the lines as read.
+     */
+    static final double STRICT_LINE_SCORE = 0.6;
 
     private final BufferedImage image;
     private final Engines engines;
+    private final Sight text;
     private final Lazy<List<TextLine>> v4, v3, closeV4, axesV4;
     private final Lazy<Scene> classical, cores;
+    /** Scenes at threshold levels other than 0, by segmentation and level. */
+    private final java.util.Map<String, Lazy<Scene>> shifted = new java.util.concurrent.ConcurrentHashMap<>();
     private final Lazy<Surfaces> surfaces;
     private final Lazy<int[]> denoised;
     private final Lazy<dev.gamagent.image.Picture> denoisedPicture;
 
-    Sight(BufferedImage image, Engines engines) {
+    Sight(BufferedImage image, Engines engines) { this(image, engines, null); }
+
+    /**
+     * A sight of {@code image} whose text is {@code text}'s reading mapped onto this image's size ({@code text} null:
+     * its own). A sampled look at another scale reads text this way: the detector resizes its input to 640–960 px
+     * whatever it is given, so a rescaled copy would cost a full OCR pass per scale and change little of what is read.
+     */
+    Sight(BufferedImage image, Engines engines, Sight text) {
         this.image = image;
         this.engines = engines;
+        this.text = text;
         this.v4 = new Lazy<>(() -> nonNull(engines.read(Reader.V4, image)));
         this.v3 = new Lazy<>(() -> nonNull(engines.read(Reader.V3, image)));
         this.denoised = new Lazy<>(() -> ClassicalSceneAnalyzer.median(image));
-        this.classical = new Lazy<>(() -> engines.analyze(Segmentation.CLASSICAL, image, denoised.get()));
-        this.cores = new Lazy<>(() -> engines.analyze(Segmentation.CORES, image, denoised.get()));
+        this.classical = new Lazy<>(() -> engines.analyze(Segmentation.CLASSICAL, 0, image, denoised.get()));
+        this.cores = new Lazy<>(() -> engines.analyze(Segmentation.CORES, 0, image, denoised.get()));
         this.surfaces = new Lazy<>(() -> new Surfaces(image, denoised.get()));
         this.denoisedPicture = new Lazy<>(() -> {
             BufferedImage out = new BufferedImage(image.getWidth(), image.getHeight(), BufferedImage.TYPE_INT_RGB);
@@ -60,7 +80,10 @@ public final class Sight {
 
     public BufferedImage image() { return image; }
 
-    public List<TextLine> lines(Reader r) { return r == Reader.V4 ? v4.get() : v3.get(); }
+    public List<TextLine> lines(Reader r) {
+        if (text != null) return mapped(text.lines(r));
+        return r == Reader.V4 ? v4.get() : v3.get();
+    }
 
     /**
      * Lines as a careful reader finds them: every sign, label or card a line was read on is read again
@@ -68,14 +91,33 @@ public final class Sight {
      * enlarged reading replaces the lines inside that surface; text on the open background stays as read.
      * When no line is on a surface, the whole image is read again enlarged.
      */
-    public List<TextLine> closeLines(Reader r) { return r == Reader.V4 ? closeV4.get() : closeReading(r); }
+    public List<TextLine> closeLines(Reader r) {
+        if (text != null) return mapped(text.closeLines(r));
+        return r == Reader.V4 ? closeV4.get() : closeReading(r);
+    }
 
     /**
      * Lines with a bar chart's axes read closely: the strip of bar labels under the baseline and the column
      * of tick labels left of the plot are read again enlarged {@link #CLOSE_ZOOM}× (8 px labels the
      * detector misses at this size), and replace the lines read there. Without a chart, the lines as read.
      */
-    public List<TextLine> axisLines(Reader r) { return r == Reader.V4 ? axesV4.get() : axisReading(r); }
+    public List<TextLine> axisLines(Reader r) {
+        if (text != null) return mapped(text.axisLines(r));
+        return r == Reader.V4 ? axesV4.get() : axisReading(r);
+    }
+
+    /** Lines read on {@link #text}'s image, their boxes mapped onto this image. */
+    private List<TextLine> mapped(List<TextLine> lines) {
+        double sx = (double) width() / text.width(), sy = (double) height() / text.height();
+        List<TextLine> out = new java.util.ArrayList<>(lines.size());
+        for (TextLine l : lines) {
+            java.awt.Rectangle b = l.box();
+            int x = (int) Math.round(b.x * sx), y = (int) Math.round(b.y * sy);
+            out.add(new TextLine(new java.awt.Rectangle(x, y, Math.max(1, (int) Math.round((b.x + b.width) * sx) - x),
+                    Math.max(1, (int) Math.round((b.y + b.height) * sy) - y)), l.text(), l.chars(), l.detectionScore()));
+        }
+        return out;
+    }
 
     private List<TextLine> axisReading(Reader r) {
         List<TextLine> base = lines(r);
@@ -140,11 +182,28 @@ public final class Sight {
     }
 
     /** Objects from {@code s}; the bar chart, when there is one, always from the classical analyser (the core segmenter finds none). */
-    public Scene scene(Segmentation s) {
-        Scene c = classical.get();
-        if (s == Segmentation.CLASSICAL) return c;
-        Scene k = cores.get();
-        return new Scene(k.width(), k.height(), k.objects(), c.chart());
+    public Scene scene(Segmentation s) { return scene(s, 0); }
+
+    /** As {@link #scene(Segmentation)}, with the analysers' thresholds at level {@code threshold} (see {@link Look}). */
+    public Scene scene(Segmentation s, int threshold) {
+        if (s == Segmentation.CLASSICAL) return analysed(Segmentation.CLASSICAL, threshold);
+        // The chart's axes and bars are dark and solid: the classical analyser's own thresholds find them.
+        Scene k = analysed(Segmentation.CORES, threshold);
+        return new Scene(k.width(), k.height(), k.objects(), classical.get().chart());
+    }
+
+    private Scene analysed(Segmentation s, int threshold) {
+        if (threshold == 0) return s == Segmentation.CLASSICAL ? classical.get() : cores.get();
+        return shifted.computeIfAbsent(s + "/" + threshold,
+                k -> new Lazy<>(() -> engines.analyze(s, threshold, image, denoised.get()))).get();
+    }
+
+    /** Lines kept at threshold level {@code threshold}: a stricter level drops weakly detected or weakly read lines. */
+    static List<TextLine> atThreshold(List<TextLine> lines, int threshold) {
+        if (threshold <= 0) return lines;
+        List<TextLine> out = new java.util.ArrayList<>();
+        for (TextLine l : lines) if (l.detectionScore() >= STRICT_LINE_SCORE && l.meanConfidence() >= STRICT_LINE_SCORE) out.add(l);
+        return List.copyOf(out);
     }
 
     public Surfaces surfaces() { return surfaces.get(); }
@@ -166,12 +225,21 @@ public final class Sight {
 
     /** As {@link #view(Reader, Segmentation, boolean, boolean)}, with text read as {@code reading} says. */
     public Perception view(Reader r, Segmentation s, boolean withText, boolean surfaces, Reading reading) {
-        List<TextLine> text = !withText ? List.of() : switch (reading) {
+        return view(r, s, 0, withText, surfaces, reading);
+    }
+
+    /** The perception of one look (its reader, segmentation and threshold level; this sight is already at its scale). */
+    public Perception view(Look look, boolean withText, boolean surfaces, Reading reading) {
+        return view(look.reader(), look.segmentation(), look.threshold(), withText, surfaces, reading);
+    }
+
+    private Perception view(Reader r, Segmentation s, int threshold, boolean withText, boolean surfaces, Reading reading) {
+        List<TextLine> text = !withText ? List.of() : atThreshold(switch (reading) {
             case PLAIN -> lines(r);
             case SURFACES -> closeLines(r);
             case AXES -> axisLines(r);
-        };
-        return new Perception(width(), height(), scene(s), text, withText && surfaces ? this::surfaceOf : null);
+        }, threshold);
+        return new Perception(width(), height(), scene(s, threshold), text, withText && surfaces ? this::surfaceOf : null);
     }
 
     private Surfaces.Surface surfaceOf(java.awt.Rectangle box) { return surfaces().around(box); }

@@ -216,16 +216,21 @@ class LocalBackendTest {
         String peers = "\n<peer id=\"a\" weight=\"0.6\">ANSWER: A\nCONFIDENCE: 0.9</peer>\n<peer id=\"b\" weight=\"0.3\">ANSWER: A\nCONFIDENCE: 0.8</peer>";
         String confident = tagged("scene expert", "revise", "What color is the triangle?\nA. blue\nB. red") + peers + LINES;
         assertThat(b.chat(ask(confident, scene())).text()).startsWith("ANSWER: B");
-        String blind = tagged("ocr expert", "revise", "What color is the triangle?\nA. blue\nB. red") + peers + LINES;
+        // A role that looked and found nothing (no text in the image) has no evidence of its own: the peers decide.
+        String blind = tagged("assistant", "revise", "What word is written on the sign?\nA. sale\nB. sole")
+                + peers.replace("ANSWER: A", "ANSWER: B") + LINES;
         String revised = b.chat(ask(blind, scene())).text();
-        assertThat(revised).startsWith("ANSWER: A").contains("REASON: own perception has no evidence");
+        assertThat(revised).startsWith("ANSWER: B").contains("REASON: own look found nothing to answer from");
+        // A role whose instruments say nothing about the question stays out of it, whatever the peers say.
+        String abstains = tagged("ocr expert", "revise", "What color is the triangle?\nA. blue\nB. red") + peers + LINES;
+        assertThat(b.chat(ask(abstains, scene())).text()).startsWith("ANSWER: NOT APPLICABLE");
     }
 
     @Test
     void aRevisionWithTheExpertSchemaHasOnlyTheSchemasFields() throws Exception {
         JsonNode schema = Json.MAPPER.readTree("{\"type\":\"object\",\"properties\":{\"answer\":{\"type\":\"string\"},"
                 + "\"claims\":{\"type\":\"array\"},\"confidence\":{\"type\":\"number\"}},\"additionalProperties\":false}");
-        String prompt = tagged("ocr expert", "revise", "What color is the triangle?\nA. blue\nB. red")
+        String prompt = tagged("relational expert", "revise", "What color is the triangle?\nA. blue\nB. red")
                 + "\n<peer id=\"scene\" weight=\"0.70\">ANSWER: B\nCONFIDENCE: 0.95</peer>";
         JsonNode j = Json.MAPPER.readTree(backend().chat(ask(prompt, scene()).withSchema("expert", schema)).text());
         List<String> fields = new java.util.ArrayList<>();

@@ -124,8 +124,8 @@ class PanelTest {
                 <critique critic="completeness">CLAIM by agent: The sign reads "ocean" | INACCURATE | REASON: overlooks the board | CORRECTION: the sign reads "open" | CONFIDENCE: 0.85</critique>
                 """;
         String revised = b.chat(ask(tagged("assistant", "revise", q) + critiques + LINES, signScene())).text();
-        assertThat(revised).startsWith("ANSWER: B").contains("fact found the claim for ocean inaccurate").contains("moved the answer to open");
-        // Peers alone (no critiques) do not carry a confident expert: evidence, not peer pressure.
+        assertThat(revised).startsWith("ANSWER: B").contains("fact found the claim for ocean inaccurate").contains("the answer is open");
+        // One confident peer alone does not carry an expert whose own reading is clear.
         String peers = "\n<peer id=\"x\" weight=\"0.9\">ANSWER: A\nCONFIDENCE: 0.99</peer>";
         assertThat(b.chat(ask(tagged("scene expert", "revise", q) + peers + LINES, signScene())).text()).startsWith("ANSWER: B");
     }

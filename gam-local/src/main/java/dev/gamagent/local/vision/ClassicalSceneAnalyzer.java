@@ -47,6 +47,13 @@ public final class ClassicalSceneAnalyzer implements SceneAnalyzer {
 
     public ClassicalSceneAnalyzer() { this(Settings.defaults()); }
 
+    @Override public SceneAnalyzer atThreshold(int level) {
+        if (level == 0) return this;
+        Settings s = settings;
+        return new ClassicalSceneAnalyzer(new Settings(s.minArea(), s.foreground() + level * FOREGROUND_STEP, s.join(), s.minStrokeWidth(),
+                s.minSolidity(), s.maxAspect(), s.colorTemperature(), s.shapeTemperature()));
+    }
+
     @Override public Scene analyze(BufferedImage image) { return analyze(image, median(image)); }
 
     @Override public Scene analyze(BufferedImage image, int[] denoised) {

@@ -37,6 +37,13 @@ public final class CoreSegmenter implements SceneAnalyzer {
 
     public CoreSegmenter() { this(Settings.defaults()); }
 
+    @Override public SceneAnalyzer atThreshold(int level) {
+        if (level == 0) return this;
+        Settings s = settings;
+        return new CoreSegmenter(new Settings(s.minArea(), s.foreground() + level * FOREGROUND_STEP, s.join(), s.targetContrast(),
+                s.maxGain(), s.persistence()));
+    }
+
     @Override public Scene analyze(BufferedImage image) { return analyze(image, ClassicalSceneAnalyzer.median(image)); }
 
     @Override public Scene analyze(BufferedImage image, int[] denoised) {

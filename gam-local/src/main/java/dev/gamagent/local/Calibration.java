@@ -1,0 +1,50 @@
+package dev.gamagent.local;
+
+/**
+ * How the built-in model behaves under sampling and in a debate: the only place its low-level behaviour is
+ * set (docs/local-model.md, "A fair testbed"). These values were chosen so that three low-level rates of the
+ * model fall inside ranges measured on real models (below), on development data only (the demo set and dev
+ * seeds), before any fresh seed was drawn; never from any method's accuracy. {@code bench/testbed.sh}
+ * measures the three rates on any data file and says whether each is inside its range.
+ *
+ * <p>Cited ranges (docs/local-model.md gives the sources and how each range follows from them):
+ * <ul>
+ *   <li>{@link #SAMPLES_NOT_UNANIMOUS}: share of questions whose 10 samples at temperature 0.7 are not all the
+ *       same answer, 0.20–0.50 (Pinhanez et al. 2025, arXiv 2509.09705: 2–8B models answer 50–80 % of
+ *       MMLU-Redux and MedQA questions the same in all of 10 repetitions);</li>
+ *   <li>{@link #RIGHT_TO_WRONG}: share of agents right in a debate's first answers whose peers all gave one wrong
+ *       answer that give a wrong answer in the next round, 0.20–0.70 (Hao et al. 2026, arXiv 2606.00820: 20–39 %
+ *       error adoption even from vacuous reasoning; Bertalanič and Fortuna 2026, arXiv 2605.00914: vulnerability
+ *       of correct reasoning to peer rationales up to 70 %);</li>
+ *   <li>{@link #WRONG_TO_RIGHT}: the reverse, agents wrong whose peers were all right, 0.44–0.86 (Fanous et al.
+ *       2025, SycEval, arXiv 2502.08177: progressive sycophancy in 43.52 % of all rebuttals, a lower bound of the
+ *       rate among initially wrong answers; Bertalanič and Fortuna 2026: majority answers adopted up to 85.5 %).</li>
+ * </ul>
+ *
+ * @param swapReader        chance that a sampled look reads text with the other OCR network than the role's
+ * @param swapSegmentation  chance that a sampled look segments objects with the other segmentation than the role's
+ * @param scaleSpread       standard deviation of the log of a sampled look's image scale (drawn on {@link #SCALES})
+ * @param thresholdShift    chance that a sampled look's thresholds are shifted one step (either way)
+ * @param peerTrust         exponent β on each peer's stated answer as evidence: p(o) ∝ p_own(o)·Π_j L_j(o)^β
+ * @param relookWeight      weight of a second look against the first when peers disagree (the rest: the first look)
+ */
+public record Calibration(double swapReader, double swapSegmentation, double scaleSpread, double thresholdShift,
+                          double peerTrust, double relookWeight) {
+    /** The image scales a sampled look is drawn on (a grid, so perception stays cached per image and scale). */
+    public static final double[] SCALES = {0.85, 1.0, 1.18};
+
+    /** The cited ranges of the three low-level rates, {low, high}. */
+    public static final double[] SAMPLES_NOT_UNANIMOUS = {0.20, 0.50};
+    public static final double[] RIGHT_TO_WRONG = {0.20, 0.70};
+    public static final double[] WRONG_TO_RIGHT = {0.44, 0.86};
+
+    /** The model's behaviour (set on development data, see the class comment). */
+    public static final Calibration DEFAULT = new Calibration(0.5, 0.5, 0.12, 0.5, 0.5, 0.5);
+
+    public Calibration {
+        for (double p : new double[]{swapReader, swapSegmentation, thresholdShift, relookWeight}) {
+            if (p < 0 || p > 1) throw new IllegalArgumentException("probabilities and weights must be in [0,1], got " + p);
+        }
+        if (scaleSpread < 0 || peerTrust < 0) throw new IllegalArgumentException("scaleSpread and peerTrust must be ≥ 0");
+    }
+}
