@@ -50,14 +50,16 @@ public enum Expertise {
     /** Whether this role asks which surface (sign, label, card) a text is on, rather than taking the largest text. */
     public boolean surfaces() { return surfaces; }
 
-    /** The expertise of a role line such as "ocr expert" or "relational expert". */
+    /** The expertise of a role line such as "ocr expert" or "relational expert"; no role, or one it does not know: {@link #GENERAL}. */
     public static Expertise of(String role) {
-        String r = role == null ? "" : role.toLowerCase(Locale.ROOT);
-        if (r.contains("ocr") || r.contains("text")) return TEXT;
-        if (r.contains("relation") || r.contains("spatial")) return RELATIONS;
-        if (r.contains("scene")) return SCENE;
-        if (r.contains("object")) return OBJECTS;
-        if (r.contains("attribute") || r.contains("colour") || r.contains("color")) return ATTRIBUTES;
+        // By whole words of the role line alone (whatever prompt carries it): "context checker" is no text reader.
+        java.util.Set<String> w = new java.util.HashSet<>(java.util.Arrays.asList(
+                (role == null ? "" : role.toLowerCase(Locale.ROOT)).split("[^a-z]+")));
+        if (w.contains("ocr") || w.contains("text")) return TEXT;
+        if (w.contains("relational") || w.contains("relation") || w.contains("relations") || w.contains("spatial")) return RELATIONS;
+        if (w.contains("scene")) return SCENE;
+        if (w.contains("object") || w.contains("objects")) return OBJECTS;
+        if (w.contains("attribute") || w.contains("attributes") || w.contains("colour") || w.contains("color")) return ATTRIBUTES;
         return GENERAL;
     }
 
