@@ -39,12 +39,23 @@ final class Deliberation {
     /** A peer's stated answer (an option text, or an open answer in lower case), how sure it says it is, and the region it names. */
     record Voice(String id, String answer, double confidence, Region region) { }
 
+    /** The id of the voice that is the agent's own previous answer. */
+    static final String PREVIOUS = "my previous answer";
+
     private Deliberation() { }
 
-    /** The peers of a prompt that state an answer (a peer with weight 0, or saying NOT APPLICABLE, states none). */
+    /**
+     * What a prompt shows the agent of other answers: its own previous answer (what it said before, and how sure it
+     * said it was, is in its context as a real model's earlier turn is) and the peers that state an answer (a peer
+     * with weight 0, or saying NOT APPLICABLE, states none).
+     */
     static List<Voice> voices(ParsedPrompt p) {
         List<String> letters = new ArrayList<>(p.options().keySet());
         List<Voice> out = new ArrayList<>();
+        if (p.previous() != null) {
+            String ans = answerOf(p.previous(), p, letters);
+            if (ans != null) out.add(new Voice(PREVIOUS, ans, stated(p.previous()), regionOf(p.previous())));
+        }
         for (ParsedPrompt.Peer peer : p.peers()) {
             if (!(peer.weight() > 0)) continue;
             String ans = answerOf(peer.text(), p, letters);

@@ -216,7 +216,8 @@ public final class LocalBackend implements Backend {
         }
         Distribution d = Deliberation.weigh(evidence, voices, critiques, calibration.peerTrust());
         for (Deliberation.Voice v : voices) {
-            why.append(String.format(Locale.ROOT, "; %s answered %s (sure %.2f)", v.id(), v.answer(), v.confidence()));
+            why.append(String.format(Locale.ROOT, v.id().equals(Deliberation.PREVIOUS) ? "; before, I answered %2$s (sure %3$.2f)"
+                    : "; %s answered %s (sure %.2f)", v.id(), v.answer(), v.confidence()));
         }
         for (Revision.Evidence c : critiques) {
             why.append(String.format(Locale.ROOT, "; %s found the claim for %s %s (P true %.2f)%s", c.critic(), c.claimed(),
