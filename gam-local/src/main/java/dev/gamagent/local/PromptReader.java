@@ -16,7 +16,9 @@ import java.util.regex.Pattern;
 /**
  * Reads a chat request the way the local model understands it: the tagged blocks of docs/CONTRACTS.md
  * §1 when present, otherwise a plain "question, then {@code A. text} option lines" prompt such as the
- * VLMEvalKit baseline prompts. Only the system messages and the last user message are read.
+ * VLMEvalKit baseline prompts. Only the system messages and the last user message are read, and of a
+ * conversation's earlier turns the last assistant message, as the agent's previous answer when no
+ * {@code <previous>} block gives one.
  */
 public final class PromptReader {
     private static final int FLAGS = Pattern.DOTALL | Pattern.CASE_INSENSITIVE;
@@ -58,7 +60,16 @@ public final class PromptReader {
             }
         }
         if (lastUser != null) images = lastUser.images();
-        return read(sb.toString(), images, request.responseSchema() == null ? null : request.responseSchema().toString());
+        ParsedPrompt p = read(sb.toString(), images, request.responseSchema() == null ? null : request.responseSchema().toString());
+        // A conversation (mad) carries the agent's earlier turns as assistant messages: its last one is its previous answer.
+        String earlier = null;
+        for (ChatMessage m : request.messages()) {
+            if (m == lastUser) break;
+            if (m.role() == ChatMessage.Role.ASSISTANT && !m.text().isBlank()) earlier = m.text();
+        }
+        if (p.previous() != null || earlier == null) return p;
+        return new ParsedPrompt(p.question(), p.hint(), p.options(), p.role(), p.task(), p.peers(), p.critiques(), earlier.strip(),
+                p.claims(), p.consensus(), p.format(), p.claimsRequested(), p.confidenceRequested(), p.images());
     }
 
     /** Reads prompt text; {@code schemaText} is the request's JSON schema as text, or null when none came. */

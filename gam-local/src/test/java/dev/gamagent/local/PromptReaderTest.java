@@ -149,4 +149,16 @@ class PromptReaderTest {
         assertThat(p.role()).isEqualTo("relational expert");
         assertThat(p.question()).isEqualTo("Which object is above the red circle?");
     }
+
+    @Test
+    void aConversationsLastAssistantTurnIsTheAgentsPreviousAnswer() {
+        String q = "<role>negative debater</role>\n<task>revise</task>\n<question>\nWhat color is the circle?\nA. red\nB. blue\n</question>";
+        ChatRequest r = ChatRequest.of(List.of(ChatMessage.system("You debate."), ChatMessage.user(q, List.of()),
+                ChatMessage.assistant("The circle looks blue.\nANSWER: B"), ChatMessage.user(q + "\n<peer id=\"affirmative\">ANSWER: A</peer>", List.of())));
+        assertThat(PromptReader.read(r).previous()).isEqualTo("The circle looks blue.\nANSWER: B");
+        // a <previous> block, when the prompt gives one, is the previous answer
+        ChatRequest tagged = ChatRequest.of(List.of(ChatMessage.assistant("ANSWER: A"),
+                ChatMessage.user(q + "\n<previous>\nANSWER: B\n</previous>", List.of())));
+        assertThat(PromptReader.read(tagged).previous()).isEqualTo("ANSWER: B");
+    }
 }
