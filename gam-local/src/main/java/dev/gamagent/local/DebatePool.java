@@ -1,7 +1,5 @@
 package dev.gamagent.local;
 
-import dev.gamagent.engine.AnswerExtractor;
-
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -17,8 +15,6 @@ import java.util.regex.Pattern;
  * so a confident perception changes its answer only when the weighted evidence against it is strong.
  */
 final class DebatePool {
-    private static final Pattern CONFIDENCE = Pattern.compile("(?im)^\\s*CONFIDENCE\\s*:\\s*([0-9.]+)\\s*(%?)");
-    private static final Pattern ANSWER = Pattern.compile("(?im)^\\s*ANSWER\\s*:\\s*(.+?)\\s*$");
     private static final Pattern ASSESSMENT = Pattern.compile(
             "(?i)(INACCURATE|PARTIALLY ACCURATE|ACCURATE)[^\\n]*?CORRECTION\\s*:\\s*([^|\\n]*)(?:[^\\n]*?CONFIDENCE\\s*:\\s*([0-9.]+))?");
 
@@ -79,31 +75,16 @@ final class DebatePool {
         return new Pooled(pooled, lambda, used, agree);
     }
 
-    /** A peer's answer as one of the values: an option text for multiple choice, else the lower-cased answer. */
+    /** A peer's answer as one of the values (an open answer matched to a known value regardless of case). */
     static String answerOf(String text, ParsedPrompt p, List<String> letters, List<String> values) {
-        Matcher a = ANSWER.matcher(text);
-        String line = a.find() ? a.group(1) : text.strip().split("\\R", 2)[0];
-        if (!letters.isEmpty()) {
-            String letter = AnswerExtractor.option(line, p.options());
-            if (letter == null) letter = AnswerExtractor.option(text, p.options());
-            return letter == null ? null : p.options().get(letter);
-        }
-        String v = line.strip().replaceAll("[.\"']+$", "").toLowerCase(Locale.ROOT);
-        if (v.isEmpty() || v.contains("not applicable")) return null;
+        String v = Deliberation.answerOf(text, p, letters);
+        if (v == null || !letters.isEmpty()) return v;
         for (String known : values) if (known.equalsIgnoreCase(v)) return known;
         return v;
     }
 
-    /** The last overall CONFIDENCE line (0..1, or a percentage); 0.7 when none. */
-    static double confidenceOf(String text) {
-        Matcher m = CONFIDENCE.matcher(text);
-        double c = 0.7;
-        while (m.find()) {
-            double v = parse(m.group(1), 0.7);
-            c = !m.group(2).isEmpty() || v > 1 ? v / 100 : v;
-        }
-        return Math.max(0, Math.min(1, c));
-    }
+    /** How sure a peer says it is ({@link Deliberation#stated}: its CONFIDENCE line, else its words). */
+    static double confidenceOf(String text) { return Deliberation.stated(text); }
 
     /** The option whose text is named in a correction, when exactly one is. */
     static String optionNamed(String correction, ParsedPrompt p) {
