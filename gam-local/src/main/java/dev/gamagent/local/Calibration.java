@@ -26,10 +26,12 @@ package dev.gamagent.local;
  * @param scaleSpread       standard deviation of the log of a sampled look's image scale (drawn on {@link #SCALES})
  * @param thresholdShift    chance that a sampled look's thresholds are shifted one step (either way)
  * @param peerTrust         exponent β on each peer's stated answer as evidence: p(o) ∝ p_own(o)·Π_j L_j(o)^β
+ * @param selfTrust         exponent α on the agent's own previous stated answer (in its context, as a real model's
+ *                          earlier turn is): how much successive answers of one agent hold together
  * @param relookWeight      weight of a second look against the first when peers disagree (the rest: the first look)
  */
 public record Calibration(double swapReader, double swapSegmentation, double scaleSpread, double thresholdShift,
-                          double peerTrust, double relookWeight) {
+                          double peerTrust, double selfTrust, double relookWeight) {
     /** The image scales a sampled look is drawn on (a grid, so perception stays cached per image and scale). */
     public static final double[] SCALES = {0.85, 1.0, 1.18};
 
@@ -39,12 +41,12 @@ public record Calibration(double swapReader, double swapSegmentation, double sca
     public static final double[] WRONG_TO_RIGHT = {0.44, 0.86};
 
     /** The model's behaviour (set on development data, see the class comment). */
-    public static final Calibration DEFAULT = new Calibration(0.5, 0.5, 0.12, 0.5, 0.5, 0.5);
+    public static final Calibration DEFAULT = new Calibration(0.5, 0.5, 0.12, 0.5, 0.5, 1.0, 0.5);
 
     public Calibration {
         for (double p : new double[]{swapReader, swapSegmentation, thresholdShift, relookWeight}) {
             if (p < 0 || p > 1) throw new IllegalArgumentException("probabilities and weights must be in [0,1], got " + p);
         }
-        if (scaleSpread < 0 || peerTrust < 0) throw new IllegalArgumentException("scaleSpread and peerTrust must be ≥ 0");
+        if (scaleSpread < 0 || peerTrust < 0 || selfTrust < 0) throw new IllegalArgumentException("scaleSpread, peerTrust and selfTrust must be ≥ 0");
     }
 }

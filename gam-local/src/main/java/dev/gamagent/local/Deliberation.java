@@ -119,6 +119,11 @@ final class Deliberation {
      * join with the smallest probability {@code own} gives any value.
      */
     static Distribution weigh(Distribution own, List<Voice> voices, List<Revision.Evidence> critiques, double trust) {
+        return weigh(own, voices, critiques, trust, trust);
+    }
+
+    /** As above, the agent's own previous answer weighed with exponent {@code selfTrust}, its peers with {@code trust}. */
+    static Distribution weigh(Distribution own, List<Voice> voices, List<Revision.Evidence> critiques, double trust, double selfTrust) {
         List<String> values = new ArrayList<>(own.values());
         double floor = 1;
         for (double x : own.probabilities()) floor = Math.min(floor, x);
@@ -129,7 +134,8 @@ final class Deliberation {
         for (int i = 0; i < k; i++) log[i] = Math.log(Math.max(1e-9, i < own.size() ? own.p(i) : floor));
         for (Voice v : voices) {
             int a = index(values, v.answer());
-            for (int i = 0; i < k; i++) log[i] += trust * Math.log((i == a ? v.confidence() : 0) + (1 - v.confidence()) / k + 1e-9);
+            double exponent = v.id().equals(PREVIOUS) ? selfTrust : trust;
+            for (int i = 0; i < k; i++) log[i] += exponent * Math.log((i == a ? v.confidence() : 0) + (1 - v.confidence()) / k + 1e-9);
         }
         Distribution weighed = Distribution.fromLog(values, log);
         if (critiques.isEmpty() || k != own.size()) return weighed;

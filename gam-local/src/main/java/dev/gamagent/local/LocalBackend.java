@@ -214,7 +214,7 @@ public final class LocalBackend implements Backend {
                 why.append("; looking again found nothing more");
             }
         }
-        Distribution d = Deliberation.weigh(evidence, voices, critiques, calibration.peerTrust());
+        Distribution d = Deliberation.weigh(evidence, voices, critiques, calibration.peerTrust(), calibration.selfTrust());
         for (Deliberation.Voice v : voices) {
             why.append(String.format(Locale.ROOT, v.id().equals(Deliberation.PREVIOUS) ? "; before, I answered %2$s (sure %3$.2f)"
                     : "; %s answered %s (sure %.2f)", v.id(), v.answer(), v.confidence()));

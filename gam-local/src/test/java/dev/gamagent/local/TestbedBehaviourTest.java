@@ -127,16 +127,16 @@ class TestbedBehaviourTest {
 
     @Test
     void aDrawnLookStaysTheRolesOwnWhenTheCalibrationDrawsNothing() {
-        Calibration still = new Calibration(0, 0, 0, 0, 0.5, 0.5);
+        Calibration still = new Calibration(0, 0, 0, 0, 0.5, 0.5, 0.5);
         SplittableRandom r = new SplittableRandom(1);
         for (int i = 0; i < 20; i++) assertThat(Look.draw(Expertise.SCENE, r, still)).isEqualTo(Look.of(Expertise.SCENE));
-        Calibration always = new Calibration(1, 1, 0, 0, 0.5, 0.5);
+        Calibration always = new Calibration(1, 1, 0, 0, 0.5, 0.5, 0.5);
         assertThat(Look.draw(Expertise.GENERAL, r, always)).isEqualTo(new Look(Sight.Reader.V3, Sight.Segmentation.CORES, 1.0, 0));
     }
 
     @Test
     void aDebaterShownDisagreeingPeersLooksAgainEvenAtTemperatureZero() {
-        LocalBackend b = backend(new Calibration(1, 0, 0, 0, 0.5, 0.5)); // a second look always reads with the other network
+        LocalBackend b = backend(new Calibration(1, 0, 0, 0, 0.5, 0.5, 0.5)); // a second look always reads with the other network
         String agree = tagged("debater", "revise", SIGN) + "\n<peer id=\"agent-2\" weight=\"0.33\">ANSWER: A</peer>" + LINES;
         b.chat(ask(agree));
         assertThat(v3.calls.get()).isZero();
@@ -163,7 +163,7 @@ class TestbedBehaviourTest {
         // Small print read weakly (9 px): "sale" is favoured about 9 to 1. The critics found nothing either way; two peers
         // say "sole" and are sure of it. Before, an expert with critiques ignored its peers.
         LayoutOcr faint = new LayoutOcr(new LayoutOcr.Placed("SALE", new Rectangle2D.Double(0.35, 0.1, 0.3, 0.03)));
-        LocalBackend b = new LocalBackend(new LocalPerception(faint, classical, 16), new Calibration(0, 0, 0, 0, 0.5, 0.5));
+        LocalBackend b = new LocalBackend(new LocalPerception(faint, classical, 16), new Calibration(0, 0, 0, 0, 0.5, 0.5, 0.5));
         String prompt = tagged("assistant", "revise", SIGN) + """
 
                 <peer id="scene" weight="0.40">ANSWER: B. sole
@@ -193,6 +193,20 @@ class TestbedBehaviourTest {
         Distribution strong = Distribution.of(List.of("sale", "sole"), new double[]{0.98, 0.02});
         assertThat(Deliberation.weigh(strong, sure, List.of(), 0.5).best()).isEqualTo("sale");
         assertThat(Deliberation.weigh(strong, sure, List.of(), 0.5).bestProbability()).isLessThan(0.9); // but it is less sure
+    }
+
+    @Test
+    void anAgentsOwnPreviousAnswerHoldsItsSuccessiveAnswersTogether() {
+        // a fresh look leaning the other way does not by itself overturn what the agent said, and was sure of, before
+        Distribution fresh = Distribution.of(List.of("sale", "sole"), new double[]{0.4, 0.6});
+        List<Deliberation.Voice> before = List.of(new Deliberation.Voice(Deliberation.PREVIOUS, "sale", 0.92, null));
+        assertThat(Deliberation.weigh(fresh, before, List.of(), 0.5, Calibration.DEFAULT.selfTrust()).best()).isEqualTo("sale");
+        assertThat(Deliberation.weigh(fresh, before, List.of(), 0.5, 0).best()).isEqualTo("sole");
+        // the previous answer is read from the prompt's <previous> block
+        ParsedPrompt p = PromptReader.read(tagged("debater", "revise", SIGN) + "\n<previous>\nThe sign reads sale.\nANSWER: A\n</previous>"
+                + "\n<peer id=\"agent-2\">I am not sure of this.\nANSWER: B</peer>" + LINES, List.of(sign()), null);
+        assertThat(Deliberation.voices(p)).containsExactly(new Deliberation.Voice(Deliberation.PREVIOUS, "sale", Deliberation.SAYS_NOTHING, null),
+                new Deliberation.Voice("agent-2", "sole", Deliberation.SAYS_NOT_SURE, null));
     }
 
     @Test
