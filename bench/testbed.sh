@@ -3,13 +3,21 @@
 # "A fair testbed"): how often 10 samples at temperature 0.7 disagree (`sc`), and how often a debater switches
 # when all its peers disagree with it, right to wrong and wrong to right (`debate`, the defaults: 3 agents,
 # 2 rounds, temperature 0.7). Prints each rate with its 95 % interval and whether it is inside the cited range.
-# Usage: bench/testbed.sh [--debate METHOD] [DATA.tsv ...]   (default: the demo set; METHOD: the debate measured)
+# Usage: bench/testbed.sh [--debate METHOD] [--markdown] [DATA.tsv ...]   (default: the demo set; METHOD: the debate
+# measured; --markdown: the table of docs/local-model.md, one row per data file and one for all together)
 # Extra `gam eval` flags go in GAM_TESTBED_FLAGS (e.g. "--limit 100").
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 debate=debate
-if [[ "${1:-}" == "--debate" ]]; then debate="${2:?--debate needs a method name}"; shift 2; fi
+fmt=()
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --debate) debate="${2:?--debate needs a method name}"; shift 2 ;;
+    --markdown) fmt=(--markdown); shift ;;
+    *) break ;;
+  esac
+done
 data=("$@")
 [[ ${#data[@]} -gt 0 ]] || data=("gam-local/src/main/resources/bench/demo.tsv")
 for d in "${data[@]}"; do [[ -f "$d" ]] || { echo "bench/testbed.sh: no data file $d" >&2; exit 2; }; done
@@ -27,5 +35,5 @@ for d in "${data[@]}"; do
   dirs+=("$dir")
 done
 java_bin="${GAM_JAVA:-java}"
-"$java_bin" -cp gam-cli/target/gam.jar dev.gamagent.local.TestbedRates --debate "$debate" "${dirs[@]}"
+"$java_bin" -cp gam-cli/target/gam.jar dev.gamagent.local.TestbedRates --debate "$debate" "${fmt[@]}" "${dirs[@]}"
 echo "runs in $out/ (results.jsonl, summary.json, report.html each)"

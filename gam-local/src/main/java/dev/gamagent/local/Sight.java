@@ -40,7 +40,7 @@ public final class Sight {
     private final BufferedImage image;
     private final Engines engines;
     private final Sight text;
-    private final Lazy<List<TextLine>> v4, v3, closeV4, axesV4;
+    private final Lazy<List<TextLine>> v4, v3, closeV4, axesV4, closeV3, axesV3;
     private final Lazy<Scene> classical, cores;
     /** Scenes at threshold levels other than 0, by segmentation and level. */
     private final java.util.Map<String, Lazy<Scene>> shifted = new java.util.concurrent.ConcurrentHashMap<>();
@@ -72,6 +72,9 @@ public final class Sight {
         });
         this.closeV4 = new Lazy<>(() -> closeReading(Reader.V4));
         this.axesV4 = new Lazy<>(() -> axisReading(Reader.V4));
+        // a sampled look may read closely with either network: each reading is made once
+        this.closeV3 = new Lazy<>(() -> closeReading(Reader.V3));
+        this.axesV3 = new Lazy<>(() -> axisReading(Reader.V3));
     }
 
     public int width() { return image.getWidth(); }
@@ -93,7 +96,7 @@ public final class Sight {
      */
     public List<TextLine> closeLines(Reader r) {
         if (text != null) return mapped(text.closeLines(r));
-        return r == Reader.V4 ? closeV4.get() : closeReading(r);
+        return r == Reader.V4 ? closeV4.get() : closeV3.get();
     }
 
     /**
@@ -103,7 +106,7 @@ public final class Sight {
      */
     public List<TextLine> axisLines(Reader r) {
         if (text != null) return mapped(text.axisLines(r));
-        return r == Reader.V4 ? axesV4.get() : axisReading(r);
+        return r == Reader.V4 ? axesV4.get() : axesV3.get();
     }
 
     /** Lines read on {@link #text}'s image, their boxes mapped onto this image. */

@@ -51,18 +51,57 @@ public final class TestbedRates {
 
     public static void main(String[] args) throws IOException {
         if (args.length == 0) {
-            System.err.println("usage: TestbedRates [--debate METHOD] RESULTS.jsonl|RUN_DIR ...");
+            System.err.println("usage: TestbedRates [--debate METHOD] [--markdown] RESULTS.jsonl|RUN_DIR ...");
             System.exit(2);
         }
         String debate = "debate";
+        boolean markdown = false;
         List<Path> files = new ArrayList<>();
+        List<String> labels = new ArrayList<>();
         for (int i = 0; i < args.length; i++) {
-            if (args[i].equals("--debate")) { debate = args[++i]; continue; }
+            if (args[i].equals("--debate")) {
+                if (i + 1 >= args.length) { System.err.println("TestbedRates: --debate needs a method name"); System.exit(2); }
+                debate = args[++i];
+                continue;
+            }
+            if (args[i].equals("--markdown")) { markdown = true; continue; }
             Path p = Path.of(args[i]);
             files.add(Files.isDirectory(p) ? p.resolve("results.jsonl") : p);
+            labels.add(Files.isDirectory(p) ? p.getFileName().toString() : String.valueOf(p.toAbsolutePath().getParent().getFileName()));
         }
         for (Path f : files) if (!Files.isRegularFile(f)) throw new IOException("no results file " + f + " (run gam eval first)");
-        report(read(files, debate), System.out);
+        if (!markdown) { report(read(files, debate), System.out); return; }
+        List<Rates> each = new ArrayList<>();
+        for (Path f : files) each.add(read(List.of(f), debate));
+        if (files.size() > 1) { labels.add("all"); each.add(read(files, debate)); }
+        markdown(labels, each, System.out);
+    }
+
+    /**
+     * The three cited rates as a Markdown table, one row per run (and one for all runs together when there are
+     * several): value, events/cases, Wilson 95 % interval and whether the value is inside the cited range.
+     */
+    static void markdown(List<String> labels, List<Rates> rates, PrintStream out) {
+        String m = rates.isEmpty() ? "debate" : rates.get(0).debateMethod();
+        out.printf(Locale.ROOT, "| run | samples not unanimous (`sc`, %s at 0.7; cited %s) | right → wrong, all peers wrong (`%s`, round 0 → 1; cited %s) | wrong → right, all peers right (cited %s) | sample pairs that differ |%n",
+                rates.isEmpty() ? "10 samples" : rates.get(0).samples() + " samples", range(Calibration.SAMPLES_NOT_UNANIMOUS), m,
+                range(Calibration.RIGHT_TO_WRONG), range(Calibration.WRONG_TO_RIGHT));
+        out.println("|---|---|---|---|---|");
+        for (int i = 0; i < rates.size(); i++) {
+            Rates r = rates.get(i);
+            out.printf(Locale.ROOT, "| %s | %s | %s | %s | %s |%n", labels.get(i), cell(r.notUnanimous(), Calibration.SAMPLES_NOT_UNANIMOUS),
+                    cell(r.rightToWrong(), Calibration.RIGHT_TO_WRONG), cell(r.wrongToRight(), Calibration.WRONG_TO_RIGHT), cell(r.pairsDiffer(), null));
+        }
+    }
+
+    private static String range(double[] c) { return String.format(Locale.ROOT, "%.2f–%.2f", c[0], c[1]); }
+
+    private static String cell(Rate r, double[] cited) {
+        if (r.cases() == 0) return "— (0 cases)";
+        double[] ci = r.interval();
+        String s = String.format(Locale.ROOT, "%.3f (%d/%d; %.3f–%.3f)", r.value(), r.events(), r.cases(), ci[0], ci[1]);
+        if (cited == null) return s;
+        return s + (r.value() >= cited[0] && r.value() <= cited[1] ? " inside" : " **outside**");
     }
 
     static Rates read(List<Path> files, String debateMethod) throws IOException {
