@@ -13,6 +13,7 @@ import dev.gamagent.api.Trace;
 import dev.gamagent.backend.Backend;
 import dev.gamagent.backend.BackendException;
 import dev.gamagent.backend.NamedBackends;
+import dev.gamagent.backend.internal.SecretScrubber;
 import dev.gamagent.config.Config;
 import dev.gamagent.eval.SignalMix;
 import dev.gamagent.image.DecodeBudget;
@@ -76,7 +77,7 @@ public final class GamServer implements AutoCloseable {
     private final NamedBackends backends;
     private final Config config;
     private final MethodCatalog catalog;
-    private final SecretRedactor redactor;
+    private final SecretScrubber secrets;
     private final ServerMetrics metrics = new ServerMetrics();
     private final Semaphore inFlight;
     private final TraceStore traces;
@@ -92,25 +93,31 @@ public final class GamServer implements AutoCloseable {
      * @param upstreamSecrets API keys the backend uses; they are redacted from every response, trace and log line
      */
     public GamServer(ServerSettings settings, Backend backend, Config config, MethodCatalog catalog, List<String> upstreamSecrets) {
-        this(settings, NamedBackends.of(backend), config, catalog, upstreamSecrets);
+        this(settings, NamedBackends.of(backend), config, catalog, new SecretScrubber(upstreamSecrets == null ? List.of() : upstreamSecrets));
+    }
+
+    /**
+     * @param upstreamSecrets API keys the backends use; they are redacted from every response, trace and log line
+     */
+    public GamServer(ServerSettings settings, NamedBackends backends, Config config, MethodCatalog catalog, List<String> upstreamSecrets) {
+        this(settings, backends, config, catalog, new SecretScrubber(upstreamSecrets == null ? List.of() : upstreamSecrets));
     }
 
     /**
      * A server whose methods' agents may use named backends (a panel from the server's configuration; clients
      * still pick only the method, as the "model").
      *
-     * @param upstreamSecrets API keys the backends use; they are redacted from every response, trace and log line
+     * @param processSecrets the process's secrets (upstream keys, keys in base URLs); they and the server's own key are
+     *                       removed, in every form, from every response body, event, stored trace and log line
      */
-    public GamServer(ServerSettings settings, NamedBackends backends, Config config, MethodCatalog catalog, List<String> upstreamSecrets) {
+    public GamServer(ServerSettings settings, NamedBackends backends, Config config, MethodCatalog catalog, SecretScrubber processSecrets) {
         settings.check();
         this.settings = settings;
         this.backends = backends;
         this.backend = backends.defaultBackend();
         this.config = config;
         this.catalog = catalog == null ? MethodCatalog.REGISTRY : catalog;
-        List<String> secrets = new java.util.ArrayList<>(upstreamSecrets == null ? List.of() : upstreamSecrets);
-        if (settings.apiKey() != null) secrets.add(settings.apiKey());
-        this.redactor = new SecretRedactor(secrets);
+        this.secrets = settings.apiKey() == null ? processSecrets : processSecrets.with(List.of(settings.apiKey()));
         this.inFlight = new Semaphore(settings.maxInFlight());
         this.traces = new TraceStore(settings.traceDb(), settings.traceRetention());
         this.agentExecutor = Concurrency.newIoExecutor("gam-serve-agent");
@@ -243,7 +250,7 @@ public final class GamServer implements AutoCloseable {
         } catch (ApiError e) {
             status = sendError(ex, e);
         } catch (RuntimeException | IOException e) {
-            LOG.warn("{} {} failed: {}", ex.getRequestMethod(), path, redactor.redact(String.valueOf(e)));
+            LOG.warn("{} {} failed: {}", ex.getRequestMethod(), path, secrets.scrub(String.valueOf(e)));
             status = sendError(ex, new ApiError(500, "server_error", "internal_error", "internal error: " + e.getMessage()));
         } finally {
             metrics.httpRequest(route, status);
@@ -418,10 +425,10 @@ public final class GamServer implements AutoCloseable {
             a = method.run(req.question(), ctx);
         } catch (MethodFailure e) {
             if (e.partialTrace() != null) store(traceId, method.name(), req, e.partialTrace());
-            throw new ApiError(502, "upstream_error", "method_failed", method.name() + " could not answer: " + redactor.redact(e.getMessage())
+            throw new ApiError(502, "upstream_error", "method_failed", method.name() + " could not answer: " + secrets.scrub(e.getMessage())
                     + (e.partialTrace() != null ? " (partial trace " + traceId + ")" : ""));
         } catch (BackendException e) {
-            throw new ApiError(502, "upstream_error", "backend_failed", "backend " + backend.name() + " failed: " + redactor.redact(e.getMessage()));
+            throw new ApiError(502, "upstream_error", "backend_failed", "backend " + backend.name() + " failed: " + secrets.scrub(e.getMessage()));
         }
         if (a.trace() != null) store(traceId, method.name(), req, a.trace());
         if (!semanticNoticed.get() && a.trace() != null && SignalMix.usedSemantic(Json.MAPPER.valueToTree(a.trace()))
@@ -437,7 +444,8 @@ public final class GamServer implements AutoCloseable {
             Picture first = req.question().images().get(0);
             png = first.scaled(1.0, 1_000_000).png(); // enough for the viewer; keeps the database small
         }
-        traces.save(traceId, method, redactor.redact(req.question().text()), redactor.redact(Json.write(trace)), png);
+        // the whole trace as JSON, scrubbed string by string: whatever a trace records (prompts too) inherits it
+        traces.save(traceId, method, secrets.scrub(req.question().text()), Json.write(secrets.scrub(Json.MAPPER.valueToTree(trace))), png);
     }
 
     private ObjectNode completion(Answer a, CompletionRequest req, Method method, String traceId) {
@@ -503,9 +511,9 @@ public final class GamServer implements AutoCloseable {
 
     private JsonNode eventData(Map<String, Object> data) {
         try {
-            return Json.MAPPER.readTree(redactor.redact(Json.write(data == null ? Map.of() : data)));
-        } catch (RuntimeException | IOException e) {
-            return Json.MAPPER.getNodeFactory().textNode(redactor.redact(String.valueOf(data)));
+            return secrets.scrub(Json.MAPPER.valueToTree(data == null ? Map.of() : data));
+        } catch (RuntimeException e) {
+            return Json.MAPPER.getNodeFactory().textNode(secrets.scrub(String.valueOf(data)));
         }
     }
 
@@ -516,7 +524,7 @@ public final class GamServer implements AutoCloseable {
 
         EventStream(OutputStream out) { this.out = out; }
 
-        synchronized void send(JsonNode payload) { write("data: " + redactor.redact(Json.write(payload)) + "\n\n"); }
+        synchronized void send(JsonNode payload) { write("data: " + Json.write(secrets.scrub(payload)) + "\n\n"); }
 
         synchronized void done() { write("data: [DONE]\n\n"); }
 
@@ -642,7 +650,7 @@ public final class GamServer implements AutoCloseable {
     }
 
     private int sendJson(HttpExchange ex, int status, JsonNode body) throws IOException {
-        return send(ex, status, "application/json; charset=utf-8", redactor.redact(Json.write(body)).getBytes(StandardCharsets.UTF_8));
+        return send(ex, status, "application/json; charset=utf-8", Json.write(secrets.scrub(body)).getBytes(StandardCharsets.UTF_8));
     }
 
     private static int send(HttpExchange ex, int status, String contentType, byte[] body) throws IOException {
@@ -658,7 +666,7 @@ public final class GamServer implements AutoCloseable {
 
     private ObjectNode errorBody(ApiError e) {
         ObjectNode err = Json.MAPPER.createObjectNode();
-        err.put("message", redactor.redact(e.getMessage()));
+        err.put("message", secrets.scrub(e.getMessage()));
         err.put("type", e.type());
         err.put("code", e.code());
         return err;
