@@ -31,7 +31,8 @@ public final class ServeCommand implements Callable<Integer> {
                     + "(--api-key-env names the upstream backend's key)")
     String serverKeyEnv;
 
-    @Option(names = "--trace-db", description = "SQLite file for traces (default: config server.trace_db or <tmp>/gam-serve/traces.db)")
+    @Option(names = "--trace-db", description = "SQLite file for traces (default: config server.trace_db, else "
+            + "$XDG_STATE_HOME/gam/serve/traces.db or ~/.local/state/gam/serve/traces.db; readable by you only)")
     Path traceDb;
 
     @Mixin

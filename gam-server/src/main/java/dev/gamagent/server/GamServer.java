@@ -119,7 +119,8 @@ public final class GamServer implements AutoCloseable {
         this.catalog = catalog == null ? MethodCatalog.REGISTRY : catalog;
         this.secrets = settings.apiKey() == null ? processSecrets : processSecrets.with(List.of(settings.apiKey()));
         this.inFlight = new Semaphore(settings.maxInFlight());
-        this.traces = new TraceStore(settings.traceDb(), settings.traceRetention());
+        this.traces = new TraceStore(settings.traceDb(), settings.traceRetention(), settings.traceMaxAge(),
+                settings.defaultTraceLocation(System.getenv(), System.getProperty("user.home")), java.time.Clock.systemUTC());
         this.agentExecutor = Concurrency.newIoExecutor("gam-serve-agent");
         this.imageClient = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10))
                 .followRedirects(HttpClient.Redirect.NEVER).build();
@@ -564,13 +565,21 @@ public final class GamServer implements AutoCloseable {
 
     private int trace(HttpExchange ex, String id) throws IOException {
         String json = traces.json(id).orElseThrow(() -> new ApiError(404, "invalid_request_error", "trace_not_found",
-                "no trace '" + id + "' (traces are kept for the newest " + settings.traceRetention() + " questions)"));
+                "no trace '" + id + "' (" + retentionText() + ")"));
         return send(ex, 200, "application/json; charset=utf-8", json.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** How long traces are kept, in the words the 404s use (the web page shows them). */
+    private String retentionText() {
+        Duration age = settings.traceMaxAge();
+        return "the server keeps the traces of its newest " + settings.traceRetention() + " questions"
+                + (age.isZero() ? "" : ", none older than " + (age.toHours() % 24 == 0 ? age.toDays() + " days" : age.toHours() + " hours"))
+                + ", in " + settings.traceDb().getFileName() + " (config server.trace_retention, server.trace_retention_days, --trace-db)";
     }
 
     private int traceImage(HttpExchange ex, String id) throws IOException {
         byte[] png = traces.image(id).orElseThrow(() -> new ApiError(404, "invalid_request_error", "trace_not_found",
-                "no image for trace '" + id + "'"));
+                "no image for trace '" + id + "' (" + retentionText() + ")"));
         return send(ex, 200, "image/png", png);
     }
 
