@@ -123,6 +123,11 @@ class BadInputCatalogueTest {
         r = CommandRun.main("ask", "--image", dir.toString(), "--question", "Q?", "--backend", "replay", "--replay", dir.resolve("none.jsonl").toString());
         add("a directory given as --image", "gam ask", "exit " + r.code(), r.err().strip(), dir.toString());
 
+        // ---- configuration files (any command; gam config show) ----
+        Path deep = Files.writeString(dir.resolve("deep.json"), "{\"gam\": " + "[".repeat(1001) + "]".repeat(1001) + "}");
+        r = CommandRun.main("config", "show", "--config", deep.toString());
+        add("a config file nested 1001 levels deep", "gam config show", "exit " + r.code(), r.err().strip(), "deep.json");
+
         serverInputs();
 
         assertThat(problems).as("entries without a clear, named message").isEmpty();
@@ -144,6 +149,8 @@ class BadInputCatalogueTest {
             int port = server.start();
             String ok = new Picture("p", ImageIO.read(new java.io.ByteArrayInputStream(Base64.getDecoder().decode(png(8, 8))))).dataUrl();
             request(port, "a body that is not JSON", "application/json", "127.0.0.1", "{\"model\": \"single\", ", "JSON");
+            request(port, "a body nested 1001 levels deep", "application/json", "127.0.0.1",
+                    "{\"model\": \"single\", \"messages\": " + "[".repeat(1001) + "]".repeat(1001) + "}", "nested more than 1000 levels");
             request(port, "no image in the messages", "application/json", "127.0.0.1", body("single", "Q?"), "image_url");
             request(port, "an unknown model", "application/json", "127.0.0.1", body("gpt-4o", "Q?", ok), "gpt-4o");
             request(port, "a file: image URL", "application/json", "127.0.0.1", body("single", "Q?", "file:///etc/passwd"), "file:");

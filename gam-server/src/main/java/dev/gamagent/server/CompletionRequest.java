@@ -46,8 +46,7 @@ public record CompletionRequest(String model, boolean stream, Question question)
         try {
             root = Json.MAPPER.readTree(body);
         } catch (JsonProcessingException e) {
-            throw ApiError.badRequest("invalid_json", "the request body is not valid JSON: " + e.getOriginalMessage()
-                    + " (line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ")");
+            throw ApiError.badRequest("invalid_json", "the request body is not valid JSON: " + Json.problem(e));
         } catch (java.io.IOException e) {
             throw ApiError.badRequest("invalid_json", "the request body cannot be read: " + e.getMessage());
         }
