@@ -81,7 +81,7 @@ public final class ConfigSchema {
             Map.entry("server.trace_retention_days", Type.NUMBER), Map.entry("server.max_queued", Type.INTEGER),
             Map.entry("server.queue_timeout_s", Type.NUMBER), Map.entry("server.image_fetch_timeout_s", Type.NUMBER),
             Map.entry("server.image_fetches", Type.INTEGER), Map.entry("server.image_fetches_per_host", Type.INTEGER),
-            Map.entry("server.image_fetch_budget_mb", Type.NUMBER),
+            Map.entry("server.waiting_budget_mb", Type.NUMBER),
             // one backend name per agent of each method (docs/methods.md)
             Map.entry("single.backends", Type.LIST), Map.entry("cot.backends", Type.LIST), Map.entry("sc.backends", Type.LIST),
             Map.entry("vote.backends", Type.LIST), Map.entry("debate.backends", Type.LIST),

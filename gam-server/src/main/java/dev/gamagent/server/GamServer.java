@@ -42,10 +42,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
@@ -56,7 +52,6 @@ import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -79,10 +74,10 @@ public final class GamServer implements AutoCloseable {
     private final MethodCatalog catalog;
     private final SecretScrubber secrets;
     private final ServerMetrics metrics = new ServerMetrics();
-    private final Semaphore inFlight;
+    private final QuestionQueue questions;
     private final TraceStore traces;
     private final ExecutorService agentExecutor;
-    private final HttpClient imageClient;
+    private final ImageFetcher fetcher;
     private final ImageLoader images;
     private final SecureRandom random = new SecureRandom();
     private Server http;
@@ -118,12 +113,12 @@ public final class GamServer implements AutoCloseable {
         this.config = config;
         this.catalog = catalog == null ? MethodCatalog.REGISTRY : catalog;
         this.secrets = settings.apiKey() == null ? processSecrets : processSecrets.with(List.of(settings.apiKey()));
-        this.inFlight = new Semaphore(settings.maxInFlight());
+        this.questions = new QuestionQueue(settings.maxInFlight(), settings.maxQueued(), settings.queueTimeout(), RETRY_AFTER_SECONDS);
+        metrics.waitingFrom(questions::waiting);
         this.traces = new TraceStore(settings.traceDb(), settings.traceRetention(), settings.traceMaxAge(),
                 settings.defaultTraceLocation(System.getenv(), System.getProperty("user.home")), java.time.Clock.systemUTC());
         this.agentExecutor = Concurrency.newIoExecutor("gam-serve-agent");
-        this.imageClient = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10))
-                .followRedirects(HttpClient.Redirect.NEVER).build();
+        this.fetcher = new ImageFetcher(settings, RETRY_AFTER_SECONDS);
         // decode within one budget for the server, keep each image at most as large as the backend can use
         this.images = new ImageLoader(settings.maxImagePixels(), "server.max_image_megapixels")
                 .withBudget(settings.decodeBudgetPixels() > 0 ? new DecodeBudget(settings.decodeBudgetPixels()) : DecodeBudget.megapixels(0))
@@ -136,7 +131,8 @@ public final class GamServer implements AutoCloseable {
 
     /** Starts listening; returns the bound port (useful with port 0). */
     public synchronized int start() throws IOException {
-        QueuedThreadPool threads = new QueuedThreadPool(64, 4);
+        // a question waiting in line holds its thread: room for every slot and place in line, and for the rest
+        QueuedThreadPool threads = new QueuedThreadPool(Math.max(64, 16 + settings.maxInFlight() + settings.maxQueued()), 4);
         threads.setName("gam-serve-http");
         threads.setDaemon(true);
         http = new Server(threads);
@@ -214,6 +210,7 @@ public final class GamServer implements AutoCloseable {
             }
         }
         agentExecutor.shutdownNow();
+        fetcher.close();
         traces.close();
     }
 
@@ -337,39 +334,50 @@ public final class GamServer implements AutoCloseable {
 
     // ---- chat completions --------------------------------------------------------------------------------
 
+    /**
+     * A question: read and checked, its remote images fetched (within their own limits, holding no slot), then it
+     * takes one of the {@code server.max_in_flight} slots, waiting in line when all are busy; only then are its
+     * images decoded and the method run.
+     */
     private int chatCompletions(HttpExchange ex) throws IOException {
         requireMethod(ex, "POST");
         byte[] body = readBody(ex);
-        if (!inFlight.tryAcquire()) {
-            throw new ApiError(429, "rate_limit_error", "too_many_questions_in_flight", "the server is already answering "
-                    + settings.maxInFlight() + " questions (server.max_in_flight); retry in " + RETRY_AFTER_SECONDS + " s",
-                    RETRY_AFTER_SECONDS);
-        }
-        // The slot frees as soon as the answer exists, before it is written, so a client that got its
-        // answer can ask again at once.
-        java.util.concurrent.atomic.AtomicBoolean released = new java.util.concurrent.atomic.AtomicBoolean();
-        Runnable freeSlot = () -> { if (released.compareAndSet(false, true)) inFlight.release(); };
         long t0 = System.nanoTime();
         String methodName = "unknown";
         int status = 500;
         metrics.questionStarted();
-        try {
-            CompletionRequest req = CompletionRequest.parse(body, settings, this::fetchImage, images);
+        try (ImageFetcher.Lease lease = fetcher.lease()) {
+            lease.reserve(body.length, "this request's body");
+            CompletionRequest.Read read = CompletionRequest.read(body, settings, url -> fetcher.fetch(url, lease));
             Method method;
             try {
-                method = catalog.create(req.model());
+                method = catalog.create(read.model());
             } catch (IllegalArgumentException e) {
-                throw new ApiError(404, "invalid_request_error", "model_not_found", "unknown model '" + req.model()
+                throw new ApiError(404, "invalid_request_error", "model_not_found", "unknown model '" + read.model()
                         + "': the model names the method; known: " + String.join(", ", catalog.names()));
             }
             methodName = method.name();
-            status = req.stream() ? stream(ex, req, method, freeSlot) : answer(ex, req, method, freeSlot);
-            return status;
+            QuestionQueue.Slot slot = questions.take(() -> ex instanceof JettyExchange j && j.clientGone());
+            if (slot == null) {
+                status = 499; // nginx's "client closed request": nobody is there to answer
+                LOG.info("chat.completions method={}: the client went away while waiting for a slot", methodName);
+                return status;
+            }
+            // The slot frees as soon as the answer exists, before it is written, so a client that got its
+            // answer can ask again at once.
+            Runnable freeSlot = slot::close;
+            try {
+                CompletionRequest req = read.decode(images);
+                lease.close(); // decoded: the fetched bytes are no longer held
+                status = req.stream() ? stream(ex, req, method, freeSlot) : answer(ex, req, method, freeSlot);
+                return status;
+            } finally {
+                freeSlot.run();
+            }
         } catch (ApiError e) {
             status = e.status();
             throw e;
         } finally {
-            freeSlot.run();
             metrics.questionFinished(methodName, backend.name(), status, (System.nanoTime() - t0) / 1e9);
             LOG.info("chat.completions method={} status={} in {} ms", methodName, status, (System.nanoTime() - t0) / 1_000_000);
         }
@@ -623,33 +631,6 @@ public final class GamServer implements AutoCloseable {
     private static ApiError tooLarge(long limit) {
         return new ApiError(413, "invalid_request_error", "request_too_large", String.format(java.util.Locale.ROOT,
                 "the request body is larger than the limit of %.1f MB (config server.max_body_mb)", limit / (1024.0 * 1024)));
-    }
-
-    private byte[] fetchImage(URI url) {
-        try {
-            HttpResponse<InputStream> r = imageClient.send(HttpRequest.newBuilder(url).timeout(Duration.ofSeconds(30)).GET().build(),
-                    HttpResponse.BodyHandlers.ofInputStream());
-            try (InputStream in = r.body()) {
-                if (r.statusCode() != 200) {
-                    throw ApiError.badRequest("image_fetch_failed", "image URL " + url + " answered HTTP " + r.statusCode());
-                }
-                long limit = settings.maxBodyBytes();
-                ByteArrayOutputStream out = new ByteArrayOutputStream();
-                byte[] buf = new byte[65536];
-                int n;
-                while ((n = in.read(buf)) > 0) {
-                    out.write(buf, 0, n);
-                    if (out.size() > limit) throw new ApiError(413, "invalid_request_error", "image_too_large",
-                            "image URL " + url + " is larger than the body limit of " + limit + " bytes");
-                }
-                return out.toByteArray();
-            }
-        } catch (IOException e) {
-            throw ApiError.badRequest("image_fetch_failed", "cannot fetch image URL " + url + ": " + e.getMessage());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw ApiError.badRequest("image_fetch_failed", "interrupted while fetching " + url);
-        }
     }
 
     private String newTraceId() {

@@ -17,7 +17,7 @@ import java.util.Locale;
  * {@code allowed_image_hosts}, {@code allowed_hosts}, {@code cors_origins}, {@code header_timeout_s},
  * {@code read_timeout_s}, {@code idle_timeout_s}, {@code decode_budget_megapixels}, {@code trace_db},
  * {@code trace_retention}, {@code trace_retention_days}, {@code max_queued}, {@code queue_timeout_s},
- * {@code image_fetch_timeout_s}, {@code image_fetches}, {@code image_fetches_per_host}, {@code image_fetch_budget_mb});
+ * {@code image_fetch_timeout_s}, {@code image_fetches}, {@code image_fetches_per_host}, {@code waiting_budget_mb});
  * host, port and key from flags.
  *
  * @param apiKey            the bearer token clients must send, or null (only allowed on a loopback address)
@@ -37,26 +37,26 @@ import java.util.Locale;
  * @param imageFetchTimeout the whole fetch of one remote image: connection, headers and body
  * @param imageFetches      remote images fetched at once across requests
  * @param imageFetchesPerHost remote images fetched at once from one host
- * @param imageFetchBudgetBytes bytes of fetched images held at once by requests not yet answered
+ * @param waitingBudgetBytes bytes that requests hold before their images are decoded (their bodies and fetched images),
+ *                          so a queue of waiting requests cannot hold unbounded memory (0 = a quarter of the heap)
  */
 public record ServerSettings(String host, int port, String apiKey, long maxBodyBytes, long maxImagePixels,
                              int maxInFlight, List<String> allowedImageHosts, Path traceDb, int traceRetention,
                              long maxRequestPixels, List<String> allowedHosts, List<String> corsOrigins,
                              Duration headerTimeout, Duration bodyTimeout, Duration idleTimeout, long decodeBudgetPixels,
                              Duration traceMaxAge, int maxQueued, Duration queueTimeout, Duration imageFetchTimeout, int imageFetches,
-                             int imageFetchesPerHost, long imageFetchBudgetBytes) {
+                             int imageFetchesPerHost, long waitingBudgetBytes) {
     public static final long DEFAULT_MAX_BODY_BYTES = 20L * 1024 * 1024;
     public static final long DEFAULT_MAX_IMAGE_PIXELS = 40_000_000L;
     public static final long DEFAULT_MAX_REQUEST_PIXELS = 100_000_000L;
     public static final int DEFAULT_MAX_IN_FLIGHT = 4;
     public static final int DEFAULT_TRACE_RETENTION = 1000;
     public static final Duration DEFAULT_TRACE_MAX_AGE = Duration.ofDays(30);
-    public static final int DEFAULT_MAX_QUEUED = 64;
+    public static final int DEFAULT_MAX_QUEUED = 256;
     public static final Duration DEFAULT_QUEUE_TIMEOUT = Duration.ofSeconds(60);
     public static final Duration DEFAULT_IMAGE_FETCH_TIMEOUT = Duration.ofSeconds(30);
     public static final int DEFAULT_IMAGE_FETCHES = 8;
     public static final int DEFAULT_IMAGE_FETCHES_PER_HOST = 2;
-    public static final long DEFAULT_IMAGE_FETCH_BUDGET_BYTES = 128L * 1024 * 1024;
     public static final Duration DEFAULT_HEADER_TIMEOUT = Duration.ofSeconds(10);
     public static final Duration DEFAULT_BODY_TIMEOUT = Duration.ofSeconds(60);
     public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofSeconds(30);
@@ -94,7 +94,7 @@ public record ServerSettings(String host, int port, String apiKey, long maxBodyB
         if (imageFetchTimeout == null || imageFetchTimeout.isZero() || imageFetchTimeout.isNegative()) imageFetchTimeout = DEFAULT_IMAGE_FETCH_TIMEOUT;
         if (imageFetches <= 0) imageFetches = DEFAULT_IMAGE_FETCHES;
         if (imageFetchesPerHost <= 0) imageFetchesPerHost = DEFAULT_IMAGE_FETCHES_PER_HOST;
-        if (imageFetchBudgetBytes <= 0) imageFetchBudgetBytes = DEFAULT_IMAGE_FETCH_BUDGET_BYTES;
+        if (waitingBudgetBytes <= 0) waitingBudgetBytes = Runtime.getRuntime().maxMemory() / 4;
     }
 
     /**
@@ -139,7 +139,7 @@ public record ServerSettings(String host, int port, String apiKey, long maxBodyB
                 seconds(config, "server.image_fetch_timeout_s", DEFAULT_IMAGE_FETCH_TIMEOUT),
                 config.integer("server.image_fetches", DEFAULT_IMAGE_FETCHES),
                 config.integer("server.image_fetches_per_host", DEFAULT_IMAGE_FETCHES_PER_HOST),
-                Math.round(config.number("server.image_fetch_budget_mb", DEFAULT_IMAGE_FETCH_BUDGET_BYTES / (1024.0 * 1024)) * 1024 * 1024));
+                Math.round(config.number("server.waiting_budget_mb", 0) * 1024 * 1024));
     }
 
     /** A JSON list, or a comma-separated string (as {@code --set} gives it). */
@@ -228,6 +228,6 @@ public record ServerSettings(String host, int port, String apiKey, long maxBodyB
                 + ", allowedHosts=" + allowedHosts + ", corsOrigins=" + corsOrigins + ", headerTimeout=" + headerTimeout
                 + ", bodyTimeout=" + bodyTimeout + ", idleTimeout=" + idleTimeout + ", maxQueued=" + maxQueued + ", queueTimeout=" + queueTimeout
                 + ", imageFetchTimeout=" + imageFetchTimeout + ", imageFetches=" + imageFetches + "/" + imageFetchesPerHost + " per host"
-                + ", imageFetchBudget=" + imageFetchBudgetBytes + "]";
+                + ", waitingBudget=" + waitingBudgetBytes + "]";
     }
 }
