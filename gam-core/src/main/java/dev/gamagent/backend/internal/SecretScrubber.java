@@ -45,6 +45,9 @@ public final class SecretScrubber {
     private static final Set<String> KEY_PARAMETERS = Set.of("key", "api_key", "apikey", "api-key", "token", "access_token", "auth");
     /** A value this short (a placeholder) would redact ordinary words. */
     private static final int MIN_LENGTH = 4;
+    /** Values set where a server needs no key (vLLM's docs say {@code OPENAI_API_KEY=EMPTY}): scrubbing them would mangle text. */
+    private static final Set<String> PLACEHOLDERS = Set.of("sk-no-key-required", "no-key-required", "placeholder", "changeme",
+            "your-api-key", "your_api_key", "api-key", "api_key", "apikey", "not-needed", "notneeded", "unused");
     /** Below this, the part of a key's base64 that does not depend on its neighbours could occur by chance in image data. */
     private static final int MIN_BASE64_LENGTH = 12;
     private static final Map<Character, String> HTML_NAMES = Map.of('&', "amp", '<', "lt", '>', "gt", '"', "quot",
@@ -55,7 +58,7 @@ public final class SecretScrubber {
     private final Pattern base64;
 
     public SecretScrubber(Collection<String> secrets) {
-        this.secrets = secrets.stream().filter(Objects::nonNull).map(String::strip).filter(s -> s.length() >= MIN_LENGTH)
+        this.secrets = secrets.stream().filter(Objects::nonNull).map(String::strip).filter(SecretScrubber::couldBeASecret)
                 .distinct().sorted((a, b) -> b.length() - a.length()).toList();
         if (this.secrets.isEmpty()) {
             forms = null;
@@ -82,6 +85,15 @@ public final class SecretScrubber {
         }
         forms = Pattern.compile("(?=" + startClass(fStarts) + ")(?:" + f + ")");
         base64 = b.length() == 0 ? null : Pattern.compile("(?=" + startClass(bStarts) + ")(?:" + b + ")");
+    }
+
+    /**
+     * Whether a value could be a key rather than a placeholder: at least 4 characters, not a known placeholder, and
+     * not a short plain word ("EMPTY", "dummy", "test", "none"), which would be removed from every text holding it.
+     */
+    static boolean couldBeASecret(String s) {
+        if (s.length() < MIN_LENGTH || PLACEHOLDERS.contains(s.toLowerCase(Locale.ROOT))) return false;
+        return s.length() >= 8 || !s.chars().allMatch(Character::isLetter);
     }
 
     /**
