@@ -4,6 +4,7 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 import java.io.IOException;
+import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -36,9 +37,28 @@ public final class Main implements Callable<Integer> {
         System.exit(run(args));
     }
 
+    /**
+     * Runs one command line with stdout and stderr (and so the log lines, which go to stderr) passed through the
+     * process's {@link ProcessSecrets secret scrubber}, when there is a secret to scrub.
+     */
     public static int run(String... args) {
-        return run(new PrintWriter(System.out, true, StandardCharsets.UTF_8),
-                new PrintWriter(System.err, true, StandardCharsets.UTF_8), args);
+        dev.gamagent.backend.internal.SecretScrubber secrets = ProcessSecrets.of(Arrays.asList(args), System.getenv());
+        if (secrets.isEmpty()) {
+            return run(new PrintWriter(System.out, true, StandardCharsets.UTF_8), new PrintWriter(System.err, true, StandardCharsets.UTF_8), args);
+        }
+        PrintStream out = System.out, err = System.err;
+        PrintStream scrubbedOut = secrets.scrubbing(out), scrubbedErr = secrets.scrubbing(err);
+        System.setOut(scrubbedOut);
+        System.setErr(scrubbedErr);
+        try {
+            return run(new PrintWriter(scrubbedOut, true, StandardCharsets.UTF_8), new PrintWriter(scrubbedErr, true, StandardCharsets.UTF_8), args);
+        } finally {
+            scrubbedOut.flush();
+            scrubbedErr.flush();
+            // another thread may have swapped them meanwhile (tests capturing output): put back only our own
+            if (System.out == scrubbedOut) System.setOut(out);
+            if (System.err == scrubbedErr) System.setErr(err);
+        }
     }
 
     /** Runs one command line; {@code --verbose} anywhere is taken out (it only changes logging, see {@link #main}). */
