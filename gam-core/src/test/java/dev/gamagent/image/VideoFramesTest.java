@@ -53,7 +53,7 @@ class VideoFramesTest {
     @Test void anMvBenchFrameFolderCountsItsFramesFromOne() throws IOException {
         Path tvqa = TestVideos.frameDir(dir.resolve("tvqa"), 10, 1, "%05d.jpg");
         List<Picture> got = frames().frames(tvqa, FrameSelection.uniform(8).folder(3, 1));
-        // frame numbers 1, 2, 3, 4, 5, 7, 8, 9 (see FrameSelectionTest) are files 00001.jpg ... (grey levels 0 ...)
+        // frame numbers 1, 2, 3, 4, 5, 7, 8, 9 (see FrameSelectionTest) are files 00001.jpg ... (frames 0 ...)
         assertThat(numbers(got)).containsExactly(0, 1, 2, 3, 4, 6, 7, 8);
         assertThat(got.get(0).source()).isEqualTo("tvqa/00001.jpg");
     }

@@ -16,12 +16,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.fail;
 
 /**
- * Tiny videos made by tests with the real ffmpeg: every frame a flat grey whose level is 8 × its number, so
- * a decoded frame tells which frame it is. The decoding tests need ffmpeg and fail, not skip, without it
+ * Tiny videos made by tests with the real ffmpeg: every frame a flat colour that encodes its number (red
+ * and green levels 8 apart), so a decoded frame tells which frame it is. The decoding tests need ffmpeg and fail, not skip, without it
  * ({@code ./test} installs Debian's ffmpeg).
  */
 public final class TestVideos {
-    /** Grey levels step by this much per frame: a decoded JPEG frame is within a few levels of its own. */
+    /** Colour levels step by this much per frame: a decoded JPEG frame is within a few levels of its own. */
     public static final int STEP = 8;
 
     private TestVideos() { }
@@ -31,7 +31,7 @@ public final class TestVideos {
         MP4_H264("mp4", "-c:v", "libx264", "-qp", "0", "-pix_fmt", "yuv420p", "-bf", "2"),
         WEBM_VP9("webm", "-c:v", "libvpx-vp9", "-lossless", "1"),
         AVI_MPEG4("avi", "-c:v", "mpeg4", "-q:v", "1"),
-        /** A palette made from the frames themselves, so every grey level survives (ffmpeg's default palette would merge them). */
+        /** A palette made from the frames themselves, so every frame colour survives (ffmpeg's default palette would merge them). */
         GIF("gif", "-filter_complex", "[0:v]split[a][b];[a]palettegen=reserve_transparent=0[p];[b][p]paletteuse=dither=none");
 
         final String extension;
@@ -60,19 +60,20 @@ public final class TestVideos {
                 + "(apt-get install ffmpeg; ./test installs it)");
     }
 
-    /** A frame of flat grey {@code STEP·n}. */
-    public static BufferedImage grey(int n, int width, int height) {
+    /** Frame {@code n} (0 ≤ n < 1024): flat red 4 + STEP·(n mod 32), green 4 + STEP·(n div 32), blue 128. */
+    public static BufferedImage frame(int n, int width, int height) {
+        if (n < 0 || n >= 1024) throw new IllegalArgumentException("frame numbers go up to 1023, got " + n);
+        int rgb = ((4 + STEP * (n % 32)) << 16) | ((4 + STEP * (n / 32)) << 8) | 128;
         BufferedImage img = new BufferedImage(width, height, BufferedImage.TYPE_INT_RGB);
-        int g = Math.min(255, n * STEP);
-        int rgb = (g << 16) | (g << 8) | g;
         for (int y = 0; y < height; y++) for (int x = 0; x < width; x++) img.setRGB(x, y, rgb);
         return img;
     }
 
-    /** Which frame a decoded grey frame is: its centre grey level / STEP, rounded. */
+    /** Which frame a decoded frame is, read from its centre pixel. */
     public static int number(BufferedImage img) {
-        int g = img.getRGB(img.getWidth() / 2, img.getHeight() / 2) & 0xFF;
-        return Math.round(g / (float) STEP);
+        int rgb = img.getRGB(img.getWidth() / 2, img.getHeight() / 2);
+        int r = (rgb >> 16) & 0xFF, g = (rgb >> 8) & 0xFF;
+        return Math.round((r - 4) / (float) STEP) + 32 * Math.round((g - 4) / (float) STEP);
     }
 
     /** A directory of {@code count} PNG frames named {@code prefix + number (from first, zero-padded) + .png}. */
@@ -80,15 +81,15 @@ public final class TestVideos {
         Files.createDirectories(dir);
         for (int i = 0; i < count; i++) {
             String name = String.format(Locale.ROOT, format, first + i);
-            ImageIO.write(grey(i, 32, 24), name.endsWith(".png") ? "png" : "jpg", dir.resolve(name).toFile());
+            ImageIO.write(frame(i, 32, 24), name.endsWith(".png") ? "png" : "jpg", dir.resolve(name).toFile());
         }
         return dir;
     }
 
-    /** A video of {@code count} grey frames (frame i at grey STEP·i) at {@code fps}, encoded by ffmpeg as {@code kind}. */
+    /** A video of {@code count} numbered frames ({@link #frame}) at {@code fps}, encoded by ffmpeg as {@code kind}. */
     public static Path make(Path file, Kind kind, int count, int fps) throws IOException, InterruptedException {
         Path frames = Files.createTempDirectory(file.toAbsolutePath().getParent(), "frames-");
-        for (int i = 0; i < count; i++) ImageIO.write(grey(i, 32, 24), "png", frames.resolve(String.format(Locale.ROOT, "f%04d.png", i)).toFile());
+        for (int i = 0; i < count; i++) ImageIO.write(frame(i, 32, 24), "png", frames.resolve(String.format(Locale.ROOT, "f%04d.png", i)).toFile());
         List<String> cmd = new ArrayList<>(List.of(ffmpeg().toString(), "-nostdin", "-v", "error", "-y", "-framerate", Integer.toString(fps),
                 "-i", frames.resolve("f%04d.png").toString()));
         cmd.addAll(kind.args);
