@@ -8,7 +8,7 @@ import java.util.Random;
  * The ways the video family asks its questions (issue 30 item 5): several phrasings per question kind,
  * written before the built-in model had any video code, so that the model is measured on wordings it was
  * not built around. The generator picks one phrasing per item from the item's random source. The first
- * phrasing of each kind is its canonical template (docs/CONTRACTS.md §3).
+ * phrasing of each kind is its canonical template (docs/video.md).
  *
  * <p>Placeholders: {@code {obj}} is "{color} {shape}" (e.g. "red circle"), {@code {color}} a colour name.
  * No phrasing lists the options, because an item shows two to four of them.
