@@ -67,13 +67,7 @@ public final class MvBenchLayout {
      */
     public static Path locate(MvBenchVariant variant, Path dataDir, List<Path> hubCaches) {
         List<String> looked = new ArrayList<>();
-        List<Path> candidates = new ArrayList<>();
-        if (dataDir != null) {
-            candidates.add(dataDir.resolve(variant.dataset()));
-            candidates.addAll(hubSnapshots(dataDir, variant.branch(), looked));
-        }
-        for (Path hub : hubCaches) candidates.addAll(hubSnapshots(hub, variant.branch(), looked));
-        for (Path c : candidates) {
+        for (Path c : candidates(variant, dataDir, hubCaches, looked)) {
             String lacks = lacks(variant, c);
             if (lacks == null) return c;
             looked.add(c + " (" + lacks + ")");
@@ -85,6 +79,24 @@ public final class MvBenchLayout {
                 : dataDir.resolve(variant.dataset())) + ", e.g. huggingface-cli download " + MvBenchVariant.REPOSITORY
                 + " --repo-type dataset" + (variant.mp4() ? " --revision video" : "") + " --local-dir " + variant.dataset()
                 + (variant.mp4() ? "" : ", then unzip video/*.zip inside video/"));
+    }
+
+    /**
+     * Where a snapshot for {@code variant} may be, most preferred first (whether or not it holds the layout):
+     * what a benchmarks-by-name catalogue lists as this dataset's candidates.
+     */
+    public static List<Path> candidates(MvBenchVariant variant, Path dataDir, List<Path> hubCaches) {
+        return candidates(variant, dataDir, hubCaches, new ArrayList<>());
+    }
+
+    private static List<Path> candidates(MvBenchVariant variant, Path dataDir, List<Path> hubCaches, List<String> looked) {
+        List<Path> out = new ArrayList<>();
+        if (dataDir != null) {
+            out.add(dataDir.resolve(variant.dataset()));
+            out.addAll(hubSnapshots(dataDir, variant.branch(), looked));
+        }
+        for (Path hub : hubCaches) out.addAll(hubSnapshots(hub, variant.branch(), looked));
+        return out;
     }
 
     /** Snapshots of the repository in a hub cache under {@code hub}: the branch's commit first, then the others, newest first. */
