@@ -201,6 +201,7 @@ public final class VideoFrames {
     /** What ffprobe reads from the container (packets counted, nothing decoded). */
     public VideoInfo probe(Path video) {
         check(video);
+        if (Files.isDirectory(video)) throw new ImageException(video + ": a directory of frames has no video stream to probe");
         return probe(find("ffprobe").orElseThrow(), video);
     }
 

@@ -58,6 +58,11 @@ class VideoFramesTest {
         assertThat(got.get(0).source()).isEqualTo("tvqa/00001.jpg");
     }
 
+    @Test void aFrameDirectoryHasNothingToProbe() throws IOException {
+        Path d = clip();
+        assertThatThrownBy(() -> frames().probe(d)).isInstanceOf(ImageException.class).hasMessageContaining("no video stream to probe");
+    }
+
     @Test void anEmptyFrameDirectorySaysWhatItExpected() throws IOException {
         Path empty = Files.createDirectory(dir.resolve("empty"));
         assertThatThrownBy(() -> frames().frames(empty, 8)).isInstanceOf(ImageException.class)

@@ -60,7 +60,10 @@ public final class MvBenchDataset {
         MvBenchVariant variant = MvBenchVariant.of(name).orElseThrow(() -> new IllegalArgumentException(
                 "'" + name + "' is not an MVBench name; use one of " + String.join(", ", MvBenchVariant.names())));
         Path root = MvBenchLayout.locate(variant, dataDir, hubCaches);
-        frames.requireDecoder(root); // every variant has video files: say it once, not once per row
+        if (!frames.decoderAvailable()) { // every variant has video files: say it once, not once per row
+            throw new ImageException(variant.datasetName() + " (" + root + "): decoding its videos needs ffmpeg and ffprobe, "
+                    + "which are not on PATH; " + VideoFrames.INSTALL);
+        }
         List<EvalQuestion> out = new ArrayList<>();
         List<SkippedRow> skipped = new ArrayList<>();
         for (MvBenchLayout.Row row : MvBenchLayout.rows(variant, root)) {
