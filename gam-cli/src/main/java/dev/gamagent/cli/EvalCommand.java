@@ -92,6 +92,7 @@ public final class EvalCommand implements Callable<Integer> {
         Path data = dataFile.path();
         Config config = backendOptions.config();
         if (grading != null) config = config.with(GradingMode.CONFIG_KEY, GradingMode.of(grading).label());
+        config = BenchmarkByName.grading(dataFile, config);
         BackendSpec spec = backendOptions.spec();
         EvalConcurrency load = EvalConcurrency.resolve(concurrency, backendOptions.maxConcurrent, Math.max(1, spec.baseUrls().size()),
                 spec.kind().equals("local"), Runtime.getRuntime().availableProcessors());

@@ -118,6 +118,45 @@ class BenchmarkByNameTest {
         assertThat(unknown.err()).contains("did you mean MMStar");
     }
 
+    @Test void mmeIsGradedByVlmEvalKitsYesNoRuleAndScoredWithAccPlus() throws IOException {
+        String img = tsvImage();
+        String text = "index\tquestion\tanswer\tcategory\timage_path\timage\n"
+                + "0\tIs the triangle red? Please answer yes or no.\tYes\tcolor\tcolor/1.png\t" + img + "\n"
+                + "1\tIs the triangle green? Please answer yes or no.\tNo\tcolor\tcolor/1.png\t0\n"
+                + "2\tIs there a triangle? Please answer yes or no.\tYes\texistence\texistence/1.png\t0\n"
+                + "3\tIs there a \"\"circle\"\"? Please answer yes or no.\tNo\texistence\texistence/1.png\t0\n";
+        Files.writeString(data.resolve("MME.tsv"), text);
+        Path out = dir.resolve("mme");
+        CommandRun r = CommandRun.main("eval", "--data", "MME", "--methods", "single", "--out", out.toString(),
+                "--data-dir", data.toString(), "--data-mirror", mirror.base());
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(mirror.requests()).isEmpty();
+        java.util.List<JsonNode> records = Files.readAllLines(out.resolve("results.jsonl")).stream().map(l -> {
+            try { return Json.MAPPER.readTree(l); } catch (IOException e) { throw new java.io.UncheckedIOException(e); }
+        }).toList();
+        assertThat(records).hasSize(4).allSatisfy(n -> assertThat(n.get("rule").asText()).startsWith("yes-no:"));
+        JsonNode score = summary(out).get("benchmark_score");
+        assertThat(score.get("rows_in_file").asInt()).isEqualTo(4);
+        JsonNode single = score.get("methods").get("single");
+        assertThat(single.get("complete").asBoolean()).isTrue();
+        // acc × 100 + acc+ × 100 per category, from the records themselves
+        for (String cat : java.util.List.of("color", "existence")) {
+            java.util.List<Boolean> right = records.stream().filter(n -> n.get("category").asText().equals(cat))
+                    .map(n -> n.get("outcome").asText().equals("correct")).toList();
+            double expected = right.stream().filter(b -> b).count() * 100.0 / 2 + (right.get(0) && right.get(1) ? 100.0 : 0.0);
+            assertThat(single.get("scores").get(cat).asDouble()).as(cat).isEqualTo(expected);
+        }
+        assertThat(single.get("scores").has("perception")).as("perception needs all ten categories").isFalse();
+        assertThat(r.out()).contains("MME score (VLMEvalKit's MME_rating) single", "perception -", "2 of its 14 categories");
+        assertThat(r.out()).as(records.toString()).contains("grading: yes-no");
+    }
+
+    private static String tsvImage() throws IOException {
+        ByteArrayOutputStream png = new ByteArrayOutputStream();
+        ImageIO.write(TriangleImage.draw(), "png", png);
+        return Base64.getEncoder().encodeToString(png.toByteArray());
+    }
+
     @Test void aTestSplitWithoutPublicAnswersNamesItsStandInAndWhereToSubmit() throws IOException {
         Files.write(data.resolve("MMBench_TEST_EN_V11.tsv"), tsv(false));
         CommandRun r = eval("MMBench_TEST_EN_V11", dir.resolve("run"));
