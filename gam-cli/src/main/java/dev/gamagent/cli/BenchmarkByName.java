@@ -57,8 +57,17 @@ final class BenchmarkByName {
      * and the benchmark's own score (MME's) when it has one, which is also printed.
      */
     static void record(DataFiles.DataFile file, Path out) {
+        try {
+            addToSummary(file, out);
+        } catch (RuntimeException e) {
+            // never hide the run's own outcome (this runs in a finally block)
+            System.err.println("warning: could not add the data file's record to " + out.resolve("summary.json") + ": " + e.getMessage());
+        }
+    }
+
+    private static void addToSummary(DataFiles.DataFile file, Path out) {
         Path summary = out.resolve("summary.json");
-        SummaryData.addTo(summary, "data", file.provenance(DatasetCatalogue.builtIn()));
+        SummaryData.addTo(summary, "data_file", file.provenance(DatasetCatalogue.builtIn()));
         if (!BenchmarkScore.appliesTo(file.entry()) || !Files.isRegularFile(summary)) return;
         try {
             ObjectNode score = BenchmarkScore.mme(file.path(), ResultStore.read(out));

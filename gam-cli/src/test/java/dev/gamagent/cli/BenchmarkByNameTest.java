@@ -61,12 +61,14 @@ class BenchmarkByNameTest {
         assertThat(r.code()).as(r.err()).isZero();
         assertThat(mirror.requests()).isEmpty();
         assertThat(r.err()).contains("warning: MMStar", "md5 differs from the published e1ecd2140806c1b1bbf54b43372efb9e", "not the official file");
-        JsonNode d = summary(out).get("data");
+        JsonNode d = summary(out).get("data_file");
         assertThat(d.get("name").asText()).isEqualTo("MMStar");
         assertThat(d.get("official").asBoolean()).isFalse();
         assertThat(d.get("md5").asText()).hasSize(32).isNotEqualTo("e1ecd2140806c1b1bbf54b43372efb9e");
         assertThat(d.get("published_md5").asText()).isEqualTo("e1ecd2140806c1b1bbf54b43372efb9e");
         assertThat(d.get("catalogue").asText()).contains("VLMEvalKit e8e78f05");
+        // the summary stays readable by everything that reads summaries (gam report)
+        assertThat(dev.gamagent.eval.RunSummary.read(out.resolve("summary.json")).data()).isEqualTo("MMStar.tsv");
     }
 
     @Test void aNameWithoutAPublishedMd5DownloadsOnceRecordsItsSha256AndTheSecondRunDoesNotDownload() throws IOException {
@@ -75,13 +77,13 @@ class BenchmarkByNameTest {
         assertThat(first.code()).as(first.err()).isZero();
         assertThat(first.err()).contains("downloading PathVQA_VAL.tsv", "(100%)", "sha256", "recorded now");
         assertThat(Files.readAllBytes(data.resolve("PathVQA_VAL.tsv"))).isEqualTo(tsv(true));
-        assertThat(summary(dir.resolve("a")).get("data").get("check").asText()).isEqualTo("recorded_now");
+        assertThat(summary(dir.resolve("a")).get("data_file").get("check").asText()).isEqualTo("recorded_now");
 
         CommandRun second = eval("PathVQA_VAL", dir.resolve("b"));
         assertThat(second.code()).as(second.err()).isZero();
         assertThat(mirror.requests()).hasSize(1);
         assertThat(second.err()).doesNotContain("downloading");
-        JsonNode d = summary(dir.resolve("b")).get("data");
+        JsonNode d = summary(dir.resolve("b")).get("data_file");
         assertThat(d.get("check").asText()).isEqualTo("same_as_first");
         assertThat(d.get("official").isNull()).isTrue();
         assertThat(d.get("first_sha256").asText()).isEqualTo(d.get("sha256").asText());

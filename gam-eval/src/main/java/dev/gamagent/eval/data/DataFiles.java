@@ -79,7 +79,7 @@ public record DataFiles(DatasetCatalogue catalogue, DataDirectory dir, String mi
             };
         }
 
-        /** What {@code summary.json} records under {@code data}. */
+        /** What {@code summary.json} records under {@code data_file}. */
         public ObjectNode provenance(DatasetCatalogue catalogue) {
             ObjectNode o = Json.MAPPER.createObjectNode();
             o.put("name", entry == null ? null : entry.name());

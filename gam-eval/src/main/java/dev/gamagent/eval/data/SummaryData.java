@@ -9,7 +9,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
-/** Adds a field to a written {@code summary.json}: the benchmark file's provenance ({@code data}), the benchmark's own score. */
+/** Adds a field to a written {@code summary.json}: the benchmark file's provenance ({@code data_file}), the benchmark's own score. */
 public final class SummaryData {
     private SummaryData() { }
 
