@@ -22,7 +22,7 @@ import java.util.stream.Stream;
         footer = "%nAdd --verbose to any command to see library log messages.",
         subcommands = {AskCommand.class, EvalCommand.class, GradeCommand.class, DemoCommand.class, ServeCommand.class, ReportCommand.class,
                 SweepCommand.class, BenchCommand.class, BackendsCommand.class, LocalServerCommand.class, ConfigCommand.class,
-                CommandLine.HelpCommand.class})
+                DataCommand.class, ReproduceCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Callable<Integer> {
     static final String VERBOSE = "--verbose";
 
