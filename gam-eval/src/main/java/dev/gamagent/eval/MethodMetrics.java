@@ -132,7 +132,7 @@ public record MethodMetrics(String method, int records, int errors, int unmatche
                 FlipAccounting.of(ok), backends(ok, prices), ga.ci(), probeTokensPerQuestion(ok), uNote);
     }
 
-    static final String SAME_U = "every answer has the same uncertainty";
+    static final String SAME_U = "the same U for every answer";
 
     /**
      * Why the uncertainty metrics are not shown, or null when they are. When U is the same for every answer, AUROC
@@ -149,15 +149,15 @@ public record MethodMetrics(String method, int records, int errors, int unmatche
             if (x > thetaU) flagged++;
         }
         if (max - min < 1e-12) {
-            return String.format(java.util.Locale.ROOT, "%s (U = %.3f): AUROC and balanced accuracy would be 0.5 by construction", SAME_U, min);
+            return String.format(java.util.Locale.ROOT, "%s (%.3f): AUROC and balanced accuracy are 0.5 by construction", SAME_U, min);
         }
         if (flagged == 0) {
-            return String.format(java.util.Locale.ROOT, "no answer's uncertainty is above θ_U = %s (highest U %.3f): nothing is flagged, "
-                    + "so balanced accuracy would be 0.5 by construction", trim(thetaU), max);
+            return String.format(java.util.Locale.ROOT, "no U above θ_U = %s (highest %.3f): nothing is flagged, "
+                    + "so balanced accuracy is 0.5 by construction", trim(thetaU), max);
         }
         if (flagged == u.length) {
-            return String.format(java.util.Locale.ROOT, "every answer's uncertainty is above θ_U = %s (lowest U %.3f): everything is flagged, "
-                    + "so balanced accuracy would be 0.5 by construction", trim(thetaU), min);
+            return String.format(java.util.Locale.ROOT, "every U above θ_U = %s (lowest %.3f): everything is flagged, "
+                    + "so balanced accuracy is 0.5 by construction", trim(thetaU), min);
         }
         return null;
     }

@@ -143,13 +143,13 @@ class MethodMetricsTest {
         MethodMetrics m = MethodMetrics.of("single", calm, PriceTable.from(Config.defaults()), 0.5, false);
         assertThat(Calibration.balancedAccuracy(new double[]{0.1, 0.3, 0.2}, new boolean[]{false, true, false}, 0.5)).as("what it hid").isEqualTo(0.5);
         assertThat(m.balancedAccuracy()).isNull();
-        assertThat(m.uncertaintyNote()).contains("θ_U = 0.5", "highest U 0.300", "nothing is flagged");
+        assertThat(m.uncertaintyNote()).contains("θ_U = 0.5", "highest 0.300", "nothing is flagged");
         assertThat(m.auroc()).as("U still ranks the answers").isEqualTo(1.0);
         List<ResultRecord> flat = List.of(rec("1", "correct", 0.9, 0.0, 0, "single", 1, 1, 1, null),
                 rec("2", "wrong", 0.9, 0.0, 0, "single", 1, 1, 1, null));
         MethodMetrics f = MethodMetrics.of("single", flat, PriceTable.from(Config.defaults()), 0.5, false);
         assertThat(f.auroc()).isNull();
-        assertThat(f.uncertaintyNote()).startsWith("every answer has the same uncertainty (U = 0.000)");
+        assertThat(f.uncertaintyNote()).startsWith("the same U for every answer (0.000)");
         assertThat(MethodMetrics.of("gam", records(), PriceTable.from(Config.defaults()), 0.5, false).uncertaintyNote()).isNull();
     }
 
