@@ -539,7 +539,11 @@
       const [s0, id, rot] = decodeURIComponent(location.hash.slice(8)).split('|');
       return samples.find((x) => x.series === s0 && x.id === id && String(x.rotation || 0) === String(rot || 0)) || null;
     })();
-    if (wanted) select(wanted);
+    if (wanted) {
+      // a link to an answer opens on it: the answers section in view, its row selected, its debate beside it
+      document.getElementById('answers').scrollIntoView();
+      select(wanted);
+    }
     window.gamReport.select = (seriesName0, id) => { const r = samples.find((x) => x.series === seriesName0 && x.id === id); if (r) select(r); return !!r; };
   }
 
