@@ -18,25 +18,24 @@ while [ $# -gt 0 ]; do
     *) echo "usage: bench/screenshots.sh [--out DIR]" >&2; exit 2 ;;
   esac
 done
-chrome="${CHROMIUM:-}"
-for c in "$chrome" /usr/bin/chromium /usr/bin/chromium-browser /usr/bin/google-chrome; do
-  if [ -n "$c" ] && [ -x "$c" ]; then chrome="$c"; break; fi
-done
-[ -x "$chrome" ] || { echo "screenshots: headless Chromium is needed (apt-get install chromium, or set CHROMIUM)" >&2; exit 1; }
 mkdir -p "$out"
 work="$(mktemp -d)"
 server=""
 cleanup() { if [ -n "$server" ]; then kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; fi; rm -rf "$work"; }
 trap cleanup EXIT
 
-# shot URL FILE WIDTH HEIGHT: the page at a fixed window size, after its scripts have drawn (virtual time)
+# the screenshot driver (headless Chromium over the DevTools protocol, as the browser tests drive it) and the gam jar
+mvn -B -q -DskipTests -Dmaven.javadoc.skip=true -Dmaven.source.skip=true -pl gam-server -am package dependency:build-classpath \
+  -Dmdep.outputFile=target/test-classpath.txt -Dmdep.includeScope=test >&2
+cp="gam-server/target/test-classes:gam-server/target/classes:$(cat gam-server/target/test-classpath.txt)"
+
+# shot URL FILE WIDTH HEIGHT READY [SCROLL]: the window at a fixed size once the JavaScript condition READY holds
 shot() {
-  "$chrome" --headless --no-sandbox --disable-gpu --hide-scrollbars --no-first-run --disable-background-networking \
-    --disable-dev-shm-usage --user-data-dir="$work/profile" --force-device-scale-factor=1 --window-size="$3,$4" \
-    --virtual-time-budget=15000 --run-all-compositor-stages-before-draw --screenshot="$2" "$1" >/dev/null 2>&1
-  [ -s "$2" ] || { echo "screenshots: chromium wrote no $2" >&2; exit 1; }
+  java -Djava.awt.headless=true -cp "$cp" dev.gamagent.server.PageShot "$@" >&2
+  [ -s "$2" ] || { echo "screenshots: no $2 was written" >&2; exit 1; }
   echo "  $2 (${3}x$4)" >&2
 }
+charts="!!window.gamReport && !!echarts.getInstanceByDom(document.querySelector('#chart-cost'))"
 
 echo "screenshots: gam demo ..." >&2
 ./gam demo --out "$work/demo" >"$work/demo.txt" 2>"$work/demo.err" || { cat "$work/demo.err" >&2; exit 1; }
@@ -85,10 +84,12 @@ print(json.load(urllib.request.urlopen(req, timeout=600))["gam"]["trace_id"])
 PY
 
 echo "screenshots: taking them ..." >&2
-shot "file://$work/demo/report.html" "$out/report-overview.png" 1280 3200
-shot "file://$work/demo/report.html#sample=dream%2Bgam%7C$question" "$out/report-trace-viewer.png" 1280 1100
-shot "file://$work/comparison.html" "$out/comparison.png" 1280 2000
-shot "${url}#trace=$(cat "$work/trace-id")" "$out/serve-trace-viewer.png" 1280 1500
+shot "file://$work/demo/report.html" "$out/report-overview.png" 1280 3200 "$charts"
+shot "file://$work/demo/report.html#sample=dream%2Bgam%7C$question" "$out/report-trace-viewer.png" 1280 1100 \
+  "$charts && !!document.querySelector('#sample-trace .gv-chart svg')" "#answers"
+shot "file://$work/comparison.html" "$out/comparison.png" 1280 2000 "$charts"
+shot "${url}#trace=$(cat "$work/trace-id")" "$out/serve-trace-viewer.png" 1280 1500 \
+  "document.querySelectorAll('#trace-body .gv-round').length > 0 && !!document.querySelector('#trace-body .gv-chart svg')"
 
 python3 - "$work/demo/summary.json" "$out/screenshots.json" "$question" <<'PY'
 import hashlib, json, sys

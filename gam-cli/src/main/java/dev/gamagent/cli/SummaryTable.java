@@ -132,7 +132,8 @@ final class SummaryTable {
                     p.n() == 0 ? "no shared question" : p.significant() ? "significant" : "n.s."));
         }
         sb.append(String.format(Locale.ROOT, "Δ acc in points; only each: questions right only for the first, only for the second; "
-                + "significant: Holm p < %s%n", trim(report.alpha())));
+                + "significant: Holm p < %s (each interval is for its pair alone; Holm's p allows for comparing %d at once)%n",
+                trim(report.alpha()), report.pairs().size()));
     }
 
     private static String pValue(double p) {

@@ -295,11 +295,15 @@ public final class HtmlReport {
                 }
             }
         }
-        // by question, then rotation, then run and method in the order they came (the summary's method order)
-        List<String> methodOrder = new ArrayList<>();
-        for (Row row : rows) if (!methodOrder.contains(row.run() + "|" + row.method())) methodOrder.add(row.run() + "|" + row.method());
-        rows.sort(java.util.Comparator.comparing((Row x) -> x.r().group() == null ? x.r().questionId() : x.r().group(), HtmlReport::natural)
-                .thenComparingInt(x -> x.r().rotation()).thenComparingInt(x -> methodOrder.indexOf(x.run() + "|" + x.method())));
+        // by question, then rotation, then run and method in the order they came (the summary's method order); the
+        // question ids are ranked once, so the sort compares numbers
+        Map<String, Integer> methodRank = new LinkedHashMap<>();
+        for (Row row : rows) methodRank.putIfAbsent(row.run() + "|" + row.method(), methodRank.size());
+        List<String> groups = rows.stream().map(x -> groupOf(x.r())).distinct().sorted(HtmlReport::natural).toList();
+        Map<String, Integer> groupRank = new java.util.HashMap<>();
+        for (String g : groups) groupRank.put(g, groupRank.size());
+        rows.sort(java.util.Comparator.comparingInt((Row x) -> groupRank.get(groupOf(x.r()))).thenComparingInt(x -> x.r().rotation())
+                .thenComparingInt(x -> methodRank.get(x.run() + "|" + x.method())));
         ObjectNode index = Json.MAPPER.createObjectNode();
         ArrayNode cols = index.putArray("columns");
         COLUMNS.forEach(cols::add);
@@ -380,6 +384,8 @@ public final class HtmlReport {
         return flip;
     }
 
+    private static String groupOf(ResultRecord r) { return r.group() == null ? r.questionId() : r.group(); }
+
     /** Question ids in natural order: runs of digits compare as numbers ("q2" before "q10"), the rest as text. */
     static int natural(String a, String b) {
         int i = 0, j = 0;
@@ -389,7 +395,9 @@ public final class HtmlReport {
                 int si = i, sj = j;
                 while (i < a.length() && Character.isDigit(a.charAt(i))) i++;
                 while (j < b.length() && Character.isDigit(b.charAt(j))) j++;
-                String da = a.substring(si, i).replaceFirst("^0+(?=.)", ""), db = b.substring(sj, j).replaceFirst("^0+(?=.)", "");
+                while (si < i - 1 && a.charAt(si) == '0') si++; // leading zeros do not change the number
+                while (sj < j - 1 && b.charAt(sj) == '0') sj++;
+                String da = a.substring(si, i), db = b.substring(sj, j);
                 int c = da.length() != db.length() ? Integer.compare(da.length(), db.length()) : da.compareTo(db);
                 if (c != 0) return c;
             } else {
@@ -490,7 +498,9 @@ public final class HtmlReport {
                 .append(" on the questions both answered").append(comparison ? " (paired by question id across runs)" : "").append(": ")
                 .append(esc(report.test())).append("; Δ = accuracy of the first − the second, with its 95&nbsp;% interval (")
                 .append(esc(report.differenceInterval())).append("). Greyed rows are not significant (Holm p ≥ ")
-                .append(report.alpha()).append("): the data do not tell those two apart.</p>\n");
+                .append(report.alpha()).append("): the data do not tell those two apart. Each interval is for its pair alone; the verdict "
+                        + "is corrected for comparing ").append(report.pairs().size()).append(report.pairs().size() == 1 ? " pair" : " pairs")
+                .append(" at once, so an interval that misses 0 can still be \"not significant\".</p>\n");
         h.append("<div class=table-box><table id=pairs-table>\n<thead><tr><th>pair</th><th>questions</th><th>Δ accuracy</th><th>95&nbsp;% interval</th>"
                 + "<th>right only for the first</th><th>right only for the second</th><th>p (McNemar)</th><th>p (Holm)</th><th>verdict</th></tr></thead>\n<tbody>\n");
         for (Pairwise.Pair p : report.pairs()) {
