@@ -96,28 +96,37 @@ public final class HtmlReport {
 
     /**
      * Each question's first image scaled to at most 420 px wide, as a JPEG data URL by question id; none when
-     * there are more than {@value #MAX_THUMBNAILS} questions (the sidecar would grow too large).
+     * there are more than {@value #MAX_THUMBNAILS} questions (the sidecar would grow too large). The images are
+     * decoded, scaled and encoded on all cores (one draw into the RGB target), since at a few hundred questions this
+     * is most of the time the report takes.
      */
     public static Map<String, String> thumbnails(List<EvalQuestion> questions) {
         Map<String, String> out = new LinkedHashMap<>();
         if (questions.size() > MAX_THUMBNAILS) return out;
-        for (EvalQuestion q : questions) {
-            try {
-                var pics = q.question().images();
-                if (pics.isEmpty()) continue;
-                var p = pics.get(0);
-                var small = p.width() > 420 ? p.scaled(420.0 / p.width(), Long.MAX_VALUE) : p;
-                java.awt.image.BufferedImage rgb = new java.awt.image.BufferedImage(small.width(), small.height(),
-                        java.awt.image.BufferedImage.TYPE_INT_RGB);
-                rgb.createGraphics().drawImage(small.image(), 0, 0, java.awt.Color.WHITE, null);
-                var bytes = new java.io.ByteArrayOutputStream();
-                javax.imageio.ImageIO.write(rgb, "jpg", bytes);
-                out.put(q.id(), "data:image/jpeg;base64," + java.util.Base64.getEncoder().encodeToString(bytes.toByteArray()));
-            } catch (IOException | RuntimeException e) {
-                // a question whose image cannot be read again is shown without it
-            }
-        }
+        String[] urls = new String[questions.size()];
+        java.util.stream.IntStream.range(0, questions.size()).parallel().forEach(i -> urls[i] = thumbnail(questions.get(i)));
+        for (int i = 0; i < urls.length; i++) if (urls[i] != null) out.put(questions.get(i).id(), urls[i]);
         return out;
+    }
+
+    /** One question's thumbnail, or null when it has no image or its image cannot be read again (then it is shown without). */
+    static String thumbnail(EvalQuestion q) {
+        try {
+            var pics = q.question().images();
+            if (pics.isEmpty()) return null;
+            var p = pics.get(0);
+            int w = Math.min(420, p.width()), h = Math.max(1, (int) Math.round(p.height() * (double) w / p.width()));
+            java.awt.image.BufferedImage rgb = new java.awt.image.BufferedImage(w, h, java.awt.image.BufferedImage.TYPE_INT_RGB);
+            java.awt.Graphics2D g = rgb.createGraphics();
+            g.setRenderingHint(java.awt.RenderingHints.KEY_INTERPOLATION, java.awt.RenderingHints.VALUE_INTERPOLATION_BILINEAR);
+            g.drawImage(p.image(), 0, 0, w, h, java.awt.Color.WHITE, null);
+            g.dispose();
+            var bytes = new java.io.ByteArrayOutputStream();
+            javax.imageio.ImageIO.write(rgb, "jpg", bytes);
+            return "data:image/jpeg;base64," + java.util.Base64.getEncoder().encodeToString(bytes.toByteArray());
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
     }
 
     /** The page over {@code runs} (one run: a report; several: a comparison) and its sidecar parts, which live in folder {@code sidecar}. */

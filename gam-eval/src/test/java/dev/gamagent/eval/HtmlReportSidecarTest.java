@@ -83,4 +83,21 @@ class HtmlReportSidecarTest {
         ids.sort(HtmlReport::natural);
         assertThat(ids).containsExactly("9", "10", "a", "q1", "q2", "q2a", "q02b", "q10");
     }
+
+    @Test void thumbnailsAreAtMost420PixelsWideInQuestionOrder() throws Exception {
+        List<EvalQuestion> qs = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            var img = new java.awt.image.BufferedImage(i == 1 ? 200 : 840, i == 1 ? 100 : 630, java.awt.image.BufferedImage.TYPE_INT_ARGB);
+            List<dev.gamagent.image.Picture> pics = i == 3 ? List.of() : List.of(new dev.gamagent.image.Picture("p" + i, img));
+            qs.add(new EvalQuestion(dev.gamagent.api.Question.of("q" + i, pics, "q", Map.of("A", "a")), "q" + i, 0, null));
+        }
+        Map<String, String> thumbs = HtmlReport.thumbnails(qs);
+        assertThat(thumbs.keySet()).as("q3 has no image").containsExactly("q0", "q1", "q2", "q4");
+        for (var e : thumbs.entrySet()) {
+            assertThat(e.getValue()).startsWith("data:image/jpeg;base64,");
+            var img = javax.imageio.ImageIO.read(new java.io.ByteArrayInputStream(java.util.Base64.getDecoder().decode(e.getValue().substring(23))));
+            assertThat(img.getWidth()).isEqualTo(e.getKey().equals("q1") ? 200 : 420);
+            assertThat(img.getHeight()).isEqualTo(e.getKey().equals("q1") ? 100 : 315);
+        }
+    }
 }
