@@ -42,6 +42,9 @@ public final class HtmlReport {
     /** Questions up to which {@link #thumbnails} embeds images (about 10–20 kB each, in the sidecar). */
     static final int MAX_THUMBNAILS = 600;
 
+    /** Images up to this width and size (base64 characters) are embedded as they were read, not re-encoded. */
+    static final int ORIGINAL_MAX_WIDTH = 640, ORIGINAL_MAX_BASE64 = 96 * 1024;
+
     /** Answers per sidecar part: opening one answer loads the debates of its neighbours in the list (the same question's other methods). */
     static final int PART_ROWS = 100;
 
@@ -96,9 +99,9 @@ public final class HtmlReport {
 
     /**
      * Each question's first image scaled to at most 420 px wide, as a JPEG data URL by question id; none when
-     * there are more than {@value #MAX_THUMBNAILS} questions (the sidecar would grow too large). The images are
-     * decoded, scaled and encoded on all cores (one draw into the RGB target), since at a few hundred questions this
-     * is most of the time the report takes.
+     * there are more than {@value #MAX_THUMBNAILS} questions (the sidecar would grow too large). A small image read
+     * from PNG or JPEG bytes is embedded as it is; others are decoded, scaled and encoded on all cores, since at a few
+     * hundred questions this is most of the time the report takes.
      */
     public static Map<String, String> thumbnails(List<EvalQuestion> questions) {
         Map<String, String> out = new LinkedHashMap<>();
@@ -115,8 +118,12 @@ public final class HtmlReport {
             var pics = q.question().images();
             if (pics.isEmpty()) return null;
             var p = pics.get(0);
+            // an image still in the bytes it was read from and not much larger than the viewer draws it (420 px wide) goes
+            // as it is: no decoding, no encoding (the viewer scales it)
+            if (!p.isDecoded() && p.width() <= ORIGINAL_MAX_WIDTH && p.encoding().base64().length <= ORIGINAL_MAX_BASE64) return p.dataUrl();
             int w = Math.min(420, p.width()), h = Math.max(1, (int) Math.round(p.height() * (double) w / p.width()));
-            java.awt.image.BufferedImage rgb = new java.awt.image.BufferedImage(w, h, java.awt.image.BufferedImage.TYPE_INT_RGB);
+            // 3-byte BGR: the JPEG writer encodes its raster directly (from INT_RGB it copies pixel by pixel, most of the cost)
+            java.awt.image.BufferedImage rgb = new java.awt.image.BufferedImage(w, h, java.awt.image.BufferedImage.TYPE_3BYTE_BGR);
             java.awt.Graphics2D g = rgb.createGraphics();
             g.setRenderingHint(java.awt.RenderingHints.KEY_INTERPOLATION, java.awt.RenderingHints.VALUE_INTERPOLATION_BILINEAR);
             g.drawImage(p.image(), 0, 0, w, h, java.awt.Color.WHITE, null);

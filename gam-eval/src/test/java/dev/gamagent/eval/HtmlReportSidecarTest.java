@@ -100,4 +100,18 @@ class HtmlReportSidecarTest {
             assertThat(img.getHeight()).isEqualTo(e.getKey().equals("q1") ? 100 : 315);
         }
     }
+
+    @Test void aSmallImageReadFromBytesIsEmbeddedAsItIsWithoutDecoding() throws Exception {
+        var img = new java.awt.image.BufferedImage(500, 300, java.awt.image.BufferedImage.TYPE_INT_RGB);
+        var bytes = new java.io.ByteArrayOutputStream();
+        javax.imageio.ImageIO.write(img, "png", bytes);
+        var decoded = new java.util.concurrent.atomic.AtomicInteger();
+        var p = dev.gamagent.image.Picture.encoded("small", bytes.toByteArray(), null, "image/png", 500, 300, b -> {
+            decoded.incrementAndGet();
+            return img;
+        });
+        var q = new EvalQuestion(dev.gamagent.api.Question.of("q", List.of(p), "q", Map.of("A", "a")), "q", 0, null);
+        assertThat(HtmlReport.thumbnail(q)).isEqualTo(p.dataUrl()).startsWith("data:image/png;base64,");
+        assertThat(decoded.get()).as("never decoded").isZero();
+    }
 }

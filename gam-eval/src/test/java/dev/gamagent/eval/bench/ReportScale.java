@@ -43,16 +43,17 @@ public final class ReportScale {
         List<String> ids = templates.stream().map(ResultRecord::questionId).distinct().toList();
         System.out.printf(Locale.ROOT, "templates: %d records (%d questions × %d methods: %s) from %s%n", templates.size(), ids.size(),
                 methods.size(), String.join(", ", methods), template);
-        System.out.printf(Locale.ROOT, "%8s %8s %10s %10s %10s %10s %9s %9s %12s %12s%n", "questions", "answers", "summary", "thumbs",
-                "report", "jsonl", "report/", "page", "sidecar", "page/answer");
-        System.out.printf(Locale.ROOT, "%8s %8s %10s %10s %10s %10s %9s %9s %12s %12s%n", "", "", "ms", "ms", "ms", "ms (base)", "jsonl",
-                "MB", "MB", "bytes");
+        System.out.printf(Locale.ROOT, "%8s %8s %10s %10s %10s %10s %9s %11s %9s %12s %12s%n", "questions", "answers", "summary", "thumbs",
+                "report", "jsonl", "report/", "all three", "page", "sidecar", "page/answer");
+        System.out.printf(Locale.ROOT, "%8s %8s %10s %10s %10s %10s %9s %11s %9s %12s %12s%n", "", "", "ms", "ms", "ms", "ms (base)", "jsonl",
+                "CPU ms", "MB", "MB", "bytes");
         for (int a = 2; a < args.length; a++) {
             int n = Integer.parseInt(args[a]);
             List<ResultRecord> records = scaled(templates, ids, n);
             List<EvalQuestion> questions = n <= 600 ? questions(n) : List.of();
             Path dir = Files.createDirectories(out.resolve("n" + n));
             double summaryMs = Double.MAX_VALUE, thumbsMs = Double.MAX_VALUE, reportMs = Double.MAX_VALUE, jsonlMs = Double.MAX_VALUE;
+            double cpuMs = Double.MAX_VALUE;
             RunSummary s = null;
             // the best of three: the first pays for class loading and the JIT, the others measure the writing
             for (int rep = 0; rep < 3; rep++) {
@@ -60,14 +61,15 @@ public final class ReportScale {
                 try (BufferedWriter w = Files.newBufferedWriter(dir.resolve("results.jsonl"))) {
                     for (ResultRecord r : records) w.write(Json.write(r) + "\n");
                 }
-                long t1 = System.nanoTime();
+                long t1 = System.nanoTime(), c1 = cpu();
                 s = RunSummary.compute("scaled.tsv", methods, false, n, List.of(), records, PriceTable.from(Config.defaults()), 0.5, "bench");
                 s.write(dir.resolve("summary.json"));
                 long t2 = System.nanoTime();
                 Map<String, String> thumbs = HtmlReport.thumbnails(questions);
                 long t3 = System.nanoTime();
                 HtmlReport.write(dir.resolve("report.html"), s, records, thumbs);
-                long t4 = System.nanoTime();
+                long t4 = System.nanoTime(), c4 = cpu();
+                cpuMs = Math.min(cpuMs, (c4 - c1) / 1e6);
                 jsonlMs = Math.min(jsonlMs, (t1 - t0) / 1e6);
                 summaryMs = Math.min(summaryMs, (t2 - t1) / 1e6);
                 thumbsMs = Math.min(thumbsMs, (t3 - t2) / 1e6);
@@ -77,12 +79,18 @@ public final class ReportScale {
             try (Stream<Path> parts = Files.list(HtmlReport.sidecar(dir.resolve("report.html")))) {
                 for (Path p : parts.toList()) side += Files.size(p);
             }
-            System.out.printf(Locale.ROOT, "%8d %8d %10.0f %10.0f %10.0f %10.0f %8.2fx %9.2f %12.1f %12.0f%n", n, records.size(), summaryMs,
-                    thumbsMs, reportMs, jsonlMs, (summaryMs + thumbsMs + reportMs) / jsonlMs, page / 1e6, side / 1e6,
+            System.out.printf(Locale.ROOT, "%8d %8d %10.0f %10.0f %10.0f %10.0f %8.2fx %11.0f %9.2f %12.1f %12.0f%n", n, records.size(), summaryMs,
+                    thumbsMs, reportMs, jsonlMs, (summaryMs + thumbsMs + reportMs) / jsonlMs, cpuMs, page / 1e6, side / 1e6,
                     (double) page / records.size());
         }
-        System.out.println("report/jsonl: summary + thumbnails + report.html with its sidecar, over writing results.jsonl; "
+        System.out.println("report/jsonl: summary + thumbnails + report.html with its sidecar, over writing results.jsonl; all three CPU ms: "
+                + "the CPU time of the process over those three (all threads; a loaded machine inflates wall times, not this); "
                 + "page/answer: report.html's bytes per answer (ECharts' 1 MB included)");
+    }
+
+    /** The process's CPU time (all threads), in ns. */
+    static long cpu() {
+        return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
     }
 
     /** n questions: question i is template question i mod t under the id "s" + i, for every method. */
@@ -102,20 +110,34 @@ public final class ReportScale {
         return out;
     }
 
-    /** Questions with a 640×480 picture each (shapes and text, as the generated benchmark draws), for the thumbnails. */
-    static List<EvalQuestion> questions(int n) {
+    /**
+     * Questions with a picture each, read from PNG bytes as a benchmark file's are: half 512×384 (embedded as they are),
+     * half 1024×768 (decoded, scaled to 420 px and encoded as JPEG), drawn with shapes and text as the generated
+     * benchmark draws them.
+     */
+    static List<EvalQuestion> questions(int n) throws java.io.IOException {
         List<EvalQuestion> out = new ArrayList<>();
         for (int i = 0; i < n; i++) {
-            BufferedImage img = new BufferedImage(640, 480, BufferedImage.TYPE_INT_RGB);
+            int w = i % 2 == 0 ? 512 : 1024, h = w * 3 / 4;
+            BufferedImage img = new BufferedImage(w, h, BufferedImage.TYPE_INT_RGB);
             Graphics2D g = img.createGraphics();
             g.setColor(new Color(240, 240 - i % 40, 230));
-            g.fillRect(0, 0, 640, 480);
+            g.fillRect(0, 0, w, h);
             g.setColor(new Color((i * 37) % 255, 90, 160));
-            g.fillOval(80 + i % 200, 90, 220, 160);
+            g.fillOval(w / 8 + i % 100, h / 5, w / 3, h / 3);
             g.setColor(Color.BLACK);
-            g.drawString("question " + i, 300, 400);
+            g.drawString("question " + i, w / 2, h * 4 / 5);
             g.dispose();
-            out.add(new EvalQuestion(Question.of("s" + i, List.of(new Picture("s" + i, img)), "q", Map.of("A", "a", "B", "b")), "s" + i, 0, null));
+            var bytes = new java.io.ByteArrayOutputStream();
+            javax.imageio.ImageIO.write(img, "png", bytes);
+            Picture p = Picture.encoded("s" + i, bytes.toByteArray(), null, "image/png", w, h, b -> {
+                try {
+                    return javax.imageio.ImageIO.read(new java.io.ByteArrayInputStream(b));
+                } catch (java.io.IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            });
+            out.add(new EvalQuestion(Question.of("s" + i, List.of(p), "q", Map.of("A", "a", "B", "b")), "s" + i, 0, null));
         }
         return out;
     }
