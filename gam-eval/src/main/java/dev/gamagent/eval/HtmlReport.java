@@ -245,9 +245,9 @@ public final class HtmlReport {
         h.append("<h2 id=answers>Answers and debates</h2>\n<section id=samples class=samples>\n<div id=sample-filters class=filters></div>\n")
                 .append("<div class=sample-split><div class=sample-list-box><div class=sample-scroll><table id=sample-list><colgroup>")
                 .append("<col class=c-id><col class=c-method><col class=c-cat><col class=c-outcome><col class=c-stop><col class=c-conf>")
-                .append("</colgroup><thead><tr><th>question</th><th>")
+                .append("</colgroup><thead><tr><th>ques&shy;tion</th><th>")
                 .append(comparison ? "run / method" : "method")
-                .append("</th><th>category</th><th>outcome · flip</th><th>stop · rounds</th><th>conf.</th></tr></thead>")
+                .append("</th><th>cate&shy;gory</th><th>outcome · flip</th><th>stop · rounds</th><th>conf.</th></tr></thead>")
                 .append("<tbody></tbody></table></div><div id=sample-pages class=pager></div></div>\n<div id=sample-view class=sample-view>"
                         + "<p class=note>Click an answer to see its debate: every round's answers, claims and critiques, DREAM's probes. "
                         + "The debates are read from the folder beside this page.</p></div></div>\n</section>\n");

@@ -120,7 +120,15 @@ class ReportLayoutBrowserTest {
         assertThat(page(page, "(() => { const c = document.querySelector('#sample-list thead th:last-child'); const b = c.closest('.sample-scroll').getBoundingClientRect();"
                 + " return c.textContent === 'conf.' && c.getBoundingClientRect().right <= b.right + 1; })()"))
                 .as("the list's confidence column is in view").isTrue();
-        // the opened debate's own tables (agents, probes) stay inside the page too
+        // the list's headers break between words or at a soft hyphen, never inside a word ("questi / on")
+        // a word spans at most one line more than it has soft hyphens (where the page allows it to break)
+        assertThat(page.eval("[...document.querySelectorAll('#sample-list th, #metrics th')].flatMap((th) => { const t = th.firstChild;"
+                + " if (!t || t.nodeType !== 3) return []; const out = []; const re = /\\S+/g; let m;"
+                + " while ((m = re.exec(t.textContent))) { const r = document.createRange(); r.setStart(t, m.index); r.setEnd(t, m.index + m[0].length);"
+                + " const lines = new Set([...r.getClientRects()].filter((x) => x.width > 0.5).map((x) => Math.round(x.top))).size;"
+                + " if (lines > 1 + m[0].split('\\u00ad').length - 1) out.push(m[0]); } return out; }).join(',')").asText())
+                .as("header words broken across lines").isEmpty();
+                // the opened debate's own tables (agents, probes) stay inside the page too
         assertThat(intOf(page, "document.querySelectorAll('#sample-trace table').length")).isPositive();
         screenshot(page, "report-1280.png");
     }
