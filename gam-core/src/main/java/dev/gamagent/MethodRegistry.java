@@ -60,7 +60,8 @@ public final class MethodRegistry {
         // dream+<a method> (dream+dream+x reaches DreamMethod, which refuses to wrap itself); a typo is suggested as a whole below
         if (inner != null && (METHODS.containsKey(inner) || inner.startsWith(DreamMethod.PREFIX))) return new DreamMethod(create(inner));
         String near = nearest(n);
-        throw new IllegalArgumentException("unknown method '" + name + "'; " + (near == null ? "" : "did you mean " + near + "? ")
+        String what = inner != null ? "'" + inner + "' (in '" + name.strip() + "')" : "'" + name + "'";
+        throw new IllegalArgumentException("unknown method " + what + "; " + (near == null ? "" : "did you mean " + near + "? ")
                 + "known: " + String.join(", ", listed()));
     }
 
