@@ -88,12 +88,30 @@ public final class Main implements Callable<Integer> {
         CommandLine cmd = ex.getCommandLine();
         PrintWriter err = cmd.getErr();
         err.println("error: " + ex.getMessage());
-        if (ex instanceof CommandLine.UnmatchedArgumentException u && !u.getSuggestions().isEmpty()) {
+        String plural = singularOfAnOption(cmd, args);
+        if (plural != null) {
+            err.println("did you mean " + plural + "? (" + cmd.getCommandSpec().qualifiedName() + " takes " + plural + " "
+                    + cmd.getCommandSpec().findOption(plural).paramLabel() + ", a comma-separated list, e.g. " + plural + " single,gam)");
+        } else if (ex instanceof CommandLine.UnmatchedArgumentException u && !u.getSuggestions().isEmpty()) {
             err.println("did you mean: " + String.join(", ", u.getSuggestions().subList(0, Math.min(3, u.getSuggestions().size()))) + "?");
         }
         err.println("see '" + cmd.getCommandSpec().qualifiedName() + " --help' for the options");
         err.flush();
         return cmd.getCommandSpec().exitCodeOnInvalidInput();
+    }
+
+    /**
+     * An option given in the singular that the command only takes in the plural ({@code gam eval --method gam}: eval
+     * compares several methods, so it takes {@code --methods}), or null. picocli only says "Missing required option".
+     */
+    static String singularOfAnOption(CommandLine cmd, String[] args) {
+        for (String a : args) {
+            String name = a.contains("=") ? a.substring(0, a.indexOf('=')) : a;
+            if (!name.startsWith("--") || cmd.getCommandSpec().findOption(name) != null) continue;
+            var plural = cmd.getCommandSpec().findOption(name + "s");
+            if (plural != null) return name + "s";
+        }
+        return null;
     }
 
     /**
