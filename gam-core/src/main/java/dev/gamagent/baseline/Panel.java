@@ -241,7 +241,7 @@ public final class Panel {
             var p = ReplyParser.parse(c.text(), question);
             String id = r.choices().size() > 1 ? a.id() + "-" + (i + 1) : a.id();
             // an open answer that only declines ("cannot determine") holds no opinion: U = 1, as GAM's experts (DESIGN.md §5)
-            Estimate u = !question.isMultipleChoice() && ReplyParser.declines(p.answer()) ? Estimate.notApplicable() : estimator.estimate(c);
+            Estimate u = !question.isMultipleChoice() && dev.gamagent.game.Consensus.declines(p.answer()) ? Estimate.notApplicable() : estimator.estimate(c);
             out.add(new Turn(id, a.role(), k, scale, p.answer(), p.option(), u,
                     i == 0 ? spent : TokenCount.ZERO, c.text(), p.how(), null, label, r.model() == null ? backend.name() : r.model()));
             ctx.progress().event("agent_answered", Map.of("k", k, "id", id, "answer", p.answer()));

@@ -8,6 +8,7 @@ import dev.gamagent.api.Trace;
 import dev.gamagent.config.Config;
 import dev.gamagent.engine.Prompts;
 import dev.gamagent.game.BgeSentenceEmbedder;
+import dev.gamagent.game.Consensus;
 import dev.gamagent.game.OptionDistribution;
 import dev.gamagent.game.Similarity;
 
@@ -62,10 +63,11 @@ public final class GamMethod implements MultiAgentMethod {
             u[i] = t.uncertainty();
             texts.add(t.answer() == null ? "" : t.answer());
             options.add(t.option());
-            // as the controller reads a reply (GamController#noOpinion): NOT APPLICABLE or no readable answer holds no opinion
-            opinion[i] = !ClaimParser.notApplicable(t.answer()) && t.answer() != null && (!question.isMultipleChoice() || t.option() != null);
+            // the controller's own rule (Consensus#noOpinion): not applicable, unreadable, or an open answer that only declines
+            opinion[i] = Consensus.noOpinion(ClaimParser.notApplicable(t.answer()), !"none".equals(t.parse()), t.answer(), t.option(),
+                    question.isMultipleChoice()) == null;
             Map<String, Double> d = t.optionDistribution();
-            dists.add(d != null || !question.isMultipleChoice() ? d : OptionDistribution.smoothed(letters, t.option(), u[i]));
+            dists.add(d != null || !question.isMultipleChoice() ? d : OptionDistribution.smoothed(letters, opinion[i] ? t.option() : null, u[i]));
         }
         double[][] sim = question.isMultipleChoice() ? null : similarityFor(question, settings).open(texts);
         GamController.Decision d = GamController.decide(question, options, texts, dists, w, u, sim, opinion);
