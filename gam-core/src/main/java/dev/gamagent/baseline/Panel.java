@@ -48,6 +48,8 @@ public final class Panel {
     private final UncertaintyEstimator estimator = UncertaintyEstimator.defaults();
     private final List<Trace.Round> rounds = new ArrayList<>();
     private final Map<Integer, List<Picture>> images = new java.util.concurrent.ConcurrentHashMap<>();
+    /** Each answered turn's reply with its log-probs, by id and round, for a method that reads more than U (DebUnc). */
+    private final Map<String, Choice> choices = new java.util.concurrent.ConcurrentHashMap<>();
     private final List<String> backendNames;
     private final long t0 = System.nanoTime();
     private TokenCount tokens = TokenCount.ZERO;
@@ -242,6 +244,7 @@ public final class Panel {
             String id = r.choices().size() > 1 ? a.id() + "-" + (i + 1) : a.id();
             // an open answer that only declines ("cannot determine") holds no opinion: U = 1, as GAM's experts (DESIGN.md §5)
             Estimate u = !question.isMultipleChoice() && dev.gamagent.game.Consensus.declines(p.answer()) ? Estimate.notApplicable() : estimator.estimate(c);
+            choices.put(id + "#" + k, c);
             out.add(new Turn(id, a.role(), k, scale, p.answer(), p.option(), u,
                     i == 0 ? spent : TokenCount.ZERO, c.text(), p.how(), null, label, r.model() == null ? backend.name() : r.model()));
             ctx.progress().event("agent_answered", Map.of("k", k, "id", id, "answer", p.answer()));
@@ -336,6 +339,9 @@ public final class Panel {
         if (withConfidence) sb.append(String.format(Locale.ROOT, "%nCONFIDENCE: %.2f", 1 - t.u()));
         return sb.toString();
     }
+
+    /** The reply behind an answered turn (its text and log-probs), or null for a turn whose call failed. */
+    public Choice choice(Turn t) { return choices.get(t.id() + "#" + t.k()); }
 
     public int calls() { return calls; }
 
