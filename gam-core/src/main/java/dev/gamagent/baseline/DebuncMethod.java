@@ -38,7 +38,7 @@ public final class DebuncMethod implements MultiAgentMethod {
         boolean weighted = weighted(ctx.config());
         int rounds = p.integer("rounds", 2);
         var sampling = p.sampling(p.number("temperature", 0.7));
-        List<Turn> prev = p.round(0, agents, a -> p.render("debunc_answer", a, Map.of()), sampling);
+        List<Turn> prev = p.round(0, agents, a -> firstPrompt(p, a), sampling);
         Levels levels = levels(p, prev);
         p.record(0, prev, weighted ? weights(prev) : null, levels.extra());
         p.decided(verdict(prev, weighted));
@@ -153,6 +153,16 @@ public final class DebuncMethod implements MultiAgentMethod {
     @Override public List<Agent> agents(Question q, Config c) { return Debaters.roster("debunc", c, panel(c), c.number("debunc.temperature", 0.7)); }
 
     private static List<Panel.Agent> panel(Config c) { return Debaters.of(c.integer("debunc.agents", 3), "debater"); }
+
+    private static String firstPrompt(Panel p, Panel.Agent a) { return p.render("debunc_answer", a, Map.of()); }
+
+    /** Agent {@code index}'s round-0 request with the given images (DREAM's probe asks exactly this). */
+    @Override public Optional<Opening> opening(Question q, RunContext ctx, int index, List<dev.gamagent.image.Picture> images) {
+        List<Panel.Agent> agents = panel(ctx.config());
+        if (index < 0 || index >= agents.size()) return Optional.empty();
+        Panel p = new Panel(name(), "debunc", q, ctx);
+        return Optional.of(p.opening(agents.get(index), firstPrompt(p, agents.get(index)), p.sampling(p.number("temperature", 0.7)), images));
+    }
 
     /** DebUnc's own rule over the answers DREAM's rollback kept: the plain majority (or the 1 − U vote), read replies only. */
     @Override public Optional<Decision> decide(Question q, List<Trace.AgentTurn> answers, Config c) {

@@ -8,6 +8,7 @@ import dev.gamagent.api.Termination;
 import dev.gamagent.api.Trace;
 import dev.gamagent.backend.Backend;
 import dev.gamagent.backend.ChatMessage;
+import dev.gamagent.backend.ChatRequest;
 import dev.gamagent.backend.ChatResult;
 import dev.gamagent.backend.Choice;
 import dev.gamagent.backend.Sampling;
@@ -222,13 +223,9 @@ public final class Panel {
         }
         double scale = AgentImages.scales(ctx.config(), a.index(), 1.0).get(0);
         ctx.progress().event("agent_started", Map.of("k", k, "id", a.id()));
-        List<ChatMessage> messages = new ArrayList<>();
-        if (system != null && !system.isBlank()) messages.add(ChatMessage.system(system));
-        messages.addAll(earlier);
-        messages.addAll(AgentCall.messages(backend, null, user, pics, 1.0));
         ChatResult r;
         try {
-            r = backend.chat(sampling.request(messages).from(a.id(), k));
+            r = backend.chat(request(backend, a, k, system, earlier, user, pics, sampling));
         } catch (RuntimeException e) {
             count(TokenCount.ZERO);
             String msg = e.getClass().getSimpleName() + ": " + e.getMessage();
@@ -250,6 +247,24 @@ public final class Panel {
             ctx.progress().event("agent_answered", Map.of("k", k, "id", id, "answer", p.answer()));
         }
         return out;
+    }
+
+    /** The request agent {@code a} sends in round {@code k}: system, earlier turns, then the user turn with its pictures. */
+    private static ChatRequest request(Backend backend, Agent a, int k, String system, List<ChatMessage> earlier, String user,
+                                       List<Picture> pics, Sampling sampling) {
+        List<ChatMessage> messages = new ArrayList<>();
+        if (system != null && !system.isBlank()) messages.add(ChatMessage.system(system));
+        messages.addAll(earlier);
+        messages.addAll(AgentCall.messages(backend, null, user, pics, 1.0));
+        return sampling.request(messages).from(a.id(), k);
+    }
+
+    /**
+     * Agent {@code a}'s round-0 request with {@code user} and {@code images} instead of its own pictures: the request
+     * {@link #ask} sends in round 0 when the agent's images are these (DREAM's probe, {@code MultiAgentMethod#opening}).
+     */
+    public dev.gamagent.api.MultiAgentMethod.Opening opening(Agent a, String user, Sampling sampling, List<Picture> images) {
+        return new dev.gamagent.api.MultiAgentMethod.Opening(request(backendOf(a), a, 0, null, List.of(), user, images, sampling), null);
     }
 
     /** A round: every agent called in parallel on the context's executor; turns come back in agent order. */

@@ -224,18 +224,18 @@ final class GamController {
             return failed(spec, index, "backend '" + spec.backend() + "': " + e.getMessage());
         }
         boolean json = backend.capabilities().structuredOutput();
-        String prompt;
+        List<Picture> images = AgentImages.forAgent(q, ctx.config(), index, spec.scale(), backend.capabilities().maxImagePixels());
+        ChatRequest req;
         if (k == 0) {
-            prompt = prompts.answer(spec.role(), json);
+            req = answerRequest(s, prompts, spec, json, images);
         } else {
             List<GamPrompts.Peer> peers = new ArrayList<>();
             for (Turn t : prev.live()) {
                 if (!t.spec().id().equals(spec.id())) peers.add(new GamPrompts.Peer(t.spec().id(), prev.weightOf(t), render(t)));
             }
-            prompt = prompts.revise(spec.role(), mine == null ? null : render(mine), peers, critiques, json);
+            String prompt = prompts.revise(spec.role(), mine == null ? null : render(mine), peers, critiques, json);
+            req = request(prompt, images, json ? "gam_expert" : null, json ? ResponseSchemas.EXPERT : null).from(spec.id(), k);
         }
-        List<Picture> images = AgentImages.forAgent(q, ctx.config(), index, spec.scale(), backend.capabilities().maxImagePixels());
-        ChatRequest req = request(prompt, images, json ? "gam_expert" : null, json ? ResponseSchemas.EXPERT : null).from(spec.id(), k);
         ChatResult result;
         try {
             result = backend.chat(req);
@@ -544,9 +544,35 @@ final class GamController {
     // ---- plumbing ----
 
     private ChatRequest request(String prompt, List<Picture> images, String schemaName, com.fasterxml.jackson.databind.JsonNode schema) {
+        return request(s, prompt, images, schemaName, schema);
+    }
+
+    private static ChatRequest request(GamSettings s, String prompt, List<Picture> images, String schemaName,
+                                       com.fasterxml.jackson.databind.JsonNode schema) {
         Sampling sampling = Sampling.greedy(s.maxTokens(), s.topLogprobs());
         ChatRequest r = sampling.request(List.of(ChatMessage.user(prompt, images)));
         return schema == null ? r : r.withSchema(schemaName, schema);
+    }
+
+    /**
+     * An expert's round-0 request with these images: the answer prompt in its role, JSON schema when the backend takes one
+     * ({@code json}), greedy. The controller sends it in round 0 and DREAM's probe asks it at each scale (GamMethod#opening).
+     */
+    static ChatRequest answerRequest(GamSettings s, GamPrompts prompts, AgentSpec spec, boolean json, List<Picture> images) {
+        return request(s, prompts.answer(spec.role(), json), images, json ? "gam_expert" : null, json ? ResponseSchemas.EXPERT : null)
+                .from(spec.id(), 0);
+    }
+
+    /** An expert's reply as the controller reads it: its answer and option, or no answer when it holds no opinion (DESIGN.md §5). */
+    static dev.gamagent.api.MultiAgentMethod.Reading read(Question q, String text) {
+        ParsedResponse p = ClaimParser.parseAnswer(text, q.options());
+        String option = null, answer = p.answer();
+        if (q.isMultipleChoice() && p.answer() != null && !p.notApplicable()) {
+            option = ReplyParser.option(p.answer(), q.options());
+            if (option != null) answer = q.options().get(option);
+        }
+        return noOpinion(p, answer, option, q.isMultipleChoice()) != null ? new dev.gamagent.api.MultiAgentMethod.Reading(null, null)
+                : new dev.gamagent.api.MultiAgentMethod.Reading(answer, option);
     }
 
     private TokenCount count(ChatResult r) {

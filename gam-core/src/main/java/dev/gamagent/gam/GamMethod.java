@@ -44,6 +44,19 @@ public final class GamMethod implements MultiAgentMethod {
     }
 
     /**
+     * Expert {@code index}'s round-0 request with these images, read as the controller reads it (DREAM's probe asks
+     * exactly this, so the probe at the scale the expert debates at is its round-0 answer). Critics are not probed.
+     */
+    @Override public Optional<Opening> opening(Question q, RunContext ctx, int index, List<dev.gamagent.image.Picture> images) {
+        GamSettings s = GamSettings.from(ctx.config());
+        if (index < 0 || index >= s.experts().size()) return Optional.empty();
+        AgentSpec spec = s.experts().get(index);
+        boolean json = ctx.backendFor(spec.backend()).capabilities().structuredOutput();
+        GamPrompts prompts = new GamPrompts(new Prompts(ctx.config()), q, dev.gamagent.engine.AgentImages.note(ctx.config()));
+        return Optional.of(new Opening(GamController.answerRequest(s, prompts, spec, json, images), text -> GamController.read(q, text)));
+    }
+
+    /**
      * GAM's own decision over the answers DREAM's rollback kept: the experts that had a weight in the last
      * round, each with the weight it had there and the distribution of the answer it now holds (GamController#decide).
      */
