@@ -407,11 +407,51 @@ final class HeldOutScenes {
     }
 
     /**
+     * Item {@code it} as a question: a held-out phrasing drawn for it, options rewritten as in the paraphrase set
+     * (the correct value last before the rewrite, which shuffles them).
+     */
+    static dev.gamagent.api.Question question(Item it, Rephrasings set, long seed) {
+        Random rng = new Random(seed * 7919 + it.index());
+        List<Rephrasings.Phrasing> ps = set.phrasings().stream()
+                .filter(p -> p.family().equals(it.family()) && p.variant().equals(it.variant())).toList();
+        String text = Rephrasings.fill(ps.get(rng.nextInt(ps.size())).text(), it.values());
+        Map<String, String> opts = new LinkedHashMap<>();
+        List<String> values = new ArrayList<>(it.distractors());
+        values.add(it.correct());
+        for (int i = 0; i < values.size(); i++) opts.put(String.valueOf((char) ('A' + i)), values.get(i));
+        String answer = String.valueOf((char) ('A' + values.size() - 1));
+        dev.gamagent.image.Picture pic = new dev.gamagent.image.Picture("heldout-" + it.index(), it.image());
+        return Rephrasings.rewriteOptions(
+                new dev.gamagent.api.Question(String.valueOf(it.index()), List.of(pic), text, null, opts, answer, it.family(), null),
+                it.family(), rng);
+    }
+
+    /**
+     * Writes {@code n} items of this renderer with their held-out questions as a benchmark file that {@code gam eval}
+     * reads (the bench writer's format by extension: .tsv, .json or .jsonl), difficulty "easy" (the only tier it draws).
+     */
+    static void writeBenchmark(int n, long seed, java.nio.file.Path out) throws java.io.IOException {
+        Rephrasings set = Rephrasings.load("/heldout/phrasings.tsv");
+        List<dev.gamagent.bench.BenchItem> bench = new ArrayList<>();
+        for (Item it : new HeldOutScenes(seed).generate(n)) {
+            dev.gamagent.api.Question q = question(it, set, seed);
+            bench.add(new dev.gamagent.bench.BenchItem(it.index(), it.image(), q.text(), null, q.options(), q.groundTruth(),
+                    dev.gamagent.bench.Family.parse(it.family()), "easy", null));
+        }
+        new dev.gamagent.bench.BenchmarkWriter().write(bench, out);
+    }
+
+    /**
      * The held-out check: {@code single} accuracy of the local model on {@code n} easy items of this renderer,
      * asked with the held-out phrasings and options rewritten as in the paraphrase set. Run once, at the end
-     * of the work it checks (never while tuning). Usage: {@code HeldOutScenes [n] [seed]}.
+     * of the work it checks (never while tuning). Usage: {@code HeldOutScenes [n] [seed]};
+     * {@code HeldOutScenes write N SEED OUT.tsv} writes the items as a benchmark file for {@code gam eval} instead.
      */
     public static void main(String[] args) throws Exception {
+        if (args.length == 4 && args[0].equals("write")) {
+            writeBenchmark(Integer.parseInt(args[1]), Long.parseLong(args[2]), java.nio.file.Path.of(args[3]));
+            return;
+        }
         int n = args.length > 0 ? Integer.parseInt(args[0]) : 120;
         long seed = args.length > 1 ? Long.parseLong(args[1]) : 1;
         Rephrasings set = Rephrasings.load("/heldout/phrasings.tsv");
@@ -427,19 +467,8 @@ final class HeldOutScenes {
         int right = 0;
         try (LocalBackend backend = LocalBackend.create(dev.gamagent.config.Config.defaults())) {
             for (Item it : items) {
-                Random rng = new Random(seed * 7919 + it.index());
-                List<Rephrasings.Phrasing> ps = set.phrasings().stream()
-                        .filter(p -> p.family().equals(it.family()) && p.variant().equals(it.variant())).toList();
-                String text = Rephrasings.fill(ps.get(rng.nextInt(ps.size())).text(), it.values());
-                Map<String, String> opts = new LinkedHashMap<>();
-                List<String> values = new ArrayList<>(it.distractors());
-                values.add(it.correct());
-                for (int i = 0; i < values.size(); i++) opts.put(String.valueOf((char) ('A' + i)), values.get(i));
-                String answer = String.valueOf((char) ('A' + values.size() - 1));
-                dev.gamagent.image.Picture pic = new dev.gamagent.image.Picture("heldout-" + it.index(), it.image());
-                dev.gamagent.api.Question q = Rephrasings.rewriteOptions(
-                        new dev.gamagent.api.Question(String.valueOf(it.index()), List.of(pic), text, null, opts, answer, it.family(), null),
-                        it.family(), rng);
+                dev.gamagent.api.Question q = question(it, set, seed);
+                dev.gamagent.image.Picture pic = q.images().get(0);
                 String prompt = prompts.render("single_mc", Map.of("question", q.render()));
                 var reply = backend.chat(dev.gamagent.backend.ChatRequest.of(List.of(dev.gamagent.backend.ChatMessage.user(prompt, List.of(pic)))));
                 boolean ok = q.groundTruth().equals(dev.gamagent.engine.AnswerExtractor.option(reply.text(), q.options()));

@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# The fair testbed measured (docs/local-model.md, "The fair testbed measured"; issue 24): on fresh generated sets
+# (N questions per seed, half of them hard) and on the independent held-out renderer (HeldOutScenes, easy items),
+# every compared method with the built-in model, each run's table with McNemar's exact test on every pair (Holm),
+# and the low-level rates against their cited ranges (10 samples at 0.7 from `sc --set sc.samples=10`; the
+# switches from the run's own `debate`). Prints Markdown for the docs on stdout; progress on stderr.
+# Usage: bench/fair-testbed.sh [--n N] [--heldout SEED] [--heldout-n N] [--methods LIST] [--reuse] SEED ...
+#   --reuse: a run already finished in target/fair-testbed/ (summary.json written) is read, not run again
+#   (about 25 min a seed of 300 on 2 idle cores with the default methods; seeds must be ones never used before)
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+n=300; heldout=""; heldout_n=120; reuse=""
+methods="single,sc,vote,debate,mad,dmad,chateval,dwi,gam,dream+debate,dream+gam"
+seeds=()
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --n) n="${2:?--n needs a number}"; shift 2 ;;
+    --heldout) heldout="${2:?--heldout needs a seed}"; shift 2 ;;
+    --heldout-n) heldout_n="${2:?--heldout-n needs a number}"; shift 2 ;;
+    --methods) methods="${2:?--methods needs a list}"; shift 2 ;;
+    --reuse) reuse=1; shift ;;
+    -*) echo "bench/fair-testbed.sh: unknown option $1" >&2; exit 2 ;;
+    *) seeds+=("$1"); shift ;;
+  esac
+done
+[[ ${#seeds[@]} -gt 0 || -n "$heldout" ]] || { echo "usage: bench/fair-testbed.sh [--n N] [--heldout SEED] [--heldout-n N] [--methods LIST] SEED ..." >&2; exit 2; }
+command -v jq >/dev/null || { echo "bench/fair-testbed.sh: needs jq (to find DREAM's rescues in the traces)" >&2; exit 2; }
+
+./gam --version >/dev/null # builds the launcher jar once
+mvn -B -q -DskipTests -Dmaven.javadoc.skip=true -Dmaven.source.skip=true -pl gam-local -am package dependency:build-classpath \
+  -Dmdep.outputFile=target/test-classpath.txt -Dmdep.includeScope=test >&2
+cp_local="gam-local/target/test-classes:gam-local/target/classes:$(cat gam-local/target/test-classpath.txt)"
+java_bin="${GAM_JAVA:-java}"
+out="target/fair-testbed"; mkdir -p "$out"
+rates=()
+
+# one data file: every method (defaults), then sc with 10 samples for the sample-disagreement rate
+measure() { # label data.tsv command-to-show
+  local label="$1" data="$2" how="$3" dir="$out/$1"
+  if [[ -n "$reuse" && -f "$dir/all/summary.json" ]]; then
+    echo "== $label: reusing the finished run in $dir/all" >&2
+  else
+    echo "== $label: gam eval --methods $methods" >&2
+    ./gam eval --data "$data" --methods "$methods" --out "$dir/all" > "$dir/all.log" 2>&1 \
+      || { echo "bench/fair-testbed.sh: the $label run failed; see $dir/all.log" >&2; exit 1; }
+  fi
+  if [[ -n "$reuse" && -f "$dir/sc10/summary.json" ]]; then
+    echo "== $label: reusing the finished run in $dir/sc10" >&2
+  else
+    echo "== $label: gam eval --methods sc --set sc.samples=10" >&2
+    ./gam eval --data "$data" --methods sc --set sc.samples=10 --out "$dir/sc10" > "$dir/sc10.log" 2>&1 \
+      || { echo "bench/fair-testbed.sh: the $label sc run failed; see $dir/sc10.log" >&2; exit 1; }
+  fi
+  mkdir -p "$out/rates/$label" # named by the run: TestbedRates labels each row with its directory's name
+  { grep '"method":"debate"' "$dir/all/results.jsonl" || true; cat "$dir/sc10/results.jsonl"; } > "$out/rates/$label/results.jsonl"
+  rates+=("$out/rates/$label")
+  echo "### $label"
+  echo
+  echo "\`$how\`, then \`./gam eval --data data.tsv --methods $methods\` (defaults):"
+  echo
+  echo '```'
+  sed -n '/^method /,/^Δ acc in points/p' "$dir/all.log"
+  echo '```'
+  echo
+  # DREAM's rescues: dream+debate right, the inner debate's own answer wrong, and a rollback that restored an
+  # agent's earlier answer (the count; the first one's question is shown with its rounds)
+  local rescues
+  rescues=$(jq -c 'select(.method=="dream+debate" and .outcome=="correct" and (.trace.extra.inner_final.option // "") != .predicted
+      and ((.trace.extra.rollbacks // []) | length) > 0) | .questionId' "$dir/all/results.jsonl" | wc -l)
+  echo "dream+debate answers that a rollback turned right where the inner debate's own answer was wrong: $rescues"
+  echo
+}
+
+for s in "${seeds[@]}"; do
+  mkdir -p "$out/seed$s"
+  [[ -n "$reuse" && -f "$out/seed$s/data.tsv" ]] || ./gam bench generate --n "$n" --seed "$s" --hard-fraction 0.5 --out "$out/seed$s/data.tsv" > /dev/null
+  measure "seed$s" "$out/seed$s/data.tsv" "./gam bench generate --n $n --seed $s --hard-fraction 0.5 --out data.tsv"
+done
+if [[ -n "$heldout" ]]; then
+  mkdir -p "$out/heldout$heldout"
+  [[ -n "$reuse" && -f "$out/heldout$heldout/data.tsv" ]] || "$java_bin" -Djava.awt.headless=true -cp "$cp_local" dev.gamagent.local.HeldOutScenes write "$heldout_n" "$heldout" "$out/heldout$heldout/data.tsv"
+  measure "heldout$heldout" "$out/heldout$heldout/data.tsv" \
+    "java -cp gam-local/target/test-classes:... dev.gamagent.local.HeldOutScenes write $heldout_n $heldout data.tsv (the held-out renderer, easy items)"
+fi
+echo "### Low-level rates (\`sc\` with 10 samples at 0.7; the switches from each run's \`debate\`)"
+echo
+"$java_bin" -cp gam-cli/target/gam.jar dev.gamagent.local.TestbedRates --debate debate --markdown "${rates[@]}"
+echo
+echo "runs in $out/ (results.jsonl, summary.json, report.html each)" >&2
