@@ -85,6 +85,6 @@ if [[ -n "$heldout" ]]; then
 fi
 echo "### Low-level rates (\`sc\` with 10 samples at 0.7; the switches from each run's \`debate\`)"
 echo
-"$java_bin" -cp gam-cli/target/gam.jar dev.gamagent.local.TestbedRates --debate debate --markdown "${rates[@]}"
+"$java_bin" -cp "$cp_local" dev.gamagent.local.TestbedRates --debate debate --markdown "${rates[@]}"
 echo
 echo "runs in $out/ (results.jsonl, summary.json, report.html each)" >&2

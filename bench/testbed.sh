@@ -34,6 +34,9 @@ for d in "${data[@]}"; do
     || { echo "bench/testbed.sh: the run on $d failed; see $dir.log" >&2; exit 1; }
   dirs+=("$dir")
 done
+mvn -B -q -DskipTests -Dmaven.javadoc.skip=true -Dmaven.source.skip=true -pl gam-local -am package dependency:build-classpath \
+  -Dmdep.outputFile=target/test-classpath.txt -Dmdep.includeScope=test >&2
+cp_local="gam-local/target/test-classes:gam-local/target/classes:$(cat gam-local/target/test-classpath.txt)"
 java_bin="${GAM_JAVA:-java}"
-"$java_bin" -cp gam-cli/target/gam.jar dev.gamagent.local.TestbedRates --debate "$debate" "${fmt[@]}" "${dirs[@]}"
+"$java_bin" -cp "$cp_local" dev.gamagent.local.TestbedRates --debate "$debate" "${fmt[@]}" "${dirs[@]}"
 echo "runs in $out/ (results.jsonl, summary.json, report.html each)"
