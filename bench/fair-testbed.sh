@@ -6,7 +6,7 @@
 # switches from the run's own `debate`). Prints Markdown for the docs on stdout; progress on stderr.
 # Usage: bench/fair-testbed.sh [--n N] [--heldout SEED] [--heldout-n N] [--methods LIST] [--reuse] SEED ...
 #   --reuse: a run already finished in target/fair-testbed/ (summary.json written) is read, not run again
-#   (about 25 min a seed of 300 on 2 idle cores with the default methods; seeds must be ones never used before)
+#   (about 80 min a seed of 300 with 8 methods on the shared machine under load 16; seeds must be ones never used before)
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
