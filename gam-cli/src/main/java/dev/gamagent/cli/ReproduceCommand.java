@@ -211,6 +211,7 @@ public final class ReproduceCommand implements Callable<Integer> {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + out.resolve("paper-table.md") + ": " + e.getMessage(), e);
         }
+        for (Planned p : plan) paperFigures(p, table);
         ObjectNode json = Json.MAPPER.valueToTree(table);
         json.set("actuals", actuals);
         writeJson(out.resolve("paper-table.json"), json);
@@ -315,6 +316,36 @@ public final class ReproduceCommand implements Callable<Integer> {
             }
             measured.computeIfAbsent(row.row(), x -> new LinkedHashMap<>()).put(column,
                     new PaperTable.Measured(right, it.size(), prompt, completion, calls, answers));
+        }
+    }
+
+    /**
+     * Adds {@code paper_figures} to the run's {@code summary.json}: per row of this benchmark, our method, our figure and
+     * the paper's (with the model and whether it is the model run), so that reports can mark the paper's figures.
+     */
+    private static void paperFigures(Planned p, PaperTable table) {
+        String column = table.columns().stream().filter(c -> c.replace("†", "").equals(p.run().benchmark().column())).findFirst().orElse(null);
+        ObjectNode o = Json.MAPPER.createObjectNode();
+        o.put("recipe", table.recipe());
+        o.put("column", p.run().benchmark().column());
+        if (p.run().standIn() != null) o.put("stand_in", p.run().standIn());
+        o.put("paper_model", table.paperModel());
+        o.put("paper_is_model_run", table.paperIsModelRun());
+        o.put("label", table.paperLabel());
+        ArrayNode rows = o.putArray("rows");
+        for (Recipe.MethodRow row : p.run().rows()) {
+            PaperTable.Cell cell = table.cells().stream().filter(c -> c.row().equals(row.row()) && c.column().equals(column)).findFirst().orElse(null);
+            ObjectNode n = rows.addObject();
+            n.put("row", row.row());
+            n.put("method", row.method());
+            if (p.run().sweep() != null && row.settings().containsKey("gam.max_rounds")) n.set("max_rounds", row.settings().get("gam.max_rounds"));
+            if (cell != null && cell.ours() != null) n.put("ours", cell.ours());
+            if (cell != null && cell.paper() != null) n.put("paper", cell.paper());
+        }
+        try {
+            dev.gamagent.eval.data.SummaryData.addTo(p.dir().resolve("summary.json"), "paper_figures", o);
+        } catch (RuntimeException e) {
+            System.err.println("warning: could not add the paper's figures to " + p.dir().resolve("summary.json") + ": " + e.getMessage());
         }
     }
 

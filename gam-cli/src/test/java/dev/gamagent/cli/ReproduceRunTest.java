@@ -103,6 +103,11 @@ class ReproduceRunTest {
         assertThat(c.get("paper").asText()).isEqualTo("86.50");
         assertThat(c.get("delta").asDouble()).isCloseTo(c.get("ours").asDouble() - 86.50, org.assertj.core.data.Offset.offset(1e-9));
         assertThat(r.out()).contains("| paper, Qwen2.5VL-7B | Δ |").doesNotContain("NOT the model run");
+        // the run's summary.json carries the paper's figures for reports to mark
+        JsonNode pf = json(out.resolve("MMBench_V11_Test").resolve("summary.json")).get("paper_figures");
+        assertThat(pf.get("paper_model").asText()).isEqualTo("Qwen2.5VL-7B");
+        assertThat(pf.get("rows").get(0).get("method").asText()).isEqualTo("self-debate");
+        assertThat(pf.get("rows").get(0).get("paper").asText()).isEqualTo("86.50");
         // the row not asked for stays empty
         assertThat(cell(table, "GAM-Agent (3 rounds)").has("ours")).isFalse();
         // a model the paper does not report: the paper column is empty, the run is the same
