@@ -127,7 +127,7 @@ class ReproduceRunTest {
             CommandRun r = CommandRun.main("reproduce", "gam-agent-debate-rounds", "--out", out.toString(), "--data-dir", data.toString(),
                     "--limit", "2", "--backend", "openai", "--base-url", sim.baseUrl(), "--model", "Qwen/Qwen2.5-VL-7B-Instruct");
             assertThat(r.code()).as(r.err()).isZero();
-            assertThat(r.out()).contains("paper, Qwen2.5VL-7B — NOT the model run here (gam bench serve-sim, the model-server simulator",
+            assertThat(r.out()).contains("‡ Paper column: paper, Qwen2.5VL-7B — NOT the model run here (gam bench serve-sim, the model-server simulator", "| paper ‡ | Δ |",
                     "| 86.50 |", "| 89.02 |");
             JsonNode table = json(out.resolve("paper-table.json"));
             assertThat(table.get("paperIsModelRun").asBoolean()).isFalse();

@@ -86,8 +86,8 @@ public record PaperTable(String recipe, String paper, String table, String title
         } else {
             label = "paper, " + paperModel.name();
         }
-        notes.add("ours: " + r.metric() + (r.unit() != null ? " (" + r.unit() + ")" : "") + " with its 95 % interval ("
-                + IntervalMethod.WILSON.label() + ") over the graded items (a circular group counts once); Δ = ours − paper."
+        notes.add("ours: " + (own ? "each column as its header says; accuracy" : r.metric() + (r.unit() != null ? " (" + r.unit() + ")" : ""))
+                + " with its 95 % interval (" + IntervalMethod.WILSON.label() + ") over the graded items (a circular group counts once); Δ = ours − paper."
                 + " Paper figures marked * are derived (the recipe says how). Missing in the paper's text: " + r.missing());
         return new PaperTable(r.id(), r.paper(), r.table(), r.title(), r.unit(), modelRun, paperModel == null ? null : paperModel.name(), label,
                 paperModel != null && notPaperModel == null, columns.stream().map(header::get).toList(), rows, cells, notes);
@@ -177,8 +177,14 @@ public record PaperTable(String recipe, String paper, String table, String title
         StringBuilder sb = new StringBuilder();
         sb.append("### ").append(recipe).append(": ").append(title).append("\n\n");
         sb.append(paper).append(", ").append(table).append(". Model run: ").append(modelRun == null ? "(the server's own)" : modelRun).append(".\n\n");
+        String paperHeader = paperLabel;
+        if (paperModel != null && !paperIsModelRun) {
+            // the warning once above the table; each paper column points to it
+            sb.append("‡ Paper column: ").append(paperLabel).append(".\n\n");
+            paperHeader = "paper ‡";
+        }
         sb.append("| row |");
-        for (String c : columns) sb.append(' ').append(c).append(" ours (95 % CI) | ").append(paperLabel).append(" | Δ |");
+        for (String c : columns) sb.append(' ').append(c).append(" ours (95 % CI) | ").append(paperHeader).append(" | Δ |");
         sb.append("\n|---|");
         sb.append("---:|---:|---:|".repeat(columns.size()));
         sb.append('\n');
