@@ -480,7 +480,6 @@ public final class ReproduceCommand implements Callable<Integer> {
     /** Why the model run is not a paper's model whatever its name: the built-in model, or the model-server simulator. */
     private static String notPaperModel(BackendSpec spec) {
         if (spec.kind().equals("local") || "gam-perception".equals(spec.model())) return "the built-in model";
-        if (spec.kind().equals("replay")) return "recorded replies replayed";
         for (String base : spec.baseUrls()) if (isSimulator(base)) return "gam bench serve-sim, the model-server simulator at " + base;
         return null;
     }
