@@ -57,7 +57,7 @@ import java.util.concurrent.Callable;
         description = {"The papers' tables as recipes: --list shows them with what each costs per question; --show RECIPE prints the published "
                 + "figures, where each comes from, and the gam eval / gam sweep commands that run the grid.",
                 "gam reproduce RECIPE --out DIR [backend flags] runs it: one resumable gam eval per benchmark in DIR/<benchmark>, then the paper's "
-                        + "table with ours, the paper's figure for your --model, Δ and 95 % intervals (DIR/paper-table.md, .json). "
+                        + "table with ours, the paper's figure for your --model, Δ and 95 %% intervals (DIR/paper-table.md, .json). "
                         + "--dry-run: the plan and its cost; --pilot N: run N questions per benchmark and narrow the estimate."})
 public final class ReproduceCommand implements Callable<Integer> {
     @Option(names = "--list", description = "list the recipes: paper, table, transcribed cells, calls per question per method")

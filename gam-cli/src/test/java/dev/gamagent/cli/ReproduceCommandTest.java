@@ -27,6 +27,14 @@ class ReproduceCommandTest {
         assertThat(main.out()).contains("83.54*", "MVBench_Test: not runnable yet", "gam eval --data VStarBench --methods single,dmad,chateval,mad,debunc,gam");
     }
 
+    @Test void helpIsCleanAndNamesTheRunnerItsOptionsAndTheBill() {
+        CommandRun h = CommandRun.main("reproduce", "--help");
+        assertThat(h.code()).isZero();
+        assertThat(h.err()).isEmpty();
+        assertThat(h.out()).contains("gam reproduce RECIPE --out DIR", "95 % intervals", "--dry-run", "--pilot", "--paper-model", "--benchmarks",
+                "--methods", "--base-url", "--data-dir");
+    }
+
     @Test void runningARecipeNeedsAnOutputDirectoryAndKnownNames() {
         CommandRun r = CommandRun.main("reproduce", "gam-agent-main");
         assertThat(r.code()).isEqualTo(1);
