@@ -90,9 +90,6 @@ public final class EvalCommand implements Callable<Integer> {
         load.warnings().forEach(w -> System.err.println("warning: " + w));
         BackendSpec judgeSpec = judgeBackend == null ? null : new BackendSpec(judgeBackend, judgeBaseUrls, judgeModel, judgeApiKeyEnv,
                 Duration.ofSeconds(backendOptions.timeoutSeconds), backendOptions.retries, load.perEndpoint(), null, null, null);
-        if (!java.nio.file.Files.isRegularFile(data)) throw new IllegalArgumentException("benchmark file " + data + " does not exist");
-        RunIdentity identity = RunIdentity.of(data, spec.kind(), spec.model(),
-                judgeSpec == null ? null : judgeSpec.kind() + ":" + (judgeSpec.model() == null ? "(the server's own)" : judgeSpec.model()), config);
         List<String> ms = methods.stream().map(String::strip).filter(s -> !s.isEmpty()).toList();
         boolean circ = circular != null ? circular : CircularExpansion.defaultFor(data.getFileName().toString());
         RunSummary s;
@@ -103,7 +100,11 @@ public final class EvalCommand implements Callable<Integer> {
             long keep = panel.defaultBackend().capabilities().maxImagePixels();
             if (!panel.entries().isEmpty()) keep = Math.max(keep, Capabilities.DEFAULT_MAX_PIXELS);
             var images = BenchmarkLoader.Images.from(config, DecodeBudget.megapixels(config.number("image.decode_budget_megapixels", 0)), keep);
+            // one read of the file indexes its rows and hashes it for the run identity
             Dataset ds = BenchmarkLoader.load(data, new BenchmarkLoader.Filter(limit, category), images);
+            RunIdentity identity = RunIdentity.of(ds.name(), ds.sha256() != null ? ds.sha256() : "(not hashed)", spec.kind(),
+                    spec.model(), judgeSpec == null ? null : judgeSpec.kind() + ":" + (judgeSpec.model() == null ? "(the server's own)"
+                    : judgeSpec.model()), config);
             if (ds.questions().isEmpty()) {
                 throw new IllegalArgumentException(data + ": no usable questions" + (category != null ? " in category '" + category + "'" : "")
                         + (ds.skipped().isEmpty() ? "" : " (" + ds.skipped().size() + " rows skipped, first: " + ds.skipped().get(0) + ")"));

@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.LongFunction;
 
@@ -48,20 +49,22 @@ public final class Evaluation {
      */
     public static RunSummary run(Plan plan, NamedBackends backends, Backend judge, Config config, PrintStream err,
                                  LongFunction<EvalRunner.ProgressSink> progress) {
-        for (SkippedRow r : plan.dataset().skipped()) err.println("skipped " + plan.dataset().name() + " " + r);
+        printSkipped(plan.dataset().name(), plan.dataset().skipped(), err);
         if (plan.forceNew()) {
             Path moved = ResultStore.moveAside(plan.out());
             if (moved != null) err.println("--force-new: moved the earlier run's files to " + moved);
         }
         List<EvalQuestion> questions = plan.circular() ? CircularExpansion.expand(plan.dataset().questions()) : plan.dataset().questions();
-        List<ResultRecord> records;
         EvalRunner.Stats stats;
+        RunSummary summary;
+        boolean thumbnails = plan.dataset().questions().size() <= HtmlReport.MAX_THUMBNAILS;
         try (ResultStore store = new ResultStore(plan.out())) {
             if (plan.identity() != null) checkIdentity(plan, store, err);
             EvalRunner runner = new EvalRunner(backends, config, new Grader(config, judge), store, plan.concurrency());
+            if (thumbnails) runner.afterEachQuestion((eq, q) -> thumbnail(store, eq, q));
             EvalRunner.ProgressSink[] sink = {r -> { }};
             stats = runner.run(questions, plan.methods(), n -> sink[0] = progress.apply(n), r -> sink[0].finished(r));
-            for (SkippedRow r : stats.skipped()) err.println("skipped " + plan.dataset().name() + " " + r);
+            printSkipped(plan.dataset().name(), stats.skipped(), err);
             if (stats.alreadyDone() > 0) err.println("resumed: " + stats.alreadyDone() + " question × method pairs were already done in " + plan.out());
             if (stats.errors() > 0 && !stats.allFailed()) {
                 err.println(stats.errors() + " pairs failed (recorded as 'error'); rerun the same command to retry them");
@@ -70,21 +73,60 @@ public final class Evaluation {
             Set<String> badGroups = badGroups(stats);
             for (EvalQuestion q : questions) if (!badGroups.contains(q.group())) ids.add(q.id());
             Set<String> methods = Set.copyOf(plan.methods());
-            records = store.all().stream().filter(r -> ids.contains(r.questionId()) && methods.contains(r.method())).toList();
-        }
-        List<SkippedRow> skipped = new ArrayList<>(plan.dataset().skipped());
-        skipped.addAll(stats.skipped());
-        RunSummary summary = RunSummary.compute(plan.dataset().name(), plan.methods(), plan.circular(),
-                (int) questions.stream().map(EvalQuestion::group).distinct().filter(g -> !badGroups(stats).contains(g)).count(), skipped,
-                records, PriceTable.from(config), config.number("gam.theta_u", 0.5), plan.command());
-        summary.write(plan.out().resolve("summary.json"));
-        HtmlReport.write(plan.out().resolve("report.html"), summary, records, HtmlReport.thumbnails(plan.dataset().questions()));
-        if (stats.allFailed()) {
-            String first = records.stream().filter(ResultRecord::isError).map(ResultRecord::error).findFirst().orElse("?");
-            throw new AllPairsFailed("all " + stats.errors() + " question × method pairs failed, nothing was graded; first failure: "
-                    + first + " (the pairs are recorded as 'error' in " + plan.out() + "; rerun the same command to retry them)");
+            List<SkippedRow> skipped = new ArrayList<>(plan.dataset().skipped());
+            skipped.addAll(stats.skipped());
+            // the summary reads the stored records once; the report reads them again as it writes, holding none
+            List<ResultRecord> records = new ArrayList<>();
+            store.forEach(ids, methods, records::add);
+            summary = RunSummary.compute(plan.dataset().name(), plan.methods(), plan.circular(),
+                    (int) questions.stream().map(EvalQuestion::group).distinct().filter(g -> !badGroups.contains(g)).count(), skipped,
+                    records, PriceTable.from(config), config.number("gam.theta_u", 0.5), plan.command());
+            String firstError = stats.allFailed() ? records.stream().filter(ResultRecord::isError).map(ResultRecord::error).findFirst().orElse("?") : null;
+            records = null;
+            summary.write(plan.out().resolve("summary.json"));
+            Map<String, String> images = thumbnails ? thumbnails(store, plan.dataset().questions()) : Map.of();
+            HtmlReport.write(plan.out().resolve("report.html"), summary, store.view(ids, methods), images);
+            if (stats.allFailed()) {
+                throw new AllPairsFailed("all " + stats.errors() + " question × method pairs failed, nothing was graded; first failure: "
+                        + firstError + " (the pairs are recorded as 'error' in " + plan.out() + "; rerun the same command to retry them)");
+            }
         }
         return summary;
+    }
+
+    /** Skipped rows, one line each up to {@value #SKIPPED_SHOWN}; the rest are counted (all are in summary.json). */
+    private static void printSkipped(String data, List<SkippedRow> rows, PrintStream err) {
+        for (int i = 0; i < rows.size() && i < SKIPPED_SHOWN; i++) err.println("skipped " + data + " " + rows.get(i));
+        if (rows.size() > SKIPPED_SHOWN) err.println("skipped " + (rows.size() - SKIPPED_SHOWN) + " more rows of " + data
+                + " (every skipped row is listed in summary.json)");
+    }
+
+    static final int SKIPPED_SHOWN = 20;
+
+    /** A question's report thumbnail, made while its images are in memory and kept with the results. */
+    private static void thumbnail(ResultStore store, EvalQuestion eq, dev.gamagent.api.Question q) {
+        if (eq.rotation() > 0 && eq.id().contains("#r")) return; // a rotation shows its question's image
+        Map<String, String> t = HtmlReport.thumbnails(List.of(new EvalQuestion(q, eq.group(), 0, eq.split())));
+        t.forEach(store::putThumbnail);
+    }
+
+    /** The kept thumbnails of these questions; those missing (a run stored before thumbnails were kept) are made now. */
+    private static Map<String, String> thumbnails(ResultStore store, List<EvalQuestion> questions) {
+        Set<String> ids = new HashSet<>();
+        for (EvalQuestion q : questions) ids.add(q.id());
+        Map<String, String> kept = store.thumbnails(ids);
+        List<EvalQuestion> missing = questions.stream().filter(q -> !kept.containsKey(q.id())).toList();
+        if (missing.isEmpty()) return orderedBy(questions, kept);
+        Map<String, String> made = HtmlReport.thumbnails(missing);
+        made.forEach(store::putThumbnail);
+        kept.putAll(made);
+        return orderedBy(questions, kept);
+    }
+
+    private static Map<String, String> orderedBy(List<EvalQuestion> questions, Map<String, String> byId) {
+        Map<String, String> out = new java.util.LinkedHashMap<>();
+        for (EvalQuestion q : questions) if (byId.containsKey(q.id())) out.put(q.id(), byId.get(q.id()));
+        return out;
     }
 
     /** Rows skipped when their images turned out undecodable: their groups are left out of the summary. */
