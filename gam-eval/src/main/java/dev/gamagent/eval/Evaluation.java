@@ -77,12 +77,12 @@ public final class Evaluation {
             skipped.addAll(stats.skipped());
             // the summary reads the stored records once; the report reads them again as it writes, holding none
             List<ResultRecord> records = new ArrayList<>();
-            store.forEach(ids, methods, records::add);
+            store.forEach(ids, methods, r -> records.add(forSummary(r)));
             summary = RunSummary.compute(plan.dataset().name(), plan.methods(), plan.circular(),
                     (int) questions.stream().map(EvalQuestion::group).distinct().filter(g -> !badGroups.contains(g)).count(), skipped,
                     records, PriceTable.from(config), config.number("gam.theta_u", 0.5), plan.command());
             String firstError = stats.allFailed() ? records.stream().filter(ResultRecord::isError).map(ResultRecord::error).findFirst().orElse("?") : null;
-            records = null;
+            records.clear(); // the report reads them again from the store, one at a time
             summary.write(plan.out().resolve("summary.json"));
             Map<String, String> images = thumbnails ? thumbnails(store, plan.dataset().questions()) : Map.of();
             HtmlReport.write(plan.out().resolve("report.html"), summary, store.view(ids, methods), images);
@@ -92,6 +92,34 @@ public final class Evaluation {
             }
         }
         return summary;
+    }
+
+    /** Trace fields of each agent that hold words, not figures: no summary figure reads them. */
+    static final List<String> AGENT_TEXT = List.of("claims", "raw", "prompt", "prompts", "messages", "reasoning");
+    /** The same of each critique. */
+    static final List<String> CRITIQUE_TEXT = List.of("claimText", "reason", "correction", "raw", "prompt", "prompts");
+
+    /**
+     * A stored record as the summary reads it: its trace without the words (claims, raw replies, prompts, critique
+     * texts), which are most of a debate's trace, so the summary of thousands of debates holds their figures only.
+     * The report reads the records whole, again, from the store.
+     */
+    static ResultRecord forSummary(ResultRecord r) {
+        if (!(r.trace() instanceof com.fasterxml.jackson.databind.node.ObjectNode t)) return r;
+        t.remove(List.of("prompts", "messages"));
+        for (com.fasterxml.jackson.databind.JsonNode round : t.path("rounds")) {
+            if (round instanceof com.fasterxml.jackson.databind.node.ObjectNode o) o.remove(List.of("prompts", "messages"));
+            for (com.fasterxml.jackson.databind.JsonNode a : round.path("agents")) {
+                if (a instanceof com.fasterxml.jackson.databind.node.ObjectNode o) o.remove(AGENT_TEXT);
+            }
+            for (com.fasterxml.jackson.databind.JsonNode c : round.path("critiques")) {
+                if (c instanceof com.fasterxml.jackson.databind.node.ObjectNode o) o.remove(CRITIQUE_TEXT);
+            }
+        }
+        for (com.fasterxml.jackson.databind.JsonNode p : t.path("extra").path("probes")) {
+            if (p instanceof com.fasterxml.jackson.databind.node.ObjectNode o) o.remove(AGENT_TEXT);
+        }
+        return r;
     }
 
     /** Skipped rows, one line each up to {@value #SKIPPED_SHOWN}; the rest are counted (all are in summary.json). */
