@@ -42,7 +42,7 @@ abstract class HttpChatBackend implements Backend {
         this.kind = kind;
         this.settings = settings;
         this.scrubber = new SecretScrubber(settings.apiKey() == null ? List.of() : List.of(settings.apiKey()));
-        this.transport = new HttpTransport(settings.timeout(), scrubber);
+        this.transport = new HttpTransport(settings.timeout(), scrubber, settings.maxReplyBytes());
         this.estimator = new TokenEstimator(settings.imageTokenFamily());
         this.model = settings.model();
         this.topCap = settings.maxTopLogprobs();
