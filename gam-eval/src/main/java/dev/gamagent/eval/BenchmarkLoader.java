@@ -130,7 +130,13 @@ public final class BenchmarkLoader {
         if (Files.isDirectory(file)) return directory(file, filter, images);
         if (!Files.isRegularFile(file)) throw new IllegalArgumentException("benchmark file " + file + " does not exist");
         if (!Files.isReadable(file)) throw new IllegalArgumentException("benchmark file " + file + " is not readable; check its permissions");
-        Format format = Format.of(file);
+        Format format;
+        try {
+            format = Format.of(file);
+        } catch (IllegalArgumentException unknown) {
+            String binary = FormatCheck.binary(DataBytes.of(file), file.toString());
+            throw binary != null ? new IllegalArgumentException(binary) : unknown; // an image given as --data is said to be one
+        }
         return IndexPass.index(DataBytes.of(file), format, file.getFileName().toString(), file.toAbsolutePath().getParent(), filter, images);
     }
 

@@ -64,6 +64,7 @@ public final class Evaluation {
             if (thumbnails) runner.afterEachQuestion((eq, q) -> thumbnail(store, eq, q));
             EvalRunner.ProgressSink[] sink = {r -> { }};
             stats = runner.run(questions, plan.methods(), n -> sink[0] = progress.apply(n), r -> sink[0].finished(r));
+            long ended = System.nanoTime();
             printSkipped(plan.dataset().name(), stats.skipped(), err);
             if (stats.alreadyDone() > 0) err.println("resumed: " + stats.alreadyDone() + " question × method pairs were already done in " + plan.out());
             if (stats.errors() > 0 && !stats.allFailed()) {
@@ -85,7 +86,10 @@ public final class Evaluation {
             records.clear(); // the report reads them again from the store, one at a time
             summary.write(plan.out().resolve("summary.json"));
             Map<String, String> images = thumbnails ? thumbnails(store, plan.dataset().questions()) : Map.of();
-            HtmlReport.write(plan.out().resolve("report.html"), summary, store.view(ids, methods), images);
+            Path report = plan.out().resolve("report.html");
+            HtmlReport.write(report, summary, store.view(ids, methods), images);
+            err.printf(java.util.Locale.ROOT, "wrote summary.json and report.html (%.1f MB) in %.2f s%n", size(report) / 1e6,
+                    (System.nanoTime() - ended) / 1e9);
             if (stats.allFailed()) {
                 throw new AllPairsFailed("all " + stats.errors() + " question × method pairs failed, nothing was graded; first failure: "
                         + firstError + " (the pairs are recorded as 'error' in " + plan.out() + "; rerun the same command to retry them)");
@@ -120,6 +124,14 @@ public final class Evaluation {
             if (p instanceof com.fasterxml.jackson.databind.node.ObjectNode o) o.remove(AGENT_TEXT);
         }
         return r;
+    }
+
+    private static long size(Path f) {
+        try {
+            return java.nio.file.Files.size(f);
+        } catch (java.io.IOException e) {
+            return 0;
+        }
     }
 
     /** Skipped rows, one line each up to {@value #SKIPPED_SHOWN}; the rest are counted (all are in summary.json). */

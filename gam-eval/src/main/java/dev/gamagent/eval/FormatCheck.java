@@ -41,7 +41,7 @@ final class FormatCheck {
         if (whole) utf8.end();
         String what = "--data takes a VLMEvalKit .tsv, an M3MAD .json or a .jsonl file";
         if (utf8.firstNul() >= 0) {
-            throw new IllegalArgumentException(name + " is not a text file: it holds a NUL byte at offset " + utf8.firstNul()
+            throw new IllegalArgumentException(name + " is not UTF-8 text: it holds a NUL byte at offset " + utf8.firstNul()
                     + " (an image, an archive or UTF-16 text?); " + what);
         }
         Utf8Scan.BadByte bad = utf8.first();
@@ -52,6 +52,16 @@ final class FormatCheck {
             case TSV -> tsv(head, from, whole, name);
             case JSONL -> jsonl(head, from, whole, name);
             case M3MAD -> json(head, from, whole, name);
+        }
+    }
+
+    /** For a file whose extension names no format: a binary file is said to be one, else null. */
+    static String binary(DataBytes data, String name) {
+        try {
+            FormatCheck.check(data, BenchmarkLoader.Format.JSONL, name);
+            return null;
+        } catch (IllegalArgumentException e) {
+            return e.getMessage() != null && e.getMessage().startsWith(name + " is not UTF-8 text") ? e.getMessage() : null;
         }
     }
 
