@@ -52,7 +52,10 @@ final class IndexPass {
 
     private final DataBytes data;
     private final Format format;
+    /** The dataset's name (the file's name). */
     private final String name;
+    /** The file as given, for messages. */
+    private final String where;
     private final Path baseDir;
     private final Filter filter;
     private final Images images;
@@ -69,13 +72,14 @@ final class IndexPass {
         this.data = data;
         this.format = format;
         this.name = name;
+        this.where = data.name();
         this.baseDir = baseDir;
         this.filter = filter;
         this.images = images;
     }
 
     static Dataset index(DataBytes data, Format format, String name, Path baseDir, Filter filter, Images images) {
-        FormatCheck.check(data, format, name);
+        FormatCheck.check(data, format, data.name());
         IndexPass pass = new IndexPass(data, format, name, baseDir, filter, images);
         String sha = switch (format) {
             case TSV -> pass.tsv();
@@ -100,15 +104,15 @@ final class IndexPass {
         });
         utf8.end();
         scanner.end(data.size());
-        if (header == null) throw new IllegalArgumentException(name + ": empty file, expected a header row");
+        if (header == null) throw new IllegalArgumentException(where + ": empty file, expected a header row");
         return sha;
     }
 
     private void tsvRow(TsvScanner.Row r) {
         Utf8Scan.BadByte bad = utf8.firstIn(r.start, r.end);
         if (header == null) {
-            if (bad != null) throw new IllegalArgumentException(name + ": header row: " + bad.describe() + "; " + Utf8Scan.FIX);
-            if (r.overflow) throw new IllegalArgumentException(name + ": its header row is longer than " + (TsvScanner.MAX_ROW_TEXT >> 20) + " MB");
+            if (bad != null) throw new IllegalArgumentException(where + ": header row: " + bad.describe() + "; " + Utf8Scan.FIX);
+            if (r.overflow) throw new IllegalArgumentException(where + ": its header row is longer than " + (TsvScanner.MAX_ROW_TEXT >> 20) + " MB");
             header = r.fields.stream().map(s -> s == null ? "" : s.strip()).toList();
             scanner.imageColumn(header.lastIndexOf("image")); // as in a map, a repeated column's last value is the one kept
             return;
@@ -249,13 +253,13 @@ final class IndexPass {
                         if (field.equals("data") && v == JsonToken.START_ARRAY) { found = true; break; }
                         p.skipChildren();
                     }
-                    if (!found) throw new IllegalArgumentException(name + ": expected a JSON array of M3MAD records (or {\"data\": [...]})");
+                    if (!found) throw new IllegalArgumentException(where + ": expected a JSON array of M3MAD records (or {\"data\": [...]})");
                 } else if (t != JsonToken.START_ARRAY) {
-                    throw new IllegalArgumentException(name + ": expected a JSON array of M3MAD records");
+                    throw new IllegalArgumentException(where + ": expected a JSON array of M3MAD records");
                 }
                 int position = 0;
                 for (JsonToken t2 = p.nextToken(); t2 != JsonToken.END_ARRAY; t2 = p.nextToken()) {
-                    if (t2 == null) throw new IllegalArgumentException(name + ": ends inside its list of records");
+                    if (t2 == null) throw new IllegalArgumentException(where + ": ends inside its list of records");
                     JsonLocation at = p.currentTokenLocation();
                     JsonNode o = p.readValueAsTree();
                     long end = p.currentLocation().getByteOffset();
@@ -265,7 +269,7 @@ final class IndexPass {
                 utf8.end();
                 refuseBadUtf8();
                 JsonLocation at = e.getLocation();
-                throw new IllegalArgumentException(name + ": not valid JSON: " + BenchmarkLoader.firstLine(e.getOriginalMessage())
+                throw new IllegalArgumentException(where + ": not valid JSON: " + BenchmarkLoader.firstLine(e.getOriginalMessage())
                         + (at == null ? "" : " (line " + at.getLineNr() + ", column " + at.getColumnNr() + ")"));
             }
             String sha = in.sha256();
@@ -281,7 +285,7 @@ final class IndexPass {
     private void refuseBadUtf8() {
         Utf8Scan.BadByte first = utf8.first();
         if (first != null) {
-            throw new IllegalArgumentException(name + ": " + first.describe() + " (" + utf8.badLines() + " line"
+            throw new IllegalArgumentException(where + ": " + first.describe() + " (" + utf8.badLines() + " line"
                     + (utf8.badLines() == 1 ? "" : "s") + " with such bytes in the file); " + Utf8Scan.FIX);
         }
     }

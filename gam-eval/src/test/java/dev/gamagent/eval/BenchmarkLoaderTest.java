@@ -91,7 +91,7 @@ class BenchmarkLoaderTest {
     @Test void aHeaderWithoutAQuestionColumnRefusesTheFileInOneLine() throws Exception {
         Path f = Files.writeString(dir.resolve("noq.tsv"), row("index", "image", "answer") + row("1", TestImages.base64(4, 4, Color.RED), "A"));
         assertThatThrownBy(() -> BenchmarkLoader.load(f)).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageStartingWith("noq.tsv: not a VLMEvalKit TSV").hasMessageContaining("no 'question' column")
+                .hasMessageStartingWith(f + ": not a VLMEvalKit TSV").hasMessageContaining("no 'question' column")
                 .hasMessageContaining("index | image | answer").hasMessageNotContaining("\n");
     }
 

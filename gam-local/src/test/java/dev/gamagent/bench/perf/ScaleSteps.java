@@ -162,6 +162,9 @@ final class ScaleSteps {
         Path random = work.resolve("junk-random.tsv"), lines = work.resolve("junk-lines.tsv");
         if (!Files.exists(random) || Files.size(random) != 1024 * MB) PerfDataset.writeRandom(random, 1024 * MB, 7);
         if (!Files.exists(lines) || Files.size(lines) != 1024 * MB) PerfDataset.writeJunkLines(lines, 1024 * MB, 8);
+        // a process that does nothing but start, in the same conditions: what the loader's part is measured against
+        Run version = timed("junk-version", launcher.gam("--version"), Duration.ofMinutes(2));
+        report.info("junk", "`gam --version` in the same conditions (JVM start-up): seconds", String.format(Locale.ROOT, "%.1f", version.seconds()));
         try (SimulatorFleet sim = new SimulatorFleet(launcher, 1, 8, 100, work, "junk")) {
             for (Path data : List.of(random, lines)) {
                 String what = data == random ? "1 GB of random bytes" : "1 GB of tab-separated junk lines";
