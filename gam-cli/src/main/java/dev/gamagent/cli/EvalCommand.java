@@ -101,7 +101,7 @@ public final class EvalCommand implements Callable<Integer> {
             if (!panel.entries().isEmpty()) keep = Math.max(keep, Capabilities.DEFAULT_MAX_PIXELS);
             var images = BenchmarkLoader.Images.from(config, DecodeBudget.megapixels(config.number("image.decode_budget_megapixels", 0)), keep);
             // one read of the file indexes its rows and hashes it for the run identity
-            Dataset ds = BenchmarkLoader.load(data, new BenchmarkLoader.Filter(limit, category), images);
+            Dataset ds = BenchmarkLoader.load(data, new BenchmarkLoader.Filter(limit, category), images, indexing(data));
             RunIdentity identity = RunIdentity.of(ds.name(), ds.sha256() != null ? ds.sha256() : "(not hashed)", spec.kind(),
                     spec.model(), judgeSpec == null ? null : judgeSpec.kind() + ":" + (judgeSpec.model() == null ? "(the server's own)"
                     : judgeSpec.model()), config);
@@ -118,6 +118,18 @@ public final class EvalCommand implements Callable<Integer> {
         System.out.print(SummaryTable.render(s));
         System.out.println("wrote " + out.resolve("results.jsonl") + ", " + out.resolve("summary.json") + ", " + out.resolve("report.html"));
         return 0;
+    }
+
+    /** Progress of the one read that indexes the file: a line every 2 s on stderr (none for a file read in less). */
+    private static BenchmarkLoader.Progress indexing(Path data) {
+        long start = System.nanoTime();
+        long[] last = {start};
+        return (bytes, size) -> {
+            long now = System.nanoTime();
+            if (now - last[0] < 2_000_000_000L) return;
+            last[0] = now;
+            System.err.printf(java.util.Locale.ROOT, "indexing %s: %.0f of %.0f MB (%.0f s)%n", data, bytes / 1e6, size / 1e6, (now - start) / 1e9);
+        };
     }
 
     private String commandLine() {

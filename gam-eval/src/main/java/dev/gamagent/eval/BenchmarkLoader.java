@@ -126,7 +126,18 @@ public final class BenchmarkLoader {
     /** Loads by file extension; an unreadable file (not a bad row) throws with the file's name. */
     public static Dataset load(Path file, Filter filter) { return load(file, filter, Images.DEFAULT); }
 
-    public static Dataset load(Path file, Filter filter, Images images) {
+    public static Dataset load(Path file, Filter filter, Images images) { return load(file, filter, images, Progress.NONE); }
+
+    /** Told how far the index pass has read the file: bytes so far, and the file's size. */
+    @FunctionalInterface
+    public interface Progress {
+        void read(long bytes, long size);
+
+        Progress NONE = (bytes, size) -> { };
+    }
+
+    /** As {@link #load(Path, Filter, Images)}, telling {@code progress} how far the one read of the file has come. */
+    public static Dataset load(Path file, Filter filter, Images images, Progress progress) {
         if (Files.isDirectory(file)) return directory(file, filter, images);
         if (!Files.isRegularFile(file)) throw new IllegalArgumentException("benchmark file " + file + " does not exist");
         if (!Files.isReadable(file)) throw new IllegalArgumentException("benchmark file " + file + " is not readable; check its permissions");
@@ -137,7 +148,10 @@ public final class BenchmarkLoader {
             String binary = FormatCheck.binary(DataBytes.of(file), file.toString());
             throw binary != null ? new IllegalArgumentException(binary) : unknown; // an image given as --data is said to be one
         }
-        return IndexPass.index(DataBytes.of(file), format, file.getFileName().toString(), file.toAbsolutePath().getParent(), filter, images);
+        DataBytes data = DataBytes.of(file);
+        long size = data.size();
+        data.onProgress(bytes -> progress.read(bytes, size));
+        return IndexPass.index(data, format, file.getFileName().toString(), file.toAbsolutePath().getParent(), filter, images);
     }
 
     /** The kinds of benchmark file, by extension. */

@@ -37,6 +37,14 @@ abstract class DataBytes {
     /** The bytes from the start, unhashed. */
     abstract InputStream open() throws IOException;
 
+    private java.util.function.LongConsumer progress = n -> { };
+
+    /** Told the bytes read so far as the source is read from the start. */
+    DataBytes onProgress(java.util.function.LongConsumer p) {
+        this.progress = p;
+        return this;
+    }
+
     /** Remembers what the source is now (size, time), so later reads can tell that it changed. */
     void remember() { }
 
@@ -86,6 +94,7 @@ abstract class DataBytes {
             md.update(b, off, n);
             if (observer != null) observer.chunk(b, off, off + n, offset);
             offset += n;
+            progress.accept(offset);
             return n;
         }
 
