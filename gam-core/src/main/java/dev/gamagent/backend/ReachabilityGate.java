@@ -21,40 +21,58 @@ final class ReachabilityGate {
     private boolean probing;
     private long generation;
     private BackendException verdict;
+    /** How many times the endpoint came up (an answer after it was not known to be up). */
+    private long ups;
+
+    /** What a call saw when it entered: probes finished, and times the endpoint came up. */
+    static final class Ticket {
+        private final long cohort;
+        private long upsSeen;
+
+        private Ticket(long cohort, long upsSeen) {
+            this.cohort = cohort;
+            this.upsSeen = upsSeen;
+        }
+    }
 
     /** What a call does after a failed try: probe (retry as usual), retry now (the probe got through), or go on alone. */
     enum Role { PROBE, RETRY_NOW, ALONE }
 
     /**
      * Before a call's first try: waits while another call is finding out whether the endpoint is up, and throws
-     * that call's failure; returns the number of probes finished so far (the call's cohort, for {@link #failed}).
+     * that call's failure; returns what the call saw, for {@link #failed}.
      */
-    long enter(String endpoint) {
+    Ticket enter(String endpoint) {
         lock.lock();
         try {
             if (probing) awaitVerdict(endpoint);
-            return generation;
+            return new Ticket(generation, ups);
         } finally {
             lock.unlock();
         }
     }
 
     /**
-     * A try of a call that entered at {@code cohort} failed with {@code e}: what the call does next. It may wait for
+     * A try of a call that entered with {@code ticket} failed with {@code e}: what the call does next. It may wait for
      * another call's probe and throw its failure; a call already under way when a probe gave up takes that verdict
-     * instead of probing again.
+     * instead of probing again; a call whose try failed while the endpoint came up retries at once.
      */
-    Role failed(BackendException e, String endpoint, long cohort) {
+    Role failed(BackendException e, String endpoint, Ticket ticket) {
         if (!isEndpointDown(e)) return Role.ALONE;
         lock.lock();
         try {
+            if (known && ups > ticket.upsSeen) {
+                ticket.upsSeen = ups; // once: a second failure is this call's own
+                return Role.RETRY_NOW;
+            }
             if (known) return Role.ALONE;
-            if (!probing && generation > cohort && verdict != null) throw verdict;
+            if (!probing && generation > ticket.cohort && verdict != null) throw verdict;
             if (!probing) {
                 probing = true;
                 return Role.PROBE;
             }
             awaitVerdict(endpoint);
+            ticket.upsSeen = ups;
             return Role.RETRY_NOW;
         } finally {
             lock.unlock();
@@ -78,6 +96,7 @@ final class ReachabilityGate {
     void answered(boolean probe) {
         lock.lock();
         try {
+            if (!known) ups++;
             known = true;
             if (probe) finish(null);
         } finally {

@@ -56,7 +56,7 @@ public final class ResilientBackend implements Backend {
     public Backend inner() { return inner; }
 
     @Override public ChatResult chat(ChatRequest request) {
-        long cohort = gate.enter(endpoint);
+        ReachabilityGate.Ticket ticket = gate.enter(endpoint);
         try {
             if (!permits.tryAcquire()) {
                 if (!capReported.getAndSet(true)) {
@@ -81,7 +81,7 @@ public final class ResilientBackend implements Backend {
                 } catch (BackendException e) {
                     if (!probe) {
                         // until the endpoint has answered, one failed call finds out for all; the others wait for it
-                        ReachabilityGate.Role role = gate.failed(e, endpoint, cohort);
+                        ReachabilityGate.Role role = gate.failed(e, endpoint, ticket);
                         if (role == ReachabilityGate.Role.PROBE) probe = true;
                         else if (role == ReachabilityGate.Role.RETRY_NOW) continue; // the endpoint just answered another call
                     }
