@@ -48,7 +48,7 @@ public final class EvalRunner {
     private final Grader grader;
     private final ResultStore store;
     private final int concurrency;
-    private java.util.function.BiConsumer<EvalQuestion, Question> afterEach = (eq, q) -> { };
+    private java.util.function.BiConsumer<EvalQuestion, Question> onLoaded = (eq, q) -> { };
 
     /** A runner whose agents all use {@code backend}. */
     public EvalRunner(Backend backend, Config config, Grader grader, ResultStore store, int concurrency) {
@@ -80,11 +80,11 @@ public final class EvalRunner {
     }
 
     /**
-     * Runs {@code hook} on each question's thread after its methods ran, while its images are still in memory (a
-     * report thumbnail is made there instead of decoding every image again at the end); its failures are ignored.
+     * Runs {@code hook} on each question's thread as soon as its images are loaded, before its methods run (a report
+     * thumbnail is started there instead of decoding every image again at the end); its failures are ignored.
      */
-    public EvalRunner afterEachQuestion(java.util.function.BiConsumer<EvalQuestion, Question> hook) {
-        this.afterEach = hook;
+    public EvalRunner onEachQuestion(java.util.function.BiConsumer<EvalQuestion, Question> hook) {
+        this.onLoaded = hook;
         return this;
     }
 
@@ -151,6 +151,13 @@ public final class EvalRunner {
                             skipped.add(SkippedRow.of(first.group(), loadFailure.getMessage(), first.line()));
                             return;
                         }
+                        if (q != null) {
+                            try {
+                                onLoaded.accept(pairs.get(0).question(), q);
+                            } catch (RuntimeException ignored) {
+                                // a thumbnail that cannot be made is left out of the report
+                            }
+                        }
                         for (Pair p : pairs) {
                             ResultRecord r = loadFailure != null ? failed(p, loadFailure, 0)
                                     : runLent(p, q, instances, agents, views.get(p.method()), resolvers.get(p.method()));
@@ -161,13 +168,6 @@ public final class EvalRunner {
                                 LOG.warn(UncertaintyFallback.semanticNotice(p.method()));
                             }
                             progress.finished(r);
-                        }
-                        if (q != null) {
-                            try {
-                                afterEach.accept(pairs.get(0).question(), q);
-                            } catch (RuntimeException ignored) {
-                                // a thumbnail that cannot be made is left out of the report
-                            }
                         }
                     } finally {
                         inFlight.release();

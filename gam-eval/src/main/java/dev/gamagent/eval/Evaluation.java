@@ -61,9 +61,39 @@ public final class Evaluation {
         try (ResultStore store = new ResultStore(plan.out())) {
             if (plan.identity() != null) checkIdentity(plan, store, err);
             EvalRunner runner = new EvalRunner(backends, config, new Grader(config, judge), store, plan.concurrency());
-            if (thumbnails) runner.afterEachQuestion((eq, q) -> thumbnail(store, eq, q));
+            // thumbnails are made while the questions wait on the model, on threads of their own, from copies of the images
+            java.util.concurrent.ExecutorService thumbs = thumbnails ? java.util.concurrent.Executors.newFixedThreadPool(
+                    Math.max(1, Runtime.getRuntime().availableProcessors()), r -> {
+                        Thread t = new Thread(r, "gam-eval-thumbnail");
+                        t.setDaemon(true);
+                        t.setPriority(Thread.MIN_PRIORITY);
+                        return t;
+                    }) : null;
+            List<java.util.concurrent.Future<?>> made = java.util.Collections.synchronizedList(new ArrayList<>());
+            if (thumbnails) runner.onEachQuestion((eq, q) -> {
+                if (!(eq.rotation() > 0 && eq.id().contains("#r")) && !q.images().isEmpty()) { // a rotation shows its question's image
+                    dev.gamagent.image.Picture first = q.images().get(0);
+                    made.add(thumbs.submit(() -> thumbnail(store, eq, first)));
+                }
+            });
             EvalRunner.ProgressSink[] sink = {r -> { }};
-            stats = runner.run(questions, plan.methods(), n -> sink[0] = progress.apply(n), r -> sink[0].finished(r));
+            try {
+                stats = runner.run(questions, plan.methods(), n -> sink[0] = progress.apply(n), r -> sink[0].finished(r));
+                synchronized (made) {
+                    for (var f : made) {
+                        try {
+                            f.get();
+                        } catch (java.util.concurrent.ExecutionException failedThumbnail) {
+                            // that question is shown without its image
+                        }
+                    }
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("evaluation interrupted; rerun the same command to resume", e);
+            } finally {
+                if (thumbs != null) thumbs.shutdownNow();
+            }
             long ended = System.nanoTime();
             printSkipped(plan.dataset().name(), stats.skipped(), err);
             if (stats.alreadyDone() > 0) err.println("resumed: " + stats.alreadyDone() + " question × method pairs were already done in " + plan.out());
@@ -143,11 +173,14 @@ public final class Evaluation {
 
     static final int SKIPPED_SHOWN = 20;
 
-    /** A question's report thumbnail, made while its images are in memory and kept with the results. */
-    private static void thumbnail(ResultStore store, EvalQuestion eq, dev.gamagent.api.Question q) {
-        if (eq.rotation() > 0 && eq.id().contains("#r")) return; // a rotation shows its question's image
-        Map<String, String> t = HtmlReport.thumbnails(List.of(new EvalQuestion(q, eq.group(), 0, eq.split())));
-        t.forEach(store::putThumbnail);
+    /**
+     * A question's report thumbnail, kept with the results. It is made from a copy of the image, so the picture the
+     * question sends is not decoded (and its pixels not held) while the question waits on the model.
+     */
+    private static void thumbnail(ResultStore store, EvalQuestion eq, dev.gamagent.image.Picture p) {
+        dev.gamagent.image.Picture copy = p.isDecoded() ? p : dev.gamagent.image.ImageLoader.fromBytes(p.source(), p.encoding().bytes());
+        dev.gamagent.api.Question q = new dev.gamagent.api.Question(eq.id(), List.of(copy), "", null, Map.of(), null, null, null);
+        HtmlReport.thumbnails(List.of(new EvalQuestion(q, eq.group(), 0, eq.split()))).forEach(store::putThumbnail);
     }
 
     /** The kept thumbnails of these questions; those missing (a run stored before thumbnails were kept) are made now. */

@@ -81,6 +81,21 @@ class EvalRunnerTest {
         assertThat(Files.readString(dir.resolve("report.html"))).contains("<table id=metrics>").contains("gam eval test").contains("id=chart-cost");
     }
 
+    @Test void reportThumbnailsAreMadeDuringTheRunFromCopiesAndKeptForTheNextRun() throws Exception {
+        // issue 25: every question's image was decoded again at the end to draw the report's thumbnails
+        ScriptedBackend b = ScriptedBackend.text(r -> "ANSWER: A");
+        Config c = Config.defaults();
+        List<EvalQuestion> qs = questions(3);
+        var plan = new Evaluation.Plan(new Dataset("t.tsv", qs, List.of()), false, List.of("single"), dir, 2, "gam eval test");
+        Evaluation.run(plan, b, null, c, System.err, n -> r -> { });
+        try (ResultStore s = new ResultStore(dir)) {
+            assertThat(s.thumbnails(java.util.Set.of("q0", "q1", "q2"))).containsOnlyKeys("q0", "q1", "q2")
+                    .allSatisfy((id, url) -> assertThat(url).startsWith("data:image/jpeg;base64,"));
+        }
+        assertThat(qs.get(0).question().images().get(0).isDecoded()).as("the picture sent to the model is never decoded for it").isFalse();
+        assertThat(Files.readString(dir.resolve("report.html"))).contains("data:image/jpeg;base64,");
+    }
+
     @Test void aLaggingJsonlIsRebuiltFromTheDatabase() throws Exception {
         ScriptedBackend b = ScriptedBackend.text(r -> "ANSWER: A");
         Config c = Config.defaults();

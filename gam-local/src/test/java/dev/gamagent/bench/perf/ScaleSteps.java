@@ -306,6 +306,10 @@ final class ScaleSteps {
             }
             if (r.exit() != 0) throw new IllegalStateException("eval exited " + r.exit() + ": " + tail(r));
             double end = tl.exitAfterLastAnswer(t0, r.seconds());
+            long answered = tl.lastAnswerAt(), summary = r.process().timeOf(WROTE), done = r.process().timeOf(Pattern.compile("^wrote .*results\\.jsonl"));
+            report.info("fixed costs", "300 questions, after the last answer: until the summary and report are written; until the table is "
+                    + "printed (the store closed); until the process exits", String.format(Locale.ROOT, "%.2f s; +%.2f s; +%.2f s",
+                    (summary - answered) / 1e9, (done - summary) / 1e9, (t0 + (long) (r.seconds() * 1e9) - done) / 1e9));
             report.info("fixed costs", "300 questions (single, 64 slots × 0.5 s): wall time; process start → first request", String.format(Locale.ROOT,
                     "%.1f s; %.1f s", r.seconds(), tl.firstRequestAt(t0)));
             report.check("fixed costs", "300 questions: last answer → process exit (summary, report, store written) (s)", end, "%.2f", 1.0, true, "");
@@ -380,6 +384,8 @@ final class ScaleSteps {
         }
 
         double firstRequestAt(long t0) { return (firstReceived().at() - t0) / 1e9; }
+
+        long lastAnswerAt() { return lastAnswer().at(); }
 
         /** Seconds from the sample that saw the last answer to the child's exit (t0 + seconds). */
         double exitAfterLastAnswer(long t0, double seconds) { return (t0 + (long) (seconds * 1e9) - lastAnswer().at()) / 1e9; }
