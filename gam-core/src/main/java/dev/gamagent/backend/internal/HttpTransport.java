@@ -42,8 +42,7 @@ public final class HttpTransport {
             Json.MAPPER.reader().with(com.fasterxml.jackson.core.json.JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
                     .with(com.fasterxml.jackson.core.StreamReadFeature.USE_FAST_DOUBLE_PARSER);
 
-    /** Built on a thread of its own: the JDK builds its TLS context even for plain http, which need not hold up a start. */
-    private final CompletableFuture<HttpClient> client;
+    private final HttpClient client;
     private final Duration timeout;
     private final SecretScrubber scrubber;
     private final long maxReplyBytes;
@@ -60,18 +59,15 @@ public final class HttpTransport {
         this.timeout = timeout;
         this.scrubber = scrubber;
         this.maxReplyBytes = maxReplyBytes;
-        Duration connect = timeout.compareTo(Duration.ofSeconds(10)) < 0 ? timeout : Duration.ofSeconds(10);
-        this.client = CompletableFuture.supplyAsync(() -> HttpClient.newBuilder()
-                .connectTimeout(connect)
+        // built here, before any question starts: the JDK builds its TLS context even for plain http, and a client built
+        // lazily would make the first request of the first question wait for it
+        this.client = HttpClient.newBuilder()
+                .connectTimeout(timeout.compareTo(Duration.ofSeconds(10)) < 0 ? timeout : Duration.ofSeconds(10))
                 .followRedirects(HttpClient.Redirect.NORMAL)
                 // the client's own tasks (handing over response bodies) are short: virtual threads on 21+, else a few
                 // threads, instead of the default cached pool that grows a thread per request in flight
                 .executor(Concurrency.newIoExecutor("gam-http", 4))
-                .build(), r -> {
-            Thread t = new Thread(r, "gam-http-init");
-            t.setDaemon(true);
-            t.start();
-        });
+                .build();
     }
 
     public Duration timeout() { return timeout; }
@@ -110,7 +106,7 @@ public final class HttpTransport {
         if ("http".equalsIgnoreCase(uri.getScheme())) b.version(HttpClient.Version.HTTP_1_1);
         headers.forEach(b::header);
         String where = redact(uri);
-        CompletableFuture<HttpResponse<String>> f = client.join().sendAsync(b.build(), capped(maxReplyBytes));
+        CompletableFuture<HttpResponse<String>> f = client.sendAsync(b.build(), capped(maxReplyBytes));
         HttpResponse<String> resp;
         try {
             resp = f.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
