@@ -312,30 +312,55 @@ public final class BenchmarkLoader {
         return total.pixels();
     }
 
+    /** Base64 decoded to find an image's header: enough for PNG, GIF, BMP, WebP and most JPEGs (a longer start is tried next). */
+    private static final int HEADER_BASE64 = 8 * 1024;
+
     /**
-     * Checks a long single image from the start of its base64 text only: format and header size against the
-     * limits. Returns its pixels, or -1 when the start does not reach the header (checked whole when its question starts).
+     * Checks one image cell's base64 bytes (not a list): when {@code whole}, the image whole as {@link #inspectText}
+     * does; else from its start only, the format and header size against the limits. Returns its pixels, or -1 when
+     * the start does not reach the header (the image is checked whole when its question starts).
      */
-    static long inspectPrefix(String idx, String prefix, Images limits) {
-        StringBuilder sb = new StringBuilder(prefix.length());
-        for (int i = 0; i < prefix.length(); i++) {
-            char c = prefix.charAt(i);
-            if (!Character.isWhitespace(c)) sb.append(c);
-        }
-        String s = sb.substring(0, sb.length() - sb.length() % 4);
-        byte[] bytes;
-        try {
-            bytes = (s.indexOf('-') >= 0 || s.indexOf('_') >= 0 ? Base64.getUrlDecoder() : Base64.getDecoder()).decode(s);
-        } catch (IllegalArgumentException e) {
-            throw new BadRowException("'image' of row " + idx + " is not valid base64 (" + e.getMessage() + ")");
-        }
+    static long inspectBytes(String idx, byte[] cell, int length, boolean whole, Images limits) {
         String source = "row " + idx;
-        ImageLoader.Header h;
-        try {
-            h = limits.loader().header(source, bytes);
-        } catch (ImageException e) {
-            if (e.getMessage() != null && (e.getMessage().contains("not supported") || e.getMessage().contains("not an image"))) throw e;
-            return -1; // the header lies past the start (a large EXIF block): the whole image is checked when its question starts
+        if (whole) {
+            int from = 0, to = length;
+            while (from < to && Character.isWhitespace(cell[from])) from++;
+            while (to > from && Character.isWhitespace(cell[to - 1])) to--;
+            byte[] bytes;
+            try {
+                bytes = Base64.getMimeDecoder().decode(java.util.Arrays.copyOfRange(cell, from, to));
+            } catch (IllegalArgumentException e) {
+                throw new BadRowException("'image' of " + source + " is not valid base64 (" + e.getMessage() + ")");
+            }
+            QuestionPixels total = new QuestionPixels(limits);
+            total.add(limits.loader().inspect(source, bytes));
+            return total.pixels();
+        }
+        byte[] b64 = new byte[length];
+        int n = 0;
+        boolean url = false;
+        for (int i = 0; i < length; i++) {
+            byte c = cell[i];
+            if (Character.isWhitespace(c)) continue;
+            url |= c == '-' || c == '_';
+            b64[n++] = c;
+        }
+        n -= n % 4;
+        ImageLoader.Header h = null;
+        for (int take : new int[]{Math.min(n, HEADER_BASE64), n}) {
+            byte[] bytes;
+            try {
+                bytes = (url ? Base64.getUrlDecoder() : Base64.getDecoder()).decode(java.util.Arrays.copyOf(b64, take));
+            } catch (IllegalArgumentException e) {
+                throw new BadRowException("'image' of " + source + " is not valid base64 (" + e.getMessage() + ")");
+            }
+            try {
+                h = limits.loader().header(source, bytes);
+                break;
+            } catch (ImageException e) {
+                if (e.getMessage() != null && (e.getMessage().contains("not supported") || e.getMessage().contains("not an image"))) throw e;
+                if (take == n) return -1; // the header lies past the start (a large EXIF block): checked when its question starts
+            }
         }
         checkSize(source, h, limits.loader());
         QuestionPixels total = new QuestionPixels(limits);

@@ -48,6 +48,20 @@ final class ImageCell {
     /** The kept bytes as text: the whole cell when {@link #complete()}, else its start. */
     String text() { return new String(prefix, 0, kept, StandardCharsets.UTF_8); }
 
+    /** The kept bytes (the whole cell when {@link #complete()}); not a copy: callers must not change them. */
+    byte[] bytes() { return prefix; }
+
+    /** How many bytes {@link #bytes()} holds. */
+    int kept() { return kept; }
+
+    /** The cell's length without the white space at its ends, when {@link #complete()}. */
+    int strippedLength() {
+        int from = 0, to = kept;
+        while (from < to && Character.isWhitespace(prefix[from])) from++;
+        while (to > from && Character.isWhitespace(prefix[to - 1])) to--;
+        return to - from;
+    }
+
     /** The first character that is not white space, or -1 for a blank cell. */
     int firstNonSpace() {
         for (int i = 0; i < kept; i++) if (!Character.isWhitespace(prefix[i])) return prefix[i] & 0xFF;

@@ -320,16 +320,18 @@ final class IndexPass {
         p.options = BenchmarkLoader.options(m).size();
         p.errorIfChoice = errorOf(() -> BenchmarkLoader.toQuestion(idx, m, true));
         p.errorIfOpen = errorOf(() -> BenchmarkLoader.toQuestion(idx, m, false));
-        boolean hasImage = cell != null && (cell.complete() ? BenchmarkLoader.blankToNull(cell.text()) != null : cell.firstNonSpace() >= 0);
+        // a short cell is read as text (blank, "nan", or another row's index); a long one is an image, looked at as bytes
+        boolean shortCell = cell != null && cell.complete() && cell.strippedLength() <= BenchmarkLoader.REFERENCE_MAX_LENGTH;
+        boolean hasImage = cell != null && (shortCell ? BenchmarkLoader.blankToNull(cell.text()) != null : cell.firstNonSpace() >= 0);
         if (hasImage) {
-            String t = cell.complete() ? cell.text().strip() : null;
+            String t = shortCell ? cell.text().strip() : null;
             if (t != null && t.length() <= BenchmarkLoader.REFERENCE_MAX_LENGTH && !t.startsWith("[")) {
                 p.kind = Kind.REF;
                 p.value = t;
             } else {
                 p.kind = Kind.INLINE;
             }
-            p.holdsImage = t == null || t.length() > BenchmarkLoader.REFERENCE_MAX_LENGTH;
+            p.holdsImage = !shortCell;
         } else if (BenchmarkLoader.blankToNull(m.get("image_path")) != null) {
             p.kind = Kind.PATH;
             p.value = m.get("image_path");
@@ -358,8 +360,8 @@ final class IndexPass {
 
     /** Checks a row's own image cell: whole when the pass kept all of it, else from its start. */
     private Object inspect(String idx, ImageCell cell) {
-        return check(() -> cell.complete() ? BenchmarkLoader.inspectText(idx, cell.text(), images)
-                : cell.firstNonSpace() == '[' ? -1L : BenchmarkLoader.inspectPrefix(idx, cell.text(), images));
+        return check(() -> cell.firstNonSpace() == '[' ? (cell.complete() ? BenchmarkLoader.inspectText(idx, cell.text(), images) : -1L)
+                : BenchmarkLoader.inspectBytes(idx, cell.bytes(), cell.kept(), cell.complete(), images));
     }
 
     private static Object check(Supplier<Long> s) {
