@@ -8,7 +8,6 @@ import dev.gamagent.eval.BenchmarkLoader.Images;
 import dev.gamagent.util.Json;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -40,9 +39,8 @@ final class BenchmarkFile {
         byte[] bytes = data.read(e.start, e.length);
         switch (format) {
             case TSV -> {
-                List<Tsv.Row> rows = Tsv.rows(new String(bytes, StandardCharsets.UTF_8));
-                List<String> cells = rows.isEmpty() ? List.of() : rows.get(0).fields();
-                if (rows.size() != 1 || cells.size() != header.size()) throw changed(e);
+                List<String> cells = TsvScanner.fields(bytes); // the bytes split as the index pass split them, whole this time
+                if (cells == null || cells.size() != header.size()) throw changed(e);
                 Map<String, String> m = new LinkedHashMap<>();
                 for (int c = 0; c < header.size(); c++) m.put(header.get(c), cells.get(c));
                 return m;

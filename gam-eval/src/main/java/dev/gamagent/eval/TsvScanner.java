@@ -34,6 +34,7 @@ final class TsvScanner {
 
     private final byte sep;
     private final RowSink sink;
+    private final int maxText;
     private int imageColumn = -1;
 
     private boolean quoted, quotePending, crPending, fieldStart = true;
@@ -45,9 +46,23 @@ final class TsvScanner {
     private ImageCell image;
     private boolean overflow;
 
-    TsvScanner(char separator, RowSink sink) {
+    TsvScanner(char separator, RowSink sink) { this(separator, MAX_ROW_TEXT, sink); }
+
+    /** @param maxText the text kept of a row outside its image column (a row read again whole: its length) */
+    TsvScanner(char separator, int maxText, RowSink sink) {
         this.sep = (byte) separator;
         this.sink = sink;
+        this.maxText = maxText;
+    }
+
+    /** The fields of one whole row held in {@code bytes} (no image column kept apart), as a question reads its row again. */
+    static List<String> fields(byte[] bytes) {
+        List<List<String>> rows = new ArrayList<>(1);
+        TsvScanner s = new TsvScanner('\t', Math.max(1, bytes.length), r -> rows.add(r.fields));
+        s.text = new byte[Math.max(16, bytes.length)];
+        s.feed(bytes, 0, bytes.length, 0);
+        s.end(bytes.length);
+        return rows.size() == 1 ? rows.get(0) : null;
     }
 
     /** From the next row on, column {@code c} (0-based; -1 none) is the image: streamed past, not kept. */
@@ -125,8 +140,8 @@ final class TsvScanner {
             return;
         }
         int n = to - from;
-        if (textLength + n > MAX_ROW_TEXT) { overflow = true; return; }
-        if (textLength + n > text.length) text = Arrays.copyOf(text, Math.max(textLength + n, Math.min(MAX_ROW_TEXT, text.length * 2)));
+        if (textLength + n > maxText) { overflow = true; return; }
+        if (textLength + n > text.length) text = Arrays.copyOf(text, Math.max(textLength + n, Math.min(maxText, text.length * 2)));
         System.arraycopy(b, from, text, textLength, n);
         textLength += n;
     }
@@ -137,8 +152,8 @@ final class TsvScanner {
             image().append((byte) c);
             return;
         }
-        if (textLength + 1 > MAX_ROW_TEXT) { overflow = true; return; }
-        if (textLength == text.length) text = Arrays.copyOf(text, Math.min(MAX_ROW_TEXT, text.length * 2));
+        if (textLength + 1 > maxText) { overflow = true; return; }
+        if (textLength == text.length) text = Arrays.copyOf(text, Math.min(maxText, text.length * 2));
         text[textLength++] = (byte) c;
     }
 
@@ -176,7 +191,7 @@ final class TsvScanner {
         textLength = 0;
         overflow = false;
         image = null;
-        if (text.length > 1 << 20) text = new byte[4096]; // a long row's buffer is not kept for the rest of the file
+        if (text.length > 1 << 20 && maxText == MAX_ROW_TEXT) text = new byte[4096]; // a long row's buffer is not kept for the rest of the file
         sink.row(r);
     }
 }
