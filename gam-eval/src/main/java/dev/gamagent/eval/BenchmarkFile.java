@@ -55,6 +55,32 @@ final class BenchmarkFile {
         }
     }
 
+    /** Image cells of rows other rows name (VLMEvalKit's convention), kept while they fit in {@link #REFERENCED_CHARS}. */
+    private final java.util.LinkedHashMap<RowEntry, String> referenced = new java.util.LinkedHashMap<>(64, 0.75f, true);
+    private long referencedChars;
+    /** 64 M characters: the images a large MMBench-style file's rows name, without holding the file. */
+    static final long REFERENCED_CHARS = 64L << 20;
+
+    /** The image cell of a row that other rows name, from memory when it was read recently. */
+    String referencedCell(RowEntry e) {
+        synchronized (referenced) {
+            String cell = referenced.get(e);
+            if (cell != null) return cell;
+        }
+        String cell = imageCell(e);
+        synchronized (referenced) {
+            if (cell.length() <= REFERENCED_CHARS / 4 && referenced.putIfAbsent(e, cell) == null) {
+                referencedChars += cell.length();
+                var it = referenced.entrySet().iterator();
+                while (referencedChars > REFERENCED_CHARS && it.hasNext()) {
+                    referencedChars -= it.next().getValue().length();
+                    it.remove();
+                }
+            }
+        }
+        return cell;
+    }
+
     /** The text of a row's {@code image} cell (for a check the index pass could not make as the row passed). */
     String imageCell(RowEntry e) {
         String cell = fields(e, null).get("image");
@@ -85,8 +111,8 @@ final class BenchmarkFile {
             @Override public Question full() {
                 Map<String, String> m = fields(e, idx);
                 Question shell = BenchmarkLoader.toQuestion(idx, m, multipleChoice);
-                String referenced = e.imageRow == null ? null : imageCell(e.imageRow);
-                return shell.withImages(BenchmarkLoader.decodeImages(idx, m, referenced, baseDir, images));
+                String named = e.imageRow == null ? null : referencedCell(e.imageRow);
+                return shell.withImages(BenchmarkLoader.decodeImages(idx, m, named, baseDir, images));
             }
         };
     }

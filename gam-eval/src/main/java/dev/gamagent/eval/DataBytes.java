@@ -170,8 +170,23 @@ abstract class DataBytes {
             return Channels.newInputStream(FileChannel.open(file, StandardOpenOption.READ));
         }
 
+        /** One channel for every question's reads (positional reads may run at once), opened at the first. */
+        private volatile FileChannel channel;
+
+        private FileChannel channel() throws IOException {
+            FileChannel ch = channel;
+            if (ch == null) {
+                synchronized (this) {
+                    if (channel == null) channel = FileChannel.open(file, StandardOpenOption.READ);
+                    ch = channel;
+                }
+            }
+            return ch;
+        }
+
         @Override byte[] read(long position, int length) {
-            try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+            try {
+                FileChannel ch = channel();
                 if (modified != null && (ch.size() != size || !Files.getLastModifiedTime(file).equals(modified))) {
                     throw new IllegalStateException("benchmark file " + file + " changed after it was indexed (its size or time is not "
                             + "what it was); rerun the command to index it again");
@@ -184,6 +199,9 @@ abstract class DataBytes {
                     at += n;
                 }
                 return buf.position() == buf.capacity() ? buf.array() : Arrays.copyOf(buf.array(), buf.position());
+            } catch (java.nio.channels.ClosedByInterruptException e) {
+                channel = null; // an interrupted reader closed the shared channel: the next read opens it again
+                throw new UncheckedIOException("interrupted while reading benchmark file " + file, e);
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot read benchmark file " + file + ": " + e.getMessage(), e);
             }
