@@ -35,7 +35,7 @@ async function problem(r) {
     400: 'The server could not use this question',
     401: 'This server needs an API key: type it in the "API key" box at the top right',
     403: 'This API key is not accepted by the server',
-    404: 'Not found on the server (it may have been restarted, and traces are kept in memory unless --trace-db is set)',
+    404: 'Not found on the server (it keeps the traces of its newest questions only, in its trace database)',
     413: 'The image or request is too large for this server',
     429: 'The server is busy with other questions; try again in a moment',
     503: 'The server is busy or still starting; try again in a moment',

@@ -1,23 +1,46 @@
 'use strict';
-// report.html / comparison.html: interactive charts (ECharts, bundled in the page, SVG renderer) and a sample list
-// with filters whose rows open a trace in GamViewer. Reads the data the page carries in <script id="gam-data">.
+// report.html / comparison.html: interactive charts (ECharts, bundled in the page, SVG renderer) and an answer list
+// with filters whose rows open a debate in GamViewer. Reads the data the page carries in <script id="gam-data">; the
+// debates themselves are in the sidecar folder beside the page (part-NNNN.js scripts, loaded when an answer is opened).
 (function () {
   const data = JSON.parse(document.getElementById('gam-data').textContent);
   const { el, num } = window.GamViewer;
-  const PALETTE = ['#1f77b4', '#d62728', '#2ca02c', '#ff7f0e', '#9467bd', '#8c564b', '#e377c2', '#17becf', '#7f7f7f', '#bcbd22'];
-  const OUTCOME_COLORS = { 'w→r': '#2e7d32', 'r→w': '#c62828', 'r→r': '#a5d6a7', 'w→w': '#ef9a9a' };
+  // Okabe & Ito's colour-blind-safe palette (yellow last: it is faint on white), then Tol's muted scheme
+  const PALETTE = ['#0072B2', '#E69F00', '#009E73', '#D55E00', '#CC79A7', '#56B4E9', '#000000', '#332288', '#117733', '#882255',
+    '#44AA99', '#999933', '#AA4499', '#F0E442'];
+  // blue for what the debate fixed, vermillion for what it broke; pale versions for unchanged answers
+  const OUTCOME_COLORS = { 'w→r': '#0072B2', 'r→w': '#D55E00', 'r→r': '#9ecae1', 'w→w': '#f5c59f' };
+  const FORCED = ' (forced full length)';
   const charts = {};
 
   /** Every method of every run as one series: "method" for one run, "run / method" for several. */
+  const many = data.runs.length > 1;
+  const seriesName = (run, method) => (many ? `${run} / ${method}` : method);
   const series = [];
   for (const run of data.runs) {
     for (const [method, m] of Object.entries(run.summary.metrics || {})) {
-      const name = data.runs.length > 1 ? `${run.name} / ${method}` : method;
-      const records = (run.records || []).filter((r) => r.method === method);
-      series.push({ name, method, run: run.name, m, records, categories: (run.summary.byCategory || {})[method] || {} });
+      series.push({ name: seriesName(run.name, method), method, run: run.name, m, records: [], categories: (run.summary.byCategory || {})[method] || {} });
     }
   }
+  const seriesByName = Object.fromEntries(series.map((s) => [s.name, s]));
   const colorOf = Object.fromEntries(series.map((s, i) => [s.name, PALETTE[i % PALETTE.length]]));
+
+  // ---- the answers: compact rows → objects ------------------------------------------------------------------------
+
+  const answers = data.answers || { columns: [], rows: [], dict: {}, questions: {} };
+  const samples = answers.rows.map((row, i) => {
+    const o = { index: i };
+    answers.columns.forEach((c, j) => {
+      const v = row[j];
+      o[c] = answers.dict[c] && v !== null ? answers.dict[c][v] : v;
+    });
+    o.runIndex = o.run;
+    o.run = data.runs[o.runIndex].name;
+    o.series = seriesName(o.run, o.method);
+    o.text = ((answers.questions || {})[o.runIndex] || {})[o.id] || '';
+    return o;
+  });
+  for (const r of samples) if (seriesByName[r.series]) seriesByName[r.series].records.push(r);
 
   function chart(id, option, height) {
     const box = document.getElementById(id);
@@ -30,7 +53,29 @@
     return c;
   }
 
-  // ---- accuracy vs cost, with the Pareto front ---------------------------------------------------------------
+  const pct = (v) => Math.round(v * 1000) / 10 + '%';
+
+  /** Vertical error bars [x, lo, hi] drawn as an ECharts custom series (a line with short caps). */
+  function errorBars(name, points, color, horizontal) {
+    return {
+      name, type: 'custom', silent: true, z: 2,
+      // the axes' extents follow the bars' ends (dimensions 1 and 2), not the position (dimension 0)
+      encode: horizontal ? { x: [1, 2], y: 0 } : { x: 0, y: [1, 2] },
+      data: points.map((p) => ({ value: p.value, itemStyle: { color: p.color || color } })),
+      renderItem: (params, api) => {
+        const at = horizontal ? [api.value(1), api.value(0)] : [api.value(0), api.value(1)];
+        const to = horizontal ? [api.value(2), api.value(0)] : [api.value(0), api.value(2)];
+        const a = api.coord(at), b = api.coord(to);
+        const style = { stroke: api.visual('color'), lineWidth: 1.5 };
+        const cap = (p) => (horizontal ? { x1: p[0], y1: p[1] - 5, x2: p[0], y2: p[1] + 5 } : { x1: p[0] - 5, y1: p[1], x2: p[0] + 5, y2: p[1] });
+        return { type: 'group', children: [
+          { type: 'line', shape: { x1: a[0], y1: a[1], x2: b[0], y2: b[1] }, style },
+          { type: 'line', shape: cap(a), style }, { type: 'line', shape: cap(b), style }] };
+      },
+    };
+  }
+
+  // ---- accuracy vs cost, with the Pareto front and the intervals --------------------------------------------
 
   const COSTS = {
     tokens: { label: 'tokens per question (prompt + completion)', of: (m) => m.promptTokensPerQuestion + m.completionTokensPerQuestion, fmt: (v) => Math.round(v) },
@@ -50,23 +95,25 @@
 
   function costChart(kind) {
     const c = COSTS[kind];
-    const pts = series.filter((s) => s.m.accuracy !== null && s.m.accuracy !== undefined && !s.method.endsWith(' (forced full length)'))
-      .map((s) => ({ name: s.name, x: c.of(s.m), y: s.m.accuracy }));
+    const pts = series.filter((s) => s.m.accuracy !== null && s.m.accuracy !== undefined && !s.method.endsWith(FORCED)
+      && c.of(s.m) !== null && c.of(s.m) !== undefined)
+      .map((s) => ({ name: s.name, x: c.of(s.m), y: s.m.accuracy, ci: s.m.accuracyCi }));
     if (!pts.length) return null;
     const front = pareto(pts);
     return {
-      title: { text: 'Accuracy vs ' + c.label.replace(/ \(.*\)$/, ''), subtext: 'line: Pareto front (no method is both cheaper and more accurate); axes start at 0', left: 'center', textStyle: { fontSize: 14 } },
+      title: { text: 'Accuracy vs ' + c.label.replace(/ \(.*\)$/, ''), subtext: 'bars: 95% intervals of accuracy; dashed: Pareto front (no method is both cheaper and more accurate); axes start at 0', left: 'center', textStyle: { fontSize: 14 } },
       grid: { left: 60, right: 40, top: 70, bottom: 56 },
-      tooltip: { trigger: 'item', formatter: (p) => p.seriesName === 'Pareto front' ? 'Pareto front' : `${p.data.name}<br>accuracy ${num(p.data.value[1])}<br>${c.label}: ${c.fmt(p.data.value[0])}` },
+      tooltip: { trigger: 'item', formatter: (p) => p.seriesName !== 'methods' ? p.seriesName : `${p.data.name}<br>accuracy ${pct(p.data.value[1])}`
+        + (p.data.ci ? ` (95% interval ${pct(p.data.ci.lo)}–${pct(p.data.ci.hi)})` : '') + `<br>${c.label}: ${c.fmt(p.data.value[0])}` },
       xAxis: { type: 'value', name: c.label, nameLocation: 'middle', nameGap: 32, min: 0, axisLabel: { formatter: (v) => c.fmt(v) } },
       yAxis: { type: 'value', name: 'accuracy', min: 0, max: 1, axisLabel: { formatter: (v) => Math.round(v * 100) + '%' } },
       series: [
         { name: 'Pareto front', type: 'line', data: front.map((p) => [p.x, p.y]), symbol: 'none', lineStyle: { color: '#888', type: 'dashed' }, z: 1, silent: true },
         { name: 'methods', type: 'scatter', symbolSize: 13, z: 3,
-          data: pts.map((p) => ({ name: p.name, value: [p.x, p.y], itemStyle: { color: colorOf[p.name], borderColor: '#222', borderWidth: 1 },
- })),
+          data: pts.map((p) => ({ name: p.name, value: [p.x, p.y], ci: p.ci || null, itemStyle: { color: colorOf[p.name], borderColor: '#222', borderWidth: 1 } })),
           // label positions are chosen after the first draw (placeLabels), so close points' labels do not overlap
-          label: { show: true, position: 'right', distance: 8, formatter: (p) => `${p.data.name} ${Math.round(p.data.value[1] * 1000) / 10}%`, fontSize: 12, color: '#222' } },
+          label: { show: true, position: 'right', distance: 8, formatter: (p) => `${p.data.name} ${pct(p.data.value[1])}`, fontSize: 12, color: '#222' } },
+        errorBars('95% intervals', pts.filter((p) => p.ci).map((p) => ({ value: [p.x, p.ci.lo, p.ci.hi], color: colorOf[p.name] }))),
       ],
     };
   }
@@ -77,15 +124,15 @@
    */
   function placeLabels(c) {
     const opt = c.getOption();
-    const data = opt.series[1].data;
+    const pointsData = opt.series[1].data;
     const grid = c.getModel().getComponent('grid').coordinateSystem.getRect();
     const boxes = [];
-    const pts = data.map((d, i) => ({ i, px: c.convertToPixel({ seriesIndex: 1 }, d.value), w: 7 * (d.name.length + 7), h: 14 }));
+    const pts = pointsData.map((d, i) => ({ i, px: c.convertToPixel({ seriesIndex: 1 }, d.value), w: 7 * (d.name.length + 7), h: 14 }));
     for (const p of pts) boxes.push({ x: p.px[0] - 7, y: p.px[1] - 7, w: 14, h: 14 });
     const free = (b) => b.x >= grid.x && b.x + b.w <= grid.x + grid.width + 40 && b.y >= grid.y - 20 && b.y + b.h <= grid.y + grid.height
       && !boxes.some((o) => b.x < o.x + o.w && b.x + b.w > o.x && b.y < o.y + o.h && b.y + b.h > o.y);
-    const placed = data.map((d) => Object.assign({}, d));
-    for (const p of pts.sort((a, b) => data[b.i].value[1] - data[a.i].value[1])) {
+    const placed = pointsData.map((d) => Object.assign({}, d));
+    for (const p of pts.sort((a, b) => pointsData[b.i].value[1] - pointsData[a.i].value[1])) {
       const [x, y] = p.px;
       const tries = [];
       for (const step of [0, 1, 2, 3]) {
@@ -97,6 +144,38 @@
       placed[p.i].label = { position: [at[0], at[1] + 2], align: 'left', verticalAlign: 'top' };
     }
     c.setOption({ series: [{}, { data: placed }] });
+  }
+
+  // ---- the pairwise differences: a forest plot around 0 ---------------------------------------------------
+
+  function pairsChart() {
+    const pairs = ((data.pairs || {}).pairs || []).filter((p) => p.n > 0 && p.differenceCi);
+    if (!pairs.length) return null;
+    const names = pairs.map((p) => `${p.method} vs ${p.versus}`);
+    const SIG = '#0072B2', NS = '#9a9a9a';
+    // a symmetric axis around 0 wide enough for every interval, in steps of 10 points
+    const reach = Math.max(0.1, ...pairs.map((p) => Math.max(Math.abs(p.differenceCi.lo), Math.abs(p.differenceCi.hi))));
+    const edge = Math.min(1, Math.ceil(reach * 10) / 10);
+    return {
+      title: { text: 'Differences in accuracy between methods', subtext: 'Δ with its 95% interval on the questions both answered; grey and "n.s.": not significant after Holm\'s correction', left: 'center', textStyle: { fontSize: 14 } },
+      grid: { left: 270, right: 120, top: 70, bottom: 44 },
+      tooltip: { trigger: 'item', formatter: (p) => { const q = pairs[p.data.k]; return `${names[p.data.k]}: Δ ${(q.difference * 100).toFixed(1)} points `
+        + `(${(q.differenceCi.lo * 100).toFixed(1)} to ${(q.differenceCi.hi * 100).toFixed(1)})<br>right only for the first ${q.onlyMethod}, only for the second ${q.onlyVersus}`
+        + `<br>p ${num(q.p, 4)}, Holm ${num(q.pHolm, 4)}`; } },
+      xAxis: { type: 'value', name: 'Δ accuracy (points)', nameLocation: 'middle', nameGap: 26, min: -edge, max: edge, interval: edge >= 0.3 ? 0.1 : 0.05,
+        axisLabel: { formatter: (v) => (v > 0 ? '+' : '') + Math.round(v * 100) } },
+      // the verdict of each pair on the right: Holm's p, "n.s." where it is not significant
+      yAxis: [{ type: 'category', data: names, inverse: true, axisLabel: { width: 255, overflow: 'truncate' } },
+        { type: 'category', data: pairs.map((p) => (p.significant ? '' : 'n.s. ') + 'p=' + num(p.pHolm, 3)), inverse: true, position: 'right',
+          axisLine: { show: false }, axisTick: { show: false }, axisLabel: { color: '#333' } }],
+      series: [
+        errorBars('95% intervals', pairs.map((p, k) => ({ value: [k, p.differenceCi.lo, p.differenceCi.hi], color: p.significant ? SIG : NS })), SIG, true),
+        { name: 'Δ', type: 'scatter', symbolSize: 10, z: 3,
+          data: pairs.map((p, k) => ({ k, value: [p.difference, k], significant: p.significant,
+            itemStyle: p.significant ? { color: SIG } : { color: '#fff', borderColor: NS, borderWidth: 2 } })),
+          markLine: { silent: true, symbol: 'none', lineStyle: { color: '#555', type: 'solid' }, label: { show: false }, data: [{ xAxis: 0 }] } },
+      ],
+    };
   }
 
   // ---- reliability diagrams as small multiples ---------------------------------------------------------------
@@ -144,6 +223,7 @@
     const ks = Array.from({ length: maxK + 1 }, (_, k) => k);
     return {
       title: { text: 'Debate rounds per question', subtext: 'share of each method\'s questions that ran k debate rounds (0 = answered without debate)', left: 'center', textStyle: { fontSize: 14 } },
+      color: PALETTE,
       grid: { left: 150, right: 30, top: 80, bottom: 40 },
       legend: { top: 46 },
       tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' }, valueFormatter: (v) => Math.round(v * 1000) / 10 + '%' },
@@ -160,6 +240,7 @@
     if (!reasons.length) return null;
     return {
       title: { text: 'Why each method stopped', subtext: 'share of questions per termination reason', left: 'center', textStyle: { fontSize: 14 } },
+      color: PALETTE,
       grid: { left: 150, right: 30, top: 80, bottom: 40 },
       legend: { top: 46, type: 'scroll' },
       tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' }, valueFormatter: (v) => Math.round(v * 1000) / 10 + '%' },
@@ -185,7 +266,7 @@
       xAxis: { type: 'value', min: 0, name: 'questions', nameLocation: 'middle', nameGap: 26 },
       yAxis: { type: 'category', data: debaters.map((s) => s.name), inverse: true, axisLabel: { width: 140, overflow: 'break' } },
       series: parts.map(([label, key]) => ({ name: label, type: 'bar', stack: 'flips', itemStyle: { color: OUTCOME_COLORS[label] },
-        data: debaters.map((s) => s.m.flips[key]), label: { show: true, formatter: (p) => p.value > 0 ? String(p.value) : '' } })),
+        data: debaters.map((s) => s.m.flips[key]), label: { show: true, color: '#111', formatter: (p) => p.value > 0 ? String(p.value) : '' } })),
     };
   }
 
@@ -222,7 +303,9 @@
     };
   }
 
-  // ---- per-category accuracy heat map -----------------------------------------------------------------------
+  // ---- per-category accuracy heat map (a single-hue scale: readable without telling red from green) ----------
+
+  const HEAT = ['#f7fbff', '#c6dbef', '#6baed6', '#2171b5', '#08306b'];
 
   function categoryChart() {
     const cats = [...new Set(series.flatMap((s) => Object.keys(s.categories)))].sort();
@@ -230,34 +313,61 @@
     const cells = [];
     series.forEach((s, y) => cats.forEach((c, x) => {
       const cell = s.categories[c];
-      if (cell && cell.accuracy !== null && cell.accuracy !== undefined) cells.push({ value: [x, y, cell.accuracy], n: cell.n });
+      if (cell && cell.accuracy !== null && cell.accuracy !== undefined) {
+        cells.push({ value: [x, y, cell.accuracy], n: cell.n, ci: cell.ci || null, label: { color: cell.accuracy > 0.55 ? '#fff' : '#111' } });
+      }
     }));
     return {
-      title: { text: 'Accuracy per category', subtext: 'cell: accuracy · questions', left: 'center', textStyle: { fontSize: 14 } },
+      title: { text: 'Accuracy per category', subtext: 'cell: accuracy · questions; hover for the 95% interval', left: 'center', textStyle: { fontSize: 14 } },
       grid: { left: 150, right: 30, top: 70, bottom: 80 },
-      tooltip: { formatter: (p) => `${series[p.data.value[1]].name} · ${cats[p.data.value[0]]}: ${num(p.data.value[2])} (n=${p.data.n})` },
+      tooltip: { formatter: (p) => `${series[p.data.value[1]].name} · ${cats[p.data.value[0]]}: ${pct(p.data.value[2])} of ${p.data.n}`
+        + (p.data.ci ? ` (95% interval ${pct(p.data.ci.lo)}–${pct(p.data.ci.hi)})` : '') },
       xAxis: { type: 'category', data: cats, axisLabel: { interval: 0, rotate: cats.length > 8 ? 30 : 0 }, splitArea: { show: true } },
       yAxis: { type: 'category', data: series.map((s) => s.name), inverse: true, axisLabel: { width: 140, overflow: 'break' }, splitArea: { show: true } },
       visualMap: { min: 0, max: 1, calculable: false, orient: 'horizontal', left: 'center', bottom: 8, itemHeight: 160, text: ['100%', '0%'],
-        inRange: { color: ['#d73027', '#fee08b', '#1a9850'] } },
+        inRange: { color: HEAT } },
       series: [{ type: 'heatmap', data: cells, label: { show: true, fontSize: 11, formatter: (p) => Math.round(p.data.value[2] * 100) + '% · ' + p.data.n } }],
     };
   }
 
   // ---- per-round curves ---------------------------------------------------------------------------------------
 
-  function perRound(title, yName, pick, yMax) {
-    const lines = series.map((s) => ({ s, v: pick(s.m) })).filter((x) => Array.isArray(x.v) && x.v.filter((v) => v !== null).length > 1);
+  /** Mean U_sys per round on an axis fitted to the values (a 0–1 axis flattens values near 0.01), each point labelled. */
+  function uSysChart() {
+    const lines = series.map((s) => ({ s, v: s.m.uSysPerRound })).filter((x) => Array.isArray(x.v) && x.v.filter((v) => v !== null).length > 1);
     if (!lines.length) return null;
+    const top = Math.max(...lines.flatMap((x) => x.v.filter((v) => v !== null)));
     return {
-      title: { text: title, left: 'center', textStyle: { fontSize: 14 } },
-      grid: { left: 64, right: 30, top: 70, bottom: 44 },
-      legend: { top: 30, type: 'scroll' },
+      title: { text: 'Mean system uncertainty U_sys per round', subtext: 'over the questions that reached the round; the axis is fitted to the values', left: 'center', textStyle: { fontSize: 14 } },
+      grid: { left: 64, right: 30, top: 80, bottom: 44 },
+      legend: { top: 46, type: 'scroll' },
       tooltip: { trigger: 'axis', valueFormatter: (v) => num(v) },
       xAxis: { type: 'value', name: 'round k', nameLocation: 'middle', nameGap: 26, minInterval: 1, min: 0 },
-      yAxis: { type: 'value', name: yName, min: 0, max: yMax },
+      yAxis: { type: 'value', name: 'mean U_sys', min: 0, max: top > 0 ? Number((top * 1.25).toPrecision(2)) : 1 },
       series: lines.map(({ s, v }) => ({ name: s.name, type: 'line', symbolSize: 7, itemStyle: { color: colorOf[s.name] },
+        label: { show: true, position: 'top', fontSize: 10, formatter: (p) => num(p.value[1]) },
         data: v.map((y, k) => [k, y]).filter((p) => p[1] !== null) })),
+    };
+  }
+
+  /** Cumulative tokens per question; DREAM's probes are a first point of their own, so each line ends near the table's tokens/q. */
+  function tokensChart() {
+    const lines = series.filter((s) => Array.isArray(s.m.cumulativeTokensPerRound) && s.m.cumulativeTokensPerRound.length > 0
+      && (s.m.cumulativeTokensPerRound.length > 1 || s.m.probeTokensPerQuestion));
+    if (!lines.length) return null;
+    const probes = lines.some((s) => s.m.probeTokensPerQuestion);
+    const maxK = Math.max(...lines.map((s) => s.m.cumulativeTokensPerRound.length)) - 1;
+    const xs = (probes ? ['probes'] : []).concat(Array.from({ length: maxK + 1 }, (_, k) => 'round ' + k));
+    return {
+      title: { text: 'Cumulative tokens per question by round', subtext: probes ? 'DREAM\'s probes run before round 0 and count from the first point on' : 'tokens spent up to and including each round',
+        left: 'center', textStyle: { fontSize: 14 } },
+      grid: { left: 64, right: 30, top: 80, bottom: 44 },
+      legend: { top: 46, type: 'scroll' },
+      tooltip: { trigger: 'axis', valueFormatter: (v) => v === null || v === undefined ? '–' : Math.round(v) },
+      xAxis: { type: 'category', data: xs, boundaryGap: false },
+      yAxis: { type: 'value', name: 'tokens', min: 0 },
+      series: lines.map((s) => ({ name: s.name, type: 'line', symbolSize: 7, itemStyle: { color: colorOf[s.name] }, connectNulls: true,
+        data: (probes ? [s.m.probeTokensPerQuestion || null] : []).concat(s.m.cumulativeTokensPerRound) })),
     };
   }
 
@@ -271,8 +381,9 @@
     }
     return {
       title: { text: 'Mean expert influence weight per round', left: 'center', textStyle: { fontSize: 14 } },
-      grid: { left: 64, right: 30, top: 70, bottom: 44 },
-      legend: { top: 30, type: 'scroll' },
+      color: PALETTE,
+      grid: { left: 64, right: 30, top: 80, bottom: 44 },
+      legend: { top: 40, type: 'scroll' },
       tooltip: { trigger: 'axis', valueFormatter: (v) => num(v) },
       xAxis: { type: 'value', name: 'round k', nameLocation: 'middle', nameGap: 26, minInterval: 1, min: 0 },
       yAxis: { type: 'value', name: 'weight w_i', min: 0, max: 1 },
@@ -280,94 +391,185 @@
     };
   }
 
-  // ---- samples: list with filters, one sample's debate ------------------------------------------------------
+  // ---- the debates, from the sidecar folder ------------------------------------------------------------------
 
-  const samples = [];
-  for (const s of series) for (const r of s.records) samples.push(Object.assign({ series: s.name }, r));
+  const parts = {};
+  const loading = {};
+  /** Called by each part-NNNN.js: its traces by row index and its images by "run|question". */
+  window.gamDebates = (n, part) => { parts[n] = part; };
+
+  function loadPart(n) {
+    if (parts[n]) return Promise.resolve(parts[n]);
+    if (!loading[n]) {
+      loading[n] = new Promise((resolve, reject) => {
+        const name = answers.sidecar + '/part-' + String(n).padStart(4, '0') + '.js';
+        const s = document.createElement('script');
+        s.src = name;
+        s.onload = () => (parts[n] ? resolve(parts[n]) : reject(new Error(name + ' did not hold part ' + n)));
+        s.onerror = () => { delete loading[n]; reject(new Error(name)); };
+        document.head.append(s);
+      });
+    }
+    return loading[n];
+  }
+
+  // ---- answers: list with filters and pages, one answer's debate ----------------------------------------------
+
+  const PAGE = 200;
 
   function samplesView() {
     const list = document.getElementById('sample-list');
     if (!list) return;
     if (!samples.length) { document.getElementById('samples').hidden = true; return; }
-    const filters = {
-      series: 'method', category: 'category', outcome: 'outcome', flip: 'flip', termination: 'termination',
-    };
+    const filters = { series: 'method', category: 'category', outcome: 'outcome', flip: 'flip', termination: 'termination' };
     const bar = document.getElementById('sample-filters');
     const selects = {};
     for (const [field, label] of Object.entries(filters)) {
-      const values = [...new Set(samples.map((r) => r[field]).filter((v) => v !== null && v !== undefined && v !== ''))].sort();
+      const values = [...new Set(samples.map((r) => r[field]).filter((v) => v !== null && v !== undefined && v !== ''))];
+      if (field !== 'series') values.sort();
       if (values.length < 1) continue;
       const sel = el('select', { id: 'filter-' + field, 'data-field': field }, el('option', { value: '' }, 'any ' + label),
         values.map((v) => el('option', { value: v }, v)));
-      sel.addEventListener('change', draw);
+      sel.addEventListener('change', () => { page = 0; draw(); });
       selects[field] = sel;
       bar.append(el('label', {}, label + ' ', sel));
     }
     const search = el('input', { type: 'search', id: 'filter-text', placeholder: 'question id or text' });
-    search.addEventListener('input', draw);
+    search.addEventListener('input', () => { page = 0; draw(); });
     bar.append(el('label', {}, 'search ', search));
     const count = el('span', { class: 'muted', id: 'sample-count' });
     bar.append(count);
     const tbody = list.querySelector('tbody');
-    let selected = null;
+    const scroller = list.closest('.sample-scroll');
+    const pager = document.getElementById('sample-pages');
+    let selected = null, shown = [], page = 0;
+
+    function filtered() {
+      const text = search.value.trim().toLowerCase();
+      return samples.filter((r) => Object.entries(selects).every(([f, sel]) => !sel.value || String(r[f]) === sel.value)
+        && (!text || String(r.id).toLowerCase().includes(text) || r.text.toLowerCase().includes(text)));
+    }
 
     function draw() {
-      const text = search.value.trim().toLowerCase();
-      const shown = samples.filter((r) => Object.entries(selects).every(([f, sel]) => !sel.value || String(r[f]) === sel.value)
-        && (!text || String(r.id).toLowerCase().includes(text) || String(((r.trace || {}).question || {}).text || '').toLowerCase().includes(text)));
+      shown = filtered();
+      const pages = Math.max(1, Math.ceil(shown.length / PAGE));
+      page = Math.min(page, pages - 1);
       count.textContent = `${shown.length} of ${samples.length} answers`;
-      tbody.replaceChildren(...shown.slice(0, 2000).map((r) => {
-        const tr = el('tr', { class: 'clickable' + (r === selected ? ' selected' : ''), tabindex: 0, 'data-id': r.id, 'data-series': r.series },
-          el('td', {}, r.id), el('td', {}, r.series), el('td', {}, r.category || ''),
-          el('td', {}, el('span', { class: 'gv-badge gv-' + r.outcome }, r.outcome)),
-          el('td', {}, r.flip ? el('span', { class: 'gv-badge gv-flip-' + r.flip.replace('→', '') }, r.flip) : ''),
-          el('td', {}, (r.termination || '–') + ' · ' + (r.rounds ?? 0)), el('td', {}, num(r.confidence, 2)));
-        const open = () => { selected = r; for (const x of tbody.children) x.classList.toggle('selected', x === tr); show(r); };
-        tr.addEventListener('click', open);
-        tr.addEventListener('keydown', (e) => { if (e.key === 'Enter') open(); });
+      const rows = shown.slice(page * PAGE, (page + 1) * PAGE);
+      tbody.replaceChildren(...rows.map((r) => {
+        const tr = el('tr', { class: 'clickable' + (r === selected ? ' selected' : ''), tabindex: 0, 'data-id': r.id, 'data-series': r.series, 'data-index': r.index },
+          el('td', { title: r.text || null }, r.id + (r.rotation ? ' ↻' + r.rotation : '')), el('td', {}, r.series), el('td', { title: r.category || null }, r.category || ''),
+          el('td', {}, el('span', { class: 'gv-badge gv-' + r.outcome }, r.outcome),
+            r.flip ? [' ', el('span', { class: 'gv-badge gv-flip-' + r.flip.replace('→', ''), title: 'after round 0 → final' }, r.flip)] : ''),
+          el('td', { title: (r.termination || '–') + ' after ' + (r.rounds ?? 0) + ' debate round(s)' }, (r.termination || '–') + ' · ' + (r.rounds ?? 0)),
+          el('td', {}, num(r.confidence, 2)));
+        tr.addEventListener('click', () => select(r));
+        tr.addEventListener('keydown', (e) => {
+          if (e.key === 'Enter') select(r);
+          else if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+            e.preventDefault();
+            const next = shown[shown.indexOf(r) + (e.key === 'ArrowDown' ? 1 : -1)];
+            if (next) select(next, true);
+          }
+        });
         return tr;
       }));
+      pager.replaceChildren();
+      if (pages > 1) {
+        const go = (p) => { page = p; draw(); scroller.scrollTop = 0; };
+        pager.append(el('button', { type: 'button', id: 'page-prev', disabled: page === 0, onclick: () => go(page - 1) }, '‹ previous'),
+          el('span', { class: 'muted' }, ` answers ${page * PAGE + 1}–${Math.min(shown.length, (page + 1) * PAGE)} of ${shown.length} `),
+          el('button', { type: 'button', id: 'page-next', disabled: page === pages - 1, onclick: () => go(page + 1) }, 'next ›'));
+      }
+    }
+
+    /** Marks r as the selection: its list page, its row highlighted and scrolled into the list's view, the URL, its debate. */
+    function select(r, focus) {
+      selected = r;
+      let at = shown.indexOf(r);
+      if (at < 0) {
+        // filtered out: clear the filters so the list can show it
+        for (const sel of Object.values(selects)) sel.value = '';
+        search.value = '';
+        shown = filtered();
+        at = shown.indexOf(r);
+      }
+      page = Math.floor(at / PAGE);
+      draw();
+      const row = tbody.querySelector(`tr[data-index="${r.index}"]`);
+      if (row) {
+        const top = row.offsetTop, head = list.tHead ? list.tHead.offsetHeight : 0;
+        if (top - head < scroller.scrollTop || top + row.offsetHeight > scroller.scrollTop + scroller.clientHeight) {
+          scroller.scrollTop = Math.max(0, top - head - (scroller.clientHeight - head) / 3);
+        }
+        if (focus) row.focus({ preventScroll: true });
+      }
+      const hash = '#sample=' + encodeURIComponent(r.series + '|' + r.id + (r.rotation ? '|' + r.rotation : ''));
+      if (location.hash !== hash) history.replaceState(null, '', hash);
+      show(r);
     }
 
     function show(r) {
       const view = document.getElementById('sample-view');
-      const siblings = samples.filter((x) => x.id === r.id && x.run === r.run);
+      const siblings = samples.filter((x) => x.id === r.id && x.runIndex === r.runIndex && (x.rotation || 0) === (r.rotation || 0));
       const tabs = siblings.length > 1 ? el('nav', { class: 'sibling-tabs' }, el('span', { class: 'muted' }, 'same question: '),
-        siblings.map((x) => el('button', { type: 'button', class: 'sibling' + (x === r ? ' active' : ''), onclick: () => { selected = x; draw(); show(x); } },
+        siblings.map((x) => el('button', { type: 'button', class: 'sibling' + (x === r ? ' active' : ''), 'data-series': x.series, onclick: () => select(x) },
           x.series, ' ', el('span', { class: 'gv-badge gv-' + x.outcome }, x.outcome === 'correct' ? '✓' : x.outcome === 'wrong' ? '✗' : '?')))) : null;
       const body = el('div', { id: 'sample-trace' });
       view.replaceChildren(tabs || '', body);
-      if (!r.trace) { body.append(el('p', { class: 'muted' }, r.error ? 'failed: ' + r.error : 'no trace recorded for this answer')); return; }
-      const run = data.runs.find((x) => x.name === r.run) || {};
-      const imageUrl = (run.images || {})[r.id] || null;
-      window.GamViewer.render(body, r.trace, { outcome: r.outcome, flip: r.flip, groundTruth: r.groundTruth, imageUrl });
       view.scrollTop = 0;
+      if (!r.trace) { body.append(el('p', { class: 'muted' }, r.error ? 'failed: ' + r.error : 'no trace recorded for this answer')); return; }
+      body.append(el('p', { class: 'muted' }, 'loading the debate…'));
+      const n = Math.floor(r.index / answers.partRows);
+      loadPart(n).then((part) => {
+        if (selected !== r) return;
+        const trace = part.traces[r.index];
+        const imageUrl = (part.images || {})[r.runIndex + '|' + r.id] || null;
+        window.GamViewer.render(body, trace, { outcome: r.outcome, flip: r.flip, groundTruth: r.groundTruth, imageUrl });
+      }, (e) => {
+        if (selected !== r) return;
+        body.replaceChildren(el('p', { class: 'gv-error', id: 'sidecar-missing' }, `The debates are in the folder ${answers.sidecar}/ beside this page, `
+          + `and ${e.message} could not be read: keep that folder next to the page (copy both together).`));
+      });
     }
+
     draw();
-    const first = tbody.querySelector('tr');
-    if (first && location.hash.startsWith('#sample=')) {
-      const [series0, id] = decodeURIComponent(location.hash.slice(8)).split('|');
-      const row = [...tbody.children].find((x) => x.dataset.id === id && x.dataset.series === series0);
-      if (row) row.click();
+    const wanted = (() => {
+      if (!location.hash.startsWith('#sample=')) return null;
+      const [s0, id, rot] = decodeURIComponent(location.hash.slice(8)).split('|');
+      return samples.find((x) => x.series === s0 && x.id === id && String(x.rotation || 0) === String(rot || 0)) || null;
+    })();
+    if (wanted) {
+      // a link to an answer opens on it: the answers section in view, its row selected, its debate beside it
+      document.getElementById('answers').scrollIntoView();
+      select(wanted);
     }
+    window.gamReport.select = (seriesName0, id) => { const r = samples.find((x) => x.series === seriesName0 && x.id === id); if (r) select(r); return !!r; };
   }
 
   // ---- wiring -------------------------------------------------------------------------------------------------
 
+  window.gamReport = { charts, series, pareto, samples };
   const costSelect = document.getElementById('cost-axis');
+  if (costSelect && !series.some((s) => s.m.costPerQuestion !== null && s.m.costPerQuestion !== undefined)) {
+    // nothing was priced (the built-in model without a rate): no dollars axis rather than a $0 one
+    costSelect.querySelector('option[value=dollars]').remove();
+    document.getElementById('cost-note').textContent = ' No $ axis: nothing in this run has a price (the built-in model runs on this machine\'s CPU; set eval.gpu_hour_rate to price its time).';
+  }
   const cost = chart('chart-cost', costChart(costSelect ? costSelect.value : 'tokens'), 420);
   if (cost) placeLabels(cost);
   if (costSelect) costSelect.addEventListener('change', () => { cost.setOption(costChart(costSelect.value), true); placeLabels(cost); });
+  const pairCount = ((data.pairs || {}).pairs || []).length;
+  chart('chart-pairs', pairsChart(), Math.max(200, 110 + 34 * pairCount));
   reliability();
   chart('chart-categories', categoryChart(), Math.max(260, 120 + 34 * series.length));
   chart('chart-flips', flipsChart(), Math.max(200, 120 + 34 * series.filter((s) => s.m.flips).length));
   chart('chart-rounds', roundsChart(), Math.max(200, 120 + 34 * series.length));
   chart('chart-terminations', terminationsChart(), Math.max(200, 120 + 34 * series.length));
   chart('chart-dream', dreamChart(), 380);
-  chart('chart-usys', perRound('Mean system uncertainty U_sys per round', 'mean U_sys', (m) => m.uSysPerRound, 1), 340);
-  chart('chart-tokens', perRound('Cumulative tokens per question by round', 'tokens', (m) => m.cumulativeTokensPerRound), 340);
+  chart('chart-usys', uSysChart(), 340);
+  chart('chart-tokens', tokensChart(), 340);
   chart('chart-weights', weightsChart(), 340);
   samplesView();
   window.addEventListener('resize', () => { Object.values(charts).forEach((c) => c.resize()); if (cost) placeLabels(cost); });
-  window.gamReport = { charts, series, pareto };
 })();

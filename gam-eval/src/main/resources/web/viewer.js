@@ -5,7 +5,8 @@
 // Model output is untrusted: text is only ever set with textContent / createTextNode, never as HTML.
 (function (global) {
   const SVG = 'http://www.w3.org/2000/svg';
-  const COLORS = ['#1f77b4', '#d62728', '#2ca02c', '#ff7f0e', '#9467bd', '#8c564b', '#e377c2', '#17becf', '#7f7f7f', '#bcbd22'];
+  // Okabe & Ito's colour-blind-safe palette, then Tol's muted scheme
+  const COLORS = ['#0072B2', '#E69F00', '#009E73', '#D55E00', '#CC79A7', '#56B4E9', '#000000', '#332288', '#117733', '#882255'];
   const DASHES = ['', '6 3', '2 3', '8 3 2 3', '4 4'];
   const BRANCHES = {
     Consensus: 'every probe agreed confidently: answered without a debate',
@@ -196,7 +197,7 @@
     if (usys.length) series.push({ name: 'U_sys', type: 'line', data: usys, lineStyle: { type: 'dashed', color: '#333' }, itemStyle: { color: '#333' } });
     // methods without weights or U_sys (debate, mad, ...): how much the panel agrees, and how unsure its agents are
     const agree = rounds.map((r) => [r.k, agreement(r)]).filter((p) => p[1] !== null);
-    series.push({ name: 'agreement with the decision', type: 'line', data: agree, lineStyle: { type: 'dotted', color: '#2ca02c' }, itemStyle: { color: '#2ca02c' } });
+    series.push({ name: 'agreement with the decision', type: 'line', data: agree, lineStyle: { type: 'dotted', color: '#009E73' }, itemStyle: { color: '#009E73' } });
     if (!usys.length) {
       const meanU = rounds.map((r) => {
         const live = (r.agents || []).filter((a) => !a.error && a.uncertainty !== undefined);

@@ -56,10 +56,24 @@ public final class MethodRegistry {
         String n = name.strip().toLowerCase(Locale.ROOT);
         Supplier<Method> s = METHODS.get(n);
         if (s != null) return s.get();
-        if (n.startsWith(DreamMethod.PREFIX)) {
-            return new DreamMethod(create(n.substring(DreamMethod.PREFIX.length())));
+        String inner = n.startsWith(DreamMethod.PREFIX) ? n.substring(DreamMethod.PREFIX.length()) : null;
+        // dream+<a method> (dream+dream+x reaches DreamMethod, which refuses to wrap itself); a typo is suggested as a whole below
+        if (inner != null && (METHODS.containsKey(inner) || inner.startsWith(DreamMethod.PREFIX))) return new DreamMethod(create(inner));
+        String near = nearest(n);
+        String what = inner != null ? "'" + inner + "' (in '" + name.strip() + "')" : "'" + name + "'";
+        throw new IllegalArgumentException("unknown method " + what + "; " + (near == null ? "" : "did you mean " + near + "? ")
+                + "known: " + String.join(", ", listed()));
+    }
+
+    /** The listed name a typo most likely meant (at most max(2, a third of its length) edits, a swap of neighbours counting one), or null. */
+    static String nearest(String name) {
+        String best = null;
+        int bestD = Integer.MAX_VALUE;
+        for (String m : listed()) {
+            int d = dev.gamagent.util.EditDistance.withTranspositions(name, m);
+            if (d < bestD) { bestD = d; best = m; }
         }
-        throw new IllegalArgumentException("unknown method '" + name + "'; known: " + String.join(", ", listed()));
+        return bestD <= Math.max(2, name.length() / 3) ? best : null;
     }
 
     /** The registered methods, without the DREAM wrappers. */

@@ -23,4 +23,11 @@ class MethodRegistryTest {
         assertThatThrownBy(() -> MethodRegistry.create("gamm")).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("unknown method 'gamm'").hasMessageContaining("dream+gam").hasMessageContaining("single");
     }
+
+    @Test void aTypoIsAnsweredWithTheNearestName() {
+        assertThatThrownBy(() -> MethodRegistry.create("gma")).hasMessageStartingWith("unknown method 'gma'; did you mean gam? known: single");
+        assertThatThrownBy(() -> MethodRegistry.create("dream+gma")).hasMessageContaining("did you mean dream+gam?");
+        assertThatThrownBy(() -> MethodRegistry.create("selfdebate")).hasMessageContaining("did you mean self-debate?");
+        assertThatThrownBy(() -> MethodRegistry.create("qwertyuiop")).hasMessageNotContaining("did you mean");
+    }
 }

@@ -52,8 +52,14 @@ public final class AskCommand implements Callable<Integer> {
     @Option(names = "--option", paramLabel = "LETTER=TEXT", description = "a multiple-choice option, e.g. --option A=red (repeat, in order)")
     List<String> options = new ArrayList<>();
 
-    @Option(names = "--method", defaultValue = "single", description = "method (default: ${DEFAULT-VALUE})")
+    @Option(names = "--method", defaultValue = "single", completionCandidates = MethodNames.class,
+            description = "method (default: ${DEFAULT-VALUE}): ${COMPLETION-CANDIDATES}; dream+<m> wraps the debate methods (docs/methods.md)")
     String method;
+
+    /** The method names users can pick, for the help text and shell completion. */
+    static final class MethodNames implements Iterable<String> {
+        @Override public java.util.Iterator<String> iterator() { return MethodRegistry.listed().iterator(); }
+    }
 
     @Option(names = "--json", description = "print one JSON object on stdout")
     boolean json;

@@ -13,6 +13,7 @@ import dev.gamagent.eval.GradingMode;
 import dev.gamagent.eval.ProgressBar;
 import dev.gamagent.eval.RunIdentity;
 import dev.gamagent.eval.RunSummary;
+import dev.gamagent.eval.data.DataFiles;
 import dev.gamagent.image.DecodeBudget;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -29,8 +30,12 @@ import java.util.concurrent.Callable;
 @Command(name = "eval", mixinStandardHelpOptions = true,
         description = "Evaluate methods on a benchmark file (VLMEvalKit TSV, M3MAD JSON, JSONL). Rerun the same command to resume.")
 public final class EvalCommand implements Callable<Integer> {
-    @Option(names = "--data", required = true, description = "benchmark file: .tsv (VLMEvalKit), .json (M3MAD) or .jsonl")
+    @Option(names = "--data", required = true, description = "benchmark file (.tsv VLMEvalKit, .json M3MAD, .jsonl) or a benchmark's name "
+            + "(e.g. MMBench_DEV_EN_V11; 'gam data list'), found in the data directory or downloaded once")
     Path data;
+
+    @Mixin
+    DataOptions dataOptions = new DataOptions();
 
     @Option(names = "--methods", required = true, split = ",", description = "methods to compare, e.g. single,gam")
     List<String> methods = new ArrayList<>();
@@ -82,8 +87,12 @@ public final class EvalCommand implements Callable<Integer> {
 
     @Override public Integer call() {
         System.setProperty("java.awt.headless", "true");
+        // a benchmark's name becomes its file here; from now on `data` is that file (the field keeps what was typed)
+        DataFiles.DataFile dataFile = BenchmarkByName.resolve(data, dataOptions, System.err);
+        Path data = dataFile.path();
         Config config = backendOptions.config();
         if (grading != null) config = config.with(GradingMode.CONFIG_KEY, GradingMode.of(grading).label());
+        config = BenchmarkByName.grading(dataFile, config);
         BackendSpec spec = backendOptions.spec();
         EvalConcurrency load = EvalConcurrency.resolve(concurrency, backendOptions.maxConcurrent, Math.max(1, spec.baseUrls().size()),
                 spec.kind().equals("local"), Runtime.getRuntime().availableProcessors());
@@ -110,10 +119,14 @@ public final class EvalCommand implements Callable<Integer> {
                         + (ds.skipped().isEmpty() ? "" : " (" + ds.skipped().size() + " rows skipped, first: " + ds.skipped().get(0) + ")"));
             }
             var plan = new Evaluation.Plan(ds, circ, ms, out, load.questions(), commandLine(), identity, forceNew);
-            s = Evaluation.run(plan, panel, judge, config, System.err, n -> {
-                ProgressBar bar = ProgressBar.onStderr(n);
-                return r -> bar.step(r.outcomeValue());
-            });
+            try {
+                s = Evaluation.run(plan, panel, judge, config, System.err, n -> {
+                    ProgressBar bar = ProgressBar.onStderr(n);
+                    return r -> bar.step(r.outcomeValue());
+                });
+            } finally {
+                BenchmarkByName.record(dataFile, out);
+            }
         }
         System.out.print(SummaryTable.render(s));
         System.out.println("wrote " + out.resolve("results.jsonl") + ", " + out.resolve("summary.json") + ", " + out.resolve("report.html"));

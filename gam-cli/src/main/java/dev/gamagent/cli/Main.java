@@ -4,6 +4,7 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 import java.io.IOException;
+import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -21,7 +22,7 @@ import java.util.stream.Stream;
         footer = "%nAdd --verbose to any command to see library log messages.",
         subcommands = {AskCommand.class, EvalCommand.class, GradeCommand.class, DemoCommand.class, ServeCommand.class, ReportCommand.class,
                 SweepCommand.class, BenchCommand.class, BackendsCommand.class, LocalServerCommand.class, ConfigCommand.class,
-                CommandLine.HelpCommand.class})
+                DataCommand.class, ReproduceCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Callable<Integer> {
     static final String VERBOSE = "--verbose";
 
@@ -36,9 +37,28 @@ public final class Main implements Callable<Integer> {
         System.exit(run(args));
     }
 
+    /**
+     * Runs one command line with stdout and stderr (and so the log lines, which go to stderr) passed through the
+     * process's {@link ProcessSecrets secret scrubber}, when there is a secret to scrub.
+     */
     public static int run(String... args) {
-        return run(new PrintWriter(System.out, true, StandardCharsets.UTF_8),
-                new PrintWriter(System.err, true, StandardCharsets.UTF_8), args);
+        dev.gamagent.backend.internal.SecretScrubber secrets = ProcessSecrets.of(Arrays.asList(args), System.getenv());
+        if (secrets.isEmpty()) {
+            return run(new PrintWriter(System.out, true, StandardCharsets.UTF_8), new PrintWriter(System.err, true, StandardCharsets.UTF_8), args);
+        }
+        PrintStream out = System.out, err = System.err;
+        PrintStream scrubbedOut = secrets.scrubbing(out), scrubbedErr = secrets.scrubbing(err);
+        System.setOut(scrubbedOut);
+        System.setErr(scrubbedErr);
+        try {
+            return run(new PrintWriter(scrubbedOut, true, StandardCharsets.UTF_8), new PrintWriter(scrubbedErr, true, StandardCharsets.UTF_8), args);
+        } finally {
+            scrubbedOut.flush();
+            scrubbedErr.flush();
+            // another thread may have swapped them meanwhile (tests capturing output): put back only our own
+            if (System.out == scrubbedOut) System.setOut(out);
+            if (System.err == scrubbedErr) System.setErr(err);
+        }
     }
 
     /** Runs one command line; {@code --verbose} anywhere is taken out (it only changes logging, see {@link #main}). */
@@ -68,12 +88,30 @@ public final class Main implements Callable<Integer> {
         CommandLine cmd = ex.getCommandLine();
         PrintWriter err = cmd.getErr();
         err.println("error: " + ex.getMessage());
-        if (ex instanceof CommandLine.UnmatchedArgumentException u && !u.getSuggestions().isEmpty()) {
+        String plural = singularOfAnOption(cmd, args);
+        if (plural != null) {
+            err.println("did you mean " + plural + "? (" + cmd.getCommandSpec().qualifiedName() + " takes " + plural + " "
+                    + cmd.getCommandSpec().findOption(plural).paramLabel() + ", a comma-separated list, e.g. " + plural + " single,gam)");
+        } else if (ex instanceof CommandLine.UnmatchedArgumentException u && !u.getSuggestions().isEmpty()) {
             err.println("did you mean: " + String.join(", ", u.getSuggestions().subList(0, Math.min(3, u.getSuggestions().size()))) + "?");
         }
         err.println("see '" + cmd.getCommandSpec().qualifiedName() + " --help' for the options");
         err.flush();
         return cmd.getCommandSpec().exitCodeOnInvalidInput();
+    }
+
+    /**
+     * An option given in the singular that the command only takes in the plural ({@code gam eval --method gam}: eval
+     * compares several methods, so it takes {@code --methods}), or null. picocli only says "Missing required option".
+     */
+    static String singularOfAnOption(CommandLine cmd, String[] args) {
+        for (String a : args) {
+            String name = a.contains("=") ? a.substring(0, a.indexOf('=')) : a;
+            if (!name.startsWith("--") || cmd.getCommandSpec().findOption(name) != null) continue;
+            var plural = cmd.getCommandSpec().findOption(name + "s");
+            if (plural != null) return name + "s";
+        }
+        return null;
     }
 
     /**

@@ -6,6 +6,8 @@ import dev.gamagent.eval.PriceTable;
 import dev.gamagent.eval.ResultRecord;
 import dev.gamagent.eval.ResultStore;
 import dev.gamagent.eval.RunSummary;
+import dev.gamagent.eval.stats.IntervalMethod;
+import dev.gamagent.eval.stats.Pairwise;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -18,7 +20,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
-/** {@code gam report}: several eval runs side by side (an HTML page and a table on stdout). */
+/**
+ * {@code gam report}: several eval runs side by side (an HTML page and a table on stdout), every method of every run a
+ * series "run / method", and every pair of series compared on the questions both answered (paired by question id).
+ */
 @Command(name = "report", mixinStandardHelpOptions = true, description = "Compare gam eval runs side by side.")
 public final class ReportCommand implements Callable<Integer> {
     @Parameters(arity = "1..*", description = "gam eval output directories")
@@ -26,6 +31,10 @@ public final class ReportCommand implements Callable<Integer> {
 
     @Option(names = "--out", defaultValue = "comparison.html", description = "HTML file to write (default: ${DEFAULT-VALUE})")
     Path out;
+
+    @Option(names = "--interval", defaultValue = "wilson", description = "accuracy intervals: wilson (score intervals; the difference "
+            + "of two methods by Newcombe's paired method) or bootstrap (percentile, 2000 paired resamples, fixed seed) (default: ${DEFAULT-VALUE})")
+    String interval;
 
     /** The run's summary.json, or, for a run killed before writing it, a summary computed from its results.db. */
     static RunSummary summaryOf(Path d) {
@@ -44,22 +53,36 @@ public final class ReportCommand implements Callable<Integer> {
     }
 
     @Override public Integer call() throws Exception {
+        IntervalMethod method = IntervalMethod.of(interval);
         Map<String, RunSummary> runs = new LinkedHashMap<>();
         List<HtmlReport.Run> pages = new ArrayList<>();
+        // every run's methods as series "run / method", each with its graded items (question or circular group → right)
+        Map<String, Map<String, Boolean>> items = new LinkedHashMap<>();
+        List<String> withoutRecords = new ArrayList<>();
         for (Path d : dirs) {
             String name = d.getFileName() == null ? d.toString() : d.getFileName().toString();
             if (runs.containsKey(name)) name = d.toString();
             RunSummary s = summaryOf(d);
-            runs.put(name, s);
-            // the answers behind the summary, for the comparison page's sample list and trace viewer
+            // the answers behind the summary, for the pairs, the comparison page's sample list and trace viewer
             List<ResultRecord> records = Files.isRegularFile(d.resolve("results.db"))
                     ? ResultStore.read(d).stream().filter(r -> s.methods().contains(r.method())).toList() : List.of();
-            pages.add(new HtmlReport.Run(name, s, records));
+            Map<String, Map<String, Boolean>> mine = RunSummary.itemsByMethod(s.methods(), records);
+            if (records.isEmpty()) withoutRecords.add(name);
+            else for (var e : mine.entrySet()) items.put(name + " / " + e.getKey(), e.getValue());
+            // a summary.json from before intervals, or another interval method: recompute them from the records (when there are some)
+            RunSummary shown = records.isEmpty() || method == IntervalMethod.WILSON && s.statistics() != null ? s : s.withIntervals(method, mine);
+            runs.put(name, shown);
+            pages.add(new HtmlReport.Run(name, shown, records));
         }
+        // across runs the same question id is the same question: every series against every other on the ones both answered
+        Pairwise.Report pairs = Pairwise.compare(items, method);
         Path parent = out.toAbsolutePath().getParent();
         if (parent != null) Files.createDirectories(parent);
-        Files.writeString(out, HtmlReport.renderComparison(pages));
-        System.out.print(SummaryTable.render(runs, true));
+        HtmlReport.writeComparison(out, pages, pairs);
+        System.out.print(SummaryTable.render(runs, true, pairs));
+        if (!withoutRecords.isEmpty()) {
+            System.out.println("not in the pairs (no results.db, only summary.json): " + String.join(", ", withoutRecords));
+        }
         System.out.println("wrote " + out);
         return 0;
     }

@@ -11,7 +11,6 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -32,7 +31,8 @@ public final class ServeCommand implements Callable<Integer> {
                     + "(--api-key-env names the upstream backend's key)")
     String serverKeyEnv;
 
-    @Option(names = "--trace-db", description = "SQLite file for traces (default: config server.trace_db or <tmp>/gam-serve/traces.db)")
+    @Option(names = "--trace-db", description = "SQLite file for traces (default: config server.trace_db, else "
+            + "$XDG_STATE_HOME/gam/serve/traces.db or ~/.local/state/gam/serve/traces.db; readable by you only)")
     Path traceDb;
 
     @Mixin
@@ -51,14 +51,9 @@ public final class ServeCommand implements Callable<Integer> {
         try (NamedBackends backends = backendOptions.open(config, BackendSource.FACTORY)) {
             // the panel is the server's: every method's named servers are checked before it listens
             PanelCheck.require(backends, config, MethodRegistry.listed(), System.err);
-            List<String> upstream = new ArrayList<>();
-            List<String> vars = new ArrayList<>(List.of("OPENAI_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY", "ANTHROPIC_API_KEY"));
-            if (backendOptions.spec().apiKeyEnv() != null) vars.add(backendOptions.spec().apiKeyEnv());
-            vars.addAll(backends.keyVariables());
-            for (String v : vars) {
-                if (System.getenv(v) != null && !upstream.contains(System.getenv(v))) upstream.add(System.getenv(v));
-            }
-            try (GamServer server = new GamServer(settings, backends, config, MethodCatalog.REGISTRY, upstream)) {
+            // every key the process can reach, not only the ones the panel uses: the server scrubs them all
+            var secrets = ProcessSecrets.of(backendOptions.spec(), config, backends, serverKeyEnv == null ? List.of() : List.of(serverKeyEnv));
+            try (GamServer server = new GamServer(settings, backends, config, MethodCatalog.REGISTRY, secrets)) {
                 int p = server.start();
                 System.out.println("gam serve: http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + p + "/  (traces in " + settings.traceDb() + ")");
                 Runtime.getRuntime().addShutdownHook(new Thread(stop::countDown));

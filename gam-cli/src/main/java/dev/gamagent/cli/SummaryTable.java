@@ -4,6 +4,7 @@ import dev.gamagent.eval.GradingMode;
 import dev.gamagent.eval.MethodMetrics;
 import dev.gamagent.eval.RunSummary;
 import dev.gamagent.eval.SignalMix;
+import dev.gamagent.eval.stats.Pairwise;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -14,10 +15,12 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The plain-text tables printed after a run: one row per method (accuracy, rounds, calls, tokens,
- * time, ECE). Up to {@value #INLINE_CATEGORIES} categories are extra columns of that table; more go to
- * a second table, one row per category and one column per method, so names are never cut. The
- * l2-categories, when the data has them, get such a table too. The last line names the grading mode.
+ * The plain-text tables printed after a run: one row per method (accuracy and the half-width of its 95 %
+ * interval, rounds, calls, tokens, time, ECE). Up to {@value #INLINE_CATEGORIES} categories are extra columns of
+ * that table; more go to a second table, one row per category and one column per method, so names are never cut.
+ * The l2-categories, when the data has them, get such a table too. Then every pair of methods compared on the
+ * questions both answered (McNemar's exact test, Holm-corrected, the difference's interval). The last line names the
+ * grading mode.
  */
 final class SummaryTable {
     static final int INLINE_CATEGORIES = 6;
@@ -28,8 +31,14 @@ final class SummaryTable {
         return render(Map.of("", s), false);
     }
 
-    /** Several runs (gam report): rows are "run / method" when {@code prefixRuns}. */
+    /** Several runs (gam report): rows are "run / method" when {@code prefixRuns}; pairs from each run's own summary. */
     static String render(Map<String, RunSummary> runs, boolean prefixRuns) {
+        Pairwise.Report pairs = runs.size() == 1 ? runs.values().iterator().next().statistics() : null;
+        return render(runs, prefixRuns, pairs);
+    }
+
+    /** As {@link #render(Map, boolean)}, with the pairwise block {@code pairs} (null: none), e.g. across runs. */
+    static String render(Map<String, RunSummary> runs, boolean prefixRuns, Pairwise.Report pairs) {
         // one column per run × method, in order
         Map<String, MethodMetrics> rows = new LinkedHashMap<>();
         Map<String, Map<String, RunSummary.Cell>> cats = new LinkedHashMap<>(), l2 = new LinkedHashMap<>();
@@ -48,12 +57,13 @@ final class SummaryTable {
         int w = 12;
         for (String name : rows.keySet()) w = Math.max(w, name.length());
         StringBuilder sb = new StringBuilder();
-        sb.append(String.format(Locale.ROOT, "%-" + w + "s %6s %7s", "method", "n", "acc"));
+        sb.append(String.format(Locale.ROOT, "%-" + w + "s %6s %7s %5s", "method", "n", "acc", "±95%"));
         if (inline) for (String c : catList) sb.append(' ').append(pad(label(c), Math.max(6, label(c).length())));
         sb.append(String.format(Locale.ROOT, " %7s %7s %9s %8s %8s %5s %5s%n", "rounds", "calls/q", "tokens/q", "s/q", "ECE", "w→r", "r→w"));
         for (var e : rows.entrySet()) {
             MethodMetrics m = e.getValue();
-            sb.append(String.format(Locale.ROOT, "%-" + w + "s %6d %7s", e.getKey(), m.groups(), pct(m.accuracy())));
+            sb.append(String.format(Locale.ROOT, "%-" + w + "s %6d %7s %5s", e.getKey(), m.groups(), pct(m.accuracy()),
+                    m.accuracyCi() == null ? "-" : String.format(Locale.ROOT, "%.1f", 100 * m.accuracyCi().halfWidth())));
             if (inline) {
                 for (String c : catList) {
                     RunSummary.Cell cell = cats.get(e.getKey()).get(c);
@@ -73,6 +83,13 @@ final class SummaryTable {
         if (!inline) byCategory(sb, "category", catList, cats);
         List<String> l2List = names(l2);
         if (!(l2List.isEmpty() || l2List.equals(List.of("-")))) byCategory(sb, "l2-category", l2List, l2);
+        String interval = runs.values().stream().map(RunSummary::statistics).filter(java.util.Objects::nonNull)
+                .map(Pairwise.Report::interval).findFirst().orElse(null);
+        if (interval != null) {
+            sb.append("±95%: half the width of accuracy's 95% interval (").append(interval)
+                    .append("), in points; the interval itself is in summary.json\n");
+        }
+        pairwise(sb, pairs);
         backends(sb, rows);
         Set<String> gradings = new LinkedHashSet<>();
         for (RunSummary s : runs.values()) gradings.add(GradingMode.describeLabels(s.grading()));
@@ -94,6 +111,36 @@ final class SummaryTable {
         }
         return sb.toString();
     }
+
+    /**
+     * Every pair compared on the questions both answered: the difference in accuracy with its interval, the discordant
+     * counts (right only for one, only for the other), McNemar's exact p and Holm's; "n.s." where Holm's p ≥ α.
+     */
+    static void pairwise(StringBuilder sb, Pairwise.Report report) {
+        if (report == null || report.pairs().isEmpty()) return;
+        int w = 4;
+        for (Pairwise.Pair p : report.pairs()) w = Math.max(w, (p.method() + " vs " + p.versus()).length());
+        sb.append("\npairs on the questions both answered (").append(report.test()).append("; Δ interval: ")
+                .append(report.differenceInterval()).append("):\n");
+        String f = "%-" + w + "s %5s %8s %17s %9s %8s %8s  %s%n";
+        sb.append(String.format(Locale.ROOT, f, "pair", "n", "Δ acc", "95% interval", "only each", "p", "Holm p", ""));
+        for (Pairwise.Pair p : report.pairs()) {
+            String ci = p.differenceCi() == null ? "-" : String.format(Locale.ROOT, "[%+.1f, %+.1f]", 100 * p.differenceCi().lo(), 100 * p.differenceCi().hi());
+            sb.append(String.format(Locale.ROOT, f, p.method() + " vs " + p.versus(), p.n(),
+                    p.difference() == null ? "-" : String.format(Locale.ROOT, "%+.1f", 100 * p.difference()), ci,
+                    p.onlyMethod() + " vs " + p.onlyVersus(), pValue(p.p()), pValue(p.pHolm()),
+                    p.n() == 0 ? "no shared question" : p.significant() ? "significant" : "n.s."));
+        }
+        sb.append(String.format(Locale.ROOT, "Δ acc in points; only each: questions right only for the first, only for the second; "
+                + "significant: Holm p < %s (each interval is for its pair alone; Holm's p allows for comparing %d at once)%n",
+                trim(report.alpha()), report.pairs().size()));
+    }
+
+    private static String pValue(double p) {
+        return p < 0.0001 ? "<0.0001" : String.format(Locale.ROOT, p < 0.01 ? "%.4f" : "%.3f", p);
+    }
+
+    private static String trim(double v) { return java.math.BigDecimal.valueOf(v).stripTrailingZeros().toPlainString(); }
 
     /** A second table: one row per category (full name), one column per method, and the number of questions. */
     private static void byCategory(StringBuilder sb, String title, List<String> names, Map<String, Map<String, RunSummary.Cell>> byMethod) {

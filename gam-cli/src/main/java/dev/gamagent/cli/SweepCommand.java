@@ -57,6 +57,12 @@ public final class SweepCommand implements Callable<Integer> {
                 maxRounds.isEmpty() ? List.of((int) Math.round(recorded(run, c, "max_rounds", 3))) : maxRounds,
                 tokenBudget.isEmpty() ? List.of(Math.round(recorded(run, c, "token_budget", 0))) : tokenBudget),
                 new OpenAnswerMatcher(c.number("eval.numeric_tolerance", 0.01)));
+        var ablations = Sweep.ablationsOn(records);
+        if (!ablations.isEmpty()) {
+            // the controller ran these; re-deciding without them would report a different method (DESIGN.md §6)
+            System.out.println("recorded with gam.ablation." + String.join(", gam.ablation.", ablations) + ": re-decided with "
+                    + (ablations.size() == 1 ? "it" : "them"));
+        }
         System.out.printf(Locale.ROOT, "%8s %6s %6s %7s %5s %8s %8s %9s %7s %8s %7s %10s%n", "θ_term", "θ_U", "θ_C", "ε", "K_max",
                 "budget", "accuracy", "tokens/q", "rounds", "debated", "calls/q", "incomplete");
         for (Sweep.Result r : results) {

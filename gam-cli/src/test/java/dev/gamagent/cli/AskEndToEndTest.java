@@ -228,17 +228,24 @@ class AskEndToEndTest {
             assertThat(o.path("option").asText()).isEqualTo("A");
             JsonNode trace = Json.MAPPER.readTree(Files.readString(tracePath));
             JsonNode extra = trace.path("extra");
-            // half-scale probes are vague, full and double scale sharp and agreeing, double the sharpest: each agent gets scale 2
-            assertThat(extra.path("branch").asText()).isEqualTo("PerAgent");
-            assertThat(extra.path("assignment").toString()).isEqualTo("[[2.0],[2.0],[2.0]]");
-            List<Integer> expertWidths = server.chatRequests().stream()
+            // the probes are the experts' round-0 requests (issue 26), which this server answers by role at every scale: the
+            // scene and relational experts say A sharply (the confident set), the OCR expert B less sharply at no confident
+            // scale, so DREAM's tree gives MixRes over the confident scales, and round 0 is asked again with every scale
+            assertThat(extra.path("branch").asText()).isEqualTo("MixRes");
+            assertThat(extra.path("consensus").asBoolean()).isFalse();
+            assertThat(extra.path("assignment").toString()).isEqualTo("[[0.5,1.0,2.0],[0.5,1.0,2.0],[0.5,1.0,2.0]]");
+            List<Integer> probeWidths = server.chatRequests().stream()
                     .filter(r -> DisagreeingExperts.promptText(r.json()).contains("<task>answer</task>"))
                     .map(r -> DisagreeingExperts.imageWidth(r.json())).toList();
-            assertThat(expertWidths).as("GAM's experts see the picture at DREAM's scale").hasSize(3).containsOnly(2 * WIDTH);
-            assertThat(extra.path("probes")).hasSize(9);
+            assertThat(probeWidths).as("nine probes at three widths, then round 0 with the images at every scale (first: 0.5x)")
+                    .hasSize(12).containsOnly(WIDTH / 2, WIDTH, 2 * WIDTH);
+            assertThat(extra.path("probes")).hasSize(9).allSatisfy(p -> {
+                assertThat(p.path("request").asText()).isEqualTo("round-0");
+                assertThat(p.path("reused").asBoolean()).isFalse();
+            });
             assertThat(extra.path("inner_method").asText()).isEqualTo("gam");
             assertThat(trace.path("rounds").size()).isGreaterThan(0);
-            assertThat(panel.tasks().get("probe")).isEqualTo(9);
+            assertThat(panel.tasks().get("answer")).isEqualTo(12);
         }
     }
 

@@ -89,7 +89,9 @@ class EvalReportSweepCommandsTest {
         var embedded = dev.gamagent.util.Json.MAPPER.readTree(page.substring(page.indexOf("type=\"application/json\">") + 24,
                 page.indexOf("</script>", page.indexOf("type=\"application/json\">"))));
         assertThat(embedded.path("runs")).hasSize(2);
-        assertThat(embedded.path("runs").get(1).path("records").size()).isGreaterThan(0);
+        int ofB = 0;
+        for (var row : embedded.at("/answers/rows")) if (row.get(1).asInt() == 1) ofB++;
+        assertThat(ofB).as("rows of run b (run index 1) in the answer list").isGreaterThan(0);
     }
 
     @Test void sweepReDecidesStoredDebatesAndPrintsOneRowPerSetting() throws Exception {

@@ -244,13 +244,13 @@ class MixedPanelEndToEndTest {
         assertThat(backends).as("the inner debate on the same panel").containsExactly("vlm-large", "vlm-small", "local");
     }
 
-    /** The {@code <role>} of every DREAM probe a server got. */
+    /** The {@code <role>} of every DREAM probe a server got: since issue 26 a probe is the expert's round-0 request. */
     private static List<String> probeRoles(OpenAiWireServer s) {
         List<String> out = new ArrayList<>();
         Pattern role = Pattern.compile("<role>([^<]*)</role>");
         for (Received r : s.chatRequests()) {
             String p = DisagreeingExperts.promptText(r.json());
-            if (!p.contains("<task>probe</task>")) continue;
+            if (!p.contains("<task>answer</task>")) continue;
             Matcher m = role.matcher(p);
             out.add(m.find() ? m.group(1) : "?");
         }

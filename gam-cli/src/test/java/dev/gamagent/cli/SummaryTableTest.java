@@ -66,4 +66,28 @@ class SummaryTableTest {
                 r.groundTruth(), r.answer(), r.option(), r.confidence(), r.uncertainty(), r.rounds(), r.termination(), r.promptTokens(),
                 r.completionTokens(), r.tokensEstimated(), r.calls(), r.millis(), r.rule(), r.error(), r.backend(), r.trace());
     }
+
+    /** 20 questions: single right on the even ones; gam on those and on q1, q3, q5, q7, q9, q11. */
+    @Test void theTableShowsEachAccuracysIntervalAndEveryPairsTest() {
+        List<ResultRecord> rs = new ArrayList<>();
+        for (int k = 0; k < 20; k++) {
+            for (String m : List.of("single", "gam")) {
+                boolean right = k % 2 == 0 || m.equals("gam") && k < 12;
+                rs.add(new ResultRecord("q" + k, "q" + k, 0, m, "c", null, right ? "correct" : "wrong", "A", "A", "a", "A", 0.5, 0.5, 0,
+                        "single", 10, 1, false, 1, 5, "vlmevalkit-2026:method", null, "local", null));
+            }
+        }
+        RunSummary s = RunSummary.compute("b.tsv", List.of("single", "gam"), false, 20, List.of(), rs, PriceTable.from(Config.defaults()), 0.5, null);
+        String t = SummaryTable.render(s);
+        List<String> lines = t.lines().toList();
+        assertThat(lines.get(0)).contains("acc", "±95%");
+        // Wilson 10/20: 29.9–70.1 %, half-width 20.1 points; 16/20: 58.4–91.9 %, half-width 16.8
+        assertThat(lines.get(1)).startsWith("single").contains("50.0%  20.1");
+        assertThat(lines.get(2)).startsWith("gam").contains("80.0%  16.8");
+        assertThat(t).contains("±95%: half the width of accuracy's 95% interval (Wilson score)");
+        assertThat(t).contains("pairs on the questions both answered (McNemar's exact test (two-sided)", "Holm's correction across the 1 pair");
+        String pair = lines.stream().filter(l -> l.startsWith("gam vs single")).findFirst().orElseThrow();
+        // 6 right only for gam, none only for single: p = 2/2^6 = 0.031; one pair, so Holm's p is the same
+        assertThat(pair).contains("+30.0", "6 vs 0", "0.031", "significant").doesNotContain("n.s.");
+    }
 }

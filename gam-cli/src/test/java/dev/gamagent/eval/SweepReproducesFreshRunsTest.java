@@ -242,6 +242,35 @@ class SweepReproducesFreshRunsTest {
         assertThat(reasonsSeen).contains("consensus", "uncertainty", "stagnation", "max_rounds", "budget");
     }
 
+    /** Issue 26, item 5: a run recorded with an ablation is re-decided with it, question by question as a fresh run with it. */
+    @Test void runsRecordedWithAnAblationAreReDecidedAsAFreshRunWithThatAblationDecides() {
+        Sweep.Setting defaults = new Sweep.Setting(0.15, 0.5, 0.6, 0.01, 3);
+        Set<String> reasonsSeen = new HashSet<>();
+        for (String ablation : List.of("fixed_rounds", "no_uncertainty", "no_debate")) {
+            Path full = dir.resolve("full-" + ablation), fresh = dir.resolve("fresh-" + ablation);
+            eval(full, "gam.record_full=true", "gam.ablation." + ablation + "=true");
+            eval(fresh, "gam.ablation." + ablation + "=true");
+            Map<String, ResultRecord> byId = new TreeMap<>();
+            for (ResultRecord r : ResultStore.read(fresh)) if (r.method().equals("gam")) byId.put(r.questionId(), r);
+            List<ResultRecord> rec = ResultStore.read(full).stream().filter(r -> r.method().equals("gam")).toList();
+            assertThat(Sweep.ablationsOn(rec)).containsExactly(ablation);
+            for (ResultRecord r : rec) {
+                Sweep.Decision d = Sweep.decide(r, defaults);
+                ResultRecord f = byId.get(r.questionId());
+                String what = ablation + " question " + r.questionId();
+                assertThat(d.incomplete()).as(what + " complete").isFalse();
+                assertThat(d.round()).as(what + " rounds").isEqualTo(f.rounds());
+                assertThat(d.termination()).as(what + " termination").isEqualTo(f.termination());
+                assertThat(d.option()).as(what + " option").isEqualTo(f.option());
+                assertThat(d.usage().prompt()).as(what + " prompt tokens").isEqualTo(f.promptTokens());
+                assertThat(d.usage().calls()).as(what + " calls").isEqualTo(f.calls());
+                reasonsSeen.add(ablation + ":" + d.termination());
+            }
+        }
+        // each ablation's own ending is exercised
+        assertThat(reasonsSeen).contains("fixed_rounds:fixed_rounds", "no_uncertainty:agreement", "no_debate:consensus");
+    }
+
     @Test void theFixtureHoldsAnOpenQuestionAndARoundInWhichEveryExpertFailed() {
         ResultRecord open = recorded.stream().filter(r -> r.questionId().equals("7")).findFirst().orElseThrow();
         assertThat(open.option()).isNull();

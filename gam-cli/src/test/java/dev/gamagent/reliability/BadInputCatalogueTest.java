@@ -123,6 +123,13 @@ class BadInputCatalogueTest {
         r = CommandRun.main("ask", "--image", dir.toString(), "--question", "Q?", "--backend", "replay", "--replay", dir.resolve("none.jsonl").toString());
         add("a directory given as --image", "gam ask", "exit " + r.code(), r.err().strip(), dir.toString());
 
+        secondRunOnOneOut();
+
+        // ---- configuration files (any command; gam config show) ----
+        Path deep = Files.writeString(dir.resolve("deep.json"), "{\"gam\": " + "[".repeat(1001) + "]".repeat(1001) + "}");
+        r = CommandRun.main("config", "show", "--config", deep.toString());
+        add("a config file nested 1001 levels deep", "gam config show", "exit " + r.code(), r.err().strip(), "deep.json");
+
         serverInputs();
 
         assertThat(problems).as("entries without a clear, named message").isEmpty();
@@ -136,6 +143,40 @@ class BadInputCatalogueTest {
         Suite.report("bad-inputs", table.toString());
     }
 
+    /** A gam eval child writes to an --out, its model server holding its answer; a second gam eval on the same --out. */
+    private void secondRunOnOneOut() throws Exception {
+        Path tsv = Files.writeString(dir.resolve("two.tsv"), HEADER + "1\t" + png(8, 8) + "\tQ?\tred\tblue\tA\n");
+        Path out = dir.resolve("shared-out");
+        java.util.concurrent.CountDownLatch asked = new java.util.concurrent.CountDownLatch(1), answer = new java.util.concurrent.CountDownLatch(1);
+        try (dev.gamagent.testing.http.OpenAiWireServer upstream = new dev.gamagent.testing.http.OpenAiWireServer()) {
+            upstream.respondWith(r -> {
+                asked.countDown();
+                try {
+                    answer.await(120, java.util.concurrent.TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                return dev.gamagent.testing.http.Reply.answer("A");
+            });
+            List<String> eval = List.of("eval", "--data", tsv.toString(), "--methods", "single", "--out", out.toString(), "--backend", "openai",
+                    "--base-url", upstream.baseUrl(), "--model", "m", "--retries", "0");
+            List<String> cmd = new ArrayList<>(dev.gamagent.testing.CliProcess.javaCommand(dev.gamagent.testing.CliProcess.class.getName()));
+            cmd.addAll(eval);
+            Process first = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(dir.resolve("first.log").toFile()).start();
+            try {
+                assertThat(asked.await(120, java.util.concurrent.TimeUnit.SECONDS)).as("the first run is answering").isTrue();
+                CommandRun second = CommandRun.main(eval.toArray(String[]::new));
+                String line = second.err().lines().filter(l -> l.startsWith("error:")).findFirst().orElse(second.err().strip());
+                add("a second gam eval on an --out another run is writing to", "gam eval", "exit " + second.code(),
+                        line.replaceAll("process \\d+, started [^)]*", "process PID, started TIME"), "another run is writing to");
+            } finally {
+                answer.countDown();
+                if (!first.waitFor(120, java.util.concurrent.TimeUnit.SECONDS)) first.destroyForcibly();
+            }
+            assertThat(first.exitValue()).as(Files.readString(dir.resolve("first.log"))).isZero();
+        }
+    }
+
     // ---- requests to gam serve ------------------------------------------------------------------------------------
 
     private void serverInputs() throws Exception {
@@ -144,6 +185,8 @@ class BadInputCatalogueTest {
             int port = server.start();
             String ok = new Picture("p", ImageIO.read(new java.io.ByteArrayInputStream(Base64.getDecoder().decode(png(8, 8))))).dataUrl();
             request(port, "a body that is not JSON", "application/json", "127.0.0.1", "{\"model\": \"single\", ", "JSON");
+            request(port, "a body nested 1001 levels deep", "application/json", "127.0.0.1",
+                    "{\"model\": \"single\", \"messages\": " + "[".repeat(1001) + "]".repeat(1001) + "}", "nested more than 1000 levels");
             request(port, "no image in the messages", "application/json", "127.0.0.1", body("single", "Q?"), "image_url");
             request(port, "an unknown model", "application/json", "127.0.0.1", body("gpt-4o", "Q?", ok), "gpt-4o");
             request(port, "a file: image URL", "application/json", "127.0.0.1", body("single", "Q?", "file:///etc/passwd"), "file:");
@@ -157,6 +200,19 @@ class BadInputCatalogueTest {
             request(port, "Origin: https://evil.example", "application/json", "127.0.0.1\r\nOrigin: https://evil.example", body("single", "Q?", ok),
                     "https://evil.example");
             request(port, "a body over 20 MB", "application/json", "127.0.0.1", "{\"x\":\"" + "a".repeat(21 * 1024 * 1024) + "\"}", "server.max_body_mb");
+        }
+        ServerSettings allowing = ServerSettings.fromConfig(Config.defaults().withOverrides(Map.of("server.allowed_image_hosts", "[\"127.0.0.1\"]")),
+                "127.0.0.1", 0, null, dir.resolve("traces2.db"));
+        try (GamServer server = new GamServer(allowing, ScriptedBackend.text(q -> "A"), Config.defaults(), MethodCatalog.REGISTRY, List.of());
+             java.net.ServerSocket closed = new java.net.ServerSocket(0)) {
+            int port = server.start();
+            int dead = closed.getLocalPort();
+            closed.close(); // nothing listens there now
+            int before = entries.size();
+            request(port, "an image URL whose (allowed) host refuses the connection", "application/json", "127.0.0.1",
+                    body("single", "Q?", "http://127.0.0.1:" + dead + "/x.png"), "refused");
+            Entry e = entries.remove(before);
+            entries.add(new Entry(e.input(), e.entry(), e.result(), e.message().replace(Integer.toString(dead), "PORT")));
         }
     }
 

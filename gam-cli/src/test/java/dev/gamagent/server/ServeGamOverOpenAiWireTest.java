@@ -127,7 +127,9 @@ class ServeGamOverOpenAiWireTest {
                 });
         assertThat(dreamEvents.get(0).path("type").asText()).isEqualTo("round_started");
         assertThat(dreamEvents.get(0).path("data")).isEqualTo(Json.MAPPER.createObjectNode().put("k", -1).put("phase", "probe"));
-        assertThat(dreamEvents).anyMatch(e -> e.path("type").asText().equals("dream_branch") && e.at("/data/branch").asText().equals("PerAgent"));
+        // the probes are the experts' round-0 requests (issue 26): the scene expert is the confident one, the others answer
+        // otherwise, so DREAM's tree gives MixRes (the confident answer agrees with itself; two experts are confident nowhere)
+        assertThat(dreamEvents).anyMatch(e -> e.path("type").asText().equals("dream_branch") && e.at("/data/branch").asText().equals("MixRes"));
         assertThat(dreamEvents).anyMatch(e -> e.path("type").asText().equals("weights"));
         upstream.assertNoViolations();
     }

@@ -1,9 +1,12 @@
 package dev.gamagent.api;
 
+import dev.gamagent.backend.ChatRequest;
 import dev.gamagent.config.Config;
+import dev.gamagent.image.Picture;
 
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * A method that runs a panel of agents and can name them before it runs. DREAM (DESIGN.md §7) probes each
@@ -33,6 +36,25 @@ public interface MultiAgentMethod extends Method {
      * (agent i receives the images of {@code runtime.agent_scales[i]}, see {@code engine.AgentImages}).
      */
     List<Agent> agents(Question question, Config config);
+
+    /**
+     * What agent {@code index} sends in round 0 when it sees {@code images}, and how the method reads the reply. DREAM's
+     * probe asks exactly this at each scale (DESIGN.md §7), so the probe at the scale the agent then debates at is its
+     * round-0 answer, not a second identical call. Empty (the default): the method has no fixed round-0 request (its
+     * agents speak in turn, each seeing the last), and DREAM probes it with its own one-line prompt.
+     */
+    default Optional<Opening> opening(Question question, RunContext context, int index, List<Picture> images) {
+        return Optional.empty();
+    }
+
+    /**
+     * A round-0 request ({@link ChatRequest#caller} set to the agent and round 0) and how the method reads a reply to it;
+     * {@code reader} null: the project's line-format reading ({@code ANSWER:}).
+     */
+    record Opening(ChatRequest request, Function<String, Reading> reader) { }
+
+    /** An answer as the method reads it; {@code answer} null when the reply holds no opinion (not applicable, unreadable). */
+    record Reading(String answer, String option) { }
 
     /** A final answer with its confidence and uncertainty. */
     record Decision(String answer, String option, double confidence, double uncertainty) { }

@@ -41,15 +41,24 @@ abstract class HttpChatBackend implements Backend {
     HttpChatBackend(String kind, EndpointSettings settings) {
         this.kind = kind;
         this.settings = settings;
-        this.scrubber = new SecretScrubber(settings.apiKey() == null ? List.of() : List.of(settings.apiKey()));
+        // its own key, and any key written into its URL (user info, ?key=): what this server could echo back
+        List<String> secrets = new ArrayList<>(SecretScrubber.urlSecrets(settings.baseUrl()));
+        if (settings.apiKey() != null) secrets.add(settings.apiKey());
+        this.scrubber = new SecretScrubber(secrets);
         this.transport = new HttpTransport(settings.timeout(), scrubber, settings.maxReplyBytes());
         this.estimator = new TokenEstimator(settings.imageTokenFamily());
         this.model = settings.model();
         this.topCap = settings.maxTopLogprobs();
     }
 
-    /** The endpoint's base URL (no key). */
-    public String endpoint() { return settings.baseUrl(); }
+    /** The endpoint's base URL for messages and logs (no key: without user info and query). */
+    public String endpoint() {
+        try {
+            return HttpTransport.redact(URI.create(settings.baseUrl()));
+        } catch (IllegalArgumentException e) {
+            return settings.baseUrl().replaceAll("[?#].*", "");
+        }
+    }
 
     @Override public String name() {
         String m = model;
@@ -83,12 +92,11 @@ abstract class HttpChatBackend implements Backend {
         ChatRequest effective = capped(request);
         for (int attempt = 0; ; attempt++) {
             try {
-                WireAnswer a = send(effective, m);
+                // the body was scrubbed as text before parsing; tokens may still spell the key across their boundaries
+                WireAnswer a = send(effective, m).scrubbed(scrubber);
                 noteMissingLogprobs(effective, a);
                 Usage usage = estimator.usage(request, a.choices(), a.promptTokens(), a.completionTokens());
-                // the body was scrubbed as text; tokens may still spell the key across their boundaries
-                List<Choice> choices = scrubber.isEmpty() ? a.choices() : a.choices().stream().map(scrubber::scrub).toList();
-                return new ChatResult(choices, usage, Duration.ofNanos(System.nanoTime() - t0), a.model() == null ? m : a.model());
+                return new ChatResult(a.choices(), usage, Duration.ofNanos(System.nanoTime() - t0), a.model() == null ? m : a.model());
             } catch (BackendException.InvalidRequest e) {
                 if (attempt >= 3) throw e;
                 ChatRequest next = afterLogprobRefusal(effective, e);

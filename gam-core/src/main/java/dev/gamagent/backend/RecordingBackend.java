@@ -2,6 +2,7 @@ package dev.gamagent.backend;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gamagent.backend.internal.CanonicalRequest;
+import dev.gamagent.backend.internal.SecretScrubber;
 import dev.gamagent.util.Json;
 
 import java.io.IOException;
@@ -16,16 +17,22 @@ import java.time.Instant;
 /**
  * Appends every answered request to a JSONL file: {@code {"key", "backend", "time", "request", "response"}}
  * where the request is {@link CanonicalRequest#json} (images as SHA-256 + size, never pixels). Failed
- * calls are not recorded. {@link ReplayBackend} answers from such a file.
+ * calls are not recorded. {@link ReplayBackend} answers from such a file. Every secret the scrubber knows is
+ * removed from the line before it is written (the key stays the hash of the request as asked, so replay finds it).
  */
 public final class RecordingBackend implements Backend {
     private final Backend inner;
     private final Path file;
     private final Writer out;
+    private final SecretScrubber scrubber;
 
-    public RecordingBackend(Backend inner, Path file) {
+    public RecordingBackend(Backend inner, Path file) { this(inner, file, SecretScrubber.NONE); }
+
+    /** @param scrubber the process's secrets, removed from every recorded line */
+    public RecordingBackend(Backend inner, Path file, SecretScrubber scrubber) {
         this.inner = inner;
         this.file = file;
+        this.scrubber = scrubber;
         try {
             Path parent = file.toAbsolutePath().getParent();
             if (parent != null) Files.createDirectories(parent);
@@ -48,7 +55,7 @@ public final class RecordingBackend implements Backend {
         line.put("time", Instant.now().toString());
         line.set("request", canonical);
         line.set("response", CanonicalRequest.result(r));
-        String text = Json.write(line);
+        String text = Json.write(scrubber.scrub(line));
         synchronized (out) {
             try {
                 out.write(text);

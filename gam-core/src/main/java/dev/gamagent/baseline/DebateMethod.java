@@ -6,9 +6,11 @@ import dev.gamagent.api.Question;
 import dev.gamagent.api.RunContext;
 import dev.gamagent.api.Termination;
 import dev.gamagent.config.Config;
+import dev.gamagent.image.Picture;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Multi-agent debate (Du et al., 2023): N agents answer; in each of R debate rounds every agent sees its
@@ -23,7 +25,7 @@ public final class DebateMethod implements MultiAgentMethod {
         List<Panel.Agent> agents = p.seat(panel(ctx.config()));
         int rounds = p.integer("rounds", 2);
         var sampling = p.sampling(p.number("temperature", 0.7));
-        List<Turn> prev = p.round(0, agents, a -> p.render("debate_answer", a, Map.of()), sampling);
+        List<Turn> prev = p.round(0, agents, a -> firstPrompt(p, a), sampling);
         p.record(0, prev, null, null);
         p.decided(Panel.majority(prev));
         for (int k = 1; k <= rounds; k++) {
@@ -41,6 +43,16 @@ public final class DebateMethod implements MultiAgentMethod {
     @Override public List<Agent> agents(Question q, Config c) { return Debaters.roster("debate", c, panel(c), c.number("debate.temperature", 0.7)); }
 
     private static List<Panel.Agent> panel(Config c) { return Debaters.of(c.integer("debate.agents", 3), "debater"); }
+
+    private static String firstPrompt(Panel p, Panel.Agent a) { return p.render("debate_answer", a, Map.of()); }
+
+    /** Agent {@code index}'s round-0 request with the given images (DREAM's probe asks exactly this). */
+    @Override public Optional<Opening> opening(Question q, RunContext ctx, int index, List<Picture> images) {
+        List<Panel.Agent> agents = panel(ctx.config());
+        if (index < 0 || index >= agents.size()) return Optional.empty();
+        Panel p = new Panel(name(), "debate", q, ctx);
+        return Optional.of(p.opening(agents.get(index), firstPrompt(p, agents.get(index)), p.sampling(p.number("temperature", 0.7)), images));
+    }
 
     private static String revisePrompt(Panel p, Panel.Agent a, List<Turn> last) {
         Turn own = Debaters.find(last, a.id());

@@ -26,8 +26,7 @@ public final class DmadMethod implements MultiAgentMethod {
         int rounds = p.integer("rounds", 2);
         List<Panel.Agent> agents = p.seat(panel(strategies));
         var sampling = p.sampling(p.number("temperature", 0));
-        List<Turn> prev = p.round(0, agents, a -> p.render("dmad_answer", a.role(),
-                Map.of("strategy", strategy(p, strategies.get(a.index())))), sampling);
+        List<Turn> prev = p.round(0, agents, a -> firstPrompt(p, strategies, a), sampling);
         p.record(0, prev, null, null);
         p.decided(Panel.majority(prev));
         for (int k = 1; k <= rounds; k++) {
@@ -74,6 +73,20 @@ public final class DmadMethod implements MultiAgentMethod {
         Prompts prompts = new Prompts(c);
         return Debaters.roster("dmad", c, panel(strategies), c.number("dmad.temperature", 0), a -> prompts.render(
                 "dmad_strategy_" + strategies.get(a.index()), java.util.Map.of("question", q.render(), "role", a.role(), "note", "", "format", "")));
+    }
+
+    private static String firstPrompt(Panel p, List<String> strategies, Panel.Agent a) {
+        return p.render("dmad_answer", a.role(), Map.of("strategy", strategy(p, strategies.get(a.index()))));
+    }
+
+    /** Agent {@code index}'s round-0 request with the given images (DREAM's probe asks exactly this). */
+    @Override public java.util.Optional<Opening> opening(Question q, RunContext ctx, int index, List<dev.gamagent.image.Picture> images) {
+        List<String> strategies = strategies(ctx.config());
+        List<Panel.Agent> agents = panel(strategies);
+        if (index < 0 || index >= agents.size()) return java.util.Optional.empty();
+        Panel p = new Panel(name(), "dmad", q, ctx);
+        return java.util.Optional.of(p.opening(agents.get(index), firstPrompt(p, strategies, agents.get(index)),
+                p.sampling(p.number("temperature", 0)), images));
     }
 
     /** The reasoning instruction of one strategy: template {@code dmad_strategy_<name>}. */

@@ -22,7 +22,13 @@ public final class MajorityVote {
     public record Verdict(String answer, String option, String key, double support, double confidence,
                           double uncertainty, Map<String, Double> scores) { }
 
-    public static Verdict decide(List<Ballot> ballots) {
+    public static Verdict decide(List<Ballot> ballots) { return decide(ballots, true); }
+
+    /**
+     * The vote; with {@code tiesToLowerUncertainty} false a tie goes to the answer given first, as Python's
+     * {@code Counter.most_common} breaks it in DebUnc's evaluation code ({@code most_frequent}).
+     */
+    public static Verdict decide(List<Ballot> ballots, boolean tiesToLowerUncertainty) {
         if (ballots.isEmpty()) throw new IllegalArgumentException("a vote needs at least one ballot");
         Map<String, double[]> tally = new LinkedHashMap<>(); // key -> {weight, sum u, count, sum (1-u)}
         double total = 0;
@@ -38,7 +44,8 @@ public final class MajorityVote {
         double bestScore = Double.NEGATIVE_INFINITY, bestU = Double.POSITIVE_INFINITY;
         for (var e : tally.entrySet()) {
             double score = e.getValue()[0], meanU = e.getValue()[1] / e.getValue()[2];
-            boolean wins = score > bestScore + 1e-12 || (Math.abs(score - bestScore) <= 1e-12 && meanU < bestU - 1e-12);
+            boolean wins = score > bestScore + 1e-12
+                    || (tiesToLowerUncertainty && Math.abs(score - bestScore) <= 1e-12 && meanU < bestU - 1e-12);
             if (wins) {
                 best = e.getKey();
                 bestScore = score;

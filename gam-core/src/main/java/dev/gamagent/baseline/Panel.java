@@ -8,6 +8,7 @@ import dev.gamagent.api.Termination;
 import dev.gamagent.api.Trace;
 import dev.gamagent.backend.Backend;
 import dev.gamagent.backend.ChatMessage;
+import dev.gamagent.backend.ChatRequest;
 import dev.gamagent.backend.ChatResult;
 import dev.gamagent.backend.Choice;
 import dev.gamagent.backend.Sampling;
@@ -48,6 +49,8 @@ public final class Panel {
     private final UncertaintyEstimator estimator = UncertaintyEstimator.defaults();
     private final List<Trace.Round> rounds = new ArrayList<>();
     private final Map<Integer, List<Picture>> images = new java.util.concurrent.ConcurrentHashMap<>();
+    /** Each answered turn's reply with its log-probs, by id and round, for a method that reads more than U (DebUnc). */
+    private final Map<String, Choice> choices = new java.util.concurrent.ConcurrentHashMap<>();
     private final List<String> backendNames;
     private final long t0 = System.nanoTime();
     private TokenCount tokens = TokenCount.ZERO;
@@ -220,13 +223,9 @@ public final class Panel {
         }
         double scale = AgentImages.scales(ctx.config(), a.index(), 1.0).get(0);
         ctx.progress().event("agent_started", Map.of("k", k, "id", a.id()));
-        List<ChatMessage> messages = new ArrayList<>();
-        if (system != null && !system.isBlank()) messages.add(ChatMessage.system(system));
-        messages.addAll(earlier);
-        messages.addAll(AgentCall.messages(backend, null, user, pics, 1.0));
         ChatResult r;
         try {
-            r = backend.chat(sampling.request(messages).from(a.id(), k));
+            r = backend.chat(request(backend, a, k, system, earlier, user, pics, sampling));
         } catch (RuntimeException e) {
             count(TokenCount.ZERO);
             String msg = e.getClass().getSimpleName() + ": " + e.getMessage();
@@ -241,12 +240,31 @@ public final class Panel {
             var p = ReplyParser.parse(c.text(), question);
             String id = r.choices().size() > 1 ? a.id() + "-" + (i + 1) : a.id();
             // an open answer that only declines ("cannot determine") holds no opinion: U = 1, as GAM's experts (DESIGN.md §5)
-            Estimate u = !question.isMultipleChoice() && ReplyParser.declines(p.answer()) ? Estimate.notApplicable() : estimator.estimate(c);
+            Estimate u = !question.isMultipleChoice() && dev.gamagent.game.Consensus.declines(p.answer()) ? Estimate.notApplicable() : estimator.estimate(c);
+            choices.put(id + "#" + k, c);
             out.add(new Turn(id, a.role(), k, scale, p.answer(), p.option(), u,
                     i == 0 ? spent : TokenCount.ZERO, c.text(), p.how(), null, label, r.model() == null ? backend.name() : r.model()));
             ctx.progress().event("agent_answered", Map.of("k", k, "id", id, "answer", p.answer()));
         }
         return out;
+    }
+
+    /** The request agent {@code a} sends in round {@code k}: system, earlier turns, then the user turn with its pictures. */
+    private static ChatRequest request(Backend backend, Agent a, int k, String system, List<ChatMessage> earlier, String user,
+                                       List<Picture> pics, Sampling sampling) {
+        List<ChatMessage> messages = new ArrayList<>();
+        if (system != null && !system.isBlank()) messages.add(ChatMessage.system(system));
+        messages.addAll(earlier);
+        messages.addAll(AgentCall.messages(backend, null, user, pics, 1.0));
+        return sampling.request(messages).from(a.id(), k);
+    }
+
+    /**
+     * Agent {@code a}'s round-0 request with {@code user} and {@code images} instead of its own pictures: the request
+     * {@link #ask} sends in round 0 when the agent's images are these (DREAM's probe, {@code MultiAgentMethod#opening}).
+     */
+    public dev.gamagent.api.MultiAgentMethod.Opening opening(Agent a, String user, Sampling sampling, List<Picture> images) {
+        return new dev.gamagent.api.MultiAgentMethod.Opening(request(backendOf(a), a, 0, null, List.of(), user, images, sampling), null);
     }
 
     /** A round: every agent called in parallel on the context's executor; turns come back in agent order. */
@@ -336,6 +354,9 @@ public final class Panel {
         if (withConfidence) sb.append(String.format(Locale.ROOT, "%nCONFIDENCE: %.2f", 1 - t.u()));
         return sb.toString();
     }
+
+    /** The reply behind an answered turn (its text and log-probs), or null for a turn whose call failed. */
+    public Choice choice(Turn t) { return choices.get(t.id() + "#" + t.k()); }
 
     public int calls() { return calls; }
 

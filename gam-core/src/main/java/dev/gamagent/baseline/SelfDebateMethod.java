@@ -42,4 +42,11 @@ public final class SelfDebateMethod implements MultiAgentMethod {
     }
 
     @Override public Map<String, String> backendRefs(Config c) { return Panel.backendRefs("self_debate", 1, c); }
+
+    /** The agent's round-0 request with the given images (DREAM's probe asks exactly this). */
+    @Override public java.util.Optional<Opening> opening(Question q, RunContext ctx, int index, List<dev.gamagent.image.Picture> images) {
+        if (index != 0) return java.util.Optional.empty();
+        Panel p = new Panel(name(), "self_debate", q, ctx);
+        return java.util.Optional.of(p.opening(AGENT, p.render("self_debate_answer", AGENT, Map.of()), p.sampling(p.number("temperature", 0)), images));
+    }
 }

@@ -47,8 +47,7 @@ public final class Config {
             schema.check("", obj, "config file " + file);
             return withTree(obj);
         } catch (JsonProcessingException e) {
-            throw new ConfigException("config file " + file + " is not valid JSON: " + e.getOriginalMessage()
-                    + " (line " + e.getLocation().getLineNr() + ")");
+            throw new ConfigException("config file " + file + " is not valid JSON: " + Json.problem(e));
         } catch (IOException e) {
             throw new ConfigException("cannot read config file " + file + ": " + e.getMessage());
         }

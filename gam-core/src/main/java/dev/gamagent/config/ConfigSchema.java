@@ -77,6 +77,11 @@ public final class ConfigSchema {
             Map.entry("server.header_timeout_s", Type.NUMBER), Map.entry("server.read_timeout_s", Type.NUMBER),
             Map.entry("server.idle_timeout_s", Type.NUMBER), Map.entry("image.max_question_megapixels", Type.NUMBER),
             Map.entry("image.decode_budget_megapixels", Type.NUMBER),
+            // trace retention by age, the wait queue and remote image fetches (issue 28)
+            Map.entry("server.trace_retention_days", Type.NUMBER), Map.entry("server.max_queued", Type.INTEGER),
+            Map.entry("server.queue_timeout_s", Type.NUMBER), Map.entry("server.image_fetch_timeout_s", Type.NUMBER),
+            Map.entry("server.image_fetches", Type.INTEGER), Map.entry("server.image_fetches_per_host", Type.INTEGER),
+            Map.entry("server.waiting_budget_mb", Type.NUMBER),
             // one backend name per agent of each method (docs/methods.md)
             Map.entry("single.backends", Type.LIST), Map.entry("cot.backends", Type.LIST), Map.entry("sc.backends", Type.LIST),
             Map.entry("vote.backends", Type.LIST), Map.entry("debate.backends", Type.LIST),

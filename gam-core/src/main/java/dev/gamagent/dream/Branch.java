@@ -6,8 +6,10 @@ import java.util.Locale;
 import java.util.stream.Collectors;
 
 /**
- * The five outcomes of DREAM's probe round (DREAM §3.1, Fig. 2; DESIGN.md §7), each knowing which scales
- * every agent then debates at and what note the debate prompts carry.
+ * The four branches of DREAM's probe round (DREAM §3.1, Fig. 2 and Fig. 4; DESIGN.md §7), each knowing which scales
+ * every agent then debates at and what note the debate prompts carry. Whether every readable probe agreed (our
+ * Consensus) is recorded beside the branch, not as a fifth one ({@link ResolutionAssignment.Agreement}), so branch shares
+ * compare with DREAM's Figure 4.
  */
 public sealed interface Branch {
     /** The name written to the trace: {@code StaticAll}, {@code PerAgent}, ... */
@@ -68,20 +70,6 @@ public sealed interface Branch {
             return "Quick probe answers disagreed at different resolutions. You receive each image at resolutions "
                     + describe(scales) + ": check the details at every resolution before you answer.";
         }
-    }
-
-    /**
-     * Every readable probe names the same answer and at least one is confident. When the debate still runs
-     * ({@code dream.consensus_skips_debate} false), each agent sees its own most confident readable scale.
-     *
-     * @param bestScale per agent, the scale of its lowest-u readable probe (1 when it had none)
-     */
-    record Consensus(String answer, String option, double uncertainty, List<Double> bestScale) implements Branch {
-        public Consensus { bestScale = List.copyOf(bestScale); }
-
-        public String label() { return "Consensus"; }
-
-        public List<List<Double>> assignment(int agents) { return new PerAgent(bestScale).assignment(agents); }
     }
 
     private static List<List<Double>> repeat(List<Double> scales, int agents) {

@@ -37,6 +37,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -133,10 +134,16 @@ public final class DreamMethod implements Method {
         Map<String, Object> extra = new LinkedHashMap<>();
         extra.put("inner_method", inner.name());
         extra.put("mode", s.mode());
-        ProbeRound probe = s.mode().equals("rollback_only") ? ProbeRound.NONE : probeRound(q, ctx, s, extra);
-        if (probe.branch() instanceof Branch.Consensus c) {
+        ProbeReplies replies = new ProbeReplies();
+        ProbeRound probe = s.mode().equals("rollback_only") ? ProbeRound.NONE : probeRound(q, ctx, s, extra, replies);
+        if (probe.branch() != null) {
+            // DREAM's branch is recorded as the paper names it; whether every readable probe agreed is a flag beside it
+            ResolutionAssignment.Agreement agreed = probe.routing().consensus();
+            boolean skip = agreed != null && s.consensusSkipsDebate();
+            extra.put("consensus", agreed != null);
             extra.put("consensus_skips_debate", s.consensusSkipsDebate());
-            if (s.consensusSkipsDebate()) return consensus(q, ctx, c, probe.tokens(), probe.calls(), extra, t0);
+            extra.put("debate_skipped", skip);
+            if (skip) return consensus(q, ctx, agreed, probe, extra, t0);
         }
         RunContext innerCtx = ctx;
         if (probe.branch() != null) {
@@ -147,9 +154,10 @@ public final class DreamMethod implements Method {
             innerCtx = ctx.withConfig(ctx.config().withTree(overlay));
         }
         // record ANLL of every inner reply so rollback can use DREAM's signal; the trace's own u otherwise
-        AnllRecorder recorder = new AnllRecorder(innerCtx.backend());
+        // a probe that asked exactly an agent's round-0 request is its round-0 answer (DESIGN.md §7): the inner method takes it
+        AnllRecorder recorder = new AnllRecorder(replies.over(innerCtx.backend()));
         BackendResolver resolver = innerCtx.backends();
-        innerCtx = new RunContext(recorder, agentBackend -> recorder.alongside(resolver.resolve(agentBackend)),
+        innerCtx = new RunContext(recorder, agentBackend -> recorder.alongside(replies.over(resolver.resolve(agentBackend))),
                 innerCtx.config(), innerCtx.executor(), innerCtx.progress());
         Answer in;
         try {
@@ -173,8 +181,19 @@ public final class DreamMethod implements Method {
                 uncertainty = d.uncertainty();
             }
         }
-        TokenCount tokens = probe.tokens().plus(in.tokens());
-        int calls = probe.calls() + in.calls();
+        TokenCount probeTokens = probe.tokens();
+        int probeCalls = probe.calls();
+        if (probe.branch() != null) {
+            // the reused probes' tokens are the inner round 0's now; the probe round costs what the others cost
+            TokenCount reused = replies.reusedTokens();
+            probeTokens = new TokenCount(probeTokens.prompt() - reused.prompt(), probeTokens.completion() - reused.completion(),
+                    probeTokens.estimated());
+            probeCalls -= replies.reusedCalls();
+            extra.put("probes", probe.probes().stream().map(p -> p.withReused(replies.reused(ProbeRound.key(p)))).toList());
+            extra.put("probe_usage", usage(probeTokens, probeCalls, replies.reusedCalls()));
+        }
+        TokenCount tokens = probeTokens.plus(in.tokens());
+        int calls = probeCalls + in.calls();
         long ms = (System.nanoTime() - t0) / 1_000_000;
         Trace trace = new Trace(Trace.QuestionInfo.of(q), name(), config(ctx, it), rounds, in.termination(),
                 new Trace.Final(answer, option, confidence), tokens, calls, ms, extra);
@@ -199,15 +218,30 @@ public final class DreamMethod implements Method {
         return new MultiAgentMethod.Decision(v.answer(), v.option(), v.confidence(), v.uncertainty());
     }
 
-    /** What the probe round decided and cost for how many agents; {@code branch} null when no probe ran. */
-    record ProbeRound(Branch branch, int agents, TokenCount tokens, int calls) {
-        static final ProbeRound NONE = new ProbeRound(null, 0, TokenCount.ZERO, 0);
+    /** What the probe round decided and cost for how many agents; {@code routing} null when no probe ran. */
+    record ProbeRound(ResolutionAssignment.Routing routing, List<Probe> probes, int agents, TokenCount tokens, int calls) {
+        static final ProbeRound NONE = new ProbeRound(null, List.of(), 0, TokenCount.ZERO, 0);
+
+        Branch branch() { return routing == null ? null : routing.branch(); }
+
+        /** A probe's name among the round's: each agent is probed once per scale. */
+        static String key(Probe p) { return p.agentIndex() + "@" + p.scale(); }
+    }
+
+    /** The probe round's own cost: its tokens and calls without the replies the inner method took as round-0 answers. */
+    private static Map<String, Object> usage(TokenCount tokens, int calls, int reused) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("prompt", tokens.prompt());
+        m.put("completion", tokens.completion());
+        m.put("calls", calls);
+        m.put("reused_as_round_0", reused);
+        return m;
     }
 
     /** Probes, threshold, confident set and branch (DREAM §3.1), all recorded in {@code extra}. */
-    private ProbeRound probeRound(Question q, RunContext ctx, Settings s, Map<String, Object> extra) {
+    private ProbeRound probeRound(Question q, RunContext ctx, Settings s, Map<String, Object> extra, ProbeReplies replies) {
         List<MultiAgentMethod.Agent> agents = agents(q, ctx.config());
-        Probed probed = probe(q, ctx, s, agents);
+        Probed probed = probe(q, ctx, s, agents, replies);
         List<Probe> probes = probed.probes();
         if (!probes.isEmpty() && probes.stream().noneMatch(Probe::ok)) {
             // nothing answered: a branch decided on no evidence would only hide the backend's failure
@@ -223,7 +257,8 @@ public final class DreamMethod implements Method {
                 : ResolutionAssignment.adaptiveThreshold(probes, s.alpha());
         List<Probe> marked = ResolutionAssignment.mark(probes, tau);
         List<Double> scales = new ArrayList<>(new java.util.TreeSet<>(marked.stream().map(Probe::scale).toList()));
-        Branch branch = ResolutionAssignment.decide(marked, agents.size(), scales);
+        ResolutionAssignment.Routing routing = ResolutionAssignment.route(marked, agents.size(), scales);
+        Branch branch = routing.branch();
         // without log-probs the probes' u is Φ_sem or sampled agreement; the run says so once (EvalRunner, ask, serve)
         for (UncertaintySignal fb : List.of(UncertaintySignal.SAMPLING, UncertaintySignal.SEMANTIC)) {
             if (marked.stream().anyMatch(p -> p.ok() && p.signal().equals(fb.label()))) extra.put("uncertainty_fallback", fb.label());
@@ -231,11 +266,12 @@ public final class DreamMethod implements Method {
         extra.put("threshold", tau);
         extra.put("threshold_kind", s.threshold());
         extra.put("branch", branch.label());
+        extra.put("branch_reason", routing.reason());
         extra.put("probes", marked);
         extra.put("assignment", branch.assignment(agents.size()));
         if (!branch.note().isEmpty()) extra.put("note", branch.note());
         ctx.progress().event("dream_branch", Map.of("branch", branch.label(), "threshold", tau));
-        return new ProbeRound(branch, agents.size(), tokens, probed.calls());
+        return new ProbeRound(routing, marked, agents.size(), tokens, probed.calls());
     }
 
     /**
@@ -256,25 +292,29 @@ public final class DreamMethod implements Method {
         return ura;
     }
 
-    private Answer consensus(Question q, RunContext ctx, Branch.Consensus c, TokenCount tokens, int calls,
+    private Answer consensus(Question q, RunContext ctx, ResolutionAssignment.Agreement c, ProbeRound probe,
                              Map<String, Object> extra, long t0) {
         long ms = (System.nanoTime() - t0) / 1_000_000;
         double conf = 1 - c.uncertainty();
         String label = Termination.CONSENSUS.label();
+        extra.put("probe_usage", usage(probe.tokens(), probe.calls(), 0));
         Trace trace = new Trace(Trace.QuestionInfo.of(q), name(), config(ctx, null), List.of(), label,
-                new Trace.Final(c.answer(), c.option(), conf), tokens, calls, ms, extra);
-        return new Answer(c.answer(), c.option(), conf, c.uncertainty(), 0, label, tokens, calls, ms, trace);
+                new Trace.Final(c.answer(), c.option(), conf), probe.tokens(), probe.calls(), ms, extra);
+        return new Answer(c.answer(), c.option(), conf, c.uncertainty(), 0, label, probe.tokens(), probe.calls(), ms, trace);
     }
 
-    /**
-     * Every agent answers the probe prompt at every scale, in parallel, as the inner method runs it: its role
-     * and instructions in the prompt, its own backend and temperature. Scales whose capped image size repeats
-     * a smaller scale's on that agent's backend are probed once (the pixel limit made them the same image).
-     */
     /** The probes, ordered by agent and scale, and the calls they made (an unknown backend makes none). */
     record Probed(List<Probe> probes, int calls) { }
 
-    Probed probe(Question q, RunContext ctx, Settings s, List<MultiAgentMethod.Agent> agents) {
+    /**
+     * Every agent answers at every scale, in parallel, as the inner method runs it. A {@link MultiAgentMethod} with a fixed
+     * round-0 request ({@link MultiAgentMethod#opening}) is asked exactly that, with the images at the scale (DESIGN.md §7:
+     * probes ask what round 0 asks), and its replies are kept for the inner round 0 ({@link ProbeReplies}); any other
+     * method's agents get DREAM's one-line {@code dream_probe} prompt with their role and instructions, on their own
+     * backend at their own temperature. Scales whose capped image size repeats a smaller scale's on that agent's backend are
+     * probed once (the pixel limit made them the same image).
+     */
+    Probed probe(Question q, RunContext ctx, Settings s, List<MultiAgentMethod.Agent> agents, ProbeReplies replies) {
         Prompts prompts = new Prompts(ctx.config());
         String format = q.isMultipleChoice() ? "Reply with one line:\nANSWER: <option letter>"
                 : "Reply with one line:\nANSWER: <a single word or short phrase>";
@@ -310,7 +350,10 @@ public final class DreamMethod implements Method {
                 String size = pics.stream().map(p -> p.width() + "x" + p.height()).toList().toString();
                 if (seenSizes.contains(size)) continue;
                 seenSizes.add(size);
-                fs.add(ctx.executor().submit(() -> probeOne(backend, q, agent, index, scale, pics, user, sampling, signal)));
+                Optional<MultiAgentMethod.Opening> opening = inner instanceof MultiAgentMethod m ? m.opening(q, ctx, index, pics) : Optional.empty();
+                Asked asked = opening.map(o -> new Asked(o.request(), o.reader(), "round-0"))
+                        .orElseGet(() -> new Asked(sampling.request(AgentCall.messages(backend, null, user, pics, 1.0)), null, "dream_probe"));
+                fs.add(ctx.executor().submit(() -> probeOne(backend, q, agent, index, scale, pics, asked, signal, replies)));
             }
         }
         for (Future<Probe> f : fs) {
@@ -327,6 +370,16 @@ public final class DreamMethod implements Method {
         return new Probed(out, fs.size() + signal.extraCalls().get());
     }
 
+    /** What a probe asks: the request, how its reply is read (null: the line format), and which prompt it is. */
+    private record Asked(ChatRequest request, Function<String, MultiAgentMethod.Reading> reader, String kind) {
+        /** The reply's answer as the inner method reads it: no answer (key "") when it holds no opinion or names no option. */
+        MultiAgentMethod.Reading read(String text, Question q) {
+            if (reader != null) return reader.apply(text);
+            var parsed = ReplyParser.parse(text, q);
+            return new MultiAgentMethod.Reading(parsed.answer(), parsed.option());
+        }
+    }
+
     /**
      * Where a probe's u comes from: ANLL, or without log-probs Φ_sem or the agreement of n samples
      * ({@code dream.uncertainty_fallback}); {@code extraCalls} counts the sampling requests beyond one per probe.
@@ -334,21 +387,24 @@ public final class DreamMethod implements Method {
     private record ProbeSignal(UncertaintyEstimator estimator, AnswerSampler sampler, Similarity similarity, AtomicInteger extraCalls) { }
 
     private static Probe probeOne(Backend backend, Question q, MultiAgentMethod.Agent agent, int index, double scale,
-                                  List<Picture> pics, String user, Sampling sampling, ProbeSignal signal) {
+                                  List<Picture> pics, Asked asked, ProbeSignal signal, ProbeReplies replies) {
         int w = pics.isEmpty() ? 0 : pics.get(0).width(), h = pics.isEmpty() ? 0 : pics.get(0).height();
         try {
-            ChatRequest request = sampling.request(AgentCall.messages(backend, null, user, pics, 1.0));
+            ChatRequest request = asked.request();
             ChatResult r = backend.chat(request);
             Choice c = r.first();
-            var parsed = ReplyParser.parse(c.text(), q);
+            MultiAgentMethod.Reading read = asked.read(c.text(), q);
             TokenCount tokens = r.usage().toTokenCount();
             Estimate u = signal.estimator().anll(c);
-            String answer = q.isMultipleChoice() ? parsed.option() : parsed.answer();
-            if (answer != null && signal.sampler().applies(c)) {
+            // a multiple-choice reply without an option letter (a refusal, a ramble, NOT APPLICABLE) has no answer to agree on
+            String key = q.isMultipleChoice() ? (read.option() == null ? "" : read.option())
+                    : read.answer() == null ? "" : ReplyParser.key(read.answer(), null);
+            String answer = q.isMultipleChoice() ? read.option() : read.answer();
+            if (!key.isEmpty() && signal.sampler().applies(c)) {
                 // no log-probs: u from n samples of the same probe (dream.uncertainty_fallback = sampling)
                 List<TokenCount> more = new ArrayList<>();
                 Function<Choice, String> answerOf = ch -> {
-                    var p = ReplyParser.parse(ch.text(), q);
+                    var p = asked.read(ch.text(), q);
                     return q.isMultipleChoice() ? p.option() : p.answer();
                 };
                 try {
@@ -362,10 +418,9 @@ public final class DreamMethod implements Method {
                 tokens = more.stream().reduce(tokens, TokenCount::plus);
                 signal.extraCalls().addAndGet(more.size());
             }
-            // a multiple-choice reply without an option letter (a refusal, a ramble) has no answer to agree on
-            String key = q.isMultipleChoice() && parsed.option() == null ? "" : ReplyParser.key(parsed.answer(), parsed.option());
-            return new Probe(agent.id(), index, agent.role(), backend.name(), scale, w, h, parsed.answer(), parsed.option(),
-                    key, u.value(), u.signal().label(), false, tokens, null);
+            if (asked.kind().equals("round-0")) replies.keep(index + "@" + scale, request, r);
+            return new Probe(agent.id(), index, agent.role(), backend.name(), scale, w, h, read.answer(), read.option(),
+                    key, u.value(), u.signal().label(), false, tokens, null, asked.kind(), false);
         } catch (RuntimeException e) {
             return failed(agent, index, backend.name(), scale, w, h, e.getClass().getSimpleName() + ": " + e.getMessage());
         }

@@ -6,12 +6,28 @@ import dev.gamagent.backend.TokenCount;
  * One probe: agent {@code agent} (index {@code agentIndex} of the inner method's panel, in its {@code role}, on
  * the backend named {@code backend}) answered at {@code scale} (images of {@code width}×{@code height} after
  * that backend's pixel cap) with ANLL uncertainty {@code u}; {@code error} set when the call failed (then u = 1).
+ * {@code request} says what was asked: {@code round-0} (the inner method's own round-0 request, DESIGN.md §7) or
+ * {@code dream_probe} (DREAM's one-line prompt, for a method whose agents speak in turn); {@code reused} is true when
+ * the inner method's round 0 sent exactly this request and got this reply instead of a second call: its tokens are
+ * then counted in round 0, not in the probe round.
  */
 public record Probe(String agent, int agentIndex, String role, String backend, double scale, int width, int height,
                     String answer, String option, String key, double u, String signal, boolean confident, TokenCount tokens,
-                    String error) {
+                    String error, String request, boolean reused) {
+    public Probe(String agent, int agentIndex, String role, String backend, double scale, int width, int height, String answer,
+                 String option, String key, double u, String signal, boolean confident, TokenCount tokens, String error) {
+        this(agent, agentIndex, role, backend, scale, width, height, answer, option, key, u, signal, confident, tokens, error,
+                "dream_probe", false);
+    }
+
     public Probe withConfident(boolean c) {
-        return new Probe(agent, agentIndex, role, backend, scale, width, height, answer, option, key, u, signal, c, tokens, error);
+        return new Probe(agent, agentIndex, role, backend, scale, width, height, answer, option, key, u, signal, c, tokens, error,
+                request, reused);
+    }
+
+    public Probe withReused(boolean r) {
+        return new Probe(agent, agentIndex, role, backend, scale, width, height, answer, option, key, u, signal, confident, tokens,
+                error, request, r);
     }
 
     public boolean ok() { return error == null; }

@@ -12,7 +12,7 @@ import java.util.function.ToDoubleBiFunction;
 
 /**
  * DREAM's uncertainty-guided rollback aggregation (URA, DREAM §3.2; DESIGN.md §7), read from any method's
- * trace: for each agent (stable id across rounds), r* is its most confident earlier round; its answer is
+ * trace: for each agent (stable id across rounds), r* is its most confident earlier round with a readable answer; its answer is
  * restored when u(final) > (1 + ρ)·u(r*) and the final answer differs. Then a majority vote, ties to the
  * lower uncertainty, unless the inner method decides with its own rule over {@link Outcome#answers}.
  */
@@ -51,6 +51,8 @@ public final class RollbackAggregation {
             }
         }
         if (trajectories.isEmpty()) return null;
+        // on a multiple-choice question (some turn named an option) a turn naming none holds no answer to restore
+        boolean anyOption = trajectories.values().stream().flatMap(List::stream).anyMatch(st -> st.turn.option() != null);
         List<MajorityVote.Ballot> ballots = new ArrayList<>(), unread = new ArrayList<>();
         List<Rollback> rollbacks = new ArrayList<>();
         List<Trace.AgentTurn> answers = new ArrayList<>();
@@ -60,7 +62,10 @@ public final class RollbackAggregation {
             Step chosen = fin;
             Step best = null;
             for (int i = 0; i < steps.size() - 1; i++) {
-                if (best == null || steps.get(i).u < best.u) best = steps.get(i);
+                Step st = steps.get(i);
+                // r* is the most confident earlier round that answered: a confident refusal or unread reply is never restored
+                if (UNREAD.equals(st.turn.parse()) || (anyOption && st.turn.option() == null)) continue;
+                if (best == null || st.u < best.u) best = st;
             }
             if (best != null && fin.u > (1 + rho) * best.u
                     && !key(fin.turn).equals(key(best.turn))) {

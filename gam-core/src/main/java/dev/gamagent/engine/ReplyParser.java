@@ -2,6 +2,7 @@ package dev.gamagent.engine;
 
 import dev.gamagent.api.Question;
 import dev.gamagent.engine.AnswerExtractor;
+import dev.gamagent.game.Consensus;
 
 import java.util.Locale;
 import java.util.Map;
@@ -13,26 +14,6 @@ import java.util.regex.Pattern;
  * falling back to VLMEvalKit-style letter extraction for multiple choice and to the first line for open answers.
  */
 public final class ReplyParser {
-    /**
-     * An answer that only declines: "cannot determine", "unable to tell from the image", "unknown", "I don't know".
-     * An answer that says what it saw is an opinion, even when it hedges.
-     */
-    private static final Pattern DECLINES = Pattern.compile(
-            "(?i)^\\W*(?:(?:i|we)\\s+|it\\s+is\\s+|it's\\s+|this\\s+is\\s+)?(?:"
-            // a verb of refusal, with a short tail ("cannot determine from the image")
-            + "(?:cannot|can't|can not|could not|couldn't|am unable to|are unable to|unable to|(?:is\\s+)?impossible to|not possible to)\\s+"
-            + "(?:be\\s+)?(?:determined?|tell|told|say|said|answer(?:ed)?|know|known|see|seen|read)\\b"
-            + "(?:\\W+(?!(?:but|though|although|however|yet|looks|says|reads|appears|seems|probably|likely|maybe|perhaps)\\b)\\w+){0,6}"
-            // or a bare word of ignorance and nothing else ("Unknown." but not "Unknown soldier")
-            + "|(?:(?:do not|don't)\\s+know|unknown|undeterminable|indeterminate|not sure|unsure|unclear|no idea|uncertain|not determinable)"
-            + ")\\W*$");
-
-    /**
-     * Whether an answer only declines to answer ("cannot determine", "unknown"): for an open question it holds
-     * no opinion (an expert's U is 1 and it is left out of the decision, DESIGN.md §5).
-     */
-    public static boolean declines(String answer) { return answer != null && DECLINES.matcher(answer.strip()).matches(); }
-
     private static final Pattern ANSWER_LINE = Pattern.compile(
             "(?im)^[\\s*#>]*(?:final\\s+)?answer\\s*\\**\\s*[:=]\\s*\\**\\s*(.+?)\\s*$");
     private static final Pattern CONTROL_LINE = Pattern.compile(
@@ -119,12 +100,8 @@ public final class ReplyParser {
         return CONTROL_LINE.matcher(text).replaceAll("").replaceAll("\\n{3,}", "\n\n").strip();
     }
 
-    /** The key two answers share when they agree: the option letter, else the normalised text. */
-    public static String key(String answer, String option) {
-        if (option != null) return option;
-        if (answer == null) return "";
-        return answer.toLowerCase(Locale.ROOT).replaceAll("[^\\p{L}\\p{N}]+", " ").strip();
-    }
+    /** The key two answers share when they agree: the option letter, else the normalised text ({@link Consensus#key}). */
+    public static String key(String answer, String option) { return Consensus.key(answer, option); }
 
     private static String firstLine(String text) {
         for (String line : text.split("\\R")) if (!line.isBlank()) return line.strip();

@@ -78,19 +78,19 @@ final class GamController {
      * sampled answers its U came from (sampling fallback), else null.
      */
     record Turn(AgentSpec spec, int index, String raw, Choice choice, ParsedResponse parsed, String answer, String option,
-                Estimate u, Map<String, Double> dist, TokenCount tokens, String error, String model, List<String> samples) {
+                Estimate u, Map<String, Double> dist, String distSource, TokenCount tokens, String error, String model, List<String> samples) {
         boolean answered() { return error == null; }
 
         /**
          * Why this answering expert holds no opinion ("not applicable", "unreadable": no answer, or a multiple-choice
-         * reply naming no option), or null when it holds one. Such an expert keeps its weight but does not shape the
-         * game (DESIGN.md §5).
+         * reply naming no option; "declined": an open answer that only declines), or null when it holds one. Such an
+         * expert keeps its weight but does not shape the game (DESIGN.md §5; the rule is {@link Consensus#noOpinion}).
          */
         String noOpinion(boolean multipleChoice) { return answered() ? GamController.noOpinion(parsed, answer, option, multipleChoice) : null; }
     }
 
-    /** A round's state over the experts that answered: the game and the weighted consensus. */
-    record State(List<Turn> turns, List<Turn> live, GameState game, Consensus.Verdict verdict) implements DebateRule.Standing {
+    /** A round's state over the experts that answered: the game, the weighted consensus and whether the choices agree. */
+    record State(List<Turn> turns, List<Turn> live, GameState game, Consensus.Verdict verdict, boolean agreed) implements DebateRule.Standing {
         double weightOf(Turn t) {
             int i = live.indexOf(t);
             return i < 0 ? 0 : game.weights()[i];
@@ -107,6 +107,8 @@ final class GamController {
         @Override public double conflict() { return game.conflict(); }
 
         @Override public boolean answered() { return turns.stream().anyMatch(Turn::answered); }
+
+        @Override public boolean agreed() { return agreed; }
     }
 
     Answer run() {
@@ -125,9 +127,11 @@ final class GamController {
         remember(turns0, lastAnswered);
         weightsEvent(0, state0);
         DebateRule rule = s.rule();
-        boolean trigger = rule.triggers(state0);
+        DebateRule.Trigger check = rule.trigger(state0);
+        boolean trigger = check.fired();
         Map<String, Object> extra0 = new LinkedHashMap<>(consensusExtra(state0));
         extra0.put("trigger", trigger);
+        extra0.put("trigger_check", triggerExtra(check));
         if (s.recordFull()) extra0.put("stop_reason_if_default", trigger ? "continue" : Termination.CONSENSUS.label());
         rounds.add(traceRound(0, turns0, state0, List.of(), extra0));
 
@@ -146,21 +150,23 @@ final class GamController {
                 List<GamPrompts.Shown> shown = critics(k, current, disputed, critiques, roundExtra);
                 List<Turn> turns = experts(k, current, shown, lastAnswered);
                 remember(turns, lastAnswered);
-                return turns.stream().anyMatch(Turn::answered) ? evaluate(turns) : new State(turns, List.of(), null, null);
+                return turns.stream().anyMatch(Turn::answered) ? evaluate(turns) : new State(turns, List.of(), null, null, false);
             }
 
             @Override public State carry(State previous, State failed) {
-                return new State(failed.turns(), previous.live(), previous.game(), previous.verdict());
+                return new State(failed.turns(), previous.live(), previous.game(), previous.verdict(), previous.agreed());
             }
 
             @Override public long tokensUsed() { return tokens(); }
 
-            @Override public void settled(int k, State next, Termination reason) {
+            @Override public void settled(int k, State next, DebateRule.Stop stop) {
                 weightsEvent(k, next);
                 roundExtra.putAll(consensusExtra(next));
                 roundExtra.put("disputed", disputedCount);
                 if (!next.answered()) roundExtra.put("carried", "every expert failed; the previous round's standing is kept");
-                if (s.recordFull()) roundExtra.put("stop_reason_if_default", reason == null ? "continue" : reason.label());
+                roundExtra.put("stop", stopExtra(stop));
+                Termination unforced = stop.unforcedReason();
+                if (s.recordFull()) roundExtra.put("stop_reason_if_default", unforced == null ? "continue" : unforced.label());
                 rounds.add(traceRound(k, next.turns(), next, critiques, roundExtra));
             }
         });
@@ -218,18 +224,18 @@ final class GamController {
             return failed(spec, index, "backend '" + spec.backend() + "': " + e.getMessage());
         }
         boolean json = backend.capabilities().structuredOutput();
-        String prompt;
+        List<Picture> images = AgentImages.forAgent(q, ctx.config(), index, spec.scale(), backend.capabilities().maxImagePixels());
+        ChatRequest req;
         if (k == 0) {
-            prompt = prompts.answer(spec.role(), json);
+            req = answerRequest(s, prompts, spec, json, images);
         } else {
             List<GamPrompts.Peer> peers = new ArrayList<>();
             for (Turn t : prev.live()) {
                 if (!t.spec().id().equals(spec.id())) peers.add(new GamPrompts.Peer(t.spec().id(), prev.weightOf(t), render(t)));
             }
-            prompt = prompts.revise(spec.role(), mine == null ? null : render(mine), peers, critiques, json);
+            String prompt = prompts.revise(spec.role(), mine == null ? null : render(mine), peers, critiques, json);
+            req = request(prompt, images, json ? "gam_expert" : null, json ? ResponseSchemas.EXPERT : null).from(spec.id(), k);
         }
-        List<Picture> images = AgentImages.forAgent(q, ctx.config(), index, spec.scale(), backend.capabilities().maxImagePixels());
-        ChatRequest req = request(prompt, images, json ? "gam_expert" : null, json ? ResponseSchemas.EXPERT : null).from(spec.id(), k);
         ChatResult result;
         try {
             result = backend.chat(req);
@@ -267,21 +273,33 @@ final class GamController {
             u = estimator.estimate(c, s.scoring(), spanAnswer(p.answer(), option), p.hedgeText(c.text()), ClaimParser::contentSpans);
         }
         Map<String, Double> dist = null;
-        if (q.isMultipleChoice()) {
-            if (sampled != null && !s.noUncertainty() && !opinionless) dist = sampled.distribution();
-            else dist = s.noUncertainty() || option == null ? null : OptionDistribution.fromLogprobs(c.logprobs(), letters, option);
-            if (dist == null) dist = OptionDistribution.smoothed(letters, opinionless ? null : option, u.value());
+        String source = null;
+        if (q.isMultipleChoice() && opinionless) {
+            dist = OptionDistribution.smoothed(letters, null, 1); // no opinion: nothing chosen, uniform (DESIGN.md §5)
+            source = "uniform";
+        } else if (q.isMultipleChoice() && sampled != null) {
+            dist = sampled.distribution();
+            source = "samples";
+        } else if (q.isMultipleChoice()) {
+            // the letter token's own probabilities when they describe the choice the reply made (DESIGN.md §4), else the
+            // chosen option smoothed by U; under "no uncertainty" U says nothing, so the chosen option alone
+            Map<String, Double> read = OptionDistribution.fromLogprobs(c.logprobs(), letters, option);
+            if (OptionDistribution.follows(read, option)) {
+                dist = read;
+                source = "logprobs";
+            } else {
+                dist = OptionDistribution.smoothed(letters, option, s.noUncertainty() ? 0 : u.value());
+                source = (s.noUncertainty() ? "chosen option" : "smoothed by U")
+                        + (read == null ? "" : " (the letter's log-probs do not favour the chosen option)");
+            }
         }
-        return new Turn(spec, index, c.text(), c, p, answer, option, u, dist, tok, null, result.model() == null ? backend.name() : result.model(),
-                sampled == null ? null : sampled.keys());
+        return new Turn(spec, index, c.text(), c, p, answer, option, u, dist, source, tok, null,
+                result.model() == null ? backend.name() : result.model(), sampled == null ? null : sampled.keys());
     }
 
     /** Why a reply holds no opinion ("not applicable", "unreadable"), or null when it holds one. */
     private static String noOpinion(ParsedResponse p, String answer, String option, boolean multipleChoice) {
-        if (p.notApplicable()) return "not applicable";
-        if (p.parse().equals("none") || answer == null || (multipleChoice && option == null)) return "unreadable";
-        if (!multipleChoice && ReplyParser.declines(answer)) return "declined"; // "cannot determine" is no answer to weigh
-        return null;
+        return Consensus.noOpinion(p.notApplicable(), !p.parse().equals("none"), answer, option, multipleChoice);
     }
 
     /** What an expert's samples say about its answer (the answer's letter, or its words for an open question). */
@@ -306,7 +324,7 @@ final class GamController {
 
     private Turn failed(AgentSpec spec, int index, String error) {
         return new Turn(spec, index, null, null, ParsedResponse.none(), null, null, new Estimate(1.0, UncertaintySignal.FIXED),
-                null, TokenCount.ZERO, error, null, null);
+                null, null, TokenCount.ZERO, error, null, null);
     }
 
     // ---- the game ----
@@ -327,10 +345,11 @@ final class GamController {
                 ? similarity.multipleChoice(live.stream().map(Turn::dist).toList())
                 : similarity.open(live.stream().map(t -> t.answer() == null ? "" : t.answer()).toList());
         GameState g = GameState.compute(u, sim, s.game(), s.noDynamicWeights(), opinion);
-        if (q.isMultipleChoice()) return new State(turns, live, g, Consensus.multipleChoice(votes, g.weights(), letters, q.options()));
+        boolean agreed = Consensus.agreed(votes);
+        if (q.isMultipleChoice()) return new State(turns, live, g, Consensus.multipleChoice(votes, g.weights(), letters, q.options()), agreed);
         Consensus.Verdict v = Consensus.open(votes, g.weights());
         double conf = v.index() < 0 ? 0 : openConfidence(g.weights(), g.u(), g.sim()[v.index()], opinion);
-        return new State(turns, live, g, new Consensus.Verdict(null, v.answer(), conf, v.rule(), v.index()));
+        return new State(turns, live, g, new Consensus.Verdict(null, v.answer(), conf, v.rule(), v.index()), agreed);
     }
 
     /** A final answer of the game: the answer, its option letter (multiple choice) and its confidence. */
@@ -525,9 +544,35 @@ final class GamController {
     // ---- plumbing ----
 
     private ChatRequest request(String prompt, List<Picture> images, String schemaName, com.fasterxml.jackson.databind.JsonNode schema) {
+        return request(s, prompt, images, schemaName, schema);
+    }
+
+    private static ChatRequest request(GamSettings s, String prompt, List<Picture> images, String schemaName,
+                                       com.fasterxml.jackson.databind.JsonNode schema) {
         Sampling sampling = Sampling.greedy(s.maxTokens(), s.topLogprobs());
         ChatRequest r = sampling.request(List.of(ChatMessage.user(prompt, images)));
         return schema == null ? r : r.withSchema(schemaName, schema);
+    }
+
+    /**
+     * An expert's round-0 request with these images: the answer prompt in its role, JSON schema when the backend takes one
+     * ({@code json}), greedy. The controller sends it in round 0 and DREAM's probe asks it at each scale (GamMethod#opening).
+     */
+    static ChatRequest answerRequest(GamSettings s, GamPrompts prompts, AgentSpec spec, boolean json, List<Picture> images) {
+        return request(s, prompts.answer(spec.role(), json), images, json ? "gam_expert" : null, json ? ResponseSchemas.EXPERT : null)
+                .from(spec.id(), 0);
+    }
+
+    /** An expert's reply as the controller reads it: its answer and option, or no answer when it holds no opinion (DESIGN.md §5). */
+    static dev.gamagent.api.MultiAgentMethod.Reading read(Question q, String text) {
+        ParsedResponse p = ClaimParser.parseAnswer(text, q.options());
+        String option = null, answer = p.answer();
+        if (q.isMultipleChoice() && p.answer() != null && !p.notApplicable()) {
+            option = ReplyParser.option(p.answer(), q.options());
+            if (option != null) answer = q.options().get(option);
+        }
+        return noOpinion(p, answer, option, q.isMultipleChoice()) != null ? new dev.gamagent.api.MultiAgentMethod.Reading(null, null)
+                : new dev.gamagent.api.MultiAgentMethod.Reading(answer, option);
     }
 
     private TokenCount count(ChatResult r) {
@@ -601,6 +646,42 @@ final class GamController {
         ctx.progress().event("weights", ev);
     }
 
+    /** Round 0's trigger as the viewer explains it: each value beside its threshold and which one started the debate. */
+    private static Map<String, Object> triggerExtra(DebateRule.Trigger t) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("U_sys", t.uSys());
+        m.put("theta_U", t.thetaU());
+        m.put("uncertainty_crossed", t.byUncertainty());
+        m.put("conflict", t.conflict());
+        m.put("theta_C", t.thetaC());
+        m.put("conflict_crossed", t.byConflict());
+        m.put("reads_uncertainty", t.readsUncertainty()); // false under the "no uncertainty" ablation: only C can start a debate
+        m.put("started_by", t.startedBy());
+        return m;
+    }
+
+    /** The check after a debate round: the stop reason ("continue" when the debate goes on) and the values and thresholds behind it. */
+    private static Map<String, Object> stopExtra(DebateRule.Stop st) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("reason", st.reason() == null ? "continue" : st.reason().label());
+        m.put("k", st.k());
+        m.put("U_sys", st.uSys());
+        m.put("theta_term", st.thetaTerm());
+        m.put("previous_U_sys", st.previousUSys());
+        m.put("delta_U_sys", st.deltaUSys());
+        m.put("epsilon", st.epsilon());
+        m.put("K_max", st.maxRounds());
+        m.put("tokens", st.tokens());
+        m.put("token_budget", st.tokenBudget());
+        m.put("agreed", st.agreed());
+        m.put("reads_uncertainty", st.readsUncertainty()); // false: θ_term and ε do not act ("no uncertainty" ablation)
+        if (st.forcedBy() != null) {
+            m.put("forced_by", st.forcedBy());
+            m.put("unforced_reason", st.unforcedReason() == null ? "continue" : st.unforcedReason().label());
+        }
+        return m;
+    }
+
     private Map<String, Object> consensusExtra(State st) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("consensus_answer", st.answer());
@@ -608,6 +689,9 @@ final class GamController {
         m.put("consensus_confidence", st.confidence());
         m.put("decision", dev.gamagent.baseline.Panel.decision(st.option(), st.answer())); // flip accounting: the consensus is gam's decision
         m.put("consensus_rule", st.verdict().rule().label());
+        // the option mixture Σ w·p / Σ w over the experts with an opinion: the numbers the decision read (DESIGN.md §6)
+        if (!st.verdict().mixture().isEmpty()) m.put("mixture", st.verdict().mixture());
+        m.put("agreed", st.agreed());
         Map<String, String> none = new LinkedHashMap<>();
         for (Turn t : st.live()) {
             String why = t.noOpinion(q.isMultipleChoice());
@@ -642,6 +726,12 @@ final class GamController {
         if (!samples.isEmpty()) {
             extra = extra == null ? new LinkedHashMap<>() : new LinkedHashMap<>(extra);
             extra.put("samples", samples); // what each expert's sampled answers were: its U is their agreement
+        }
+        Map<String, String> sources = new LinkedHashMap<>();
+        for (Turn t : turns) if (t.distSource() != null) sources.put(t.spec().id(), t.distSource());
+        if (!sources.isEmpty()) {
+            extra = extra == null ? new LinkedHashMap<>() : new LinkedHashMap<>(extra);
+            extra.put("distribution_source", sources); // where each expert's option distribution came from (DESIGN.md §4)
         }
         return new Trace.Round(k, agents, critiques, st == null ? null : st.game().uSys(), st == null ? null : st.game().conflict(),
                 extra == null || extra.isEmpty() ? null : extra);

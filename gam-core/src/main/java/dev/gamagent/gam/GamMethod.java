@@ -8,6 +8,7 @@ import dev.gamagent.api.Trace;
 import dev.gamagent.config.Config;
 import dev.gamagent.engine.Prompts;
 import dev.gamagent.game.BgeSentenceEmbedder;
+import dev.gamagent.game.Consensus;
 import dev.gamagent.game.OptionDistribution;
 import dev.gamagent.game.Similarity;
 
@@ -43,6 +44,19 @@ public final class GamMethod implements MultiAgentMethod {
     }
 
     /**
+     * Expert {@code index}'s round-0 request with these images, read as the controller reads it (DREAM's probe asks
+     * exactly this, so the probe at the scale the expert debates at is its round-0 answer). Critics are not probed.
+     */
+    @Override public Optional<Opening> opening(Question q, RunContext ctx, int index, List<dev.gamagent.image.Picture> images) {
+        GamSettings s = GamSettings.from(ctx.config());
+        if (index < 0 || index >= s.experts().size()) return Optional.empty();
+        AgentSpec spec = s.experts().get(index);
+        boolean json = ctx.backendFor(spec.backend()).capabilities().structuredOutput();
+        GamPrompts prompts = new GamPrompts(new Prompts(ctx.config()), q, dev.gamagent.engine.AgentImages.note(ctx.config()));
+        return Optional.of(new Opening(GamController.answerRequest(s, prompts, spec, json, images), text -> GamController.read(q, text)));
+    }
+
+    /**
      * GAM's own decision over the answers DREAM's rollback kept: the experts that had a weight in the last
      * round, each with the weight it had there and the distribution of the answer it now holds (GamController#decide).
      */
@@ -62,10 +76,11 @@ public final class GamMethod implements MultiAgentMethod {
             u[i] = t.uncertainty();
             texts.add(t.answer() == null ? "" : t.answer());
             options.add(t.option());
-            // as the controller reads a reply (GamController#noOpinion): NOT APPLICABLE or no readable answer holds no opinion
-            opinion[i] = !ClaimParser.notApplicable(t.answer()) && t.answer() != null && (!question.isMultipleChoice() || t.option() != null);
+            // the controller's own rule (Consensus#noOpinion): not applicable, unreadable, or an open answer that only declines
+            opinion[i] = Consensus.noOpinion(ClaimParser.notApplicable(t.answer()), !"none".equals(t.parse()), t.answer(), t.option(),
+                    question.isMultipleChoice()) == null;
             Map<String, Double> d = t.optionDistribution();
-            dists.add(d != null || !question.isMultipleChoice() ? d : OptionDistribution.smoothed(letters, t.option(), u[i]));
+            dists.add(d != null || !question.isMultipleChoice() ? d : OptionDistribution.smoothed(letters, opinion[i] ? t.option() : null, u[i]));
         }
         double[][] sim = question.isMultipleChoice() ? null : similarityFor(question, settings).open(texts);
         GamController.Decision d = GamController.decide(question, options, texts, dists, w, u, sim, opinion);

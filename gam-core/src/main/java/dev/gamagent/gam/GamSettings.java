@@ -31,7 +31,7 @@ public record GamSettings(InfluenceWeights game, StoppingRule stopping, int maxD
     public static final double EQUAL_U = 0.5;
 
     /** The trigger and stopping rule with this run's ablation switches (shared with {@code gam sweep}). */
-    public DebateRule rule() { return new DebateRule(stopping, noDebate, fixedRounds, recordFull); }
+    public DebateRule rule() { return new DebateRule(stopping, noDebate, fixedRounds, recordFull, noUncertainty); }
 
     public static GamSettings from(Config c) {
         var game = new InfluenceWeights(c.number("gam.lambda", 0.5), c.number("gam.gamma", 0.5), c.number("gam.tau", 0.5));

@@ -51,6 +51,25 @@ public final class OptionDistribution {
         return p;
     }
 
+    /**
+     * Whether a distribution read from log-probs describes the reply's choice (DESIGN.md §4: the distribution follows
+     * the reply's chosen option and its U): {@code chosen} carries the largest mass and the distribution is not near
+     * uniform (max − min ≥ {@link Consensus#NEAR_UNIFORM}). A letter token spread evenly over the options says nothing
+     * about which option the reply chose; read as the expert's distribution it made three experts that chose three
+     * different options look identical (Bhattacharyya 1, conflict 0: demo item 5), so such a reply falls back to the
+     * one-hot on its choice smoothed by its U.
+     */
+    public static boolean follows(Map<String, Double> dist, String chosen) {
+        if (dist == null || chosen == null || !dist.containsKey(chosen)) return false;
+        if (dist.size() < 2) return true;
+        double max = Double.NEGATIVE_INFINITY, min = Double.POSITIVE_INFINITY;
+        for (double v : dist.values()) {
+            max = Math.max(max, v);
+            min = Math.min(min, v);
+        }
+        return dist.get(chosen) >= max - Consensus.TIE && max - min >= Consensus.NEAR_UNIFORM;
+    }
+
     /** One-hot on {@code chosen} smoothed by U; uniform when nothing was chosen. */
     public static Map<String, Double> smoothed(List<String> letters, String chosen, double u) {
         Map<String, Double> p = zeros(letters);

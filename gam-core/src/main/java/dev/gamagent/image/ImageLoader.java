@@ -3,6 +3,7 @@ package dev.gamagent.image;
 import com.twelvemonkeys.imageio.plugins.webp.WebPImageReaderSpi;
 
 import javax.imageio.ImageIO;
+import javax.imageio.ImageReadParam;
 import javax.imageio.ImageReader;
 import javax.imageio.stream.FileImageInputStream;
 import javax.imageio.stream.ImageInputStream;
@@ -284,11 +285,18 @@ public final class ImageLoader {
                 throw corrupt(name, format, e);
             }
             checkSize(name, format, w, h);
-            try (DecodeBudget.Lease lease = budget == null ? () -> { } : budget.acquire((long) w * h, name)) {
+            // an image larger than what is kept is read subsampled (every n-th pixel of every n-th row, still at least the
+            // kept size): its full-size pixels are never allocated, then it is downscaled smoothly to the kept size
+            int step = subsampling(w, h);
+            long decoded = (long) ((w + step - 1) / step) * ((h + step - 1) / step);
+            try (DecodeBudget.Lease lease = budget == null ? () -> { } : budget.acquire(decoded, name)) {
                 BufferedImage img;
                 try {
-                    img = reader.read(0);
+                    ImageReadParam param = reader.getDefaultReadParam();
+                    if (step > 1) param.setSourceSubsampling(step, step, 0, 0);
+                    img = reader.read(0, param);
                 } catch (IOException | RuntimeException e) {
+                    if (causedByMemory(e)) throw outOfMemory(name, format, w, h, step, e);
                     throw corrupt(name, format, e);
                 }
                 for (String warning : warnings) {
@@ -307,10 +315,38 @@ public final class ImageLoader {
         } catch (IOException e) {
             throw corrupt(name, format, e);
         } catch (OutOfMemoryError e) {
-            throw new ImageException(name + ": not enough memory to decode " + label(format) + "; raise -Xmx or lower the pixel limit", e);
+            int w = -1, h = -1;
+            try {
+                w = reader.getWidth(0);
+                h = reader.getHeight(0);
+            } catch (IOException | RuntimeException ignored) {
+                // the size is only for the message
+            }
+            throw outOfMemory(name, format, w, h, w < 0 ? 1 : subsampling(w, h), e);
         } finally {
             reader.dispose();
         }
+    }
+
+    /** Every how many pixels and rows an image of w×h is read: 1, or the largest step that still gives at least the kept size. */
+    private int subsampling(int w, int h) {
+        long px = (long) w * h;
+        if (keepPixels <= 0 || px <= keepPixels) return 1;
+        return Math.max(1, (int) Math.floor(Math.sqrt((double) px / keepPixels)));
+    }
+
+    private static boolean causedByMemory(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) if (t instanceof OutOfMemoryError) return true;
+        return false;
+    }
+
+    /** The file is fine; the heap is too small for it (the decoder wraps OutOfMemoryError in its own exception). */
+    private ImageException outOfMemory(String name, ImageFormat format, int w, int h, int step, Throwable e) {
+        String size = w > 0 ? String.format(Locale.ROOT, " (%dx%d, %.1f megapixels%s)", w, h, (long) w * h / 1e6,
+                step > 1 ? ", read at 1/" + step + " of its width and height" : "") : "";
+        return new ImageException(String.format(Locale.ROOT, "%s: not enough memory to decode this %s%s in a heap of %d MB; the file is not "
+                        + "at fault: give Java a larger heap (e.g. GAM_JAVA_OPTS=-Xmx4g for the gam launcher), downscale the image, or lower the limit (config %s)",
+                name, label(format), size, Runtime.getRuntime().maxMemory() / (1024 * 1024), limitSetting), e);
     }
 
     private void checkSize(String name, ImageFormat format, int w, int h) {

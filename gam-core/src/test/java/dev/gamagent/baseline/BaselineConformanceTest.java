@@ -20,7 +20,7 @@ class BaselineConformanceTest {
 
     @Test void aOneAgentDebuncGivesItsOnlyAgentTheWholeWeight() {
         var b = textBackend(u -> "ANSWER: B\nCONFIDENCE: 0.7");
-        Answer a = new DebuncMethod().run(question(), context(b, "debunc.agents=1"));
+        Answer a = new DebuncMethod().run(question(), context(b, "debunc.agents=1", "debunc.decision=weighted"));
         assertThat(a.option()).isEqualTo("B");
         assertThat(a.trace().rounds()).allSatisfy(r -> assertThat(r.agents().get(0).weight()).isEqualTo(1.0));
     }

@@ -75,18 +75,23 @@ class DebateMethodsTest {
     }
 
     @Test
-    void debuncShowsEveryPeersConfidenceAndWeighsTheFinalVoteByIt() {
-        // agent-1 is sure of A (p = 0.95); agents 2 and 3 hesitate on B (p = 0.3): confidence beats headcount
+    void debuncShowsEveryPeersConfidenceLevelAndTakesTheMajorityOfTheLastRound() {
+        // agent-1 is sure of A (p = 0.95); agents 2 and 3 hesitate on B (p = 0.3): the authors count the last round's answers
         var b = backend(caps(true, false, 0), u -> "agent-1".equals(agentOf(u))
                 ? Reply.of("ANSWER: A", 0.95) : Reply.of("ANSWER: B", 0.3));
         Answer a = new DebuncMethod().run(question(), context(b));
         assertThat(b.requests).hasSize(9);
-        assertThat(a.option()).isEqualTo("A");
+        assertThat(a.option()).isEqualTo("B");
         String agent2 = prompts(b, "revise").stream().filter(u -> "agent-2".equals(agentOf(u))).findFirst().orElseThrow();
-        assertThat(agent2).contains("<peer id=\"agent-1\" weight=\"0.61\">", "ANSWER: A\nCONFIDENCE: 0.95",
-                "<peer id=\"agent-3\" weight=\"0.19\">", "ANSWER: B\nCONFIDENCE: 0.30");
-        assertThat(a.trace().rounds().get(0).agents().get(0).weight()).isCloseTo(0.95 / 1.55, org.assertj.core.data.Offset.offset(1e-9));
+        // mean token entropy 0.199 (A) and 0.611 (B) nats: levels 9 and 3 (unc_to_confidence: 8.82 and 3.09)
+        assertThat(agent2).contains("<peer id=\"agent-1\" weight=\"0.33\">", "ANSWER: A\nCONFIDENCE: 0.9 (level 9 of 10)",
+                "<peer id=\"agent-3\" weight=\"0.33\">", "ANSWER: B\nCONFIDENCE: 0.3 (level 3 of 10)");
         assertThat(a.tokens()).isEqualTo(tokensOf(9));
+        // the earlier confidence-weighted vote is a setting: confidence beats headcount there
+        var w = backend(caps(true, false, 0), u -> "agent-1".equals(agentOf(u)) ? Reply.of("ANSWER: A", 0.95) : Reply.of("ANSWER: B", 0.3));
+        Answer weighted = new DebuncMethod().run(question(), context(w, "debunc.decision=weighted"));
+        assertThat(weighted.option()).isEqualTo("A");
+        assertThat(weighted.trace().rounds().get(0).agents().get(0).weight()).isCloseTo(0.95 / 1.55, org.assertj.core.data.Offset.offset(1e-9));
     }
 
     @Test

@@ -63,9 +63,10 @@ class DreamFidelityTest {
         return new RunContext(def, resolver, Config.defaults().withOverrides(o), Concurrency.newIoExecutor("test", 16), null);
     }
 
+    /** The probe requests a backend received: round-0 requests with one image (or DREAM's own probe prompt). */
     static List<ChatRequest> probes(ScriptedBackend b) {
         synchronized (b.requests) {
-            return b.requests.stream().filter(r -> user(r).contains("<task>probe</task>")).toList();
+            return b.requests.stream().filter(DreamMethodTest::isProbe).toList();
         }
     }
 
@@ -101,15 +102,20 @@ class DreamFidelityTest {
         assertThat(recorded).filteredOn(p -> p.agent().equals("scene")).hasSize(3)
                 .allSatisfy(p -> assertThat(p.error()).contains("backend 'nope'"));
         assertThat(probes(def)).hasSize(3);
-        // the failed probes made no call; the inner gam ran its one answering expert
-        assertThat(a.calls()).isEqualTo(3 + 1);
+        // the failed probes made no call; the inner gam ran its one answering expert, whose round 0 was its probe at the
+        // scale it debated at (DESIGN.md §7), so probe_only adds no call
+        assertThat(a.calls()).isEqualTo(3);
     }
 
     @Test
     void probesUseEachAgentsOwnSamplingAndInstructions() {
         ScriptedBackend debate = scripted("s", r -> reply("ANSWER: B", 0.8));
         MethodRegistry.create("dream+debate").run(Q, context(debate, Map.of(), "debate.temperature=0.3"));
-        assertThat(probes(debate)).hasSize(9).allSatisfy(r -> assertThat(r.temperature()).isEqualTo(0.3));
+        // the probes are the agents' round-0 requests: the debate's own prompt and temperature
+        assertThat(probes(debate)).hasSize(9).allSatisfy(r -> {
+            assertThat(r.temperature()).isEqualTo(0.3);
+            assertThat(user(r)).contains("<task>answer</task>");
+        });
         assertThat(probes(debate)).extracting(r -> agentOf(user(r))).containsOnly("agent-1", "agent-2", "agent-3");
 
         ScriptedBackend dmad = scripted("s", r -> reply("ANSWER: B", 0.8));
@@ -132,10 +138,12 @@ class DreamFidelityTest {
     void everyReadableProbeNamingOneAnswerIsAConsensusAndTheDebateStillRunsByDefault() {
         ScriptedBackend b = agreeing();
         Answer a = MethodRegistry.create("dream+debate").run(Q, context(b, Map.of()));
-        assertThat(a.trace().extra()).containsEntry("branch", "Consensus").containsEntry("consensus_skips_debate", false);
+        assertThat(a.trace().extra()).containsEntry("consensus", true).containsEntry("consensus_skips_debate", false);
         assertThat(a.rounds()).isEqualTo(2);
-        assertThat(a.calls()).isEqualTo(9 + 9);
-        // each agent debates at its own most confident readable scale: 1x for everyone here
+        // the debate runs in the paper's branch (PerAgent): each agent at its confident scale, 1x for everyone here,
+        // where its probe was its round-0 answer
+        assertThat(a.trace().extra()).containsEntry("branch", "PerAgent");
+        assertThat(a.calls()).isEqualTo(9 + 9 - 3);
         assertThat(a.trace().extra().get("assignment")).isEqualTo(List.of(List.of(1.0), List.of(1.0), List.of(1.0)));
     }
 
@@ -143,7 +151,7 @@ class DreamFidelityTest {
     void consensusSkipsTheDebateWhenTheSettingSaysSo() {
         ScriptedBackend b = agreeing();
         Answer a = MethodRegistry.create("dream+debate").run(Q, context(b, Map.of(), "dream.consensus_skips_debate=true"));
-        assertThat(a.trace().extra()).containsEntry("branch", "Consensus");
+        assertThat(a.trace().extra()).containsEntry("consensus", true).containsEntry("debate_skipped", true);
         assertThat(a.option()).isEqualTo("C");
         assertThat(a.termination()).isEqualTo("consensus");
         assertThat(a.rounds()).isZero();
@@ -160,7 +168,7 @@ class DreamFidelityTest {
         assertThat(a.trace().extra()).containsEntry("branch", "ConflictMixRes");
         List<ChatRequest> debate;
         synchronized (b.requests) {
-            debate = b.requests.stream().filter(r -> !user(r).contains("<task>probe</task>")).toList();
+            debate = b.requests.subList(9, b.requests.size());
         }
         assertThat(debate).hasSize(9).allSatisfy(r -> assertThat(user(r))
                 .contains("disagreed at different resolutions").doesNotContain("B vs C").doesNotContain("(B").doesNotContain("(C"));

@@ -29,13 +29,23 @@ class DreamMethodTest {
     static final Question Q = question(200, 100);
 
     /**
+     * Whether a request is a probe: since issue 26 a probe asks the agent's round-0 request with one image (DREAM's own
+     * one-line prompt for methods without one); a round 0 with several images (MixRes, ConflictMixRes) is the debate's.
+     */
+    static boolean isProbe(ChatRequest r) {
+        String u = user(r);
+        return u.contains("<task>probe</task>") || (u.contains("<task>answer</task>") && images(r).size() == 1);
+    }
+
+    /**
      * A backend whose probe replies depend on (agent, probe image width) and whose debate replies are "B"
-     * with p = 0.8; u = 1 − p for both.
+     * with p = 0.8; u = 1 − p for both. A round-0 request with one image is answered as a probe: it is one (or it is
+     * the request of a probe at that scale, which the debate takes without asking again).
      */
     static ScriptedBackend probing(long maxPixels, BiFunction<String, Integer, Reply> probe) {
         return new ScriptedBackend("scripted", caps(true, false, maxPixels), r -> {
             String u = user(r);
-            Reply reply = u.contains("<task>probe</task>") ? probe.apply(agentOf(u), images(r).get(0).width())
+            Reply reply = isProbe(r) ? probe.apply(agentOf(u), images(r).get(0).width())
                     : Reply.of("ANSWER: B", 0.8);
             var lp = reply.p() == null ? List.<dev.gamagent.backend.TokenLogprob>of()
                     : List.of(new dev.gamagent.backend.TokenLogprob("x", Math.log(reply.p()), List.of()));
@@ -44,10 +54,18 @@ class DreamMethodTest {
         });
     }
 
-    static List<ChatRequest> debateRequests(ScriptedBackend b, String agent) {
+    /** The requests after the probe round (the probes run first, all of them before the debate) that {@code agent} sent. */
+    static List<ChatRequest> debateRequests(ScriptedBackend b, Answer a, String agent) {
+        @SuppressWarnings("unchecked") List<Probe> probes = (List<Probe>) a.trace().extra().get("probes");
+        int n = probes == null ? 0 : (int) probes.stream().filter(Probe::ok).count();
         synchronized (b.requests) {
-            return b.requests.stream().filter(r -> !user(r).contains("<task>probe</task>") && agent.equals(agentOf(user(r)))).toList();
+            return b.requests.subList(n, b.requests.size()).stream().filter(r -> agent.equals(agentOf(user(r)))).toList();
         }
+    }
+
+    /** The images {@code agent} saw in the debate: round 0 (its probe's when it took that reply) and the sent revisions. */
+    static List<List<String>> seen(ScriptedBackend b, Answer a, String agent) {
+        return debateRequests(b, a, agent).stream().map(DreamMethodTest::sizes).toList();
     }
 
     static List<String> sizes(ChatRequest r) {
@@ -64,8 +82,10 @@ class DreamMethodTest {
         Answer a = dream(b, "dream.threshold=static", "dream.static_tau=0.1");
         assertThat(a.trace().extra()).containsEntry("branch", "StaticAll").containsEntry("threshold", 0.1);
         for (String agent : List.of("agent-1", "agent-2", "agent-3")) {
-            assertThat(debateRequests(b, agent)).hasSize(3).allSatisfy(r -> assertThat(sizes(r)).containsExactly("200x100"));
+            // round 0 is the agent's 1x probe; rounds 1 and 2 are sent at 1x
+            assertThat(debateRequests(b, a, agent)).hasSize(2).allSatisfy(r -> assertThat(sizes(r)).containsExactly("200x100"));
         }
+        assertThat(a.trace().rounds().get(0).agents()).allSatisfy(t -> assertThat(t.scale()).isEqualTo(1.0));
         assertThat(a.trace().method()).isEqualTo("dream+debate");
     }
 
@@ -75,15 +95,17 @@ class DreamMethodTest {
         var b = probing(0, (agent, w) -> best.get(agent).equals(w) ? Reply.of("ANSWER: B", 0.95) : Reply.of("ANSWER: A", 0.4));
         Answer a = dream(b);
         assertThat(a.trace().extra()).containsEntry("branch", "PerAgent");
-        assertThat(debateRequests(b, "agent-1")).allSatisfy(r -> assertThat(sizes(r)).containsExactly("400x200"));
-        assertThat(debateRequests(b, "agent-2")).allSatisfy(r -> assertThat(sizes(r)).containsExactly("200x100"));
-        assertThat(debateRequests(b, "agent-3")).allSatisfy(r -> assertThat(sizes(r)).containsExactly("100x50"));
-        // probes (3 agents × 3 scales) + debate (3 agents × 3 rounds), every call 10 + 5 tokens
-        assertThat(a.calls()).isEqualTo(18);
-        assertThat(a.tokens()).isEqualTo(new TokenCount(18 * PROMPT_TOKENS, 18 * COMPLETION_TOKENS, false));
-        // probe answers stay out of the debate history
+        assertThat(debateRequests(b, a, "agent-1")).hasSize(2).allSatisfy(r -> assertThat(sizes(r)).containsExactly("400x200"));
+        assertThat(debateRequests(b, a, "agent-2")).hasSize(2).allSatisfy(r -> assertThat(sizes(r)).containsExactly("200x100"));
+        assertThat(debateRequests(b, a, "agent-3")).hasSize(2).allSatisfy(r -> assertThat(sizes(r)).containsExactly("100x50"));
+        // probes (3 agents × 3 scales) + debate (3 agents × 3 rounds) − the 3 round-0 turns each agent's own-scale probe
+        // answered, every call 10 + 5 tokens
+        assertThat(a.calls()).isEqualTo(15);
+        assertThat(a.tokens()).isEqualTo(new TokenCount(15 * PROMPT_TOKENS, 15 * COMPLETION_TOKENS, false));
+        // the other probes' answers stay out of the debate history: agent-1's revision shows its own round 0 (B at 2x)
         assertThat(a.trace().rounds()).hasSize(3).allSatisfy(r -> assertThat(r.agents()).hasSize(3));
-        assertThat(debateRequests(b, "agent-1").get(1)).satisfies(r -> assertThat(user(r)).doesNotContain("ANSWER: A"));
+        assertThat(a.trace().rounds().get(0).agents()).extracting(t -> t.option()).containsOnly("B");
+        assertThat(debateRequests(b, a, "agent-1").get(0)).satisfies(r -> assertThat(user(r)).doesNotContain("ANSWER: A"));
         @SuppressWarnings("unchecked") List<Probe> probes = (List<Probe>) a.trace().extra().get("probes");
         assertThat(probes).hasSize(9);
         assertThat(probes).filteredOn(Probe::confident).extracting(Probe::agent, Probe::scale, Probe::width, Probe::height)
@@ -100,7 +122,7 @@ class DreamMethodTest {
         Answer a = dream(b);
         assertThat(a.trace().extra()).containsEntry("branch", "MixRes");
         for (String agent : List.of("agent-1", "agent-2", "agent-3")) {
-            assertThat(debateRequests(b, agent)).hasSize(3).allSatisfy(r -> {
+            assertThat(debateRequests(b, a, agent)).hasSize(3).allSatisfy(r -> {
                 assertThat(sizes(r)).containsExactly("200x100", "400x200");
                 assertThat(user(r)).contains("several resolutions (1x, 2x");
             });
@@ -113,7 +135,7 @@ class DreamMethodTest {
                 : agent.equals("agent-2") && w == 100 ? Reply.of("ANSWER: C", 0.95) : Reply.of("ANSWER: A", 0.4));
         Answer a = dream(b);
         assertThat(a.trace().extra()).containsEntry("branch", "ConflictMixRes");
-        assertThat(debateRequests(b, "agent-3")).hasSize(3).allSatisfy(r -> {
+        assertThat(debateRequests(b, a, "agent-3")).hasSize(3).allSatisfy(r -> {
             assertThat(sizes(r)).containsExactly("100x50", "200x100", "400x200");
             assertThat(user(r)).contains("disagreed at different resolutions");
         });
@@ -132,7 +154,7 @@ class DreamMethodTest {
     void agreeingProbesAnswerWithoutADebateWhenConsensusSkipsIt() {
         var b = probing(0, (agent, w) -> Reply.of("It is green.\nANSWER: C", 0.9));
         Answer a = dream(b, "dream.consensus_skips_debate=true");
-        assertThat(a.trace().extra()).containsEntry("branch", "Consensus");
+        assertThat(a.trace().extra()).containsEntry("branch", "PerAgent").containsEntry("consensus", true).containsEntry("debate_skipped", true);
         assertThat(b.requests).hasSize(9);
         assertThat(a.option()).isEqualTo("C");
         assertThat(a.termination()).isEqualTo("consensus");
@@ -153,7 +175,7 @@ class DreamMethodTest {
         assertThat((long) 283 * 141).isLessThanOrEqualTo(40_000);
         List<String> sent;
         synchronized (b.requests) {
-            sent = b.requests.stream().filter(r -> user(r).contains("<task>probe</task>")).map(r -> sizes(r).get(0)).toList();
+            sent = b.requests.stream().filter(DreamMethodTest::isProbe).map(r -> sizes(r).get(0)).toList();
         }
         assertThat(sent).hasSize(9).containsOnly("100x50", "200x100", "283x141");
         assertThat(sent.stream().filter("283x141"::equals).count()).isEqualTo(3);
@@ -179,10 +201,11 @@ class DreamMethodTest {
     static ScriptedBackend sampledProbes(boolean declaresLogprobs) {
         return new ScriptedBackend("scripted", caps(declaresLogprobs, true, 0), r -> {
             String u = user(r);
-            boolean sharp = u.contains("<task>probe</task>") && "agent-1".equals(agentOf(u)) && images(r).get(0).width() == 400;
+            boolean probe = isProbe(r);
+            boolean sharp = probe && "agent-1".equals(agentOf(u)) && images(r).get(0).width() == 400;
             List<dev.gamagent.backend.Choice> cs = new ArrayList<>();
             for (int i = 0; i < r.n(); i++) {
-                String letter = !u.contains("<task>probe</task>") || sharp ? "B" : i % 2 == 0 ? "A" : "B";
+                String letter = !probe || sharp ? "B" : i % 2 == 0 ? "A" : "B";
                 cs.add(new dev.gamagent.backend.Choice("ANSWER: " + letter, List.of(), "stop"));
             }
             return new dev.gamagent.backend.ChatResult(cs, new dev.gamagent.backend.Usage(PROMPT_TOKENS, COMPLETION_TOKENS, false),
@@ -205,10 +228,10 @@ class DreamMethodTest {
                 assertThat(p.option()).isEqualTo(sharp ? "B" : "A");
             }
             List<ChatRequest> probeRequests;
-            synchronized (b.requests) { probeRequests = b.requests.stream().filter(r -> user(r).contains("<task>probe</task>")).toList(); }
-            // each probe: its own greedy request, then one request for 3 samples; every request is counted
+            synchronized (b.requests) { probeRequests = b.requests.subList(0, 18); }
+            // each probe: its own request, then one request for 3 samples; every request is counted
             assertThat(probeRequests.stream().filter(r -> r.n() == 3 && r.temperature() == 1.0 && !r.logprobs())).hasSize(9);
-            assertThat(probeRequests).hasSize(18);
+            assertThat(probeRequests).allSatisfy(r -> assertThat(isProbe(r)).isTrue());
             assertThat(a.calls()).isEqualTo(b.requests.size());
             assertThat(a.tokens().prompt()).isEqualTo(PROMPT_TOKENS * b.requests.size());
         }
@@ -298,6 +321,7 @@ class DreamMethodTest {
         assertThat(probeOnly.trace().extra()).doesNotContainKey("rollbacks").containsEntry("branch", "StaticAll");
         Answer full = new DreamMethod(recorded(0.5, 0.5)).run(Q, context(b, "dream.threshold=static", "dream.static_tau=0.1"));
         assertThat(full.option()).isEqualTo("A");
+        // the recorded inner method sends nothing, so no probe is taken as its round 0: all nine count
         assertThat(full.calls()).isEqualTo(9 + 6);
         assertThat(full.tokens()).isEqualTo(new TokenCount(9 * PROMPT_TOKENS + 100, 9 * COMPLETION_TOKENS + 20, false));
         assertThat(Json.write(full.trace())).contains("\"branch\":\"StaticAll\"", "\"probes\":[", "\"rollbacks\":[");

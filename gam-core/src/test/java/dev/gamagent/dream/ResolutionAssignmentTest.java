@@ -42,7 +42,12 @@ class ResolutionAssignmentTest {
                 .isEqualTo(new Branch.MixRes(List.of(0.5, 2.0)));
         assertThat(decide(List.of(p(0, 0.5, "A", 0.1), p(0, 2, "C", 0.9), p(1, 1, "B", 0.1), p(1, 2, "C", 0.9))))
                 .isInstanceOf(Branch.ConflictMixRes.class);
-        assertThat(decide(List.of(p(0, 0.5, "A", 0.2), p(1, 1, "A", 0.2)))).isInstanceOf(Branch.Consensus.class);
+        // every probe agreeing is not a fifth branch (DREAM's Fig. 4 has four): it is recorded beside the branch
+        var agree = ResolutionAssignment.mark(List.of(p(0, 0.5, "A", 0.2), p(1, 1, "A", 0.2)), 0.2);
+        var routing = ResolutionAssignment.route(agree, 2, SCALES);
+        assertThat(routing.branch()).isEqualTo(new Branch.PerAgent(List.of(0.5, 1.0)));
+        assertThat(routing.consensus()).isEqualTo(new ResolutionAssignment.Agreement("A", "A", 0.2));
+        assertThat(ResolutionAssignment.route(none, 2, SCALES).consensus()).isNull();
     }
 
     @Test
@@ -64,7 +69,11 @@ class ResolutionAssignmentTest {
     @Test
     void aConfidentRefusalDoesNotTurnAgreeingAnswersIntoAConflict() {
         var agreeing = List.of(p(0, 1, "A", 0.1), p(1, 1, "", 0.05), p(0, 2, "A", 0.9), p(1, 2, "A", 0.9));
-        assertThat(decide(agreeing)).isEqualTo(new Branch.Consensus("A", "A", (0.1 + 0.9 + 0.9) / 3, List.of(1.0, 2.0)));
+        double tau = ResolutionAssignment.adaptiveThreshold(agreeing, 0.5);
+        var routing = ResolutionAssignment.route(ResolutionAssignment.mark(agreeing, tau), 2, SCALES);
+        // agent 1 answered (at 2x) but was confident nowhere: MixRes on the paper's tree, and every readable probe agrees
+        assertThat(routing.branch()).isEqualTo(new Branch.MixRes(List.of(1.0)));
+        assertThat(routing.consensus()).isEqualTo(new ResolutionAssignment.Agreement("A", "A", (0.1 + 0.9 + 0.9) / 3));
         var split = List.of(p(0, 1, "A", 0.1), p(1, 1, "", 0.05), p(0, 2, "A", 0.9), p(1, 2, "B", 0.9));
         assertThat(decide(split)).isEqualTo(new Branch.MixRes(List.of(1.0)));
     }
@@ -76,20 +85,18 @@ class ResolutionAssignmentTest {
                 p(1, 0.5, "A", 0.4), p(1, 1, "A", 0.4), p(1, 2, "A", 0.35),
                 p(2, 0.5, "A", 0.6), p(2, 1, "", 0.01), p(2, 2, "A", 0.6));
         double tau = ResolutionAssignment.adaptiveThreshold(probes, 0.5);
-        Branch b = ResolutionAssignment.decide(ResolutionAssignment.mark(probes, tau), 3, SCALES);
-        assertThat(b).isInstanceOf(Branch.Consensus.class);
-        Branch.Consensus c = (Branch.Consensus) b;
+        var routing = ResolutionAssignment.route(ResolutionAssignment.mark(probes, tau), 3, SCALES);
+        ResolutionAssignment.Agreement c = routing.consensus();
+        assertThat(c).isNotNull();
         assertThat(c.option()).isEqualTo("A");
-        // each agent at its own lowest-u readable scale; ties to the smaller scale (agent 2: 0.5 and 2 at 0.6)
-        assertThat(c.bestScale()).containsExactly(1.0, 2.0, 0.5);
-        assertThat(c.assignment(3)).containsExactly(List.of(1.0), List.of(2.0), List.of(0.5));
         assertThat(c.uncertainty()).isCloseTo((0.3 + 0.1 + 0.2 + 0.4 + 0.4 + 0.35 + 0.6 + 0.6) / 8, offset(1e-12));
+        // only agent 0 is confident anywhere (τ ≈ 0.22): the paper's branch is MixRes at its confident scales
+        assertThat(routing.branch()).isEqualTo(new Branch.MixRes(List.of(1.0, 2.0)));
         // one readable probe naming another answer, even unconfident, is no consensus
         var oneOff = new java.util.ArrayList<>(probes);
         oneOff.set(6, p(2, 0.5, "B", 0.6));
         double tau2 = ResolutionAssignment.adaptiveThreshold(oneOff, 0.5);
-        assertThat(ResolutionAssignment.decide(ResolutionAssignment.mark(oneOff, tau2), 3, SCALES))
-                .isNotInstanceOf(Branch.Consensus.class);
+        assertThat(ResolutionAssignment.route(ResolutionAssignment.mark(oneOff, tau2), 3, SCALES).consensus()).isNull();
     }
 
     @Test
@@ -101,8 +108,10 @@ class ResolutionAssignmentTest {
                 p(2, 0.5, "", 0.001), p(2, 1, "", 0.001), p(2, 2, "", 0.001));
         double tau = ResolutionAssignment.adaptiveThreshold(probes, 0.5);
         assertThat(tau).isCloseTo((0.010 / 3) - 0.5 * Math.sqrt((2 * Math.pow(0.001 / 3, 2) + Math.pow(0.002 / 3, 2)) / 3), offset(1e-12));
-        Branch b = ResolutionAssignment.decide(ResolutionAssignment.mark(probes, tau), 3, SCALES);
-        assertThat(b).isEqualTo(new Branch.Consensus("A", "A", 0.010 / 3, List.of(1.0, 1.0, 1.0)));
+        var routing = ResolutionAssignment.route(ResolutionAssignment.mark(probes, tau), 3, SCALES);
+        assertThat(routing.consensus()).isEqualTo(new ResolutionAssignment.Agreement("A", "A", 0.010 / 3));
+        // agent 0 is confident at 1x and 2x (u 0.003): its lowest-u scale, ties to the smaller; the others answered nowhere
+        assertThat(routing.branch()).isEqualTo(new Branch.PerAgent(List.of(1.0, 1.0, 1.0)));
     }
 
     @Test

@@ -92,4 +92,15 @@ class RollbackConformanceTest {
         var round = new Trace.Round(0, List.of(turn("agent-1", "B", 0.4), refusal, refusal3), List.of(), null, null, null);
         assertThat(RollbackAggregation.aggregate(List.of(round), 0.5).verdict().option()).isEqualTo("B");
     }
+
+    @Test void aConfidentRefusalInAnEarlierRoundIsNeverRestored() {
+        // round 0 (since issue 26 often an agent's own probe reply): a near-certain refusal; round 1: B, less sure
+        Trace.AgentTurn refusal = new Trace.AgentTurn("agent-1", "debater", 1.0, "I'm sorry, I can't help", null, 0.01,
+                "logprobs-chosen", null, List.of(), TokenCount.ZERO, "I'm sorry, I can't help", "unmatched", null, null);
+        var r0 = new Trace.Round(0, List.of(refusal, turn("agent-2", "B", 0.2)), List.of(), null, null, null);
+        var r1 = new Trace.Round(1, List.of(turn("agent-1", "B", 0.2), turn("agent-2", "B", 0.2)), List.of(), null, null, null);
+        var out = RollbackAggregation.aggregate(List.of(r0, r1), 0.5);
+        assertThat(out.rollbacks()).isEmpty();
+        assertThat(out.verdict().option()).isEqualTo("B");
+    }
 }

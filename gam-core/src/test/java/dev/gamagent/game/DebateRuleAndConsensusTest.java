@@ -12,7 +12,10 @@ import static org.assertj.core.api.Assertions.within;
 
 /** The shared trigger/stop rule and consensus (DESIGN.md §6), on hand-made rounds. */
 class DebateRuleAndConsensusTest {
-    record R(double uSys, double conflict, boolean answered, String name) implements DebateRule.Standing { }
+    /** A standing; its experts' chosen answers agree when its name starts with "agree". */
+    record R(double uSys, double conflict, boolean answered, String name) implements DebateRule.Standing {
+        @Override public boolean agreed() { return name.startsWith("agree"); }
+    }
 
     /** Rounds from a list (index k), each costing {@code perRound} tokens; round 0 costs {@code perRound} too. */
     static final class Listed implements DebateRule.Rounds<R> {
@@ -37,7 +40,7 @@ class DebateRuleAndConsensusTest {
 
         @Override public long tokensUsed() { return used; }
 
-        @Override public void settled(int k, R s, Termination reason) { settled.add(k + ":" + s.name() + ":" + reason); }
+        @Override public void settled(int k, R s, DebateRule.Stop stop) { settled.add(k + ":" + s.name() + ":" + stop.unforcedReason()); }
     }
 
     static R r(String name, double u, double c) { return new R(u, c, true, name); }
@@ -76,18 +79,35 @@ class DebateRuleAndConsensusTest {
 
     @Test void fixedRoundsKeepsTheTriggerAndRunsToKMax() {
         Listed calm = new Listed(1, r("r0", 0.1, 0.1), r("r1", 0.1, 0));
-        var c = new DebateRule(stop(2, 0), false, true, false).run(calm.rounds.get(0), calm);
+        var c = new DebateRule(stop(2, 0), false, true, false, false).run(calm.rounds.get(0), calm);
         assertThat(c.termination()).isEqualTo(Termination.CONSENSUS);
         assertThat(c.rounds()).isZero();
         Listed hot = new Listed(1, r("r0", 0.9, 0), r("r1", 0.05, 0), r("r2", 0.05, 0));
-        var h = new DebateRule(stop(2, 0), false, true, false).run(hot.rounds.get(0), hot);
+        var h = new DebateRule(stop(2, 0), false, true, false, false).run(hot.rounds.get(0), hot);
         assertThat(h.termination()).isEqualTo(Termination.FIXED_ROUNDS);
         assertThat(h.rounds()).isEqualTo(2);
         // recording runs an untriggered question too, and notes what the default rule would have done
         Listed rec = new Listed(1, r("r0", 0.1, 0.1), r("r1", 0.1, 0), r("r2", 0.1, 0));
-        var f = new DebateRule(stop(2, 0), false, false, true).run(rec.rounds.get(0), rec);
+        var f = new DebateRule(stop(2, 0), false, false, true, false).run(rec.rounds.get(0), rec);
         assertThat(f.termination()).isEqualTo(Termination.MAX_ROUNDS);
         assertThat(rec.settled).containsExactly("1:r1:uncertainty", "2:r2:uncertainty");
+    }
+
+    @Test void withoutUncertaintyOnlyConflictTriggersAndTheDebateEndsOnAgreementOrKMax() {
+        DebateRule blind = new DebateRule(stop(3, 0), false, false, false, true);
+        // U_sys above θ_U carries no information: no trigger on it
+        assertThat(blind.triggers(r("r0", 0.9, 0.1))).isFalse();
+        assertThat(blind.trigger(r("r0", 0.9, 0.7)).startedBy()).isEqualTo("conflict");
+        // ΔU_sys = 0 and U_sys < θ_term do not stop it; agreement does
+        Listed rounds = new Listed(1, r("r0", 0.5, 0.9), r("r1", 0.5, 0.9), r("r2", 0.1, 0.5), r("agree3", 0.5, 0));
+        var out = blind.run(rounds.rounds.get(0), rounds);
+        assertThat(out.termination()).isEqualTo(Termination.AGREEMENT);
+        assertThat(out.rounds()).isEqualTo(3);
+        assertThat(rounds.settled).containsExactly("1:r1:null", "2:r2:null", "3:agree3:agreement");
+        Listed never = new Listed(1, r("r0", 0.5, 0.9), r("r1", 0.5, 0.9), r("r2", 0.5, 0.9));
+        var capped = new DebateRule(stop(2, 0), false, false, false, true).run(never.rounds.get(0), never);
+        assertThat(capped.termination()).isEqualTo(Termination.MAX_ROUNDS);
+        assertThat(capped.rounds()).isEqualTo(2);
     }
 
     @Test void aRecordedDebateThatEndsEarlyIsIncomplete() {

@@ -223,6 +223,11 @@ public final class BenchmarkLoader {
             String v = blankToNull(r.get(String.valueOf(c)));
             if (v != null) options.put(String.valueOf(c), v.strip());
         }
+        if (options.isEmpty()) {
+            // MathVista_MINI keeps its options as a Python list in 'choices' (VLMEvalKit's post_check evals it)
+            List<String> choices = PythonList.strings(blankToNull(r.get("choices")));
+            for (int i = 0; i < choices.size() && i < 26; i++) options.put(String.valueOf((char) ('A' + i)), choices.get(i).strip());
+        }
         return options;
     }
 

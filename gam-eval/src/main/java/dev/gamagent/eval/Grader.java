@@ -19,14 +19,25 @@ import java.util.Map;
  * or our {@link AnswerExtractor} with {@code extended}), else (when configured) a judge model asked which
  * option the answer means (VLMEvalKit's LLM extraction step); refusals and answers still unmatched are
  * {@link Outcome#UNMATCHED}, which VLMEvalKit's exact matching also counts wrong. Open answers use
- * {@link OpenAnswerMatcher}. Each record's {@code rule} is "mode:step", e.g. {@code vlmevalkit-2026:option}.
+ * {@link OpenAnswerMatcher}, or the benchmark's own VLMEvalKit rule ({@value #OPEN_ANSWERS_KEY}: {@code yes-no} for
+ * MME, POPE and HallusionBench, {@code mathvista} for MathVista). Each multiple-choice record's {@code rule} is
+ * "mode:step", e.g. {@code vlmevalkit-2026:option}; an open answer's is the matcher's step ({@code exact},
+ * {@code yes-no:yorn}, {@code mathvista:prefetch}, …; the part before the colon is what a summary's
+ * {@code grading} lists).
  */
 public final class Grader {
     private static final int JUDGE_ATTEMPTS = 3;
+    /**
+     * How open answers are read: {@code matcher} ({@link OpenAnswerMatcher}, the default), {@code yes-no}
+     * (VLMEvalKit's YOrN_Extraction) or {@code mathvista} (VLMEvalKit's MathVista prefetch rule). Set from the
+     * benchmark's catalogue entry when {@code gam eval --data} names one; part of the run's identity.
+     */
+    public static final String OPEN_ANSWERS_KEY = "eval.open_answers";
     private final OpenAnswerMatcher open;
     private final Backend judge;
     private final Prompts prompts;
     private final GradingMode mode;
+    private final String openRule;
 
     /** @param judge a backend for unmatched multiple-choice answers, or null for none */
     public Grader(Config config, Backend judge) {
@@ -34,6 +45,10 @@ public final class Grader {
         this.judge = judge;
         this.prompts = new Prompts(config);
         this.mode = GradingMode.of(config.string(GradingMode.CONFIG_KEY, GradingMode.DEFAULT));
+        this.openRule = config.string(OPEN_ANSWERS_KEY, "matcher");
+        if (!java.util.List.of("matcher", "yes-no", "mathvista").contains(openRule)) {
+            throw new IllegalArgumentException("config " + OPEN_ANSWERS_KEY + " is '" + openRule + "'; use matcher, yes-no or mathvista");
+        }
     }
 
     public GradingMode mode() { return mode; }
@@ -44,6 +59,20 @@ public final class Grader {
     public Graded grade(Question q, Answer a) {
         if (!q.isMultipleChoice()) {
             String text = a.answer() == null ? "" : a.answer();
+            if (openRule.equals("yes-no")) {
+                // VLMEvalKit: the extracted word must equal the answer ("Yes"/"No"); "Unknown" would go to its judge
+                String word = VlmEvalKitYesNo.extract(text);
+                if (word.equals(VlmEvalKitYesNo.UNKNOWN)) return new Graded(Outcome.UNMATCHED, null, "yes-no:unknown");
+                return new Graded(word.equals(q.groundTruth()) ? Outcome.CORRECT : Outcome.WRONG, word, "yes-no:yorn");
+            }
+            if (openRule.equals("mathvista")) {
+                String reply = text.strip();
+                return switch (VlmEvalKitMathVista.prefetch(reply, q.groundTruth())) {
+                    case RIGHT -> new Graded(Outcome.CORRECT, reply, "mathvista:prefetch");
+                    case WRONG -> new Graded(Outcome.WRONG, reply, "mathvista:prefetch");
+                    case NEEDS_JUDGE -> new Graded(Outcome.UNMATCHED, reply, "mathvista:needs-judge");
+                };
+            }
             OpenAnswerMatcher.Match m = open.match(text, q.groundTruth());
             return new Graded(m == OpenAnswerMatcher.Match.NONE ? Outcome.WRONG : Outcome.CORRECT,
                     OpenAnswerMatcher.answerPart(text), m.name().toLowerCase(java.util.Locale.ROOT));

@@ -2,6 +2,9 @@ package dev.gamagent.eval;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.gamagent.eval.stats.Interval;
+import dev.gamagent.eval.stats.IntervalMethod;
+import dev.gamagent.eval.stats.Pairwise;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -19,13 +22,14 @@ import java.util.function.ToDoubleFunction;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record MethodMetrics(String method, int records, int errors, int unmatched, int groups, Double accuracy,
                             Double vanillaAccuracy, double promptTokensPerQuestion, double completionTokensPerQuestion,
-                            List<Double> cumulativeTokensPerRound, double costPerQuestion, String costBasis,
+                            List<Double> cumulativeTokensPerRound, Double costPerQuestion, String costBasis,
                             double callsPerQuestion, double secondsPerQuestion, double debateTriggerRate,
                             double meanRounds, Map<String, Long> terminations, Map<String, Double> branchShares,
                             Double ece, List<Calibration.Bin> reliability, Double auroc, Double balancedAccuracy,
                             double thetaU, Double spearmanInitialUncertaintyVsRounds, int spearmanN,
                             List<Double> uSysPerRound, Map<String, List<Double>> weightsPerRound,
-                            FlipAccounting.Flips flips, Map<String, BackendUse> backends) {
+                            FlipAccounting.Flips flips, Map<String, BackendUse> backends, Interval accuracyCi,
+                            Double probeTokensPerQuestion, String uncertaintyNote) {
 
     /**
      * What one backend of a panel cost per question (questions that did not use it count as 0): its model,
@@ -34,23 +38,41 @@ public record MethodMetrics(String method, int records, int errors, int unmatche
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record BackendUse(String backend, String model, double callsPerQuestion, double promptTokensPerQuestion,
-                             double completionTokensPerQuestion, double costPerQuestion, String costBasis) { }
+                             double completionTokensPerQuestion, Double costPerQuestion, String costBasis) { }
 
     public static final int ECE_BINS = 10;
 
-    /** Accuracy of groups: complete groups (no error in any rotation) whose every record is right. */
-    public record GroupAccuracy(int groups, Double accuracy) { }
+    /**
+     * Accuracy of groups: complete groups (no error in any rotation) whose every record is right, with its 95 %
+     * interval ({@code ci}, null when no group is complete).
+     */
+    public record GroupAccuracy(int groups, int right, Double accuracy, Interval ci) {
+        static GroupAccuracy of(Map<String, Boolean> items, IntervalMethod method) {
+            int right = (int) items.values().stream().filter(b -> b).count();
+            return new GroupAccuracy(items.size(), right, items.isEmpty() ? null : (double) right / items.size(),
+                    method.proportion(right, items.size(), Pairwise.LEVEL));
+        }
+    }
 
     public static GroupAccuracy groupAccuracy(List<ResultRecord> records) {
-        Map<String, List<ResultRecord>> byGroup = new LinkedHashMap<>();
-        for (ResultRecord r : records) byGroup.computeIfAbsent(r.group() == null ? r.questionId() : r.group(), k -> new ArrayList<>()).add(r);
-        int complete = 0, right = 0;
-        for (List<ResultRecord> g : byGroup.values()) {
-            if (g.stream().anyMatch(ResultRecord::isError)) continue;
-            complete++;
-            if (g.stream().allMatch(ResultRecord::correct)) right++;
+        return GroupAccuracy.of(gradedItems(records), IntervalMethod.WILSON);
+    }
+
+    /**
+     * The graded items, the unit of every accuracy and every comparison: group id (the question id without circular
+     * evaluation) → right. A group counts once all its rotations are graded (none in error), and is right only when
+     * every rotation is right.
+     */
+    public static Map<String, Boolean> gradedItems(List<ResultRecord> records) {
+        Map<String, Boolean> right = new LinkedHashMap<>();
+        java.util.Set<String> broken = new java.util.HashSet<>();
+        for (ResultRecord r : records) {
+            String g = r.group() == null ? r.questionId() : r.group();
+            if (r.isError()) broken.add(g);
+            right.merge(g, r.correct(), Boolean::logicalAnd);
         }
-        return new GroupAccuracy(complete, complete == 0 ? null : (double) right / complete);
+        right.keySet().removeAll(broken);
+        return right;
     }
 
     public static MethodMetrics of(String method, List<ResultRecord> all, PriceTable prices, double thetaU, boolean circular) {
@@ -72,6 +94,8 @@ public record MethodMetrics(String method, int records, int errors, int unmatche
             cost += c.dollars();
             basis = basis == null ? c.basis() : basis.equals(c.basis()) ? basis : "mixed";
         }
+        // the built-in model without a rate has no price: no dollars, rather than $0 that reads as free
+        Double costPerQuestion = n == 0 || PriceTable.UNPRICED.equals(basis) ? null : cost / n;
         Map<String, Long> terms = new TreeMap<>();
         Map<String, Long> branches = new TreeMap<>();
         for (ResultRecord r : ok) {
@@ -96,13 +120,68 @@ public record MethodMetrics(String method, int records, int errors, int unmatche
             if (u0 != null) u0Rounds.add(new double[]{u0, r.rounds()});
         }
         double[] xs = u0Rounds.stream().mapToDouble(p -> p[0]).toArray(), ys = u0Rounds.stream().mapToDouble(p -> p[1]).toArray();
+        String uNote = uncertaintyNote(unc, thetaU);
+        boolean constantU = uNote != null && uNote.startsWith(SAME_U);
         return new MethodMetrics(method, all.size(), errors, unmatched, ga.groups(), ga.accuracy(), vanilla, prompt, completion,
-                cumulativeTokensPerRound(ok), n == 0 ? 0 : cost / n, basis, mean(ok, r -> r.calls()),
+                cumulativeTokensPerRound(ok), costPerQuestion, basis, mean(ok, r -> r.calls()),
                 mean(ok, r -> r.millis() / 1000.0), mean(ok, r -> r.rounds() > 0 ? 1 : 0), mean(ok, r -> r.rounds()),
                 terms, shares, nan(Calibration.ece(conf, right, ECE_BINS)), Calibration.reliability(conf, right, ECE_BINS),
-                nan(Calibration.auroc(unc, wrong)), nan(Calibration.balancedAccuracy(unc, wrong, thetaU)), thetaU,
+                constantU ? null : nan(Calibration.auroc(unc, wrong)),
+                uNote != null ? null : nan(Calibration.balancedAccuracy(unc, wrong, thetaU)), thetaU,
                 nan(Calibration.spearman(xs, ys)), xs.length, uSysPerRound(ok), weightsPerRound(ok),
-                FlipAccounting.of(ok), backends(ok, prices));
+                FlipAccounting.of(ok), backends(ok, prices), ga.ci(), probeTokensPerQuestion(ok), uNote);
+    }
+
+    static final String SAME_U = "the same U for every answer";
+
+    /**
+     * Why the uncertainty metrics are not shown, or null when they are. When U is the same for every answer, AUROC
+     * and balanced accuracy are 0.5 by construction; when U never crosses θ_U (nothing flagged, or everything),
+     * balanced accuracy is 0.5 by construction (TPR 0 and TNR 1, or the reverse). Either 0.5 says nothing.
+     */
+    static String uncertaintyNote(double[] u, double thetaU) {
+        if (u.length == 0) return null;
+        double min = Double.POSITIVE_INFINITY, max = Double.NEGATIVE_INFINITY;
+        int flagged = 0;
+        for (double x : u) {
+            min = Math.min(min, x);
+            max = Math.max(max, x);
+            if (x > thetaU) flagged++;
+        }
+        if (max - min < 1e-12) {
+            return String.format(java.util.Locale.ROOT, "%s (%.3f): AUROC and balanced accuracy are 0.5 by construction", SAME_U, min);
+        }
+        if (flagged == 0) {
+            return String.format(java.util.Locale.ROOT, "no U above θ_U = %s (highest %.3f): nothing is flagged, "
+                    + "so balanced accuracy is 0.5 by construction", trim(thetaU), max);
+        }
+        if (flagged == u.length) {
+            return String.format(java.util.Locale.ROOT, "every U above θ_U = %s (lowest %.3f): everything is flagged, "
+                    + "so balanced accuracy is 0.5 by construction", trim(thetaU), min);
+        }
+        return null;
+    }
+
+    private static String trim(double v) { return java.math.BigDecimal.valueOf(v).stripTrailingZeros().toPlainString(); }
+
+    /** Mean tokens per question spent on DREAM's probes (before round 0; {@code extra.probes[].tokens}); null when no record probed. */
+    static Double probeTokensPerQuestion(List<ResultRecord> rs) {
+        boolean any = false;
+        double sum = 0;
+        for (ResultRecord r : rs) {
+            long t = probeTokens(r);
+            if (t >= 0) { any = true; sum += t; }
+        }
+        return any && !rs.isEmpty() ? sum / rs.size() : null;
+    }
+
+    /** A record's probe tokens (prompt + completion), or −1 when its trace holds no probes. */
+    static long probeTokens(ResultRecord r) {
+        JsonNode probes = r.trace() == null ? null : r.trace().path("extra").get("probes");
+        if (probes == null || !probes.isArray()) return -1;
+        long t = 0;
+        for (JsonNode p : probes) t += p.path("tokens").path("prompt").asLong() + p.path("tokens").path("completion").asLong();
+        return t;
     }
 
     /** Per backend name: means over the records of calls, tokens and cost; null when only the default backend answered. */
@@ -133,7 +212,8 @@ public record MethodMetrics(String method, int records, int errors, int unmatche
         for (var e : sums.entrySet()) {
             double[] s = e.getValue();
             var t = last.get(e.getKey());
-            out.put(e.getKey(), new BackendUse(t.backend(), t.model(), s[0] / n, s[1] / n, s[2] / n, s[3] / n, basis.get(e.getKey())));
+            String b = basis.get(e.getKey());
+            out.put(e.getKey(), new BackendUse(t.backend(), t.model(), s[0] / n, s[1] / n, s[2] / n, PriceTable.UNPRICED.equals(b) ? null : s[3] / n, b));
         }
         return out;
     }
@@ -143,8 +223,18 @@ public record MethodMetrics(String method, int records, int errors, int unmatche
      * tokens, cost, calls and time need the run, so those are left empty (null) instead of reading as zero.
      */
     public MethodMetrics withoutRunData() {
-        return new MethodMetrics(method, records, errors, unmatched, groups, accuracy, vanillaAccuracy, 0, 0, List.of(), 0, "none",
-                0, 0, 0, 0, Map.of(), Map.of(), null, null, null, null, thetaU, null, 0, List.of(), Map.of(), null, null);
+        return new MethodMetrics(method, records, errors, unmatched, groups, accuracy, vanillaAccuracy, 0, 0, List.of(), null, "none",
+                0, 0, 0, 0, Map.of(), Map.of(), null, null, null, null, thetaU, null, 0, List.of(), Map.of(), null, null, accuracyCi,
+                null, null);
+    }
+
+    /** The same metrics with the accuracy interval computed another way (gam report --interval bootstrap). */
+    public MethodMetrics withAccuracyCi(Interval ci) {
+        return new MethodMetrics(method, records, errors, unmatched, groups, accuracy, vanillaAccuracy, promptTokensPerQuestion,
+                completionTokensPerQuestion, cumulativeTokensPerRound, costPerQuestion, costBasis, callsPerQuestion, secondsPerQuestion,
+                debateTriggerRate, meanRounds, terminations, branchShares, ece, reliability, auroc, balancedAccuracy, thetaU,
+                spearmanInitialUncertaintyVsRounds, spearmanN, uSysPerRound, weightsPerRound, flips, backends, ci, probeTokensPerQuestion,
+                uncertaintyNote);
     }
 
     /** DREAM's branch from {@code extra.branch}: a name, or an object naming it in {@code name}/{@code type}/{@code branch}. */
@@ -185,22 +275,30 @@ public record MethodMetrics(String method, int records, int errors, int unmatche
         return t;
     }
 
-    /** Mean over questions of the tokens spent up to and including round k; a question that stopped earlier keeps its total. */
+    /**
+     * Mean over questions of the tokens spent up to and including round k, DREAM's probes (spent before round 0)
+     * included from round 0 on; a question that stopped earlier keeps its total, and one without rounds (DREAM's
+     * consensus branch) its probes' tokens.
+     */
     static List<Double> cumulativeTokensPerRound(List<ResultRecord> rs) {
         List<long[]> perRecord = new ArrayList<>();
         int maxK = -1;
         for (ResultRecord r : rs) {
             JsonNode rounds = rounds(r);
-            if (rounds == null || !rounds.isArray() || rounds.isEmpty()) continue;
+            long probes = Math.max(0, probeTokens(r));
+            boolean hasRounds = rounds != null && rounds.isArray() && !rounds.isEmpty();
+            if (!hasRounds && probes == 0) continue;
             Map<Integer, Long> byK = new HashMap<>();
-            int rk = -1;
-            for (JsonNode round : rounds) {
-                int k = round.path("k").asInt();
-                byK.merge(k, roundTokens(round), Long::sum);
-                rk = Math.max(rk, k);
+            int rk = 0;
+            if (hasRounds) {
+                for (JsonNode round : rounds) {
+                    int k = round.path("k").asInt();
+                    byK.merge(k, roundTokens(round), Long::sum);
+                    rk = Math.max(rk, k);
+                }
             }
             long[] cum = new long[rk + 1];
-            long run = 0;
+            long run = probes;
             for (int k = 0; k <= rk; k++) { run += byK.getOrDefault(k, 0L); cum[k] = run; }
             perRecord.add(cum);
             maxK = Math.max(maxK, rk);

@@ -9,11 +9,22 @@ import java.util.Map;
 
 /**
  * Cost of a question: tokens × the model's price ({@code eval.prices}: model → {@code input}/{@code output}
- * dollars per million tokens), or, for models without a price (self-hosted, the local model), the GPU-hour
- * rate ({@code eval.gpu_hour_rate}, default an A100 at $4.10/h) × measured wall time.
+ * dollars per million tokens), or, for models without a price (self-hosted), the GPU-hour rate
+ * ({@code eval.gpu_hour_rate}, default an A100 at $4.10/h) × measured wall time. The built-in model runs on this
+ * machine's CPU, not on a rented GPU: it has no price unless the user gives a rate ({@code rateGiven}), so the
+ * report shows no dollars for it rather than a GPU's hourly rate that would make more calls look cheaper.
  */
-public record PriceTable(Map<String, Price> prices, double gpuHourRate) {
+public record PriceTable(Map<String, Price> prices, double gpuHourRate, boolean rateGiven) {
     public static final double DEFAULT_GPU_HOUR_RATE = 4.10;
+
+    /** The built-in model's name, whichever backend serves it ({@code local:gam-perception}, or over HTTP from {@code gam local-server}). */
+    static final String BUILT_IN_MODEL = "gam-perception";
+
+    /** The basis of a cost that was not priced: the built-in model without a rate. */
+    public static final String UNPRICED = "no price: the built-in model runs on this machine's CPU (set eval.gpu_hour_rate to price its time)";
+
+    /** A table without an explicit GPU-hour rate. */
+    public PriceTable(Map<String, Price> prices, double gpuHourRate) { this(prices, gpuHourRate, false); }
 
     /** Dollars per million input and output tokens. */
     public record Price(double input, double output) { }
@@ -37,7 +48,8 @@ public record PriceTable(Map<String, Price> prices, double gpuHourRate) {
                 p.put(e.getKey(), new Price(v.get("input").asDouble(), v.get("output").asDouble()));
             });
         }
-        return new PriceTable(p, config.number("eval.gpu_hour_rate", DEFAULT_GPU_HOUR_RATE));
+        boolean given = !config.node("eval.gpu_hour_rate").isMissingNode() && !config.node("eval.gpu_hour_rate").isNull();
+        return new PriceTable(p, config.number("eval.gpu_hour_rate", DEFAULT_GPU_HOUR_RATE), given);
     }
 
     /** The price for a backend name such as {@code openai:gpt-4o}: exact name, then the model part, then a key it contains. */
@@ -107,6 +119,14 @@ public record PriceTable(Map<String, Price> prices, double gpuHourRate) {
     public Cost cost(String backendName, long promptTokens, long completionTokens, long millis) {
         Price p = priceFor(backendName);
         if (p != null) return new Cost((promptTokens * p.input() + completionTokens * p.output()) / 1e6, "price table");
+        if (!rateGiven && builtIn(backendName)) return new Cost(0, UNPRICED);
         return new Cost(gpuHourRate * millis / 3_600_000.0, String.format(Locale.ROOT, "GPU $%.2f/h × wall time", gpuHourRate));
+    }
+
+    /** Whether a backend name ({@code kind:model}) names the built-in model. */
+    static boolean builtIn(String backendName) {
+        if (backendName == null) return false;
+        int colon = backendName.indexOf(':');
+        return (colon >= 0 ? backendName.substring(colon + 1) : backendName).equals(BUILT_IN_MODEL);
     }
 }

@@ -37,12 +37,14 @@ public final class ResultStore implements AutoCloseable {
     private final Path dir;
     private final Path jsonl;
     private final Connection db;
+    private final RunLock lock;
     private BufferedWriter jsonlOut;
     private boolean superseded;
 
     public ResultStore(Path dir) {
         this.dir = dir;
         this.jsonl = dir.resolve("results.jsonl");
+        this.lock = RunLock.take(dir); // one writer per directory: a second run is told so, not SQLITE_BUSY later
         try {
             Files.createDirectories(dir);
             db = DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("results.db").toAbsolutePath());
@@ -59,8 +61,10 @@ public final class ResultStore implements AutoCloseable {
             if (jsonlLags()) rebuildJsonl();
             jsonlOut = Files.newBufferedWriter(jsonl, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
         } catch (SQLException e) {
+            lock.close();
             throw new IllegalStateException("cannot open results database " + dir.resolve("results.db") + ": " + e.getMessage(), e);
         } catch (IOException e) {
+            lock.close();
             throw new UncheckedIOException("cannot open run directory " + dir + ": " + e.getMessage(), e);
         }
     }
@@ -452,6 +456,8 @@ public final class ResultStore implements AutoCloseable {
             db.close();
         } catch (IOException | SQLException e) {
             throw new IllegalStateException("cannot close run directory " + dir + ": " + e.getMessage(), e);
+        } finally {
+            lock.close();
         }
     }
 }

@@ -1,6 +1,9 @@
 package dev.gamagent.eval;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import dev.gamagent.eval.stats.Interval;
+import dev.gamagent.eval.stats.IntervalMethod;
+import dev.gamagent.eval.stats.Pairwise;
 import dev.gamagent.util.Json;
 
 import java.io.IOException;
@@ -19,16 +22,18 @@ import java.util.TreeMap;
  * accuracy per category and per l2-category for each method. {@code grading} names the grading mode(s)
  * the records were graded with (the "mode" of each record's "mode:step" rule; null for runs made before
  * grading modes were recorded); {@code signals}, which uncertainty signal each method's agents ran on
- * ({@link SignalMix}).
+ * ({@link SignalMix}); {@code statistics}, how the intervals were computed and every pair of methods compared on the
+ * items both graded (McNemar's exact test, the difference's interval, Holm's correction; {@link Pairwise}).
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record RunSummary(String data, List<String> methods, boolean circular, int questions, List<SkippedRow> skipped,
                          Map<String, MethodMetrics> metrics, Map<String, Map<String, Cell>> byCategory,
                          Map<String, Map<String, Cell>> byL2Category, String command, String grading,
-                         Map<String, Map<String, Long>> signals) {
+                         Map<String, Map<String, Long>> signals, Pairwise.Report statistics) {
 
-    /** Accuracy of one method in one category: complete groups and the share right. */
-    public record Cell(int n, Double accuracy) { }
+    /** Accuracy of one method in one category: complete groups, the share right and its 95 % interval. */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record Cell(int n, Double accuracy, Interval ci) { }
 
     public static RunSummary compute(String data, List<String> requestedMethods, boolean circular, int questions,
                                      List<SkippedRow> skipped, List<ResultRecord> records, PriceTable prices,
@@ -38,6 +43,7 @@ public record RunSummary(String data, List<String> methods, boolean circular, in
         Map<String, MethodMetrics> metrics = new LinkedHashMap<>();
         Map<String, Map<String, Cell>> cats = new LinkedHashMap<>(), l2 = new LinkedHashMap<>();
         Map<String, Map<String, Long>> signals = new LinkedHashMap<>();
+        Map<String, Map<String, Boolean>> items = new LinkedHashMap<>();
         for (String m : methods) {
             List<ResultRecord> mine = records.stream().filter(r -> r.method().equals(m)).toList();
             List<ResultRecord> forced = null;
@@ -51,11 +57,38 @@ public record RunSummary(String data, List<String> methods, boolean circular, in
                 String label = m + FullLengthRuns.FORCED_SUFFIX;
                 metrics.put(label, MethodMetrics.of(label, forced, prices, thetaU, circular));
             }
+            items.put(m, MethodMetrics.gradedItems(mine));
             cats.put(m, cells(mine, true));
             l2.put(m, cells(mine, false));
             signals.put(m, SignalMix.of(mine));
         }
-        return new RunSummary(data, List.copyOf(methods), circular, questions, skipped, metrics, cats, l2, command, gradingOf(records), signals);
+        return new RunSummary(data, List.copyOf(methods), circular, questions, skipped, metrics, cats, l2, command, gradingOf(records), signals,
+                Pairwise.compare(items, IntervalMethod.WILSON));
+    }
+
+    /**
+     * The graded items (group → right) of each method, as {@link #compute} counts them: a {@code gam.record_full} run's
+     * method by its re-decided answers ({@link FullLengthRuns}); the forced full-length rows are not compared.
+     */
+    public static Map<String, Map<String, Boolean>> itemsByMethod(List<String> methods, List<ResultRecord> records) {
+        Map<String, Map<String, Boolean>> items = new LinkedHashMap<>();
+        for (String m : methods) {
+            List<ResultRecord> mine = records.stream().filter(r -> r.method().equals(m)).toList();
+            if (FullLengthRuns.recordedFull(mine)) mine = FullLengthRuns.redecided(mine);
+            items.put(m, MethodMetrics.gradedItems(mine));
+        }
+        return items;
+    }
+
+    /** This summary with the intervals of {@code method} (accuracy per method and the pairwise block) from the graded items. */
+    public RunSummary withIntervals(IntervalMethod method, Map<String, Map<String, Boolean>> items) {
+        Map<String, MethodMetrics> m = new LinkedHashMap<>();
+        for (var e : metrics.entrySet()) {
+            Map<String, Boolean> mine = items.get(e.getKey());
+            m.put(e.getKey(), mine == null ? e.getValue() : e.getValue().withAccuracyCi(MethodMetrics.GroupAccuracy.of(mine, method).ci()));
+        }
+        return new RunSummary(data, methods, circular, questions, skipped, m, byCategory, byL2Category, command, grading, signals,
+                Pairwise.compare(items, method));
     }
 
     /** The distinct grading modes in the records' rules ("vlmevalkit-2026:option" → vlmevalkit-2026), comma-separated; null for none. */
@@ -71,7 +104,7 @@ public record RunSummary(String data, List<String> methods, boolean circular, in
     public RunSummary withoutRunData() {
         Map<String, MethodMetrics> m = new LinkedHashMap<>();
         for (var e : metrics.entrySet()) m.put(e.getKey(), e.getValue().withoutRunData());
-        return new RunSummary(data, methods, circular, questions, skipped, m, byCategory, byL2Category, command, grading, signals);
+        return new RunSummary(data, methods, circular, questions, skipped, m, byCategory, byL2Category, command, grading, signals, statistics);
     }
 
     private static Map<String, Cell> cells(List<ResultRecord> rs, boolean category) {
@@ -83,7 +116,7 @@ public record RunSummary(String data, List<String> methods, boolean circular, in
         Map<String, Cell> out = new LinkedHashMap<>();
         for (var e : by.entrySet()) {
             MethodMetrics.GroupAccuracy ga = MethodMetrics.groupAccuracy(e.getValue());
-            out.put(e.getKey(), new Cell(ga.groups(), ga.accuracy()));
+            out.put(e.getKey(), new Cell(ga.groups(), ga.accuracy(), ga.ci()));
         }
         return out;
     }

@@ -17,7 +17,8 @@ import java.util.TreeMap;
  * ({@code gam.record_full=true}: every round up to K_max is in the trace) without new model calls. It runs the
  * controller's own rule ({@link DebateRule}: trigger, stop, budget, carried rounds) and consensus
  * ({@link Consensus}) over the recorded rounds instead of played ones, so a setting gives what a fresh run with it
- * gives. Weights, U_i and U_sys are taken as recorded, so λ, γ, τ cannot be swept this way.
+ * gives. Weights, U_i and U_sys are taken as recorded, so λ, γ, τ cannot be swept this way. A run recorded with an
+ * ablation ({@code no_debate}, {@code fixed_rounds}, {@code no_uncertainty}) is re-decided with it.
  */
 public final class Sweep {
     private Sweep() { }
@@ -68,7 +69,31 @@ public final class Sweep {
     }
 
     /** A recorded round as the rule reads it, with its consensus. */
-    record Recorded(int k, double uSys, double conflict, boolean answered, Consensus.Verdict verdict) implements DebateRule.Standing { }
+    record Recorded(int k, double uSys, double conflict, boolean answered, boolean agreed, Consensus.Verdict verdict)
+            implements DebateRule.Standing { }
+
+    /**
+     * The rule a record is re-decided with: the setting's thresholds and the ablations its run was recorded with
+     * ({@code gam.ablation.no_debate}, {@code fixed_rounds}, {@code no_uncertainty} in the trace's config), as the
+     * controller ran them ({@link dev.gamagent.gam.GamSettings#rule}); a run without them, as the default rule.
+     */
+    static DebateRule rule(ResultRecord r, Setting s) {
+        JsonNode a = ablations(r);
+        return new DebateRule(s.rule(), a.path("no_debate").asBoolean(false), a.path("fixed_rounds").asBoolean(false), false,
+                a.path("no_uncertainty").asBoolean(false));
+    }
+
+    /** The {@code gam.ablation} switches a record's run was made with (a missing node when none were recorded). */
+    static JsonNode ablations(ResultRecord r) {
+        return r.trace() == null ? com.fasterxml.jackson.databind.node.MissingNode.getInstance() : r.trace().path("config").path("ablation");
+    }
+
+    /** The ablation switches that are on in any of the records, by name ({@code no_debate}, {@code fixed_rounds}, ...): what a sweep honours. */
+    public static java.util.SortedSet<String> ablationsOn(List<ResultRecord> records) {
+        java.util.SortedSet<String> on = new java.util.TreeSet<>();
+        for (ResultRecord r : records) ablations(r).fields().forEachRemaining(e -> { if (e.getValue().asBoolean(false)) on.add(e.getKey()); });
+        return on;
+    }
 
     /** Sweeps with the default open-answer tolerance (numbers within 1 %). */
     public static List<Result> run(List<ResultRecord> records, List<Setting> grid) {
@@ -124,7 +149,7 @@ public final class Sweep {
         Map<String, String> options = options(r);
         Usage[] used = {Usage.of(byK.get(0))};
         Recorded r0 = read(byK.get(0), 0, options);
-        DebateRule.Outcome<Recorded> end = DebateRule.of(s.rule()).run(r0, new DebateRule.Rounds<>() {
+        DebateRule.Outcome<Recorded> end = rule(r, s).run(r0, new DebateRule.Rounds<>() {
             @Override public Recorded play(int k, Recorded current) {
                 JsonNode round = byK.get(k);
                 if (round == null || !round.hasNonNull("U_sys")) return null;
@@ -175,7 +200,7 @@ public final class Sweep {
         double[] w = weights.stream().mapToDouble(Double::doubleValue).toArray();
         Consensus.Verdict v = options.isEmpty() ? Consensus.open(votes, w)
                 : Consensus.multipleChoice(votes, w, List.copyOf(options.keySet()), options);
-        return new Recorded(k, round.get("U_sys").asDouble(), round.path("conflict").asDouble(0), live > 0, v);
+        return new Recorded(k, round.get("U_sys").asDouble(), round.path("conflict").asDouble(0), live > 0, Consensus.agreed(votes), v);
     }
 
     /**

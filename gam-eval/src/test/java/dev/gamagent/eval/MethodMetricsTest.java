@@ -105,4 +105,66 @@ class MethodMetricsTest {
         assertThat(m.accuracy()).isEqualTo(0.5);
         assertThat(m.vanillaAccuracy()).isEqualTo(1.0); // rotation 0 of all three questions was right
     }
+
+    @Test void accuracyCarriesItsWilsonIntervalOverGradedItemsNotRows() {
+        MethodMetrics m = MethodMetrics.of("gam", records(), PriceTable.from(Config.defaults()), 0.5, false);
+        assertThat(m.accuracyCi()).as("1 right of 3 graded (the error is left out)")
+                .isEqualTo(dev.gamagent.eval.stats.Binomial.wilson(1, 3, 0.95));
+        List<ResultRecord> circular = List.of(
+                new ResultRecord("1", "1", 0, "m", "c", "l", "correct", "A", "A", null, null, 1, 0, 0, null, 0, 0, false, 1, 1, null, null, "x", null),
+                new ResultRecord("1#r1", "1", 1, "m", "c", "l", "correct", "A", "A", null, null, 1, 0, 0, null, 0, 0, false, 1, 1, null, null, "x", null),
+                new ResultRecord("2", "2", 0, "m", "c", "l", "correct", "A", "A", null, null, 1, 0, 0, null, 0, 0, false, 1, 1, null, null, "x", null),
+                new ResultRecord("2#r1", "2", 1, "m", "c", "l", "wrong", "B", "A", null, null, 1, 0, 0, null, 0, 0, false, 1, 1, null, null, "x", null));
+        MethodMetrics c = MethodMetrics.of("m", circular, PriceTable.from(Config.defaults()), 0.5, true);
+        assertThat(c.accuracyCi()).as("two circular groups, one right: not 3 of 4 rows")
+                .isEqualTo(dev.gamagent.eval.stats.Binomial.wilson(1, 2, 0.95));
+        assertThat(MethodMetrics.gradedItems(circular)).containsExactly(Map.entry("1", true), Map.entry("2", false));
+    }
+
+    /** The built-in model runs on the CPU: a GPU's hourly rate would price 9 calls below 3 (issue 27). */
+    @Test void theBuiltInModelHasNoDollarsUnlessTheUserGivesARate() {
+        List<ResultRecord> rs = List.of(new ResultRecord("1", "1", 0, "vote", "c", "l", "correct", "A", "A", "a", "A", 0.9, 0.1, 0, "single",
+                100, 10, false, 3, 7_200, "method", null, "local:gam-perception", null));
+        MethodMetrics unpriced = MethodMetrics.of("vote", rs, PriceTable.from(Config.defaults()), 0.5, false);
+        assertThat(unpriced.costPerQuestion()).isNull();
+        assertThat(unpriced.costBasis()).isEqualTo(PriceTable.UNPRICED);
+        MethodMetrics priced = MethodMetrics.of("vote", rs, PriceTable.from(Config.defaults().with("eval.gpu_hour_rate", "2")), 0.5, false);
+        assertThat(priced.costPerQuestion()).isCloseTo(2 * 7.2 / 3600, within(1e-15));
+        // a self-hosted server without a price keeps the GPU-hour default
+        assertThat(PriceTable.from(Config.defaults()).cost("openai:Qwen2.5-VL-7B", 0, 0, 3_600_000).dollars()).isEqualTo(4.10);
+        assertThat(PriceTable.from(Config.defaults()).cost("openai:gam-perception", 0, 0, 3_600_000).basis()).isEqualTo(PriceTable.UNPRICED);
+    }
+
+    @Test void uncertaintyMetricsThatAreHalfByConstructionAreHiddenWithTheReason() {
+        List<ResultRecord> calm = List.of(
+                rec("1", "correct", 0.9, 0.10, 0, "single", 1, 1, 1, null),
+                rec("2", "wrong", 0.9, 0.30, 0, "single", 1, 1, 1, null),
+                rec("3", "correct", 0.9, 0.20, 0, "single", 1, 1, 1, null));
+        MethodMetrics m = MethodMetrics.of("single", calm, PriceTable.from(Config.defaults()), 0.5, false);
+        assertThat(Calibration.balancedAccuracy(new double[]{0.1, 0.3, 0.2}, new boolean[]{false, true, false}, 0.5)).as("what it hid").isEqualTo(0.5);
+        assertThat(m.balancedAccuracy()).isNull();
+        assertThat(m.uncertaintyNote()).contains("θ_U = 0.5", "highest 0.300", "nothing is flagged");
+        assertThat(m.auroc()).as("U still ranks the answers").isEqualTo(1.0);
+        List<ResultRecord> flat = List.of(rec("1", "correct", 0.9, 0.0, 0, "single", 1, 1, 1, null),
+                rec("2", "wrong", 0.9, 0.0, 0, "single", 1, 1, 1, null));
+        MethodMetrics f = MethodMetrics.of("single", flat, PriceTable.from(Config.defaults()), 0.5, false);
+        assertThat(f.auroc()).isNull();
+        assertThat(f.uncertaintyNote()).startsWith("the same U for every answer (0.000)");
+        assertThat(MethodMetrics.of("gam", records(), PriceTable.from(Config.defaults()), 0.5, false).uncertaintyNote()).isNull();
+    }
+
+    /** DREAM's probes run before round 0: the cumulative token curve starts with them, so it ends near the table's tokens. */
+    @Test void theCumulativeTokenCurveCountsTheProbesBeforeRoundZero() throws Exception {
+        JsonNode probed = Json.MAPPER.readTree("{\"rounds\":[" + round(0, 0.2, "e1", 0.5, 50, 10, "e2", 0.5, 30, 10) + ","
+                + round(1, 0.1, "e1", 0.5, 20, 0, "e2", 0.5, 20, 0) + "],\"extra\":{\"branch\":\"PerAgent\",\"probes\":["
+                + "{\"agent\":\"e1\",\"tokens\":{\"prompt\":300,\"completion\":5}},{\"agent\":\"e2\",\"tokens\":{\"prompt\":190,\"completion\":5}}]}}");
+        JsonNode consensus = Json.MAPPER.readTree("{\"rounds\":[],\"extra\":{\"branch\":\"Consensus\",\"probes\":["
+                + "{\"agent\":\"e1\",\"tokens\":{\"prompt\":100,\"completion\":0}}]}}");
+        MethodMetrics m = MethodMetrics.of("dream+gam", List.of(rec("1", "correct", 0.9, 0.1, 1, "uncertainty", 640, 30, 1, probed),
+                rec("2", "correct", 0.9, 0.1, 0, "consensus", 100, 0, 1, consensus)), PriceTable.from(Config.defaults()), 0.5, false);
+        assertThat(m.probeTokensPerQuestion()).isEqualTo((500 + 100) / 2.0);
+        // q1: 500 + 100 = 600 after round 0, 640 after round 1; q2: its 100 probe tokens throughout
+        assertThat(m.cumulativeTokensPerRound()).containsExactly(350.0, 370.0);
+        assertThat(MethodMetrics.of("gam", records(), PriceTable.from(Config.defaults()), 0.5, false).probeTokensPerQuestion()).isNull();
+    }
 }

@@ -29,6 +29,14 @@ class SweepTest {
                 40, 0, false, 9, 100, "method", null, "local", trace);
     }
 
+    /** The same debate recorded under the given {@code gam.ablation.*} switch (its trace's config says so). */
+    static ResultRecord recordedWith(String ablation) throws Exception {
+        ResultRecord r = recorded();
+        com.fasterxml.jackson.databind.node.ObjectNode trace = (com.fasterxml.jackson.databind.node.ObjectNode) r.trace();
+        trace.putObject("config").put("record_full", true).putObject("ablation").put(ablation, true);
+        return r;
+    }
+
     private static Sweep.Result one(double term, double u, double c, double eps, int k) throws Exception {
         return Sweep.run(List.of(recorded()), List.of(new Sweep.Setting(term, u, c, eps, k))).get(0);
     }
@@ -65,6 +73,35 @@ class SweepTest {
         Sweep.Result max = one(0.1, 0.5, 0.6, 0.001, 2);
         assertThat(max.terminations()).containsOnlyKeys("max_rounds");
         assertThat(max.accuracy()).isEqualTo(0.0);
+    }
+
+    // ---- issue 26, item 5: a run recorded with an ablation is re-decided with it ----
+
+    @Test void aRunRecordedWithFixedRoundsKeepsItsTriggerAndRunsToKMax() throws Exception {
+        // default thresholds would stop at round 2 on uncertainty (A); fixed_rounds runs to K_max = 3 (B)
+        Sweep.Result r = Sweep.run(List.of(recordedWith("fixed_rounds")), List.of(new Sweep.Setting(0.15, 0.5, 0.6, 0.01, 3))).get(0);
+        assertThat(r.meanRounds()).isEqualTo(3);
+        assertThat(r.terminations()).containsOnlyKeys("fixed_rounds");
+        assertThat(r.accuracy()).isEqualTo(1.0);
+        assertThat(r.incomplete()).isZero();
+    }
+
+    @Test void aRunRecordedWithNoDebateIsNeverDebated() throws Exception {
+        Sweep.Result r = Sweep.run(List.of(recordedWith("no_debate")), List.of(new Sweep.Setting(0.15, 0.5, 0.6, 0.01, 3))).get(0);
+        assertThat(r.meanRounds()).isZero();
+        assertThat(r.terminations()).containsOnlyKeys("consensus");
+        assertThat(r.tokensPerQuestion()).isEqualTo(10);
+    }
+
+    @Test void aRunRecordedWithoutUncertaintyStopsWhenTheChosenAnswersAgree() throws Exception {
+        // θ_C 0.1 < C0 0.2 triggers; round 1: both experts chose B, so the ablation's stop ends the debate there
+        Sweep.Result r = Sweep.run(List.of(recordedWith("no_uncertainty")), List.of(new Sweep.Setting(0.15, 0.5, 0.1, 0.01, 3))).get(0);
+        assertThat(r.meanRounds()).isEqualTo(1);
+        assertThat(r.terminations()).containsOnlyKeys("agreement");
+        assertThat(r.accuracy()).isEqualTo(1.0);
+        // U_sys 0.6 > θ_U says nothing under the ablation: with θ_C above C0 there is no debate
+        Sweep.Result calm = Sweep.run(List.of(recordedWith("no_uncertainty")), List.of(new Sweep.Setting(0.15, 0.5, 0.6, 0.01, 3))).get(0);
+        assertThat(calm.meanRounds()).isZero();
     }
 
     @Test void aSettingThatWouldDebateLongerThanRecordedIsFlaggedIncomplete() throws Exception {

@@ -42,12 +42,29 @@ public record CompletionRequest(String model, boolean stream, Question question)
      * is any decoded.
      */
     public static CompletionRequest parse(byte[] body, ServerSettings settings, RemoteImages remote, ImageLoader loader) {
+        return read(body, settings, remote).decode(loader);
+    }
+
+    /**
+     * A request read and checked, its images fetched (remote ones through {@code remote}) but not yet decoded: the
+     * server reads requests before they wait for a slot, and decodes them when one is free.
+     */
+    public record Read(String model, boolean stream, String question, String hint, Map<String, String> options,
+                       List<Encoded> images, ServerSettings settings) {
+        /** Checks every image's header and the request's total, then decodes within the loader's budget. */
+        public CompletionRequest decode(ImageLoader loader) {
+            return new CompletionRequest(model, stream, new Question("request", CompletionRequest.decode(images, loader, settings), question,
+                    hint, options, null, null, null));
+        }
+    }
+
+    /** Reads the request: everything but decoding its images. */
+    public static Read read(byte[] body, ServerSettings settings, RemoteImages remote) {
         JsonNode root;
         try {
             root = Json.MAPPER.readTree(body);
         } catch (JsonProcessingException e) {
-            throw ApiError.badRequest("invalid_json", "the request body is not valid JSON: " + e.getOriginalMessage()
-                    + " (line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ")");
+            throw ApiError.badRequest("invalid_json", "the request body is not valid JSON: " + Json.problem(e));
         } catch (java.io.IOException e) {
             throw ApiError.badRequest("invalid_json", "the request body cannot be read: " + e.getMessage());
         }
@@ -116,12 +133,11 @@ public record CompletionRequest(String model, boolean stream, Question question)
         String q = question.toString().strip();
         if (q.isEmpty()) throw ApiError.badRequest("missing_question", "no question text in the user messages");
         String h = hint.toString().strip();
-        return new CompletionRequest(model.strip(), stream,
-                new Question("request", decode(images, loader, settings), q, h.isEmpty() ? null : h, options, null, null, null));
+        return new Read(model.strip(), stream, q, h.isEmpty() ? null : h, options, List.copyOf(images), settings);
     }
 
     /** An image part's bytes, not yet decoded, and where it was in the request. */
-    private record Encoded(String where, byte[] bytes) { }
+    public record Encoded(String where, byte[] bytes) { }
 
     /** Checks every header and the request's total before decoding anything; then decodes within the loader's budget. */
     private static List<Picture> decode(List<Encoded> parts, ImageLoader loader, ServerSettings settings) {

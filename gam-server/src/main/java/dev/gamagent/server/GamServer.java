@@ -13,6 +13,7 @@ import dev.gamagent.api.Trace;
 import dev.gamagent.backend.Backend;
 import dev.gamagent.backend.BackendException;
 import dev.gamagent.backend.NamedBackends;
+import dev.gamagent.backend.internal.SecretScrubber;
 import dev.gamagent.config.Config;
 import dev.gamagent.eval.SignalMix;
 import dev.gamagent.image.DecodeBudget;
@@ -41,10 +42,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
@@ -55,7 +52,6 @@ import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -76,12 +72,12 @@ public final class GamServer implements AutoCloseable {
     private final NamedBackends backends;
     private final Config config;
     private final MethodCatalog catalog;
-    private final SecretRedactor redactor;
+    private final SecretScrubber secrets;
     private final ServerMetrics metrics = new ServerMetrics();
-    private final Semaphore inFlight;
+    private final QuestionQueue questions;
     private final TraceStore traces;
     private final ExecutorService agentExecutor;
-    private final HttpClient imageClient;
+    private final ImageFetcher fetcher;
     private final ImageLoader images;
     private final SecureRandom random = new SecureRandom();
     private Server http;
@@ -92,30 +88,37 @@ public final class GamServer implements AutoCloseable {
      * @param upstreamSecrets API keys the backend uses; they are redacted from every response, trace and log line
      */
     public GamServer(ServerSettings settings, Backend backend, Config config, MethodCatalog catalog, List<String> upstreamSecrets) {
-        this(settings, NamedBackends.of(backend), config, catalog, upstreamSecrets);
+        this(settings, NamedBackends.of(backend), config, catalog, new SecretScrubber(upstreamSecrets == null ? List.of() : upstreamSecrets));
+    }
+
+    /**
+     * @param upstreamSecrets API keys the backends use; they are redacted from every response, trace and log line
+     */
+    public GamServer(ServerSettings settings, NamedBackends backends, Config config, MethodCatalog catalog, List<String> upstreamSecrets) {
+        this(settings, backends, config, catalog, new SecretScrubber(upstreamSecrets == null ? List.of() : upstreamSecrets));
     }
 
     /**
      * A server whose methods' agents may use named backends (a panel from the server's configuration; clients
      * still pick only the method, as the "model").
      *
-     * @param upstreamSecrets API keys the backends use; they are redacted from every response, trace and log line
+     * @param processSecrets the process's secrets (upstream keys, keys in base URLs); they and the server's own key are
+     *                       removed, in every form, from every response body, event, stored trace and log line
      */
-    public GamServer(ServerSettings settings, NamedBackends backends, Config config, MethodCatalog catalog, List<String> upstreamSecrets) {
+    public GamServer(ServerSettings settings, NamedBackends backends, Config config, MethodCatalog catalog, SecretScrubber processSecrets) {
         settings.check();
         this.settings = settings;
         this.backends = backends;
         this.backend = backends.defaultBackend();
         this.config = config;
         this.catalog = catalog == null ? MethodCatalog.REGISTRY : catalog;
-        List<String> secrets = new java.util.ArrayList<>(upstreamSecrets == null ? List.of() : upstreamSecrets);
-        if (settings.apiKey() != null) secrets.add(settings.apiKey());
-        this.redactor = new SecretRedactor(secrets);
-        this.inFlight = new Semaphore(settings.maxInFlight());
-        this.traces = new TraceStore(settings.traceDb(), settings.traceRetention());
+        this.secrets = settings.apiKey() == null ? processSecrets : processSecrets.with(List.of(settings.apiKey()));
+        this.questions = new QuestionQueue(settings.maxInFlight(), settings.maxQueued(), settings.queueTimeout(), RETRY_AFTER_SECONDS);
+        metrics.waitingFrom(questions::waiting);
+        this.traces = new TraceStore(settings.traceDb(), settings.traceRetention(), settings.traceMaxAge(),
+                settings.defaultTraceLocation(System.getenv(), System.getProperty("user.home")), java.time.Clock.systemUTC());
         this.agentExecutor = Concurrency.newIoExecutor("gam-serve-agent");
-        this.imageClient = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10))
-                .followRedirects(HttpClient.Redirect.NEVER).build();
+        this.fetcher = new ImageFetcher(settings, RETRY_AFTER_SECONDS);
         // decode within one budget for the server, keep each image at most as large as the backend can use
         this.images = new ImageLoader(settings.maxImagePixels(), "server.max_image_megapixels")
                 .withBudget(settings.decodeBudgetPixels() > 0 ? new DecodeBudget(settings.decodeBudgetPixels()) : DecodeBudget.megapixels(0))
@@ -128,7 +131,8 @@ public final class GamServer implements AutoCloseable {
 
     /** Starts listening; returns the bound port (useful with port 0). */
     public synchronized int start() throws IOException {
-        QueuedThreadPool threads = new QueuedThreadPool(64, 4);
+        // a question waiting in line holds its thread: room for every slot and place in line, and for the rest
+        QueuedThreadPool threads = new QueuedThreadPool(Math.max(64, 16 + settings.maxInFlight() + settings.maxQueued()), 4);
         threads.setName("gam-serve-http");
         threads.setDaemon(true);
         http = new Server(threads);
@@ -206,6 +210,7 @@ public final class GamServer implements AutoCloseable {
             }
         }
         agentExecutor.shutdownNow();
+        fetcher.close();
         traces.close();
     }
 
@@ -243,7 +248,7 @@ public final class GamServer implements AutoCloseable {
         } catch (ApiError e) {
             status = sendError(ex, e);
         } catch (RuntimeException | IOException e) {
-            LOG.warn("{} {} failed: {}", ex.getRequestMethod(), path, redactor.redact(String.valueOf(e)));
+            LOG.warn("{} {} failed: {}", ex.getRequestMethod(), path, secrets.scrub(String.valueOf(e)));
             status = sendError(ex, new ApiError(500, "server_error", "internal_error", "internal error: " + e.getMessage()));
         } finally {
             metrics.httpRequest(route, status);
@@ -329,39 +334,50 @@ public final class GamServer implements AutoCloseable {
 
     // ---- chat completions --------------------------------------------------------------------------------
 
+    /**
+     * A question: read and checked, its remote images fetched (within their own limits, holding no slot), then it
+     * takes one of the {@code server.max_in_flight} slots, waiting in line when all are busy; only then are its
+     * images decoded and the method run.
+     */
     private int chatCompletions(HttpExchange ex) throws IOException {
         requireMethod(ex, "POST");
         byte[] body = readBody(ex);
-        if (!inFlight.tryAcquire()) {
-            throw new ApiError(429, "rate_limit_error", "too_many_questions_in_flight", "the server is already answering "
-                    + settings.maxInFlight() + " questions (server.max_in_flight); retry in " + RETRY_AFTER_SECONDS + " s",
-                    RETRY_AFTER_SECONDS);
-        }
-        // The slot frees as soon as the answer exists, before it is written, so a client that got its
-        // answer can ask again at once.
-        java.util.concurrent.atomic.AtomicBoolean released = new java.util.concurrent.atomic.AtomicBoolean();
-        Runnable freeSlot = () -> { if (released.compareAndSet(false, true)) inFlight.release(); };
         long t0 = System.nanoTime();
         String methodName = "unknown";
         int status = 500;
         metrics.questionStarted();
-        try {
-            CompletionRequest req = CompletionRequest.parse(body, settings, this::fetchImage, images);
+        try (ImageFetcher.Lease lease = fetcher.lease()) {
+            lease.reserve(body.length, "this request's body");
+            CompletionRequest.Read read = CompletionRequest.read(body, settings, url -> fetcher.fetch(url, lease));
             Method method;
             try {
-                method = catalog.create(req.model());
+                method = catalog.create(read.model());
             } catch (IllegalArgumentException e) {
-                throw new ApiError(404, "invalid_request_error", "model_not_found", "unknown model '" + req.model()
+                throw new ApiError(404, "invalid_request_error", "model_not_found", "unknown model '" + read.model()
                         + "': the model names the method; known: " + String.join(", ", catalog.names()));
             }
             methodName = method.name();
-            status = req.stream() ? stream(ex, req, method, freeSlot) : answer(ex, req, method, freeSlot);
-            return status;
+            QuestionQueue.Slot slot = questions.take(() -> ex instanceof JettyExchange j && j.clientGone());
+            if (slot == null) {
+                status = 499; // nginx's "client closed request": nobody is there to answer
+                LOG.info("chat.completions method={}: the client went away while waiting for a slot", methodName);
+                return status;
+            }
+            // The slot frees as soon as the answer exists, before it is written, so a client that got its
+            // answer can ask again at once.
+            Runnable freeSlot = slot::close;
+            try {
+                CompletionRequest req = read.decode(images);
+                lease.close(); // decoded: the fetched bytes are no longer held
+                status = req.stream() ? stream(ex, req, method, freeSlot) : answer(ex, req, method, freeSlot);
+                return status;
+            } finally {
+                freeSlot.run();
+            }
         } catch (ApiError e) {
             status = e.status();
             throw e;
         } finally {
-            freeSlot.run();
             metrics.questionFinished(methodName, backend.name(), status, (System.nanoTime() - t0) / 1e9);
             LOG.info("chat.completions method={} status={} in {} ms", methodName, status, (System.nanoTime() - t0) / 1_000_000);
         }
@@ -418,10 +434,10 @@ public final class GamServer implements AutoCloseable {
             a = method.run(req.question(), ctx);
         } catch (MethodFailure e) {
             if (e.partialTrace() != null) store(traceId, method.name(), req, e.partialTrace());
-            throw new ApiError(502, "upstream_error", "method_failed", method.name() + " could not answer: " + redactor.redact(e.getMessage())
+            throw new ApiError(502, "upstream_error", "method_failed", method.name() + " could not answer: " + secrets.scrub(e.getMessage())
                     + (e.partialTrace() != null ? " (partial trace " + traceId + ")" : ""));
         } catch (BackendException e) {
-            throw new ApiError(502, "upstream_error", "backend_failed", "backend " + backend.name() + " failed: " + redactor.redact(e.getMessage()));
+            throw new ApiError(502, "upstream_error", "backend_failed", "backend " + backend.name() + " failed: " + secrets.scrub(e.getMessage()));
         }
         if (a.trace() != null) store(traceId, method.name(), req, a.trace());
         if (!semanticNoticed.get() && a.trace() != null && SignalMix.usedSemantic(Json.MAPPER.valueToTree(a.trace()))
@@ -437,7 +453,8 @@ public final class GamServer implements AutoCloseable {
             Picture first = req.question().images().get(0);
             png = first.scaled(1.0, 1_000_000).png(); // enough for the viewer; keeps the database small
         }
-        traces.save(traceId, method, redactor.redact(req.question().text()), redactor.redact(Json.write(trace)), png);
+        // the whole trace as JSON, scrubbed string by string: whatever a trace records (prompts too) inherits it
+        traces.save(traceId, method, secrets.scrub(req.question().text()), Json.write(secrets.scrub(Json.MAPPER.valueToTree(trace))), png);
     }
 
     private ObjectNode completion(Answer a, CompletionRequest req, Method method, String traceId) {
@@ -503,9 +520,9 @@ public final class GamServer implements AutoCloseable {
 
     private JsonNode eventData(Map<String, Object> data) {
         try {
-            return Json.MAPPER.readTree(redactor.redact(Json.write(data == null ? Map.of() : data)));
-        } catch (RuntimeException | IOException e) {
-            return Json.MAPPER.getNodeFactory().textNode(redactor.redact(String.valueOf(data)));
+            return secrets.scrub(Json.MAPPER.valueToTree(data == null ? Map.of() : data));
+        } catch (RuntimeException e) {
+            return Json.MAPPER.getNodeFactory().textNode(secrets.scrub(String.valueOf(data)));
         }
     }
 
@@ -516,7 +533,7 @@ public final class GamServer implements AutoCloseable {
 
         EventStream(OutputStream out) { this.out = out; }
 
-        synchronized void send(JsonNode payload) { write("data: " + redactor.redact(Json.write(payload)) + "\n\n"); }
+        synchronized void send(JsonNode payload) { write("data: " + Json.write(secrets.scrub(payload)) + "\n\n"); }
 
         synchronized void done() { write("data: [DONE]\n\n"); }
 
@@ -556,13 +573,21 @@ public final class GamServer implements AutoCloseable {
 
     private int trace(HttpExchange ex, String id) throws IOException {
         String json = traces.json(id).orElseThrow(() -> new ApiError(404, "invalid_request_error", "trace_not_found",
-                "no trace '" + id + "' (traces are kept for the newest " + settings.traceRetention() + " questions)"));
+                "no trace '" + id + "' (" + retentionText() + ")"));
         return send(ex, 200, "application/json; charset=utf-8", json.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** How long traces are kept, in the words the 404s use (the web page shows them). */
+    private String retentionText() {
+        Duration age = settings.traceMaxAge();
+        return "the server keeps the traces of its newest " + settings.traceRetention() + " questions"
+                + (age.isZero() ? "" : ", none older than " + (age.toHours() % 24 == 0 ? age.toDays() + " days" : age.toHours() + " hours"))
+                + ", in " + settings.traceDb().getFileName() + " (config server.trace_retention, server.trace_retention_days, --trace-db)";
     }
 
     private int traceImage(HttpExchange ex, String id) throws IOException {
         byte[] png = traces.image(id).orElseThrow(() -> new ApiError(404, "invalid_request_error", "trace_not_found",
-                "no image for trace '" + id + "'"));
+                "no image for trace '" + id + "' (" + retentionText() + ")"));
         return send(ex, 200, "image/png", png);
     }
 
@@ -608,33 +633,6 @@ public final class GamServer implements AutoCloseable {
                 "the request body is larger than the limit of %.1f MB (config server.max_body_mb)", limit / (1024.0 * 1024)));
     }
 
-    private byte[] fetchImage(URI url) {
-        try {
-            HttpResponse<InputStream> r = imageClient.send(HttpRequest.newBuilder(url).timeout(Duration.ofSeconds(30)).GET().build(),
-                    HttpResponse.BodyHandlers.ofInputStream());
-            try (InputStream in = r.body()) {
-                if (r.statusCode() != 200) {
-                    throw ApiError.badRequest("image_fetch_failed", "image URL " + url + " answered HTTP " + r.statusCode());
-                }
-                long limit = settings.maxBodyBytes();
-                ByteArrayOutputStream out = new ByteArrayOutputStream();
-                byte[] buf = new byte[65536];
-                int n;
-                while ((n = in.read(buf)) > 0) {
-                    out.write(buf, 0, n);
-                    if (out.size() > limit) throw new ApiError(413, "invalid_request_error", "image_too_large",
-                            "image URL " + url + " is larger than the body limit of " + limit + " bytes");
-                }
-                return out.toByteArray();
-            }
-        } catch (IOException e) {
-            throw ApiError.badRequest("image_fetch_failed", "cannot fetch image URL " + url + ": " + e.getMessage());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw ApiError.badRequest("image_fetch_failed", "interrupted while fetching " + url);
-        }
-    }
-
     private String newTraceId() {
         byte[] b = new byte[8];
         random.nextBytes(b);
@@ -642,7 +640,7 @@ public final class GamServer implements AutoCloseable {
     }
 
     private int sendJson(HttpExchange ex, int status, JsonNode body) throws IOException {
-        return send(ex, status, "application/json; charset=utf-8", redactor.redact(Json.write(body)).getBytes(StandardCharsets.UTF_8));
+        return send(ex, status, "application/json; charset=utf-8", Json.write(secrets.scrub(body)).getBytes(StandardCharsets.UTF_8));
     }
 
     private static int send(HttpExchange ex, int status, String contentType, byte[] body) throws IOException {
@@ -658,7 +656,7 @@ public final class GamServer implements AutoCloseable {
 
     private ObjectNode errorBody(ApiError e) {
         ObjectNode err = Json.MAPPER.createObjectNode();
-        err.put("message", redactor.redact(e.getMessage()));
+        err.put("message", secrets.scrub(e.getMessage()));
         err.put("type", e.type());
         err.put("code", e.code());
         return err;

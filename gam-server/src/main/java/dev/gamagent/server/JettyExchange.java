@@ -79,6 +79,25 @@ final class JettyExchange extends HttpExchange {
         else if (responseLength < 0) response.getHeaders().put("Content-Length", "0");
     }
 
+    /**
+     * Whether the client has closed the connection while its request waits. Jetty reads nothing once a request's
+     * body is in (so it would notice only when answering): a non-blocking read of the socket says it. A client does not
+     * send more on this connection before its answer; if one does (HTTP pipelining), the byte read is lost, so the
+     * connection closes after this answer.
+     */
+    boolean clientGone() {
+        org.eclipse.jetty.io.EndPoint ep = request.getConnectionMetaData().getConnection().getEndPoint();
+        if (!ep.isOpen()) return true;
+        if (!(ep.getTransport() instanceof java.nio.channels.SocketChannel ch) || ch.isBlocking()) return false;
+        try {
+            int n = ch.read(java.nio.ByteBuffer.allocate(1));
+            if (n > 0) responseHeaders.set("Connection", "close");
+            return n < 0;
+        } catch (IOException e) {
+            return true; // reset by the peer
+        }
+    }
+
     @Override public InetSocketAddress getRemoteAddress() { return inet(request.getConnectionMetaData().getRemoteSocketAddress()); }
 
     @Override public InetSocketAddress getLocalAddress() { return inet(request.getConnectionMetaData().getLocalSocketAddress()); }

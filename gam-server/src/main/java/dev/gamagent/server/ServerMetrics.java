@@ -29,7 +29,13 @@ public final class ServerMetrics {
     private final Map<String, LongAdder> http = new ConcurrentHashMap<>();
     private final AtomicLong inFlight = new AtomicLong();
 
+    private volatile java.util.function.IntSupplier waiting = () -> 0;
+
+    /** Questions read and waiting for a slot (or fetching their images) are counted in flight; this says how many wait. */
     public void questionStarted() { inFlight.incrementAndGet(); }
+
+    /** Where the number of questions waiting in line comes from. */
+    public void waitingFrom(java.util.function.IntSupplier w) { this.waiting = w; }
 
     /** One answered (or failed) question; {@code status} is the HTTP status sent. */
     public void questionFinished(String method, String backend, int status, double seconds) {
@@ -68,6 +74,9 @@ public final class ServerMetrics {
         sb.append("# HELP gam_questions_in_flight Questions being answered now.\n");
         sb.append("# TYPE gam_questions_in_flight gauge\n");
         sb.append("gam_questions_in_flight ").append(inFlight.get()).append('\n');
+        sb.append("# HELP gam_questions_waiting Questions waiting for a free slot (server.max_queued).\n");
+        sb.append("# TYPE gam_questions_waiting gauge\n");
+        sb.append("gam_questions_waiting ").append(waiting.getAsInt()).append('\n');
         sb.append("# HELP gam_http_requests_total HTTP requests by route and status.\n");
         sb.append("# TYPE gam_http_requests_total counter\n");
         new TreeMap<>(http).forEach((k, v) -> {

@@ -16,7 +16,9 @@ import java.util.Locale;
  * ({@code max_body_mb}, {@code max_image_megapixels}, {@code max_request_megapixels}, {@code max_in_flight},
  * {@code allowed_image_hosts}, {@code allowed_hosts}, {@code cors_origins}, {@code header_timeout_s},
  * {@code read_timeout_s}, {@code idle_timeout_s}, {@code decode_budget_megapixels}, {@code trace_db},
- * {@code trace_retention}); host, port and key from flags.
+ * {@code trace_retention}, {@code trace_retention_days}, {@code max_queued}, {@code queue_timeout_s},
+ * {@code image_fetch_timeout_s}, {@code image_fetches}, {@code image_fetches_per_host}, {@code waiting_budget_mb});
+ * host, port and key from flags.
  *
  * @param apiKey            the bearer token clients must send, or null (only allowed on a loopback address)
  * @param allowedImageHosts hosts remote image URLs may come from; an entry starting with '.' matches subdomains
@@ -28,16 +30,33 @@ import java.util.Locale;
  * @param bodyTimeout       the longest a client may take to send a request's body
  * @param idleTimeout       a connection without traffic for this long is closed
  * @param decodeBudgetPixels pixels decoded at once across requests (0 = sized to the heap)
+ * @param traceDb           the trace database; null = {@link #defaultTraceDb} in the user's state directory
+ * @param traceMaxAge       traces older than this are deleted; zero = kept until {@code traceRetention} pushes them out
+ * @param maxQueued         questions that wait for a free slot (beyond {@code maxInFlight}) before 429
+ * @param queueTimeout      the longest a question waits in the queue before 429
+ * @param imageFetchTimeout the whole fetch of one remote image: connection, headers and body
+ * @param imageFetches      remote images fetched at once across requests
+ * @param imageFetchesPerHost remote images fetched at once from one host
+ * @param waitingBudgetBytes bytes that requests hold before their images are decoded (their bodies and fetched images),
+ *                          so a queue of waiting requests cannot hold unbounded memory (0 = a quarter of the heap)
  */
 public record ServerSettings(String host, int port, String apiKey, long maxBodyBytes, long maxImagePixels,
                              int maxInFlight, List<String> allowedImageHosts, Path traceDb, int traceRetention,
                              long maxRequestPixels, List<String> allowedHosts, List<String> corsOrigins,
-                             Duration headerTimeout, Duration bodyTimeout, Duration idleTimeout, long decodeBudgetPixels) {
+                             Duration headerTimeout, Duration bodyTimeout, Duration idleTimeout, long decodeBudgetPixels,
+                             Duration traceMaxAge, int maxQueued, Duration queueTimeout, Duration imageFetchTimeout, int imageFetches,
+                             int imageFetchesPerHost, long waitingBudgetBytes) {
     public static final long DEFAULT_MAX_BODY_BYTES = 20L * 1024 * 1024;
     public static final long DEFAULT_MAX_IMAGE_PIXELS = 40_000_000L;
     public static final long DEFAULT_MAX_REQUEST_PIXELS = 100_000_000L;
     public static final int DEFAULT_MAX_IN_FLIGHT = 4;
     public static final int DEFAULT_TRACE_RETENTION = 1000;
+    public static final Duration DEFAULT_TRACE_MAX_AGE = Duration.ofDays(30);
+    public static final int DEFAULT_MAX_QUEUED = 256;
+    public static final Duration DEFAULT_QUEUE_TIMEOUT = Duration.ofSeconds(60);
+    public static final Duration DEFAULT_IMAGE_FETCH_TIMEOUT = Duration.ofSeconds(30);
+    public static final int DEFAULT_IMAGE_FETCHES = 8;
+    public static final int DEFAULT_IMAGE_FETCHES_PER_HOST = 2;
     public static final Duration DEFAULT_HEADER_TIMEOUT = Duration.ofSeconds(10);
     public static final Duration DEFAULT_BODY_TIMEOUT = Duration.ofSeconds(60);
     public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofSeconds(30);
@@ -48,7 +67,7 @@ public record ServerSettings(String host, int port, String apiKey, long maxBodyB
     public ServerSettings(String host, int port, String apiKey, long maxBodyBytes, long maxImagePixels, int maxInFlight,
                           List<String> allowedImageHosts, Path traceDb, int traceRetention) {
         this(host, port, apiKey, maxBodyBytes, maxImagePixels, maxInFlight, allowedImageHosts, traceDb, traceRetention,
-                0, List.of(), List.of(), null, null, null, 0);
+                0, List.of(), List.of(), null, null, null, 0, null, -1, null, null, 0, 0, 0);
     }
 
     public ServerSettings {
@@ -59,7 +78,7 @@ public record ServerSettings(String host, int port, String apiKey, long maxBodyB
         if (maxInFlight <= 0) maxInFlight = DEFAULT_MAX_IN_FLIGHT;
         allowedImageHosts = allowedImageHosts == null ? List.of()
                 : allowedImageHosts.stream().map(h -> h.strip().toLowerCase(Locale.ROOT)).filter(h -> !h.isEmpty()).toList();
-        if (traceDb == null) traceDb = Path.of(System.getProperty("java.io.tmpdir"), "gam-serve", "traces.db");
+        if (traceDb == null) traceDb = defaultTraceDb(System.getenv(), System.getProperty("user.home"));
         if (traceRetention <= 0) traceRetention = DEFAULT_TRACE_RETENTION;
         if (maxRequestPixels <= 0) maxRequestPixels = DEFAULT_MAX_REQUEST_PIXELS;
         allowedHosts = lowerCase(allowedHosts);
@@ -69,6 +88,30 @@ public record ServerSettings(String host, int port, String apiKey, long maxBodyB
         if (bodyTimeout == null || bodyTimeout.isZero() || bodyTimeout.isNegative()) bodyTimeout = DEFAULT_BODY_TIMEOUT;
         if (idleTimeout == null || idleTimeout.isZero() || idleTimeout.isNegative()) idleTimeout = DEFAULT_IDLE_TIMEOUT;
         if (decodeBudgetPixels < 0) decodeBudgetPixels = 0;
+        if (traceMaxAge == null || traceMaxAge.isNegative()) traceMaxAge = DEFAULT_TRACE_MAX_AGE;
+        if (maxQueued < 0) maxQueued = DEFAULT_MAX_QUEUED;
+        if (queueTimeout == null || queueTimeout.isNegative()) queueTimeout = DEFAULT_QUEUE_TIMEOUT;
+        if (imageFetchTimeout == null || imageFetchTimeout.isZero() || imageFetchTimeout.isNegative()) imageFetchTimeout = DEFAULT_IMAGE_FETCH_TIMEOUT;
+        if (imageFetches <= 0) imageFetches = DEFAULT_IMAGE_FETCHES;
+        if (imageFetchesPerHost <= 0) imageFetchesPerHost = DEFAULT_IMAGE_FETCHES_PER_HOST;
+        if (waitingBudgetBytes <= 0) waitingBudgetBytes = Runtime.getRuntime().maxMemory() / 4;
+    }
+
+    /**
+     * Where traces are kept by default: the user's own state directory ({@code $XDG_STATE_HOME/gam/serve}, else
+     * {@code ~/.local/state/gam/serve}), never a directory other users share. A relative {@code XDG_STATE_HOME} is
+     * ignored, as the XDG base directory specification says.
+     */
+    public static Path defaultTraceDb(java.util.Map<String, String> env, String userHome) {
+        String xdg = env.get("XDG_STATE_HOME");
+        Path state = xdg != null && !xdg.isBlank() && Path.of(xdg).isAbsolute() ? Path.of(xdg)
+                : Path.of(userHome == null || userHome.isBlank() ? "." : userHome, ".local", "state");
+        return state.resolve("gam").resolve("serve").resolve("traces.db");
+    }
+
+    /** Whether the trace database is the default one, whose directory the server owns (and keeps private). */
+    public boolean defaultTraceLocation(java.util.Map<String, String> env, String userHome) {
+        return traceDb.toAbsolutePath().normalize().equals(defaultTraceDb(env, userHome).toAbsolutePath().normalize());
     }
 
     private static List<String> lowerCase(List<String> l) {
@@ -90,7 +133,13 @@ public record ServerSettings(String host, int port, String apiKey, long maxBodyB
                 list(config, "server.allowed_hosts"), list(config, "server.cors_origins"),
                 seconds(config, "server.header_timeout_s", DEFAULT_HEADER_TIMEOUT), seconds(config, "server.read_timeout_s", DEFAULT_BODY_TIMEOUT),
                 seconds(config, "server.idle_timeout_s", DEFAULT_IDLE_TIMEOUT),
-                Math.round(config.number("server.decode_budget_megapixels", 0) * 1e6));
+                Math.round(config.number("server.decode_budget_megapixels", 0) * 1e6),
+                Duration.ofMillis(Math.round(config.number("server.trace_retention_days", DEFAULT_TRACE_MAX_AGE.toDays()) * 86_400_000L)),
+                config.integer("server.max_queued", DEFAULT_MAX_QUEUED), seconds(config, "server.queue_timeout_s", DEFAULT_QUEUE_TIMEOUT),
+                seconds(config, "server.image_fetch_timeout_s", DEFAULT_IMAGE_FETCH_TIMEOUT),
+                config.integer("server.image_fetches", DEFAULT_IMAGE_FETCHES),
+                config.integer("server.image_fetches_per_host", DEFAULT_IMAGE_FETCHES_PER_HOST),
+                Math.round(config.number("server.waiting_budget_mb", 0) * 1024 * 1024));
     }
 
     /** A JSON list, or a comma-separated string (as {@code --set} gives it). */
@@ -175,8 +224,10 @@ public record ServerSettings(String host, int port, String apiKey, long maxBodyB
         // Never print the key itself.
         return "ServerSettings[" + host + ":" + port + ", key=" + (apiKey == null ? "none" : "set") + ", maxBody=" + maxBodyBytes
                 + ", maxImagePixels=" + maxImagePixels + ", maxInFlight=" + maxInFlight + ", allowedImageHosts=" + allowedImageHosts
-                + ", traceDb=" + traceDb + ", retention=" + traceRetention + ", maxRequestPixels=" + maxRequestPixels
+                + ", traceDb=" + traceDb + ", retention=" + traceRetention + ", maxAge=" + traceMaxAge + ", maxRequestPixels=" + maxRequestPixels
                 + ", allowedHosts=" + allowedHosts + ", corsOrigins=" + corsOrigins + ", headerTimeout=" + headerTimeout
-                + ", bodyTimeout=" + bodyTimeout + ", idleTimeout=" + idleTimeout + "]";
+                + ", bodyTimeout=" + bodyTimeout + ", idleTimeout=" + idleTimeout + ", maxQueued=" + maxQueued + ", queueTimeout=" + queueTimeout
+                + ", imageFetchTimeout=" + imageFetchTimeout + ", imageFetches=" + imageFetches + "/" + imageFetchesPerHost + " per host"
+                + ", waitingBudget=" + waitingBudgetBytes + "]";
     }
 }

@@ -2,6 +2,8 @@ package dev.gamagent.eval;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.gamagent.config.Config;
+import dev.gamagent.eval.stats.IntervalMethod;
+import dev.gamagent.eval.stats.Pairwise;
 import dev.gamagent.testing.DevToolsSession;
 import dev.gamagent.util.Json;
 import org.junit.jupiter.api.Test;
@@ -9,7 +11,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 import static dev.gamagent.server.ServeWebPageBrowserTest.chromium;
 import static dev.gamagent.server.ServeWebPageBrowserTest.intOf;
@@ -33,7 +37,10 @@ class ComparisonPageBrowserTest {
         RunSummary s = RunSummary.compute("bench.tsv", List.of("single", "gam", "dream+gam"), false, 4, List.of(), rs,
                 PriceTable.from(Config.defaults()), 0.5, null);
         Path html = dir.resolve("comparison.html");
-        Files.writeString(html, HtmlReport.renderComparison(List.of(new HtmlReport.Run("base", s, rs), new HtmlReport.Run("tuned", s, rs))));
+        List<HtmlReport.Run> runs = List.of(new HtmlReport.Run("base", s, rs), new HtmlReport.Run("tuned", s, rs));
+        Map<String, Map<String, Boolean>> items = new LinkedHashMap<>();
+        for (HtmlReport.Run r : runs) RunSummary.itemsByMethod(s.methods(), rs).forEach((m, i) -> items.put(r.name() + " / " + m, i));
+        HtmlReport.writeComparison(html, runs, Pairwise.compare(items, IntervalMethod.WILSON));
         Process browser = startChromium(chrome, Files.createDirectories(dir.resolve("profile")));
         try (DevToolsSession page = openPage(browser)) {
             page.call("Page.enable", null);

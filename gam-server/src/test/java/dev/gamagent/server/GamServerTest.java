@@ -8,6 +8,7 @@ import dev.gamagent.api.MethodFailure;
 import dev.gamagent.image.ImageLoader;
 import dev.gamagent.image.Picture;
 import dev.gamagent.testing.ScriptedBackend;
+import dev.gamagent.config.Config;
 import dev.gamagent.util.Json;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -189,7 +190,7 @@ class GamServerTest {
         assertThat(ServerFixture.json(px).at("/error/message").asText()).contains("32x24").contains("server.max_image_megapixels");
     }
 
-    @Test void questionsBeyondTheInFlightLimitGet429WithRetryAfter() throws Exception {
+    @Test void questionsBeyondTheInFlightLimitWithoutALineGet429WithRetryAfter() throws Exception {
         CountDownLatch entered = new CountDownLatch(1), release = new CountDownLatch(1);
         ScriptedBackend slow = ScriptedBackend.text(r -> {
             entered.countDown();
@@ -200,7 +201,8 @@ class GamServerTest {
             }
             return "A";
         });
-        ServerSettings s = new ServerSettings("127.0.0.1", 0, null, 0, 0, 1, List.of(), dir.resolve("t.db"), 0);
+        ServerSettings s = ServerSettings.fromConfig(Config.defaults().withOverrides(Map.of("server.max_in_flight", "1", "server.max_queued", "0")),
+                "127.0.0.1", 0, null, dir.resolve("t.db"));
         ServerFixture f = start(s, slow, Map.of(), List.of());
         String body = Json.write(ServerFixture.request("single", "q?", false, ServerFixture.dataUrl()));
         CompletableFuture<HttpResponse<String>> first = CompletableFuture.supplyAsync(() -> {

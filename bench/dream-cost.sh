@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# DREAM's cost per part (probe round, each debate round, each branch) next to the method it wraps, on the demo set with
+# the built-in model and on the model-server simulator (gam bench serve-sim): prints, per setting, the prompt tokens per
+# question of each part, the dream+debate / debate prompt-token ratio (DREAM Table 4: 1.30) and, on the built-in model,
+# DREAM's accuracy gain beside it. Two settings: the default (every branch debates) and dream.consensus_skips_debate=true
+# (probes that all agree end the question). docs/performance.md ("DREAM's cost") is this script's output.
+# Usage: bench/dream-cost.sh [DATA.tsv]   (default: the demo set; about 4 minutes on 2 idle cores)
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+data="${1:-gam-local/src/main/resources/bench/demo.tsv}"
+[[ -f "$data" ]] || { echo "bench/dream-cost.sh: no data file $data" >&2; exit 2; }
+./gam --version >/dev/null # builds the launcher jar once
+# the tables are printed by a test class of gam-eval; one Maven session builds it and writes its test classpath
+mvn -B -q -DskipTests -Dmaven.javadoc.skip=true -Dmaven.source.skip=true -pl gam-eval -am package dependency:build-classpath \
+  -Dmdep.outputFile=target/test-classpath.txt -Dmdep.includeScope=test >&2
+cp="gam-eval/target/test-classes:gam-eval/target/classes:$(cat gam-eval/target/test-classpath.txt)"
+out="target/dream-cost"; mkdir -p "$out"
+port="${GAM_BENCH_PORT:-18288}"
+if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then echo "bench/dream-cost.sh: port $port is in use (set GAM_BENCH_PORT)" >&2; exit 2; fi
+
+run() { # name, methods, extra args...
+  local name="$1" methods="$2"; shift 2
+  rm -rf "$out/$name" # this script's own output: a new run each time
+  echo "== $name: gam eval --methods $methods $*" >&2
+  ./gam eval --data "$data" --methods "$methods" --out "$out/$name" "$@" > "$out/$name.log" 2>&1 \
+    || { echo "bench/dream-cost.sh: the $name run failed; see $out/$name.log" >&2; exit 1; }
+}
+run local debate,dream+debate,gam,dream+gam
+run local-skip debate,dream+debate --set dream.consensus_skips_debate=true
+
+./gam bench serve-sim --port "$port" --latency-ms 0 --slots 64 > "$out/simulator.log" 2>&1 &
+sim=$!
+trap 'kill "$sim" 2>/dev/null || true' EXIT
+for _ in $(seq 1 120); do (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break; sleep 0.5; done
+sim_flags=(--backend openai --base-url "http://127.0.0.1:$port/v1" --model gam-sim)
+run sim debate,dream+debate,gam,dream+gam "${sim_flags[@]}"
+run sim-skip debate,dream+debate "${sim_flags[@]}" --set dream.consensus_skips_debate=true
+
+echo "# DREAM's cost per part on $(basename "$data"), $(date -u +%Y-%m-%d)"
+java -cp "$cp" dev.gamagent.eval.BenchTables dream "built-in model=$out/local" \
+  "built-in model, dream.consensus_skips_debate=true=$out/local-skip"
+java -cp "$cp" dev.gamagent.eval.BenchTables dream --synthetic "simulator=$out/sim" \
+  "simulator, dream.consensus_skips_debate=true=$out/sim-skip"
+echo
+echo "runs in $out/ (results.jsonl, summary.json, report.html each)"

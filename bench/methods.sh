@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# The tables of figures in docs/methods.md, on the demo set with the built-in model: the papers' comparators (single,
+# mad, div-mad, dwi and DREAM around the last two) and DREAM's branch shares for dream+gam and dream+debate (with the
+# agreement flag beside the branch, so the shares compare with DREAM's Figure 4).
+# Usage: bench/methods.sh [DATA.tsv]   (default: the demo set; about 5 minutes on 2 idle cores)
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+data="${1:-gam-local/src/main/resources/bench/demo.tsv}"
+[[ -f "$data" ]] || { echo "bench/methods.sh: no data file $data" >&2; exit 2; }
+./gam --version >/dev/null # builds the launcher jar once
+mvn -B -q -DskipTests -Dmaven.javadoc.skip=true -Dmaven.source.skip=true -pl gam-eval -am package dependency:build-classpath \
+  -Dmdep.outputFile=target/test-classpath.txt -Dmdep.includeScope=test >&2
+cp="gam-eval/target/test-classes:gam-eval/target/classes:$(cat gam-eval/target/test-classpath.txt)"
+out="target/methods"; mkdir -p "$out"
+run() { # name, methods
+  rm -rf "$out/$1" # this script's own output: a new run each time
+  echo "== $1: gam eval --data $data --methods $2" >&2
+  ./gam eval --data "$data" --methods "$2" --out "$out/$1" > "$out/$1.log" 2>&1 \
+    || { echo "bench/methods.sh: the $1 run failed; see $out/$1.log" >&2; exit 1; }
+}
+run comparators single,mad,div-mad,dwi,dream+div-mad,dream+dwi
+run dream dream+gam,dream+debate
+echo "# $(basename "$data") with the built-in model, $(date -u +%Y-%m-%d)"
+echo
+echo "## The papers' comparators (the eval table)"
+echo '```'
+sed -n '/^method /,/^$/p' "$out/comparators.log"
+echo '```'
+echo
+echo "## DREAM's branch shares"
+java -cp "$cp" dev.gamagent.eval.BenchTables branches "demo set=$out/dream"
+echo
+echo "runs in $out/"

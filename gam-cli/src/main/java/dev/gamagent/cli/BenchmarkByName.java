@@ -1,0 +1,95 @@
+package dev.gamagent.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.gamagent.config.Config;
+import dev.gamagent.eval.Grader;
+import dev.gamagent.eval.ResultStore;
+import dev.gamagent.eval.data.BenchmarkScore;
+import dev.gamagent.eval.data.DataFiles;
+import dev.gamagent.eval.data.DatasetCatalogue;
+import dev.gamagent.eval.data.DatasetEntry;
+import dev.gamagent.eval.data.SummaryData;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/** {@code gam eval --data}: a file, or a benchmark's name resolved to its file (found or downloaded) before the loader sees it. */
+final class BenchmarkByName {
+    private BenchmarkByName() { }
+
+    /** The file {@code data} names, checked; a file the catalogue does not know is passed on as it is. */
+    static DataFiles.DataFile resolve(Path data, DataOptions options, PrintStream err) {
+        DataFiles f = options.files(err);
+        DataFiles.DataFile file = f.resolve(data.toString());
+        DatasetEntry e = file.entry();
+        if (e != null && !e.answers()) {
+            throw new IllegalArgumentException(e.name() + " has no public answers, so gam eval cannot grade it"
+                    + (e.standIn() != null ? "; evaluate its dev split " + e.standIn() + " instead (--data " + e.standIn() + ")" : "")
+                    + (e.submitTo() != null ? "; the official figures come from predictions submitted to " + e.submitTo()
+                    + " (writing the submission file is not supported yet)" : ""));
+        }
+        if (e != null) {
+            err.println((file.check().warns() ? "warning: " : "data: ") + file.describe());
+            if (e.note() != null) err.println("note: " + e.name() + ": " + e.note());
+        }
+        return file;
+    }
+
+    /** The configuration with the benchmark's VLMEvalKit rule for open answers (yes/no for MME, MathVista's prefetch), when it has one. */
+    static Config grading(DataFiles.DataFile file, Config config) {
+        DatasetEntry e = file.entry();
+        if (e == null) return config;
+        return switch (e.grading()) {
+            case "yes-no" -> config.with(Grader.OPEN_ANSWERS_KEY, "yes-no");
+            case "mathvista" -> config.with(Grader.OPEN_ANSWERS_KEY, "mathvista");
+            default -> config;
+        };
+    }
+
+    /**
+     * Adds what is known about the file (md5, whether it is the official one) to {@code out/summary.json},
+     * and the benchmark's own score (MME's) when it has one, which is also printed.
+     */
+    static void record(DataFiles.DataFile file, Path out) {
+        try {
+            addToSummary(file, out);
+        } catch (RuntimeException e) {
+            // never hide the run's own outcome (this runs in a finally block)
+            System.err.println("warning: could not add the data file's record to " + out.resolve("summary.json") + ": " + e.getMessage());
+        }
+    }
+
+    private static void addToSummary(DataFiles.DataFile file, Path out) {
+        Path summary = out.resolve("summary.json");
+        SummaryData.addTo(summary, "data_file", file.provenance(DatasetCatalogue.builtIn()));
+        if (!BenchmarkScore.appliesTo(file.entry()) || !Files.isRegularFile(summary)) return;
+        try {
+            ObjectNode score = BenchmarkScore.mme(file.path(), ResultStore.read(out));
+            if (score == null) return;
+            SummaryData.addTo(summary, "benchmark_score", score);
+            score.get("methods").fields().forEachRemaining(m -> {
+                JsonNode s = m.getValue().get("scores");
+                long categories = java.util.stream.StreamSupport.stream(((Iterable<String>) s::fieldNames).spliterator(), false)
+                        .filter(k -> !k.equals("perception") && !k.equals("reasoning")).count();
+                List<String> notes = new ArrayList<>();
+                if (!m.getValue().get("complete").asBoolean()) {
+                    notes.add(m.getValue().get("graded_rows").asInt() + " of " + score.get("rows_in_file").asInt() + " rows graded");
+                }
+                if (!s.has("perception") || !s.has("reasoning")) notes.add("the file holds " + categories + " of its 14 categories; "
+                        + "a sum needs all of its categories");
+                System.out.printf(Locale.ROOT, "%s (VLMEvalKit's MME_rating) %s: perception %s, reasoning %s%s%n", score.get("name").asText(), m.getKey(),
+                        s.has("perception") ? String.format(Locale.ROOT, "%.2f", s.get("perception").asDouble()) : "-",
+                        s.has("reasoning") ? String.format(Locale.ROOT, "%.2f", s.get("reasoning").asDouble()) : "-",
+                        notes.isEmpty() ? "" : " (" + String.join("; ", notes) + ")");
+            });
+        } catch (IOException e) {
+            System.err.println("warning: cannot compute the MME score from " + file.path() + ": " + e.getMessage());
+        }
+    }
+}

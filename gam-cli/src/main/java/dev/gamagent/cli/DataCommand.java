@@ -1,0 +1,131 @@
+package dev.gamagent.cli;
+
+import dev.gamagent.eval.data.DataException;
+import dev.gamagent.eval.data.DataFiles;
+import dev.gamagent.eval.data.DatasetEntry;
+import dev.gamagent.eval.data.Downloader;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+
+/** {@code gam data}: the benchmarks gam knows by name, in the data directory or fetched into it. */
+@Command(name = "data", mixinStandardHelpOptions = true,
+        description = "Benchmarks by name (VLMEvalKit's names): list them, fetch them into the data directory, verify the copies.",
+        subcommands = {DataCommand.ListCommand.class, DataCommand.FetchCommand.class, DataCommand.VerifyCommand.class})
+public final class DataCommand implements Callable<Integer> {
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    @Override public Integer call() {
+        spec.commandLine().usage(spec.commandLine().getErr());
+        return 2;
+    }
+
+    @Command(name = "list", mixinStandardHelpOptions = true, description = "Every benchmark gam knows, whether the data directory has it, and how it is graded.")
+    static final class ListCommand implements Callable<Integer> {
+        @Mixin DataOptions data;
+
+        @Override public Integer call() {
+            DataFiles files = data.files(System.err);
+            System.out.println("data directory: " + files.dir().path() + " (" + files.dir().how() + "); URLs and md5 from VLMEvalKit "
+                    + files.catalogue().vlmEvalKitCommit());
+            System.out.printf(Locale.ROOT, "%-22s %-16s %-10s %-16s %s%n", "name", "here", "size", "grading", "notes");
+            for (DatasetEntry e : files.catalogue().entries()) {
+                String here, size = "";
+                DataFiles.DataFile f = safeLocate(files, e);
+                if (f != null) {
+                    here = switch (f.check()) {
+                        case OFFICIAL -> "official";
+                        case DIFFERS -> "md5 differs";
+                        case CHANGED -> "changed";
+                        default -> "yes";
+                    };
+                    size = Downloader.Bytes.format(f.sums().size());
+                } else if (Files.exists(files.partial(e))) {
+                    here = "partial";
+                } else {
+                    here = e.url() == null ? "no (build)" : "no";
+                }
+                List<String> notes = new ArrayList<>();
+                if (!e.papers().isEmpty()) notes.add("used by " + String.join(", ", e.papers()));
+                if (!e.answers()) notes.add("no public answers" + (e.standIn() != null ? " (stand-in: " + e.standIn() + ")" : ""));
+                if (e.md5() == null && e.url() != null) notes.add("no published md5");
+                System.out.printf(Locale.ROOT, "%-22s %-16s %-10s %-16s %s%n", e.name(), here, size, e.grading(), String.join("; ", notes));
+            }
+            return 0;
+        }
+
+        private static DataFiles.DataFile safeLocate(DataFiles files, DatasetEntry e) {
+            try {
+                return files.locate(e);
+            } catch (DataException ex) {
+                System.err.println("warning: " + ex.getMessage());
+                return null;
+            }
+        }
+    }
+
+    @Command(name = "fetch", mixinStandardHelpOptions = true,
+            description = "Download benchmarks by name into the data directory (once; resumes a partial download; checks the published md5).")
+    static final class FetchCommand implements Callable<Integer> {
+        @Parameters(arity = "1..*", paramLabel = "NAME", description = "benchmark names, e.g. MMBench_DEV_EN_V11 MMMU_DEV_VAL")
+        List<String> names = new ArrayList<>();
+
+        @Option(names = "--force", description = "download again even when the data directory has the file")
+        boolean force;
+
+        @Mixin DataOptions data;
+
+        @Override public Integer call() {
+            DataFiles files = data.files(System.err);
+            for (String n : names) {
+                DatasetEntry e = files.catalogue().require(n);
+                DataFiles.DataFile f = files.fetch(e, force);
+                System.out.println((f.downloaded() ? "fetched " : "already here: ") + f.describe());
+                if (!e.answers()) {
+                    System.out.println("  note: " + e.name() + " has no public answers" + (e.standIn() != null ? "; its stand-in is " + e.standIn() : "")
+                            + (e.submitTo() != null ? "; official figures come from " + e.submitTo() : ""));
+                }
+            }
+            return 0;
+        }
+    }
+
+    @Command(name = "verify", mixinStandardHelpOptions = true,
+            description = "Check the benchmark files in the data directory against the published md5 (or the sha256 recorded at first download); "
+                    + "exit 1 when one differs or a named one is missing.")
+    static final class VerifyCommand implements Callable<Integer> {
+        @Parameters(arity = "0..*", paramLabel = "NAME", description = "benchmark names (default: every one the data directory has)")
+        List<String> names = new ArrayList<>();
+
+        @Mixin DataOptions data;
+
+        @Override public Integer call() {
+            DataFiles files = data.files(System.err);
+            List<DatasetEntry> entries = names.isEmpty() ? files.catalogue().entries() : names.stream().map(files.catalogue()::require).toList();
+            int bad = 0, checked = 0;
+            for (DatasetEntry e : entries) {
+                DataFiles.DataFile f = files.locate(e);
+                if (f == null) {
+                    if (!names.isEmpty()) {
+                        System.out.println("missing: " + e.name() + " is not in " + files.dir().path() + " ('gam data fetch " + e.name() + "')");
+                        bad++;
+                    }
+                    continue;
+                }
+                checked++;
+                System.out.println((f.check().warns() ? "DIFFERS  " : "ok       ") + f.describe());
+                if (f.check().warns()) bad++;
+            }
+            System.out.println(checked + " file(s) checked in " + files.dir().path() + (bad > 0 ? ", " + bad + " not as published or missing" : ", all as expected"));
+            return bad > 0 ? 1 : 0;
+        }
+    }
+}

@@ -1,0 +1,169 @@
+package dev.gamagent.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.gamagent.eval.data.FileServer;
+import dev.gamagent.testing.CommandRun;
+import dev.gamagent.testing.TriangleImage;
+import dev.gamagent.util.Json;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import javax.imageio.ImageIO;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Base64;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Issue 23 item 1 on the command line: {@code gam eval --data NAME} and {@code gam data list|fetch|verify}
+ * against a mirror on 127.0.0.1 (the mirror is a setting: the code path is the official one's).
+ */
+class BenchmarkByNameTest {
+    @TempDir Path dir;
+    private FileServer mirror;
+    private Path data;
+
+    @BeforeEach void start() throws IOException {
+        mirror = new FileServer();
+        data = Files.createDirectories(dir.resolve("LMUData"));
+    }
+
+    @AfterEach void stop() { mirror.close(); }
+
+    /** A VLMEvalKit TSV of one question about the triangle; {@code open} leaves out the options. */
+    static byte[] tsv(boolean open) throws IOException {
+        ByteArrayOutputStream png = new ByteArrayOutputStream();
+        ImageIO.write(TriangleImage.draw(), "png", png);
+        String img = Base64.getEncoder().encodeToString(png.toByteArray());
+        String text = open
+                ? "index\tquestion\tanswer\tcategory\timage\n0\tWhat colour is the triangle?\tred\tcolor\t" + img + "\n"
+                : "index\tquestion\tA\tB\tanswer\tcategory\timage\n0\tWhat colour is the triangle?\tred\tgreen\tA\tcolor\t" + img + "\n";
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private CommandRun eval(String name, Path out) {
+        return CommandRun.main("eval", "--data", name, "--methods", "single", "--out", out.toString(), "--limit", "1",
+                "--data-dir", data.toString(), "--data-mirror", mirror.base());
+    }
+
+    private static JsonNode summary(Path out) throws IOException { return Json.MAPPER.readTree(out.resolve("summary.json").toFile()); }
+
+    @Test void aFileAlreadyInTheDataDirectoryIsUsedWithoutAnyNetworkAndAnotherMd5IsSaidAndRecorded() throws IOException {
+        Files.write(data.resolve("MMStar.tsv"), tsv(false));
+        Path out = dir.resolve("run");
+        CommandRun r = eval("MMStar", out);
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(mirror.requests()).isEmpty();
+        assertThat(r.err()).contains("warning: MMStar", "md5 differs from the published e1ecd2140806c1b1bbf54b43372efb9e", "not the official file");
+        JsonNode d = summary(out).get("data_file");
+        assertThat(d.get("name").asText()).isEqualTo("MMStar");
+        assertThat(d.get("official").asBoolean()).isFalse();
+        assertThat(d.get("md5").asText()).hasSize(32).isNotEqualTo("e1ecd2140806c1b1bbf54b43372efb9e");
+        assertThat(d.get("published_md5").asText()).isEqualTo("e1ecd2140806c1b1bbf54b43372efb9e");
+        assertThat(d.get("catalogue").asText()).contains("VLMEvalKit e8e78f05");
+        // the summary stays readable by everything that reads summaries (gam report)
+        assertThat(dev.gamagent.eval.RunSummary.read(out.resolve("summary.json")).data()).isEqualTo("MMStar.tsv");
+    }
+
+    @Test void aNameWithoutAPublishedMd5DownloadsOnceRecordsItsSha256AndTheSecondRunDoesNotDownload() throws IOException {
+        mirror.put("/PathVQA_VAL.tsv", tsv(true));
+        CommandRun first = eval("PathVQA_VAL", dir.resolve("a"));
+        assertThat(first.code()).as(first.err()).isZero();
+        assertThat(first.err()).contains("downloading PathVQA_VAL.tsv", "(100%)", "sha256", "recorded now");
+        assertThat(Files.readAllBytes(data.resolve("PathVQA_VAL.tsv"))).isEqualTo(tsv(true));
+        assertThat(summary(dir.resolve("a")).get("data_file").get("check").asText()).isEqualTo("recorded_now");
+
+        CommandRun second = eval("PathVQA_VAL", dir.resolve("b"));
+        assertThat(second.code()).as(second.err()).isZero();
+        assertThat(mirror.requests()).hasSize(1);
+        assertThat(second.err()).doesNotContain("downloading");
+        JsonNode d = summary(dir.resolve("b")).get("data_file");
+        assertThat(d.get("check").asText()).isEqualTo("same_as_first");
+        assertThat(d.get("official").isNull()).isTrue();
+        assertThat(d.get("first_sha256").asText()).isEqualTo(d.get("sha256").asText());
+    }
+
+    @Test void aDownloadWhoseMd5IsNotThePublishedOneIsRefusedRemovedAndNamed() throws IOException {
+        mirror.put("/MMStar.tsv", tsv(false));
+        CommandRun r = CommandRun.main("data", "fetch", "MMStar", "--data-dir", data.toString(), "--data-mirror", mirror.base());
+        assertThat(r.code()).isEqualTo(1);
+        assertThat(r.err()).contains("error: MMStar", mirror.base() + "/MMStar.tsv", "not the published e1ecd2140806c1b1bbf54b43372efb9e",
+                "deleted");
+        try (var files = Files.list(data)) {
+            assertThat(files.map(p -> p.getFileName().toString())).noneMatch(n -> n.startsWith("MMStar"));
+        }
+        CommandRun viaEval = eval("MMStar", dir.resolve("run"));
+        assertThat(viaEval.code()).isEqualTo(1);
+        assertThat(viaEval.err()).contains("truncated or altered");
+    }
+
+    @Test void listFetchAndVerifyReportWhatTheDataDirectoryHolds() throws IOException {
+        Files.write(data.resolve("MMStar.tsv"), tsv(false));
+        CommandRun list = CommandRun.main("data", "list", "--data-dir", data.toString());
+        assertThat(list.code()).isZero();
+        assertThat(list.out()).contains(data.toString(), "MMBench_DEV_EN_V11", "M3MAD_MME", "no (build)")
+                .containsPattern("MMStar +md5 differs");
+        CommandRun verify = CommandRun.main("data", "verify", "MMStar", "--data-dir", data.toString());
+        assertThat(verify.code()).isEqualTo(1);
+        assertThat(verify.out()).contains("DIFFERS", "MMStar");
+        CommandRun missing = CommandRun.main("data", "verify", "RealWorldQA", "--data-dir", data.toString());
+        assertThat(missing.code()).isEqualTo(1);
+        assertThat(missing.out()).contains("missing: RealWorldQA");
+        CommandRun unknown = CommandRun.main("data", "fetch", "MMStarr", "--data-dir", data.toString());
+        assertThat(unknown.code()).isEqualTo(1);
+        assertThat(unknown.err()).contains("did you mean MMStar");
+    }
+
+    @Test void mmeIsGradedByVlmEvalKitsYesNoRuleAndScoredWithAccPlus() throws IOException {
+        String img = tsvImage();
+        String text = "index\tquestion\tanswer\tcategory\timage_path\timage\n"
+                + "0\tIs the triangle red? Please answer yes or no.\tYes\tcolor\tcolor/1.png\t" + img + "\n"
+                + "1\tIs the triangle green? Please answer yes or no.\tNo\tcolor\tcolor/1.png\t0\n"
+                + "2\tIs there a triangle? Please answer yes or no.\tYes\texistence\texistence/1.png\t0\n"
+                + "3\tIs there a \"\"circle\"\"? Please answer yes or no.\tNo\texistence\texistence/1.png\t0\n";
+        Files.writeString(data.resolve("MME.tsv"), text);
+        Path out = dir.resolve("mme");
+        CommandRun r = CommandRun.main("eval", "--data", "MME", "--methods", "single", "--out", out.toString(),
+                "--data-dir", data.toString(), "--data-mirror", mirror.base());
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(mirror.requests()).isEmpty();
+        java.util.List<JsonNode> records = Files.readAllLines(out.resolve("results.jsonl")).stream().map(l -> {
+            try { return Json.MAPPER.readTree(l); } catch (IOException e) { throw new java.io.UncheckedIOException(e); }
+        }).toList();
+        assertThat(records).hasSize(4).allSatisfy(n -> assertThat(n.get("rule").asText()).startsWith("yes-no:"));
+        JsonNode score = summary(out).get("benchmark_score");
+        assertThat(score.get("rows_in_file").asInt()).isEqualTo(4);
+        JsonNode single = score.get("methods").get("single");
+        assertThat(single.get("complete").asBoolean()).isTrue();
+        // acc × 100 + acc+ × 100 per category, from the records themselves
+        for (String cat : java.util.List.of("color", "existence")) {
+            java.util.List<Boolean> right = records.stream().filter(n -> n.get("category").asText().equals(cat))
+                    .map(n -> n.get("outcome").asText().equals("correct")).toList();
+            double expected = right.stream().filter(b -> b).count() * 100.0 / 2 + (right.get(0) && right.get(1) ? 100.0 : 0.0);
+            assertThat(single.get("scores").get(cat).asDouble()).as(cat).isEqualTo(expected);
+        }
+        assertThat(single.get("scores").has("perception")).as("perception needs all ten categories").isFalse();
+        assertThat(r.out()).contains("MME score (VLMEvalKit's MME_rating) single", "perception -", "2 of its 14 categories");
+        assertThat(r.out()).as(records.toString()).contains("grading: yes-no");
+    }
+
+    private static String tsvImage() throws IOException {
+        ByteArrayOutputStream png = new ByteArrayOutputStream();
+        ImageIO.write(TriangleImage.draw(), "png", png);
+        return Base64.getEncoder().encodeToString(png.toByteArray());
+    }
+
+    @Test void aTestSplitWithoutPublicAnswersNamesItsStandInAndWhereToSubmit() throws IOException {
+        Files.write(data.resolve("MMBench_TEST_EN_V11.tsv"), tsv(false));
+        CommandRun r = eval("MMBench_TEST_EN_V11", dir.resolve("run"));
+        assertThat(r.code()).isEqualTo(1);
+        assertThat(r.err()).contains("no public answers", "--data MMBench_DEV_EN_V11", "https://mmbench.opencompass.org.cn/mmbench-submission");
+        assertThat(mirror.requests()).isEmpty();
+    }
+}

@@ -1,0 +1,83 @@
+package dev.gamagent.cli;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Issue 26, item 8: the README's demo table is what {@code gam demo} prints. The demo runs here as a user runs it (the
+ * built-in model on the bundled 60 questions, every method of the demo); the table's rows must match the README's
+ * block column for column, except {@code s/q}, which is each method's measured time. When a change moves the demo's
+ * figures, rerun {@code ./gam demo} and paste its table into the README (and say what moved it).
+ */
+class ReadmeDemoTableTest {
+    @TempDir Path dir;
+
+    /** The table lines of the README's "What the demo prints" block: the header and one row per method. */
+    static List<String> readmeTable() throws Exception {
+        String readme = Files.readString(Path.of("README.md"));
+        Matcher m = Pattern.compile("## What the demo prints.*?```\\n(.*?)```", Pattern.DOTALL).matcher(readme);
+        assertThat(m.find()).as("README.md has a code block under 'What the demo prints'").isTrue();
+        return table(m.group(1));
+    }
+
+    /** The lines from the {@code method} header to the first blank line. */
+    static List<String> table(String text) {
+        List<String> out = new ArrayList<>();
+        boolean in = false;
+        for (String l : text.lines().toList()) {
+            if (!in && l.startsWith("method ")) in = true;
+            else if (in && l.isBlank()) break;
+            if (in) out.add(l.strip());
+        }
+        return out;
+    }
+
+    /** A table with the time column blanked: the cells of each line, {@code s/q}'s replaced by "*". */
+    static List<List<String>> withoutTime(List<String> table) {
+        List<String> head = Arrays.asList(table.get(0).split("\\s+"));
+        int time = head.indexOf("s/q");
+        List<List<String>> out = new ArrayList<>();
+        for (String l : table) {
+            List<String> cells = new ArrayList<>(Arrays.asList(l.split("\\s+")));
+            if (time >= 0 && time < cells.size() && !l.startsWith("method ")) cells.set(time, "*");
+            out.add(cells);
+        }
+        return out;
+    }
+
+    @Test void theReadmesDemoTableIsWhatGamDemoPrints() throws Exception {
+        List<String> readme = readmeTable();
+        assertThat(readme).as("the README's demo table: a header and the demo's methods").hasSize(1 + DemoCommand.METHODS.size());
+
+        ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
+        PrintStream o = System.out, e = System.err;
+        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+        int code;
+        try {
+            code = new CommandLine(new DemoCommand()).execute("--out", dir.toString());
+        } finally {
+            System.setOut(o);
+            System.setErr(e);
+        }
+        assertThat(code).as(err.toString(StandardCharsets.UTF_8)).isZero();
+        List<String> printed = table(out.toString(StandardCharsets.UTF_8));
+        assertThat(withoutTime(printed)).as("README.md's demo table differs from what `gam demo` prints now:\n"
+                + String.join("\n", printed) + "\n(rerun ./gam demo and update the README's table and the text under it)")
+                .isEqualTo(withoutTime(readme));
+    }
+}

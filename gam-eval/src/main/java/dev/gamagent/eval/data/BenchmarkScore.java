@@ -1,0 +1,57 @@
+package dev.gamagent.eval.data;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.gamagent.eval.ResultRecord;
+import dev.gamagent.eval.VlmEvalKitYesNo;
+import dev.gamagent.util.Json;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * A benchmark's own score beside the accuracy: for MME, VLMEvalKit's {@code MME_rating} (per category
+ * accuracy × 100 plus acc+ × 100, where acc+ is the share of images whose two questions are both right;
+ * perception and reasoning are the sums of their categories, at most 2000 and 800). The rows' categories
+ * and images are read from the benchmark file ({@code category}, {@code image_path}).
+ */
+public final class BenchmarkScore {
+    private BenchmarkScore() { }
+
+    /** Whether {@code entry} has a score of its own. */
+    public static boolean appliesTo(DatasetEntry entry) { return entry != null && entry.name().equals("MME"); }
+
+    /** MME's score per method from the run's records; null when the file lacks the columns it needs. */
+    public static ObjectNode mme(Path tsv, List<ResultRecord> records) throws IOException {
+        List<Map<String, String>> rows = TsvColumns.read(tsv, Set.of("index", "category", "image_path"));
+        Map<String, Map<String, String>> byIndex = new LinkedHashMap<>();
+        for (Map<String, String> r : rows) if (r.get("index") != null) byIndex.put(r.get("index").strip(), r);
+        if (byIndex.isEmpty() || byIndex.values().iterator().next().get("image_path") == null) return null;
+        Map<String, List<VlmEvalKitYesNo.Scored>> byMethod = new LinkedHashMap<>();
+        for (ResultRecord r : records) {
+            if (r.isError() || r.rotation() != 0) continue;
+            Map<String, String> row = byIndex.get(r.questionId());
+            if (row == null) continue;
+            byMethod.computeIfAbsent(r.method(), k -> new ArrayList<>())
+                    .add(new VlmEvalKitYesNo.Scored(row.get("category"), row.get("image_path"), r.correct()));
+        }
+        ObjectNode out = Json.MAPPER.createObjectNode();
+        out.put("name", "MME score");
+        out.put("rule", "VLMEvalKit's MME_rating: per category accuracy × 100 + acc+ × 100 (both questions of an image right); "
+                + "perception and reasoning are the sums of their categories (at most 2000 and 800)");
+        out.put("rows_in_file", byIndex.size());
+        ObjectNode methods = out.putObject("methods");
+        for (var e : byMethod.entrySet()) {
+            ObjectNode m = methods.putObject(e.getKey());
+            m.put("graded_rows", e.getValue().size());
+            m.put("complete", e.getValue().size() == byIndex.size());
+            ObjectNode s = m.putObject("scores");
+            VlmEvalKitYesNo.mmeRating(e.getValue()).forEach(s::put);
+        }
+        return out;
+    }
+}

@@ -1,0 +1,253 @@
+package dev.gamagent.eval.data;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.gamagent.util.Json;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.URI;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.Locale;
+
+/**
+ * Benchmark files by name: found in the data directory (VLMEvalKit's layout) or downloaded once, from the
+ * official location or a mirror, into a resumable partial file whose md5 is checked before it takes the
+ * file's name. A download that does not match the published md5 is deleted and named; a file already in
+ * the directory whose md5 differs (a user's own copy) is used, and every run says so. Where no md5 is
+ * published, the sha256 recorded when gam first saw the file is what later runs are checked against.
+ *
+ * @param mirror a base URL serving a data directory's layout ({@code <mirror>/MMBench_DEV_EN.tsv}) used
+ *               instead of the official locations; null for the official ones
+ */
+public record DataFiles(DatasetCatalogue catalogue, DataDirectory dir, String mirror, Downloader downloader, PrintStream log) {
+    /** The environment variable that sets the mirror when {@code --data-mirror} is not given. */
+    public static final String MIRROR_ENV = "GAM_DATA_MIRROR";
+
+    /** How a file compares with what it should be. */
+    public enum Check {
+        /** its md5 equals the published one */
+        OFFICIAL("md5 equals the published md5"),
+        /** its md5 differs from the published one: usable, but not the official file */
+        DIFFERS("md5 differs from the published md5: not the official file"),
+        /** no md5 is published; its sha256 equals the one recorded when gam first saw it */
+        SAME_AS_FIRST("no md5 is published; sha256 equals the one recorded when gam first saw the file"),
+        /** no md5 is published; gam sees it for the first time and recorded its sha256 */
+        RECORDED_NOW("no md5 is published; sha256 recorded now, later runs are checked against it"),
+        /** no md5 is published; its sha256 changed since gam first saw it */
+        CHANGED("no md5 is published; sha256 differs from the one recorded when gam first saw the file"),
+        /** no md5 is published and the file is outside the data directory, where nothing is recorded */
+        UNCHECKED("no md5 is published and the file is outside the data directory: nothing recorded to compare with"),
+        /** not a benchmark of the catalogue: nothing to compare with */
+        UNKNOWN("not a benchmark gam knows; nothing to compare with");
+
+        private final String meaning;
+
+        Check(String meaning) { this.meaning = meaning; }
+
+        public String meaning() { return meaning; }
+
+        /** true for the official file, false for a different one, null when no published value decides it. */
+        public Boolean official() { return this == OFFICIAL ? Boolean.TRUE : this == DIFFERS ? Boolean.FALSE : null; }
+
+        /** Whether a user must be told (the file is not what it should be). */
+        public boolean warns() { return this == DIFFERS || this == CHANGED; }
+    }
+
+    /** A benchmark file and what is known about it. {@code entry} is null for a file the catalogue does not know. */
+    public record DataFile(DatasetEntry entry, Path path, Checksums.Sums sums, Check check, boolean downloaded, String source) {
+        /** One line: the file, its md5 and how it compares. */
+        public String describe() {
+            String name = entry == null ? path.getFileName().toString() : entry.name();
+            String base = name + " (" + path + ", " + Downloader.Bytes.format(sums.size()) + ", md5 " + sums.md5() + "): ";
+            return switch (check) {
+                case OFFICIAL -> base + "the official file (md5 as published)";
+                case DIFFERS -> base + "md5 differs from the published " + entry.md5() + " — not the official file; it is used, "
+                        + "but its figures are not comparable with published ones (gam data fetch " + entry.name() + " --force replaces it)";
+                case SAME_AS_FIRST -> base + "no md5 is published; sha256 unchanged since " + sums.firstSeen();
+                case RECORDED_NOW -> base + "no md5 is published; sha256 " + sums.sha256() + " recorded now";
+                case CHANGED -> base + "no md5 is published and the file changed since " + sums.firstSeen() + " (sha256 then "
+                        + sums.firstSha256() + ", now " + sums.sha256() + ")";
+                case UNCHECKED -> base + "no md5 is published; not checked (outside the data directory)";
+                case UNKNOWN -> base + "not a benchmark gam knows";
+            };
+        }
+
+        /** What {@code summary.json} records under {@code data_file}. */
+        public ObjectNode provenance(DatasetCatalogue catalogue) {
+            ObjectNode o = Json.MAPPER.createObjectNode();
+            o.put("name", entry == null ? null : entry.name());
+            o.put("file", path.toString());
+            o.put("bytes", sums.size());
+            o.put("md5", sums.md5());
+            o.put("sha256", sums.sha256());
+            o.put("published_md5", entry == null ? null : entry.md5());
+            Boolean official = check.official();
+            if (official == null) o.putNull("official"); else o.put("official", official);
+            o.put("check", check.name().toLowerCase(Locale.ROOT));
+            o.put("check_meaning", check.meaning());
+            if (sums.firstSha256() != null && (entry == null || entry.md5() == null)) o.put("first_sha256", sums.firstSha256());
+            o.put("downloaded", downloaded);
+            o.put("source", source);
+            if (entry != null && entry.url() != null) {
+                o.put("catalogue", "VLMEvalKit " + catalogue.vlmEvalKitCommit() + " (" + entry.definedIn() + ")");
+            } else if (entry != null) {
+                o.put("catalogue", entry.definedIn());
+            }
+            return o;
+        }
+    }
+
+    /** Files by name in {@code dir}, downloaded from the official locations or {@code mirror}, progress on {@code log}. */
+    public static DataFiles open(DataDirectory dir, String mirror, PrintStream log) {
+        return new DataFiles(DatasetCatalogue.builtIn(), dir, blankToNull(mirror), new Downloader(java.time.Duration.ofSeconds(60)), log);
+    }
+
+    /**
+     * What {@code --data VALUE} names: an existing file (checked against the catalogue when its name is a
+     * benchmark's), else a benchmark name, found in the data directory or downloaded.
+     */
+    public DataFile resolve(String value) {
+        Path asFile = Path.of(value);
+        if (Files.isRegularFile(asFile)) return check(asFile, entryForFile(asFile), false, "given as a file");
+        DatasetEntry e = catalogue.find(value);
+        if (e == null) {
+            if (value.contains("/") || value.contains("\\") || value.matches(".*\\.(tsv|json|jsonl)$")) {
+                throw new DataException("benchmark file " + value + " does not exist");
+            }
+            catalogue.require(value); // throws, naming the nearest names
+        }
+        DataFile found = locate(e);
+        return found != null ? found : fetch(e, false);
+    }
+
+    /** {@code entry}'s file in the data directory, checked; null when it is not there. */
+    public DataFile locate(DatasetEntry entry) {
+        for (Path p : kind(entry).candidates(entry, dir.path())) {
+            if (Files.isRegularFile(p)) return check(p, entry, false, "found in " + dir.path());
+        }
+        return null;
+    }
+
+    /** The partial file a download of {@code entry} writes. */
+    public Path partial(DatasetEntry entry) {
+        Path t = kind(entry).target(entry, dir.path());
+        return t.resolveSibling(t.getFileName() + ".part");
+    }
+
+    /** Where {@code entry} is downloaded from: the mirror's copy, else the official URL; null when neither exists. */
+    public URI source(DatasetEntry entry) {
+        if (mirror != null) return URI.create(mirror.replaceAll("/+$", "") + "/" + entry.file());
+        return entry.url() == null ? null : URI.create(entry.url());
+    }
+
+    /**
+     * Downloads {@code entry} into the data directory (resuming a partial file), checks it and gives it its
+     * name. Without {@code force} a file already there is kept and returned.
+     */
+    public DataFile fetch(DatasetEntry entry, boolean force) {
+        if (!force) {
+            DataFile found = locate(entry);
+            if (found != null) return found;
+        }
+        URI src = source(entry);
+        Path target = kind(entry).target(entry, dir.path());
+        if (src == null) {
+            throw new DataException(entry.name() + " has no download: build it with M3MAD-Bench's " + entry.build()
+                    + " (github.com/liaolea/M3MAD-Bench) and put the JSON at " + target + " with its images, "
+                    + "pass the JSON itself to --data, or set --data-mirror (or $" + MIRROR_ENV + ") to a server that serves " + entry.file());
+        }
+        Path part = partial(entry);
+        Path lockFile = target.resolveSibling(target.getFileName() + ".lock");
+        try {
+            Files.createDirectories(target.getParent());
+        } catch (IOException e) {
+            throw new DataException("cannot create the data directory " + target.getParent() + ": " + e.getMessage()
+                    + " (pass --data-dir DIR for another)", e);
+        }
+        try (FileChannel lockChannel = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+             FileLock lock = tryLock(lockChannel, entry, target)) {
+            log.println(entry.name() + ": " + (Files.exists(part) ? "resuming the download" : "downloading") + " from " + src + " into " + target);
+            downloader.fetch(src, part, Downloader.lines(log, entry.file()));
+            String[] sums = Checksums.hash(part);
+            if (entry.md5() != null && !entry.md5().equals(sums[0])) {
+                long size = Files.size(part);
+                Files.deleteIfExists(part);
+                throw new DataException(entry.name() + ": the download from " + src + " (" + Downloader.Bytes.format(size) + ") has md5 "
+                        + sums[0] + ", not the published " + entry.md5() + " (VLMEvalKit " + shortCommit() + "): it is truncated or altered, "
+                        + "and was deleted. Run the command again" + (mirror != null ? ", or check the mirror " + mirror : ""));
+            }
+            Files.deleteIfExists(Checksums.sidecar(target));
+            move(part, target);
+            Checksums.Sums s = Checksums.recordDownload(target, sums[0], sums[1], "downloaded from " + src);
+            DataFile f = new DataFile(entry, target, s, entry.md5() != null ? Check.OFFICIAL : Check.RECORDED_NOW, true, src.toString());
+            log.println(f.describe());
+            return f;
+        } catch (IOException e) {
+            throw new DataException("cannot write " + part + ": " + e.getMessage(), e);
+        } finally {
+            try {
+                Files.deleteIfExists(lockFile);
+            } catch (IOException e) {
+                // a stale lock file is harmless: locks are taken on it, not inferred from it
+            }
+        }
+    }
+
+    private static FileLock tryLock(FileChannel ch, DatasetEntry entry, Path target) throws IOException {
+        try {
+            FileLock l = ch.tryLock();
+            if (l != null) return l;
+        } catch (OverlappingFileLockException e) {
+            // this process is downloading it already
+        }
+        throw new DataException("another gam process is downloading " + entry.name() + " into " + target + "; wait for it to finish");
+    }
+
+    private static void move(Path from, Path to) throws IOException {
+        try {
+            Files.move(from, to, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } catch (AtomicMoveNotSupportedException e) {
+            Files.move(from, to, StandardCopyOption.REPLACE_EXISTING);
+        }
+    }
+
+    /** Checks a file against its entry (null: a file the catalogue does not know). */
+    public DataFile check(Path file, DatasetEntry entry, boolean downloaded, String source) {
+        // only files in the data directory get a sidecar; a user's file elsewhere is hashed and left alone
+        boolean inDataDir = file.toAbsolutePath().normalize().startsWith(dir.path());
+        Checksums.Sums s = Checksums.of(file, source, entry != null && inDataDir);
+        Check c;
+        if (entry == null) c = Check.UNKNOWN;
+        else if (entry.md5() != null) c = entry.md5().equals(s.md5()) ? Check.OFFICIAL : Check.DIFFERS;
+        else if (s.firstSha256() == null) c = Check.UNCHECKED;
+        else c = s.firstRecordedNow() ? Check.RECORDED_NOW : s.sameAsFirst() ? Check.SAME_AS_FIRST : Check.CHANGED;
+        String src = entry != null && entry.url() != null ? entry.url() : null;
+        return new DataFile(entry, file, s, c, downloaded, src);
+    }
+
+    /** The catalogue entry whose file (or VLMEvalKit's legacy name for it) is called as {@code file} is, or null. */
+    public DatasetEntry entryForFile(Path file) {
+        String n = file.getFileName().toString();
+        for (DatasetEntry e : catalogue.entries()) {
+            if (Path.of(e.file()).getFileName().toString().equals(n)) return e;
+        }
+        for (DatasetEntry e : catalogue.entries()) if (n.equals(e.urlFileName())) return e;
+        return null;
+    }
+
+    private String shortCommit() {
+        String c = catalogue.vlmEvalKitCommit();
+        return c == null ? "?" : c.substring(0, Math.min(8, c.length()));
+    }
+
+    private static DatasetKind kind(DatasetEntry e) { return DatasetCatalogue.kind(e.kind(), "dataset '" + e.name() + "'"); }
+
+    private static String blankToNull(String s) { return s == null || s.isBlank() ? null : s.strip(); }
+}

@@ -1,0 +1,125 @@
+package dev.gamagent.eval.data;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.gamagent.util.EditDistance;
+import dev.gamagent.util.Json;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The benchmarks gam knows by name, read from the resource {@code /datasets/catalogue.json} (data, not
+ * code). Every field is checked when it is read, so a typo in the catalogue fails the build's tests
+ * rather than a user's download.
+ *
+ * @param vlmEvalKitCommit the VLMEvalKit commit the URLs and md5 values were read from
+ */
+public record DatasetCatalogue(List<DatasetEntry> entries, String vlmEvalKitCommit, String vlmEvalKitDate) {
+    public static final String RESOURCE = "/datasets/catalogue.json";
+
+    /** The kinds of storage entries may name; a new kind (video) is added here. */
+    public static final List<DatasetKind> KINDS = List.of(DatasetKind.VLMEVALKIT_TSV, DatasetKind.M3MAD_JSON);
+
+    private static final Set<String> FIELDS = Set.of("name", "kind", "file", "url", "md5", "grading", "answers", "stand_in",
+            "submit_to", "papers", "defined_in", "build", "note");
+    private static final Set<String> GRADINGS = Set.of("multiple-choice", "yes-no", "mathvista", "open", "m3mad");
+
+    public DatasetCatalogue {
+        entries = List.copyOf(entries);
+    }
+
+    /** The catalogue shipped in the jar. */
+    public static DatasetCatalogue builtIn() {
+        try (InputStream in = DatasetCatalogue.class.getResourceAsStream(RESOURCE)) {
+            if (in == null) throw new IllegalStateException("resource " + RESOURCE + " is missing from the jar");
+            return parse(Json.MAPPER.readTree(in), RESOURCE);
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot read " + RESOURCE + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Reads and checks a catalogue; {@code source} names it in errors. */
+    public static DatasetCatalogue parse(JsonNode root, String source) {
+        JsonNode list = root.path("datasets");
+        if (!list.isArray()) throw new IllegalArgumentException(source + ": no 'datasets' list");
+        List<DatasetEntry> out = new ArrayList<>();
+        Map<String, DatasetEntry> byName = new LinkedHashMap<>();
+        for (JsonNode n : list) {
+            String name = text(n, "name");
+            String where = source + ": dataset '" + name + "'";
+            if (name == null || !name.matches("[A-Za-z0-9_.-]+")) throw new IllegalArgumentException(source + ": a dataset without a valid name: " + n);
+            n.fieldNames().forEachRemaining(f -> {
+                if (!FIELDS.contains(f)) throw new IllegalArgumentException(where + ": unknown field '" + f + "' (known: " + FIELDS + ")");
+            });
+            DatasetKind kind = kind(text(n, "kind"), where);
+            String md5 = text(n, "md5");
+            if (md5 != null && !md5.matches("[0-9a-f]{32}")) throw new IllegalArgumentException(where + ": md5 '" + md5 + "' is not 32 hex digits");
+            String url = text(n, "url");
+            if (url != null && !url.startsWith("https://") && !url.startsWith("http://")) {
+                throw new IllegalArgumentException(where + ": url '" + url + "' is not an http(s) URL");
+            }
+            String grading = text(n, "grading");
+            if (!GRADINGS.contains(grading)) throw new IllegalArgumentException(where + ": grading '" + grading + "' is not one of " + GRADINGS);
+            List<String> papers = new ArrayList<>();
+            n.path("papers").forEach(p -> papers.add(p.asText()));
+            String file = text(n, "file");
+            DatasetEntry e = new DatasetEntry(name, kind.name(), file != null ? file : kind.defaultFile(name), url, md5, grading,
+                    !n.has("answers") || n.get("answers").asBoolean(), text(n, "stand_in"), text(n, "submit_to"), papers,
+                    text(n, "defined_in"), text(n, "build"), text(n, "note"));
+            if (url == null && e.build() == null) throw new IllegalArgumentException(where + ": neither a url nor a build command");
+            if (byName.put(name.toLowerCase(Locale.ROOT), e) != null) throw new IllegalArgumentException(where + ": listed twice");
+            out.add(e);
+        }
+        for (DatasetEntry e : out) {
+            if (e.standIn() != null && !byName.containsKey(e.standIn().toLowerCase(Locale.ROOT))) {
+                throw new IllegalArgumentException(source + ": dataset '" + e.name() + "': stand_in '" + e.standIn() + "' is not in the catalogue");
+            }
+        }
+        JsonNode vk = root.path("vlmevalkit");
+        return new DatasetCatalogue(out, vk.path("commit").asText(null), vk.path("date").asText(null));
+    }
+
+    private static String text(JsonNode n, String field) {
+        JsonNode v = n.get(field);
+        return v == null || v.isNull() ? null : v.asText();
+    }
+
+    /** The kind named {@code name}. */
+    public static DatasetKind kind(String name, String where) {
+        for (DatasetKind k : KINDS) if (k.name().equals(name)) return k;
+        throw new IllegalArgumentException(where + ": kind '" + name + "' is not one of "
+                + KINDS.stream().map(DatasetKind::name).toList());
+    }
+
+    /** The entry called {@code name} (exact, then ignoring case), or null. */
+    public DatasetEntry find(String name) {
+        for (DatasetEntry e : entries) if (e.name().equals(name)) return e;
+        for (DatasetEntry e : entries) if (e.name().equalsIgnoreCase(name)) return e;
+        return null;
+    }
+
+    /** The entry called {@code name}; an unknown name is an error naming the nearest known ones. */
+    public DatasetEntry require(String name) {
+        DatasetEntry e = find(name);
+        if (e != null) return e;
+        List<String> near = nearest(name, 3);
+        throw new IllegalArgumentException("'" + name + "' is neither a file nor a benchmark gam knows"
+                + (near.isEmpty() ? "" : "; did you mean " + String.join(", ", near) + "?") + " ('gam data list' shows them all)");
+    }
+
+    /** The {@code n} known names closest to {@code name} (case ignored), nearest first. */
+    public List<String> nearest(String name, int n) {
+        String lower = name.toLowerCase(Locale.ROOT);
+        return entries.stream().map(DatasetEntry::name)
+                .sorted(Comparator.comparingInt((String s) -> EditDistance.between(lower, s.toLowerCase(Locale.ROOT))).thenComparing(s -> s))
+                .filter(s -> EditDistance.between(lower, s.toLowerCase(Locale.ROOT)) <= Math.max(3, lower.length() / 3))
+                .limit(n).toList();
+    }
+}

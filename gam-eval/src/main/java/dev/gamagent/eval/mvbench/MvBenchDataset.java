@@ -1,0 +1,123 @@
+package dev.gamagent.eval.mvbench;
+
+import dev.gamagent.api.Question;
+import dev.gamagent.eval.BenchmarkLoader;
+import dev.gamagent.eval.Dataset;
+import dev.gamagent.eval.EvalQuestion;
+import dev.gamagent.eval.SkippedRow;
+import dev.gamagent.image.FrameSelection;
+import dev.gamagent.image.ImageException;
+import dev.gamagent.image.VideoFrames;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * MVBench by VLMEvalKit's names ({@link MvBenchVariant}) as a dataset of questions, read from a snapshot of
+ * the dataset's repository ({@link MvBenchLayout}). Each row becomes a multiple-choice question as
+ * VLMEvalKit's {@code qa_template} builds it (vlmeval/dataset/mvbench.py at e8e78f05): the candidates are
+ * options A, B, ... in their order, the answer is the letter of the candidate equal to the answer (the last
+ * one, as there), the category is the task ({@code task_type}), and the hint is VLMEvalKit's system prompt
+ * for MVBench. A row's video is decoded only when its question starts (the question's images are a
+ * supplier): N frames sampled uniformly, or one per second for {@code MVBench_MP4_1fps}, within the row's
+ * start/end seconds when its task is bounded; TVQA's frame folders are read at 3 frames per second counted
+ * from 1, as VLMEvalKit reads them. Grade the answers with {@link dev.gamagent.eval.MvBenchGrading}.
+ *
+ * <p>A row whose video is missing is skipped with its reason (VLMEvalKit refuses the whole dataset then;
+ * NTU RGB+D's videos, the Fine-grained Pose task, are not in the public snapshot).
+ */
+public final class MvBenchDataset {
+    /** VLMEvalKit's {@code MVBench.SYS} (the same for MVBench_MP4), given to the methods as the question's hint. */
+    public static final String SYSTEM_PROMPT = "Carefully watch the video and pay attention to the cause and sequence of events, "
+            + "the detail and movement of objects, and the action and pose of persons. "
+            + "Based on your observations, select the best option that accurately addresses the question.";
+    /** VLMEvalKit's {@code frame_fps}: TVQA's frame folders hold 3 frames per second, numbered from 00001.jpg. */
+    public static final double FRAME_FOLDER_FPS = 3.0;
+
+    private MvBenchDataset() { }
+
+    /** Whether {@code name} is one of VLMEvalKit's MVBench names. */
+    public static boolean isName(String name) { return MvBenchVariant.of(name).isPresent(); }
+
+    public static List<String> names() { return MvBenchVariant.names(); }
+
+    /** The dataset named {@code name}, looked for under {@code dataDir} and VLMEvalKit's hub cache, every row. */
+    public static Dataset load(String name, Path dataDir, VideoFrames frames) {
+        return load(name, dataDir, MvBenchLayout.defaultHubCaches(), frames, BenchmarkLoader.Filter.ALL);
+    }
+
+    /**
+     * The dataset named {@code name}: its snapshot found under {@code dataDir} or one of {@code hubCaches},
+     * the rows {@code filter} keeps (its category is the task, e.g. "Action Sequence").
+     *
+     * @throws IllegalArgumentException for an unknown name or when no snapshot is found (saying where it looked)
+     * @throws ImageException when ffmpeg, which the videos need, is not installed (one line saying what to install)
+     */
+    public static Dataset load(String name, Path dataDir, List<Path> hubCaches, VideoFrames frames, BenchmarkLoader.Filter filter) {
+        MvBenchVariant variant = MvBenchVariant.of(name).orElseThrow(() -> new IllegalArgumentException(
+                "'" + name + "' is not an MVBench name; use one of " + String.join(", ", MvBenchVariant.names())));
+        Path root = MvBenchLayout.locate(variant, dataDir, hubCaches);
+        if (!frames.decoderAvailable()) { // every variant has video files: say it once, not once per row
+            throw new ImageException(variant.datasetName() + " (" + root + "): decoding its videos needs ffmpeg and ffprobe, "
+                    + "which are not on PATH; " + VideoFrames.INSTALL);
+        }
+        List<EvalQuestion> out = new ArrayList<>();
+        List<SkippedRow> skipped = new ArrayList<>();
+        for (MvBenchLayout.Row row : MvBenchLayout.rows(variant, root)) {
+            if (filter.limit() > 0 && out.size() >= filter.limit()) break;
+            if (filter.category() != null && !filter.category().isBlank() && !filter.category().equalsIgnoreCase(row.task())) continue;
+            String idx = Integer.toString(row.index());
+            if (row.problem() != null) {
+                skipped.add(new SkippedRow(idx, row.problem()));
+                continue;
+            }
+            try {
+                Question shell = question(row);
+                Path video = MvBenchLayout.videoPath(root, row);
+                check(frames, video, row);
+                FrameSelection selection = selection(variant, row);
+                out.add(new EvalQuestion(shell, () -> frames.frames(video, selection), idx, 0, null));
+            } catch (IllegalArgumentException | ImageException e) {
+                skipped.add(new SkippedRow(idx, row.task() + ", " + row.video() + ": " + e.getMessage()));
+            }
+        }
+        return new Dataset(variant.datasetName(), out, skipped);
+    }
+
+    /** {@code qa_template}: candidates as options A.., the answer as the letter of the (last) equal candidate. */
+    static Question question(MvBenchLayout.Row row) {
+        if (row.candidates().size() > 26) throw new IllegalArgumentException(row.candidates().size() + " candidates, more than the letters A-Z");
+        Map<String, String> options = new LinkedHashMap<>();
+        String answer = null;
+        for (int i = 0; i < row.candidates().size(); i++) {
+            String letter = String.valueOf((char) ('A' + i));
+            options.put(letter, row.candidates().get(i));
+            if (row.candidates().get(i).equals(row.answer())) answer = letter;
+        }
+        if (answer == null) throw new IllegalArgumentException("the answer '" + row.answer() + "' is not one of its candidates " + row.candidates());
+        return new Question(Integer.toString(row.index()), List.of(), row.question(), SYSTEM_PROMPT, options, answer, row.task(), null);
+    }
+
+    /** The variant's frames, within the row's seconds when its task is bounded; frame folders at 3 fps from 1. */
+    static FrameSelection selection(MvBenchVariant variant, MvBenchLayout.Row row) {
+        FrameSelection s = variant.selection();
+        if (row.bound() && (row.start() != null || row.end() != null)) s = s.within(row.start(), row.end());
+        if ("frame".equals(row.dataType())) s = s.folder(FRAME_FOLDER_FPS, 1);
+        return s;
+    }
+
+    private static void check(VideoFrames frames, Path video, MvBenchLayout.Row row) {
+        try {
+            frames.check(video);
+        } catch (ImageException e) {
+            if (row.prefix().startsWith(MvBenchTask.FINE_GRAINED_POSE.prefix()) && !java.nio.file.Files.exists(video)) {
+                throw new ImageException(video + " does not exist: NTU RGB+D's videos were removed from MVBench's repository "
+                        + "(see its README); request them from the NTU RGB+D site and put the .avi files in " + row.prefix(), e);
+            }
+            throw e;
+        }
+    }
+}

@@ -1,0 +1,252 @@
+package dev.gamagent.eval;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.gamagent.util.Json;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The docs' tables of figures, printed as Markdown from {@code gam eval} output directories; the {@code bench/*.sh}
+ * scripts run the evaluations and then this (test scope of gam-eval, like {@code HedgeMeasurement}).
+ *
+ * <pre>
+ * BenchTables methods LABEL=DIR ...              one row per (run, method): accuracy, debates, rounds, terminations, cost
+ * BenchTables dream [--synthetic] LABEL=DIR ...  DREAM's cost per part (probe round, each round, each branch) next to the
+ *                                                 method it wraps, the prompt-token ratio and DREAM's accuracy gain
+ * BenchTables branches LABEL=DIR ...             DREAM's branch shares per dream method, with the consensus flag
+ * </pre>
+ * {@code --synthetic}: the replies are the simulator's, so no accuracy is printed.
+ */
+public final class BenchTables {
+    private BenchTables() { }
+
+    public static void main(String[] args) throws IOException {
+        if (args.length < 2) {
+            System.err.println("usage: BenchTables methods|dream|branches [--synthetic] LABEL=DIR ...");
+            System.exit(2);
+        }
+        boolean synthetic = Arrays.asList(args).contains("--synthetic");
+        Map<String, Path> runs = new LinkedHashMap<>();
+        for (String a : Arrays.copyOfRange(args, 1, args.length)) {
+            if (a.equals("--synthetic")) continue;
+            int eq = a.lastIndexOf('='); // labels may hold '=' (a setting), directories do not
+            runs.put(eq < 0 ? a : a.substring(0, eq), Path.of(eq < 0 ? a : a.substring(eq + 1)));
+        }
+        switch (args[0]) {
+            case "methods" -> methods(runs, System.out);
+            case "dream" -> { for (var e : runs.entrySet()) dream(e.getKey(), ResultStore.read(e.getValue()), synthetic, System.out); }
+            case "branches" -> branches(runs, System.out);
+            case "tiers" -> tiers(runs, System.out);
+            default -> throw new IllegalArgumentException("unknown table '" + args[0] + "': methods, dream, branches or tiers");
+        }
+    }
+
+    /** One row per (run, method) from each run's {@code summary.json}. */
+    static void methods(Map<String, Path> runs, PrintStream out) throws IOException {
+        out.println("| run | method | n | accuracy | debated | mean rounds | terminations | calls/q | prompt tokens/q | completion tokens/q | ECE |");
+        out.println("|---|---|---|---|---|---|---|---|---|---|---|");
+        for (var run : runs.entrySet()) {
+            JsonNode metrics = Json.MAPPER.readTree(run.getValue().resolve("summary.json").toFile()).path("metrics");
+            metrics.fields().forEachRemaining(e -> {
+                JsonNode m = e.getValue();
+                StringBuilder terms = new StringBuilder();
+                m.path("terminations").fields().forEachRemaining(t -> terms.append(terms.length() == 0 ? "" : ", ")
+                        .append(t.getKey()).append(' ').append(t.getValue().asLong()));
+                out.printf(Locale.ROOT, "| %s | `%s` | %d | %s | %s | %.2f | %s | %.2f | %,.0f | %,.0f | %s |%n", run.getKey(), e.getKey(),
+                        m.path("groups").asInt(), pct(m.path("accuracy")), rate(m.path("debateTriggerRate").asDouble(), m.path("groups").asInt()),
+                        m.path("meanRounds").asDouble(), terms, m.path("callsPerQuestion").asDouble(), m.path("promptTokensPerQuestion").asDouble(),
+                        m.path("completionTokensPerQuestion").asDouble(), m.path("ece").isNumber() ? String.format(Locale.ROOT, "%.3f", m.path("ece").asDouble()) : "-");
+            });
+        }
+    }
+
+    /**
+     * Accuracy per difficulty tier: {@code LABEL=DIR} where DIR holds the run and {@code DIR/data.tsv} the generated file it
+     * ran on (its {@code difficulty} column); one row per (run, method).
+     */
+    static void tiers(Map<String, Path> runs, PrintStream out) throws IOException {
+        out.println("| run | method | easy | medium | hard | overall | debated |");
+        out.println("|---|---|---|---|---|---|---|");
+        for (var run : runs.entrySet()) {
+            Map<String, String> tier = new LinkedHashMap<>();
+            List<String> lines = java.nio.file.Files.readAllLines(run.getValue().resolve("data.tsv"));
+            List<String> head = Arrays.asList(lines.get(0).split("\t", -1));
+            int ix = head.indexOf("index"), dx = head.indexOf("difficulty");
+            if (ix < 0 || dx < 0) throw new IllegalArgumentException(run.getValue().resolve("data.tsv") + " has no index and difficulty columns");
+            for (String l : lines.subList(1, lines.size())) {
+                String[] f = l.split("\t", -1);
+                if (f.length > Math.max(ix, dx)) tier.put(f[ix], f[dx]);
+            }
+            Map<String, List<ResultRecord>> byMethod = new LinkedHashMap<>();
+            for (ResultRecord r : ResultStore.read(run.getValue())) if (!r.isError()) byMethod.computeIfAbsent(r.method(), k -> new ArrayList<>()).add(r);
+            for (var e : byMethod.entrySet()) {
+                StringBuilder row = new StringBuilder("| " + run.getKey() + " | `" + e.getKey() + "` |");
+                for (String t : List.of("easy", "medium", "hard")) {
+                    List<ResultRecord> in = e.getValue().stream().filter(r -> t.equals(tier.get(r.questionId()))).toList();
+                    row.append(in.isEmpty() ? " - |" : String.format(Locale.ROOT, " %.1f (%d) |", acc(in), in.size()));
+                }
+                long debated = e.getValue().stream().filter(r -> r.rounds() > 0).count();
+                row.append(String.format(Locale.ROOT, " %.1f (%d) | %s |", acc(e.getValue()), e.getValue().size(),
+                        e.getKey().contains("gam") ? String.format(Locale.ROOT, "%.1f%%", 100.0 * debated / e.getValue().size()) : ""));
+                out.println(row);
+            }
+        }
+    }
+
+    /** DREAM's branch shares per dream method and run. */
+    static void branches(Map<String, Path> runs, PrintStream out) {
+        out.println("| run | method | n | StaticAll | PerAgent | MixRes | ConflictMixRes | every readable probe agreed | debate skipped | accuracy | calls/q |");
+        out.println("|---|---|---|---|---|---|---|---|---|---|---|");
+        for (var run : runs.entrySet()) {
+            Map<String, List<ResultRecord>> byMethod = new TreeMap<>();
+            for (ResultRecord r : ResultStore.read(run.getValue())) if (!r.isError() && r.method().startsWith("dream+")) byMethod.computeIfAbsent(r.method(), k -> new ArrayList<>()).add(r);
+            for (var e : byMethod.entrySet()) {
+                List<ResultRecord> rs = e.getValue();
+                int n = rs.size();
+                Map<String, Integer> count = new LinkedHashMap<>();
+                for (String b : List.of("StaticAll", "PerAgent", "MixRes", "ConflictMixRes")) count.put(b, 0);
+                int agreed = 0, skipped = 0, right = 0;
+                long calls = 0;
+                for (ResultRecord r : rs) {
+                    JsonNode x = r.trace().path("extra");
+                    count.merge(x.path("branch").asText("-"), 1, Integer::sum);
+                    if (x.path("consensus").asBoolean(false)) agreed++;
+                    if (x.path("debate_skipped").asBoolean(false)) skipped++;
+                    if (r.correct()) right++;
+                    calls += r.calls();
+                }
+                StringBuilder row = new StringBuilder("| " + run.getKey() + " | `" + e.getKey() + "` | " + n + " |");
+                for (String b : List.of("StaticAll", "PerAgent", "MixRes", "ConflictMixRes")) row.append(' ').append(share(count.get(b), n)).append(" |");
+                row.append(' ').append(share(agreed, n)).append(" | ").append(skipped).append(" | ")
+                        .append(String.format(Locale.ROOT, "%.1f%% | %.2f |", 100.0 * right / n, (double) calls / n));
+                out.println(row);
+            }
+        }
+    }
+
+    /** What one question's run spent: the probe round's own share and each debate round's, prompt and completion. */
+    record Parts(long probePrompt, long probeCompletion, int probeCalls, int reused, Map<Integer, long[]> rounds) {
+        static Parts of(ResultRecord r) {
+            JsonNode t = r.trace();
+            JsonNode x = t.path("extra");
+            long pp = 0, pc = 0;
+            int calls = 0, reused = 0;
+            if (x.has("probe_usage")) {
+                pp = x.path("probe_usage").path("prompt").asLong();
+                pc = x.path("probe_usage").path("completion").asLong();
+                calls = x.path("probe_usage").path("calls").asInt();
+                reused = x.path("probe_usage").path("reused_as_round_0").asInt();
+            } else {
+                for (JsonNode p : x.path("probes")) {
+                    pp += p.path("tokens").path("prompt").asLong();
+                    pc += p.path("tokens").path("completion").asLong();
+                    if (!p.hasNonNull("error")) calls++;
+                }
+            }
+            Map<Integer, long[]> rounds = new TreeMap<>();
+            for (JsonNode round : t.path("rounds")) {
+                long[] u = rounds.computeIfAbsent(round.path("k").asInt(), k -> new long[3]);
+                for (JsonNode a : round.path("agents")) {
+                    u[0] += a.path("tokens").path("prompt").asLong();
+                    u[1] += a.path("tokens").path("completion").asLong();
+                    if (!a.hasNonNull("error")) u[2]++;
+                }
+                u[0] += round.path("extra").path("tokens").path("prompt").asLong(); // GAM's critics
+                u[1] += round.path("extra").path("tokens").path("completion").asLong();
+                u[2] += round.path("extra").path("calls").asLong();
+            }
+            return new Parts(pp, pc, calls, reused, rounds);
+        }
+    }
+
+    /**
+     * For each dream method in the records with its inner method beside it: prompt tokens per question of the probe round
+     * (without the probes the inner round 0 reused), of each round, and in all; the ratio of the totals (DREAM Table 4
+     * reports prompt tokens: LLM Debate 9.38 M → 12.18 M = 1.30); per branch, the questions, prompt tokens and accuracy.
+     */
+    static void dream(String label, List<ResultRecord> all, boolean synthetic, PrintStream out) {
+        Map<String, List<ResultRecord>> byMethod = new TreeMap<>();
+        for (ResultRecord r : all) if (!r.isError()) byMethod.computeIfAbsent(r.method(), k -> new ArrayList<>()).add(r);
+        for (String dm : byMethod.keySet()) {
+            if (!dm.startsWith("dream+")) continue;
+            String inner = dm.substring("dream+".length());
+            List<ResultRecord> d = byMethod.get(dm), b = byMethod.getOrDefault(inner, List.of());
+            int n = d.size();
+            List<Parts> dp = d.stream().map(Parts::of).toList(), bp = b.stream().map(Parts::of).toList();
+            int maxK = 0;
+            for (Parts p : dp) maxK = Math.max(maxK, p.rounds().keySet().stream().mapToInt(Integer::intValue).max().orElse(0));
+            for (Parts p : bp) maxK = Math.max(maxK, p.rounds().keySet().stream().mapToInt(Integer::intValue).max().orElse(0));
+            out.printf(Locale.ROOT, "%n%s: `%s` (%d questions) next to `%s` (%d)%n%n", label, dm, n, inner, b.size());
+            out.printf("| part | `%s` prompt tokens/q | `%s` prompt tokens/q | `%s` calls/q |%n", inner, dm, dm);
+            out.println("|---|---|---|---|");
+            out.printf(Locale.ROOT, "| probe round (its own calls) | - | %,.0f | %.2f |%n", mean(dp, p -> p.probePrompt()), mean(dp, p -> p.probeCalls()));
+            out.printf(Locale.ROOT, "| probes taken as round-0 answers | - | (in round 0) | %.2f |%n", mean(dp, p -> p.reused()));
+            for (int k = 0; k <= maxK; k++) {
+                final int kk = k;
+                out.printf(Locale.ROOT, "| round %d | %s | %,.0f | %.2f |%n", k, b.isEmpty() ? "-" : String.format(Locale.ROOT, "%,.0f",
+                        mean(bp, p -> p.rounds().getOrDefault(kk, new long[3])[0])), mean(dp, p -> p.rounds().getOrDefault(kk, new long[3])[0]),
+                        mean(dp, p -> p.rounds().getOrDefault(kk, new long[3])[2]));
+            }
+            double pb = b.stream().mapToLong(ResultRecord::promptTokens).average().orElse(Double.NaN);
+            double pd = d.stream().mapToLong(ResultRecord::promptTokens).average().orElse(Double.NaN);
+            out.printf(Locale.ROOT, "| **total** | **%,.0f** | **%,.0f** | %.2f |%n", pb, pd, d.stream().mapToInt(ResultRecord::calls).average().orElse(0));
+            out.printf(Locale.ROOT, "| completion tokens/q (total) | %,.0f | %,.0f | |%n",
+                    b.stream().mapToLong(ResultRecord::completionTokens).average().orElse(Double.NaN),
+                    d.stream().mapToLong(ResultRecord::completionTokens).average().orElse(Double.NaN));
+            out.println();
+            String gain = synthetic ? "accuracy not shown: the simulator's replies are synthetic"
+                    : String.format(Locale.ROOT, "accuracy `%s` %.1f%%, `%s` %.1f%%: DREAM's gain %+.1f points", inner, acc(b), dm, acc(d), acc(d) - acc(b));
+            out.printf(Locale.ROOT, "prompt tokens `%s` / `%s` = **%.2f** (DREAM Table 4: 1.30 for LLM Debate); %s%n%n", dm, inner, pd / pb, gain);
+            Map<String, List<Integer>> byBranch = new TreeMap<>();
+            for (int i = 0; i < n; i++) {
+                JsonNode x = d.get(i).trace().path("extra");
+                String br = x.path("branch").asText("-") + (x.path("consensus").asBoolean(false) ? " (probes agreed)" : "")
+                        + (x.path("debate_skipped").asBoolean(false) ? ", no debate" : "");
+                byBranch.computeIfAbsent(br, k -> new ArrayList<>()).add(i);
+            }
+            out.println("| branch | questions | probe round prompt tokens/q | total prompt tokens/q | calls/q |" + (synthetic ? "" : " accuracy |"));
+            out.println("|---|---|---|---|---|" + (synthetic ? "" : "---|"));
+            for (var e : byBranch.entrySet()) {
+                List<Integer> ix = e.getValue();
+                double probe = ix.stream().mapToLong(i -> dp.get(i).probePrompt()).average().orElse(0);
+                double total = ix.stream().mapToLong(i -> d.get(i).promptTokens()).average().orElse(0);
+                double calls = ix.stream().mapToInt(i -> d.get(i).calls()).average().orElse(0);
+                String a = synthetic ? "" : String.format(Locale.ROOT, " %.1f%% |", 100.0 * ix.stream().filter(i -> d.get(i).correct()).count() / ix.size());
+                out.printf(Locale.ROOT, "| %s | %d | %,.0f | %,.0f | %.2f |%s%n", e.getKey(), ix.size(), probe, total, calls, a);
+            }
+        }
+    }
+
+    private static double acc(List<ResultRecord> rs) { return rs.isEmpty() ? Double.NaN : 100.0 * rs.stream().filter(ResultRecord::correct).count() / rs.size(); }
+
+    private static double mean(List<Parts> ps, java.util.function.ToDoubleFunction<Parts> f) {
+        return ps.stream().mapToDouble(f).average().orElse(Double.NaN);
+    }
+
+    private static String pct(JsonNode v) { return v.isNumber() ? String.format(Locale.ROOT, "%.1f%%", 100 * v.asDouble()) : "-"; }
+
+    private static String rate(double r, int n) { return String.format(Locale.ROOT, "%.3f (%d/%d)", r, Math.round(r * n), n); }
+
+    private static String share(int k, int n) { return k == 0 ? "0" : String.format(Locale.ROOT, "%.1f%% (%d)", 100.0 * k / n, k); }
+
+    /** For a test: the whole output of one mode as text. */
+    static String render(String mode, boolean synthetic, Map<String, Path> runs) throws IOException {
+        var bytes = new java.io.ByteArrayOutputStream();
+        PrintStream out = new PrintStream(bytes, true, java.nio.charset.StandardCharsets.UTF_8);
+        switch (mode) {
+            case "methods" -> methods(runs, out);
+            case "branches" -> branches(runs, out);
+            default -> { for (var e : runs.entrySet()) dream(e.getKey(), ResultStore.read(e.getValue()), synthetic, out); }
+        }
+        return bytes.toString(java.nio.charset.StandardCharsets.UTF_8);
+    }
+}
