@@ -111,6 +111,7 @@ public final class EvalCommand implements Callable<Integer> {
             var images = BenchmarkLoader.Images.from(config, DecodeBudget.megapixels(config.number("image.decode_budget_megapixels", 0)), keep);
             // one read of the file indexes its rows and hashes it for the run identity
             Dataset ds = BenchmarkLoader.load(data, new BenchmarkLoader.Filter(limit, category), images, indexing(data));
+            dataFile = dataFile.withSha256(ds.sha256());
             RunIdentity identity = RunIdentity.of(ds.name(), ds.sha256() != null ? ds.sha256() : "(not hashed)", spec.kind(),
                     spec.model(), judgeSpec == null ? null : judgeSpec.kind() + ":" + (judgeSpec.model() == null ? "(the server's own)"
                     : judgeSpec.model()), config);

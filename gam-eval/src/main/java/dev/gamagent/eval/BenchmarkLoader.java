@@ -113,6 +113,12 @@ public final class BenchmarkLoader {
 
         boolean matches(Path dir);
 
+        /**
+         * What {@code dir} lacks to be this layout, in a few words (e.g. "no json/ folder"), for the message when no
+         * layout {@link #matches}; null when it matches, or when the layout says no more than {@link #expects}.
+         */
+        default String lacks(Path dir) { return null; }
+
         Dataset load(Path dir, Filter filter, Images images);
     }
 
@@ -184,7 +190,10 @@ public final class BenchmarkLoader {
             throw new IllegalArgumentException("--data " + dir + " is a directory that cannot be listed: " + e.getMessage());
         }
         String known = layouts.isEmpty() ? "none is installed in this build"
-                : String.join("; ", layouts.stream().map(l -> l.name() + ": " + l.expects()).toList());
+                : String.join("; ", layouts.stream().map(l -> {
+                    String lacks = l.lacks(dir);
+                    return l.name() + ": " + l.expects() + (lacks == null ? "" : "; this directory: " + lacks);
+                }).toList());
         String holds = entries == 0 ? "it is empty"
                 : files.isEmpty() ? "it holds no .tsv, .json or .jsonl file"
                 : "it holds " + String.join(", ", files.subList(0, Math.min(3, files.size()))) + (files.size() > 3 ? " and " + (files.size() - 3)
