@@ -179,9 +179,24 @@ public final class Evaluation {
      * question sends is not decoded (and its pixels not held) while the question waits on the model.
      */
     private static void thumbnail(ResultStore store, EvalQuestion eq, dev.gamagent.image.Picture p) {
-        dev.gamagent.image.Picture copy = p.isDecoded() ? p : dev.gamagent.image.ImageLoader.fromBytes(p.source(), p.encoding().bytes());
+        dev.gamagent.image.Picture copy = thumbnailSource(p);
         dev.gamagent.api.Question q = new dev.gamagent.api.Question(eq.id(), List.of(copy), "", null, Map.of(), null, null, null);
         HtmlReport.thumbnails(List.of(new EvalQuestion(q, eq.group(), 0, eq.split()))).forEach(store::putThumbnail);
+    }
+
+    /** The width the report draws a question's image at (HtmlReport's thumbnails). */
+    static final int THUMBNAIL_WIDTH = 420;
+
+    /**
+     * The copy of a question's image a thumbnail is made from: read again from its bytes, every n-th pixel of every
+     * n-th row (n: how many times the thumbnail's width it is, rounded down) and downscaled to the thumbnail's size, so
+     * a 1-MP photo is not decoded whole for a 420-px picture; a PNG or JPEG no wider than that stays its bytes.
+     */
+    static dev.gamagent.image.Picture thumbnailSource(dev.gamagent.image.Picture p) {
+        if (p.isDecoded()) return p;
+        long rows = Math.max(1, (long) Math.ceil(THUMBNAIL_WIDTH * (double) p.height() / Math.max(1, p.width())));
+        return new dev.gamagent.image.ImageLoader(dev.gamagent.image.ImageLoader.DEFAULT_MAX_PIXELS).keepingAtMost(THUMBNAIL_WIDTH * rows)
+                .encoded(p.source(), p.encoding().bytes());
     }
 
     /** The kept thumbnails of these questions; those missing (a run stored before thumbnails were kept) are made now. */
