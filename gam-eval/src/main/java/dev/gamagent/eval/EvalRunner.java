@@ -12,6 +12,7 @@ import dev.gamagent.backend.BackendResolver;
 import dev.gamagent.backend.NamedBackends;
 import dev.gamagent.backend.TokenCount;
 import dev.gamagent.backend.UsageMeter;
+import dev.gamagent.backend.internal.SecretScrubber;
 import dev.gamagent.config.Config;
 import dev.gamagent.uncertainty.UncertaintyFallback;
 import dev.gamagent.util.Concurrency;
@@ -253,7 +254,8 @@ public final class EvalRunner {
         try {
             Answer a = m.run(q, new RunContext(backend, resolver, config, agents, null).metered(meter));
             Grader.Graded g = grader.grade(q, a);
-            JsonNode trace = a.trace() == null ? null : finiteOnly(Json.MAPPER.valueToTree(a.trace()));
+            // scrubbed like every output (with trace.prompts the trace holds what each agent was asked)
+            JsonNode trace = a.trace() == null ? null : SecretScrubber.forProcess().scrub(finiteOnly(Json.MAPPER.valueToTree(a.trace())));
             TokenCount tokens = a.tokens() == null ? TokenCount.ZERO : a.tokens();
             return new ResultRecord(eq.id(), eq.group(), eq.rotation(), p.method(), eq.category(), eq.l2Category(),
                     g.outcome().label(), g.predicted(), q.groundTruth(), a.answer(), a.option(),
@@ -270,7 +272,8 @@ public final class EvalRunner {
 
     private ResultRecord failed(Pair p, RuntimeException e, long ms, UsageMeter meter) {
         EvalQuestion eq = p.question();
-        JsonNode trace = e instanceof MethodFailure mf && mf.partialTrace() != null ? finiteOnly(Json.MAPPER.valueToTree(mf.partialTrace())) : null;
+        JsonNode trace = e instanceof MethodFailure mf && mf.partialTrace() != null
+                ? SecretScrubber.forProcess().scrub(finiteOnly(Json.MAPPER.valueToTree(mf.partialTrace()))) : null;
         String msg = e.getClass().getSimpleName() + ": " + e.getMessage();
         return new ResultRecord(eq.id(), eq.group(), eq.rotation(), p.method(), eq.category(), eq.l2Category(),
                 Outcome.ERROR.label(), null, groundTruth(eq), null, null, 0, 1, 0, null, 0, 0, false, 0,

@@ -101,7 +101,7 @@ public final class ResultStore implements AutoCloseable {
 
     /** The files a run writes into its directory; {@code --force-new} moves them aside. */
     public static final List<String> RUN_FILES = List.of("results.db", "results.db-wal", "results.db-shm", "results.jsonl",
-            "summary.json", "report.html");
+            "summary.json", "report.html", "report-debates");
 
     /**
      * Moves an earlier run's files from {@code dir} into a new {@code dir/discarded-<time>/} and returns it,
