@@ -2,8 +2,10 @@
 # The performance suite of issue 12 in one command: builds the jar, then measures every target against
 # the model-server simulator (gam bench serve-sim) and the built-in model and prints each as a ratio
 # with PASS/FAIL (exit 1 when any fails). Writes target/perf/report.md and the children's logs.
-# About 6-8 minutes on an idle 2-core machine. Arguments go to the suite: --only a,b runs some steps
-# (ceiling, decision, round, throughput, inflight, gamcpu, concurrency, tokens, coldstart, perception).
+# About 15 minutes on an idle 2-core machine (the memory steps write 1.6 GB of benchmark files and 2 GB of junk into
+# target/perf, kept for the next run). Arguments go to the suite: --only a,b runs some steps (ceiling, decision,
+# round, throughput, inflight, gamcpu, concurrency, tokens, coldstart, perception, firstround, busy, fixedcost,
+# junk, replycap, memory, generate); --big adds a 4 GB file, 10,000 questions and 20,000 generated items (hours).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"

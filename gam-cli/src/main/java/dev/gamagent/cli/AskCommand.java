@@ -87,7 +87,8 @@ public final class AskCommand implements Callable<Integer> {
             ImageLoader loader = ImageLoader.withMaxMegapixels(config.number("image.max_megapixels", ImageLoader.DEFAULT_MAX_PIXELS / 1e6))
                     .keepingAtMost(keep);
             List<Picture> pics = new ArrayList<>();
-            for (Path p : images) pics.add(loader.file(p));
+            // PNG and JPEG are kept as their bytes and sent as they are (decoded only if something needs the pixels), as in eval
+            for (Path p : images) pics.add(loader.encodedFile(p));
             if (video != null) pics.addAll(new VideoFrames(System.getenv("PATH"), loader).frames(video, frames));
             Question q = new Question("ask", pics, question, hint, opts, null, null, null);
             UsageMeter meter = new UsageMeter();

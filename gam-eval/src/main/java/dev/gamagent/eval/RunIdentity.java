@@ -43,8 +43,12 @@ public record RunIdentity(String data, String dataSha256, String backend, String
      * server names its own), an optional judge description and {@code config}.
      */
     public static RunIdentity of(Path dataFile, String backend, String model, String judge, Config config) {
-        return new RunIdentity(dataFile.getFileName().toString(), sha256(dataFile), backend,
-                model == null ? "(the server's own)" : model, judge, settings(config));
+        return of(dataFile.getFileName().toString(), sha256(dataFile), backend, model, judge, config);
+    }
+
+    /** As {@link #of(Path, String, String, String, Config)} with the data's hash already taken (the loader's one read of the file). */
+    public static RunIdentity of(String dataName, String dataSha256, String backend, String model, String judge, Config config) {
+        return new RunIdentity(dataName, dataSha256, backend, model == null ? "(the server's own)" : model, judge, settings(config));
     }
 
     /** Each leaf of the configuration as dotted key → JSON text, minus {@link #IGNORED}. */
