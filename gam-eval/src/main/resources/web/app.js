@@ -103,7 +103,8 @@ function readFile(file) {
 
 // One progress line per streamed event. The shapes are the methods' ProgressListener events: round_started {k, phase},
 // agent_started {k, id}, agent_answered {k, id, role, answer, option, uncertainty | error}, critique {k, critic, expert,
-// claim, assessment} (gam), weights {k, weights: {id: w}, U_sys, conflict} (gam), dream_branch {branch, threshold}.
+// claim, assessment} (gam), weights {k, weights: {id: w}, U_sys, conflict} (gam), probe_answered {agent, role, scale, width,
+// height, answer, option, u, signal | error} (DREAM, one per probe as it finishes), dream_branch {branch, threshold}.
 function describeEvent(ev) {
   const d = ev.data || {};
   const probe = d.phase === 'probe' || d.k < 0;
@@ -124,6 +125,12 @@ function describeEvent(ev) {
     case 'weights':
       return `${round}weights ` + Object.entries(d.weights || {}).map(([id, w]) => id + ' ' + fmt(w)).join(', ')
         + (d.U_sys !== undefined ? ' · U_sys ' + fmt(d.U_sys) : '') + (d.conflict !== undefined ? ' · conflict ' + fmt(d.conflict) : '');
+    case 'probe_answered': {
+      const size = d.width && d.height ? ` (${d.width}×${d.height})` : '';
+      if (d.error) return `probe · ${d.agent} ×${d.scale}${size} failed: ${d.error}`;
+      const answer = (d.option && d.option !== d.answer ? d.option + '. ' : '') + (d.answer === undefined || d.answer === null ? '–' : d.answer);
+      return `probe · ${d.agent} ×${d.scale}${size} → ${answer} · u ${fmt(d.u)}` + (d.signal ? ' (' + d.signal + ')' : '');
+    }
     case 'dream_branch':
       return `DREAM branch ${d.branch}` + (d.threshold !== undefined ? ` (threshold ${fmt(d.threshold)})` : '');
     default: {

@@ -9,11 +9,24 @@
   const COLORS = ['#0072B2', '#E69F00', '#009E73', '#D55E00', '#CC79A7', '#56B4E9', '#000000', '#332288', '#117733', '#882255'];
   const DASHES = ['', '6 3', '2 3', '8 3 2 3', '4 4'];
   const BRANCHES = {
-    Consensus: 'every probe agreed confidently: answered without a debate',
+    Consensus: 'every probe agreed confidently: answered without a debate (a run recorded before DREAM\'s four branches)',
     StaticAll: 'no scale stood out: every agent sees every probed scale',
     PerAgent: 'each agent gets the scale where it was most confident',
     MixRes: 'agents disagree across scales: a mix of resolutions',
     ConflictMixRes: 'confident probes conflict: a mix of resolutions to resolve the conflict',
+  };
+
+  /** Each termination in words, and its colour class (gv-term-NAME). */
+  const TERMINATIONS = {
+    consensus: 'no debate was needed, or it ended without a stop rule',
+    uncertainty: 'U_sys fell below θ_term',
+    stagnation: 'U_sys stopped changing (|ΔU_sys| < ε)',
+    max_rounds: 'the round limit K_max was reached',
+    budget: 'the token budget was spent',
+    agreement: 'every expert with an opinion chose the same answer',
+    fixed_rounds: 'the fixed-rounds ablation ran K_max rounds',
+    moderator: 'the moderator ended the debate',
+    single: 'one answer, no debate',
   };
 
   function el(tag, attrs, ...children) {
@@ -58,6 +71,94 @@
     return m ? { w: Number(m[1]), h: Number(m[2]) } : null;
   }
 
+  // ---- decisions in words: thresholds with the values that crossed them --------------------------------------
+
+  const thr = (x) => (x === null || x === undefined ? '–' : String(Math.round(Number(x) * 1e4) / 1e4));
+
+  function terminationBadge(t) {
+    const name = t || '–';
+    return el('span', { class: 'gv-termination-wrap' },
+      el('span', { class: 'gv-termination gv-term-' + String(name).replace(/[^a-z_]/g, ''), title: TERMINATIONS[name] || '' }, name),
+      TERMINATIONS[name] ? el('span', { class: 'gv-muted gv-termination-label' }, ' — ' + TERMINATIONS[name]) : null);
+  }
+
+  /** Round 0's trigger check in words: which value crossed which threshold, or why none did. */
+  function triggerWords(t) {
+    if (!t) return null;
+    const u = `U_sys ${num(t.U_sys)}`, c = `C ${num(t.conflict)}`;
+    if (t.started_by) {
+      const parts = [];
+      if (t.uncertainty_crossed) parts.push(`${u} > θ_U ${thr(t.theta_U)}`);
+      if (t.conflict_crossed) parts.push(`${c} > θ_C ${thr(t.theta_C)}`);
+      return 'debate: ' + parts.join(' and ');
+    }
+    return 'no debate: ' + (t.reads_uncertainty === false ? `U_sys not read (no-uncertainty ablation), ` : `${u} ≤ θ_U ${thr(t.theta_U)} and `)
+      + `${c} ≤ θ_C ${thr(t.theta_C)}`;
+  }
+
+  /** Whether the experts agree, said beside a stop that reads only U_sys. */
+  const agreeWords = (st, conflict) => st.agreed === true ? ' — the experts agree'
+    : st.agreed === false ? ' — experts still disagree' + (conflict !== null && conflict !== undefined ? ` (C ${num(conflict)})` : '') : '';
+
+  /** The check after a debate round in words: the stop reason with its value and threshold, or why the debate went on. */
+  function stopWords(stOrTrace, conflict) {
+    let st = stOrTrace;
+    if (st && st.rounds) { // a whole trace: its last round's check, or round 0's when no debate ran
+      const rounds = st.rounds || [];
+      const last = rounds.length ? rounds[rounds.length - 1] : null;
+      const ex = (last && last.extra) || {};
+      if (ex.stop) return stopWords(ex.stop, last.conflict);
+      if (ex.trigger_check && !ex.trigger_check.started_by) return triggerWords(ex.trigger_check);
+      if ((st.extra || {}).debate_skipped) return 'no debate: every DREAM probe agreed';
+      return null;
+    }
+    if (!st) return null;
+    const u = `U_sys ${num(st.U_sys)}`;
+    const delta = `|ΔU_sys| ${num(st.delta_U_sys)}`;
+    const reason = st.reason;
+    let words;
+    if (reason === 'uncertainty') words = `stop: ${u} < θ_term ${thr(st.theta_term)}` + agreeWords(st, conflict);
+    else if (reason === 'stagnation') words = `stop: ${delta} < ε ${thr(st.epsilon)} (U_sys ${num(st.previous_U_sys)} → ${num(st.U_sys)})` + agreeWords(st, conflict);
+    else if (reason === 'max_rounds') words = `stop: round ${st.k} = K_max ${st.K_max}` + agreeWords(st, conflict);
+    else if (reason === 'budget') words = `stop: tokens ${st.tokens} ≥ budget ${st.token_budget}` + agreeWords(st, conflict);
+    else if (reason === 'agreement') words = 'stop: every expert with an opinion chose the same answer';
+    else if (reason === 'fixed_rounds') words = `stop: round ${st.k} = K_max ${st.K_max} (fixed-rounds ablation)` + agreeWords(st, conflict);
+    else if (reason === 'continue') {
+      words = st.reads_uncertainty === false
+        ? `continue: the experts still disagree, round ${st.k} < K_max ${st.K_max}`
+        : `continue: ${u} ≥ θ_term ${thr(st.theta_term)}, ${delta} ≥ ε ${thr(st.epsilon)}, round ${st.k} < K_max ${st.K_max}`;
+    } else words = reason ? 'stop: ' + reason : null;
+    if (words && st.forced_by) words += ` (run to K_max by ${st.forced_by}; the rule alone: ${st.unforced_reason})`;
+    return words;
+  }
+
+  /** The option mixture Σ w·p that decided a round (multiple choice), the decided option marked. */
+  function mixtureBlock(r) {
+    const ex = r.extra || {};
+    const m = ex.mixture;
+    if (!m || !Object.keys(m).length) return null;
+    const chosen = ex.consensus_option;
+    const entries = Object.entries(m);
+    const top = Math.max(...entries.map(([, v]) => Number(v) || 0), 1e-9);
+    const flat = ex.consensus_rule === 'weighted_choices';
+    return el('div', { class: 'gv-mixture' },
+      el('span', { class: 'gv-mixture-title' }, 'option mixture Σ w·p: '),
+      entries.map(([k, v]) => el('span', { class: 'gv-mix' + (k === chosen ? ' gv-mix-chosen' : ''), title: `Σ w·p(${k}) = ${v}` },
+        el('span', { class: 'gv-mix-bar', style: `width:${Math.round(40 * (Number(v) || 0) / top)}px` }),
+        `${k} ${num(v)}`, k === chosen ? ' ← decided' : '')),
+      flat ? el('span', { class: 'gv-muted' }, ' (too flat to decide: the experts\' weighted choices decided)') : null);
+  }
+
+  /** The round's check in words (trigger for round 0, stop for later rounds). */
+  function checkLine(r) {
+    const ex = r.extra || {};
+    const words = r.k === 0 ? triggerWords(ex.trigger_check) : stopWords(ex.stop, r.conflict);
+    return words ? el('p', { class: 'gv-check' }, words) : null;
+  }
+
+  /** A prompt as the agent received it, folded. */
+  const promptDetails = (text, label) => text ? el('details', { class: 'gv-prompt' }, el('summary', {}, label || 'prompt'), el('pre', {}, text)) : null;
+
   // ---- header: question, options, final answer, scores and metadata side by side -----------------------------
 
   function header(trace, opts) {
@@ -65,7 +166,8 @@
     const fin = trace.final || {};
     const gt = opts.groundTruth !== undefined ? opts.groundTruth : q.groundTruth;
     const options = Object.entries(q.options || {});
-    const optionList = options.length ? el('ol', { class: 'gv-options' }, options.map(([k, v]) => el('li', {
+    // the vermillion "wrong" tint only where a ground truth says so (a `gam serve` question has none)
+    const optionList = options.length ? el('ol', { class: 'gv-options' + (gt ? ' gv-has-truth' : '') }, options.map(([k, v]) => el('li', {
       class: [k === gt ? 'gv-truth' : '', k === fin.option ? 'gv-chosen' : ''].join(' ').trim() || null,
     }, el('span', { class: 'gv-letter' }, k), ' ', v, k === gt ? el('span', { class: 'gv-tag gv-tag-truth' }, 'ground truth') : null,
     k === fin.option ? el('span', { class: 'gv-tag gv-tag-final' }, 'final answer') : null))) : null;
@@ -73,8 +175,10 @@
       opts.outcome ? ['outcome', el('span', { class: 'gv-badge gv-' + opts.outcome }, opts.outcome)] : null,
       ['final', answerOf(fin.option, fin.answer)],
       ['confidence', num(fin.confidence)],
-      ['termination', el('span', { class: 'gv-termination' }, trace.termination || '–')],
+      ['termination', terminationBadge(trace.termination)],
     ];
+    const why = stopWords(trace);
+    if (why) scores.push(['why it stopped', el('span', { class: 'gv-stop-words' }, why)]);
     scores.splice(0, scores.length, ...scores.filter(Boolean));
     if (opts.flip) scores.push(['round 0 → final', el('span', { class: 'gv-badge gv-flip-' + opts.flip.replace('→', '') }, opts.flip)]);
     if (!options.length && gt) scores.push(['ground truth', gt]);
@@ -107,6 +211,59 @@
     return out.sort((p, q) => q.area - p.area);
   }
 
+  const pct = (v) => Math.round(Number(v) * 100);
+  /** A claim's region in words, as a share of the image (the trace's 0..1 coordinates). */
+  const regionWords = (g) => `x ${pct(g.x0)}–${pct(g.x1)} %, y ${pct(g.y0)}–${pct(g.y1)} % of the image`;
+
+  /**
+   * Zoom and pan on an SVG through its viewBox: buttons (+, −, fit), the mouse wheel around the pointer, dragging, and
+   * {@code zoomTo(region)} for a claim's box.
+   */
+  function zoomable(box, W, H) {
+    let v = { x: 0, y: 0, w: W, h: H };
+    const apply = () => {
+      v.w = Math.min(W, Math.max(W / 16, v.w));
+      v.h = v.w * H / W;
+      v.x = Math.min(W - v.w, Math.max(0, v.x));
+      v.y = Math.min(H - v.h, Math.max(0, v.y));
+      box.setAttribute('viewBox', `${v.x} ${v.y} ${v.w} ${v.h}`);
+      level.textContent = `${Math.round(100 * W / v.w)} %`;
+    };
+    const zoom = (f, cx = v.x + v.w / 2, cy = v.y + v.h / 2) => {
+      const w = Math.min(W, Math.max(W / 16, v.w / f));
+      v = { x: cx - (cx - v.x) * w / v.w, y: cy - (cy - v.y) * w / v.w, w, h: w * H / W };
+      apply();
+    };
+    const level = el('span', { class: 'gv-muted gv-zoom-level' }, '100 %');
+    const controls = el('div', { class: 'gv-zoom' },
+      el('button', { type: 'button', class: 'gv-zoom-in', title: 'zoom in', onclick: () => zoom(2) }, '+'),
+      el('button', { type: 'button', class: 'gv-zoom-out', title: 'zoom out', onclick: () => zoom(0.5) }, '−'),
+      el('button', { type: 'button', class: 'gv-zoom-fit', title: 'the whole image', onclick: () => { v = { x: 0, y: 0, w: W, h: H }; apply(); } }, 'fit'),
+      level, el('span', { class: 'gv-muted' }, ' · wheel to zoom, drag to move, click a claim to zoom to its region'));
+    box.addEventListener('wheel', (e) => {
+      e.preventDefault();
+      const r = box.getBoundingClientRect();
+      zoom(e.deltaY < 0 ? 1.25 : 0.8, v.x + (e.clientX - r.left) / r.width * v.w, v.y + (e.clientY - r.top) / r.height * v.h);
+    }, { passive: false });
+    let drag = null;
+    box.addEventListener('pointerdown', (e) => { drag = { x: e.clientX, y: e.clientY, v: { ...v } }; });
+    box.addEventListener('pointermove', (e) => {
+      if (!drag) return;
+      const r = box.getBoundingClientRect();
+      v = { ...drag.v, x: drag.v.x - (e.clientX - drag.x) / r.width * drag.v.w, y: drag.v.y - (e.clientY - drag.y) / r.height * drag.v.h };
+      apply();
+    });
+    for (const t of ['pointerup', 'pointerleave']) box.addEventListener(t, () => { drag = null; });
+    const zoomTo = (g) => {
+      const m = 0.15;
+      const w = Math.max((g.x1 - g.x0) * W, (g.y1 - g.y0) * H * W / H) * (1 + 2 * m);
+      v = { x: (g.x0 + g.x1) / 2 * W - w / 2, y: (g.y0 + g.y1) / 2 * H - w * H / W / 2, w, h: w * H / W };
+      apply();
+    };
+    apply();
+    return { controls, zoomTo };
+  }
+
   function imagePanel(trace, colors, opts) {
     const rounds = trace.rounds || [];
     const withRegions = rounds.filter((r) => regionsOf(r).length);
@@ -114,6 +271,7 @@
     const size = imageSize(trace) || (opts.imageSize) || { w: 4, h: 3 };
     const W = 420, H = Math.round(W * size.h / size.w);
     const box = svg('svg', { class: 'gv-image', width: W, height: H, viewBox: `0 0 ${W} ${H}`, role: 'img' });
+    const zoom = zoomable(box, W, H);
     const caption = el('figcaption', { class: 'gv-muted' });
     const picker = el('select', { class: 'gv-round-picker', 'aria-label': 'round whose claims are drawn' },
       withRegions.map((r) => el('option', { value: r.k }, 'round ' + r.k)));
@@ -149,18 +307,20 @@
         const item = el('li', {
           onmouseenter: () => { box.append(group); group.classList.add('gv-hot'); },
           onmouseleave: () => group.classList.remove('gv-hot'),
-        }, el('span', { class: 'gv-swatch', style: 'background:' + c.color }), label + ': ' + reg.claim.text);
+          onclick: () => zoom.zoomTo(g),
+        }, el('span', { class: 'gv-swatch', style: 'background:' + c.color }), label + ': ' + reg.claim.text,
+        el('span', { class: 'gv-muted' }, ` (confidence ${num(reg.claim.confidence, 2)}; ${regionWords(g)})`));
         legend.append(item);
         if (i === 0) item.title = 'hover a claim to bring its box to the front';
       });
-      caption.textContent = (round ? `Round ${round.k}: ${regions.length} claim region(s); hover a claim to bring its box to the front.` : '')
+      caption.textContent = (round ? `Round ${round.k}: ${regions.length} claim region(s); hover a claim to bring its box to the front, click it to zoom.` : '')
         + (opts.imageUrl ? '' : ' The image itself is not stored in this report: the regions are drawn on its frame.');
     };
     picker.addEventListener('change', () => draw(picker.value));
     const start = withRegions.length ? withRegions[withRegions.length - 1].k : (rounds.length ? rounds[rounds.length - 1].k : 0);
     picker.value = String(start);
     draw(start);
-    return el('figure', { class: 'gv-figure' }, withRegions.length > 1 ? picker : null, box, caption, legend);
+    return el('figure', { class: 'gv-figure' }, withRegions.length > 1 ? picker : null, zoom.controls, box, caption, legend);
   }
 
   // ---- per-round chart ----------------------------------------------------------------------------------------
@@ -183,7 +343,10 @@
     const rounds = trace.rounds || [];
     const box = el('div', { class: 'gv-chart' });
     if (!rounds.length) {
-      const why = (trace.extra || {}).branch === 'Consensus' ? 'DREAM\'s probes agreed, so no debate ran (Consensus branch).' : 'This trace has no rounds.';
+      const ex = trace.extra || {};
+      // DREAM skipped the debate (dream.consensus_skips_debate, every probe agreed); runs before issue 26 named it a branch
+      const skipped = ex.debate_skipped === true || (ex.debate_skipped === undefined && ex.branch === 'Consensus');
+      const why = skipped ? 'DREAM\'s probes all agreed, so no debate ran (the debate was skipped).' : 'This trace has no rounds.';
       return el('figure', { class: 'gv-figure' }, el('p', { class: 'gv-muted gv-chart-empty' }, why));
     }
     const ks = rounds.map((r) => r.k);
@@ -246,9 +409,11 @@
   /** bad (inaccurate, wrong, unsupported), partial, or ok: the colour of a critic's verdict. */
   const verdictClass = (a) => /partial/i.test(a || '') ? 'partial' : /inaccurate|wrong|false|unsupported/i.test(a || '') ? 'bad' : 'ok';
 
-  function critiquesBlock(critiques, colors) {
+  function critiquesBlock(critiques, colors, prompts) {
     const groups = groupedCritiques(critiques);
-    if (!groups.length) return null;
+    const asked = Object.entries(prompts || {});
+    const promptList = asked.length ? el('div', { class: 'gv-critic-prompts' }, asked.map(([critic, text]) => promptDetails(text, 'prompt of critic ' + critic))) : null;
+    if (!groups.length) return promptList ? el('div', { class: 'gv-critiques' }, promptList) : null;
     return el('div', { class: 'gv-critiques' }, el('h5', {}, `Critiques (${critiques.length} verdicts on ${groups.length} claims)`),
       el('ul', {}, groups.map((g) => {
         const bad = g.verdicts.filter((v) => verdictClass(v.assessment) === 'bad').length;
@@ -261,8 +426,8 @@
           el('ul', { class: 'gv-verdicts' }, g.verdicts.map((v) => el('li', {},
             el('span', { class: 'gv-critic' }, v.critic), ': ',
             el('span', { class: 'gv-verdict gv-verdict-' + verdictClass(v.assessment) }, v.assessment || '–'),
-            ` (${num(v.confidence, 2)})`, v.reason ? ' — ' + v.reason : '', v.correction ? el('span', { class: 'gv-correction' }, ' → ' + v.correction) : null))));
-      })));
+            el('span', { class: 'gv-muted' }, ` (critic's confidence ${num(v.confidence, 2)})`), v.reason ? ' — ' + v.reason : '', v.correction ? el('span', { class: 'gv-correction' }, ' → ' + v.correction) : null))));
+      })), promptList);
   }
 
   function roundCard(r, prev, colors) {
@@ -276,9 +441,11 @@
       const was = before[a.id];
       const changed = was && !a.error && keyOf(a.option, a.answer) !== keyOf(was.option, was.answer);
       const claims = (a.claims || []).length ? el('details', {}, el('summary', {}, `${a.claims.length} claim(s)`),
-        el('ol', {}, a.claims.map((c) => el('li', {}, c.text, el('span', { class: 'gv-muted' }, ` (${num(c.confidence, 2)})`),
-          c.evidence ? el('div', { class: 'gv-muted' }, 'evidence: ' + c.evidence) : null)))) : '–';
+        el('ol', {}, a.claims.map((c) => el('li', {}, c.text, el('span', { class: 'gv-muted' }, ` (confidence ${num(c.confidence, 2)})`),
+          c.evidence ? el('div', { class: 'gv-muted' }, 'evidence: ' + c.evidence) : null,
+          c.region ? el('div', { class: 'gv-muted' }, 'region: ' + regionWords(c.region)) : null)))) : '–';
       const raw = a.raw ? el('details', {}, el('summary', {}, 'reply'), el('pre', {}, a.raw)) : null;
+      const asked = promptDetails(((r.extra || {}).prompts || {})[a.id]);
       return el('tr', { class: changed ? 'gv-changed' : null },
         el('td', {}, el('span', { class: 'gv-swatch', style: 'background:' + ((colors[a.id] || {}).color || '#999') }), a.id),
         el('td', {}, a.role || ''), mixed ? el('td', { class: 'gv-model' }, who(a)) : null,
@@ -286,7 +453,7 @@
         el('td', {}, a.error ? el('span', { class: 'gv-error' }, 'failed: ' + a.error) : answerOf(a.option, a.answer),
           changed ? el('span', { class: 'gv-tag gv-tag-changed', title: 'changed from ' + answerOf(was.option, was.answer) }, 'changed from ' + answerOf(was.option, was.answer)) : null),
         el('td', {}, num(a.uncertainty) + (a.signal ? ' ' : ''), a.signal ? el('span', { class: 'gv-muted' }, a.signal) : null),
-        el('td', {}, num(a.weight)), el('td', {}, claims, raw));
+        el('td', {}, num(a.weight)), el('td', {}, claims, asked, raw));
     });
     const stats = [];
     if (r.U_sys !== undefined && r.U_sys !== null) stats.push('U_sys ' + num(r.U_sys));
@@ -294,9 +461,10 @@
     return el('section', { class: 'gv-round', 'data-k': r.k },
       el('h4', {}, r.k === 0 ? 'Round 0 — first answers' : `Round ${r.k}`, el('span', { class: 'gv-muted' }, stats.length ? '  ' + stats.join(' · ') : ''),
         d ? el('span', { class: 'gv-decision' }, 'decision: ' + answerOf(d.option, d.answer)) : null),
-      el('table', { class: 'gv-agents' }, el('thead', {}, el('tr', {}, ['agent', 'role'].concat(mixed ? ['model'] : [], ['scale', 'answer', 'uncertainty', 'weight', 'claims']).map((h) => el('th', {}, h)))),
-        el('tbody', {}, rows)),
-      critiquesBlock(r.critiques, colors));
+      checkLine(r), mixtureBlock(r),
+      el('div', { class: 'gv-scroll' }, el('table', { class: 'gv-agents' }, el('thead', {}, el('tr', {}, ['agent', 'role'].concat(mixed ? ['model'] : [], ['scale', 'answer', 'uncertainty', 'weight', 'claims']).map((h) => el('th', {}, h)))),
+        el('tbody', {}, rows))),
+      critiquesBlock(r.critiques, colors, (r.extra || {}).critic_prompts));
   }
 
   // ---- DREAM --------------------------------------------------------------------------------------------------
@@ -310,6 +478,12 @@
         BRANCHES[extra.branch] ? ' — ' + BRANCHES[extra.branch] : '',
         extra.threshold !== undefined ? el('span', { class: 'gv-muted' }, ` · threshold τ = ${num(extra.threshold)} (${extra.threshold_kind || 'adaptive'})`) : null));
     }
+    if (extra.branch_reason) parts.push(el('p', { class: 'gv-branch-reason' }, el('strong', {}, 'Why this branch: '), String(extra.branch_reason)));
+    if (extra.consensus !== undefined) {
+      parts.push(el('p', { class: 'gv-muted gv-debate-skipped' }, extra.debate_skipped
+        ? 'Every probe agreed, so the debate was skipped (dream.consensus_skips_debate).'
+        : extra.consensus ? 'Every probe agreed; the debate still ran (as DREAM does).' : 'The probes did not all agree.'));
+    }
     if (Array.isArray(extra.assignment) && extra.assignment.length) {
       // the agents by their index in the inner panel, named as the probes name them
       const names = {};
@@ -319,15 +493,20 @@
     }
     if (probes.length) {
       const anyError = probes.some((p) => p.error);
-      const head = ['agent', 'scale', 'image', 'answer', 'u', 'confident'].concat(anyError ? ['error'] : []);
+      const anyReused = probes.some((p) => p.reused);
+      const head = ['agent', 'scale', 'image', 'answer', 'u', 'confident (u ≤ τ)'].concat(anyReused ? ['round 0'] : [], anyError ? ['error'] : []);
       parts.push(el('table', { class: 'gv-probes' }, el('thead', {}, el('tr', {}, head.map((h) => el('th', {}, h)))),
         el('tbody', {}, probes.map((p) => el('tr', { class: p.confident ? 'gv-confident' : null },
           el('td', {}, el('span', { class: 'gv-swatch', style: 'background:' + ((colors[probeAgent(p)] || {}).color || '#999') }), probeAgent(p),
             p.role && p.role !== probeAgent(p) ? el('span', { class: 'gv-muted' }, ' ' + p.role) : null),
           el('td', {}, '×' + p.scale), el('td', {}, p.width && p.height ? `${p.width}×${p.height}` : '–'),
-          el('td', {}, p.error ? '–' : answerOf(p.option, p.answer)), el('td', {}, num(probeU(p))),
-          el('td', {}, p.confident ? '✓' : '–'), anyError ? el('td', { class: 'gv-error' }, p.error || '') : null)))));
+          el('td', {}, p.error ? '–' : answerOf(p.option, p.answer)),
+          el('td', {}, num(probeU(p)), p.signal ? el('span', { class: 'gv-muted' }, ' ' + p.signal) : null),
+          el('td', {}, p.confident ? '✓' : '–'), anyReused ? el('td', {}, p.reused ? 'reused as round 0' : '') : null,
+          anyError ? el('td', { class: 'gv-error' }, p.error || '') : null)))));
     }
+    const asked = Object.entries(extra.probe_prompts || {});
+    if (asked.length) parts.push(el('div', { class: 'gv-probe-prompts' }, asked.map(([who, text]) => promptDetails(text, 'probe prompt of ' + who))));
     if (Array.isArray(extra.rollbacks) && extra.rollbacks.length) {
       parts.push(el('p', {}, el('strong', {}, 'Rollbacks: '), extra.rollbacks.map((b) =>
         `${b.agent}: round ${b.finalRound} “${b.finalAnswer}” (u ${num(b.finalU)}) → round ${b.restoredRound} “${b.restoredAnswer}” (u ${num(b.restoredU)})`).join('; ')));
@@ -356,5 +535,5 @@
     container.classList.add('gv');
   }
 
-  global.GamViewer = { render, groupedCritiques, agreement, el, svg, num, answerOf, COLORS };
+  global.GamViewer = { render, groupedCritiques, agreement, el, svg, num, answerOf, COLORS, TERMINATIONS, stopWords, triggerWords };
 })(window);

@@ -10,6 +10,7 @@ import dev.gamagent.backend.Capabilities;
 import dev.gamagent.backend.NamedBackends;
 import dev.gamagent.backend.UsageMeter;
 import dev.gamagent.config.Config;
+import dev.gamagent.engine.PromptText;
 import dev.gamagent.eval.SignalMix;
 import dev.gamagent.image.ImageLoader;
 import dev.gamagent.image.Picture;
@@ -73,7 +74,8 @@ public final class AskCommand implements Callable<Integer> {
     @Override public Integer call() throws Exception {
         Map<String, String> opts = options(options);
         if (images.isEmpty() && video == null) throw new IllegalArgumentException("give --image FILE or --video FILE|DIR");
-        Config config = backendOptions.config();
+        // the trace holds the prompts the agents received (--set trace.prompts=false to leave them out)
+        Config config = backendOptions.config(Map.of(PromptText.SETTING, "true"));
         var m = MethodRegistry.create(method);
         ExecutorService ex = Concurrency.newIoExecutor("gam-ask");
         try (NamedBackends backends = backendOptions.open(config, BackendSource.FACTORY)) {
@@ -85,7 +87,8 @@ public final class AskCommand implements Callable<Integer> {
             ImageLoader loader = ImageLoader.withMaxMegapixels(config.number("image.max_megapixels", ImageLoader.DEFAULT_MAX_PIXELS / 1e6))
                     .keepingAtMost(keep);
             List<Picture> pics = new ArrayList<>();
-            for (Path p : images) pics.add(loader.file(p));
+            // PNG and JPEG are kept as their bytes and sent as they are (decoded only if something needs the pixels), as in eval
+            for (Path p : images) pics.add(loader.encodedFile(p));
             if (video != null) pics.addAll(new VideoFrames(System.getenv("PATH"), loader).frames(video, frames));
             Question q = new Question("ask", pics, question, hint, opts, null, null, null);
             UsageMeter meter = new UsageMeter();
@@ -96,7 +99,9 @@ public final class AskCommand implements Callable<Integer> {
             if (trace != null) {
                 Path parent = trace.toAbsolutePath().getParent();
                 if (parent != null) Files.createDirectories(parent);
-                Files.writeString(trace, Json.writePretty(a.trace()));
+                // scrubbed like every output (prompts carry the question, replies what a server echoed): the process's keys never land in the file
+                var secrets = ProcessSecrets.of(backendOptions.spec(), config, backends, List.of());
+                Files.writeString(trace, Json.writePretty(secrets.scrub(Json.MAPPER.valueToTree(a.trace()))));
             }
             if (json) {
                 ObjectNode o = toJson(a, backend.name());

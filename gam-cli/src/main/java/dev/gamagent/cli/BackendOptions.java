@@ -63,6 +63,14 @@ public final class BackendOptions {
         return Config.defaults().withFile(config).withOverrides(overrides);
     }
 
+    /**
+     * The configuration with this command's own defaults ({@code key=value}, e.g. {@code trace.prompts=true} for ask and
+     * serve) over the built-in ones, under the {@code --config} file and {@code --set}, which still override them.
+     */
+    public Config config(Map<String, String> commandDefaults) {
+        return Config.defaults().withOverrides(commandDefaults).withFile(config).withOverrides(overrides);
+    }
+
     /** The command line's backend as {@code default}, the built-in model as {@code local}, and the configured ones. */
     public NamedBackends open(Config c, BackendSource source) {
         return NamedBackends.open(spec(), c, source::create);

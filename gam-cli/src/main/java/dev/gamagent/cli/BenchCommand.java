@@ -1,6 +1,5 @@
 package dev.gamagent.cli;
 
-import dev.gamagent.bench.BenchItem;
 import dev.gamagent.bench.BenchmarkGenerator;
 import dev.gamagent.bench.BenchmarkWriter;
 import dev.gamagent.bench.Family;
@@ -55,12 +54,19 @@ public final class BenchCommand implements Runnable {
             List<Family> fams = families.isEmpty() ? Arrays.asList(Family.values())
                     : families.stream().map(Family::parse).toList();
             long t0 = System.nanoTime();
-            List<BenchItem> items = BenchmarkGenerator.withMix(seed, hardFraction, RenderStyle.Render.parse(render)).generate(n, fams, it -> {
-                int done = it.index() + 1;
-                if (done % 10 == 0 || done == n) System.err.printf("generated %d/%d%n", done, n);
-            });
-            new BenchmarkWriter().write(items, out);
-            System.err.printf("wrote %d questions to %s in %.1f s%n", items.size(), out, (System.nanoTime() - t0) / 1e9);
+            // each item is written as soon as it and those before it are drawn: memory stays a few items whatever --n is
+            int threads = Runtime.getRuntime().availableProcessors();
+            long[] lastReport = {System.nanoTime()};
+            int written = BenchmarkWriter.generate(BenchmarkGenerator.withMix(seed, hardFraction, RenderStyle.Render.parse(render)), n, fams, out,
+                    threads, it -> {
+                        int done = it.index() + 1;
+                        long now = System.nanoTime();
+                        if (done == n || now - lastReport[0] > 2_000_000_000L) {
+                            lastReport[0] = now;
+                            System.err.printf("generated %d/%d%n", done, n);
+                        }
+                    });
+            System.err.printf("wrote %d questions to %s in %.1f s%n", written, out, (System.nanoTime() - t0) / 1e9);
             return 0;
         }
     }

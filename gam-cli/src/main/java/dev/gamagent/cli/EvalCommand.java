@@ -99,9 +99,6 @@ public final class EvalCommand implements Callable<Integer> {
         load.warnings().forEach(w -> System.err.println("warning: " + w));
         BackendSpec judgeSpec = judgeBackend == null ? null : new BackendSpec(judgeBackend, judgeBaseUrls, judgeModel, judgeApiKeyEnv,
                 Duration.ofSeconds(backendOptions.timeoutSeconds), backendOptions.retries, load.perEndpoint(), null, null, null);
-        if (!java.nio.file.Files.isRegularFile(data)) throw new IllegalArgumentException("benchmark file " + data + " does not exist");
-        RunIdentity identity = RunIdentity.of(data, spec.kind(), spec.model(),
-                judgeSpec == null ? null : judgeSpec.kind() + ":" + (judgeSpec.model() == null ? "(the server's own)" : judgeSpec.model()), config);
         List<String> ms = methods.stream().map(String::strip).filter(s -> !s.isEmpty()).toList();
         boolean circ = circular != null ? circular : CircularExpansion.defaultFor(data.getFileName().toString());
         RunSummary s;
@@ -112,7 +109,12 @@ public final class EvalCommand implements Callable<Integer> {
             long keep = panel.defaultBackend().capabilities().maxImagePixels();
             if (!panel.entries().isEmpty()) keep = Math.max(keep, Capabilities.DEFAULT_MAX_PIXELS);
             var images = BenchmarkLoader.Images.from(config, DecodeBudget.megapixels(config.number("image.decode_budget_megapixels", 0)), keep);
-            Dataset ds = BenchmarkLoader.load(data, new BenchmarkLoader.Filter(limit, category), images);
+            // one read of the file indexes its rows and hashes it for the run identity
+            Dataset ds = BenchmarkLoader.load(data, new BenchmarkLoader.Filter(limit, category), images, indexing(data));
+            dataFile = dataFile.withSha256(ds.sha256());
+            RunIdentity identity = RunIdentity.of(ds.name(), ds.sha256() != null ? ds.sha256() : "(not hashed)", spec.kind(),
+                    spec.model(), judgeSpec == null ? null : judgeSpec.kind() + ":" + (judgeSpec.model() == null ? "(the server's own)"
+                    : judgeSpec.model()), config);
             if (ds.questions().isEmpty()) {
                 throw new IllegalArgumentException(data + ": no usable questions" + (category != null ? " in category '" + category + "'" : "")
                         + (ds.skipped().isEmpty() ? "" : " (" + ds.skipped().size() + " rows skipped, first: " + ds.skipped().get(0) + ")"));
@@ -130,6 +132,18 @@ public final class EvalCommand implements Callable<Integer> {
         System.out.print(SummaryTable.render(s));
         System.out.println("wrote " + out.resolve("results.jsonl") + ", " + out.resolve("summary.json") + ", " + out.resolve("report.html"));
         return 0;
+    }
+
+    /** Progress of the one read that indexes the file: a line every 2 s on stderr (none for a file read in less). */
+    private static BenchmarkLoader.Progress indexing(Path data) {
+        long start = System.nanoTime();
+        long[] last = {start};
+        return (bytes, size) -> {
+            long now = System.nanoTime();
+            if (now - last[0] < 2_000_000_000L) return;
+            last[0] = now;
+            System.err.printf(java.util.Locale.ROOT, "indexing %s: %.0f of %.0f MB (%.0f s)%n", data, bytes / 1e6, size / 1e6, (now - start) / 1e9);
+        };
     }
 
     private String commandLine() {

@@ -12,6 +12,7 @@ import picocli.CommandLine.Option;
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 
@@ -44,7 +45,8 @@ public final class ServeCommand implements Callable<Integer> {
             key = System.getenv(serverKeyEnv);
             if (key == null || key.isBlank()) throw new IllegalArgumentException("--server-key-env " + serverKeyEnv + ": that environment variable is not set");
         }
-        Config config = backendOptions.config();
+        // the page explains each decision with the prompts the agents received (scrubbed in the trace store); --set trace.prompts=false turns it off
+        Config config = backendOptions.config(Map.of(dev.gamagent.engine.PromptText.SETTING, "true"));
         ServerSettings settings = ServerSettings.fromConfig(config, host, port, key, traceDb);
         settings.check(); // before building a backend: refuse an open, keyless server early
         CountDownLatch stop = new CountDownLatch(1);

@@ -71,6 +71,29 @@ class BenchmarkByNameTest {
         assertThat(dev.gamagent.eval.RunSummary.read(out.resolve("summary.json")).data()).isEqualTo("MMStar.tsv");
     }
 
+    @Test void aFileGamDoesNotKnowIsReadOnceByTheLoaderAndItsSha256Recorded() throws Exception {
+        Path own = Files.write(dir.resolve("my-bench.tsv"), tsv(false));
+        Path out = dir.resolve("own");
+        CommandRun r = eval(own.toString(), out);
+        assertThat(r.code()).as(r.err()).isZero();
+        JsonNode d = summary(out).get("data_file");
+        assertThat(d.get("check").asText()).isEqualTo("unknown");
+        // not hashed ahead of the loader (a second read of the whole file): no md5, the index pass's sha256
+        assertThat(d.get("md5").isNull()).isTrue();
+        String sha = java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(tsv(false)));
+        assertThat(d.get("sha256").asText()).isEqualTo(sha);
+        assertThat(d.get("bytes").asLong()).isEqualTo(tsv(false).length);
+    }
+
+    @Test void aDirectoryGivenAsDataIsToldWhatItLacksNotThatItDoesNotExist() throws IOException {
+        Path folder = Files.createDirectories(dir.resolve("downloads"));
+        Files.write(folder.resolve("MMStar.tsv"), tsv(false));
+        CommandRun r = eval(folder.toString(), dir.resolve("run"));
+        assertThat(r.code()).isNotZero();
+        assertThat(r.err()).doesNotContain("does not exist").contains(folder + " is a directory, not a benchmark file",
+                "MVBench: json/", "it holds MMStar.tsv: pass one of them, e.g. --data " + folder.resolve("MMStar.tsv"));
+    }
+
     @Test void aNameWithoutAPublishedMd5DownloadsOnceRecordsItsSha256AndTheSecondRunDoesNotDownload() throws IOException {
         mirror.put("/PathVQA_VAL.tsv", tsv(true));
         CommandRun first = eval("PathVQA_VAL", dir.resolve("a"));

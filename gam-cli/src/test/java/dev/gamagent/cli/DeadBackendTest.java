@@ -21,7 +21,7 @@ class DeadBackendTest {
     private CommandRun ask(OpenAiWireServer server, String method) throws Exception {
         return CommandRun.main("ask", "--image", AskEndToEndTest.trianglePng(dir).toString(), "--question", "What colour?", "--option", "A=red",
                 "--option", "B=blue", "--method", method, "--backend", "openai", "--model", "m", "--base-url", server.baseUrl(),
-                "--retries", "4", "--set", "backend.retry_base_ms=1", "--set", "backend.retry_max_ms=5");
+                "--retries", "4", "--set", "backend.retry_base_ms=50", "--set", "backend.retry_max_ms=100");
     }
 
     @Test void dreamGamAgainstADeadServerMakesOneCallsRetriesAndSaysTheProbesFailed() throws Exception {
@@ -32,7 +32,9 @@ class DeadBackendTest {
             assertThat(r.err()).contains("error: dream+gam: every one of the 9 probe calls failed")
                     .contains("connection to http://127.0.0.1:" + server.port() + "/v1/chat/completions failed")
                     .doesNotContain("StaticAll");
-            assertThat(server.chatRequests()).as("attempts: 1 try + 4 retries of one call").hasSize(5);
+            // every call that started before the verdict made its first try at once; only one call retried (issue 25)
+            assertThat(server.chatRequests().size()).as("attempts: a first try of each probe call at most + 4 retries of one call")
+                    .isBetween(1 + 4, 9 + 4);
         }
     }
 
@@ -42,7 +44,7 @@ class DeadBackendTest {
             CommandRun r = ask(server, "gam");
             assertThat(r.code()).isEqualTo(1);
             assertThat(r.err()).contains("error: gam: no expert answered");
-            assertThat(server.chatRequests()).hasSize(5);
+            assertThat(server.chatRequests().size()).as("a first try of each expert at most + 4 retries of one").isBetween(1 + 4, 3 + 4);
         }
     }
 
@@ -51,6 +53,25 @@ class DeadBackendTest {
             CommandRun r = ask(server, "vote");
             assertThat(r.code()).as(r.err()).isZero();
             assertThat(server.chatRequests()).hasSize(3);
+        }
+    }
+
+    @Test void theFirstRoundOfAFreshProcessSendsEveryExpertsCallAtOnce() throws Exception {
+        // issue 25: a fresh `gam ask` sent one expert's call and the other two only when its answer was back
+        try (OpenAiWireServer server = new OpenAiWireServer()) {
+            var allThree = new java.util.concurrent.CountDownLatch(3);
+            server.respondWith(req -> {
+                allThree.countDown();
+                try {
+                    allThree.await(10, java.util.concurrent.TimeUnit.SECONDS); // answers once the three are in (or never were)
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                return Reply.answer("A");
+            });
+            CommandRun r = ask(server, "gam");
+            assertThat(r.code()).as(r.err()).isZero();
+            assertThat(server.peakConcurrent()).as("requests in flight at once in round 0").isEqualTo(3);
         }
     }
 

@@ -27,10 +27,24 @@ class ReproduceCommandTest {
         assertThat(main.out()).contains("83.54*", "MVBench_Test: not runnable yet", "gam eval --data VStarBench --methods single,dmad,chateval,mad,debunc,gam");
     }
 
-    @Test void runningARecipeSaysWhatToDoUntilTheRunnerComes() {
+    @Test void helpIsCleanAndNamesTheRunnerItsOptionsAndTheBill() {
+        CommandRun h = CommandRun.main("reproduce", "--help");
+        assertThat(h.code()).isZero();
+        assertThat(h.err()).isEmpty();
+        assertThat(h.out()).contains("gam reproduce RECIPE --out DIR", "95 % intervals", "--dry-run", "--pilot", "--paper-model", "--benchmarks",
+                "--methods", "--base-url", "--data-dir");
+    }
+
+    @Test void runningARecipeNeedsAnOutputDirectoryAndKnownNames() {
         CommandRun r = CommandRun.main("reproduce", "gam-agent-main");
         assertThat(r.code()).isEqualTo(1);
-        assertThat(r.err()).contains("not available yet", "gam reproduce --show gam-agent-main");
+        assertThat(r.err()).contains("gam reproduce gam-agent-main needs --out DIR");
+        CommandRun bench = CommandRun.main("reproduce", "gam-agent-main", "--out", "x", "--benchmarks", "ChartQA", "--dry-run");
+        assertThat(bench.code()).isEqualTo(1);
+        assertThat(bench.err()).contains("recipe gam-agent-main has no benchmark 'ChartQA'", "MMBench_V11_Test (MMBench_TEST_EN_V11)");
+        CommandRun row = CommandRun.main("reproduce", "gam-agent-main", "--out", "x", "--methods", "ToT", "--dry-run");
+        assertThat(row.code()).isEqualTo(1);
+        assertThat(row.err()).contains("has no row or method 'ToT'", "DMPL (no method)");
         CommandRun unknown = CommandRun.main("reproduce", "--show", "table9");
         assertThat(unknown.code()).isEqualTo(1);
         assertThat(unknown.err()).contains("no recipe 'table9'", "gam-agent-main");

@@ -76,8 +76,8 @@ class EvalInputRobustnessTest {
         CommandRun r = eval(new Counting(), "--data", data.toString(), "--methods", "single", "--out", dir.resolve("run").toString(),
                 "--concurrency", "4");
         assertThat(r.code()).as(r.err()).isZero();
-        assertThat(r.err()).contains("skipped big.tsv row 2: 16000x16000 pixels (256.0 megapixels) is larger than the limit of 100.0 megapixels");
-        assertThat(r.err()).contains("skipped big.tsv row 3:");
+        assertThat(r.err()).contains("skipped big.tsv row 2 (line 3): 16000x16000 pixels (256.0 megapixels) is larger than the limit of 100.0 megapixels");
+        assertThat(r.err()).contains("skipped big.tsv row 3 (line 4):");
         assertThat(outcomes(dir.resolve("run"))).containsExactly("1:correct");
     }
 
@@ -128,7 +128,7 @@ class EvalInputRobustnessTest {
         Path data = Files.write(dir.resolve("latin.tsv"), good);
         CommandRun r = eval(new Counting(), "--data", data.toString(), "--methods", "single", "--out", dir.resolve("run").toString());
         assertThat(r.code()).as(r.err()).isZero();
-        assertThat(r.err()).contains("skipped latin.tsv row 2: byte 0xE9 at offset " + at + " (line 3) is not valid UTF-8");
+        assertThat(r.err()).contains("skipped latin.tsv row 2 (line 3): byte 0xE9 at offset " + at + " (line 3) is not valid UTF-8");
         assertThat(outcomes(dir.resolve("run"))).containsExactlyInAnyOrder("1:correct", "3:correct");
     }
 
@@ -146,7 +146,7 @@ class EvalInputRobustnessTest {
         for (int attempt = 0; attempt < 2; attempt++) {
             CommandRun r = eval(backend, "--data", data.toString(), "--methods", "single,vote", "--out", out.toString());
             assertThat(r.code()).as(r.err()).isZero();
-            assertThat(r.err()).contains("skipped broken.tsv row 2: truncated PNG").contains("skipped broken.tsv row 3: truncated or corrupt PNG");
+            assertThat(r.err()).contains("skipped broken.tsv row 2 (line 3): truncated PNG").contains("skipped broken.tsv row 3 (line 4): truncated or corrupt PNG");
             assertThat(r.err()).doesNotContain("failed");
             assertThat(outcomes(out)).containsExactlyInAnyOrder("1:correct", "1:correct");
             RunSummary s = RunSummary.read(out.resolve("summary.json"));
@@ -161,7 +161,7 @@ class EvalInputRobustnessTest {
                 row("2", "1", "Which colour?", "", "", "A"), row("3", "1", "How many dots?", "", "", "3")));
         CommandRun r = eval(new Counting(), "--data", data.toString(), "--methods", "single", "--out", dir.resolve("run").toString());
         assertThat(r.code()).as(r.err()).isZero();
-        assertThat(r.err()).contains("skipped mc.tsv row 2: no options (columns A, B, ... are empty) but the answer 'A' names an option");
+        assertThat(r.err()).contains("skipped mc.tsv row 2 (line 3): no options (columns A, B, ... are empty) but the answer 'A' names an option");
         // an open question mixed into the file (an answer that is not a letter) is still asked
         assertThat(outcomes(dir.resolve("run"))).containsExactlyInAnyOrder("1:correct", "3:wrong");
     }

@@ -9,7 +9,7 @@ import java.time.Duration;
 public abstract sealed class BackendException extends RuntimeException
         permits BackendException.RateLimited, BackendException.ServerUnavailable, BackendException.InvalidRequest,
         BackendException.Timeout, BackendException.ConnectionFailed, BackendException.MalformedResponse,
-        BackendException.Unauthorized {
+        BackendException.Unauthorized, BackendException.ReplyTooLarge {
 
     protected BackendException(String message, Throwable cause) { super(message, cause); }
 
@@ -69,5 +69,16 @@ public abstract sealed class BackendException extends RuntimeException
     public static final class MalformedResponse extends BackendException {
         public MalformedResponse(String message, Throwable cause) { super(message, cause); }
         @Override public boolean retryable() { return true; }
+    }
+
+    /**
+     * The reply body passed the size cap ({@code backend.max_reply_mb}) and was cut off unread: a server streaming
+     * without end, or a reply far larger than any the methods ask for. Not retried (the same request would do it again).
+     */
+    public static final class ReplyTooLarge extends BackendException {
+        private final long limit;
+        public ReplyTooLarge(String message, long limit) { super(message, null); this.limit = limit; }
+        public long limit() { return limit; }
+        @Override public boolean retryable() { return false; }
     }
 }

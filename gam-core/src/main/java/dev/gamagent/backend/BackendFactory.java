@@ -14,7 +14,8 @@ import java.util.function.UnaryOperator;
  * per endpoint an HTTP backend; several endpoints are load-balanced; retries and the concurrency limit
  * wrap that; {@code --record} wraps everything. Retry timing comes from config keys
  * {@code backend.retry_base_ms}, {@code backend.retry_max_ms}, {@code backend.retry_after_cap_ms},
- * {@code backend.endpoint_cooldown_ms}; the top-k limit from {@code backend.max_top_logprobs}.
+ * {@code backend.endpoint_cooldown_ms}; the top-k limit from {@code backend.max_top_logprobs}; the largest reply read
+ * from {@code backend.max_reply_mb}.
  */
 public final class BackendFactory {
     private BackendFactory() { }
@@ -87,9 +88,11 @@ public final class BackendFactory {
         String model = spec.model() != null ? spec.model() : defaultModel(spec.kind(), urls, defaultUrl);
         int maxTop = config.integer("backend.max_top_logprobs", EndpointSettings.DEFAULT_MAX_TOP_LOGPROBS);
         String family = spec.imageTokenFamily() != null ? spec.imageTokenFamily() : defaultImageFamily(spec.kind(), urls, defaultUrl);
+        long maxReply = Math.round(config.number("backend.max_reply_mb", EndpointSettings.DEFAULT_MAX_REPLY_BYTES / (1024.0 * 1024)) * 1024 * 1024);
+        if (maxReply <= 0) throw new IllegalArgumentException("backend.max_reply_mb must be above 0, got " + config.number("backend.max_reply_mb", 0));
         List<Backend> endpoints = new ArrayList<>();
         for (String url : urls) {
-            endpoints.add(make.apply(new EndpointSettings(url, model, key, spec.timeout(), maxTop, family)));
+            endpoints.add(make.apply(new EndpointSettings(url, model, key, spec.timeout(), maxTop, family, maxReply)));
         }
         RetryPolicy policy = retryPolicy(spec, config);
         if (endpoints.size() == 1) {

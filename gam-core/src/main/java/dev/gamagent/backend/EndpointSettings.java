@@ -5,12 +5,22 @@ import java.time.Duration;
 /**
  * How to reach one server: base URL, model (null = ask the server which it serves, where the wire format
  * allows), API key (may be null for local servers), per-request timeout, the largest top-k log-probs to
- * ask for (the server's limit, 20 on OpenAI, vLLM and Ollama) and the image-token family for estimates.
- * {@link #toString()} never shows the key.
+ * ask for (the server's limit, 20 on OpenAI, vLLM and Ollama), the image-token family for estimates, and the
+ * largest reply body read ({@code backend.max_reply_mb}; a reply past it is cut off and refused, so a server
+ * that streams without end cannot fill the memory). {@link #toString()} never shows the key.
  */
 public record EndpointSettings(String baseUrl, String model, String apiKey, Duration timeout, int maxTopLogprobs,
-                               String imageTokenFamily) {
+                               String imageTokenFamily, long maxReplyBytes) {
     public static final int DEFAULT_MAX_TOP_LOGPROBS = 20;
+    /**
+     * 8 MiB: about seven times the largest reply a method asks for (1,024 tokens with 20 log-probs each, ~1.1 MB
+     * of JSON), far below what a runaway stream would take.
+     */
+    public static final long DEFAULT_MAX_REPLY_BYTES = 8L << 20;
+
+    public EndpointSettings(String baseUrl, String model, String apiKey, Duration timeout, int maxTopLogprobs, String imageTokenFamily) {
+        this(baseUrl, model, apiKey, timeout, maxTopLogprobs, imageTokenFamily, DEFAULT_MAX_REPLY_BYTES);
+    }
 
     public EndpointSettings {
         if (baseUrl == null || baseUrl.isBlank()) throw new IllegalArgumentException("a backend endpoint needs a base URL (--base-url)");
@@ -23,6 +33,7 @@ public record EndpointSettings(String baseUrl, String model, String apiKey, Dura
         if (apiKey != null && apiKey.isBlank()) apiKey = null;
         if (timeout == null || timeout.isZero() || timeout.isNegative()) timeout = Duration.ofSeconds(120);
         if (maxTopLogprobs <= 0) maxTopLogprobs = DEFAULT_MAX_TOP_LOGPROBS;
+        if (maxReplyBytes <= 0) maxReplyBytes = DEFAULT_MAX_REPLY_BYTES;
     }
 
     public static EndpointSettings of(String baseUrl, String model) {
@@ -30,15 +41,16 @@ public record EndpointSettings(String baseUrl, String model, String apiKey, Dura
     }
 
     public EndpointSettings withApiKey(String key) {
-        return new EndpointSettings(baseUrl, model, key, timeout, maxTopLogprobs, imageTokenFamily);
+        return new EndpointSettings(baseUrl, model, key, timeout, maxTopLogprobs, imageTokenFamily, maxReplyBytes);
     }
 
     public EndpointSettings withTimeout(Duration t) {
-        return new EndpointSettings(baseUrl, model, apiKey, t, maxTopLogprobs, imageTokenFamily);
+        return new EndpointSettings(baseUrl, model, apiKey, t, maxTopLogprobs, imageTokenFamily, maxReplyBytes);
     }
 
     @Override public String toString() {
         return "EndpointSettings[" + baseUrl + ", model=" + model + ", key=" + (apiKey == null ? "none" : "***")
-                + ", timeout=" + timeout + ", maxTopLogprobs=" + maxTopLogprobs + ", imageTokens=" + imageTokenFamily + "]";
+                + ", timeout=" + timeout + ", maxTopLogprobs=" + maxTopLogprobs + ", imageTokens=" + imageTokenFamily
+                + ", maxReplyBytes=" + maxReplyBytes + "]";
     }
 }

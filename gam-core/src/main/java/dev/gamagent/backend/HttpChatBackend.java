@@ -45,7 +45,7 @@ abstract class HttpChatBackend implements Backend {
         List<String> secrets = new ArrayList<>(SecretScrubber.urlSecrets(settings.baseUrl()));
         if (settings.apiKey() != null) secrets.add(settings.apiKey());
         this.scrubber = new SecretScrubber(secrets);
-        this.transport = new HttpTransport(settings.timeout(), scrubber);
+        this.transport = new HttpTransport(settings.timeout(), scrubber, settings.maxReplyBytes());
         this.estimator = new TokenEstimator(settings.imageTokenFamily());
         this.model = settings.model();
         this.topCap = settings.maxTopLogprobs();

@@ -13,9 +13,9 @@ import static java.lang.System.Logger.Level.WARNING;
  * Retries and a concurrency limit around a backend. Retries ConnectionFailed, Timeout, 408/409/429,
  * 5xx and MalformedResponse (see {@link RetryPolicy}); each retry is logged at WARN and reported to an
  * optional listener; after the last try the typed error is thrown. The per-request timeout is the
- * inner HTTP backend's ({@link EndpointSettings#timeout()}), so each try gets the full timeout. Until the
- * endpoint has answered once, calls wait behind the first ({@link ReachabilityGate}), so a dead server
- * costs one call's retries, not one per parallel agent.
+ * inner HTTP backend's ({@link EndpointSettings#timeout()}), so each try gets the full timeout. Every call's
+ * first try goes at once; when tries fail before the endpoint has answered, one call retries and the others
+ * wait for it ({@link ReachabilityGate}), so a dead server costs one call's retries, not one per parallel agent.
  */
 public final class ResilientBackend implements Backend {
     private static final System.Logger LOG = System.getLogger(ResilientBackend.class.getName());
@@ -56,23 +56,7 @@ public final class ResilientBackend implements Backend {
     public Backend inner() { return inner; }
 
     @Override public ChatResult chat(ChatRequest request) {
-        ReachabilityGate.Pass pass = gate.enter(endpoint);
-        boolean settled = false;
-        try {
-            ChatResult r = retrying(request);
-            gate.answered(pass);
-            settled = true;
-            return r;
-        } catch (BackendException e) {
-            gate.gaveUp(pass, e);
-            settled = true;
-            throw e;
-        } finally {
-            if (!settled) gate.abandoned(pass);
-        }
-    }
-
-    private ChatResult retrying(ChatRequest request) {
+        ReachabilityGate.Ticket ticket = gate.enter(endpoint);
         try {
             if (!permits.tryAcquire()) {
                 if (!capReported.getAndSet(true)) {
@@ -85,12 +69,27 @@ public final class ResilientBackend implements Backend {
             Thread.currentThread().interrupt();
             throw new BackendException.ConnectionFailed("interrupted while waiting for a free slot to " + endpoint, e);
         }
+        boolean probe = false;
+        boolean settled = false;
         try {
             for (int attempt = 0; ; attempt++) {
                 try {
-                    return inner.chat(request);
+                    ChatResult r = inner.chat(request);
+                    gate.answered(probe);
+                    settled = true;
+                    return r;
                 } catch (BackendException e) {
-                    if (!e.retryable() || attempt >= policy.maxRetries()) throw e;
+                    if (!probe) {
+                        // until the endpoint has answered, one failed call finds out for all; the others wait for it
+                        ReachabilityGate.Role role = gate.failed(e, endpoint, ticket);
+                        if (role == ReachabilityGate.Role.PROBE) probe = true;
+                        else if (role == ReachabilityGate.Role.RETRY_NOW) continue; // the endpoint just answered another call
+                    }
+                    if (!e.retryable() || attempt >= policy.maxRetries()) {
+                        gate.gaveUp(probe, e);
+                        settled = true;
+                        throw e;
+                    }
                     int retry = attempt + 1;
                     Duration wait = policy.delay(retry, retryAfter(e), ThreadLocalRandom.current().nextDouble());
                     LOG.log(WARNING, "retry " + retry + "/" + policy.maxRetries() + " after " + reason(e) + " from " + endpoint + " in " + seconds(wait));
@@ -99,6 +98,7 @@ public final class ResilientBackend implements Backend {
                 }
             }
         } finally {
+            if (!settled) gate.abandoned(probe);
             permits.release();
         }
     }

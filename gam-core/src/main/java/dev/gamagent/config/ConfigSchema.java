@@ -70,7 +70,7 @@ public final class ConfigSchema {
             Map.entry("local.cache_entries", Type.INTEGER), Map.entry("image.max_megapixels", Type.NUMBER),
             Map.entry("backend.endpoint_cooldown_ms", Type.INTEGER), Map.entry("backend.max_top_logprobs", Type.INTEGER),
             Map.entry("backend.retry_after_cap_ms", Type.INTEGER), Map.entry("backend.retry_base_ms", Type.INTEGER),
-            Map.entry("backend.retry_max_ms", Type.INTEGER),
+            Map.entry("backend.retry_max_ms", Type.INTEGER), Map.entry("backend.max_reply_mb", Type.NUMBER),
             // limits and defences (issue 13); host and origin lists may also be given as "a,b" with --set
             Map.entry("server.max_request_megapixels", Type.NUMBER), Map.entry("server.decode_budget_megapixels", Type.NUMBER),
             Map.entry("server.allowed_hosts", Type.ANY), Map.entry("server.cors_origins", Type.ANY),

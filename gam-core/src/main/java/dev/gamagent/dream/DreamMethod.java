@@ -6,6 +6,7 @@ import dev.gamagent.api.Answer;
 import dev.gamagent.api.Method;
 import dev.gamagent.api.MethodFailure;
 import dev.gamagent.api.MultiAgentMethod;
+import dev.gamagent.api.ProgressListener;
 import dev.gamagent.api.Question;
 import dev.gamagent.api.RunContext;
 import dev.gamagent.api.Termination;
@@ -22,6 +23,7 @@ import dev.gamagent.baseline.MajorityVote;
 import dev.gamagent.config.Config;
 import dev.gamagent.engine.AgentCall;
 import dev.gamagent.engine.AnswerSampler;
+import dev.gamagent.engine.PromptText;
 import dev.gamagent.engine.Prompts;
 import dev.gamagent.engine.ReplyParser;
 import dev.gamagent.game.BgeSentenceEmbedder;
@@ -243,6 +245,7 @@ public final class DreamMethod implements Method {
         List<MultiAgentMethod.Agent> agents = agents(q, ctx.config());
         Probed probed = probe(q, ctx, s, agents, replies);
         List<Probe> probes = probed.probes();
+        if (!probed.prompts().isEmpty()) extra.put("probe_prompts", probed.prompts());
         if (!probes.isEmpty() && probes.stream().noneMatch(Probe::ok)) {
             // nothing answered: a branch decided on no evidence would only hide the backend's failure
             extra.put("probes", probes);
@@ -304,7 +307,7 @@ public final class DreamMethod implements Method {
     }
 
     /** The probes, ordered by agent and scale, and the calls they made (an unknown backend makes none). */
-    record Probed(List<Probe> probes, int calls) { }
+    record Probed(List<Probe> probes, int calls, Map<String, String> prompts) { }
 
     /**
      * Every agent answers at every scale, in parallel, as the inner method runs it. A {@link MultiAgentMethod} with a fixed
@@ -327,6 +330,9 @@ public final class DreamMethod implements Method {
         ctx.progress().event("round_started", Map.of("k", -1, "phase", "probe"));
         List<Future<Probe>> fs = new ArrayList<>();
         List<Probe> out = new ArrayList<>();
+        // trace.prompts: what each agent's probes asked, as text (one entry per agent when every scale asked the same words)
+        Map<String, Map<Double, String>> asks = new LinkedHashMap<>();
+        ProgressListener progress = ctx.progress();
         for (int a = 0; a < agents.size(); a++) {
             MultiAgentMethod.Agent agent = agents.get(a);
             final int index = a;
@@ -353,7 +359,12 @@ public final class DreamMethod implements Method {
                 Optional<MultiAgentMethod.Opening> opening = inner instanceof MultiAgentMethod m ? m.opening(q, ctx, index, pics) : Optional.empty();
                 Asked asked = opening.map(o -> new Asked(o.request(), o.reader(), "round-0"))
                         .orElseGet(() -> new Asked(sampling.request(AgentCall.messages(backend, null, user, pics, 1.0)), null, "dream_probe"));
-                fs.add(ctx.executor().submit(() -> probeOne(backend, q, agent, index, scale, pics, asked, signal, replies)));
+                if (PromptText.enabled(ctx.config())) asks.computeIfAbsent(agent.id(), k -> new LinkedHashMap<>()).put(scale, PromptText.of(asked.request()));
+                fs.add(ctx.executor().submit(() -> {
+                    Probe done = probeOne(backend, q, agent, index, scale, pics, asked, signal, replies);
+                    progress.event("probe_answered", probeEvent(done)); // each probe as it finishes: the probe round takes a while
+                    return done;
+                }));
             }
         }
         for (Future<Probe> f : fs) {
@@ -367,7 +378,49 @@ public final class DreamMethod implements Method {
             }
         }
         out.sort(java.util.Comparator.comparingInt(Probe::agentIndex).thenComparingDouble(Probe::scale));
-        return new Probed(out, fs.size() + signal.extraCalls().get());
+        return new Probed(out, fs.size() + signal.extraCalls().get(), promptsByAgent(asks));
+    }
+
+    /** An image note of {@link PromptText}: its size differs from scale to scale while the words stay. */
+    private static final java.util.regex.Pattern IMAGE_NOTE = java.util.regex.Pattern.compile("(?m)^\\[image (\\d+): \\d+×\\d+]$");
+
+    /**
+     * The probe prompts keyed by agent, the images noted as "at the probe's scale" when only their size differs between
+     * scales; keyed by "agent ×scale" for an agent whose scales were asked different words.
+     */
+    private static Map<String, String> promptsByAgent(Map<String, Map<Double, String>> asks) {
+        Map<String, String> out = new LinkedHashMap<>();
+        for (var e : asks.entrySet()) {
+            var words = e.getValue().values().stream().map(t -> IMAGE_NOTE.matcher(t).replaceAll("[image $1 at the probe's scale]"))
+                    .collect(java.util.stream.Collectors.toSet());
+            if (words.size() == 1) {
+                out.put(e.getKey(), words.iterator().next());
+            } else {
+                for (var s : e.getValue().entrySet()) out.put(e.getKey() + " ×" + s.getKey(), s.getValue());
+            }
+        }
+        return out;
+    }
+
+    /** A finished probe as a progress event: agent, scale, image size, answer, u and its signal, or the error. */
+    private static Map<String, Object> probeEvent(Probe p) {
+        Map<String, Object> ev = new LinkedHashMap<>();
+        ev.put("k", -1);
+        ev.put("phase", "probe");
+        ev.put("agent", p.agent());
+        if (p.role() != null) ev.put("role", p.role());
+        ev.put("scale", p.scale());
+        if (p.width() > 0) ev.put("width", p.width());
+        if (p.height() > 0) ev.put("height", p.height());
+        if (p.ok()) {
+            if (p.answer() != null) ev.put("answer", p.answer());
+            if (p.option() != null) ev.put("option", p.option());
+            ev.put("u", p.u());
+            ev.put("signal", p.signal());
+        } else {
+            ev.put("error", p.error());
+        }
+        return ev;
     }
 
     /** What a probe asks: the request, how its reply is read (null: the line format), and which prompt it is. */

@@ -17,6 +17,7 @@ import dev.gamagent.backend.TokenCount;
 import dev.gamagent.backend.UncertaintySignal;
 import dev.gamagent.engine.AgentImages;
 import dev.gamagent.engine.AnswerSampler;
+import dev.gamagent.engine.PromptText;
 import dev.gamagent.engine.Prompts;
 import dev.gamagent.engine.ReplyParser;
 import dev.gamagent.game.Consensus;
@@ -62,6 +63,8 @@ final class GamController {
     private final AtomicInteger calls = new AtomicInteger();
     private volatile boolean tokensEstimated;
     private final long t0 = System.nanoTime();
+    /** {@code trace.prompts}: each round's extra holds what every expert and critic was asked, as text. */
+    private final boolean recordPrompts;
 
     GamController(Question q, RunContext ctx, GamSettings settings, Similarity similarity) {
         this.q = q;
@@ -71,14 +74,17 @@ final class GamController {
         this.prompts = new GamPrompts(new Prompts(ctx.config()), q, AgentImages.note(ctx.config()));
         this.letters = List.copyOf(q.options().keySet());
         this.sampler = new AnswerSampler(settings.fallback(), estimator.semantic());
+        this.recordPrompts = PromptText.enabled(ctx.config());
     }
 
     /**
      * One expert's turn in one round; {@code error} set when its backend failed and it dropped out; {@code samples} the
-     * sampled answers its U came from (sampling fallback), else null.
+     * sampled answers its U came from (sampling fallback), else null; {@code prompt} what it was asked, as text, when the
+     * run records prompts ({@code trace.prompts}), else null.
      */
     record Turn(AgentSpec spec, int index, String raw, Choice choice, ParsedResponse parsed, String answer, String option,
-                Estimate u, Map<String, Double> dist, String distSource, TokenCount tokens, String error, String model, List<String> samples) {
+                Estimate u, Map<String, Double> dist, String distSource, TokenCount tokens, String error, String model, List<String> samples,
+                String prompt) {
         boolean answered() { return error == null; }
 
         /**
@@ -236,11 +242,12 @@ final class GamController {
             String prompt = prompts.revise(spec.role(), mine == null ? null : render(mine), peers, critiques, json);
             req = request(prompt, images, json ? "gam_expert" : null, json ? ResponseSchemas.EXPERT : null).from(spec.id(), k);
         }
+        String asked = recordPrompts ? PromptText.of(req) : null;
         ChatResult result;
         try {
             result = backend.chat(req);
         } catch (RuntimeException e) {
-            return failed(spec, index, e.getClass().getSimpleName() + ": " + e.getMessage());
+            return failed(spec, index, e.getClass().getSimpleName() + ": " + e.getMessage(), asked);
         }
         TokenCount tok = count(result);
         Choice c = result.first();
@@ -294,7 +301,7 @@ final class GamController {
             }
         }
         return new Turn(spec, index, c.text(), c, p, answer, option, u, dist, source, tok, null,
-                result.model() == null ? backend.name() : result.model(), sampled == null ? null : sampled.keys());
+                result.model() == null ? backend.name() : result.model(), sampled == null ? null : sampled.keys(), asked);
     }
 
     /** Why a reply holds no opinion ("not applicable", "unreadable"), or null when it holds one. */
@@ -322,9 +329,11 @@ final class GamController {
         return written.strip().matches("(?s)^[(\\[*\"']*" + java.util.regex.Pattern.quote(option) + "\\b.*") ? option : written;
     }
 
-    private Turn failed(AgentSpec spec, int index, String error) {
+    private Turn failed(AgentSpec spec, int index, String error) { return failed(spec, index, error, null); }
+
+    private Turn failed(AgentSpec spec, int index, String error, String prompt) {
         return new Turn(spec, index, null, null, ParsedResponse.none(), null, null, new Estimate(1.0, UncertaintySignal.FIXED),
-                null, null, TokenCount.ZERO, error, null, null);
+                null, null, TokenCount.ZERO, error, null, null, prompt);
     }
 
     // ---- the game ----
@@ -441,6 +450,7 @@ final class GamController {
         Map<String, String> errors = new java.util.concurrent.ConcurrentHashMap<>();
         Map<String, String> paths = new java.util.concurrent.ConcurrentHashMap<>();
         Map<String, Map<String, String>> served = new java.util.concurrent.ConcurrentHashMap<>();
+        Map<String, String> asked = new java.util.concurrent.ConcurrentHashMap<>();
         // critics' usage belongs to this round (they are not trace agents), so a sweep stopping here counts it
         AtomicLong critPrompt = new AtomicLong(), critCompletion = new AtomicLong();
         AtomicInteger critCalls = new AtomicInteger();
@@ -455,7 +465,9 @@ final class GamController {
                             backend.capabilities().maxImagePixels()));
                     String zoom = s.zoom() ? addCrops(images, disputed, backend.capabilities().maxImagePixels()) : null;
                     String prompt = prompts.critique(spec.role(), consensus, disputed, zoom, json);
-                    ChatResult r = backend.chat(request(prompt, images, json ? "gam_critique" : null, json ? ResponseSchemas.CRITIQUE : null));
+                    ChatRequest req = request(prompt, images, json ? "gam_critique" : null, json ? ResponseSchemas.CRITIQUE : null);
+                    if (recordPrompts) asked.put(spec.id(), PromptText.of(req));
+                    ChatResult r = backend.chat(req);
                     TokenCount used = count(r);
                     critPrompt.addAndGet(used.prompt());
                     critCompletion.addAndGet(used.completion());
@@ -499,6 +511,12 @@ final class GamController {
         if (!errors.isEmpty()) roundExtra.put("critic_errors", new LinkedHashMap<>(errors));
         if (!paths.isEmpty()) roundExtra.put("critic_parse", new LinkedHashMap<>(paths));
         if (!served.isEmpty()) roundExtra.put("critic_backends", new java.util.TreeMap<>(served));
+        if (!asked.isEmpty()) {
+            // what each critic was asked (trace.prompts), in the panel's order
+            Map<String, String> ordered = new LinkedHashMap<>();
+            for (AgentSpec c : s.critics()) if (asked.containsKey(c.id())) ordered.put(c.id(), asked.get(c.id()));
+            roundExtra.put("critic_prompts", ordered);
+        }
         return shown;
     }
 
@@ -526,7 +544,9 @@ final class GamController {
         try {
             Backend b = ctx.backendFor(s.judgeBackend());
             extra.put("backend", RunContext.label(s.judgeBackend()));
-            ChatResult r = b.chat(request(prompts.judge(peers), q.images(), null, null));
+            ChatRequest req = request(prompts.judge(peers), q.images(), null, null);
+            if (recordPrompts) extra.put("prompt", PromptText.of(req));
+            ChatResult r = b.chat(req);
             count(r);
             extra.put("model", r.model() == null ? b.name() : r.model());
             ParsedResponse p = ClaimParser.parseAnswer(r.text(), Map.of());
@@ -726,6 +746,12 @@ final class GamController {
         if (!samples.isEmpty()) {
             extra = extra == null ? new LinkedHashMap<>() : new LinkedHashMap<>(extra);
             extra.put("samples", samples); // what each expert's sampled answers were: its U is their agreement
+        }
+        Map<String, String> asked = new LinkedHashMap<>();
+        for (Turn t : turns) if (t.prompt() != null) asked.put(t.spec().id(), t.prompt());
+        if (!asked.isEmpty()) {
+            extra = extra == null ? new LinkedHashMap<>() : new LinkedHashMap<>(extra);
+            extra.put("prompts", asked); // what each expert was asked this round, as text (trace.prompts; images as notes)
         }
         Map<String, String> sources = new LinkedHashMap<>();
         for (Turn t : turns) if (t.distSource() != null) sources.put(t.spec().id(), t.distSource());

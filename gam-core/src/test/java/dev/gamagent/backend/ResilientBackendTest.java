@@ -96,4 +96,100 @@ class ResilientBackendTest {
         }
         assertThat(peak.get()).isBetween(1, 3);
     }
+
+    private static final Capabilities CAPS = new Capabilities(true, false, 0, true, false, 0);
+
+    /** Runs {@code n} calls of {@code b} on threads of their own; each outcome is its result text or its exception. */
+    private static List<Object> parallel(Backend b, int n) throws Exception {
+        ExecutorService ex = Executors.newFixedThreadPool(n);
+        try {
+            List<java.util.concurrent.Future<Object>> fs = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                fs.add(ex.submit(() -> {
+                    try {
+                        return b.chat(BackendContractTest.question()).text();
+                    } catch (BackendException e) {
+                        return e;
+                    }
+                }));
+            }
+            List<Object> out = new ArrayList<>();
+            for (var f : fs) out.add(f.get());
+            return out;
+        } finally {
+            ex.shutdownNow();
+        }
+    }
+
+    @Test void theFirstTriesOfAFreshBackendsParallelCallsGoTogether() throws Exception {
+        // issue 25: the first round of a fresh process waited for one call's answer before sending the others
+        var allThree = new java.util.concurrent.CountDownLatch(3);
+        AtomicInteger inFlight = new AtomicInteger(), peak = new AtomicInteger();
+        ScriptedBackend server = new ScriptedBackend("s", CAPS, r -> {
+            peak.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
+            allThree.countDown();
+            try {
+                allThree.await(10, java.util.concurrent.TimeUnit.SECONDS); // answers once all three are in (or never were)
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            inFlight.decrementAndGet();
+            return ScriptedBackend.result("ok", List.of());
+        });
+        try (Backend b = new ResilientBackend(server, RetryPolicy.defaults(3), 8, "http://x")) {
+            assertThat(parallel(b, 3)).containsExactly("ok", "ok", "ok");
+        }
+        assertThat(peak.get()).isEqualTo(3);
+    }
+
+    @Test void aDeadEndpointCostsOneCallsRetriesAndEveryCallFailsWithItsError() throws Exception {
+        AtomicInteger calls = new AtomicInteger();
+        var firstTries = new java.util.concurrent.CountDownLatch(3);
+        ScriptedBackend dead = new ScriptedBackend("dead", CAPS, r -> {
+            if (calls.incrementAndGet() <= 3) {
+                firstTries.countDown(); // the three calls are under way together before any fails
+                try {
+                    firstTries.await(10, java.util.concurrent.TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            throw new BackendException.ConnectionFailed("cannot connect to http://x", null);
+        });
+        RetryPolicy p = new RetryPolicy(4, Duration.ofMillis(1), Duration.ofMillis(5), Duration.ofSeconds(1));
+        List<ResilientBackend.RetryEvent> retries = java.util.Collections.synchronizedList(new ArrayList<>());
+        try (Backend b = new ResilientBackend(dead, p, 8, "http://x", retries::add)) {
+            List<Object> out = parallel(b, 3);
+            assertThat(out).allSatisfy(o -> assertThat(o).isInstanceOf(BackendException.ConnectionFailed.class)
+                    .hasFieldOrPropertyWithValue("message", "cannot connect to http://x"));
+            // a call that starts after the verdict probes again, alone
+            assertThatThrownBy(() -> b.chat(BackendContractTest.question())).isInstanceOf(BackendException.ConnectionFailed.class);
+        }
+        assertThat(retries).as("one call's retries, then one more call's").hasSize(8);
+        assertThat(calls).as("each call's first try, then one call's retries; then the late call's try and retries").hasValue(3 + 4 + 5);
+    }
+
+    @Test void callsWaitingOnTheProbeRetryAtOnceWhenItGetsThrough() throws Exception {
+        AtomicInteger calls = new AtomicInteger();
+        var firstTries = new java.util.concurrent.CountDownLatch(3);
+        ScriptedBackend starting = new ScriptedBackend("starting", CAPS, r -> {
+            if (calls.incrementAndGet() <= 3) {
+                firstTries.countDown();
+                try {
+                    firstTries.await(10, java.util.concurrent.TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                throw new BackendException.ServerUnavailable("loading", 503, null);
+            }
+            return ScriptedBackend.result("up", List.of());
+        });
+        RetryPolicy p = new RetryPolicy(4, Duration.ofMillis(1), Duration.ofMillis(5), Duration.ofSeconds(1));
+        List<ResilientBackend.RetryEvent> retries = java.util.Collections.synchronizedList(new ArrayList<>());
+        try (Backend b = new ResilientBackend(starting, p, 8, "http://x", retries::add)) {
+            assertThat(parallel(b, 3)).containsExactly("up", "up", "up");
+        }
+        assertThat(retries).as("only the probing call backs off").hasSize(1);
+        assertThat(calls).hasValue(6);
+    }
 }

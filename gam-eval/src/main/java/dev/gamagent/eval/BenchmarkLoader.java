@@ -6,54 +6,69 @@ import dev.gamagent.config.Config;
 import dev.gamagent.image.DecodeBudget;
 import dev.gamagent.image.ImageException;
 import dev.gamagent.image.ImageLoader;
+import dev.gamagent.image.ImageTooLargeException;
 import dev.gamagent.image.Picture;
+import dev.gamagent.image.VideoFrames;
 import dev.gamagent.util.Json;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Base64;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.ServiceLoader;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
- * Reads benchmark files: VLMEvalKit TSV ({@code .tsv}), M3MAD JSON ({@code .json}) and JSONL with the
- * TSV field names ({@code .jsonl}). Rows that cannot be used are skipped and reported with their index;
- * the rest load. Images are checked (source, format header, size limits, end marker) at load and decoded
- * only while their question is in flight, so a large benchmark need not fit in memory. A byte that is not
- * UTF-8 skips its row, naming the offset; a row of a multiple-choice file without options is skipped
- * rather than graded as an open question.
+ * The one entry point for benchmark data: VLMEvalKit TSV ({@code .tsv}), M3MAD JSON ({@code .json}) and JSONL with
+ * the TSV field names ({@code .jsonl}), and directories in a layout a {@link DirectoryLayout} knows.
+ *
+ * <p>A file is indexed, not held: its first megabyte is checked (a file that is not a benchmark at all is refused
+ * in one line naming it and what is wrong), then it is read once from start to end, in chunks, to find each row's
+ * byte range and check its text, and hashed on the way ({@link Dataset#sha256()}). Each question keeps only where
+ * its row lies; its text is read again and its images decoded when it starts, and dropped when it ends, so memory
+ * follows the questions in flight, not the file. Rows that cannot be used are skipped and reported with their
+ * index and line; the rest load. A byte that is not UTF-8 skips its row, naming the offset; a row of a
+ * multiple-choice file without options is skipped rather than graded as an open question.
  */
 public final class BenchmarkLoader {
     /** VLMEvalKit: an image value this short names another row's index whose image it reuses. */
-    private static final int REFERENCE_MAX_LENGTH = 64;
+    static final int REFERENCE_MAX_LENGTH = 64;
     private static final Pattern OPTION_LINE = Pattern.compile("^\\s*\\(?([A-Z])[.):]\\s+(.+?)\\s*$");
+    /** Frames taken from a row's video when no decoder says otherwise (VLMEvalKit's MVBench_8frame). */
+    public static final int DEFAULT_VIDEO_FRAMES = 8;
 
     /** Which rows to keep: at most {@code limit} (0 = all) rows of {@code category} (null = all). */
     public record Filter(int limit, String category) {
         public static final Filter ALL = new Filter(0, null);
 
-        boolean keeps(Map<String, String> row) {
-            return category == null || category.isBlank() || category.equalsIgnoreCase(blankToNull(row.get("category")));
+        boolean keeps(Map<String, String> row) { return keepsCategory(blankToNull(row.get("category"))); }
+
+        boolean keepsCategory(String rowCategory) {
+            return category == null || category.isBlank() || category.equalsIgnoreCase(rowCategory);
         }
     }
 
     /**
-     * How a file's images are checked and decoded: the loader (per-image limit, decode budget, the size
-     * kept in memory) and the most pixels one question's images may hold together (0 = no limit).
+     * How a file's images are checked and decoded: the loader (per-image limit, decode budget, the size kept in
+     * memory), the most pixels one question's images may hold together (0 = no limit), and how a row's
+     * {@code video} becomes frames.
      */
-    public record Images(ImageLoader loader, long maxQuestionPixels, String totalSetting) {
+    public record Images(ImageLoader loader, long maxQuestionPixels, String totalSetting, VideoDecoder video) {
         /** The defaults of config section {@code image}, without a decode budget. */
         public static final Images DEFAULT = new Images(new ImageLoader(ImageLoader.DEFAULT_MAX_PIXELS),
                 DEFAULT_MAX_QUESTION_PIXELS, "image.max_question_megapixels");
+
+        public Images(ImageLoader loader, long maxQuestionPixels, String totalSetting) {
+            this(loader, maxQuestionPixels, totalSetting, VideoDecoder.FRAMES);
+        }
 
         /**
          * Limits from config {@code image.max_megapixels} (per image) and {@code image.max_question_megapixels}
@@ -66,6 +81,45 @@ public final class BenchmarkLoader {
             double total = config.number("image.max_question_megapixels", DEFAULT_MAX_QUESTION_PIXELS / 1e6);
             return new Images(loader, total <= 0 ? 0 : Math.round(total * 1e6), "image.max_question_megapixels");
         }
+
+        /** The same limits with another way of turning a row's video into frames. */
+        public Images withVideo(VideoDecoder decoder) { return new Images(loader, maxQuestionPixels, totalSetting, decoder); }
+    }
+
+    /**
+     * Turns the video a row names (its {@code video} column: a file or a directory of frames, relative to the data
+     * file) into the question's frames, when the question starts. The row's other fields are given for decoders
+     * that read bounds or a frame rate from them.
+     */
+    @FunctionalInterface
+    public interface VideoDecoder {
+        List<Picture> frames(String source, Path video, Map<String, String> row, ImageLoader loader);
+
+        /** {@link #DEFAULT_VIDEO_FRAMES} frames sampled uniformly ({@link VideoFrames}, ffmpeg for video files). */
+        VideoDecoder FRAMES = (source, video, row, loader) -> new VideoFrames(System.getenv("PATH"), loader).frames(video, DEFAULT_VIDEO_FRAMES);
+    }
+
+    /**
+     * A directory read as a dataset because it holds a layout the project knows (a benchmark's own download, e.g.
+     * MVBench's). Implementations are found with {@link ServiceLoader}; {@code --data DIR} uses the first that
+     * {@link #matches} the directory.
+     */
+    public interface DirectoryLayout {
+        /** The benchmark or layout's name, e.g. "MVBench". */
+        String name();
+
+        /** What a directory must hold to be this layout, for the message when none matches. */
+        String expects();
+
+        boolean matches(Path dir);
+
+        /**
+         * What {@code dir} lacks to be this layout, in a few words (e.g. "no json/ folder"), for the message when no
+         * layout {@link #matches}; null when it matches, or when the layout says no more than {@link #expects}.
+         */
+        default String lacks(Path dir) { return null; }
+
+        Dataset load(Path dir, Filter filter, Images images);
     }
 
     /** All images of one question together: a 64-frame video of 1080p frames fits, forty 6000² photos do not. */
@@ -78,194 +132,101 @@ public final class BenchmarkLoader {
     /** Loads by file extension; an unreadable file (not a bad row) throws with the file's name. */
     public static Dataset load(Path file, Filter filter) { return load(file, filter, Images.DEFAULT); }
 
-    public static Dataset load(Path file, Filter filter, Images images) {
+    public static Dataset load(Path file, Filter filter, Images images) { return load(file, filter, images, Progress.NONE); }
+
+    /** Told how far the index pass has read the file: bytes so far, and the file's size. */
+    @FunctionalInterface
+    public interface Progress {
+        void read(long bytes, long size);
+
+        Progress NONE = (bytes, size) -> { };
+    }
+
+    /** As {@link #load(Path, Filter, Images)}, telling {@code progress} how far the one read of the file has come. */
+    public static Dataset load(Path file, Filter filter, Images images, Progress progress) {
+        if (Files.isDirectory(file)) return directory(file, filter, images);
         if (!Files.isRegularFile(file)) throw new IllegalArgumentException("benchmark file " + file + " does not exist");
-        Utf8Text text;
+        if (!Files.isReadable(file)) throw new IllegalArgumentException("benchmark file " + file + " is not readable; check its permissions");
+        Format format;
         try {
-            byte[] bytes = Files.readAllBytes(file);
-            text = Utf8Text.decode(bytes);
-            // a stray byte skips its row; a file that is binary from its first bytes is not a benchmark at all
-            if (!text.bad().isEmpty() && (text.bad().get(0).offset() < 64 || indexOfNul(bytes) >= 0)) {
-                throw new IllegalArgumentException("benchmark file " + file + " is not UTF-8 text (an image or a binary file?); "
-                        + "--data takes a VLMEvalKit .tsv, an M3MAD .json or a .jsonl file");
+            format = Format.of(file);
+        } catch (IllegalArgumentException unknown) {
+            String binary = FormatCheck.binary(DataBytes.of(file), file.toString());
+            throw binary != null ? new IllegalArgumentException(binary) : unknown; // an image given as --data is said to be one
+        }
+        DataBytes data = DataBytes.of(file);
+        long size = data.size();
+        data.onProgress(bytes -> progress.read(bytes, size));
+        return IndexPass.index(data, format, file.getFileName().toString(), file.toAbsolutePath().getParent(), filter, images);
+    }
+
+    /** The kinds of benchmark file, by extension. */
+    enum Format {
+        TSV, JSONL, M3MAD;
+
+        static Format of(Path file) {
+            String lower = file.getFileName().toString().toLowerCase(Locale.ROOT);
+            if (lower.endsWith(".jsonl")) return JSONL;
+            if (lower.endsWith(".json")) return M3MAD;
+            if (lower.endsWith(".tsv")) return TSV;
+            throw new IllegalArgumentException("benchmark file " + file + ": unknown format; use .tsv (VLMEvalKit), .json (M3MAD) or .jsonl");
+        }
+    }
+
+    /** A directory is a dataset only in a layout some {@link DirectoryLayout} reads; otherwise say what it lacks. */
+    private static Dataset directory(Path dir, Filter filter, Images images) {
+        List<DirectoryLayout> layouts = new ArrayList<>();
+        for (DirectoryLayout l : ServiceLoader.load(DirectoryLayout.class, BenchmarkLoader.class.getClassLoader())) layouts.add(l);
+        for (DirectoryLayout l : layouts) if (l.matches(dir)) return l.load(dir, filter, images);
+        List<String> files = new ArrayList<>();
+        int entries = 0;
+        try (Stream<Path> s = Files.list(dir)) {
+            for (Path p : s.sorted().toList()) {
+                entries++;
+                String n = p.getFileName().toString().toLowerCase(Locale.ROOT);
+                if (Files.isRegularFile(p) && (n.endsWith(".tsv") || n.endsWith(".json") || n.endsWith(".jsonl"))) files.add(p.getFileName().toString());
             }
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot read benchmark file " + file + ": " + e.getMessage(), e);
+            throw new IllegalArgumentException("--data " + dir + " is a directory that cannot be listed: " + e.getMessage());
         }
-        String name = file.getFileName().toString();
-        Path base = file.toAbsolutePath().getParent();
-        String lower = name.toLowerCase(Locale.ROOT);
-        if (lower.endsWith(".jsonl")) return fromJsonl(name, text, base, filter, images);
-        if (lower.endsWith(".json")) return fromM3mad(name, text, base, filter, images);
-        if (lower.endsWith(".tsv")) return fromTsv(name, text, base, filter, images);
-        throw new IllegalArgumentException("benchmark file " + file + ": unknown format; use .tsv (VLMEvalKit), .json (M3MAD) or .jsonl");
+        String known = layouts.isEmpty() ? "none is installed in this build"
+                : String.join("; ", layouts.stream().map(l -> {
+                    String lacks = l.lacks(dir);
+                    return l.name() + ": " + l.expects() + (lacks == null ? "" : "; this directory: " + lacks);
+                }).toList());
+        String holds = entries == 0 ? "it is empty"
+                : files.isEmpty() ? "it holds no .tsv, .json or .jsonl file"
+                : "it holds " + String.join(", ", files.subList(0, Math.min(3, files.size()))) + (files.size() > 3 ? " and " + (files.size() - 3)
+                + " more" : "") + ": pass one of them, e.g. --data " + dir.resolve(files.get(0));
+        throw new IllegalArgumentException("--data " + dir + " is a directory, not a benchmark file, and not in a layout gam reads as a "
+                + "dataset (" + known + "); " + holds);
     }
 
-    private static int indexOfNul(byte[] b) {
-        for (int i = 0; i < b.length; i++) if (b[i] == 0) return i;
-        return -1;
-    }
-
-    /** VLMEvalKit TSV text (header row, then one row per question). */
+    /** VLMEvalKit TSV text (header row, then one row per question), e.g. a bundled benchmark. */
     public static Dataset fromTsv(String name, String text, Path baseDir, Filter filter) {
-        return fromTsv(name, new Utf8Text(text, List.of()), baseDir, filter, Images.DEFAULT);
+        return fromBytes(name, text.getBytes(StandardCharsets.UTF_8), Format.TSV, baseDir, filter, Images.DEFAULT);
     }
 
-    static Dataset fromTsv(String name, Utf8Text utf8, Path baseDir, Filter filter, Images images) {
-        String text = utf8.text();
-        List<Tsv.Row> rows = Tsv.rows(text);
-        if (rows.isEmpty()) throw new IllegalArgumentException(name + ": empty file, expected a header row");
-        Utf8Text.BadBytes inHeader = utf8.firstIn(rows.get(0).start(), rows.get(0).end());
-        if (inHeader != null) throw new IllegalArgumentException(name + ": header row: " + inHeader.describe(text) + "; " + Utf8Text.FIX);
-        List<String> header = rows.get(0).fields().stream().map(String::strip).toList();
-        List<Map<String, String>> maps = new ArrayList<>();
-        List<SkippedRow> skipped = new ArrayList<>();
-        for (int r = 1; r < rows.size(); r++) {
-            List<String> cells = rows.get(r).fields();
-            if (cells.size() == 1 && cells.get(0).isBlank()) continue;
-            Map<String, String> m = new LinkedHashMap<>();
-            for (int c = 0; c < header.size() && c < cells.size(); c++) m.put(header.get(c), cells.get(c));
-            String where = "line " + rows.get(r).line();
-            Utf8Text.BadBytes bad = utf8.firstIn(rows.get(r).start(), rows.get(r).end());
-            if (bad != null) {
-                skipped.add(new SkippedRow(m.getOrDefault("index", where).strip(), bad.describe(text) + "; " + Utf8Text.FIX));
-                continue;
-            }
-            if (cells.size() != header.size()) {
-                String idx = m.getOrDefault("index", where);
-                skipped.add(new SkippedRow(idx, "has " + cells.size() + " fields, the header has " + header.size()
-                        + " (a tab or newline inside an unquoted field?)"));
-                continue;
-            }
-            m.putIfAbsent("index", Integer.toString(r - 1));
-            maps.add(m);
-        }
-        return fromRows(name, maps, skipped, baseDir, filter, images);
-    }
-
-    /** JSONL: one JSON object per line with the TSV field names. */
+    /** JSONL text: one JSON object per line with the TSV field names. */
     public static Dataset fromJsonl(String name, String text, Path baseDir, Filter filter) {
-        return fromJsonl(name, new Utf8Text(text, List.of()), baseDir, filter, Images.DEFAULT);
-    }
-
-    static Dataset fromJsonl(String name, Utf8Text utf8, Path baseDir, Filter filter, Images images) {
-        String text = utf8.text();
-        List<Map<String, String>> maps = new ArrayList<>();
-        List<SkippedRow> skipped = new ArrayList<>();
-        String[] lines = text.split("\n", -1);
-        int offset = 0;
-        for (int i = 0; i < lines.length; offset += lines[i].length() + 1, i++) {
-            if (lines[i].isBlank()) continue;
-            Utf8Text.BadBytes bad = utf8.firstIn(offset, offset + lines[i].length());
-            if (bad != null) {
-                skipped.add(new SkippedRow("line " + (i + 1), bad.describe(text) + "; " + Utf8Text.FIX));
-                continue;
-            }
-            JsonNode node;
-            try {
-                node = Json.MAPPER.readTree(lines[i]);
-            } catch (IOException e) {
-                skipped.add(new SkippedRow("line " + (i + 1), "not valid JSON: " + firstLine(e.getMessage())));
-                continue;
-            }
-            if (!node.isObject()) {
-                skipped.add(new SkippedRow("line " + (i + 1), "not a JSON object"));
-                continue;
-            }
-            Map<String, String> m = new LinkedHashMap<>();
-            node.fields().forEachRemaining(e -> m.put(e.getKey(), e.getValue().isTextual() ? e.getValue().asText()
-                    : e.getValue().isNull() ? "" : e.getValue().toString()));
-            m.putIfAbsent("index", Integer.toString(i));
-            maps.add(m);
-        }
-        return fromRows(name, maps, skipped, baseDir, filter, images);
+        return fromBytes(name, text.getBytes(StandardCharsets.UTF_8), Format.JSONL, baseDir, filter, Images.DEFAULT);
     }
 
     /**
-     * M3MAD JSON: an array (or {@code {"data": [...]}}) of objects with {@code image_path, query, gt, tag,
+     * M3MAD JSON text: an array (or {@code {"data": [...]}}) of objects with {@code image_path, query, gt, tag,
      * source}. Options are the query's "A. text" lines; {@code tag} becomes the category, {@code source} the l2-category.
      */
     public static Dataset fromM3mad(String name, String text, Path baseDir, Filter filter) {
-        return fromM3mad(name, new Utf8Text(text, List.of()), baseDir, filter, Images.DEFAULT);
+        return fromBytes(name, text.getBytes(StandardCharsets.UTF_8), Format.M3MAD, baseDir, filter, Images.DEFAULT);
     }
 
-    static Dataset fromM3mad(String name, Utf8Text utf8, Path baseDir, Filter filter, Images images) {
-        String text = utf8.text();
-        if (!utf8.bad().isEmpty()) {
-            throw new IllegalArgumentException(name + ": " + utf8.bad().get(0).describe(text) + " (" + utf8.bad().size()
-                    + " such places in the file); " + Utf8Text.FIX);
-        }
-        JsonNode root;
-        try {
-            root = Json.MAPPER.readTree(text);
-        } catch (IOException e) {
-            throw new IllegalArgumentException(name + ": not valid JSON: " + firstLine(e.getMessage()));
-        }
-        if (root != null && root.isObject() && root.has("data")) root = root.get("data");
-        if (root == null || !root.isArray()) throw new IllegalArgumentException(name + ": expected a JSON array of M3MAD records");
-        List<Map<String, String>> maps = new ArrayList<>();
-        List<SkippedRow> skipped = new ArrayList<>();
-        for (int i = 0; i < root.size(); i++) {
-            JsonNode o = root.get(i);
-            String idx = o.hasNonNull("id") ? o.get("id").asText() : o.hasNonNull("index") ? o.get("index").asText() : Integer.toString(i);
-            if (!o.isObject()) { skipped.add(new SkippedRow(idx, "not a JSON object")); continue; }
-            if (!o.hasNonNull("query")) { skipped.add(new SkippedRow(idx, "missing field 'query'")); continue; }
-            Map<String, String> m = new LinkedHashMap<>();
-            m.put("index", idx);
-            StringBuilder q = new StringBuilder();
-            for (String line : o.get("query").asText().split("\r?\n")) {
-                Matcher om = OPTION_LINE.matcher(line);
-                if (om.matches() && !m.containsKey(om.group(1))) m.put(om.group(1), om.group(2));
-                else if (!line.isBlank()) q.append(q.length() > 0 ? "\n" : "").append(line.strip());
-            }
-            m.put("question", q.toString());
-            JsonNode ip = o.get("image_path");
-            m.put("image_path", ip == null || ip.isNull() ? "" : ip.isTextual() ? ip.asText() : ip.toString());
-            String gt = o.hasNonNull("gt") ? o.get("gt").asText().strip() : "";
-            m.put("answer", gt);
-            m.put("category", o.hasNonNull("tag") ? o.get("tag").asText() : "");
-            m.put("l2-category", o.hasNonNull("source") ? o.get("source").asText() : "");
-            maps.add(m);
-        }
-        return fromRows(name, maps, skipped, baseDir, filter, images);
-    }
-
-    private static Dataset fromRows(String name, List<Map<String, String>> rows, List<SkippedRow> skipped,
-                                    Path baseDir, Filter filter, Images images) {
-        // a file where some row has options is a multiple-choice file: a row there without options is broken, not open
-        boolean multipleChoiceFile = rows.stream().anyMatch(r -> !options(r).isEmpty());
-        Map<String, String> imageByIndex = new HashMap<>();
-        for (var r : rows) {
-            String img = r.get("image");
-            if (img != null && img.strip().length() > REFERENCE_MAX_LENGTH) imageByIndex.putIfAbsent(r.get("index").strip(), img);
-        }
-        List<EvalQuestion> out = new ArrayList<>();
-        List<SkippedRow> skips = new ArrayList<>(skipped);
-        java.util.Set<String> seen = new java.util.HashSet<>();
-        // rows naming another row's image share its text: inspect that image once, not once per row
-        Map<String, ImageLoader.Header> inspected = new java.util.IdentityHashMap<>();
-        for (var r : rows) {
-            if (filter.limit() > 0 && out.size() >= filter.limit()) break;
-            if (!filter.keeps(r)) continue;
-            String idx = r.get("index").strip();
-            // results are keyed by index, so a repeated index would silently take the first row's result
-            if (!seen.add(idx)) {
-                skips.add(new SkippedRow(idx, "duplicate index (an earlier row has the same index)"));
-                continue;
-            }
-            try {
-                Question shell = toQuestion(idx, r, multipleChoiceFile);
-                images(idx, r, imageByIndex, baseDir, images, inspected); // checks every image's source and header now, reads it later
-                out.add(new EvalQuestion(shell, () -> images(idx, r, imageByIndex, baseDir, images, null), idx, 0, blankToNull(r.get("split"))));
-            } catch (BadRowException | ImageException e) {
-                skips.add(SkippedRow.of(idx, e.getMessage()));
-            }
-        }
-        return new Dataset(name, out, skips);
+    /** A benchmark held in memory, read exactly as a file of that format would be. */
+    static Dataset fromBytes(String name, byte[] bytes, Format format, Path baseDir, Filter filter, Images images) {
+        return IndexPass.index(DataBytes.of(name, bytes), format, name, baseDir, filter, images);
     }
 
     /** The row's options A..Z that are set. */
-    private static Map<String, String> options(Map<String, String> r) {
+    static Map<String, String> options(Map<String, String> r) {
         Map<String, String> options = new LinkedHashMap<>();
         for (char c = 'A'; c <= 'Z'; c++) {
             String v = blankToNull(r.get(String.valueOf(c)));
@@ -285,7 +246,7 @@ public final class BenchmarkLoader {
      * options: it is refused rather than graded as an open question. Open questions mixed into a
      * multiple-choice file (MMMU, MathVista, M3MAD) have other answers, or say {@code question_type: open}.
      */
-    private static Question toQuestion(String idx, Map<String, String> r, boolean multipleChoiceFile) {
+    static Question toQuestion(String idx, Map<String, String> r, boolean multipleChoiceFile) {
         String text = blankToNull(r.get("question"));
         if (text == null) throw new BadRowException(r.containsKey("question") ? "empty 'question'" : "missing column 'question'");
         Map<String, String> options = options(r);
@@ -315,70 +276,209 @@ public final class BenchmarkLoader {
                 blankToNull(r.get("category")), l2);
     }
 
-    /**
-     * The row's images when {@code inspected} is null (PNG and JPEG kept as their bytes and checked whole, decoded
-     * only if something needs their pixels; other formats, and images larger than the backend uses, decoded now);
-     * otherwise only checked (base64, format header, size, end marker, file present; each image text once,
-     * remembered in {@code inspected}), with the images' header pixels together within the per-question limit,
-     * and null is returned.
-     */
-    private static List<Picture> images(String idx, Map<String, String> r, Map<String, String> imageByIndex, Path baseDir,
-                                        Images limits, Map<String, ImageLoader.Header> inspected) {
-        boolean decode = inspected == null;
-        QuestionPixels total = new QuestionPixels(limits);
-        ImageLoader loader = limits.loader();
-        String image = blankToNull(r.get("image"));
-        if (image != null) {
-            image = image.strip();
-            if (image.length() <= REFERENCE_MAX_LENGTH && !image.startsWith("[")) {
-                String ref = imageByIndex.get(image);
-                if (ref == null) throw new BadRowException("'image' value '" + image + "' names no row with an image");
-                image = ref.strip();
-            }
-            List<String> all = image.startsWith("[") ? jsonStrings(image, "image") : List.of(image);
-            if (all.isEmpty()) throw new BadRowException("'image' holds an empty list");
-            List<Picture> pics = new ArrayList<>();
-            for (int k = 0; k < all.size(); k++) {
-                String source = all.size() == 1 ? "row " + idx : "row " + idx + " image " + k;
-                String text = all.get(k);
-                if (decode) {
-                    pics.add(loader.encodedBase64(source, text.strip()));
-                    continue;
-                }
-                ImageLoader.Header h = inspected.get(text);
-                if (h == null) {
-                    h = loader.inspect(source, base64(text, source));
-                    inspected.put(text, h);
-                }
-                total.add(h);
-            }
-            return decode ? pics : null;
+    /** A JSONL line's object as TSV-style fields: text as it is, null as empty, anything else as its JSON. */
+    static Map<String, String> jsonlFields(JsonNode node) {
+        Map<String, String> m = new LinkedHashMap<>();
+        node.fields().forEachRemaining(e -> m.put(e.getKey(), e.getValue().isTextual() ? e.getValue().asText()
+                : e.getValue().isNull() ? "" : e.getValue().toString()));
+        return m;
+    }
+
+    /** An M3MAD record as TSV-style fields: options out of the query's "A. text" lines, tag as category, source as l2-category. */
+    static Map<String, String> m3madFields(JsonNode o, String idx) {
+        if (!o.isObject()) throw new BadRowException("not a JSON object");
+        if (!o.hasNonNull("query")) throw new BadRowException("missing field 'query'");
+        Map<String, String> m = new LinkedHashMap<>();
+        m.put("index", idx);
+        StringBuilder q = new StringBuilder();
+        for (String line : o.get("query").asText().split("\r?\n")) {
+            Matcher om = OPTION_LINE.matcher(line);
+            if (om.matches() && !m.containsKey(om.group(1))) m.put(om.group(1), om.group(2));
+            else if (!line.isBlank()) q.append(q.length() > 0 ? "\n" : "").append(line.strip());
         }
-        String path = blankToNull(r.get("image_path"));
-        if (path == null) throw new BadRowException("no image: neither 'image' nor 'image_path' is set");
-        List<String> paths = path.strip().startsWith("[") ? jsonStrings(path.strip(), "image_path") : List.of(path.strip());
+        m.put("question", q.toString());
+        JsonNode ip = o.get("image_path");
+        m.put("image_path", ip == null || ip.isNull() ? "" : ip.isTextual() ? ip.asText() : ip.toString());
+        m.put("answer", o.hasNonNull("gt") ? o.get("gt").asText().strip() : "");
+        m.put("category", o.hasNonNull("tag") ? o.get("tag").asText() : "");
+        m.put("l2-category", o.hasNonNull("source") ? o.get("source").asText() : "");
+        return m;
+    }
+
+    /** An M3MAD record's index: its {@code id}, else its {@code index}, else its position in the list. */
+    static String m3madIndex(JsonNode o, int position) {
+        return o.hasNonNull("id") ? o.get("id").asText() : o.hasNonNull("index") ? o.get("index").asText() : Integer.toString(position);
+    }
+
+    /**
+     * Checks one image cell's text whole (base64, format header, size, end marker; each image of a list) and returns
+     * the pixels its images hold together, within the per-question limit.
+     */
+    static long inspectText(String idx, String cell, Images limits) {
+        QuestionPixels total = new QuestionPixels(limits);
+        String text = cell.strip();
+        List<String> all = text.startsWith("[") ? jsonStrings(text, "image") : List.of(text);
+        if (all.isEmpty()) throw new BadRowException("'image' holds an empty list");
+        for (int k = 0; k < all.size(); k++) {
+            String source = all.size() == 1 ? "row " + idx : "row " + idx + " image " + k;
+            total.add(limits.loader().inspect(source, base64(all.get(k), source)));
+        }
+        return total.pixels();
+    }
+
+    /** Base64 decoded to find an image's header: enough for PNG, GIF, BMP, WebP and most JPEGs (a longer start is tried next). */
+    private static final int HEADER_BASE64 = 8 * 1024;
+
+    /**
+     * Checks one image cell's base64 bytes (not a list): when {@code whole}, the image whole as {@link #inspectText}
+     * does; else from its start only, the format and header size against the limits. Returns its pixels, or -1 when
+     * the start does not reach the header (the image is checked whole when its question starts).
+     */
+    static long inspectBytes(String idx, byte[] cell, int length, boolean whole, Images limits) {
+        String source = "row " + idx;
+        if (whole) {
+            int from = 0, to = length;
+            while (from < to && Character.isWhitespace(cell[from])) from++;
+            while (to > from && Character.isWhitespace(cell[to - 1])) to--;
+            byte[] bytes;
+            try {
+                bytes = Base64.getMimeDecoder().decode(java.util.Arrays.copyOfRange(cell, from, to));
+            } catch (IllegalArgumentException e) {
+                throw new BadRowException("'image' of " + source + " is not valid base64 (" + e.getMessage() + ")");
+            }
+            QuestionPixels total = new QuestionPixels(limits);
+            total.add(limits.loader().inspect(source, bytes));
+            return total.pixels();
+        }
+        byte[] b64 = new byte[length];
+        int n = 0;
+        boolean url = false;
+        for (int i = 0; i < length; i++) {
+            byte c = cell[i];
+            if (Character.isWhitespace(c)) continue;
+            url |= c == '-' || c == '_';
+            b64[n++] = c;
+        }
+        n -= n % 4;
+        ImageLoader.Header h = null;
+        for (int take : new int[]{Math.min(n, HEADER_BASE64), n}) {
+            byte[] bytes;
+            try {
+                bytes = (url ? Base64.getUrlDecoder() : Base64.getDecoder()).decode(java.util.Arrays.copyOf(b64, take));
+            } catch (IllegalArgumentException e) {
+                throw new BadRowException("'image' of " + source + " is not valid base64 (" + e.getMessage() + ")");
+            }
+            try {
+                h = limits.loader().header(source, bytes);
+                break;
+            } catch (ImageException e) {
+                if (e.getMessage() != null && (e.getMessage().contains("not supported") || e.getMessage().contains("not an image"))) throw e;
+                if (take == n) return -1; // the header lies past the start (a large EXIF block): checked when its question starts
+            }
+        }
+        checkSize(source, h, limits.loader());
+        QuestionPixels total = new QuestionPixels(limits);
+        total.add(h);
+        return total.pixels();
+    }
+
+    private static void checkSize(String source, ImageLoader.Header h, ImageLoader loader) {
+        if (h.width() <= 0 || h.height() <= 0) {
+            throw new ImageException(source + ": header says " + h.width() + "x" + h.height() + " pixels; the image is corrupt");
+        }
+        long max = loader.maxPixels();
+        if (max > 0 && h.pixels() > max) {
+            throw new ImageTooLargeException(String.format(Locale.ROOT,
+                    "%s: %dx%d pixels (%.1f megapixels) is larger than the limit of %.1f megapixels; downscale the image "
+                            + "or raise the limit (config image.max_megapixels)", source, h.width(), h.height(), h.pixels() / 1e6, max / 1e6),
+                    h.width(), h.height(), max);
+        }
+    }
+
+    /** The files a row's {@code image_path} names (a directory is a video's frames, in file-name order), each checked. */
+    static long inspectPaths(String path, Path baseDir, Images limits) {
+        QuestionPixels total = new QuestionPixels(limits);
+        for (Path f : imageFiles(path, baseDir)) total.add(limits.loader().inspect(f));
+        return total.pixels();
+    }
+
+    static List<Path> imageFiles(String path, Path baseDir) {
+        String p0 = path.strip();
+        List<String> paths = p0.startsWith("[") ? jsonStrings(p0, "image_path") : List.of(p0);
         List<Path> files = new ArrayList<>();
         for (String p : paths) {
-            Path f = baseDir == null ? Path.of(p) : baseDir.resolve(p);
+            Path f = path(p, baseDir, "image_path");
             if (Files.isDirectory(f)) files.addAll(frames(f));
             else if (!Files.exists(f)) throw new BadRowException("image file " + f + " does not exist");
             else files.add(f);
         }
-        if (decode) return files.stream().map(loader::encodedFile).toList();
-        for (Path f : files) total.add(loader.inspect(f));
-        return null;
+        return files;
     }
 
-    /** Sums the header pixels of one question's images against {@code image.max_question_megapixels}. */
-    private static final class QuestionPixels {
+    /** A path a row names, relative to the data file; one the file system cannot name skips the row. */
+    private static Path path(String p, Path baseDir, String column) {
+        try {
+            return baseDir == null ? Path.of(p) : baseDir.resolve(p);
+        } catch (java.nio.file.InvalidPathException e) {
+            throw new BadRowException("'" + column + "' is not a valid path (" + e.getReason() + ")");
+        }
+    }
+
+    /** The video file or frame directory a row's {@code video} names, which must exist. */
+    static Path videoFile(String video, Path baseDir) {
+        Path f = path(video.strip(), baseDir, "video");
+        if (!Files.exists(f)) throw new BadRowException("video " + f + " does not exist");
+        return f;
+    }
+
+    /**
+     * A question's images, decoded when it starts: the {@code image} cell's base64 (a list, or a single image;
+     * {@code imageCell} is the cell of the row whose image a short value names, null when none), else the files
+     * of {@code image_path}, else the frames of {@code video}. PNG and JPEG are kept as their bytes and checked
+     * whole, decoded only if something needs their pixels; all images together within the per-question limit.
+     */
+    static List<Picture> decodeImages(String idx, Map<String, String> r, String referenced, Path baseDir, Images limits) {
+        ImageLoader loader = limits.loader();
+        List<Picture> pics = new ArrayList<>();
+        String image = blankToNull(r.get("image"));
+        if (image != null) {
+            image = image.strip();
+            if (image.length() <= REFERENCE_MAX_LENGTH && !image.startsWith("[")) {
+                if (referenced == null) throw new BadRowException("'image' value '" + image + "' names no row with an image");
+                image = referenced.strip();
+            }
+            List<String> all = image.startsWith("[") ? jsonStrings(image, "image") : List.of(image);
+            if (all.isEmpty()) throw new BadRowException("'image' holds an empty list");
+            for (int k = 0; k < all.size(); k++) {
+                String source = all.size() == 1 ? "row " + idx : "row " + idx + " image " + k;
+                pics.add(loader.encodedBase64(source, all.get(k).strip()));
+            }
+        } else if (blankToNull(r.get("image_path")) != null) {
+            for (Path f : imageFiles(r.get("image_path"), baseDir)) pics.add(loader.encodedFile(f));
+        } else if (blankToNull(r.get("video")) != null) {
+            pics.addAll(limits.video().frames("row " + idx, videoFile(r.get("video"), baseDir), r, loader));
+        } else {
+            throw new BadRowException(NO_IMAGE);
+        }
+        QuestionPixels total = new QuestionPixels(limits);
+        for (Picture p : pics) total.add(p.width(), p.height());
+        return pics;
+    }
+
+    static final String NO_IMAGE = "no image: neither 'image' nor 'image_path' (nor 'video') is set";
+
+    /** Sums the pixels of one question's images against {@code image.max_question_megapixels}. */
+    static final class QuestionPixels {
         private final Images limits;
         private long pixels;
         private int images;
 
         QuestionPixels(Images limits) { this.limits = limits; }
 
-        void add(ImageLoader.Header h) {
-            pixels += h.pixels();
+        void add(ImageLoader.Header h) { add(h.width(), h.height()); }
+
+        void add(int width, int height) {
+            pixels += (long) width * height;
             images++;
             long max = limits.maxQuestionPixels();
             if (max > 0 && pixels > max) {
@@ -387,6 +487,8 @@ public final class BenchmarkLoader {
                         max / 1e6, limits.totalSetting()));
             }
         }
+
+        long pixels() { return pixels; }
     }
 
     /** A video as a directory of frames, in file-name order. */
@@ -403,7 +505,7 @@ public final class BenchmarkLoader {
     }
 
     /** A JSON list of strings; VLMEvalKit also writes Python's repr ({@code ['a', 'b']}), accepted when it holds no double quotes. */
-    private static List<String> jsonStrings(String text, String column) {
+    static List<String> jsonStrings(String text, String column) {
         String json = text.indexOf('"') < 0 ? text.replace('\'', '"') : text;
         try {
             JsonNode n = Json.MAPPER.readTree(json);
@@ -435,7 +537,7 @@ public final class BenchmarkLoader {
         return t.isEmpty() || t.equals("nan") || t.equals("NaN") ? null : s;
     }
 
-    private static String firstLine(String s) {
+    static String firstLine(String s) {
         if (s == null) return "";
         int i = s.indexOf('\n');
         return i < 0 ? s : s.substring(0, i);

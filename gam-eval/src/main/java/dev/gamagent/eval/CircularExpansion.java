@@ -23,15 +23,15 @@ public final class CircularExpansion {
         return fileName != null && VlmEvalKitGrading.circularFor(fileName);
     }
 
+    /** Each question followed by its rotations (made lazily: each reads its row when it runs). */
     public static List<EvalQuestion> expand(List<EvalQuestion> questions) {
         if (holdsRotations(questions)) return regroup(questions);
         List<EvalQuestion> out = new ArrayList<>();
         for (EvalQuestion eq : questions) {
             out.add(eq);
-            Question q = eq.shell();
-            int n = q.options().size();
-            if (n < 2) continue;
-            for (int r = 1; r < n; r++) out.add(new EvalQuestion(rotate(q, r), eq.images(), eq.group(), r, eq.split()));
+            int n = eq.optionCount();
+            // the rotations are read from the question's source when they run, not held here
+            for (int r = 1; r < n; r++) out.add(eq.rotated(r));
         }
         return out;
     }
@@ -55,7 +55,7 @@ public final class CircularExpansion {
         for (EvalQuestion q : questions) {
             Long idx = index(q.id());
             if (idx == null || idx < 0) out.add(q);
-            else out.add(new EvalQuestion(q.shell(), q.images(), Long.toString(idx % STRIDE), (int) (idx / STRIDE), q.split()));
+            else out.add(q.regrouped(Long.toString(idx % STRIDE), (int) (idx / STRIDE)));
         }
         return out;
     }

@@ -7,24 +7,107 @@ import java.util.List;
 import java.util.function.Supplier;
 
 /**
- * One question as the harness runs it: the question without its pixels ({@code shell}; its {@code id}
- * is unique in the run), how to decode its images ({@code images}, null when the shell already holds
- * them), the benchmark row it came from ({@code group}; the rotations of one MMBench row share it), the
- * circular rotation (0 = original option order) and the row's split. Images are decoded only while the
- * question is in flight, so a benchmark of thousands of images does not have to fit in memory.
+ * One question as the harness runs it: its id (unique in the run), the benchmark row it came from
+ * ({@code group}; the rotations of one MMBench row share it), the circular rotation (0 = original option
+ * order), the row's split, category and line, and where its text and images come from. A question of an
+ * indexed benchmark file holds only these few fields: its text is read again from the file when asked
+ * ({@link #shell()}), and its images are decoded only when it starts ({@link #question()}) and dropped when it
+ * ends, so memory follows the questions in flight, not the size of the file.
  */
-public record EvalQuestion(Question shell, Supplier<List<Picture>> images, String group, int rotation, String split) {
+public final class EvalQuestion {
+    /** Where a question's text and images come from when they are asked for. */
+    public interface Source {
+        /** The question without its pixels. */
+        Question shell();
+
+        /** The question with its images decoded. */
+        Question full();
+    }
+
+    private final String id;
+    private final String group;
+    private final int rotation;
+    private final String split;
+    private final String category;
+    private final String l2Category;
+    private final int optionCount;
+    private final long line;
+    private final Source source;
+
+    private EvalQuestion(String id, String group, int rotation, String split, String category, String l2Category, int optionCount,
+                         long line, Source source) {
+        this.id = id;
+        this.group = group;
+        this.rotation = rotation;
+        this.split = split;
+        this.category = dash(category);
+        this.l2Category = dash(l2Category);
+        this.optionCount = optionCount;
+        this.line = line;
+        this.source = source;
+    }
+
     /** A question that already holds its images. */
     public EvalQuestion(Question question, String group, int rotation, String split) {
         this(question, null, group, rotation, split);
     }
 
-    /** The full question; decodes the images (again) when they are loaded lazily. */
-    public Question question() { return images == null ? shell : shell.withImages(images.get()); }
+    /** A question whose images {@code images} decodes when it starts (null: {@code shell} already holds them). */
+    public EvalQuestion(Question shell, Supplier<List<Picture>> images, String group, int rotation, String split) {
+        this(shell.id(), group, rotation, split, shell.category(), shell.l2Category(), shell.options().size(), 0, new Source() {
+            @Override public Question shell() { return shell; }
 
-    public String id() { return shell.id(); }
+            @Override public Question full() { return images == null ? shell : shell.withImages(images.get()); }
+        });
+    }
 
-    public String category() { return shell.category() == null || shell.category().isBlank() ? "-" : shell.category(); }
+    /** A question read from its source when asked; the fields given here are all that is held until then. */
+    public static EvalQuestion indexed(String id, String split, String category, String l2Category, int optionCount, long line,
+                                       Source source) {
+        return new EvalQuestion(id, id, 0, split, category, l2Category, optionCount, line, source);
+    }
 
-    public String l2Category() { return shell.l2Category() == null || shell.l2Category().isBlank() ? "-" : shell.l2Category(); }
+    /** The question without its pixels; an indexed question reads its row again. */
+    public Question shell() { return source.shell(); }
+
+    /** The full question with its images, decoded now (again on every call: the caller holds them while it runs). */
+    public Question question() { return source.full(); }
+
+    public String id() { return id; }
+
+    public String group() { return group; }
+
+    public int rotation() { return rotation; }
+
+    public String split() { return split; }
+
+    /** The category, "-" when none. */
+    public String category() { return category; }
+
+    public String l2Category() { return l2Category; }
+
+    /** How many options the question has (0: open question). */
+    public int optionCount() { return optionCount; }
+
+    /** The 1-based line of the benchmark file the row starts on, 0 when it did not come from a file. */
+    public long line() { return line; }
+
+    /** Circular rotation {@code r} of this question ({@link CircularExpansion#rotate}), read from the same source. */
+    EvalQuestion rotated(int r) {
+        Source base = source;
+        return new EvalQuestion(id + "#r" + r, group, r, split, category, l2Category, optionCount, line, new Source() {
+            @Override public Question shell() { return CircularExpansion.rotate(base.shell(), r); }
+
+            @Override public Question full() { return CircularExpansion.rotate(base.full(), r); }
+        });
+    }
+
+    /** The same question counted in another group and rotation (VLMEvalKit's pre-rotated rows). */
+    EvalQuestion regrouped(String newGroup, int newRotation) {
+        return new EvalQuestion(id, newGroup, newRotation, split, category, l2Category, optionCount, line, source);
+    }
+
+    private static String dash(String s) { return s == null || s.isBlank() ? "-" : s; }
+
+    @Override public String toString() { return "EvalQuestion[" + id + (rotation > 0 ? ", rotation " + rotation : "") + "]"; }
 }

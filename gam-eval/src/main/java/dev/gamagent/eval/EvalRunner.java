@@ -12,6 +12,7 @@ import dev.gamagent.backend.BackendResolver;
 import dev.gamagent.backend.NamedBackends;
 import dev.gamagent.backend.TokenCount;
 import dev.gamagent.backend.UsageMeter;
+import dev.gamagent.backend.internal.SecretScrubber;
 import dev.gamagent.config.Config;
 import dev.gamagent.uncertainty.UncertaintyFallback;
 import dev.gamagent.util.Concurrency;
@@ -48,6 +49,7 @@ public final class EvalRunner {
     private final Grader grader;
     private final ResultStore store;
     private final int concurrency;
+    private java.util.function.BiConsumer<EvalQuestion, Question> onLoaded = (eq, q) -> { };
 
     /** A runner whose agents all use {@code backend}. */
     public EvalRunner(Backend backend, Config config, Grader grader, ResultStore store, int concurrency) {
@@ -76,6 +78,15 @@ public final class EvalRunner {
 
         /** This run attempted pairs and every one of them failed: nothing was graded. */
         public boolean allFailed() { return errors > 0 && graded == 0; }
+    }
+
+    /**
+     * Runs {@code hook} on each question's thread as soon as its images are loaded, before its methods run (a report
+     * thumbnail is started there instead of decoding every image again at the end); its failures are ignored.
+     */
+    public EvalRunner onEachQuestion(java.util.function.BiConsumer<EvalQuestion, Question> hook) {
+        this.onLoaded = hook;
+        return this;
     }
 
     /** The pairs still to run, in question order. */
@@ -137,8 +148,16 @@ public final class EvalRunner {
                         }
                         if (loadFailure != null && isBadInput(loadFailure)) {
                             // the row itself is broken: report it like a row skipped at load, do not store an error to retry forever
-                            skipped.add(SkippedRow.of(pairs.get(0).question().group(), loadFailure.getMessage()));
+                            EvalQuestion first = pairs.get(0).question();
+                            skipped.add(SkippedRow.of(first.group(), loadFailure.getMessage(), first.line()));
                             return;
+                        }
+                        if (q != null) {
+                            try {
+                                onLoaded.accept(pairs.get(0).question(), q);
+                            } catch (RuntimeException ignored) {
+                                // a thumbnail that cannot be made is left out of the report
+                            }
                         }
                         for (Pair p : pairs) {
                             ResultRecord r = loadFailure != null ? failed(p, loadFailure, 0)
@@ -235,7 +254,8 @@ public final class EvalRunner {
         try {
             Answer a = m.run(q, new RunContext(backend, resolver, config, agents, null).metered(meter));
             Grader.Graded g = grader.grade(q, a);
-            JsonNode trace = a.trace() == null ? null : finiteOnly(Json.MAPPER.valueToTree(a.trace()));
+            // scrubbed like every output (with trace.prompts the trace holds what each agent was asked)
+            JsonNode trace = a.trace() == null ? null : SecretScrubber.forProcess().scrub(finiteOnly(Json.MAPPER.valueToTree(a.trace())));
             TokenCount tokens = a.tokens() == null ? TokenCount.ZERO : a.tokens();
             return new ResultRecord(eq.id(), eq.group(), eq.rotation(), p.method(), eq.category(), eq.l2Category(),
                     g.outcome().label(), g.predicted(), q.groundTruth(), a.answer(), a.option(),
@@ -252,11 +272,21 @@ public final class EvalRunner {
 
     private ResultRecord failed(Pair p, RuntimeException e, long ms, UsageMeter meter) {
         EvalQuestion eq = p.question();
-        JsonNode trace = e instanceof MethodFailure mf && mf.partialTrace() != null ? finiteOnly(Json.MAPPER.valueToTree(mf.partialTrace())) : null;
+        JsonNode trace = e instanceof MethodFailure mf && mf.partialTrace() != null
+                ? SecretScrubber.forProcess().scrub(finiteOnly(Json.MAPPER.valueToTree(mf.partialTrace()))) : null;
         String msg = e.getClass().getSimpleName() + ": " + e.getMessage();
         return new ResultRecord(eq.id(), eq.group(), eq.rotation(), p.method(), eq.category(), eq.l2Category(),
-                Outcome.ERROR.label(), null, eq.shell().groundTruth(), null, null, 0, 1, 0, null, 0, 0, false, 0,
+                Outcome.ERROR.label(), null, groundTruth(eq), null, null, 0, 1, 0, null, 0, 0, false, 0,
                 ms, null, msg, backend.name(), meter.tallies().isEmpty() ? null : meter.tallies(), trace);
+    }
+
+    /** The question's ground truth for a failure record; null when its row cannot be read again either. */
+    private static String groundTruth(EvalQuestion eq) {
+        try {
+            return eq.shell().groundTruth();
+        } catch (RuntimeException unreadable) {
+            return null;
+        }
     }
 
     /** Replaces NaN and infinite numbers in a trace by null: JSON has no NaN, and the stored line must parse again. */

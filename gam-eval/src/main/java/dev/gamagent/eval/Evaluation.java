@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.LongFunction;
 
@@ -48,20 +49,53 @@ public final class Evaluation {
      */
     public static RunSummary run(Plan plan, NamedBackends backends, Backend judge, Config config, PrintStream err,
                                  LongFunction<EvalRunner.ProgressSink> progress) {
-        for (SkippedRow r : plan.dataset().skipped()) err.println("skipped " + plan.dataset().name() + " " + r);
+        printSkipped(plan.dataset().name(), plan.dataset().skipped(), err);
         if (plan.forceNew()) {
             Path moved = ResultStore.moveAside(plan.out());
             if (moved != null) err.println("--force-new: moved the earlier run's files to " + moved);
         }
         List<EvalQuestion> questions = plan.circular() ? CircularExpansion.expand(plan.dataset().questions()) : plan.dataset().questions();
-        List<ResultRecord> records;
         EvalRunner.Stats stats;
+        RunSummary summary;
+        boolean thumbnails = plan.dataset().questions().size() <= HtmlReport.MAX_THUMBNAILS;
         try (ResultStore store = new ResultStore(plan.out())) {
             if (plan.identity() != null) checkIdentity(plan, store, err);
             EvalRunner runner = new EvalRunner(backends, config, new Grader(config, judge), store, plan.concurrency());
+            // thumbnails are made while the questions wait on the model, on threads of their own, from copies of the images
+            java.util.concurrent.ExecutorService thumbs = thumbnails ? java.util.concurrent.Executors.newFixedThreadPool(
+                    Math.max(1, Runtime.getRuntime().availableProcessors()), r -> {
+                        Thread t = new Thread(r, "gam-eval-thumbnail");
+                        t.setDaemon(true);
+                        t.setPriority(Thread.MIN_PRIORITY);
+                        return t;
+                    }) : null;
+            List<java.util.concurrent.Future<?>> made = java.util.Collections.synchronizedList(new ArrayList<>());
+            if (thumbnails) runner.onEachQuestion((eq, q) -> {
+                if (!(eq.rotation() > 0 && eq.id().contains("#r")) && !q.images().isEmpty()) { // a rotation shows its question's image
+                    dev.gamagent.image.Picture first = q.images().get(0);
+                    made.add(thumbs.submit(() -> thumbnail(store, eq, first)));
+                }
+            });
             EvalRunner.ProgressSink[] sink = {r -> { }};
-            stats = runner.run(questions, plan.methods(), n -> sink[0] = progress.apply(n), r -> sink[0].finished(r));
-            for (SkippedRow r : stats.skipped()) err.println("skipped " + plan.dataset().name() + " " + r);
+            try {
+                stats = runner.run(questions, plan.methods(), n -> sink[0] = progress.apply(n), r -> sink[0].finished(r));
+                synchronized (made) {
+                    for (var f : made) {
+                        try {
+                            f.get();
+                        } catch (java.util.concurrent.ExecutionException failedThumbnail) {
+                            // that question is shown without its image
+                        }
+                    }
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("evaluation interrupted; rerun the same command to resume", e);
+            } finally {
+                if (thumbs != null) thumbs.shutdownNow();
+            }
+            long ended = System.nanoTime();
+            printSkipped(plan.dataset().name(), stats.skipped(), err);
             if (stats.alreadyDone() > 0) err.println("resumed: " + stats.alreadyDone() + " question × method pairs were already done in " + plan.out());
             if (stats.errors() > 0 && !stats.allFailed()) {
                 err.println(stats.errors() + " pairs failed (recorded as 'error'); rerun the same command to retry them");
@@ -70,21 +104,118 @@ public final class Evaluation {
             Set<String> badGroups = badGroups(stats);
             for (EvalQuestion q : questions) if (!badGroups.contains(q.group())) ids.add(q.id());
             Set<String> methods = Set.copyOf(plan.methods());
-            records = store.all().stream().filter(r -> ids.contains(r.questionId()) && methods.contains(r.method())).toList();
-        }
-        List<SkippedRow> skipped = new ArrayList<>(plan.dataset().skipped());
-        skipped.addAll(stats.skipped());
-        RunSummary summary = RunSummary.compute(plan.dataset().name(), plan.methods(), plan.circular(),
-                (int) questions.stream().map(EvalQuestion::group).distinct().filter(g -> !badGroups(stats).contains(g)).count(), skipped,
-                records, PriceTable.from(config), config.number("gam.theta_u", 0.5), plan.command());
-        summary.write(plan.out().resolve("summary.json"));
-        HtmlReport.write(plan.out().resolve("report.html"), summary, records, HtmlReport.thumbnails(plan.dataset().questions()));
-        if (stats.allFailed()) {
-            String first = records.stream().filter(ResultRecord::isError).map(ResultRecord::error).findFirst().orElse("?");
-            throw new AllPairsFailed("all " + stats.errors() + " question × method pairs failed, nothing was graded; first failure: "
-                    + first + " (the pairs are recorded as 'error' in " + plan.out() + "; rerun the same command to retry them)");
+            List<SkippedRow> skipped = new ArrayList<>(plan.dataset().skipped());
+            skipped.addAll(stats.skipped());
+            // the summary reads the stored records once; the report reads them again as it writes, holding none
+            List<ResultRecord> records = new ArrayList<>();
+            store.forEach(ids, methods, r -> records.add(forSummary(r)));
+            summary = RunSummary.compute(plan.dataset().name(), plan.methods(), plan.circular(),
+                    (int) questions.stream().map(EvalQuestion::group).distinct().filter(g -> !badGroups.contains(g)).count(), skipped,
+                    records, PriceTable.from(config), config.number("gam.theta_u", 0.5), plan.command());
+            String firstError = stats.allFailed() ? records.stream().filter(ResultRecord::isError).map(ResultRecord::error).findFirst().orElse("?") : null;
+            records.clear(); // the report reads them again from the store, one at a time
+            summary.write(plan.out().resolve("summary.json"));
+            long summarised = System.nanoTime();
+            Map<String, String> images = thumbnails ? thumbnails(store, plan.dataset().questions()) : Map.of();
+            Path report = plan.out().resolve("report.html");
+            HtmlReport.write(report, summary, store.view(ids, methods), images);
+            err.printf(java.util.Locale.ROOT, "wrote summary.json in %.2f s and report.html (%.1f MB) in %.2f s%n", (summarised - ended) / 1e9,
+                    size(report) / 1e6, (System.nanoTime() - summarised) / 1e9);
+            if (stats.allFailed()) {
+                throw new AllPairsFailed("all " + stats.errors() + " question × method pairs failed, nothing was graded; first failure: "
+                        + firstError + " (the pairs are recorded as 'error' in " + plan.out() + "; rerun the same command to retry them)");
+            }
         }
         return summary;
+    }
+
+    /** Trace fields of each agent that hold words, not figures: no summary figure reads them. */
+    static final List<String> AGENT_TEXT = List.of("claims", "raw", "prompt", "prompts", "messages", "reasoning");
+    /** The same of each critique. */
+    static final List<String> CRITIQUE_TEXT = List.of("claimText", "reason", "correction", "raw", "prompt", "prompts");
+
+    /**
+     * A stored record as the summary reads it: its trace without the words (claims, raw replies, prompts, critique
+     * texts), which are most of a debate's trace, so the summary of thousands of debates holds their figures only.
+     * The report reads the records whole, again, from the store.
+     */
+    static ResultRecord forSummary(ResultRecord r) {
+        if (!(r.trace() instanceof com.fasterxml.jackson.databind.node.ObjectNode t)) return r;
+        t.remove(List.of("prompts", "messages"));
+        for (com.fasterxml.jackson.databind.JsonNode round : t.path("rounds")) {
+            if (round instanceof com.fasterxml.jackson.databind.node.ObjectNode o) o.remove(List.of("prompts", "messages"));
+            for (com.fasterxml.jackson.databind.JsonNode a : round.path("agents")) {
+                if (a instanceof com.fasterxml.jackson.databind.node.ObjectNode o) o.remove(AGENT_TEXT);
+            }
+            for (com.fasterxml.jackson.databind.JsonNode c : round.path("critiques")) {
+                if (c instanceof com.fasterxml.jackson.databind.node.ObjectNode o) o.remove(CRITIQUE_TEXT);
+            }
+        }
+        for (com.fasterxml.jackson.databind.JsonNode p : t.path("extra").path("probes")) {
+            if (p instanceof com.fasterxml.jackson.databind.node.ObjectNode o) o.remove(AGENT_TEXT);
+        }
+        return r;
+    }
+
+    private static long size(Path f) {
+        try {
+            return java.nio.file.Files.size(f);
+        } catch (java.io.IOException e) {
+            return 0;
+        }
+    }
+
+    /** Skipped rows, one line each up to {@value #SKIPPED_SHOWN}; the rest are counted (all are in summary.json). */
+    private static void printSkipped(String data, List<SkippedRow> rows, PrintStream err) {
+        for (int i = 0; i < rows.size() && i < SKIPPED_SHOWN; i++) err.println("skipped " + data + " " + rows.get(i));
+        if (rows.size() > SKIPPED_SHOWN) err.println("skipped " + (rows.size() - SKIPPED_SHOWN) + " more rows of " + data
+                + " (every skipped row is listed in summary.json)");
+    }
+
+    static final int SKIPPED_SHOWN = 20;
+
+    /**
+     * A question's report thumbnail, kept with the results. It is made from a copy of the image, so the picture the
+     * question sends is not decoded (and its pixels not held) while the question waits on the model.
+     */
+    private static void thumbnail(ResultStore store, EvalQuestion eq, dev.gamagent.image.Picture p) {
+        dev.gamagent.image.Picture copy = thumbnailSource(p);
+        dev.gamagent.api.Question q = new dev.gamagent.api.Question(eq.id(), List.of(copy), "", null, Map.of(), null, null, null);
+        HtmlReport.thumbnails(List.of(new EvalQuestion(q, eq.group(), 0, eq.split()))).forEach(store::putThumbnail);
+    }
+
+    /** The width the report draws a question's image at (HtmlReport's thumbnails). */
+    static final int THUMBNAIL_WIDTH = 420;
+
+    /**
+     * The copy of a question's image a thumbnail is made from: read again from its bytes, every n-th pixel of every
+     * n-th row (n: how many times the thumbnail's width it is, rounded down) and downscaled to the thumbnail's size, so
+     * a 1-MP photo is not decoded whole for a 420-px picture; a PNG or JPEG no wider than that stays its bytes.
+     */
+    static dev.gamagent.image.Picture thumbnailSource(dev.gamagent.image.Picture p) {
+        if (p.isDecoded()) return p;
+        long rows = Math.max(1, (long) Math.ceil(THUMBNAIL_WIDTH * (double) p.height() / Math.max(1, p.width())));
+        return new dev.gamagent.image.ImageLoader(dev.gamagent.image.ImageLoader.DEFAULT_MAX_PIXELS).keepingAtMost(THUMBNAIL_WIDTH * rows)
+                .encoded(p.source(), p.encoding().bytes());
+    }
+
+    /** The kept thumbnails of these questions; those missing (a run stored before thumbnails were kept) are made now. */
+    private static Map<String, String> thumbnails(ResultStore store, List<EvalQuestion> questions) {
+        Set<String> ids = new HashSet<>();
+        for (EvalQuestion q : questions) ids.add(q.id());
+        Map<String, String> kept = store.thumbnails(ids);
+        List<EvalQuestion> missing = questions.stream().filter(q -> !kept.containsKey(q.id())).toList();
+        if (missing.isEmpty()) return orderedBy(questions, kept);
+        Map<String, String> made = HtmlReport.thumbnails(missing);
+        made.forEach(store::putThumbnail);
+        kept.putAll(made);
+        return orderedBy(questions, kept);
+    }
+
+    private static Map<String, String> orderedBy(List<EvalQuestion> questions, Map<String, String> byId) {
+        Map<String, String> out = new java.util.LinkedHashMap<>();
+        for (EvalQuestion q : questions) if (byId.containsKey(q.id())) out.put(q.id(), byId.get(q.id()));
+        return out;
     }
 
     /** Rows skipped when their images turned out undecodable: their groups are left out of the summary. */

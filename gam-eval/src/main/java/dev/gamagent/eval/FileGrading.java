@@ -218,16 +218,24 @@ public final class FileGrading {
 
     public static Regraded gradeGamResults(Path file, GradingMode mode) {
         Map<String, ResultRecord> byKey = new LinkedHashMap<>();
-        String[] lines = PredictionFile.text(file).split("\r?\n");
-        for (int i = 0; i < lines.length; i++) {
-            if (lines[i].isBlank()) continue;
-            try {
-                ResultRecord r = Json.MAPPER.readValue(lines[i], ResultRecord.class);
-                byKey.put(ResultStore.key(r.questionId(), r.method()), r); // a later line supersedes an earlier one
-            } catch (IOException e) {
-                throw new IllegalArgumentException(file + " line " + (i + 1) + ": not a gam eval result record: "
-                        + e.getMessage().lines().findFirst().orElse(""));
+        // line by line: the file is never held as one text beside its records
+        try (java.io.BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            int i = 0;
+            for (String line; (line = in.readLine()) != null; i++) {
+                if (i == 0 && line.startsWith("\uFEFF")) line = line.substring(1);
+                if (line.isBlank()) continue;
+                try {
+                    ResultRecord r = Json.MAPPER.readValue(line, ResultRecord.class);
+                    byKey.put(ResultStore.key(r.questionId(), r.method()), r); // a later line supersedes an earlier one
+                } catch (IOException e) {
+                    throw new IllegalArgumentException(file + " line " + (i + 1) + ": not a gam eval result record: "
+                            + e.getMessage().lines().findFirst().orElse(""));
+                }
             }
+        } catch (java.nio.charset.MalformedInputException e) {
+            throw new IllegalArgumentException(file + ": not UTF-8 text (" + e.getMessage() + ")");
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException("cannot read " + file + ": " + e.getMessage(), e);
         }
         Config config = Config.defaults().with(GradingMode.CONFIG_KEY, mode.label());
         Grader grader = new Grader(config, null);

@@ -25,6 +25,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.function.Consumer;
 
 /**
  * A run's results: {@code results.db} (SQLite in WAL mode; a finished question × method is committed
@@ -55,6 +56,7 @@ public final class ResultStore implements AutoCloseable {
                         + "question_id TEXT NOT NULL, method TEXT NOT NULL, outcome TEXT NOT NULL, record TEXT NOT NULL, "
                         + "UNIQUE(question_id, method))");
                 s.execute("CREATE TABLE IF NOT EXISTS run (key TEXT PRIMARY KEY, value TEXT NOT NULL)");
+                s.execute("CREATE TABLE IF NOT EXISTS thumbnails (question_id TEXT PRIMARY KEY, data_url TEXT NOT NULL)");
             }
             if (jsonlLags()) rebuildJsonl();
             jsonlOut = Files.newBufferedWriter(jsonl, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
@@ -99,7 +101,7 @@ public final class ResultStore implements AutoCloseable {
 
     /** The files a run writes into its directory; {@code --force-new} moves them aside. */
     public static final List<String> RUN_FILES = List.of("results.db", "results.db-wal", "results.db-shm", "results.jsonl",
-            "summary.json", "report.html");
+            "summary.json", "report.html", "report-debates");
 
     /**
      * Moves an earlier run's files from {@code dir} into a new {@code dir/discarded-<time>/} and returns it,
@@ -242,9 +244,120 @@ public final class ResultStore implements AutoCloseable {
     /** Every stored record in the order first stored. */
     public synchronized List<ResultRecord> all() {
         List<ResultRecord> out = new ArrayList<>();
-        try (Statement s = db.createStatement(); ResultSet rs = s.executeQuery("SELECT record FROM results ORDER BY seq")) {
-            while (rs.next()) out.add(Json.MAPPER.readValue(rs.getString(1), ResultRecord.class));
+        forEach(null, null, out::add);
+        return out;
+    }
+
+    /**
+     * Hands each stored record of these questions and methods (null = all) to {@code each} in the order first stored,
+     * one at a time: a summary or a report made this way holds no more records than it keeps.
+     */
+    public synchronized void forEach(Set<String> questionIds, Set<String> methods, Consumer<ResultRecord> each) {
+        try (Statement s = db.createStatement();
+             ResultSet rs = s.executeQuery("SELECT question_id, method, record FROM results ORDER BY seq")) {
+            while (rs.next()) {
+                if (questionIds != null && !questionIds.contains(rs.getString(1))) continue;
+                if (methods != null && !methods.contains(rs.getString(2))) continue;
+                each.accept(Json.MAPPER.readValue(rs.getString(3), ResultRecord.class));
+            }
         } catch (SQLException | IOException e) {
+            throw new IllegalStateException("cannot read " + dir.resolve("results.db") + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * The stored records of these questions and methods as a list that reads each record from the database when it
+     * is reached and keeps none: iterating it twice reads twice. Valid while the store is open.
+     */
+    public synchronized List<ResultRecord> view(Set<String> questionIds, Set<String> methods) {
+        List<Long> seqs = new ArrayList<>();
+        try (Statement s = db.createStatement(); ResultSet rs = s.executeQuery("SELECT seq, question_id, method FROM results ORDER BY seq")) {
+            while (rs.next()) {
+                if (questionIds != null && !questionIds.contains(rs.getString(2))) continue;
+                if (methods != null && !methods.contains(rs.getString(3))) continue;
+                seqs.add(rs.getLong(1));
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot read " + dir.resolve("results.db") + ": " + e.getMessage(), e);
+        }
+        long[] order = seqs.stream().mapToLong(Long::longValue).toArray();
+        return new StoredRecords(order);
+    }
+
+    /** Records read one by one by their sequence numbers; iteration reads them in batches. */
+    private final class StoredRecords extends java.util.AbstractList<ResultRecord> implements java.util.RandomAccess {
+        private static final int BATCH = 256;
+        private final long[] seqs;
+
+        StoredRecords(long[] seqs) { this.seqs = seqs; }
+
+        @Override public int size() { return seqs.length; }
+
+        @Override public ResultRecord get(int i) { return batch(i, 1).get(0); }
+
+        @Override public java.util.Iterator<ResultRecord> iterator() {
+            return new java.util.Iterator<>() {
+                private int next;
+                private List<ResultRecord> batch = List.of();
+                private int inBatch;
+
+                @Override public boolean hasNext() { return next < seqs.length; }
+
+                @Override public ResultRecord next() {
+                    if (next >= seqs.length) throw new java.util.NoSuchElementException();
+                    if (inBatch == batch.size()) {
+                        batch = batch(next, Math.min(BATCH, seqs.length - next));
+                        inBatch = 0;
+                    }
+                    next++;
+                    return batch.get(inBatch++);
+                }
+            };
+        }
+
+        @Override public java.util.Spliterator<ResultRecord> spliterator() {
+            return java.util.Spliterators.spliterator(iterator(), seqs.length, java.util.Spliterator.ORDERED | java.util.Spliterator.SIZED);
+        }
+
+        /** Records {@code from .. from + n - 1} of this list, read in one query. */
+        private List<ResultRecord> batch(int from, int n) {
+            synchronized (ResultStore.this) {
+                Map<Long, String> json = new HashMap<>();
+                StringBuilder in = new StringBuilder();
+                for (int k = 0; k < n; k++) in.append(k == 0 ? "" : ",").append(seqs[from + k]);
+                try (Statement s = db.createStatement(); ResultSet rs = s.executeQuery("SELECT seq, record FROM results WHERE seq IN (" + in + ")")) {
+                    while (rs.next()) json.put(rs.getLong(1), rs.getString(2));
+                    List<ResultRecord> out = new ArrayList<>(n);
+                    for (int k = 0; k < n; k++) {
+                        String j = json.get(seqs[from + k]);
+                        if (j == null) throw new IllegalStateException("record " + seqs[from + k] + " is no longer in " + dir.resolve("results.db"));
+                        out.add(Json.MAPPER.readValue(j, ResultRecord.class));
+                    }
+                    return out;
+                } catch (SQLException | IOException e) {
+                    throw new IllegalStateException("cannot read " + dir.resolve("results.db") + ": " + e.getMessage(), e);
+                }
+            }
+        }
+    }
+
+    /** Keeps a question's report thumbnail (a data URL) with the results, so a resumed run need not decode its image again. */
+    public synchronized void putThumbnail(String questionId, String dataUrl) {
+        try (PreparedStatement p = db.prepareStatement("INSERT OR REPLACE INTO thumbnails (question_id, data_url) VALUES (?, ?)")) {
+            p.setString(1, questionId);
+            p.setString(2, dataUrl);
+            p.executeUpdate();
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot store a thumbnail in " + dir.resolve("results.db") + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The thumbnails kept for these questions, by question id. */
+    public synchronized Map<String, String> thumbnails(Set<String> questionIds) {
+        Map<String, String> out = new java.util.LinkedHashMap<>();
+        try (Statement s = db.createStatement(); ResultSet rs = s.executeQuery("SELECT question_id, data_url FROM thumbnails")) {
+            while (rs.next()) if (questionIds.contains(rs.getString(1))) out.put(rs.getString(1), rs.getString(2));
+        } catch (SQLException e) {
             throw new IllegalStateException("cannot read " + dir.resolve("results.db") + ": " + e.getMessage(), e);
         }
         return out;
@@ -267,18 +380,39 @@ public final class ResultStore implements AutoCloseable {
         }
         if (!Files.exists(jsonl)) return !stored.isEmpty();
         Map<String, String> lines = new HashMap<>();
-        for (String line : Files.readAllLines(jsonl, StandardCharsets.UTF_8)) {
-            if (line.isBlank()) continue;
-            JsonNode n;
-            try {
-                n = Json.MAPPER.readTree(line);
-            } catch (IOException torn) {
-                return true; // a line cut short by a kill
+        try (java.io.BufferedReader r = Files.newBufferedReader(jsonl, StandardCharsets.UTF_8)) {
+            for (String line; (line = r.readLine()) != null; ) {
+                if (line.isBlank()) continue;
+                String[] key = keyOf(line);
+                if (key == null) return true; // a line cut short by a kill
+                if (lines.put(key(key[0], key[1]), key[2]) != null) return true; // a superseded attempt
             }
-            String k = key(n.path("questionId").asText(), n.path("method").asText());
-            if (lines.put(k, n.path("outcome").asText()) != null) return true; // a superseded attempt
         }
         return !lines.equals(stored);
+    }
+
+    /**
+     * A results line's question id, method and outcome, read without building its trace (a resumed run of thousands
+     * of debates reads its JSONL line by line); null for a line that is not whole JSON.
+     */
+    private static String[] keyOf(String line) {
+        String[] out = {"", "", ""};
+        try (com.fasterxml.jackson.core.JsonParser p = Json.MAPPER.getFactory().createParser(line)) {
+            if (p.nextToken() != com.fasterxml.jackson.core.JsonToken.START_OBJECT) return null;
+            for (var t = p.nextToken(); t == com.fasterxml.jackson.core.JsonToken.FIELD_NAME; t = p.nextToken()) {
+                String f = p.currentName();
+                var v = p.nextToken();
+                switch (f) {
+                    case "questionId" -> out[0] = v.isScalarValue() ? p.getText() : "";
+                    case "method" -> out[1] = v.isScalarValue() ? p.getText() : "";
+                    case "outcome" -> out[2] = v.isScalarValue() ? p.getText() : "";
+                    default -> p.skipChildren();
+                }
+            }
+            return p.nextToken() == null ? out : null;
+        } catch (IOException torn) {
+            return null;
+        }
     }
 
     /** Rewrites results.jsonl from the database (one line per pair, the latest attempt), atomically. */
@@ -286,8 +420,12 @@ public final class ResultStore implements AutoCloseable {
         Path tmp = dir.resolve("results.jsonl.tmp");
         try {
             if (jsonlOut != null) jsonlOut.close();
-            try (BufferedWriter w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
-                for (ResultRecord r : all()) { w.write(Json.write(r)); w.newLine(); }
+            try (BufferedWriter w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8);
+                 Statement s = db.createStatement(); ResultSet rs = s.executeQuery("SELECT record FROM results ORDER BY seq")) {
+                // the stored JSON is the line: copied through, one record at a time
+                while (rs.next()) { w.write(rs.getString(1)); w.newLine(); }
+            } catch (SQLException e) {
+                throw new IllegalStateException("cannot read " + dir.resolve("results.db") + ": " + e.getMessage(), e);
             }
             Files.move(tmp, jsonl, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
             if (jsonlOut != null) jsonlOut = Files.newBufferedWriter(jsonl, StandardCharsets.UTF_8, StandardOpenOption.APPEND);

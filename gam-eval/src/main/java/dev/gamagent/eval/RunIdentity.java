@@ -31,7 +31,7 @@ import java.util.TreeSet;
 public record RunIdentity(String data, String dataSha256, String backend, String model, String judge,
                           Map<String, String> settings) {
     /** Configuration that changes limits, retries, prices or the server, never an answer or a grade. */
-    static final List<String> IGNORED = List.of("server", "eval.prices", "eval.gpu_hour_rate", "image", "runtime", "local.cache_entries",
+    static final List<String> IGNORED = List.of("server", "eval.prices", "eval.gpu_hour_rate", "image", "runtime", "local.cache_entries", "trace",
             "backend.retry_base_ms", "backend.retry_max_ms", "backend.retry_after_cap_ms", "backend.endpoint_cooldown_ms");
 
     public RunIdentity {
@@ -43,8 +43,12 @@ public record RunIdentity(String data, String dataSha256, String backend, String
      * server names its own), an optional judge description and {@code config}.
      */
     public static RunIdentity of(Path dataFile, String backend, String model, String judge, Config config) {
-        return new RunIdentity(dataFile.getFileName().toString(), sha256(dataFile), backend,
-                model == null ? "(the server's own)" : model, judge, settings(config));
+        return of(dataFile.getFileName().toString(), sha256(dataFile), backend, model, judge, config);
+    }
+
+    /** As {@link #of(Path, String, String, String, Config)} with the data's hash already taken (the loader's one read of the file). */
+    public static RunIdentity of(String dataName, String dataSha256, String backend, String model, String judge, Config config) {
+        return new RunIdentity(dataName, dataSha256, backend, model == null ? "(the server's own)" : model, judge, settings(config));
     }
 
     /** Each leaf of the configuration as dotted key → JSON text, minus {@link #IGNORED}. */

@@ -14,7 +14,9 @@ import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
 
 /**
- * Reads the first worksheet of an {@code .xlsx} file (a zip of XML parts) with the JDK alone: shared
+ * Reads the first worksheet of an {@code .xlsx} file (a zip of XML parts) with the JDK alone, as a stream: the
+ * worksheet's XML is pulled event by event and each row handed on as it ends ({@link #forEachRow}), and the shared
+ * strings are held in bounded memory ({@link SharedStrings}). Shared
  * strings (rich-text runs joined, phonetic runs left out, "x005F_" removed as openpyxl does), inline
  * strings, formula strings, numbers and booleans. Cell values come back as openpyxl hands them to pandas: String, Long (an integral number),
  * Double, Boolean, or null for an empty or error cell. Dates, styles and formulas are not interpreted;
@@ -27,13 +29,23 @@ final class Xlsx {
 
     /** The first sheet's rows, each a list of cells by column position (missing cells are null). */
     static List<List<Object>> readFirstSheet(Path file) {
-        try (ZipFile zip = new ZipFile(file.toFile())) {
-            List<String> shared = sharedStrings(zip, file);
+        List<List<Object>> rows = new ArrayList<>();
+        forEachRow(file, SharedStrings.MEMORY_CHARS, rows::add);
+        return rows;
+    }
+
+    /**
+     * Hands each row of the first sheet to {@code each} as soon as it is read (rows absent from the XML as empty rows),
+     * holding at most {@code memoryChars} characters of shared strings in memory.
+     */
+    static void forEachRow(Path file, long memoryChars, java.util.function.Consumer<List<Object>> each) {
+        try (ZipFile zip = new ZipFile(file.toFile()); SharedStrings shared = new SharedStrings(memoryChars)) {
+            sharedStrings(zip, shared);
             String sheet = firstSheetPath(zip, file);
             ZipEntry e = zip.getEntry(sheet);
             if (e == null) throw new IllegalArgumentException(file + ": not an .xlsx workbook (no " + sheet + " inside)");
             try (InputStream in = zip.getInputStream(e)) {
-                return rows(in, shared, file);
+                rows(in, shared, file, each);
             }
         } catch (java.util.zip.ZipException ex) {
             throw new IllegalArgumentException(file + ": not an .xlsx file (not a zip archive: " + ex.getMessage() + ")");
@@ -82,10 +94,9 @@ final class Xlsx {
         return MAIN_SHEET;
     }
 
-    private static List<String> sharedStrings(ZipFile zip, Path file) throws IOException, XMLStreamException {
+    private static void sharedStrings(ZipFile zip, SharedStrings out) throws IOException, XMLStreamException {
         ZipEntry e = zip.getEntry("xl/sharedStrings.xml");
-        List<String> out = new ArrayList<>();
-        if (e == null) return out;
+        if (e == null) return;
         try (InputStream in = zip.getInputStream(e)) {
             XMLStreamReader x = reader(in);
             StringBuilder cur = null;
@@ -109,12 +120,12 @@ final class Xlsx {
                 }
             }
         }
-        return out;
     }
 
-    private static List<List<Object>> rows(InputStream in, List<String> shared, Path file) throws XMLStreamException {
+    private static void rows(InputStream in, SharedStrings shared, Path file, java.util.function.Consumer<List<Object>> each)
+            throws XMLStreamException {
         XMLStreamReader x = reader(in);
-        List<List<Object>> rows = new ArrayList<>();
+        int emitted = 0;
         List<Object> row = null;
         int nextCol = 0;
         String ref = null, type = null, value = null;
@@ -125,10 +136,9 @@ final class Xlsx {
                 switch (x.getLocalName()) {
                     case "row" -> {
                         String r = x.getAttributeValue(null, "r");
-                        int target = r == null ? rows.size() : Integer.parseInt(r) - 1;
-                        while (rows.size() < target) rows.add(new ArrayList<>()); // rows absent from the XML are empty
+                        int target = r == null ? emitted : Integer.parseInt(r) - 1;
+                        while (emitted < target) { each.accept(new ArrayList<>()); emitted++; } // rows absent from the XML are empty
                         row = new ArrayList<>();
-                        rows.add(row);
                         nextCol = 0;
                     }
                     case "c" -> {
@@ -150,12 +160,15 @@ final class Xlsx {
                 while (row.size() <= col) row.add(null);
                 row.set(col, cell(type, value, inline, shared, ref, file));
                 nextCol = col + 1;
+            } else if (ev == XMLStreamConstants.END_ELEMENT && x.getLocalName().equals("row") && row != null) {
+                each.accept(row);
+                emitted++;
+                row = null;
             }
         }
-        return rows;
     }
 
-    private static Object cell(String type, String value, StringBuilder inline, List<String> shared, String ref, Path file) {
+    private static Object cell(String type, String value, StringBuilder inline, SharedStrings shared, String ref, Path file) {
         String t = type == null ? "n" : type;
         switch (t) {
             case "s" -> {

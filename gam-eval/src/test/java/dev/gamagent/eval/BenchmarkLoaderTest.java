@@ -88,11 +88,11 @@ class BenchmarkLoaderTest {
                 "this is not an image, just some text that is long enough to not be a reference".getBytes());
     }
 
-    @Test void aHeaderWithoutAQuestionColumnSkipsEveryRowSayingSo() throws Exception {
+    @Test void aHeaderWithoutAQuestionColumnRefusesTheFileInOneLine() throws Exception {
         Path f = Files.writeString(dir.resolve("noq.tsv"), row("index", "image", "answer") + row("1", TestImages.base64(4, 4, Color.RED), "A"));
-        Dataset d = BenchmarkLoader.load(f);
-        assertThat(d.questions()).isEmpty();
-        assertThat(d.skipped()).singleElement().satisfies(s -> assertThat(s.reason()).isEqualTo("missing column 'question'"));
+        assertThatThrownBy(() -> BenchmarkLoader.load(f)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith(f + ": not a VLMEvalKit TSV").hasMessageContaining("no 'question' column")
+                .hasMessageContaining("index | image | answer").hasMessageNotContaining("\n");
     }
 
     @Test void quotedFieldsMayHoldTabsNewlinesAndQuotes() throws Exception {

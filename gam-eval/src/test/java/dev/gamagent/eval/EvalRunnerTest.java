@@ -81,6 +81,42 @@ class EvalRunnerTest {
         assertThat(Files.readString(dir.resolve("report.html"))).contains("<table id=metrics>").contains("gam eval test").contains("id=chart-cost");
     }
 
+    @Test void reportThumbnailsAreMadeDuringTheRunFromCopiesAndKeptForTheNextRun() throws Exception {
+        // issue 25: every question's image was decoded again at the end to draw the report's thumbnails
+        ScriptedBackend b = ScriptedBackend.text(r -> "ANSWER: A");
+        Config c = Config.defaults();
+        List<EvalQuestion> qs = questions(3);
+        var plan = new Evaluation.Plan(new Dataset("t.tsv", qs, List.of()), false, List.of("single"), dir, 2, "gam eval test");
+        Evaluation.run(plan, b, null, c, System.err, n -> r -> { });
+        // these 8×8 PNGs are small: the report shows them as they are, not decoded and encoded again as JPEG
+        try (ResultStore s = new ResultStore(dir)) {
+            assertThat(s.thumbnails(java.util.Set.of("q0", "q1", "q2"))).containsOnlyKeys("q0", "q1", "q2")
+                    .allSatisfy((id, url) -> assertThat(url).startsWith("data:image/png;base64,"));
+        }
+        assertThat(qs.get(0).question().images().get(0).isDecoded()).as("the picture sent to the model is never decoded for it").isFalse();
+        // the report shows them from its sidecar parts (issue 27), not inlined in the page
+        try (var parts = Files.list(HtmlReport.sidecar(dir.resolve("report.html")))) {
+            assertThat(parts.map(p -> {
+                try {
+                    return Files.readString(p);
+                } catch (java.io.IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            })).anySatisfy(part -> assertThat(part).contains("data:image/png;base64,"));
+        }
+    }
+
+    @Test void aThumbnailIsMadeFromASubsampledReadOfALargeImageAndASmallOneStaysItsBytes() {
+        // a 1-MP photo was decoded whole (every pixel) on the thumbnail threads, competing with the run for the CPU
+        var big = dev.gamagent.image.ImageLoader.fromEncoded("big.png", TestImages.png(1200, 900, Color.BLUE));
+        var copy = Evaluation.thumbnailSource(big);
+        assertThat(copy.width()).isEqualTo(Evaluation.THUMBNAIL_WIDTH);
+        assertThat(copy.height()).isEqualTo(315);
+        assertThat(big.isDecoded()).as("the picture the question sends is left as it is").isFalse();
+        var small = dev.gamagent.image.ImageLoader.fromEncoded("small.png", TestImages.png(300, 200, Color.BLUE));
+        assertThat(Evaluation.thumbnailSource(small).isDecoded()).isFalse();
+    }
+
     @Test void aLaggingJsonlIsRebuiltFromTheDatabase() throws Exception {
         ScriptedBackend b = ScriptedBackend.text(r -> "ANSWER: A");
         Config c = Config.defaults();

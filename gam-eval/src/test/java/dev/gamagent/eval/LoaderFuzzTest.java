@@ -102,15 +102,18 @@ class LoaderFuzzTest {
 
     /** Loads, then decodes every loaded question as a run would; only the documented failures are allowed. */
     private static void load(byte[] file, String kind) {
-        Utf8Text text = Utf8Text.decode(file);
         Dataset d;
         try {
             d = switch (kind) {
-                case "tsv" -> BenchmarkLoader.fromTsv("f.tsv", text, BASE, BenchmarkLoader.Filter.ALL, BenchmarkLoader.Images.DEFAULT);
-                case "jsonl" -> BenchmarkLoader.fromJsonl("f.jsonl", text, BASE, BenchmarkLoader.Filter.ALL, BenchmarkLoader.Images.DEFAULT);
-                default -> BenchmarkLoader.fromM3mad("f.json", text, BASE, BenchmarkLoader.Filter.ALL, BenchmarkLoader.Images.DEFAULT);
+                case "tsv" -> BenchmarkLoader.fromBytes("f.tsv", file, BenchmarkLoader.Format.TSV, BASE, BenchmarkLoader.Filter.ALL,
+                        BenchmarkLoader.Images.DEFAULT);
+                case "jsonl" -> BenchmarkLoader.fromBytes("f.jsonl", file, BenchmarkLoader.Format.JSONL, BASE, BenchmarkLoader.Filter.ALL,
+                        BenchmarkLoader.Images.DEFAULT);
+                default -> BenchmarkLoader.fromBytes("f.json", file, BenchmarkLoader.Format.M3MAD, BASE, BenchmarkLoader.Filter.ALL,
+                        BenchmarkLoader.Images.DEFAULT);
             };
         } catch (IllegalArgumentException wholeFileRefused) {
+            org.assertj.core.api.Assertions.assertThat(wholeFileRefused.getMessage()).startsWith("f.").doesNotContain("\n");
             return;
         }
         for (SkippedRow s : d.skipped()) org.assertj.core.api.Assertions.assertThat(s.reason()).isNotBlank();

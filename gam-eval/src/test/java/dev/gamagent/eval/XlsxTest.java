@@ -84,4 +84,29 @@ class XlsxTest {
         Path empty = workbook("x", Map.of("docProps/app.xml", "<x/>"));
         assertThatThrownBy(() -> Xlsx.readFirstSheet(empty)).hasMessageContaining("book.xlsx").hasMessageContaining("sheet1.xml");
     }
+
+    @Test void sharedStringsPastTheMemoryBudgetAreReadBackFromATemporaryFile() throws IOException {
+        // issue 25: the whole string table was held in memory; it is now bounded and the rest kept on disk
+        StringBuilder shared = new StringBuilder("<sst " + NS + ">");
+        StringBuilder sheet = new StringBuilder("<worksheet " + NS + "><sheetData>");
+        for (int i = 0; i < 2000; i++) {
+            shared.append("<si><t>answer ").append(i).append(" \u00e9t\u00e9 ").append("x".repeat(i % 37)).append("</t></si>");
+            sheet.append("<row r=\"").append(i + 1).append("\"><c r=\"A").append(i + 1).append("\" t=\"s\"><v>").append(1999 - i)
+                    .append("</v></c><c r=\"B").append(i + 1).append("\"><v>").append(i).append("</v></c></row>");
+        }
+        Path f = workbook("xl/worksheets/sheet1.xml", Map.of("xl/sharedStrings.xml", shared.append("</sst>").toString(),
+                "xl/worksheets/sheet1.xml", sheet.append("</sheetData></worksheet>").toString()));
+        List<List<Object>> whole = Xlsx.readFirstSheet(f);
+        List<List<Object>> bounded = new java.util.ArrayList<>();
+        Xlsx.forEachRow(f, 1000, bounded::add);
+        assertThat(bounded).isEqualTo(whole).hasSize(2000);
+        assertThat(bounded.get(0)).containsExactly("answer 1999 \u00e9t\u00e9 " + "x".repeat(1999 % 37), 0L);
+        try (SharedStrings s = new SharedStrings(1000)) {
+            for (int i = 0; i < 500; i++) s.add("string " + i);
+            assertThat(s.size()).isEqualTo(500);
+            assertThat(s.held()).isLessThan(120);
+            assertThat(s.get(3)).isEqualTo("string 3");
+            assertThat(s.get(499)).isEqualTo("string 499");
+        }
+    }
 }

@@ -1,6 +1,5 @@
 package dev.gamagent.bench;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gamagent.util.Json;
 
@@ -19,6 +18,7 @@ import java.util.Locale;
 /**
  * Writes benchmark items as a VLMEvalKit TSV (base64 PNG images), an M3MAD JSON list, or JSONL. JSON and
  * JSONL write PNG files into a sibling directory {@code <stem>_images/} and refer to them by relative path.
+ * Items are written as they come ({@link Stream}), so a benchmark of any size is written in bounded memory.
  */
 public final class BenchmarkWriter {
     /** VLMEvalKit's multiple-choice columns, plus our difficulty tag last. */
@@ -39,24 +39,20 @@ public final class BenchmarkWriter {
     }
 
     public void write(List<BenchItem> items, Path out) throws IOException {
-        Path parent = out.toAbsolutePath().getParent();
-        if (parent != null) Files.createDirectories(parent);
-        switch (formatOf(out)) {
-            case TSV -> writeTsv(items, out);
-            case JSON -> writeM3mad(items, out);
-            case JSONL -> writeJsonl(items, out);
+        try (Stream s = open(out)) {
+            for (BenchItem it : items) s.add(it);
         }
     }
 
-    public void writeTsv(List<BenchItem> items, Path out) throws IOException {
-        try (Writer w = Files.newBufferedWriter(out, StandardCharsets.UTF_8)) {
-            w.write(String.join("\t", TSV_COLUMNS));
-            w.write('\n');
-            for (BenchItem it : items) {
-                w.write(tsvRow(it));
-                w.write('\n');
-            }
-        }
+    public void writeTsv(List<BenchItem> items, Path out) throws IOException { write(items, requireFormat(out, Format.TSV)); }
+
+    public void writeM3mad(List<BenchItem> items, Path out) throws IOException { write(items, requireFormat(out, Format.JSON)); }
+
+    public void writeJsonl(List<BenchItem> items, Path out) throws IOException { write(items, requireFormat(out, Format.JSONL)); }
+
+    private static Path requireFormat(Path out, Format f) {
+        if (formatOf(out) != f) throw new IllegalArgumentException(out + " is not a ." + f.name().toLowerCase(Locale.ROOT) + " file");
+        return out;
     }
 
     /** One TSV row (without the newline), in {@link #TSV_COLUMNS} order. */
@@ -70,41 +66,146 @@ public final class BenchmarkWriter {
         return sb.toString();
     }
 
-    public void writeM3mad(List<BenchItem> items, Path out) throws IOException {
-        Path dir = imageDir(out);
-        ArrayNode arr = Json.MAPPER.createArrayNode();
-        for (BenchItem it : items) {
-            ObjectNode o = arr.addObject();
-            o.put("image_path", writeImage(it, out, dir));
-            StringBuilder q = new StringBuilder(it.question());
-            it.options().forEach((k, v) -> q.append('\n').append(k).append(". ").append(v));
-            o.put("query", q.toString());
-            o.put("gt", it.answer());
-            o.put("tag", it.category());
-            o.put("source", SOURCE);
-        }
-        Files.writeString(out, Json.writePretty(arr));
-    }
+    /** Opens {@code out} for items written one at a time; the format follows the extension. */
+    public static Stream open(Path out) throws IOException { return new Stream(out); }
 
-    public void writeJsonl(List<BenchItem> items, Path out) throws IOException {
-        Path dir = imageDir(out);
-        try (Writer w = Files.newBufferedWriter(out, StandardCharsets.UTF_8)) {
-            for (BenchItem it : items) {
-                ObjectNode o = Json.MAPPER.createObjectNode();
-                o.put("index", it.index());
-                o.put("image_path", writeImage(it, out, dir));
-                o.put("question", it.question());
-                o.put("hint", it.hint());
-                for (String letter : List.of("A", "B", "C", "D")) o.put(letter, it.options().getOrDefault(letter, ""));
-                o.put("answer", it.answer());
-                o.put("category", it.category());
-                o.put("l2-category", it.l2Category());
-                o.put("split", SPLIT);
-                o.put("difficulty", it.difficulty());
-                w.write(Json.write(o));
-                w.write('\n');
+    /** An item encoded for its file: a TSV or JSONL line, or an M3MAD record (its image file already written). */
+    public record Encoded(int index, String line, ObjectNode record) { }
+
+    /**
+     * One benchmark file written as items come, none kept: a TSV header (or the JSON list's start) now, each item
+     * when it is written, the end on {@link #close()}. {@link #encode} (PNG, base64, the image file) may run on
+     * several threads at once; {@link #write} takes the encoded items in file order.
+     */
+    public static final class Stream implements AutoCloseable {
+        private final Path out;
+        private final Format format;
+        private final Path imageDir;
+        private final Writer writer;
+        private final com.fasterxml.jackson.core.JsonGenerator json;
+        private int written;
+
+        private Stream(Path out) throws IOException {
+            this.out = out;
+            this.format = formatOf(out);
+            Path parent = out.toAbsolutePath().getParent();
+            if (parent != null) Files.createDirectories(parent);
+            this.imageDir = format == Format.TSV ? null : imageDir(out);
+            this.writer = Files.newBufferedWriter(out, StandardCharsets.UTF_8);
+            if (format == Format.JSON) {
+                // the same bytes as the list written whole with the default pretty printer
+                json = Json.MAPPER.writerWithDefaultPrettyPrinter().createGenerator(writer);
+                json.writeStartArray();
+            } else {
+                json = null;
+                if (format == Format.TSV) writer.write(String.join("\t", TSV_COLUMNS) + "\n");
             }
         }
+
+        /** The item's row; for JSON and JSONL its PNG file is written now. Safe to call from several threads. */
+        public Encoded encode(BenchItem it) throws IOException {
+            return switch (format) {
+                case TSV -> new Encoded(it.index(), tsvRow(it), null);
+                case JSONL -> new Encoded(it.index(), Json.write(jsonlRecord(it, writeImage(it, out, imageDir))), null);
+                case JSON -> new Encoded(it.index(), null, m3madRecord(it, writeImage(it, out, imageDir)));
+            };
+        }
+
+        /** Writes an encoded item after those written before it. */
+        public void write(Encoded e) throws IOException {
+            if (format == Format.JSON) json.writeTree(e.record());
+            else {
+                writer.write(e.line());
+                writer.write('\n');
+            }
+            written++;
+        }
+
+        public void add(BenchItem it) throws IOException { write(encode(it)); }
+
+        public int written() { return written; }
+
+        @Override public void close() throws IOException {
+            if (json != null) {
+                json.writeEndArray();
+                json.close();
+            }
+            writer.close();
+        }
+    }
+
+    /**
+     * Generates items {@code 0..n-1} and writes them to {@code out} in order as they are made, never holding more
+     * than a few per thread: {@code threads} draw and encode items at once (each item depends on the seed and its
+     * index only, so the file is the same whatever the number of threads). {@code progress} is told each item written.
+     */
+    public static int generate(BenchmarkGenerator generator, int n, List<Family> families, Path out, int threads,
+                               java.util.function.Consumer<BenchItem> progress) throws IOException {
+        if (n < 0) throw new IllegalArgumentException("--n must be >= 0, got " + n);
+        if (families.isEmpty()) throw new IllegalArgumentException("--families must name at least one family");
+        int workers = Math.max(1, threads);
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(workers, r -> {
+            Thread t = new Thread(r, "gam-bench-generate");
+            t.setDaemon(true);
+            return t;
+        });
+        try (Stream s = open(out)) {
+            java.util.ArrayDeque<java.util.concurrent.Future<Object[]>> window = new java.util.ArrayDeque<>();
+            int next = 0;
+            while (next < n || !window.isEmpty()) {
+                while (next < n && window.size() < 2 * workers) {
+                    int i = next++;
+                    window.add(pool.submit(() -> {
+                        BenchItem it = generator.generate(i, families.get(i % families.size()));
+                        return new Object[]{it, s.encode(it)};
+                    }));
+                }
+                Object[] done;
+                try {
+                    done = window.poll().get();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IOException("interrupted while generating " + out, e);
+                } catch (java.util.concurrent.ExecutionException e) {
+                    Throwable c = e.getCause();
+                    if (c instanceof IOException io) throw io;
+                    if (c instanceof RuntimeException re) throw re;
+                    throw new IOException(c);
+                }
+                s.write((Encoded) done[1]);
+                progress.accept((BenchItem) done[0]);
+            }
+            return s.written();
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    private static ObjectNode m3madRecord(BenchItem it, String imagePath) {
+        ObjectNode o = Json.MAPPER.createObjectNode();
+        o.put("image_path", imagePath);
+        StringBuilder q = new StringBuilder(it.question());
+        it.options().forEach((k, v) -> q.append('\n').append(k).append(". ").append(v));
+        o.put("query", q.toString());
+        o.put("gt", it.answer());
+        o.put("tag", it.category());
+        o.put("source", SOURCE);
+        return o;
+    }
+
+    private static ObjectNode jsonlRecord(BenchItem it, String imagePath) {
+        ObjectNode o = Json.MAPPER.createObjectNode();
+        o.put("index", it.index());
+        o.put("image_path", imagePath);
+        o.put("question", it.question());
+        o.put("hint", it.hint());
+        for (String letter : List.of("A", "B", "C", "D")) o.put(letter, it.options().getOrDefault(letter, ""));
+        o.put("answer", it.answer());
+        o.put("category", it.category());
+        o.put("l2-category", it.l2Category());
+        o.put("split", SPLIT);
+        o.put("difficulty", it.difficulty());
+        return o;
     }
 
     static Path imageDir(Path out) throws IOException {

@@ -116,4 +116,19 @@ class BenchmarkWriterTest {
         }
         assertThat(items.stream().filter(it -> it.family() == Family.CHART)).hasSize(10);
     }
+
+    @Test
+    void itemsGeneratedOnSeveralThreadsAndWrittenAsTheyComeGiveTheSameFileAsTheListWrittenWhole(@TempDir Path dir) throws IOException {
+        // issue 25: `gam bench generate` kept every image until the end; it now writes each item as it is made
+        List<Family> families = Arrays.asList(Family.values());
+        for (String ext : List.of("tsv", "json", "jsonl")) {
+            Path whole = dir.resolve("whole/b." + ext), streamed = dir.resolve("streamed/b." + ext);
+            new BenchmarkWriter().write(new BenchmarkGenerator(3).generate(9, families), whole);
+            List<Integer> order = new java.util.ArrayList<>();
+            int n = BenchmarkWriter.generate(new BenchmarkGenerator(3), 9, families, streamed, 3, it -> order.add(it.index()));
+            assertThat(n).isEqualTo(9);
+            assertThat(order).containsExactly(0, 1, 2, 3, 4, 5, 6, 7, 8);
+            assertThat(Files.readString(streamed)).as(ext).isEqualTo(Files.readString(whole).replace("whole/", "streamed/"));
+        }
+    }
 }

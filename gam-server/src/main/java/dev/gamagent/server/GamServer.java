@@ -8,6 +8,7 @@ import dev.gamagent.api.Answer;
 import dev.gamagent.api.Method;
 import dev.gamagent.api.MethodFailure;
 import dev.gamagent.api.ProgressListener;
+import dev.gamagent.api.Question;
 import dev.gamagent.api.RunContext;
 import dev.gamagent.api.Trace;
 import dev.gamagent.backend.Backend;
@@ -431,7 +432,9 @@ public final class GamServer implements AutoCloseable {
         RunContext ctx = new RunContext(backend, backends, config, agentExecutor, progress);
         Answer a;
         try {
-            a = method.run(req.question(), ctx);
+            // the trace names the question by this request's id (the response's chatcmpl-<id>, the trace's id), not "request"
+            Question q = req.question();
+            a = method.run(new Question(traceId, q.images(), q.text(), q.hint(), q.options(), q.groundTruth(), q.category(), q.l2Category()), ctx);
         } catch (MethodFailure e) {
             if (e.partialTrace() != null) store(traceId, method.name(), req, e.partialTrace());
             throw new ApiError(502, "upstream_error", "method_failed", method.name() + " could not answer: " + secrets.scrub(e.getMessage())

@@ -29,6 +29,12 @@ final class ServerFixture implements AutoCloseable {
     String bearer;
 
     ServerFixture(ServerSettings settings, Backend backend, Map<String, Supplier<Method>> extraMethods, List<String> secrets) throws Exception {
+        this(settings, backend, extraMethods, secrets, Config.defaults());
+    }
+
+    /** With {@code config} ({@code gam serve} itself adds {@code trace.prompts=true} to the defaults). */
+    ServerFixture(ServerSettings settings, Backend backend, Map<String, Supplier<Method>> extraMethods, List<String> secrets,
+                  Config config) throws Exception {
         MethodCatalog catalog = new MethodCatalog() {
             @Override public List<String> names() {
                 List<String> n = new ArrayList<>(MethodRegistry.listed());
@@ -41,7 +47,7 @@ final class ServerFixture implements AutoCloseable {
                 return s != null ? s.get() : MethodRegistry.create(name);
             }
         };
-        server = new GamServer(settings, backend, Config.defaults(), catalog, secrets);
+        server = new GamServer(settings, backend, config, catalog, secrets);
         base = "http://127.0.0.1:" + server.start();
     }
 

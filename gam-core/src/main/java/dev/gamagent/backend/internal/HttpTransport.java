@@ -29,7 +29,9 @@ import java.util.concurrent.TimeoutException;
 /**
  * Sends JSON over {@link HttpClient} and turns every failure into a typed {@link BackendException}.
  * The timeout covers the whole exchange (headers and body), not only the wait for headers, so a server
- * that stalls mid-body still times out. Header values (API keys) never appear in messages.
+ * that stalls mid-body still times out. A reply body is read up to a size cap and refused past it (cut off
+ * unread), so a server that streams without end costs the cap, not the heap. Header values (API keys) never
+ * appear in messages.
  */
 public final class HttpTransport {
     private static final int MAX_BODY_IN_MESSAGE = 500;
@@ -43,13 +45,22 @@ public final class HttpTransport {
     private final HttpClient client;
     private final Duration timeout;
     private final SecretScrubber scrubber;
+    private final long maxReplyBytes;
 
     public HttpTransport(Duration timeout) { this(timeout, SecretScrubber.NONE); }
 
     /** @param scrubber removes the endpoint's key from every body received, before it is parsed or quoted in an error */
     public HttpTransport(Duration timeout, SecretScrubber scrubber) {
+        this(timeout, scrubber, dev.gamagent.backend.EndpointSettings.DEFAULT_MAX_REPLY_BYTES);
+    }
+
+    /** @param maxReplyBytes the largest reply body read; a larger one is cut off and refused ({@link BackendException.ReplyTooLarge}) */
+    public HttpTransport(Duration timeout, SecretScrubber scrubber, long maxReplyBytes) {
         this.timeout = timeout;
         this.scrubber = scrubber;
+        this.maxReplyBytes = maxReplyBytes;
+        // built here, before any question starts: the JDK builds its TLS context even for plain http, and a client built
+        // lazily would make the first request of the first question wait for it
         this.client = HttpClient.newBuilder()
                 .connectTimeout(timeout.compareTo(Duration.ofSeconds(10)) < 0 ? timeout : Duration.ofSeconds(10))
                 .followRedirects(HttpClient.Redirect.NORMAL)
@@ -95,7 +106,7 @@ public final class HttpTransport {
         if ("http".equalsIgnoreCase(uri.getScheme())) b.version(HttpClient.Version.HTTP_1_1);
         headers.forEach(b::header);
         String where = redact(uri);
-        CompletableFuture<HttpResponse<String>> f = client.sendAsync(b.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+        CompletableFuture<HttpResponse<String>> f = client.sendAsync(b.build(), capped(maxReplyBytes));
         HttpResponse<String> resp;
         try {
             resp = f.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
@@ -110,12 +121,89 @@ public final class HttpTransport {
         } catch (CancellationException e) {
             throw new BackendException.ConnectionFailed("request to " + where + " was cancelled", e);
         } catch (ExecutionException e) {
+            for (Throwable c = e; c != null; c = c.getCause()) {
+                if (c instanceof ReplyCutOff cut) throw tooLarge(where, cut);
+            }
             throw transportFailure(where, e.getCause() == null ? e : e.getCause(), timeout);
         }
         int status = resp.statusCode();
         String raw = scrubber.scrub(resp.body() == null ? "" : resp.body());
         if (status / 100 != 2) throw statusFailure(where, status, raw, resp.headers().firstValue("Retry-After"));
         return body(status, raw, where);
+    }
+
+    private BackendException tooLarge(String where, ReplyCutOff cut) {
+        return new BackendException.ReplyTooLarge(where + " sent a reply " + (cut.declared ? "declared as " + mb(cut.bytes) : "of more than "
+                + mb(maxReplyBytes) + " (cut off there)") + ", past the limit of " + mb(maxReplyBytes)
+                + " (config backend.max_reply_mb): a server streaming without end, or raise the limit", maxReplyBytes);
+    }
+
+    private static String mb(long bytes) { return String.format(java.util.Locale.ROOT, "%.1f MB", bytes / (1024.0 * 1024)); }
+
+    /** The reply passed the cap: how many bytes were received (or declared by Content-Length). */
+    static final class ReplyCutOff extends IOException {
+        final long bytes;
+        final boolean declared;
+
+        ReplyCutOff(long bytes, boolean declared) {
+            super("reply larger than the cap (" + bytes + " bytes" + (declared ? " declared" : " received") + ")");
+            this.bytes = bytes;
+            this.declared = declared;
+        }
+    }
+
+    /** Reads a reply body as UTF-8 text up to {@code max} bytes; past that the exchange is cancelled and fails with {@link ReplyCutOff}. */
+    static HttpResponse.BodyHandler<String> capped(long max) {
+        return info -> new CappedBody(max, info.headers().firstValueAsLong("Content-Length").orElse(-1L));
+    }
+
+    private static final class CappedBody implements HttpResponse.BodySubscriber<String> {
+        private final CompletableFuture<String> result = new CompletableFuture<>();
+        private final long max;
+        private final long declared;
+        private java.io.ByteArrayOutputStream bytes;
+        private java.util.concurrent.Flow.Subscription subscription;
+        private long received;
+
+        CappedBody(long max, long declared) {
+            this.max = max;
+            this.declared = declared;
+        }
+
+        @Override public void onSubscribe(java.util.concurrent.Flow.Subscription s) {
+            subscription = s;
+            if (declared > max) {
+                s.cancel();
+                result.completeExceptionally(new ReplyCutOff(declared, true));
+                return;
+            }
+            bytes = new java.io.ByteArrayOutputStream(declared > 0 ? (int) declared : 8192);
+            s.request(Long.MAX_VALUE);
+        }
+
+        @Override public void onNext(java.util.List<java.nio.ByteBuffer> items) {
+            if (result.isDone()) return;
+            for (java.nio.ByteBuffer b : items) {
+                received += b.remaining();
+                if (received > max) {
+                    subscription.cancel();
+                    bytes = null;
+                    result.completeExceptionally(new ReplyCutOff(received, false));
+                    return;
+                }
+                byte[] chunk = new byte[b.remaining()];
+                b.get(chunk);
+                bytes.writeBytes(chunk);
+            }
+        }
+
+        @Override public void onError(Throwable t) { result.completeExceptionally(t); }
+
+        @Override public void onComplete() {
+            if (!result.isDone()) result.complete(bytes.toString(StandardCharsets.UTF_8));
+        }
+
+        @Override public java.util.concurrent.CompletionStage<String> getBody() { return result; }
     }
 
     /** A 2xx body read as JSON (leniently: NaN and Infinity accepted), or the typed error for one that is not. */

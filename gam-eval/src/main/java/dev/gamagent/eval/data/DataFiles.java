@@ -79,6 +79,13 @@ public record DataFiles(DatasetCatalogue catalogue, DataDirectory dir, String mi
             };
         }
 
+        /** This file with the sha256 its one read by the loader found, when none was taken before (a file gam does not know). */
+        public DataFile withSha256(String sha256) {
+            if (sums.sha256() != null || sha256 == null) return this;
+            return new DataFile(entry, path, new Checksums.Sums(sums.size(), sums.md5(), sha256, sums.firstSha256(), sums.firstSeen(),
+                    sums.firstRecordedNow()), check, downloaded, source);
+        }
+
         /** What {@code summary.json} records under {@code data_file}. */
         public ObjectNode provenance(DatasetCatalogue catalogue) {
             ObjectNode o = Json.MAPPER.createObjectNode();
@@ -115,7 +122,12 @@ public record DataFiles(DatasetCatalogue catalogue, DataDirectory dir, String mi
      */
     public DataFile resolve(String value) {
         Path asFile = Path.of(value);
-        if (Files.isRegularFile(asFile)) return check(asFile, entryForFile(asFile), false, "given as a file");
+        if (Files.isRegularFile(asFile)) {
+            DatasetEntry known = entryForFile(asFile);
+            // a file gam does not know has nothing to compare with: not read here (the loader hashes it in its one read)
+            return known != null ? check(asFile, known, false, "given as a file") : unknown(asFile);
+        }
+        if (Files.isDirectory(asFile)) return unknown(asFile); // the loader reads it if it holds a layout it knows, else says what it lacks
         DatasetEntry e = catalogue.find(value);
         if (e == null) {
             if (value.contains("/") || value.contains("\\") || value.matches(".*\\.(tsv|json|jsonl)$")) {
@@ -230,6 +242,17 @@ public record DataFiles(DatasetCatalogue catalogue, DataDirectory dir, String mi
         else c = s.firstRecordedNow() ? Check.RECORDED_NOW : s.sameAsFirst() ? Check.SAME_AS_FIRST : Check.CHANGED;
         String src = entry != null && entry.url() != null ? entry.url() : null;
         return new DataFile(entry, file, s, c, downloaded, src);
+    }
+
+    /** A file or directory the catalogue does not know, not read: its size only ({@link #withSha256} adds the loader's hash). */
+    static DataFile unknown(Path path) {
+        long size;
+        try {
+            size = Files.isRegularFile(path) ? Files.size(path) : 0;
+        } catch (java.io.IOException e) {
+            throw new DataException("cannot read " + path + ": " + e.getMessage(), e);
+        }
+        return new DataFile(null, path, new Checksums.Sums(size, null, null, null, null, false), Check.UNKNOWN, false, null);
     }
 
     /** The catalogue entry whose file (or VLMEvalKit's legacy name for it) is called as {@code file} is, or null. */

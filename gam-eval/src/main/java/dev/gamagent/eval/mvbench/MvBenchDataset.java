@@ -59,7 +59,11 @@ public final class MvBenchDataset {
     public static Dataset load(String name, Path dataDir, List<Path> hubCaches, VideoFrames frames, BenchmarkLoader.Filter filter) {
         MvBenchVariant variant = MvBenchVariant.of(name).orElseThrow(() -> new IllegalArgumentException(
                 "'" + name + "' is not an MVBench name; use one of " + String.join(", ", MvBenchVariant.names())));
-        Path root = MvBenchLayout.locate(variant, dataDir, hubCaches);
+        return load(variant, MvBenchLayout.locate(variant, dataDir, hubCaches), frames, filter);
+    }
+
+    /** The variant's rows from the snapshot at {@code root} (already known to hold the variant's layout). */
+    static Dataset load(MvBenchVariant variant, Path root, VideoFrames frames, BenchmarkLoader.Filter filter) {
         if (!frames.decoderAvailable()) { // every variant has video files: say it once, not once per row
             throw new ImageException(variant.datasetName() + " (" + root + "): decoding its videos needs ffmpeg and ffprobe, "
                     + "which are not on PATH; " + VideoFrames.INSTALL);

@@ -8,14 +8,15 @@ import dev.gamagent.eval.data.DatasetEntry;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 
 /**
- * The {@code gam eval} (and {@code gam sweep}) command lines that run a recipe's grid: one run per
- * benchmark with every row's method, the rows' settings together (rows whose settings disagree get runs of
- * their own); a test split without public answers runs on its stand-in, labelled so. Settings equal to
- * gam's defaults are left out.
+ * The {@code gam eval} (and {@code gam sweep}) runs of a recipe's grid: one run per benchmark with every row's
+ * method, the rows' settings together (rows whose settings disagree get runs of their own); a test split without
+ * public answers runs on its stand-in, labelled so. {@link #runs} gives them as data ({@code gam reproduce} runs
+ * them), {@link #steps} as command lines (settings equal to gam's defaults left out).
  */
 public final class RecipePlan {
     private RecipePlan() { }
@@ -23,45 +24,108 @@ public final class RecipePlan {
     /** One command and what it stands for. */
     public record Step(String command, String note) { }
 
+    /**
+     * One {@code gam eval} of the grid.
+     *
+     * @param benchmark the recipe's column
+     * @param data      the benchmark's name as gam runs it (the stand-in when the column's split has no public answers)
+     * @param standIn   why {@code data} is not the column's own split, or null
+     * @param dir       the output directory's name under the recipe's directory ({@code MMBench_V11_Test}, {@code MME-2})
+     * @param methods   the methods of the rows this run covers, in row order
+     * @param rows      those rows
+     * @param settings  the rows' settings together ({@code --set} keys)
+     * @param sweep     the recipe's sweep when this run is one recorded run re-decided by {@code gam sweep}, else null
+     */
+    public record EvalRun(Recipe.Benchmark benchmark, String data, String standIn, String dir, List<String> methods,
+                          List<Recipe.MethodRow> rows, Map<String, JsonNode> settings, Recipe.Run sweep) { }
+
+    /** The runs of {@code r}, all benchmarks and rows. */
+    public static List<EvalRun> runs(Recipe r, DatasetCatalogue data) { return runs(r, data, List.of(), List.of()); }
+
+    /**
+     * The runs of {@code r} restricted to the benchmarks named in {@code benchmarks} (a column or a dataset name) and
+     * the rows named in {@code rows} (a row or a method name); empty lists mean all. A name that matches nothing throws,
+     * naming the choices.
+     */
+    public static List<EvalRun> runs(Recipe r, DatasetCatalogue data, List<String> benchmarks, List<String> rows) {
+        for (String b : benchmarks) {
+            if (r.benchmarks().stream().noneMatch(x -> matches(b, x.column()) || matches(b, x.data()))) {
+                throw new IllegalArgumentException("recipe " + r.id() + " has no benchmark '" + b + "'; its columns: "
+                        + r.benchmarks().stream().filter(x -> x.aggregate() == null).map(x -> x.column() + (x.data() != null ? " (" + x.data() + ")" : "")).toList());
+            }
+        }
+        for (String m : rows) {
+            if (r.methods().stream().noneMatch(x -> matches(m, x.row()) || matches(m, x.method()))) {
+                throw new IllegalArgumentException("recipe " + r.id() + " has no row or method '" + m + "'; its rows: "
+                        + r.methods().stream().map(x -> x.row() + (x.method() != null ? " (" + x.method() + ")" : " (no method)")).toList());
+            }
+        }
+        List<EvalRun> out = new ArrayList<>();
+        for (Recipe.Benchmark b : r.benchmarks()) {
+            if (b.data() == null) continue;
+            if (!benchmarks.isEmpty() && benchmarks.stream().noneMatch(x -> matches(x, b.column()) || matches(x, b.data()))) continue;
+            DatasetEntry e = data.require(b.data());
+            String name = e.name(), standIn = null;
+            if (!e.answers()) {
+                name = b.standIn() != null ? b.standIn() : e.standIn();
+                standIn = b.column() + " has no public answers: its dev split " + name + " stands in for it";
+            }
+            String dir = b.column().replaceAll("[^A-Za-z0-9._-]", "_");
+            if (r.run() != null && "sweep".equals(r.run().how())) {
+                List<Recipe.MethodRow> mine = r.methods().stream()
+                        .filter(m -> rows.isEmpty() || rows.stream().anyMatch(x -> matches(x, m.row()) || matches(x, m.method()))).toList();
+                out.add(new EvalRun(b, name, standIn, dir, List.of(r.run().method()), mine, r.run().settings(), r.run()));
+                continue;
+            }
+            List<Map<String, JsonNode>> groups = new ArrayList<>();
+            List<List<Recipe.MethodRow>> members = new ArrayList<>();
+            for (Recipe.MethodRow m : r.methods()) {
+                if (m.method() == null) continue;
+                if (!rows.isEmpty() && rows.stream().noneMatch(x -> matches(x, m.row()) || matches(x, m.method()))) continue;
+                int g = 0;
+                while (g < groups.size() && !compatible(groups.get(g), m.settings())) g++;
+                if (g == groups.size()) { groups.add(new LinkedHashMap<>()); members.add(new ArrayList<>()); }
+                groups.get(g).putAll(m.settings());
+                members.get(g).add(m);
+            }
+            for (int g = 0; g < groups.size(); g++) {
+                List<String> methods = members.get(g).stream().map(Recipe.MethodRow::method).distinct().toList();
+                out.add(new EvalRun(b, name, standIn, dir + (groups.size() > 1 ? "-" + (g + 1) : ""), methods, List.copyOf(members.get(g)),
+                        java.util.Collections.unmodifiableMap(groups.get(g)), null));
+            }
+        }
+        return out;
+    }
+
+    /** The command lines that run {@code r} into {@code outRoot/<recipe>/…}; columns that cannot run yet are named. */
     public static List<Step> steps(Recipe r, DatasetCatalogue data, Config defaults, String outRoot) {
         List<Step> out = new ArrayList<>();
+        List<EvalRun> runs = runs(r, data);
         for (Recipe.Benchmark b : r.benchmarks()) {
             if (b.data() == null) {
                 if (b.aggregate() == null) out.add(new Step(null, b.column() + ": not runnable yet" + (b.note() != null ? " (" + b.note() + ")" : "")));
                 continue;
             }
-            DatasetEntry e = data.require(b.data());
-            String name = e.name(), note = null;
-            if (!e.answers()) {
-                name = b.standIn() != null ? b.standIn() : e.standIn();
-                note = b.column() + " has no public answers: its stand-in " + name + " is run instead (label every figure so)";
-            }
-            String dir = outRoot + "/" + r.id() + "/" + b.column().replaceAll("[^A-Za-z0-9._-]", "_");
-            if (r.run() != null && "sweep".equals(r.run().how())) {
-                out.add(new Step("gam eval --data " + name + " --methods " + r.run().method() + " --out " + dir + sets(r.run().settings(), defaults),
-                        note == null ? "one full-length run" : note));
-                StringBuilder sweep = new StringBuilder("gam sweep " + dir);
-                r.run().sweep().forEach((k, v) -> sweep.append(" --").append(k.replace('_', '-')).append(' ')
-                        .append(String.join(",", v.stream().map(JsonNode::asText).toList())));
-                out.add(new Step(sweep.toString(), r.run().why()));
-                continue;
-            }
-            List<Map<String, JsonNode>> groups = new ArrayList<>();
-            List<List<String>> methods = new ArrayList<>();
-            for (Recipe.MethodRow m : r.methods()) {
-                if (m.method() == null) continue;
-                int g = 0;
-                while (g < groups.size() && !compatible(groups.get(g), m.settings())) g++;
-                if (g == groups.size()) { groups.add(new LinkedHashMap<>()); methods.add(new ArrayList<>()); }
-                groups.get(g).putAll(m.settings());
-                if (!methods.get(g).contains(m.method())) methods.get(g).add(m.method());
-            }
-            for (int g = 0; g < groups.size(); g++) {
-                out.add(new Step("gam eval --data " + name + " --methods " + String.join(",", methods.get(g)) + " --out " + dir
-                        + (groups.size() > 1 ? "-" + (g + 1) : "") + sets(groups.get(g), defaults), note));
+            for (EvalRun run : runs) {
+                if (run.benchmark() != b) continue;
+                String dir = outRoot + "/" + r.id() + "/" + run.dir();
+                String note = run.standIn() == null ? null : b.column() + " has no public answers: its stand-in " + run.data()
+                        + " is run instead (label every figure so)";
+                out.add(new Step("gam eval --data " + run.data() + " --methods " + String.join(",", run.methods()) + " --out " + dir
+                        + sets(run.settings(), defaults), run.sweep() == null ? note : note == null ? "one full-length run" : note));
+                if (run.sweep() != null) {
+                    StringBuilder sweep = new StringBuilder("gam sweep " + dir);
+                    run.sweep().sweep().forEach((k, v) -> sweep.append(" --").append(k.replace('_', '-')).append(' ')
+                            .append(String.join(",", v.stream().map(JsonNode::asText).toList())));
+                    out.add(new Step(sweep.toString(), run.sweep().why()));
+                }
             }
         }
         return out;
+    }
+
+    private static boolean matches(String given, String name) {
+        return name != null && given.strip().toLowerCase(Locale.ROOT).equals(name.toLowerCase(Locale.ROOT));
     }
 
     private static boolean compatible(Map<String, JsonNode> group, Map<String, JsonNode> settings) {

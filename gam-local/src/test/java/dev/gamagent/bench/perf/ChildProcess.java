@@ -24,6 +24,8 @@ final class ChildProcess implements AutoCloseable {
 
     private final Process process;
     private final List<String> lines = new ArrayList<>();
+    /** When each line arrived (System.nanoTime). */
+    private final List<Long> times = new ArrayList<>();
     private final String name;
 
     private ChildProcess(String name, Process process, Path log) {
@@ -36,6 +38,7 @@ final class ChildProcess implements AutoCloseable {
                     w.println(line);
                     synchronized (lines) {
                         lines.add(line);
+                        times.add(System.nanoTime());
                         lines.notifyAll();
                     }
                 }
@@ -106,6 +109,14 @@ final class ChildProcess implements AutoCloseable {
                 }
             }
         }
+    }
+
+    /** When the first line matching {@code p} arrived (System.nanoTime), or -1. */
+    long timeOf(Pattern p) {
+        synchronized (lines) {
+            for (int i = 0; i < lines.size(); i++) if (p.matcher(lines.get(i)).find()) return times.get(i);
+        }
+        return -1;
     }
 
     boolean printed(String text) {

@@ -61,6 +61,65 @@ final class PerfDataset {
         return bytes / items.size();
     }
 
+    /**
+     * Writes at least {@code bytes} of benchmark to {@code out}: every row holds its own copy of one of {@code distinct}
+     * 1-megapixel JPEGs in its {@code image} column (no references), so the file grows with its rows as a benchmark of
+     * photos does. Returns the number of rows.
+     */
+    static int writeInline(Path out, long bytes, int distinct, long seed) throws IOException {
+        List<BenchItem> items = BenchmarkGenerator.withMix(seed, null).generate(distinct, Arrays.asList(Family.values()), it -> { });
+        String[] b64 = new String[items.size()];
+        Random noise = new Random(seed);
+        for (int i = 0; i < items.size(); i++) b64[i] = Base64.getEncoder().encodeToString(jpeg(texture(enlarge(items.get(i).image()), noise)));
+        Files.createDirectories(out.toAbsolutePath().getParent());
+        long written = 0;
+        int rows = 0;
+        try (Writer w = Files.newBufferedWriter(out, StandardCharsets.UTF_8)) {
+            String header = "index\timage\tquestion\thint\tA\tB\tC\tD\tanswer\tcategory\tl2-category\tsplit\n";
+            w.write(header);
+            written += header.length();
+            while (written < bytes) {
+                BenchItem it = items.get(rows % items.size());
+                StringBuilder sb = new StringBuilder();
+                sb.append(rows).append('\t').append(b64[rows % items.size()]).append('\t').append(clean(it.question())).append('\t').append(clean(it.hint()));
+                for (String l : List.of("A", "B", "C", "D")) sb.append('\t').append(clean(it.options().getOrDefault(l, "")));
+                sb.append('\t').append(it.answer()).append('\t').append(it.category()).append('\t').append(it.l2Category()).append("\ttest\n");
+                w.write(sb.toString());
+                written += sb.length();
+                rows++;
+            }
+        }
+        return rows;
+    }
+
+    /** {@code bytes} of random bytes: what a benchmark loader must refuse at once. */
+    static void writeRandom(Path out, long bytes, long seed) throws IOException {
+        byte[] block = new byte[16 << 20];
+        new Random(seed).nextBytes(block);
+        Files.createDirectories(out.toAbsolutePath().getParent());
+        try (var o = Files.newOutputStream(out)) {
+            for (long left = bytes; left > 0; left -= block.length) {
+                o.write(block, 0, (int) Math.min(left, block.length));
+                block[(int) (left % block.length)] ^= 0x5A; // blocks differ
+            }
+        }
+    }
+
+    /** {@code bytes} of lines of tab-separated random tokens: text that is no benchmark. */
+    static void writeJunkLines(Path out, long bytes, long seed) throws IOException {
+        Random r = new Random(seed);
+        StringBuilder block = new StringBuilder();
+        while (block.length() < 8 << 20) {
+            for (int c = 0; c < 8; c++) block.append(c == 0 ? "" : "\t").append(Long.toString(r.nextLong(), 36));
+            block.append('\n');
+        }
+        byte[] b = block.toString().getBytes(StandardCharsets.UTF_8);
+        Files.createDirectories(out.toAbsolutePath().getParent());
+        try (var o = Files.newOutputStream(out)) {
+            for (long left = bytes; left > 0; left -= b.length) o.write(b, 0, (int) Math.min(left, b.length));
+        }
+    }
+
     private static BufferedImage enlarge(BufferedImage in) {
         BufferedImage out = new BufferedImage(WIDTH, HEIGHT, BufferedImage.TYPE_INT_RGB);
         var g = out.createGraphics();

@@ -52,25 +52,30 @@ public final class PerfSuite {
     private Path photos; // the 1-megapixel JPEG benchmark file
     private int photoRows;
 
-    private PerfSuite(Launcher launcher, Path work, List<String> only) {
+    private final ScaleSteps scale;
+
+    private PerfSuite(Launcher launcher, Path work, List<String> only, boolean big) {
         this.launcher = launcher;
         this.work = work;
         this.only = only;
+        this.scale = new ScaleSteps(launcher, work, report, big);
     }
 
     public static void main(String[] args) throws Exception {
         Path jar = Path.of("gam-cli/target/gam.jar"), work = Path.of("target/perf");
         List<String> only = List.of();
+        boolean big = false;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--jar" -> jar = Path.of(args[++i]);
                 case "--out" -> work = Path.of(args[++i]);
                 case "--only" -> only = Arrays.asList(args[++i].split(","));
-                default -> throw new IllegalArgumentException("unknown argument " + args[i] + "; use --jar FILE, --out DIR, --only a,b");
+                case "--big" -> big = true;
+                default -> throw new IllegalArgumentException("unknown argument " + args[i] + "; use --jar FILE, --out DIR, --only a,b, --big");
             }
         }
         Files.createDirectories(work);
-        PerfSuite suite = new PerfSuite(Launcher.find(jar), work, only);
+        PerfSuite suite = new PerfSuite(Launcher.find(jar), work, only, big);
         System.exit(suite.run() ? 0 : 1);
     }
 
@@ -92,6 +97,14 @@ public final class PerfSuite {
         step("tokens", this::tokensPerQuestion);
         step("coldstart", this::coldStart);
         step("perception", this::perception);
+        // issue 25: bounded memory at real benchmark sizes, a first round that does not wait, fast ends
+        step("firstround", scale::firstRound);
+        step("busy", scale::busy);
+        step("fixedcost", scale::fixedCost);
+        step("junk", scale::junk);
+        step("replycap", scale::replyCap);
+        step("memory", scale::memory);
+        step("generate", scale::generate);
         double minutes = (System.nanoTime() - t0) / 60e9;
         String header = String.format(Locale.ROOT, "bench/perf.sh, %s, %d cores, load average %s before and %s after, %.1f min, children on Java %d",
                 started, Runtime.getRuntime().availableProcessors(), loadBefore, loadAverage(), minutes, launcher.javaVersion());
@@ -275,7 +288,7 @@ public final class PerfSuite {
      * The live heap: the largest occupancy right after a full collection, from a -Xlog:gc file (MiB); after a
      * young collection the old generation still holds garbage, so those count only when no full one ran.
      */
-    private static double gcPeakAfter(Path log) throws IOException {
+    static double gcPeakAfter(Path log) throws IOException {
         double full = 0, young = 0;
         for (String l : Files.readAllLines(log)) {
             Matcher m = GC_LINE.matcher(l);
@@ -472,7 +485,7 @@ public final class PerfSuite {
         return ChildProcess.start(tag, launcher.gam(jvmOptions, args.toArray(String[]::new)), work.resolve(tag + ".log"));
     }
 
-    private static void requireExit(ChildProcess p, Duration timeout) {
+    static void requireExit(ChildProcess p, Duration timeout) {
         if (!p.waitFor(timeout)) throw new IllegalStateException("did not finish within " + timeout.toMinutes() + " min");
         if (p.exitCode() != 0) throw new IllegalStateException("exited with " + p.exitCode() + ": " + String.join(" | ", p.tail(15)));
     }
@@ -495,13 +508,13 @@ public final class PerfSuite {
         return photos;
     }
 
-    private static double median(List<Double> xs) {
+    static double median(List<Double> xs) {
         if (xs.isEmpty()) return Double.NaN;
         List<Double> s = xs.stream().sorted().toList();
         return s.size() % 2 == 1 ? s.get(s.size() / 2) : (s.get(s.size() / 2 - 1) + s.get(s.size() / 2)) / 2;
     }
 
-    private static String loadAverage() {
+    static String loadAverage() {
         try {
             String[] f = Files.readString(Path.of("/proc/loadavg")).split(" ");
             return f[0] + "/" + f[1] + "/" + f[2];
@@ -510,7 +523,7 @@ public final class PerfSuite {
         }
     }
 
-    private static void deleteTree(Path p) throws IOException {
+    static void deleteTree(Path p) throws IOException {
         if (!Files.exists(p)) return;
         try (var s = Files.walk(p)) {
             for (Path x : s.sorted(java.util.Comparator.reverseOrder()).toList()) Files.delete(x);

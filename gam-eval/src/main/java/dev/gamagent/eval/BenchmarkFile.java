@@ -1,0 +1,119 @@
+package dev.gamagent.eval;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.gamagent.api.Question;
+import dev.gamagent.eval.BenchmarkLoader.BadRowException;
+import dev.gamagent.eval.BenchmarkLoader.Format;
+import dev.gamagent.eval.BenchmarkLoader.Images;
+import dev.gamagent.util.Json;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * An indexed benchmark file as its questions read it: a row's bytes are read again by position and parsed as the
+ * index pass parsed them, into the question's text (its shell) and, when it starts, its images.
+ */
+final class BenchmarkFile {
+    private final DataBytes data;
+    private final Format format;
+    private final List<String> header;
+    private final Path baseDir;
+    private final Images images;
+    private final boolean multipleChoice;
+
+    BenchmarkFile(DataBytes data, Format format, List<String> header, Path baseDir, Images images, boolean multipleChoice) {
+        this.data = data;
+        this.format = format;
+        this.header = header;
+        this.baseDir = baseDir;
+        this.images = images;
+        this.multipleChoice = multipleChoice;
+    }
+
+    /** The row's fields, the image cell included, read again from the file. */
+    Map<String, String> fields(RowEntry e, String idx) {
+        byte[] bytes = data.read(e.start, e.length);
+        switch (format) {
+            case TSV -> {
+                List<String> cells = TsvScanner.fields(bytes); // the bytes split as the index pass split them, whole this time
+                if (cells == null || cells.size() != header.size()) throw changed(e);
+                Map<String, String> m = new LinkedHashMap<>();
+                for (int c = 0; c < header.size(); c++) m.put(header.get(c), cells.get(c));
+                return m;
+            }
+            case JSONL -> {
+                JsonNode n = tree(bytes, e);
+                if (!n.isObject()) throw changed(e);
+                return BenchmarkLoader.jsonlFields(n);
+            }
+            case M3MAD -> { return BenchmarkLoader.m3madFields(tree(bytes, e), idx); }
+            default -> throw new IllegalStateException(format.toString());
+        }
+    }
+
+    /** Image cells of rows other rows name (VLMEvalKit's convention), kept while they fit in {@link #REFERENCED_CHARS}. */
+    private final java.util.LinkedHashMap<RowEntry, String> referenced = new java.util.LinkedHashMap<>(64, 0.75f, true);
+    private long referencedChars;
+    /** 64 M characters: the images a large MMBench-style file's rows name, without holding the file. */
+    static final long REFERENCED_CHARS = 64L << 20;
+
+    /** The image cell of a row that other rows name, from memory when it was read recently. */
+    String referencedCell(RowEntry e) {
+        synchronized (referenced) {
+            String cell = referenced.get(e);
+            if (cell != null) return cell;
+        }
+        String cell = imageCell(e);
+        synchronized (referenced) {
+            if (cell.length() <= REFERENCED_CHARS / 4 && referenced.putIfAbsent(e, cell) == null) {
+                referencedChars += cell.length();
+                var it = referenced.entrySet().iterator();
+                while (referencedChars > REFERENCED_CHARS && it.hasNext()) {
+                    referencedChars -= it.next().getValue().length();
+                    it.remove();
+                }
+            }
+        }
+        return cell;
+    }
+
+    /** The text of a row's {@code image} cell (for a check the index pass could not make as the row passed). */
+    String imageCell(RowEntry e) {
+        String cell = fields(e, null).get("image");
+        if (cell == null) throw new BadRowException("no 'image' cell");
+        return cell;
+    }
+
+    private JsonNode tree(byte[] bytes, RowEntry e) {
+        try {
+            JsonNode n = Json.MAPPER.readTree(bytes);
+            if (n == null) throw changed(e);
+            return n;
+        } catch (IOException ex) {
+            throw changed(e);
+        }
+    }
+
+    private IllegalStateException changed(RowEntry e) {
+        return new IllegalStateException("benchmark file " + data.name() + ": the row on line " + e.line + " no longer reads as it did "
+                + "when the file was indexed (was the file changed?); rerun the command");
+    }
+
+    /** A question that reads row {@code e} when asked. */
+    EvalQuestion.Source source(RowEntry e, String idx) {
+        return new EvalQuestion.Source() {
+            @Override public Question shell() { return BenchmarkLoader.toQuestion(idx, fields(e, idx), multipleChoice); }
+
+            @Override public Question full() {
+                Map<String, String> m = fields(e, idx);
+                Question shell = BenchmarkLoader.toQuestion(idx, m, multipleChoice);
+                String named = e.imageRow == null ? null : referencedCell(e.imageRow);
+                return shell.withImages(BenchmarkLoader.decodeImages(idx, m, named, baseDir, images));
+            }
+        };
+    }
+}

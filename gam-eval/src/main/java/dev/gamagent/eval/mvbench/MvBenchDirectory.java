@@ -1,0 +1,45 @@
+package dev.gamagent.eval.mvbench;
+
+import dev.gamagent.eval.BenchmarkLoader;
+import dev.gamagent.eval.Dataset;
+import dev.gamagent.image.VideoFrames;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * {@code --data DIR} where DIR is a snapshot of MVBench's repository in VLMEvalKit's layout ({@link MvBenchLayout}):
+ * the main branch ({@code json/} and {@code video/}) is read as {@code MVBench_8frame}, the video branch
+ * ({@code test.json} and the mp4 files) as {@code MVBench_MP4_8frame}, VLMEvalKit's usual frame counts. Found by
+ * {@link BenchmarkLoader} through {@link java.util.ServiceLoader}; a directory that is neither is told what it lacks.
+ */
+public final class MvBenchDirectory implements BenchmarkLoader.DirectoryLayout {
+    @Override public String name() { return "MVBench"; }
+
+    @Override public String expects() {
+        return "json/ (its 20 annotation files) and video/ of " + MvBenchVariant.REPOSITORY + "'s main branch, read as "
+                + MvBenchVariant.MVBENCH_8FRAME.datasetName() + ", or test.json and the mp4 files of its video branch, read as "
+                + MvBenchVariant.MVBENCH_MP4_8FRAME.datasetName();
+    }
+
+    @Override public boolean matches(Path dir) { return variant(dir) != null; }
+
+    /** The main branch's shortfall when the directory looks like it (or like neither); the video branch only needs test.json. */
+    @Override public String lacks(Path dir) {
+        if (variant(dir) != null) return null;
+        if (Files.isDirectory(dir.resolve("json"))) return MvBenchLayout.lacks(MvBenchVariant.MVBENCH_8FRAME, dir);
+        return "no json/ folder and no test.json";
+    }
+
+    @Override public Dataset load(Path dir, BenchmarkLoader.Filter filter, BenchmarkLoader.Images images) {
+        MvBenchVariant v = variant(dir);
+        if (v == null) throw new IllegalArgumentException(dir + " is not a snapshot of " + MvBenchVariant.REPOSITORY + ": " + lacks(dir));
+        return MvBenchDataset.load(v, dir, new VideoFrames(System.getenv("PATH"), images.loader()), filter);
+    }
+
+    private static MvBenchVariant variant(Path dir) {
+        if (MvBenchLayout.lacks(MvBenchVariant.MVBENCH_8FRAME, dir) == null) return MvBenchVariant.MVBENCH_8FRAME;
+        if (MvBenchLayout.lacks(MvBenchVariant.MVBENCH_MP4_8FRAME, dir) == null) return MvBenchVariant.MVBENCH_MP4_8FRAME;
+        return null;
+    }
+}

@@ -1,0 +1,211 @@
+package dev.gamagent.eval.recipe;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import dev.gamagent.eval.stats.Interval;
+import dev.gamagent.eval.stats.IntervalMethod;
+import dev.gamagent.eval.stats.Pairwise;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * A recipe's grid in the paper's layout — rows methods, columns benchmarks — with our figure and its 95 % interval
+ * (Wilson, from the statistics module), the paper's figure for the model run when the paper reports that model, and
+ * Δ = ours − paper. A recipe with columns of its own (DREAM Table 4) is compared as they say: prompt tokens
+ * (totals, not comparable: Δ left out), accuracy over all its benchmarks, and the ratio of a "w/ DREAM" row's prompt
+ * tokens to its bare debate's.
+ *
+ * @param paperModel the paper's name of the model whose figures are in the paper column (null: none)
+ * @param paperLabel how the paper column is labelled: the model's name, or a warning that it is not the model run
+ * @param notes      stand-ins, empty cells and what the figures are
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record PaperTable(String recipe, String paper, String table, String title, String unit, String modelRun, String paperModel,
+                         String paperLabel, boolean paperIsModelRun, List<String> columns, List<String> rows, List<Cell> cells,
+                         List<String> notes) {
+
+    /** What we measured for one row on one benchmark: {@code right} of {@code n} graded items and what the answers cost. */
+    public record Measured(int right, int n, double promptTokens, double completionTokens, double calls, int answers) {
+        Measured plus(Measured o) {
+            return new Measured(right + o.right, n + o.n, promptTokens + o.promptTokens, completionTokens + o.completionTokens,
+                    calls + o.calls, answers + o.answers);
+        }
+    }
+
+    /** One cell: ours (null: not run), its interval and items, the paper's figure as printed (null: none for this model), Δ. */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record Cell(String row, String column, Double ours, Interval ci, Integer n, String paper, Double delta, String note) { }
+
+    /**
+     * Builds the table. {@code measured}: row → column → what we measured; {@code standIns}: column → why another split
+     * was run; {@code paperModel} the matched model (null: the paper's column stays empty); {@code notPaperModel} why
+     * the model run is not the paper's even so (the built-in model, the simulator), else null.
+     */
+    public static PaperTable build(Recipe r, String modelRun, Recipe.Model paperModel, String notPaperModel,
+                                   Map<String, Map<String, Measured>> measured, Map<String, String> standIns) {
+        List<String> notes = new ArrayList<>();
+        boolean own = !r.columns().isEmpty();
+        List<String> columns = own ? r.columns() : r.benchmarks().stream().map(Recipe.Benchmark::column).toList();
+        List<String> rows = r.methods().stream().map(Recipe.MethodRow::row).toList();
+        Map<String, String> header = new LinkedHashMap<>();
+        for (String c : columns) header.put(c, c);
+        standIns.forEach((column, why) -> {
+            if (header.containsKey(column)) header.put(column, column + "†");
+            notes.add("† " + why + "; every figure in that column is the stand-in's.");
+        });
+        List<Cell> cells = new ArrayList<>();
+        for (Recipe.MethodRow m : r.methods()) {
+            Map<String, Measured> mine = measured.getOrDefault(m.row(), Map.of());
+            for (String c : columns) {
+                String paper = null;
+                if (paperModel != null) {
+                    for (Recipe.Figure f : r.figures()) {
+                        if (f.model().equals(paperModel.name()) && f.row().equals(m.row()) && f.column().equals(c)) {
+                            paper = f.value() + (f.derived() != null ? "*" : "");
+                        }
+                    }
+                }
+                Cell cell = own ? ownColumn(r, m, c, measured, paper) : benchmarkColumn(r, m.row(), c, mine, measured, paper);
+                cells.add(new Cell(cell.row(), header.get(c), cell.ours(), cell.ci(), cell.n(), cell.paper(), cell.delta(), cell.note()));
+            }
+            if (m.method() == null) notes.add(m.row() + ": no method (" + m.note() + "): an empty row.");
+        }
+        String label;
+        if (paperModel == null) {
+            label = "paper";
+            notes.add("The paper reports no figures for " + (modelRun == null ? "the model run" : modelRun) + " (its models: "
+                    + String.join(", ", r.models().stream().map(Recipe.Model::name).toList()) + "; aliases in the recipe): the paper column is empty"
+                    + (notPaperModel != null ? " (--paper-model NAME sets one of them beside ours, labelled as not the model run)." : "."));
+        } else if (notPaperModel != null) {
+            label = "paper, " + paperModel.name() + " — NOT the model run here (" + notPaperModel + ")";
+            notes.add("The paper column holds " + paperModel.name() + "'s figures for reference only: " + notPaperModel + ", not "
+                    + paperModel.name() + "; Δ compares different models.");
+        } else {
+            label = "paper, " + paperModel.name();
+        }
+        notes.add("ours: " + (own ? "each column as its header says; accuracy" : r.metric() + (r.unit() != null ? " (" + r.unit() + ")" : ""))
+                + " with its 95 % interval (" + IntervalMethod.WILSON.label() + ") over the graded items (a circular group counts once); Δ = ours − paper."
+                + " Paper figures marked * are derived (the recipe says how). Missing in the paper's text: " + r.missing());
+        return new PaperTable(r.id(), r.paper(), r.table(), r.title(), r.unit(), modelRun, paperModel == null ? null : paperModel.name(), label,
+                paperModel != null && notPaperModel == null, columns.stream().map(header::get).toList(), rows, cells, notes);
+    }
+
+    private static Cell benchmarkColumn(Recipe r, String row, String column, Map<String, Measured> mine, Map<String, Map<String, Measured>> all,
+                                        String paper) {
+        Recipe.Benchmark b = r.benchmarks().stream().filter(x -> x.column().equals(column)).findFirst().orElse(null);
+        if (b != null && b.aggregate() != null) {
+            // the paper's average of the other columns: ours when every one of them was run
+            List<Double> parts = new ArrayList<>();
+            for (Recipe.Benchmark o : r.benchmarks()) {
+                if (o.aggregate() != null) continue;
+                Measured m = mine.get(o.column());
+                if (m == null || m.n() == 0) return new Cell(row, column, null, null, null, paper, null, b.aggregate() + ": needs every column");
+                parts.add(100.0 * m.right() / m.n());
+            }
+            double mean = parts.stream().mapToDouble(Double::doubleValue).average().orElse(Double.NaN);
+            return new Cell(row, column, mean, null, null, paper, delta(mean, paper), b.aggregate());
+        }
+        Measured m = mine.get(column);
+        if (m == null || m.n() == 0) return new Cell(row, column, null, null, null, paper, null, b != null && b.data() == null ? "not runnable yet" : null);
+        return accuracy(row, column, m, paper);
+    }
+
+    private static Cell accuracy(String row, String column, Measured m, String paper) {
+        Interval ci = IntervalMethod.WILSON.proportion(m.right(), m.n(), Pairwise.LEVEL);
+        double ours = 100.0 * m.right() / m.n();
+        return new Cell(row, column, ours, new Interval(100 * ci.lo(), 100 * ci.hi()), m.n(), paper, delta(ours, paper), null);
+    }
+
+    /** DREAM Table 4's columns: over all the benchmarks run. */
+    private static Cell ownColumn(Recipe r, Recipe.MethodRow m, String column, Map<String, Map<String, Measured>> all, String paper) {
+        Measured total = sum(all.get(m.row()));
+        if (total == null) return new Cell(m.row(), column, null, null, null, paper, null, null);
+        String c = column.toLowerCase(Locale.ROOT);
+        if (c.contains("accuracy")) return total.n() == 0 ? new Cell(m.row(), column, null, null, null, paper, null, null) : accuracy(m.row(), column, total, paper);
+        if (c.contains("tokens (m)")) {
+            return new Cell(m.row(), column, total.promptTokens() / 1e6, null, total.answers(), paper, null,
+                    "a total over our questions and tokenizer: not comparable with the paper's (compare the ratio)");
+        }
+        if (c.contains("÷")) {
+            String bare = m.row().replace(" w/ DREAM", "");
+            if (bare.equals(m.row())) return new Cell(m.row(), column, null, null, null, paper, null, null);
+            Measured base = sum(all.get(bare));
+            if (base == null || base.promptTokens() == 0) return new Cell(m.row(), column, null, null, null, paper, null, bare + " not run");
+            double ratio = total.promptTokens() / base.promptTokens();
+            return new Cell(m.row(), column, ratio, null, total.answers(), paper, delta(ratio, paper), "prompt tokens ÷ " + bare + "'s");
+        }
+        throw new IllegalArgumentException("recipe " + r.id() + ": no way to measure its column '" + column + "'");
+    }
+
+    private static Measured sum(Map<String, Measured> byColumn) {
+        if (byColumn == null || byColumn.isEmpty()) return null;
+        Measured t = null;
+        for (Measured m : byColumn.values()) t = t == null ? m : t.plus(m);
+        return t;
+    }
+
+    private static Double delta(double ours, String paper) {
+        if (paper == null) return null;
+        return ours - Double.parseDouble(paper.replace("*", ""));
+    }
+
+    /**
+     * The paper's model that {@code model} (as given to {@code --model}, or a server's name for it) is: its name or one of its
+     * aliases, ignoring case and a {@code kind:} prefix; null when the paper does not report it.
+     */
+    public static Recipe.Model matchModel(Recipe r, String model) {
+        if (model == null || model.isBlank()) return null;
+        String m = model.strip().toLowerCase(Locale.ROOT);
+        for (int pass = 0; pass < 2; pass++) {
+            for (Recipe.Model x : r.models()) {
+                if (x.name().equalsIgnoreCase(m)) return x;
+                for (String a : x.aliases()) if (a.equalsIgnoreCase(m)) return x;
+            }
+            int colon = m.indexOf(':');
+            // "openai:Qwen/Qwen2.5-VL-7B-Instruct" → the model part; an ollama tag ("qwen2.5vl:7b") was tried whole first
+            if (colon < 0) break;
+            m = m.substring(colon + 1);
+        }
+        return null;
+    }
+
+    /** The table as markdown: a row per method, for each column ours (95 % interval), the paper's figure, Δ. */
+    public String markdown() {
+        StringBuilder sb = new StringBuilder();
+        sb.append("### ").append(recipe).append(": ").append(title).append("\n\n");
+        sb.append(paper).append(", ").append(table).append(". Model run: ").append(modelRun == null ? "(the server's own)" : modelRun).append(".\n\n");
+        String paperHeader = paperLabel;
+        if (paperModel != null && !paperIsModelRun) {
+            // the warning once above the table; each paper column points to it
+            sb.append("‡ Paper column: ").append(paperLabel).append(".\n\n");
+            paperHeader = "paper ‡";
+        }
+        sb.append("| row |");
+        for (String c : columns) sb.append(' ').append(c).append(" ours (95 % CI) | ").append(paperHeader).append(" | Δ |");
+        sb.append("\n|---|");
+        sb.append("---:|---:|---:|".repeat(columns.size()));
+        sb.append('\n');
+        for (String row : rows) {
+            sb.append("| ").append(row).append(" |");
+            for (String c : columns) {
+                Cell cell = cells.stream().filter(x -> x.row().equals(row) && x.column().equals(c)).findFirst().orElse(null);
+                sb.append(' ').append(ours(cell)).append(" | ").append(cell == null || cell.paper() == null ? "" : cell.paper())
+                        .append(" | ").append(cell == null || cell.delta() == null ? "" : String.format(Locale.ROOT, "%+.2f", cell.delta())).append(" |");
+            }
+            sb.append('\n');
+        }
+        sb.append('\n');
+        for (String n : notes) sb.append("- ").append(n).append('\n');
+        return sb.toString();
+    }
+
+    private static String ours(Cell c) {
+        if (c == null || c.ours() == null) return "";
+        String v = Math.abs(c.ours()) < 10 && c.ci() == null ? String.format(Locale.ROOT, "%.3f", c.ours()) : String.format(Locale.ROOT, "%.2f", c.ours());
+        if (c.ci() != null) v += String.format(Locale.ROOT, " (%.1f–%.1f, n=%d)", c.ci().lo(), c.ci().hi(), c.n());
+        return v;
+    }
+}
