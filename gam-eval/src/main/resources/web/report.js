@@ -114,8 +114,33 @@
           // label positions are chosen after the first draw (placeLabels), so close points' labels do not overlap
           label: { show: true, position: 'right', distance: 8, formatter: (p) => `${p.data.name} ${pct(p.data.value[1])}`, fontSize: 12, color: '#222' } },
         errorBars('95% intervals', pts.filter((p) => p.ci).map((p) => ({ value: [p.x, p.ci.lo, p.ci.hi], color: colorOf[p.name] }))),
-      ],
+      ].concat(paperMarks(pts)),
     };
+  }
+
+  /**
+   * The paper's figures (gam reproduce's paper_figures) as hollow diamonds at our method's cost, one per recipe row the
+   * paper reports for that method, labelled with the figure; named for the paper's model, and for not being the model
+   * run when the run used another model. None when the run has no paper figures.
+   */
+  function paperMarks(pts) {
+    const marks = [];
+    let label = null;
+    for (const run of data.runs) {
+      const pf = run.paperFigures;
+      if (!pf || !pf.rows) continue;
+      for (const row of pf.rows) {
+        const paper = parseFloat(row.paper);
+        const ours = pts.find((p) => p.name === seriesName(run.name, row.method));
+        if (!ours || !Number.isFinite(paper)) continue;
+        label = label || (pf.paper_is_model_run ? `paper (${pf.paper_model})` : `paper (${pf.paper_model}, NOT the model run here)`);
+        marks.push({ name: `${row.row}: paper ${row.paper}`, value: [ours.x, paper / 100], itemStyle: { color: 'none', borderColor: colorOf[ours.name], borderWidth: 2 } });
+      }
+    }
+    if (!marks.length) return [];
+    return [{ name: label, type: 'scatter', symbol: 'diamond', symbolSize: 15, z: 4, data: marks,
+      tooltip: { formatter: (p) => `${p.data.name} %<br>${label}` },
+      label: { show: true, position: 'left', distance: 8, formatter: (p) => `paper ${(p.data.value[1] * 100).toFixed(2)}%`, fontSize: 11, color: '#555' } }];
   }
 
   /**

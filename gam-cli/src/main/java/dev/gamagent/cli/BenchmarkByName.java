@@ -29,16 +29,50 @@ final class BenchmarkByName {
         DataFiles.DataFile file = f.resolve(data.toString());
         DatasetEntry e = file.entry();
         if (e != null && !e.answers()) {
-            throw new IllegalArgumentException(e.name() + " has no public answers, so gam eval cannot grade it"
-                    + (e.standIn() != null ? "; evaluate its dev split " + e.standIn() + " instead (--data " + e.standIn() + ")" : "")
-                    + (e.submitTo() != null ? "; the official figures come from predictions submitted to " + e.submitTo()
-                    + " (writing the submission file is not supported yet)" : ""));
+            err.println("note: " + e.name() + " has no public answers: the answers are kept as 'ungraded' (never counted as wrong) and "
+                    + "written to the official submission file"
+                    + (e.submitTo() != null ? ", to be graded at " + e.submitTo() : "")
+                    + (e.standIn() != null ? "; for figures here, evaluate its dev split (--data " + e.standIn() + ")" : ""));
         }
         if (e != null) {
             err.println((file.check().warns() ? "warning: " : "data: ") + file.describe());
             if (e.note() != null) err.println("note: " + e.name() + ": " + e.note());
         }
         return file;
+    }
+
+    /**
+     * For answers kept ungraded (a test split without public answers): the official submission file per method, where to
+     * submit it, and {@code no_public_answers} in {@code summary.json}; printed, as the table shows no accuracy for them.
+     */
+    private static void submission(DataFiles.DataFile file, Path out, Path summary) {
+        if (!Files.isRegularFile(summary)) return;
+        List<dev.gamagent.eval.ResultRecord> records = ResultStore.read(out);
+        long ungraded = records.stream().filter(dev.gamagent.eval.ResultRecord::ungraded).count();
+        if (ungraded == 0) return;
+        DatasetEntry e = file.entry();
+        String name = e != null ? e.name() : stem(file.path());
+        String submitTo = e != null ? e.submitTo() : null;
+        try {
+            List<dev.gamagent.eval.data.Submission.Written> written = dev.gamagent.eval.data.Submission.write(file.path(), name, records, out);
+            SummaryData.addTo(summary, "no_public_answers", dev.gamagent.eval.data.Submission.summary(name, submitTo, written, ungraded));
+            System.out.println(name + ": no public answers: " + ungraded + " answers kept as 'ungraded' (not counted right or wrong; "
+                    + "the accuracy above leaves them out)");
+            for (var w : written) {
+                System.out.println("submission file (" + w.method() + "): " + w.file() + " (" + w.answered() + " of " + w.rows() + " rows answered"
+                        + (w.answered() < w.rows() ? "; the server grades the whole split: run without --limit before submitting" : "") + ")");
+            }
+            System.out.println(submitTo != null ? "submit it at " + submitTo + " for the official figures"
+                    : "submit it to the benchmark's evaluation server for the official figures");
+        } catch (IOException ex) {
+            System.err.println("warning: cannot write the submission file from " + file.path() + ": " + ex.getMessage());
+        }
+    }
+
+    private static String stem(Path p) {
+        String n = p.getFileName().toString();
+        int dot = n.lastIndexOf('.');
+        return dot > 0 ? n.substring(0, dot) : n;
     }
 
     /** The configuration with the benchmark's VLMEvalKit rule for open answers (yes/no for MME, MathVista's prefetch), when it has one. */
@@ -68,6 +102,7 @@ final class BenchmarkByName {
     private static void addToSummary(DataFiles.DataFile file, Path out) {
         Path summary = out.resolve("summary.json");
         SummaryData.addTo(summary, "data_file", file.provenance(DatasetCatalogue.builtIn()));
+        submission(file, out, summary);
         if (!BenchmarkScore.appliesTo(file.entry()) || !Files.isRegularFile(summary)) return;
         try {
             ObjectNode score = BenchmarkScore.mme(file.path(), ResultStore.read(out));

@@ -344,8 +344,10 @@ public final class ReproduceCommand implements Callable<Integer> {
         }
         try {
             dev.gamagent.eval.data.SummaryData.addTo(p.dir().resolve("summary.json"), "paper_figures", o);
+            dev.gamagent.eval.HtmlReport.markPaperFigures(p.dir().resolve("report.html"), o);
         } catch (RuntimeException e) {
-            System.err.println("warning: could not add the paper's figures to " + p.dir().resolve("summary.json") + ": " + e.getMessage());
+            System.err.println("warning: could not add the paper's figures to " + p.dir().resolve("summary.json") + " and report.html: "
+                    + e.getMessage());
         }
     }
 

@@ -182,11 +182,49 @@ class BenchmarkByNameTest {
         return Base64.getEncoder().encodeToString(png.toByteArray());
     }
 
-    @Test void aTestSplitWithoutPublicAnswersNamesItsStandInAndWhereToSubmit() throws IOException {
-        Files.write(data.resolve("MMBench_TEST_EN_V11.tsv"), tsv(false));
-        CommandRun r = eval("MMBench_TEST_EN_V11", dir.resolve("run"));
-        assertThat(r.code()).isEqualTo(1);
-        assertThat(r.err()).contains("no public answers", "--data MMBench_DEV_EN_V11", "https://mmbench.opencompass.org.cn/mmbench-submission");
+    /**
+     * MMBench's test split has no answers: every row is asked, its answer kept as 'ungraded' (never wrong), and the
+     * submission file is VLMEvalKit's prediction layout (the file's columns but image, plus prediction), with where to submit.
+     */
+    @Test void aTestSplitWithoutPublicAnswersWritesTheSubmissionFileAndNamesWhereToSubmitIt() throws IOException {
+        String img = tsvImage();
+        String text = "index\tquestion\thint\tA\tB\tcategory\tl2-category\tsplit\timage\n"
+                + "7\tWhat colour is the triangle?\tnan\tred\tgreen\tcolor\tperception\ttest\t" + img + "\n"
+                + "9\tWhat shape is drawn?\tnan\tcircle\ttriangle\tshape\tperception\ttest\t" + img + "\n";
+        Files.writeString(data.resolve("MMBench_TEST_EN_V11.tsv"), text);
+        Path out = dir.resolve("run");
+        CommandRun r = CommandRun.main("eval", "--data", "MMBench_TEST_EN_V11", "--methods", "single,gam", "--out", out.toString(),
+                "--no-circular", "--data-dir", data.toString(), "--data-mirror", mirror.base());
+        assertThat(r.code()).as(r.err()).isZero();
         assertThat(mirror.requests()).isEmpty();
+        assertThat(r.err()).contains("MMBench_TEST_EN_V11 has no public answers", "--data MMBench_DEV_EN_V11");
+        Path single = out.resolve("submission").resolve("single_MMBench_TEST_EN_V11.xlsx");
+        assertThat(r.out()).contains("no public answers: 4 answers kept as 'ungraded'", single.toString(), "2 of 2 rows answered",
+                "submit it at https://mmbench.opencompass.org.cn/mmbench-submission");
+        for (String line : Files.readAllLines(out.resolve("results.jsonl"))) {
+            assertThat(Json.MAPPER.readTree(line).get("outcome").asText()).isEqualTo("ungraded");
+        }
+        dev.gamagent.eval.PredictionFile f = dev.gamagent.eval.PredictionFile.read(single);
+        assertThat(f.columns()).containsExactly("index", "question", "hint", "A", "B", "category", "l2-category", "split", "prediction");
+        assertThat(f.rows()).extracting(m -> m.get("index")).containsExactly("7", "9");
+        assertThat(f.rows()).allSatisfy(m -> assertThat(m.get("prediction")).isNotBlank());
+        assertThat(f.rows().get(1).get("question")).isEqualTo("What shape is drawn?");
+        assertThat(Files.exists(out.resolve("submission").resolve("gam_MMBench_TEST_EN_V11.xlsx"))).isTrue();
+        JsonNode s = summary(out);
+        assertThat(s.at("/no_public_answers/ungraded_records").asInt()).isEqualTo(4);
+        assertThat(s.at("/no_public_answers/submit_to").asText()).isEqualTo("https://mmbench.opencompass.org.cn/mmbench-submission");
+        assertThat(s.at("/no_public_answers/submission_files").size()).isEqualTo(2);
+        // not one of them counted as wrong: no accuracy at all
+        assertThat(s.toString()).doesNotContain("\"accuracy\":0.0");
+    }
+
+    /** A row whose answer is empty in a file that has answers is still a broken row, not an ungraded one. */
+    @Test void anEmptyAnswerOutsideATestSplitIsStillRefused() throws IOException {
+        String img = tsvImage();
+        Files.writeString(data.resolve("MMStar.tsv"), "index\tquestion\tA\tB\tanswer\tcategory\timage\n"
+                + "0\tWhat colour is the triangle?\tred\tgreen\t\tcolor\t" + img + "\n");
+        CommandRun r = eval("MMStar", dir.resolve("run"));
+        assertThat(r.code()).isEqualTo(1);
+        assertThat(r.err()).contains("empty 'answer'");
     }
 }

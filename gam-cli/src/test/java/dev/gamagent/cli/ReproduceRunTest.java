@@ -108,6 +108,8 @@ class ReproduceRunTest {
         assertThat(pf.get("paper_model").asText()).isEqualTo("Qwen2.5VL-7B");
         assertThat(pf.get("rows").get(0).get("method").asText()).isEqualTo("self-debate");
         assertThat(pf.get("rows").get(0).get("paper").asText()).isEqualTo("86.50");
+        // and so does its report.html, whose accuracy plot marks them (PaperFiguresBrowserTest)
+        assertThat(Files.readString(out.resolve("MMBench_V11_Test").resolve("report.html"))).contains("\"paperFigures\":{", "\"paper\":\"86.50\"");
         // the row not asked for stays empty
         assertThat(cell(table, "GAM-Agent (3 rounds)").has("ours")).isFalse();
         // a model the paper does not report: the paper column is empty, the run is the same

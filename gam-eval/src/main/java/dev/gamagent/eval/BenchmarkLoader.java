@@ -251,6 +251,11 @@ public final class BenchmarkLoader {
         if (text == null) throw new BadRowException(r.containsKey("question") ? "empty 'question'" : "missing column 'question'");
         Map<String, String> options = options(r);
         String answer = blankToNull(r.get("answer"));
+        if (answer == null && !options.isEmpty() && withoutPublicAnswer(r)) {
+            // a test split without public answers (MMBench_TEST_*): asked, answered, kept for the submission file, never graded
+            return new Question(idx, List.of(), text, blankToNull(r.get("hint")), options, null,
+                    blankToNull(r.get("category")), blankToNull(r.getOrDefault("l2-category", r.get("l2_category"))));
+        }
         if (answer == null) throw new BadRowException(r.containsKey("answer") ? "empty 'answer'" : "missing column 'answer'");
         answer = answer.strip();
         String type = blankToNull(r.get("question_type"));
@@ -274,6 +279,15 @@ public final class BenchmarkLoader {
         String l2 = blankToNull(r.getOrDefault("l2-category", r.get("l2_category")));
         return new Question(idx, List.of(), text, blankToNull(r.get("hint")), options, answer,
                 blankToNull(r.get("category")), l2);
+    }
+
+    /**
+     * A multiple-choice row of a test split without public answers: the file has no {@code answer} column at all, or
+     * the row's {@code split} says {@code test} (VLMEvalKit's MMBench test files). An empty answer elsewhere is a broken row.
+     */
+    static boolean withoutPublicAnswer(Map<String, String> r) {
+        String split = blankToNull(r.get("split"));
+        return !r.containsKey("answer") || split != null && split.strip().equalsIgnoreCase("test");
     }
 
     /** A JSONL line's object as TSV-style fields: text as it is, null as empty, anything else as its JSON. */

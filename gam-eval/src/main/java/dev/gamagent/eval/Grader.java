@@ -56,7 +56,20 @@ public final class Grader {
     /** The grade, the letter or text that was graded, and which rule decided it. */
     public record Graded(Outcome outcome, String predicted, String rule) { }
 
+    /**
+     * The grade of {@code a}; a question without a ground truth (a test split without public answers) is read the same
+     * way (the letter or text is kept for the submission file) and comes out {@code UNGRADED}, never right or wrong.
+     */
     public Graded grade(Question q, Answer a) {
+        if (q.groundTruth() != null) return gradeAgainstTruth(q, a);
+        if (!q.isMultipleChoice() && !openRule.equals("yes-no")) {
+            return new Graded(Outcome.UNGRADED, OpenAnswerMatcher.answerPart(a.answer() == null ? "" : a.answer()), "ungraded");
+        }
+        Graded g = gradeAgainstTruth(q, a);
+        return new Graded(Outcome.UNGRADED, g.predicted(), g.rule());
+    }
+
+    private Graded gradeAgainstTruth(Question q, Answer a) {
         if (!q.isMultipleChoice()) {
             String text = a.answer() == null ? "" : a.answer();
             if (openRule.equals("yes-no")) {

@@ -256,7 +256,7 @@ public final class HtmlReport {
     /** ECharts, the viewer, the page script and the data, inline so the file works from disk with no network. */
     private static void scripts(StringBuilder h, List<Run> runs, Pairwise.Report pairs, Answers answers) {
         h.append(SORT_SCRIPT);
-        h.append("<script id=gam-data type=\"application/json\">").append(safeJson(data(runs, pairs, answers))).append("</script>\n");
+        h.append(DATA_OPEN).append(safeJson(data(runs, pairs, answers))).append("</script>\n");
         for (String js : List.of("echarts.js", "viewer.js", "report.js")) {
             h.append("<script>/* ").append(js).append(" */\n").append(resource(js)).append("\n</script>\n");
         }
@@ -423,6 +423,33 @@ public final class HtmlReport {
             }
         }
         return Integer.compare(a.length() - i, b.length() - j);
+    }
+
+    private static final String DATA_OPEN = "<script id=gam-data type=\"application/json\">";
+
+    /**
+     * Adds the paper's figures ({@code summary.json}'s {@code paper_figures}, written by {@code gam reproduce} after the run's
+     * report) to a written report's data, where the accuracy plot marks them beside ours; does nothing when the report is
+     * not there. Rewrites the page's data element only: the plots are drawn from it when the page opens.
+     */
+    public static void markPaperFigures(Path report, com.fasterxml.jackson.databind.JsonNode paperFigures) {
+        if (!java.nio.file.Files.isRegularFile(report)) return;
+        try {
+            String html = java.nio.file.Files.readString(report, StandardCharsets.UTF_8);
+            int at = html.indexOf(DATA_OPEN);
+            int end = at < 0 ? -1 : html.indexOf("</script>", at);
+            if (end < 0) throw new IllegalStateException(report + " has no report data element");
+            com.fasterxml.jackson.databind.JsonNode root = Json.MAPPER.readTree(html.substring(at + DATA_OPEN.length(), end));
+            com.fasterxml.jackson.databind.JsonNode runs = root.path("runs");
+            if (runs.size() != 1 || !(runs.get(0) instanceof ObjectNode run)) {
+                throw new IllegalStateException(report + " is not the report of one run");
+            }
+            run.set("paperFigures", paperFigures);
+            java.nio.file.Files.writeString(report, html.substring(0, at + DATA_OPEN.length()) + safeJson(root) + html.substring(end),
+                    StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot add the paper's figures to " + report + ": " + e.getMessage(), e);
+        }
     }
 
     /** JSON inside a script element: '<', '>' and '&' only occur inside strings, where \\u escapes mean the same. */

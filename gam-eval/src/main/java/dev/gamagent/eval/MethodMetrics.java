@@ -69,6 +69,7 @@ public record MethodMetrics(String method, int records, int errors, int unmatche
         for (ResultRecord r : records) {
             String g = r.group() == null ? r.questionId() : r.group();
             if (r.isError()) broken.add(g);
+            if (r.ungraded()) continue; // no public answer: neither right nor wrong
             right.merge(g, r.correct(), Boolean::logicalAnd);
         }
         right.keySet().removeAll(broken);
@@ -82,7 +83,7 @@ public record MethodMetrics(String method, int records, int errors, int unmatche
         GroupAccuracy ga = groupAccuracy(all);
         Double vanilla = null;
         if (circular) {
-            List<ResultRecord> first = ok.stream().filter(r -> r.rotation() == 0).toList();
+            List<ResultRecord> first = ok.stream().filter(r -> r.rotation() == 0 && !r.ungraded()).toList();
             vanilla = first.isEmpty() ? null : first.stream().filter(ResultRecord::correct).count() / (double) first.size();
         }
         int n = ok.size();
@@ -106,12 +107,14 @@ public record MethodMetrics(String method, int records, int errors, int unmatche
         Map<String, Double> shares = new TreeMap<>();
         for (var e : branches.entrySet()) shares.put(e.getKey(), (double) e.getValue() / n);
 
-        double[] conf = new double[n], unc = new double[n];
-        boolean[] right = new boolean[n], wrong = new boolean[n];
-        for (int i = 0; i < n; i++) {
-            conf[i] = ok.get(i).confidence();
-            unc[i] = ok.get(i).uncertainty();
-            right[i] = ok.get(i).correct();
+        // calibration needs the truth: answers without a public one (ungraded) are left out of it
+        List<ResultRecord> known = ok.stream().filter(r -> !r.ungraded()).toList();
+        double[] conf = new double[known.size()], unc = new double[known.size()];
+        boolean[] right = new boolean[known.size()], wrong = new boolean[known.size()];
+        for (int i = 0; i < known.size(); i++) {
+            conf[i] = known.get(i).confidence();
+            unc[i] = known.get(i).uncertainty();
+            right[i] = known.get(i).correct();
             wrong[i] = !right[i];
         }
         List<double[]> u0Rounds = new ArrayList<>();
@@ -129,7 +132,7 @@ public record MethodMetrics(String method, int records, int errors, int unmatche
                 constantU ? null : nan(Calibration.auroc(unc, wrong)),
                 uNote != null ? null : nan(Calibration.balancedAccuracy(unc, wrong, thetaU)), thetaU,
                 nan(Calibration.spearman(xs, ys)), xs.length, uSysPerRound(ok), weightsPerRound(ok),
-                FlipAccounting.of(ok), backends(ok, prices), ga.ci(), probeTokensPerQuestion(ok), uNote);
+                FlipAccounting.of(known), backends(ok, prices), ga.ci(), probeTokensPerQuestion(ok), uNote);
     }
 
     static final String SAME_U = "the same U for every answer";

@@ -29,7 +29,7 @@ public final class ProgressBar {
     public synchronized void step(Outcome outcome) {
         done++;
         if (outcome == Outcome.ERROR) errors++;
-        else {
+        else if (outcome != Outcome.UNGRADED) {
             graded++;
             if (outcome == Outcome.CORRECT) correct++;
         }

@@ -53,6 +53,10 @@ public record ResultRecord(String questionId, String group, int rotation, String
     @JsonIgnore
     public boolean isError() { return Outcome.ERROR.label().equals(outcome); }
 
+    /** An answer to a question without a public answer: not counted right or wrong. */
+    @JsonIgnore
+    public boolean ungraded() { return Outcome.UNGRADED.label().equals(outcome); }
+
     @JsonIgnore
     public long totalTokens() { return promptTokens + completionTokens; }
 }

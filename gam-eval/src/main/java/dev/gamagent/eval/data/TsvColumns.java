@@ -23,6 +23,15 @@ public final class TsvColumns {
 
     /** One map per row with the wanted columns that the header has. */
     public static List<Map<String, String>> read(Path file, Set<String> wanted) throws IOException {
+        return read(file, wanted::contains);
+    }
+
+    /** One map per row with every column but {@code dropped} (the images), in the header's order. */
+    public static List<Map<String, String>> readAllBut(Path file, Set<String> dropped) throws IOException {
+        return read(file, c -> !dropped.contains(c));
+    }
+
+    private static List<Map<String, String>> read(Path file, java.util.function.Predicate<String> wanted) throws IOException {
         try (Reader in = new BufferedReader(Files.newBufferedReader(file, StandardCharsets.UTF_8), 1 << 16)) {
             List<Map<String, String>> rows = new ArrayList<>();
             Map<Integer, String> keep = null;
@@ -79,9 +88,9 @@ public final class TsvColumns {
         }
     }
 
-    private static Map<Integer, String> columns(List<String> header, Set<String> wanted) {
+    private static Map<Integer, String> columns(List<String> header, java.util.function.Predicate<String> wanted) {
         Map<Integer, String> m = new HashMap<>();
-        for (int i = 0; i < header.size(); i++) if (wanted.contains(header.get(i))) m.put(i, header.get(i));
+        for (int i = 0; i < header.size(); i++) if (wanted.test(header.get(i))) m.put(i, header.get(i));
         return m;
     }
 }
