@@ -3,6 +3,7 @@ package dev.gamagent.cli;
 import dev.gamagent.bench.BenchmarkGenerator;
 import dev.gamagent.bench.BenchmarkWriter;
 import dev.gamagent.bench.Family;
+import dev.gamagent.bench.VideoRows;
 import dev.gamagent.bench.RenderStyle;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -37,7 +38,8 @@ public final class BenchCommand implements Runnable {
         @Option(names = "--out", required = true, description = "output file: .tsv (VLMEvalKit), .json (M3MAD) or .jsonl")
         Path out;
 
-        @Option(names = "--families", split = ",", description = "families to cycle through (default: all): text,count,color,shape,spatial,chart")
+        @Option(names = "--families", split = ",", description = "families to cycle through (default: all image families): text,count,color,shape,spatial,chart, "
+                + "and video (clips of moving objects and blinking lamps, rows naming a folder of frames; .jsonl only)")
         List<String> families = new ArrayList<>();
 
         @Option(names = "--hard-fraction", description = "share of hard items, 0..1 (default: the generator's mix, "
@@ -52,8 +54,20 @@ public final class BenchCommand implements Runnable {
         @Override public Integer call() throws Exception {
             BenchmarkWriter.formatOf(out);
             List<Family> fams = families.isEmpty() ? Arrays.asList(Family.values())
-                    : families.stream().map(Family::parse).toList();
+                    : families.stream().map(VideoRows::parse).collect(java.util.stream.Collectors.toList()); // null: the video family
             long t0 = System.nanoTime();
+            if (fams.contains(null)) {
+                long[] last = {System.nanoTime()};
+                int written = VideoRows.generate(BenchmarkGenerator.withMix(seed, hardFraction, RenderStyle.Render.parse(render)), n, fams, out, i -> {
+                    long now = System.nanoTime();
+                    if (i + 1 == n || now - last[0] > 2_000_000_000L) {
+                        last[0] = now;
+                        System.err.printf("generated %d/%d%n", i + 1, n);
+                    }
+                });
+                System.err.printf("wrote %d questions to %s in %.1f s%n", written, out, (System.nanoTime() - t0) / 1e9);
+                return 0;
+            }
             // each item is written as soon as it and those before it are drawn: memory stays a few items whatever --n is
             int threads = Runtime.getRuntime().availableProcessors();
             long[] lastReport = {System.nanoTime()};

@@ -3,7 +3,13 @@ package dev.gamagent.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gamagent.config.Config;
+import dev.gamagent.eval.Dataset;
 import dev.gamagent.eval.Grader;
+import dev.gamagent.eval.MvBenchGrading;
+import dev.gamagent.eval.data.Checksums;
+import dev.gamagent.eval.mvbench.MvBenchDataset;
+import dev.gamagent.eval.mvbench.MvBenchLayout;
+import dev.gamagent.eval.mvbench.MvBenchVariant;
 import dev.gamagent.eval.ResultStore;
 import dev.gamagent.eval.data.BenchmarkScore;
 import dev.gamagent.eval.data.DataFiles;
@@ -26,6 +32,14 @@ final class BenchmarkByName {
     /** The file {@code data} names, checked; a file the catalogue does not know is passed on as it is. */
     static DataFiles.DataFile resolve(Path data, DataOptions options, PrintStream err) {
         DataFiles f = options.files(err);
+        String dataset = videoDataset(data);
+        if (dataset != null && !Files.exists(data)) {
+            // MVBench is a snapshot of its repository (a directory), read where VLMEvalKit's download leaves it
+            MvBenchVariant v = MvBenchVariant.of(dataset).orElseThrow();
+            Path root = MvBenchLayout.locate(v, f.dir().path(), MvBenchLayout.defaultHubCaches());
+            err.println("data: " + v.datasetName() + ": the snapshot of " + MvBenchVariant.REPOSITORY + " (" + v.branch() + " branch) at " + root);
+            return new DataFiles.DataFile(null, root, new Checksums.Sums(0, null, null, null, null, false), DataFiles.Check.UNKNOWN, false, null);
+        }
         DataFiles.DataFile file = f.resolve(data.toString());
         DatasetEntry e = file.entry();
         if (e != null && !e.answers()) {
@@ -73,6 +87,17 @@ final class BenchmarkByName {
         String n = p.getFileName().toString();
         int dot = n.lastIndexOf('.');
         return dot > 0 ? n.substring(0, dot) : n;
+    }
+
+    /** VLMEvalKit's MVBench name {@code data} is (any case), or null: which variant a snapshot is read as. */
+    static String videoDataset(Path data) {
+        String name = data.toString();
+        return MvBenchDataset.isName(name) ? MvBenchVariant.of(name).orElseThrow().datasetName() : null;
+    }
+
+    /** The configuration with the loaded benchmark's own multiple-choice rule: MVBench's ({@link MvBenchGrading}) for MVBench. */
+    static Config gradingOf(Dataset ds, Config config) {
+        return MvBenchDataset.isName(ds.name()) ? config.with(Grader.CHOICE_RULE_KEY, MvBenchGrading.RULE) : config;
     }
 
     /** The configuration with the benchmark's VLMEvalKit rule for open answers (yes/no for MME, MathVista's prefetch), when it has one. */

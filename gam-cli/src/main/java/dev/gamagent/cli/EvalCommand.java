@@ -50,6 +50,11 @@ public final class EvalCommand implements Callable<Integer> {
             + "else --max-concurrent × endpoints, or 8 per endpoint; the per-endpoint limit then follows from it)")
     Integer concurrency;
 
+    @Option(names = "--frames", defaultValue = "0", description = "frames taken from each question's video, sampled uniformly (default: "
+            + "the benchmark's own, as VLMEvalKit: 8 for MVBench_8frame and MVBench_MP4_8frame, 64 for MVBench_64frame, one per second for "
+            + "MVBench_MP4_1fps; 8 for a row's video)")
+    int frames;
+
     @Option(names = "--category", description = "only questions of this category")
     String category;
 
@@ -108,10 +113,14 @@ public final class EvalCommand implements Callable<Integer> {
             // decode within one budget for the run and keep each image at most as large as a backend of the run can use
             long keep = panel.defaultBackend().capabilities().maxImagePixels();
             if (!panel.entries().isEmpty()) keep = Math.max(keep, Capabilities.DEFAULT_MAX_PIXELS);
-            var images = BenchmarkLoader.Images.from(config, DecodeBudget.megapixels(config.number("image.decode_budget_megapixels", 0)), keep);
+            if (frames < 0) throw new IllegalArgumentException("--frames " + frames + ": give a positive number of frames (or 0 for the benchmark's default)");
+            // one VideoFrames (one on-disk frame cache) for every question's video; a benchmark's name picks its variant (MVBench_64frame)
+            var images = BenchmarkLoader.Images.from(config, DecodeBudget.megapixels(config.number("image.decode_budget_megapixels", 0)), keep)
+                    .withVideos(frames, BenchmarkByName.videoDataset(this.data));
             // one read of the file indexes its rows and hashes it for the run identity
             Dataset ds = BenchmarkLoader.load(data, new BenchmarkLoader.Filter(limit, category), images, indexing(data));
             dataFile = dataFile.withSha256(ds.sha256());
+            config = BenchmarkByName.gradingOf(ds, config);
             RunIdentity identity = RunIdentity.of(ds.name(), ds.sha256() != null ? ds.sha256() : "(not hashed)", spec.kind(),
                     spec.model(), judgeSpec == null ? null : judgeSpec.kind() + ":" + (judgeSpec.model() == null ? "(the server's own)"
                     : judgeSpec.model()), config);
@@ -151,6 +160,7 @@ public final class EvalCommand implements Callable<Integer> {
                 "--out", out.toString()));
         if (limit > 0) parts.addAll(List.of("--limit", Integer.toString(limit)));
         if (category != null) parts.addAll(List.of("--category", category));
+        if (frames > 0) parts.addAll(List.of("--frames", Integer.toString(frames)));
         if (circular != null) parts.add(circular ? "--circular" : "--no-circular");
         if (grading != null) parts.addAll(List.of("--grading", grading));
         parts.addAll(List.of("--backend", backendOptions.spec().kind()));

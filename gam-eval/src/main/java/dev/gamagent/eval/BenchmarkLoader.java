@@ -58,16 +58,24 @@ public final class BenchmarkLoader {
 
     /**
      * How a file's images are checked and decoded: the loader (per-image limit, decode budget, the size kept in
-     * memory), the most pixels one question's images may hold together (0 = no limit), and how a row's
-     * {@code video} becomes frames.
+     * memory), the most pixels one question's images may hold together (0 = no limit), how a row's {@code video}
+     * becomes frames (null: through {@code videos}), and the videos' settings.
      */
-    public record Images(ImageLoader loader, long maxQuestionPixels, String totalSetting, VideoDecoder video) {
+    public record Images(ImageLoader loader, long maxQuestionPixels, String totalSetting, VideoDecoder video, Videos videos) {
         /** The defaults of config section {@code image}, without a decode budget. */
         public static final Images DEFAULT = new Images(new ImageLoader(ImageLoader.DEFAULT_MAX_PIXELS),
                 DEFAULT_MAX_QUESTION_PIXELS, "image.max_question_megapixels");
 
+        public Images {
+            if (videos == null) videos = Videos.over(loader);
+        }
+
         public Images(ImageLoader loader, long maxQuestionPixels, String totalSetting) {
-            this(loader, maxQuestionPixels, totalSetting, VideoDecoder.FRAMES);
+            this(loader, maxQuestionPixels, totalSetting, null, Videos.over(loader));
+        }
+
+        public Images(ImageLoader loader, long maxQuestionPixels, String totalSetting, VideoDecoder video) {
+            this(loader, maxQuestionPixels, totalSetting, video, Videos.over(loader));
         }
 
         /**
@@ -83,7 +91,37 @@ public final class BenchmarkLoader {
         }
 
         /** The same limits with another way of turning a row's video into frames. */
-        public Images withVideo(VideoDecoder decoder) { return new Images(loader, maxQuestionPixels, totalSetting, decoder); }
+        public Images withVideo(VideoDecoder decoder) { return new Images(loader, maxQuestionPixels, totalSetting, decoder, videos); }
+
+        /** The same limits and the same {@link VideoFrames}, taking {@code count} frames per video (0: the benchmark's default) and reading a layout as {@code dataset} (null: its default). */
+        public Images withVideos(int count, String dataset) {
+            return new Images(loader, maxQuestionPixels, totalSetting, video, new Videos(videos.frames(), count, dataset));
+        }
+
+        /** The frames of the video a row names: its decoder's, else {@link Videos#count} (default {@value #DEFAULT_VIDEO_FRAMES}) sampled uniformly. */
+        List<Picture> frames(String source, Path file, Map<String, String> row) {
+            if (video != null) return video.frames(source, file, row, loader);
+            return videos.frames().frames(file, videos.countOr(DEFAULT_VIDEO_FRAMES));
+        }
+    }
+
+    /**
+     * How a run's videos become frames: the ONE {@link VideoFrames} every question's video is decoded through (so
+     * its on-disk {@link dev.gamagent.image.FrameCache} and its per-video locks are shared by the questions in
+     * flight), the frames per video ({@code --frames N}; 0: the benchmark's default, VLMEvalKit's for MVBench), and
+     * which of a layout's names a directory is read as (e.g. {@code MVBench_64frame}; null: the layout's default).
+     */
+    public record Videos(VideoFrames frames, int count, String dataset) {
+        public Videos {
+            java.util.Objects.requireNonNull(frames, "frames");
+            if (count < 0) throw new IllegalArgumentException("frames per video must be positive (or 0 for the benchmark's default), not " + count);
+        }
+
+        /** Videos decoded with ffmpeg from PATH through {@code loader}, into the default frame cache. */
+        public static Videos over(ImageLoader loader) { return new Videos(new VideoFrames(System.getenv("PATH"), loader), 0, null); }
+
+        /** {@link #count}, or {@code otherwise} when it is 0. */
+        public int countOr(int otherwise) { return count > 0 ? count : otherwise; }
     }
 
     /**
@@ -95,7 +133,7 @@ public final class BenchmarkLoader {
     public interface VideoDecoder {
         List<Picture> frames(String source, Path video, Map<String, String> row, ImageLoader loader);
 
-        /** {@link #DEFAULT_VIDEO_FRAMES} frames sampled uniformly ({@link VideoFrames}, ffmpeg for video files). */
+        /** {@link #DEFAULT_VIDEO_FRAMES} frames sampled uniformly ({@link VideoFrames}, ffmpeg for video files), a new VideoFrames per call. */
         VideoDecoder FRAMES = (source, video, row, loader) -> new VideoFrames(System.getenv("PATH"), loader).frames(video, DEFAULT_VIDEO_FRAMES);
     }
 
@@ -470,7 +508,7 @@ public final class BenchmarkLoader {
         } else if (blankToNull(r.get("image_path")) != null) {
             for (Path f : imageFiles(r.get("image_path"), baseDir)) pics.add(loader.encodedFile(f));
         } else if (blankToNull(r.get("video")) != null) {
-            pics.addAll(limits.video().frames("row " + idx, videoFile(r.get("video"), baseDir), r, loader));
+            pics.addAll(limits.frames("row " + idx, videoFile(r.get("video"), baseDir), r));
         } else {
             throw new BadRowException(NO_IMAGE);
         }

@@ -33,7 +33,14 @@ public final class Grader {
      * benchmark's catalogue entry when {@code gam eval --data} names one; part of the run's identity.
      */
     public static final String OPEN_ANSWERS_KEY = "eval.open_answers";
+    /**
+     * How multiple-choice answers are graded: {@code default} (the mode above: {@code eval.grading}) or {@code mvbench}
+     * ({@link MvBenchGrading}, VLMEvalKit's MVBench rule without a judge). Set when the benchmark is MVBench (by
+     * its name, or a directory holding its snapshot); part of the run's identity.
+     */
+    public static final String CHOICE_RULE_KEY = "eval.choice_rule";
     private final OpenAnswerMatcher open;
+    private final String choiceRule;
     private final Backend judge;
     private final Prompts prompts;
     private final GradingMode mode;
@@ -46,6 +53,10 @@ public final class Grader {
         this.prompts = new Prompts(config);
         this.mode = GradingMode.of(config.string(GradingMode.CONFIG_KEY, GradingMode.DEFAULT));
         this.openRule = config.string(OPEN_ANSWERS_KEY, "matcher");
+        this.choiceRule = config.string(CHOICE_RULE_KEY, "default");
+        if (!java.util.List.of("default", MvBenchGrading.RULE).contains(choiceRule)) {
+            throw new IllegalArgumentException("config " + CHOICE_RULE_KEY + " is '" + choiceRule + "'; use default or " + MvBenchGrading.RULE);
+        }
         if (!java.util.List.of("matcher", "yes-no", "mathvista").contains(openRule)) {
             throw new IllegalArgumentException("config " + OPEN_ANSWERS_KEY + " is '" + openRule + "'; use matcher, yes-no or mathvista");
         }
@@ -90,6 +101,7 @@ public final class Grader {
             return new Graded(m == OpenAnswerMatcher.Match.NONE ? Outcome.WRONG : Outcome.CORRECT,
                     OpenAnswerMatcher.answerPart(text), m.name().toLowerCase(java.util.Locale.ROOT));
         }
+        if (choiceRule.equals(MvBenchGrading.RULE)) return MvBenchGrading.grade(q, a);
         String letter = a.option() != null && q.options().containsKey(a.option()) ? a.option() : null;
         String rule = "method";
         if (letter == null) {

@@ -193,7 +193,7 @@ public final class BenchmarkWriter {
         return o;
     }
 
-    private static ObjectNode jsonlRecord(BenchItem it, String imagePath) {
+    static ObjectNode jsonlRecord(BenchItem it, String imagePath) {
         ObjectNode o = Json.MAPPER.createObjectNode();
         o.put("index", it.index());
         o.put("image_path", imagePath);
@@ -217,7 +217,7 @@ public final class BenchmarkWriter {
     }
 
     /** Writes the item's PNG and returns its path relative to the output file's directory. */
-    private static String writeImage(BenchItem it, Path out, Path dir) throws IOException {
+    static String writeImage(BenchItem it, Path out, Path dir) throws IOException {
         Path file = dir.resolve(it.index() + ".png");
         Files.write(file, png(it));
         Path base = out.toAbsolutePath().getParent();

@@ -64,6 +64,11 @@ public final class MvBenchDataset {
 
     /** The variant's rows from the snapshot at {@code root} (already known to hold the variant's layout). */
     static Dataset load(MvBenchVariant variant, Path root, VideoFrames frames, BenchmarkLoader.Filter filter) {
+        return load(variant, root, frames, filter, 0);
+    }
+
+    /** As above, taking {@code count} frames per video sampled uniformly (within a bounded task's seconds) in place of the variant's, when positive. */
+    static Dataset load(MvBenchVariant variant, Path root, VideoFrames frames, BenchmarkLoader.Filter filter, int count) {
         if (!frames.decoderAvailable()) { // every variant has video files: say it once, not once per row
             throw new ImageException(variant.datasetName() + " (" + root + "): decoding its videos needs ffmpeg and ffprobe, "
                     + "which are not on PATH; " + VideoFrames.INSTALL);
@@ -82,7 +87,7 @@ public final class MvBenchDataset {
                 Question shell = question(row);
                 Path video = MvBenchLayout.videoPath(root, row);
                 check(frames, video, row);
-                FrameSelection selection = selection(variant, row);
+                FrameSelection selection = selection(variant, row, count);
                 out.add(new EvalQuestion(shell, () -> frames.frames(video, selection), idx, 0, null));
             } catch (IllegalArgumentException | ImageException e) {
                 skipped.add(new SkippedRow(idx, row.task() + ", " + row.video() + ": " + e.getMessage()));
@@ -106,8 +111,11 @@ public final class MvBenchDataset {
     }
 
     /** The variant's frames, within the row's seconds when its task is bounded; frame folders at 3 fps from 1. */
-    static FrameSelection selection(MvBenchVariant variant, MvBenchLayout.Row row) {
-        FrameSelection s = variant.selection();
+    static FrameSelection selection(MvBenchVariant variant, MvBenchLayout.Row row) { return selection(variant, row, 0); }
+
+    /** The same with {@code count} uniform frames (repeats kept, as VLMEvalKit's) in place of the variant's when positive. */
+    static FrameSelection selection(MvBenchVariant variant, MvBenchLayout.Row row, int count) {
+        FrameSelection s = count > 0 ? FrameSelection.uniform(count).keepingRepeats() : variant.selection();
         if (row.bound() && (row.start() != null || row.end() != null)) s = s.within(row.start(), row.end());
         if ("frame".equals(row.dataType())) s = s.folder(FRAME_FOLDER_FPS, 1);
         return s;

@@ -2,7 +2,6 @@ package dev.gamagent.eval.mvbench;
 
 import dev.gamagent.eval.BenchmarkLoader;
 import dev.gamagent.eval.Dataset;
-import dev.gamagent.image.VideoFrames;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -10,7 +9,9 @@ import java.nio.file.Path;
 /**
  * {@code --data DIR} where DIR is a snapshot of MVBench's repository in VLMEvalKit's layout ({@link MvBenchLayout}):
  * the main branch ({@code json/} and {@code video/}) is read as {@code MVBench_8frame}, the video branch
- * ({@code test.json} and the mp4 files) as {@code MVBench_MP4_8frame}, VLMEvalKit's usual frame counts. Found by
+ * ({@code test.json} and the mp4 files) as {@code MVBench_MP4_8frame}, VLMEvalKit's usual frame counts, unless the
+ * loader's {@link BenchmarkLoader.Videos} names another variant of the same branch ({@code gam eval --data MVBench_64frame})
+ * or a frame count ({@code --frames N}); every question's video goes through the loader's one VideoFrames. Found by
  * {@link BenchmarkLoader} through {@link java.util.ServiceLoader}; a directory that is neither is told what it lacks.
  */
 public final class MvBenchDirectory implements BenchmarkLoader.DirectoryLayout {
@@ -32,9 +33,19 @@ public final class MvBenchDirectory implements BenchmarkLoader.DirectoryLayout {
     }
 
     @Override public Dataset load(Path dir, BenchmarkLoader.Filter filter, BenchmarkLoader.Images images) {
-        MvBenchVariant v = variant(dir);
-        if (v == null) throw new IllegalArgumentException(dir + " is not a snapshot of " + MvBenchVariant.REPOSITORY + ": " + lacks(dir));
-        return MvBenchDataset.load(v, dir, new VideoFrames(System.getenv("PATH"), images.loader()), filter);
+        MvBenchVariant found = variant(dir);
+        if (found == null) throw new IllegalArgumentException(dir + " is not a snapshot of " + MvBenchVariant.REPOSITORY + ": " + lacks(dir));
+        MvBenchVariant v = found;
+        String asked = images.videos().dataset();
+        if (asked != null && MvBenchVariant.of(asked).isPresent()) {
+            v = MvBenchVariant.of(asked).get();
+            String lacks = MvBenchLayout.lacks(v, dir);
+            if (lacks != null) {
+                throw new IllegalArgumentException(dir + " holds " + MvBenchVariant.REPOSITORY + "'s " + found.branch() + " branch (read as "
+                        + found.datasetName() + "), not the " + v.branch() + " branch " + v.datasetName() + " reads: " + lacks);
+            }
+        }
+        return MvBenchDataset.load(v, dir, images.videos().frames(), filter, images.videos().count());
     }
 
     private static MvBenchVariant variant(Path dir) {
