@@ -1,5 +1,7 @@
 package dev.gamagent.cli;
 
+import dev.gamagent.testing.CommandRun;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -11,11 +13,7 @@ import dev.gamagent.testing.TestVideos;
 import dev.gamagent.util.Json;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -32,25 +30,6 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class MvBenchEvalCommandTest {
     @TempDir Path dir;
-
-    private record Run(int code, String out, String err) { }
-
-    private static Run run(EvalCommand cmd, String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
-        PrintStream o = System.out, e = System.err;
-        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-        int code;
-        try {
-            CommandLine cl = new CommandLine(cmd);
-            cl.setExecutionExceptionHandler((ex, c, p) -> { ex.printStackTrace(); return 1; });
-            code = cl.execute(args);
-        } finally {
-            System.setOut(o);
-            System.setErr(e);
-        }
-        return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-    }
 
     private static ObjectNode item(String video, String question, List<String> candidates, String answer) {
         ObjectNode o = Json.MAPPER.createObjectNode().put("video", video).put("question", question);
@@ -112,7 +91,7 @@ class MvBenchEvalCommandTest {
         Path data = dataDir();
         ScriptedBackend b = replying();
         Path out = dir.resolve("run8");
-        Run r = run(new EvalCommand((s, c) -> b), "--data", "MVBench_8frame", "--data-dir", data.toString(), "--methods", "single",
+        CommandRun r = CommandRun.of(new EvalCommand((s, c) -> b), "--data", "MVBench_8frame", "--data-dir", data.toString(), "--methods", "single",
                 "--out", out.toString());
         assertThat(r.code()).as(r.err()).isZero();
         assertThat(r.err()).contains("MVBench_8frame: the snapshot of OpenGVLab/MVBench (main branch) at " + data.resolve("MVBench"));
@@ -143,20 +122,20 @@ class MvBenchEvalCommandTest {
     @Test void otherNamesAndFramesPickTheFrameCount() throws Exception {
         Path data = dataDir();
         ScriptedBackend b64 = replying();
-        Run r = run(new EvalCommand((s, c) -> b64), "--data", "MVBench_64frame", "--data-dir", data.toString(), "--methods", "single",
+        CommandRun r = CommandRun.of(new EvalCommand((s, c) -> b64), "--data", "MVBench_64frame", "--data-dir", data.toString(), "--methods", "single",
                 "--out", dir.resolve("run64").toString(), "--category", "Action Antonym");
         assertThat(r.code()).as(r.err()).isZero();
         // 64 frames of a 24-frame clip: repeats kept, as VLMEvalKit's get_index gives them
         assertThat(framesSent(b64).get("action")).hasSize(64).first().isEqualTo(0);
 
         ScriptedBackend b4 = replying();
-        r = run(new EvalCommand((s, c) -> b4), "--data", "MVBench_8frame", "--data-dir", data.toString(), "--methods", "single",
+        r = CommandRun.of(new EvalCommand((s, c) -> b4), "--data", "MVBench_8frame", "--data-dir", data.toString(), "--methods", "single",
                 "--out", dir.resolve("run4").toString(), "--frames", "4", "--category", "Object Shuffle");
         assertThat(r.code()).as(r.err()).isZero();
         assertThat(framesSent(b4).get("ball")).containsExactly(2, 8, 14, 19);
 
         // the video branch named while only the main branch is there: told where it looked
-        r = run(new EvalCommand((s, c) -> replying()), "--data", "MVBench_MP4_8frame", "--data-dir", data.toString(), "--methods", "single",
+        r = CommandRun.of(new EvalCommand((s, c) -> replying()), "--data", "MVBench_MP4_8frame", "--data-dir", data.toString(), "--methods", "single",
                 "--out", dir.resolve("mp4").toString());
         assertThat(r.code()).isNotZero();
         assertThat(r.err()).contains("MVBench_MP4");

@@ -1,12 +1,10 @@
 package dev.gamagent.cli;
 
+import dev.gamagent.testing.CommandRun;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -63,19 +61,9 @@ class ReadmeDemoTableTest {
         List<String> readme = readmeTable();
         assertThat(readme).as("the README's demo table: a header and the demo's methods").hasSize(1 + DemoCommand.METHODS.size());
 
-        ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
-        PrintStream o = System.out, e = System.err;
-        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-        int code;
-        try {
-            code = new CommandLine(new DemoCommand()).execute("--out", dir.toString());
-        } finally {
-            System.setOut(o);
-            System.setErr(e);
-        }
-        assertThat(code).as(err.toString(StandardCharsets.UTF_8)).isZero();
-        List<String> printed = table(out.toString(StandardCharsets.UTF_8));
+        CommandRun run = CommandRun.of(new DemoCommand(), "--out", dir.toString());
+        assertThat(run.code()).as(run.err()).isZero();
+        List<String> printed = table(run.out());
         assertThat(withoutTime(printed)).as("README.md's demo table differs from what `gam demo` prints now:\n"
                 + String.join("\n", printed) + "\n(rerun ./gam demo and update the README's table and the text under it)")
                 .isEqualTo(withoutTime(readme));

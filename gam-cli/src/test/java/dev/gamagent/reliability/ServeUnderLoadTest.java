@@ -216,9 +216,9 @@ class ServeUnderLoadTest {
         }
     }
 
-    @Test void aFullLineAndALongWaitAre429AndAClientThatLeavesFreesItsPlace() throws Exception {
-        CountDownLatch entered = new CountDownLatch(1), release = new CountDownLatch(1);
-        ScriptedBackend blocked = ScriptedBackend.text(r -> {
+    /** A backend whose calls say they have started ({@code entered}) and answer "A" only once {@code release} opens. */
+    private static ScriptedBackend blockedUntil(CountDownLatch entered, CountDownLatch release) {
+        return ScriptedBackend.text(r -> {
             entered.countDown();
             try {
                 release.await(120, TimeUnit.SECONDS);
@@ -227,6 +227,11 @@ class ServeUnderLoadTest {
             }
             return "ANSWER: A";
         });
+    }
+
+    @Test void aFullLineAndALongWaitAre429AndAClientThatLeavesFreesItsPlace() throws Exception {
+        CountDownLatch entered = new CountDownLatch(1), release = new CountDownLatch(1);
+        ScriptedBackend blocked = blockedUntil(entered, release);
         try (GamServer g = server(blocked, Map.of("server.max_in_flight", "1", "server.max_queued", "1", "server.queue_timeout_s", "60",
                 "server.idle_timeout_s", "1"))) {
             String b = body(DATA_URL);
@@ -259,15 +264,7 @@ class ServeUnderLoadTest {
 
     @Test void aQuestionWaitingLongerThanTheQueueTimeoutIs429NamingTheSetting() throws Exception {
         CountDownLatch entered = new CountDownLatch(1), release = new CountDownLatch(1);
-        ScriptedBackend blocked = ScriptedBackend.text(r -> {
-            entered.countDown();
-            try {
-                release.await(120, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            return "ANSWER: A";
-        });
+        ScriptedBackend blocked = blockedUntil(entered, release);
         try (GamServer g = server(blocked, Map.of("server.max_in_flight", "1", "server.queue_timeout_s", "1"))) {
             CompletableFuture<HttpResponse<String>> first = postAsync(g, body(DATA_URL));
             assertThat(entered.await(60, TimeUnit.SECONDS)).isTrue();
