@@ -56,9 +56,20 @@ public record Trace(QuestionInfo question, String method, Map<String, Object> co
         }
     }
 
-    /** A claim an expert made: text, its confidence, the evidence, and where in the image. */
+    /**
+     * A claim an expert made: text, its confidence, the evidence, and where in the image. {@code frame} (1-based) is
+     * the image of the question the claim is about, for a video the frame in time order, when the expert named one
+     * ({@code FRAME: k}, {@code "frame": k}); its region is on that frame. Null when not named or out of range.
+     */
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    public record Claim(int n, String text, double confidence, String evidence, Region region) {
+    public record Claim(int n, String text, double confidence, String evidence, Region region, Integer frame) {
+        /** A claim that names no frame. */
+        public Claim(int n, String text, double confidence, String evidence, Region region) {
+            this(n, text, confidence, evidence, region, null);
+        }
+
+        /** This claim naming {@code newFrame} (null: none). */
+        public Claim withFrame(Integer newFrame) { return new Claim(n, text, confidence, evidence, region, newFrame); }
     }
 
     /** A critic's verdict on one disputed claim. */

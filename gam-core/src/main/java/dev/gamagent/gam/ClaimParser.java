@@ -184,7 +184,7 @@ public final class ClaimParser {
                 String t = c.isTextual() ? c.asText() : c.path("text").asText(c.path("claim").asText(""));
                 if (t.isBlank()) continue;
                 claims.add(new Trace.Claim(i, t.strip(), confidence(c.path("confidence"), 0.5),
-                        textOrNull(c.path("evidence")), region(c.path("region"))));
+                        textOrNull(c.path("evidence")), region(c.path("region")), frame(c.path("frame"))));
             }
         }
         Double conf = n.has("confidence") ? confidence(n.get("confidence"), Double.NaN) : null;
@@ -204,6 +204,7 @@ public final class ClaimParser {
             double conf = 0.5;
             String evidence = null;
             Region region = null;
+            Integer frame = null;
             for (int i = 1; i < parts.length; i++) {
                 String p = parts[i];
                 int colon = p.indexOf(':');
@@ -214,10 +215,11 @@ public final class ClaimParser {
                     case "CONFIDENCE" -> conf = confidenceText(value, 0.5);
                     case "EVIDENCE" -> evidence = value.isEmpty() ? null : value;
                     case "REGION" -> region = regionText(value);
+                    case "FRAME" -> frame = frameText(value);
                     default -> { }
                 }
             }
-            if (!claimText.isEmpty()) claims.add(new Trace.Claim(number(cm.group(1)), claimText, conf, evidence, region));
+            if (!claimText.isEmpty()) claims.add(new Trace.Claim(number(cm.group(1)), claimText, conf, evidence, region, frame));
         }
         if (answer == null && claims.isEmpty()) return null;
         Double overall = null;
@@ -363,6 +365,27 @@ public final class ClaimParser {
         if (v.size() != 4) return null;
         Region r = new Region(v.get(0), v.get(1), v.get(2), v.get(3));
         return r.isEmpty() ? null : r;
+    }
+
+    /** A claim's {@code "frame": k} (a number or a numeric string), else null; the range is checked by the caller. */
+    private static Integer frame(JsonNode n) {
+        if (n == null || n.isMissingNode() || n.isNull()) return null;
+        if (n.isIntegralNumber()) return n.canConvertToInt() ? n.asInt() : null;
+        if (n.isNumber()) return n.asDouble() == Math.rint(n.asDouble()) && Math.abs(n.asDouble()) < Integer.MAX_VALUE ? (int) n.asDouble() : null;
+        return n.isTextual() ? frameText(n.asText()) : null;
+    }
+
+    /** "3", "frame 3", "#3", "3 of 8": the first number written when it is whole; none, a fraction or one too long names no frame. */
+    private static Integer frameText(String s) {
+        Matcher m = Pattern.compile("-?\\d+(?:\\.\\d+)?").matcher(s);
+        if (!m.find()) return null;
+        String first = m.group();
+        if (first.contains(".")) return null;
+        try {
+            return Integer.parseInt(first);
+        } catch (NumberFormatException tooLong) {
+            return null;
+        }
     }
 
     private static String textOrNull(JsonNode n) {

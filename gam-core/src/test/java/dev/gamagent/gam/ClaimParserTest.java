@@ -107,4 +107,40 @@ class ClaimParserTest {
                 "The sign probably reads STOP", "a red triangle, though I cannot tell its size for sure from this small image at all", ""))
             assertThat(dev.gamagent.game.Consensus.declines(yes)).as(yes).isFalse();
     }
+
+    @Test void aClaimNamesItsFrameInTheLineFormatAndInJson() {
+        String lines = """
+                ANSWER: A
+                CLAIM 1: The ball is on the left | CONFIDENCE: 0.8 | EVIDENCE: red disc | REGION: 0.1,0.4,0.3,0.6 | FRAME: 2
+                CLAIM 2: Later it is on the right | CONFIDENCE: 0.7 | FRAME: 7 | EVIDENCE: red disc at the right edge
+                CLAIM 3: It moves right | CONFIDENCE: 0.6
+                CONFIDENCE: 0.7""";
+        ParsedResponse p = ClaimParser.parseAnswer(lines, OPTS);
+        assertThat(p.claims()).extracting(c -> c.frame()).containsExactly(2, 7, null);
+        assertThat(p.claims().get(1).evidence()).isEqualTo("red disc at the right edge");
+        String json = "{\"answer\":\"A\",\"claims\":[{\"text\":\"left\",\"confidence\":0.8,\"region\":[0,0,0.5,0.5],\"frame\":3},"
+                + "{\"text\":\"right\",\"frame\":\"frame 5\"},{\"text\":\"moves\"},{\"text\":\"half\",\"frame\":2.5}],\"confidence\":0.7}";
+        assertThat(ClaimParser.parseAnswer(json, OPTS).claims()).extracting(c -> c.frame()).containsExactly(3, 5, null, null);
+        // the frame is scaffolding, not content, for Φ_gen's content scoring
+        String one = "ANSWER: A\nCLAIM 1: left | FRAME: 2";
+        assertThat(ClaimParser.contentSpans(one)).extracting(r -> one.substring(r[0], r[1])).containsExactly("A", "left");
+    }
+
+    @Test void aFrameOutsideTheRequestIsIgnoredWithANoteNeverACrash() {
+        String text = """
+                ANSWER: A
+                CLAIM 1: left | FRAME: 0
+                CLAIM 2: right | FRAME: 9
+                CLAIM 3: moving | FRAME: 4
+                CLAIM 4: huge | FRAME: 99999999999""";
+        ParsedResponse p = ClaimParser.parseAnswer(text, OPTS).withFramesWithin(8);
+        assertThat(p.claims()).extracting(c -> c.frame()).containsExactly(null, null, 4, null);
+        assertThat(p.notes()).containsExactly(
+                "claim 1 names frame 0 but the request has 8 images (frames 1..8): frame ignored",
+                "claim 2 names frame 9 but the request has 8 images (frames 1..8): frame ignored");
+        assertThat(p.claims().get(1).text()).isEqualTo("right");
+        ParsedResponse single = ClaimParser.parseAnswer("ANSWER: A\nCLAIM 1: left | FRAME: 2", OPTS).withFramesWithin(1);
+        assertThat(single.claims().get(0).frame()).isNull();
+        assertThat(single.notes()).containsExactly("claim 1 names frame 2 but the request has 1 image (frames 1..1): frame ignored");
+    }
 }
