@@ -240,7 +240,7 @@ final class GamController {
                 if (!t.spec().id().equals(spec.id())) peers.add(new GamPrompts.Peer(t.spec().id(), prev.weightOf(t), render(t)));
             }
             String prompt = prompts.revise(spec.role(), mine == null ? null : render(mine), peers, critiques, json);
-            req = request(prompt, images, json ? "gam_expert" : null, json ? ResponseSchemas.EXPERT : null).from(spec.id(), k);
+            req = request(prompt, images, json ? "gam_expert" : null, json ? prompts.expertSchema() : null).from(spec.id(), k);
         }
         String asked = recordPrompts ? PromptText.of(req) : null;
         ChatResult result;
@@ -251,7 +251,8 @@ final class GamController {
         }
         TokenCount tok = count(result);
         Choice c = result.first();
-        ParsedResponse p = ClaimParser.parseAnswer(c.text(), q.options());
+        // a claim's frame names one of the question's images (1..N); one outside them is dropped with a note in the trace
+        ParsedResponse p = ClaimParser.parseAnswer(c.text(), q.options()).withFramesWithin(q.images().size());
         String option = null, answer = p.answer();
         if (q.isMultipleChoice() && p.answer() != null && !p.notApplicable()) {
             option = ReplyParser.option(p.answer(), q.options());
@@ -461,9 +462,8 @@ final class GamController {
                 try {
                     Backend backend = ctx.backendFor(spec.backend());
                     boolean json = backend.capabilities().structuredOutput();
-                    List<Picture> images = new ArrayList<>(AgentImages.forAgent(q, ctx.config(), index, spec.scale(),
-                            backend.capabilities().maxImagePixels()));
-                    String zoom = s.zoom() ? addCrops(images, disputed, backend.capabilities().maxImagePixels()) : null;
+                    List<Picture> images = new ArrayList<>();
+                    String zoom = criticImages(images, disputed, index, spec.scale(), backend.capabilities().maxImagePixels());
                     String prompt = prompts.critique(spec.role(), consensus, disputed, zoom, json);
                     ChatRequest req = request(prompt, images, json ? "gam_critique" : null, json ? ResponseSchemas.CRITIQUE : null);
                     if (recordPrompts) asked.put(spec.id(), PromptText.of(req));
@@ -520,22 +520,53 @@ final class GamController {
         return shown;
     }
 
-    /** Appends a zoomed crop of each disputed claim's region; returns the sentence telling the critic which is which. */
-    private String addCrops(List<Picture> images, List<GamPrompts.Disputed> disputed, long maxPixels) {
-        if (q.images().isEmpty()) return null;
-        Picture first = q.images().get(0);
-        StringBuilder sb = new StringBuilder();
-        int shown = images.size();
-        for (int i = 0; i < disputed.size(); i++) {
-            Region r = disputed.get(i).claim().region();
-            if (r == null || r.isEmpty()) continue;
-            Picture crop = first.crop(r.expand(0.15));
-            // enlarge small crops so the critic can see detail, within the backend's pixel limit
-            double up = Math.min(4, Math.sqrt((double) first.pixels() / Math.max(1, crop.pixels())));
-            images.add(up > 1 ? crop.scaled(up, maxPixels) : crop);
-            sb.append(sb.length() == 0 ? "" : ", ").append("image ").append(++shown).append(" = zoom on CLAIM ").append(i + 1);
+    /**
+     * The images a critic sees (GAM on frames, docs/video.md): the frames the disputed claims name, each whole at the
+     * critic's scale, in time order (every image when the question has one, or when a disputed claim names no frame);
+     * then, with {@code gam.zoom}, a zoomed crop of each claim's region on its own frame. Returns the sentence telling
+     * the critic which image is which (null when there is nothing to say: one image and no crops).
+     */
+    private String criticImages(List<Picture> out, List<GamPrompts.Disputed> disputed, int index, double scale, long maxPixels) {
+        int n = q.images().size();
+        List<Integer> frames = new ArrayList<>();
+        boolean every = n <= 1 || disputed.stream().anyMatch(d -> d.claim().frame() == null);
+        if (every) {
+            for (int f = 1; f <= n; f++) frames.add(f);
+        } else {
+            disputed.stream().map(d -> d.claim().frame()).distinct().sorted().forEach(frames::add);
         }
-        return sb.length() == 0 ? null : "Zoomed crops: " + sb + ".";
+        Question seen = every ? q : q.withImages(frames.stream().map(f -> q.images().get(f - 1)).toList());
+        out.addAll(AgentImages.forAgent(seen, ctx.config(), index, scale, maxPixels));
+        StringBuilder which = new StringBuilder();
+        if (n > 1) {
+            int per = AgentImages.scales(ctx.config(), index, scale).size(); // MixRes: each frame at each of the agent's scales
+            for (int i = 0; i < frames.size(); i++) {
+                which.append(i == 0 ? "Images: " : ", ")
+                        .append(per == 1 ? "image " + (i + 1) : "images " + (i * per + 1) + "-" + ((i + 1) * per))
+                        .append(" = frame ").append(frames.get(i));
+            }
+            which.append(".");
+        }
+        if (!s.zoom() || n == 0) return which.length() == 0 ? null : which.toString();
+        StringBuilder sb = new StringBuilder();
+        int shown = out.size();
+        for (int i = 0; i < disputed.size(); i++) {
+            Trace.Claim c = disputed.get(i).claim();
+            Region r = c.region();
+            if (r == null || r.isEmpty()) continue;
+            Integer frame = c.frame() != null ? c.frame() : n == 1 ? Integer.valueOf(1) : null;
+            if (frame == null) continue; // a region on no named frame of several: no crop to take
+            Picture on = q.images().get(frame - 1);
+            Picture crop = on.crop(r.expand(0.15));
+            // enlarge small crops so the critic can see detail, within the backend's pixel limit
+            double up = Math.min(4, Math.sqrt((double) on.pixels() / Math.max(1, crop.pixels())));
+            out.add(up > 1 ? crop.scaled(up, maxPixels) : crop);
+            sb.append(sb.length() == 0 ? "" : ", ").append("image ").append(++shown).append(" = zoom on CLAIM ").append(i + 1);
+            if (n > 1) sb.append(" (frame ").append(frame).append(")");
+        }
+        String crops = sb.length() == 0 ? null : "Zoomed crops: " + sb + ".";
+        if (which.length() == 0) return crops;
+        return crops == null ? which.toString() : which + " " + crops;
     }
 
     private String judge(State st, Map<String, Object> extra) {
@@ -579,7 +610,7 @@ final class GamController {
      * ({@code json}), greedy. The controller sends it in round 0 and DREAM's probe asks it at each scale (GamMethod#opening).
      */
     static ChatRequest answerRequest(GamSettings s, GamPrompts prompts, AgentSpec spec, boolean json, List<Picture> images) {
-        return request(s, prompts.answer(spec.role(), json), images, json ? "gam_expert" : null, json ? ResponseSchemas.EXPERT : null)
+        return request(s, prompts.answer(spec.role(), json), images, json ? "gam_expert" : null, json ? prompts.expertSchema() : null)
                 .from(spec.id(), 0);
     }
 
@@ -752,6 +783,12 @@ final class GamController {
         if (!asked.isEmpty()) {
             extra = extra == null ? new LinkedHashMap<>() : new LinkedHashMap<>(extra);
             extra.put("prompts", asked); // what each expert was asked this round, as text (trace.prompts; images as notes)
+        }
+        Map<String, List<String>> notes = new LinkedHashMap<>();
+        for (Turn t : turns) if (!t.parsed().notes().isEmpty()) notes.put(t.spec().id(), t.parsed().notes());
+        if (!notes.isEmpty()) {
+            extra = extra == null ? new LinkedHashMap<>() : new LinkedHashMap<>(extra);
+            extra.put("parse_notes", notes); // what reading each reply set aside (a claim naming a frame the question lacks)
         }
         Map<String, String> sources = new LinkedHashMap<>();
         for (Turn t : turns) if (t.distSource() != null) sources.put(t.spec().id(), t.distSource());

@@ -22,8 +22,26 @@ final class GamPrompts {
     GamPrompts(Prompts prompts, Question question, String note) {
         this.prompts = prompts;
         this.question = question;
-        this.note = note == null ? "" : note;
+        String frames = framesSentence(question.images().size());
+        this.note = (frames + " " + (note == null ? "" : note)).strip();
     }
+
+    /**
+     * What a request of several images tells every agent (GAM on frames, docs/video.md): the images are frames 1..N in
+     * time order, and a claim names the frame it is about, its region on that frame. "" for one image (or none).
+     */
+    static String framesSentence(int images) {
+        if (images < 2) return "";
+        return "The question's " + images + " images are frames 1.." + images + ", in time order (a video's frames; "
+                + "otherwise " + images + " images in the order given). Each claim about what one frame shows names that frame "
+                + "(FRAME: k, k from 1 to " + images + "), and its region is in 0..1 of that frame.";
+    }
+
+    /** Whether claims name their frame: the request has several images. */
+    boolean framed() { return question.images().size() > 1; }
+
+    /** The structured-output schema of an expert's reply: claims name their frame when the request has several images. */
+    com.fasterxml.jackson.databind.JsonNode expertSchema() { return framed() ? ResponseSchemas.EXPERT_FRAMES : ResponseSchemas.EXPERT; }
 
     /** A peer's answer as shown to others. */
     record Peer(String id, double weight, String text) { }
@@ -67,6 +85,7 @@ final class GamPrompts {
             Trace.Claim c = claims.get(i).claim();
             sb.append("CLAIM ").append(i + 1).append(" [expert=").append(claims.get(i).expert())
                     .append(", confidence=").append(num(c.confidence()));
+            if (c.frame() != null) sb.append(", frame=").append(c.frame());
             if (c.region() != null) {
                 sb.append(", region=").append(num(c.region().x0())).append(',').append(num(c.region().y0())).append(',')
                         .append(num(c.region().x1())).append(',').append(num(c.region().y1()));
@@ -100,8 +119,10 @@ final class GamPrompts {
 
     private String format(String what, boolean json) {
         String kind = question.isMultipleChoice() ? "the option letter" : "a single word or phrase";
+        int n = question.images().size();
+        String frame = !framed() ? "" : json ? ", \"frame\": 1.." + n : " | FRAME: <1.." + n + ">";
         return prompts.render("gam_format_" + what + (json ? "_json" : "_lines"),
-                Map.of("answer_kind", json ? "\"<" + kind + ">\"" : "<" + kind + ">"));
+                Map.of("answer_kind", json ? "\"<" + kind + ">\"" : "<" + kind + ">", "frame_field", frame));
     }
 
     private static String peers(List<Peer> peers) {

@@ -18,6 +18,18 @@ final class ResponseSchemas {
              "required":["answer","claims","confidence"],"additionalProperties":false}
             """);
 
+    /** {@link #EXPERT} for a request of several images (a video's frames): each claim also names its frame, 1..N. */
+    static final JsonNode EXPERT_FRAMES = parse("""
+            {"type":"object","properties":{
+              "answer":{"type":"string"},
+              "claims":{"type":"array","items":{"type":"object","properties":{
+                "text":{"type":"string"},"confidence":{"type":"number"},"evidence":{"type":"string"},
+                "region":{"type":"array","items":{"type":"number"}},"frame":{"type":"integer"}},
+                "required":["text","confidence","evidence","region","frame"],"additionalProperties":false}},
+              "confidence":{"type":"number"}},
+             "required":["answer","claims","confidence"],"additionalProperties":false}
+            """);
+
     static final JsonNode CRITIQUE = parse("""
             {"type":"object","properties":{
               "assessments":{"type":"array","items":{"type":"object","properties":{

@@ -375,6 +375,110 @@ class GamControllerTest {
         assertThat(sceneRevise.strip()).endsWith("CONFIDENCE: <0..1 overall>");
     }
 
+    // ---- a video: the question's images are frames in time order ----
+
+    /** A 3-frame clip: frame f is filled with grey level 40·f, so a picture names its frame by its pixels. */
+    static Question clip() {
+        List<Picture> frames = new ArrayList<>();
+        for (int f = 1; f <= 3; f++) {
+            BufferedImage img = new BufferedImage(60, 40, BufferedImage.TYPE_INT_RGB);
+            java.awt.Graphics2D g = img.createGraphics();
+            g.setColor(new java.awt.Color(40 * f, 40 * f, 40 * f));
+            g.fillRect(0, 0, 60, 40);
+            g.dispose();
+            frames.add(new Picture("clip.mp4#frame-" + (f * 10), img));
+        }
+        Map<String, String> opts = new LinkedHashMap<>();
+        opts.put("A", "left");
+        opts.put("B", "right");
+        opts.put("C", "it stays");
+        return Question.of("v1", frames, "Which way does the grey square move?", opts);
+    }
+
+    /** Which frame of {@link #clip()} a picture (whole, scaled or cropped) shows: 1..3 by its grey level. */
+    static int frameOf(Picture p) {
+        int grey = p.image().getRGB(p.width() / 2, p.height() / 2) & 0xff;
+        return Math.round(grey / 40f);
+    }
+
+    static String onFrame(String letter, int frame) {
+        return "ANSWER: " + letter + "\nCLAIM 1: The square is at the " + (letter.equals("A") ? "left" : "right") + " edge | CONFIDENCE: 0.9"
+                + " | EVIDENCE: its position | REGION: 0.2,0.2,0.6,0.6 | FRAME: " + frame + "\nCONFIDENCE: 0.95";
+    }
+
+    @Test void onAVideoClaimsNameTheirFrameAndCriticsSeeThatFrame() {
+        ScriptedBackend b = lines((role, task, k) -> switch (task) {
+            case "critique" -> CRITIQUE;
+            // scene says B from frame 3; ocr says A and relational C, both from frame 2; in revisions everyone names frame 9 (no such frame)
+            case "answer" -> onFrame(role.startsWith("scene") ? "B" : role.startsWith("ocr") ? "A" : "C", role.startsWith("scene") ? 3 : 2);
+            default -> onFrame("B", 9);
+        });
+        Answer a = run(b, config("gam.max_rounds", "1", "gam.max_disputed", "2"), clip());
+        List<ChatRequest> reqs = new ArrayList<>(b.requests);
+        String ocrAnswer = reqs.stream().map(GamControllerTest::prompt)
+                .filter(p -> p.contains("<role>ocr expert</role>") && p.contains("<task>answer</task>")).findFirst().orElseThrow();
+        assertThat(ocrAnswer).contains("The question's 3 images are frames 1..3, in time order")
+                .contains("names that frame (FRAME: k, k from 1 to 3)")
+                .contains("| REGION: x0,y0,x1,y1 | FRAME: <1..3>");
+        // the experts see every frame, in time order
+        ChatRequest sceneAnswer = reqs.stream().filter(r -> prompt(r).contains("<role>scene expert</role>")).findFirst().orElseThrow();
+        assertThat(sceneAnswer.messages().get(0).images()).extracting(GamControllerTest::frameOf).containsExactly(1, 2, 3);
+        Trace.Round r0 = a.trace().rounds().get(0);
+        assertThat(r0.agents()).extracting(t -> t.claims().get(0).frame()).containsExactly(3, 2, 2);
+        // the consensus is A (ocr's); the disputed claims are scene's (frame 3) and relational's (frame 2): the critic is
+        // shown frames 2 and 3, in time order, not frame 1 and not every frame
+        ChatRequest fact = reqs.stream().filter(r -> prompt(r).contains("<role>fact checker</role>")).findFirst().orElseThrow();
+        assertThat(prompt(fact)).contains("<consensus>\nA. left")
+                .contains("[expert=scene, confidence=0.90, frame=3, region=0.20,0.20,0.60,0.60]")
+                .contains("[expert=relational, confidence=0.90, frame=2, region=0.20,0.20,0.60,0.60]")
+                .contains("Images: image 1 = frame 2, image 2 = frame 3.");
+        assertThat(fact.messages().get(0).images()).extracting(GamControllerTest::frameOf).containsExactly(2, 3);
+        // in revisions every claim names frame 9 of 3: the frame is dropped, the claim kept, the trace says why
+        Trace.Round r1 = a.trace().rounds().get(1);
+        assertThat(r1.agents()).allSatisfy(t -> assertThat(t.claims()).singleElement().satisfies(c -> {
+            assertThat(c.frame()).isNull();
+            assertThat(c.text()).contains("right edge");
+        }));
+        assertThat(r1.extra()).containsKey("parse_notes");
+        assertThat(r1.extra().get("parse_notes").toString())
+                .contains("claim 1 names frame 9 but the request has 3 images (frames 1..3): frame ignored");
+        assertThat(Json.MAPPER.valueToTree(r0.agents().get(1).claims().get(0)).get("frame").asInt()).isEqualTo(2);
+    }
+
+    @Test void withZoomTheCriticSeesTheCropOfTheRegionOnTheClaimsFrame() {
+        ScriptedBackend b = lines((role, task, k) -> switch (task) {
+            case "critique" -> CRITIQUE;
+            case "answer" -> onFrame(role.startsWith("scene") ? "B" : role.startsWith("ocr") ? "A" : "C", role.startsWith("scene") ? 3 : 2);
+            default -> onFrame("B", 3);
+        });
+        run(b, config("gam.max_rounds", "1", "gam.zoom", "true", "gam.max_disputed", "1"), clip());
+        ChatRequest fact = b.requests.stream().filter(r -> prompt(r).contains("<role>fact checker</role>")).findFirst().orElseThrow();
+        // one disputed claim (scene's, on frame 3): that frame whole, then the crop of its region on frame 3
+        assertThat(prompt(fact)).contains("frame=3, region=0.20,0.20,0.60,0.60]")
+                .contains("Images: image 1 = frame 3. Zoomed crops: image 2 = zoom on CLAIM 1 (frame 3).");
+        List<Picture> seen = fact.messages().get(0).images();
+        assertThat(seen).extracting(GamControllerTest::frameOf).containsExactly(3, 3);
+        // the crop: region 0.2..0.6 with a 15 % margin of a 60x40 frame, enlarged
+        assertThat(seen.get(1).width()).isNotEqualTo(60);
+        // a claim naming no frame on a video: the critic sees every frame (it cannot know which)
+        ScriptedBackend nameless = lines((role, task, k) -> task.equals("critique") ? CRITIQUE
+                : confident(!task.equals("answer") || role.startsWith("scene") ? "B" : role.startsWith("ocr") ? "A" : "C"));
+        run(nameless, config("gam.max_rounds", "1", "gam.zoom", "true", "gam.max_disputed", "1"), clip());
+        ChatRequest critic = nameless.requests.stream().filter(r -> prompt(r).contains("<role>fact checker</role>")).findFirst().orElseThrow();
+        assertThat(critic.messages().get(0).images()).extracting(GamControllerTest::frameOf).containsExactly(1, 2, 3);
+        assertThat(prompt(critic)).contains("Images: image 1 = frame 1, image 2 = frame 2, image 3 = frame 3.")
+                .doesNotContain("Zoomed crops");
+    }
+
+    @Test void aSingleImageQuestionsPromptsDoNotMentionFrames() {
+        ScriptedBackend b = lines((role, task, k) -> task.equals("critique") ? CRITIQUE
+                : confident(!task.equals("answer") || role.startsWith("scene") ? "B" : role.startsWith("ocr") ? "A" : "C"));
+        run(b, config("gam.max_rounds", "1"), mcq());
+        assertThat(prompt(b.requests.stream().filter(r -> prompt(r).contains("<task>critique</task>")).findFirst().orElseThrow()))
+                .doesNotContain("Images:");
+        assertThat(b.requests).extracting(GamControllerTest::prompt).allSatisfy(p -> assertThat(p).doesNotContain("FRAME").doesNotContain("frame"));
+    }
+
     @Test void perAgentBackendsAndScalesComeFromConfig() {
         ScriptedBackend small = lines((role, task, k) -> confident("B"));
         ScriptedBackend big = lines((role, task, k) -> confident("B"));
