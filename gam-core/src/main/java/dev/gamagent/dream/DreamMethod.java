@@ -412,6 +412,10 @@ public final class DreamMethod implements Method {
         ev.put("scale", p.scale());
         if (p.width() > 0) ev.put("width", p.width());
         if (p.height() > 0) ev.put("height", p.height());
+        if (p.frames() > 1) {
+            ev.put("frames", p.frames()); // a video: every frame at this scale
+            ev.put("pixels", p.pixels());
+        }
         if (p.ok()) {
             if (p.answer() != null) ev.put("answer", p.answer());
             if (p.option() != null) ev.put("option", p.option());
@@ -473,11 +477,15 @@ public final class DreamMethod implements Method {
             }
             if (asked.kind().equals("round-0")) replies.keep(index + "@" + scale, request, r);
             return new Probe(agent.id(), index, agent.role(), backend.name(), scale, w, h, read.answer(), read.option(),
-                    key, u.value(), u.signal().label(), false, tokens, null, asked.kind(), false);
+                    key, u.value(), u.signal().label(), false, tokens, null, asked.kind(), false, pics.size(), pixels(pics));
         } catch (RuntimeException e) {
-            return failed(agent, index, backend.name(), scale, w, h, e.getClass().getSimpleName() + ": " + e.getMessage());
+            return failed(agent, index, backend.name(), scale, w, h, e.getClass().getSimpleName() + ": " + e.getMessage())
+                    .withImages(pics.size(), pixels(pics));
         }
     }
+
+    /** The pixels of every image a probe sends, together (each frame of a video at the probe's scale). */
+    private static long pixels(List<Picture> pics) { return pics.stream().mapToLong(Picture::pixels).sum(); }
 
     private static Probe failed(MultiAgentMethod.Agent agent, int index, String backend, double scale, int w, int h, String why) {
         return new Probe(agent.id(), index, agent.role(), backend, scale, w, h, null, null, "", 1.0,
