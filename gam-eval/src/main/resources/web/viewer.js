@@ -1,6 +1,6 @@
 'use strict';
 // GamViewer: one debate trace, readable — question and options, final answer and scores, claim regions on the
-// image, weights / U_sys per round, every round's answers (changes marked), critiques grouped by claim, DREAM's
+// image (a video's frames as a strip in time order, each claim's region on its frame), weights / U_sys per round, every round's answers (changes marked), critiques grouped by claim, DREAM's
 // probes as a table with the chosen branch. Shared by report.html (offline) and the `gam serve` page.
 // Model output is untrusted: text is only ever set with textContent / createTextNode, never as HTML.
 (function (global) {
@@ -66,9 +66,27 @@
 
   /** Image width and height from the trace's "name (WxH)" image note. */
   function imageSize(trace) {
+    const f = framesOf(trace);
+    return f.length ? f[0].size : null;
+  }
+
+  /**
+   * The question's images from the trace's "name (WxH)" notes, in order: for a video its frames in time order. Each is
+   * { k (1-based), name, size, label }: "frame k", with the video's own frame number ("clip.mp4#frame-45": video frame 45)
+   * and its time when the name carries one ("…@1.5s" or "…t=1.5s").
+   */
+  function framesOf(trace) {
     const imgs = (trace.question || {}).images || [];
-    const m = imgs.length ? /\((\d+)x(\d+)\)\s*$/.exec(imgs[0]) : null;
-    return m ? { w: Number(m[1]), h: Number(m[2]) } : null;
+    return imgs.map((note, i) => {
+      const text = String(note);
+      const m = /^(.*?)\s*\((\d+)x(\d+)\)\s*$/.exec(text);
+      const name = m ? m[1] : text;
+      const size = m ? { w: Number(m[2]), h: Number(m[3]) } : null;
+      const vf = /#frame-(\d+)/.exec(name);
+      const t = /(?:@|\bt=)(\d+(?:\.\d+)?)\s*s\b/.exec(name);
+      const label = 'frame ' + (i + 1) + (t ? ` · ${Number(t[1])} s` : '') + (vf ? ` · video frame ${vf[1]}` : '');
+      return { k: i + 1, name, size, label };
+    });
   }
 
   // ---- decisions in words: thresholds with the values that crossed them --------------------------------------
@@ -198,18 +216,26 @@
 
   // ---- the image with claim regions --------------------------------------------------------------------------
 
-  /** Claims with regions in one round, largest first, so smaller boxes are drawn on top and stay visible. */
-  function regionsOf(round) {
+  /**
+   * Claims with regions in one round, largest first, so smaller boxes are drawn on top and stay visible. With
+   * {@code frame} (a question of several images) only the claims on that frame; a claim naming no frame is on frame 1
+   * of a one-image question and on no frame of several ({@link unframed}).
+   */
+  function regionsOf(round, frame, frames) {
     const out = [];
     for (const a of (round && round.agents) || []) {
       for (const c of a.claims || []) {
         const g = c.region;
         if (!g || !(g.x1 > g.x0) || !(g.y1 > g.y0)) continue;
+        if (frame !== undefined && frames > 1 && c.frame !== frame) continue;
         out.push({ agent: a.id, claim: c, area: (g.x1 - g.x0) * (g.y1 - g.y0) });
       }
     }
     return out.sort((p, q) => q.area - p.area);
   }
+
+  /** Claims of a round with a region but no frame named, on a question of several images: drawn on no frame. */
+  const unframed = (round) => regionsOf(round).filter((r) => r.claim.frame === undefined || r.claim.frame === null);
 
   const pct = (v) => Math.round(Number(v) * 100);
   /** A claim's region in words, as a share of the image (the trace's 0..1 coordinates). */
@@ -264,11 +290,59 @@
     return { controls, zoomTo };
   }
 
+  /**
+   * The picture of frame {@code k} (1..n) in a box of W×H: the whole image for one image; for several, tile k of the
+   * strip {@code url} holds (the frames side by side in time order, equal tiles: HtmlReport's and gam serve's frame strip).
+   */
+  function framePicture(url, k, n, W, H) {
+    if (!url) return svg('rect', { x: 0, y: 0, width: W, height: H, fill: '#f3f4f6' });
+    if (n <= 1) return svg('image', { href: url, x: 0, y: 0, width: W, height: H, preserveAspectRatio: 'none' });
+    const tile = svg('svg', { x: 0, y: 0, width: W, height: H, viewBox: `0 0 ${W} ${H}`, overflow: 'hidden', class: 'gv-frame-tile' });
+    tile.append(svg('image', { href: url, x: -(k - 1) * W, y: 0, width: n * W, height: H, preserveAspectRatio: 'none' }));
+    return tile;
+  }
+
+  /**
+   * The frames of a video question as a strip in time order: each labelled (frame k, its time or video frame when
+   * known), the shown round's claim regions drawn on their frame; a click shows that frame large.
+   */
+  function frameStrip(frames, colors, opts, onPick) {
+    const strip = el('div', { class: 'gv-frames', role: 'list', 'aria-label': 'the question\'s frames in time order' });
+    const cells = frames.map((f) => {
+      const size = f.size || { w: 4, h: 3 };
+      const w = 96, h = Math.max(8, Math.round(w * size.h / size.w));
+      const box = svg('svg', { class: 'gv-frame-thumb', width: w, height: h, viewBox: `0 0 ${w} ${h}`, role: 'img', 'aria-label': f.label });
+      const cell = el('figure', { class: 'gv-frame', role: 'listitem', 'data-frame': f.k, title: f.name, onclick: () => onPick(f.k) },
+        box, el('figcaption', { class: 'gv-frame-label' }, f.label));
+      return { f, box, cell, w, h };
+    });
+    strip.append(...cells.map((c) => c.cell));
+    const draw = (round, selected) => {
+      for (const c of cells) {
+        c.box.replaceChildren(framePicture(opts.imageUrl, c.f.k, frames.length, c.w, c.h));
+        for (const reg of regionsOf(round, c.f.k, frames.length)) {
+          const g = reg.claim.region;
+          const col = colors[reg.agent] || { color: '#555' };
+          c.box.append(svg('rect', { class: 'gv-frame-region', 'data-agent': reg.agent, 'data-claim': reg.claim.n,
+            x: g.x0 * c.w, y: g.y0 * c.h, width: Math.max(1, (g.x1 - g.x0) * c.w), height: Math.max(1, (g.y1 - g.y0) * c.h),
+            fill: 'none', stroke: col.color, 'stroke-width': 1.5 }));
+        }
+        c.cell.classList.toggle('gv-frame-selected', c.f.k === selected);
+        const n = regionsOf(round, c.f.k, frames.length).length;
+        c.cell.querySelector('.gv-frame-label').textContent = c.f.label + (n ? ` · ${n} claim${n > 1 ? 's' : ''}` : '');
+      }
+    };
+    return { strip, draw };
+  }
+
   function imagePanel(trace, colors, opts) {
     const rounds = trace.rounds || [];
+    const frames = framesOf(trace);
+    const n = frames.length;
     const withRegions = rounds.filter((r) => regionsOf(r).length);
-    if (!withRegions.length && !opts.imageUrl) return null;
-    const size = imageSize(trace) || (opts.imageSize) || { w: 4, h: 3 };
+    if (!withRegions.length && !opts.imageUrl && n <= 1) return null;
+    let frame = 1; // the frame shown large (a question of several images)
+    const size = (n > 1 && frames[0].size) || imageSize(trace) || (opts.imageSize) || { w: 4, h: 3 };
     const W = 420, H = Math.round(W * size.h / size.w);
     const box = svg('svg', { class: 'gv-image', width: W, height: H, viewBox: `0 0 ${W} ${H}`, role: 'img' });
     const zoom = zoomable(box, W, H);
@@ -276,12 +350,18 @@
     const picker = el('select', { class: 'gv-round-picker', 'aria-label': 'round whose claims are drawn' },
       withRegions.map((r) => el('option', { value: r.k }, 'round ' + r.k)));
     const legend = el('ul', { class: 'gv-region-legend' });
+    const strip = n > 1 ? frameStrip(frames, colors, opts, (f) => { frame = f; draw(picker.value); }) : null;
+    const frameTitle = n > 1 ? el('p', { class: 'gv-frame-title' }) : null;
     const draw = (k) => {
-      box.replaceChildren();
-      if (opts.imageUrl) box.append(svg('image', { href: opts.imageUrl, x: 0, y: 0, width: W, height: H, preserveAspectRatio: 'none' }));
-      else box.append(svg('rect', { x: 0, y: 0, width: W, height: H, fill: '#f3f4f6' }));
+      box.replaceChildren(framePicture(opts.imageUrl, frame, n, W, H));
       const round = rounds.find((r) => String(r.k) === String(k));
-      const regions = regionsOf(round);
+      const regions = regionsOf(round, frame, n);
+      if (strip) {
+        strip.draw(round, frame);
+        const loose = unframed(round).length;
+        frameTitle.textContent = frames[frame - 1].label + ` of ${n}, in time order`
+          + (loose ? ` — ${loose} claim region(s) this round name no frame and are drawn on none` : '');
+      }
       const labels = [];
       legend.replaceChildren();
       regions.forEach((reg, i) => {
@@ -309,18 +389,29 @@
           onmouseleave: () => group.classList.remove('gv-hot'),
           onclick: () => zoom.zoomTo(g),
         }, el('span', { class: 'gv-swatch', style: 'background:' + c.color }), label + ': ' + reg.claim.text,
-        el('span', { class: 'gv-muted' }, ` (confidence ${num(reg.claim.confidence, 2)}; ${regionWords(g)})`));
+        el('span', { class: 'gv-muted' }, ` (confidence ${num(reg.claim.confidence, 2)}; ${regionWords(g)}${n > 1 ? ' of frame ' + frame : ''})`));
         legend.append(item);
         if (i === 0) item.title = 'hover a claim to bring its box to the front';
       });
-      caption.textContent = (round ? `Round ${round.k}: ${regions.length} claim region(s); hover a claim to bring its box to the front, click it to zoom.` : '')
-        + (opts.imageUrl ? '' : ' The image itself is not stored in this report: the regions are drawn on its frame.');
+      caption.textContent = (round ? `Round ${round.k}: ${regions.length} claim region(s)${n > 1 ? ' on frame ' + frame : ''}; hover a claim to bring its box to the front, click it to zoom.` : '')
+        + (opts.imageUrl ? '' : n > 1 ? ' The frames themselves are not stored here: the regions are drawn on their outlines.'
+          : ' The image itself is not stored in this report: the regions are drawn on its frame.');
     };
     picker.addEventListener('change', () => draw(picker.value));
     const start = withRegions.length ? withRegions[withRegions.length - 1].k : (rounds.length ? rounds[rounds.length - 1].k : 0);
     picker.value = String(start);
+    if (n > 1) {
+      // start on the frame with the most claim regions in the round shown (the earliest of equals)
+      const startRound = rounds.find((r) => String(r.k) === String(start));
+      let most = 0;
+      for (const f of frames) {
+        const c = regionsOf(startRound, f.k, n).length;
+        if (c > most) { most = c; frame = f.k; }
+      }
+    }
     draw(start);
-    return el('figure', { class: 'gv-figure' }, withRegions.length > 1 ? picker : null, zoom.controls, box, caption, legend);
+    return el('figure', { class: 'gv-figure' + (n > 1 ? ' gv-video' : '') }, strip ? strip.strip : null, frameTitle,
+      withRegions.length > 1 ? picker : null, zoom.controls, box, caption, legend);
   }
 
   // ---- per-round chart ----------------------------------------------------------------------------------------
@@ -443,7 +534,8 @@
       const claims = (a.claims || []).length ? el('details', {}, el('summary', {}, `${a.claims.length} claim(s)`),
         el('ol', {}, a.claims.map((c) => el('li', {}, c.text, el('span', { class: 'gv-muted' }, ` (confidence ${num(c.confidence, 2)})`),
           c.evidence ? el('div', { class: 'gv-muted' }, 'evidence: ' + c.evidence) : null,
-          c.region ? el('div', { class: 'gv-muted' }, 'region: ' + regionWords(c.region)) : null)))) : '–';
+          c.region || c.frame ? el('div', { class: 'gv-muted gv-claim-where' }, (c.frame ? 'frame ' + c.frame + (c.region ? ', ' : '') : '')
+            + (c.region ? 'region: ' + regionWords(c.region) : '')) : null)))) : '–';
       const raw = a.raw ? el('details', {}, el('summary', {}, 'reply'), el('pre', {}, a.raw)) : null;
       const asked = promptDetails(((r.extra || {}).prompts || {})[a.id]);
       return el('tr', { class: changed ? 'gv-changed' : null },
@@ -499,7 +591,8 @@
         el('tbody', {}, probes.map((p) => el('tr', { class: p.confident ? 'gv-confident' : null },
           el('td', {}, el('span', { class: 'gv-swatch', style: 'background:' + ((colors[probeAgent(p)] || {}).color || '#999') }), probeAgent(p),
             p.role && p.role !== probeAgent(p) ? el('span', { class: 'gv-muted' }, ' ' + p.role) : null),
-          el('td', {}, '×' + p.scale), el('td', {}, p.width && p.height ? `${p.width}×${p.height}` : '–'),
+          el('td', {}, '×' + p.scale), el('td', {}, p.width && p.height ? `${p.width}×${p.height}` : '–',
+            p.frames > 1 ? el('span', { class: 'gv-muted gv-probe-frames' }, ` × ${p.frames} frames (${Number(p.pixels).toLocaleString('en')} px)`) : null),
           el('td', {}, p.error ? '–' : answerOf(p.option, p.answer)),
           el('td', {}, num(probeU(p)), p.signal ? el('span', { class: 'gv-muted' }, ' ' + p.signal) : null),
           el('td', {}, p.confident ? '✓' : '–'), anyReused ? el('td', {}, p.reused ? 'reused as round 0' : '') : null,
@@ -521,7 +614,8 @@
   // ---- the whole trace ----------------------------------------------------------------------------------------
 
   /**
-   * Renders one trace into {@code container}. opts: imageUrl (drawn under the regions), outcome (correct / wrong /
+   * Renders one trace into {@code container}. opts: imageUrl (drawn under the regions; for a question of several images
+   * a strip of its frames side by side in equal tiles, as HtmlReport and gam serve store it), outcome (correct / wrong /
    * unmatched / error), flip ("w→r" ...), groundTruth, echarts (the library; window.echarts by default).
    */
   function render(container, trace, opts = {}) {
@@ -535,5 +629,5 @@
     container.classList.add('gv');
   }
 
-  global.GamViewer = { render, groupedCritiques, agreement, el, svg, num, answerOf, COLORS, TERMINATIONS, stopWords, triggerWords };
+  global.GamViewer = { render, groupedCritiques, agreement, el, svg, num, answerOf, COLORS, TERMINATIONS, stopWords, triggerWords, framesOf, regionsOf };
 })(window);

@@ -72,8 +72,9 @@ public final class Evaluation {
             List<java.util.concurrent.Future<?>> made = java.util.Collections.synchronizedList(new ArrayList<>());
             if (thumbnails) runner.onEachQuestion((eq, q) -> {
                 if (!(eq.rotation() > 0 && eq.id().contains("#r")) && !q.images().isEmpty()) { // a rotation shows its question's image
-                    dev.gamagent.image.Picture first = q.images().get(0);
-                    made.add(thumbs.submit(() -> thumbnail(store, eq, first)));
+                    // a video's frames all: the report shows them as a strip (HtmlReport.thumbnail)
+                    List<dev.gamagent.image.Picture> pics = List.copyOf(q.images());
+                    made.add(thumbs.submit(() -> thumbnail(store, eq, pics)));
                 }
             });
             EvalRunner.ProgressSink[] sink = {r -> { }};
@@ -178,9 +179,10 @@ public final class Evaluation {
      * A question's report thumbnail, kept with the results. It is made from a copy of the image, so the picture the
      * question sends is not decoded (and its pixels not held) while the question waits on the model.
      */
-    private static void thumbnail(ResultStore store, EvalQuestion eq, dev.gamagent.image.Picture p) {
-        dev.gamagent.image.Picture copy = thumbnailSource(p);
-        dev.gamagent.api.Question q = new dev.gamagent.api.Question(eq.id(), List.of(copy), "", null, Map.of(), null, null, null);
+    private static void thumbnail(ResultStore store, EvalQuestion eq, List<dev.gamagent.image.Picture> pics) {
+        List<dev.gamagent.image.Picture> copies = pics.size() == 1 ? List.of(thumbnailSource(pics.get(0)))
+                : pics.stream().map(Evaluation::thumbnailSource).toList();
+        dev.gamagent.api.Question q = new dev.gamagent.api.Question(eq.id(), copies, "", null, Map.of(), null, null, null);
         HtmlReport.thumbnails(List.of(new EvalQuestion(q, eq.group(), 0, eq.split()))).forEach(store::putThumbnail);
     }
 

@@ -112,11 +112,16 @@ public final class HtmlReport {
         return out;
     }
 
-    /** One question's thumbnail, or null when it has no image or its image cannot be read again (then it is shown without). */
+    /**
+     * One question's thumbnail, or null when it has no image or its image cannot be read again (then it is shown without).
+     * A question of several images (a video's frames) gets its frames side by side ({@link dev.gamagent.image.FrameStrip}),
+     * which the trace viewer shows as a strip of frames in time order.
+     */
     static String thumbnail(EvalQuestion q) {
         try {
             var pics = q.question().images();
             if (pics.isEmpty()) return null;
+            if (pics.size() > 1) return jpegDataUrl(dev.gamagent.image.FrameStrip.of(pics));
             var p = pics.get(0);
             // an image still in the bytes it was read from and not much larger than the viewer draws it (420 px wide) goes
             // as it is: no decoding, no encoding (the viewer scales it)
@@ -128,12 +133,16 @@ public final class HtmlReport {
             g.setRenderingHint(java.awt.RenderingHints.KEY_INTERPOLATION, java.awt.RenderingHints.VALUE_INTERPOLATION_BILINEAR);
             g.drawImage(p.image(), 0, 0, w, h, java.awt.Color.WHITE, null);
             g.dispose();
-            var bytes = new java.io.ByteArrayOutputStream();
-            javax.imageio.ImageIO.write(rgb, "jpg", bytes);
-            return "data:image/jpeg;base64," + java.util.Base64.getEncoder().encodeToString(bytes.toByteArray());
+            return jpegDataUrl(rgb);
         } catch (IOException | RuntimeException e) {
             return null;
         }
+    }
+
+    private static String jpegDataUrl(java.awt.image.BufferedImage rgb) throws IOException {
+        var bytes = new java.io.ByteArrayOutputStream();
+        javax.imageio.ImageIO.write(rgb, "jpg", bytes);
+        return "data:image/jpeg;base64," + java.util.Base64.getEncoder().encodeToString(bytes.toByteArray());
     }
 
     /** The page over {@code runs} (one run: a report; several: a comparison) and its sidecar parts, which live in folder {@code sidecar}. */

@@ -114,4 +114,29 @@ class HtmlReportSidecarTest {
         assertThat(HtmlReport.thumbnail(q)).isEqualTo(p.dataUrl()).startsWith("data:image/png;base64,");
         assertThat(decoded.get()).as("never decoded").isZero();
     }
+
+    @Test void aVideoQuestionsThumbnailIsItsFramesSideBySideInTimeOrder() throws Exception {
+        // 3 frames of 640×360, frame f filled with grey 60·f: the viewer cuts the strip into 3 equal tiles, tile k = frame k
+        List<dev.gamagent.image.Picture> frames = new ArrayList<>();
+        for (int f = 1; f <= 3; f++) {
+            var img = new java.awt.image.BufferedImage(640, 360, java.awt.image.BufferedImage.TYPE_INT_RGB);
+            var g = img.createGraphics();
+            g.setColor(new java.awt.Color(60 * f, 60 * f, 60 * f));
+            g.fillRect(0, 0, 640, 360);
+            g.dispose();
+            frames.add(new dev.gamagent.image.Picture("clip.mp4#frame-" + f, img));
+        }
+        var q = new EvalQuestion(dev.gamagent.api.Question.of("v", frames, "q", Map.of("A", "a")), "v", 0, null);
+        String url = HtmlReport.thumbnail(q);
+        assertThat(url).startsWith("data:image/jpeg;base64,");
+        var strip = javax.imageio.ImageIO.read(new java.io.ByteArrayInputStream(java.util.Base64.getDecoder().decode(url.substring(23))));
+        int tile = dev.gamagent.image.FrameStrip.tileWidth(3);
+        assertThat(strip.getWidth()).isEqualTo(3 * tile);
+        assertThat(strip.getHeight()).isEqualTo(Math.round(tile * 360 / 640f));
+        for (int k = 0; k < 3; k++) {
+            assertThat(strip.getRGB(k * tile + tile / 2, strip.getHeight() / 2) & 0xff).as("tile %d", k + 1).isBetween(60 * (k + 1) - 3, 60 * (k + 1) + 3);
+        }
+        // 64 frames still fit the strip's width
+        assertThat(dev.gamagent.image.FrameStrip.tileWidth(64) * 64).isLessThanOrEqualTo(dev.gamagent.image.FrameStrip.MAX_WIDTH);
+    }
 }

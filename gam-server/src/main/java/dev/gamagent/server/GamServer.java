@@ -452,9 +452,12 @@ public final class GamServer implements AutoCloseable {
 
     private void store(String traceId, String method, CompletionRequest req, Trace trace) {
         byte[] png = null;
-        if (!req.question().images().isEmpty()) {
-            Picture first = req.question().images().get(0);
-            png = first.scaled(1.0, 1_000_000).png(); // enough for the viewer; keeps the database small
+        List<Picture> images = req.question().images();
+        if (images.size() > 1) {
+            // a video's frames (or several images): side by side, which the viewer shows as a strip of frames in time order
+            png = new Picture("frames", dev.gamagent.image.FrameStrip.of(images)).png();
+        } else if (!images.isEmpty()) {
+            png = images.get(0).scaled(1.0, 1_000_000).png(); // enough for the viewer; keeps the database small
         }
         // the whole trace as JSON, scrubbed string by string: whatever a trace records (prompts too) inherits it
         traces.save(traceId, method, secrets.scrub(req.question().text()), Json.write(secrets.scrub(Json.MAPPER.valueToTree(trace))), png);
