@@ -22,7 +22,7 @@ final class GamPrompts {
     GamPrompts(Prompts prompts, Question question, String note) {
         this.prompts = prompts;
         this.question = question;
-        String frames = framesSentence(question.images().size());
+        String frames = framesSentence(question.images().stream().map(dev.gamagent.image.Picture::source).toList());
         this.note = (frames + " " + (note == null ? "" : note)).strip();
     }
 
@@ -30,12 +30,26 @@ final class GamPrompts {
      * What a request of several images tells every agent (GAM on frames, docs/video.md): the images are frames 1..N in
      * time order, and a claim names the frame it is about, its region on that frame. "" for one image (or none).
      */
-    static String framesSentence(int images) {
+    static String framesSentence(List<String> names) {
+        int images = names.size();
         if (images < 2) return "";
+        StringBuilder times = new StringBuilder();
+        for (int i = 0; i < images; i++) {
+            java.util.regex.Matcher m = TIME.matcher(names.get(i));
+            if (!m.find()) {
+                times.setLength(0);
+                break;
+            }
+            times.append(i == 0 ? " Their times: frame 1 at " : ", frame " + (i + 1) + " at ").append(m.group(1)).append(" s");
+        }
+        if (times.length() > 0) times.append('.');
         return "The question's " + images + " images are frames 1.." + images + ", in time order (a video's frames; "
-                + "otherwise " + images + " images in the order given). Each claim about what one frame shows names that frame "
-                + "(FRAME: k, k from 1 to " + images + "), and its region is in 0..1 of that frame.";
+                + "otherwise " + images + " images in the order given)." + times + " Each claim about what one frame shows names "
+                + "that frame (FRAME: k, k from 1 to " + images + "), and its region is in 0..1 of that frame.";
     }
+
+    /** A frame's time in its name, as video decoding writes it ({@code clip.mp4#frame-45@1.5s}). */
+    private static final java.util.regex.Pattern TIME = java.util.regex.Pattern.compile("#frame-\\d+@(\\d+(?:\\.\\d+)?)s$");
 
     /** Whether claims name their frame: the request has several images. */
     boolean framed() { return question.images().size() > 1; }

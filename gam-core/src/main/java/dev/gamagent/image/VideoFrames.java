@@ -160,6 +160,7 @@ public final class VideoFrames {
         Path ffprobe = find("ffprobe").orElseThrow();
         String hash = cache.hash(video);
         List<Integer> picks;
+        double fps;
         synchronized (stripes[Math.floorMod(hash.hashCode(), stripes.length)]) {
             VideoInfo info = cache.info(hash).orElse(null);
             if (info == null) {
@@ -182,11 +183,21 @@ public final class VideoFrames {
                     throw new ImageException(video + ": ffmpeg decoded fewer frames than it counted (" + decodable + "); the file is damaged");
                 }
             }
+            fps = info.fps();
         }
         String name = video.getFileName().toString();
         List<Picture> out = new ArrayList<>(picks.size());
-        for (int i : picks) out.add(read(cache.frame(hash, i), name + "#frame-" + i));
+        for (int i : picks) out.add(read(cache.frame(hash, i), name + "#frame-" + i + time(i, fps)));
         return out;
+    }
+
+    /**
+     * A frame's time in its name, {@code @<seconds>s} (frame number / fps, to the millisecond: {@code clip.mp4#frame-45@1.5s}),
+     * which GAM's prompts and the trace viewer show beside the frame; "" when the frame rate is unknown.
+     */
+    static String time(int frame, double fps) {
+        if (!(fps > 0)) return "";
+        return "@" + java.math.BigDecimal.valueOf(Math.round(frame / fps * 1000) / 1000.0).stripTrailingZeros().toPlainString() + "s";
     }
 
     private static List<Integer> indices(Path video, VideoInfo info, FrameSelection selection) {

@@ -470,6 +470,15 @@ class GamControllerTest {
                 .doesNotContain("Zoomed crops");
     }
 
+    @Test void theFramesTimesAreInThePromptWhenTheFramesNamesCarryThem() {
+        assertThat(GamPrompts.framesSentence(List.of("clip.mp4#frame-0@0s", "clip.mp4#frame-45@1.5s", "clip.mp4#frame-90@3s")))
+                .contains("The question's 3 images are frames 1..3, in time order")
+                .contains("Their times: frame 1 at 0 s, frame 2 at 1.5 s, frame 3 at 3 s.");
+        // one frame without a time (a frame folder, another image): no times at all
+        assertThat(GamPrompts.framesSentence(List.of("clip.mp4#frame-0@0s", "dir/00002.jpg"))).doesNotContain("times");
+        assertThat(GamPrompts.framesSentence(List.of("one.png"))).isEmpty();
+    }
+
     @Test void aSingleImageQuestionsPromptsDoNotMentionFrames() {
         ScriptedBackend b = lines((role, task, k) -> task.equals("critique") ? CRITIQUE
                 : confident(!task.equals("answer") || role.startsWith("scene") ? "B" : role.startsWith("ocr") ? "A" : "C"));

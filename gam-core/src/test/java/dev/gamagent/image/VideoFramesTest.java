@@ -101,7 +101,10 @@ class VideoFramesTest {
         List<Picture> five = vf.frames(video, 5);
         // get_index(None, 10, 29, 5) = [2, 8, 14, 19, 25]
         assertThat(numbers(five)).containsExactly(2, 8, 14, 19, 25);
-        assertThat(five.get(0).source()).isEqualTo("test." + kind.extension() + "#frame-2");
+        // named by the video's frame number and its time (frame / fps), which prompts and the trace viewer show
+        assertThat(five).extracting(Picture::source).containsExactly("test." + kind.extension() + "#frame-2@0.2s",
+                "test." + kind.extension() + "#frame-8@0.8s", "test." + kind.extension() + "#frame-14@1.4s",
+                "test." + kind.extension() + "#frame-19@1.9s", "test." + kind.extension() + "#frame-25@2.5s");
         assertThat(five.get(0).width()).isEqualTo(32);
         assertThat(numbers(vf.frames(video, FrameSelection.uniform(4).within(0.25, 2.25)))).containsExactly(4, 9, 14, 19);
         assertThat(numbers(vf.frames(video, FrameSelection.rate(2)))).containsExactly(0, 5, 10, 15, 20, 25);
@@ -202,5 +205,12 @@ class VideoFramesTest {
         assertThat(VideoFrames.isVideoFileName("photo.jpg")).isFalse();
         assertThat(VideoFrames.rate("30000/1001")).isCloseTo(29.97, org.assertj.core.data.Offset.offset(0.001));
         assertThat(VideoFrames.rate("0/0")).isZero();
+    }
+
+    @Test void aFramesTimeIsItsNumberOverTheFrameRateToTheMillisecond() {
+        assertThat(VideoFrames.time(45, 30)).isEqualTo("@1.5s");
+        assertThat(VideoFrames.time(0, 25)).isEqualTo("@0s");
+        assertThat(VideoFrames.time(1, 3)).isEqualTo("@0.333s");
+        assertThat(VideoFrames.time(7, 0)).as("no frame rate, no time").isEmpty();
     }
 }
