@@ -222,7 +222,10 @@ public final class ReproduceCommand implements Callable<Integer> {
     private Planned plan(RecipePlan.EvalRun run, PriceTable.Price price) {
         Config config = config(run);
         Path file = dataOptions.files(System.err).resolve(run.data()).path();
-        Dataset ds = BenchmarkLoader.load(file, new BenchmarkLoader.Filter(limit, null));
+        // a snapshot by name (MVBench_64frame) is read as that variant, as gam eval reads it
+        BenchmarkLoader.Images reading = BenchmarkLoader.Images.DEFAULT.withVideos(0,
+                dev.gamagent.eval.mvbench.MvBenchDataset.isName(run.data()) ? run.data() : null);
+        Dataset ds = BenchmarkLoader.load(file, new BenchmarkLoader.Filter(limit, null), reading);
         List<EvalQuestion> qs = ds.questions();
         if (CircularExpansion.defaultFor(file.getFileName().toString())) qs = CircularExpansion.expand(qs);
         String all = String.join(",", run.methods());
