@@ -158,6 +158,7 @@ public final class ReproduceCommand implements Callable<Integer> {
         List<Planned> plan = new ArrayList<>();
         for (RecipePlan.EvalRun run : runs) plan.add(plan(run, price));
         System.out.println("Plan: " + r.id() + " (" + r.table() + ") on " + modelRun + (limit > 0 ? ", first " + limit + " questions per benchmark" : ""));
+        System.out.println("  images sized from their headers, one row at a time (nothing decoded; a video: its stream's size × the frames taken)");
         printEstimate(plan, price, load.questions(), spec);
         if (pilot != null) {
             List<Planned> narrowed = new ArrayList<>();
@@ -234,10 +235,11 @@ public final class ReproduceCommand implements Callable<Integer> {
         Map<String, CostEstimate.QuestionSize> byId = new HashMap<>();
         for (EvalQuestion q : qs) {
             String group = q.group() != null ? q.group() : q.id();
-            // rotations share their images: size them once
-            long img = images.computeIfAbsent(group, g -> CostEstimate.size(q.question(), all, config, backendOptions.imageTokens).imageTokens());
+            // rotations share their images: size them once, from their headers (nothing decoded, one row's cell held at a time)
+            dev.gamagent.api.Question text = q.shell().withImages(List.of());
+            long img = images.computeIfAbsent(group, g -> CostEstimate.size(text, q.imageSizes(), all, config, backendOptions.imageTokens).imageTokens());
             CostEstimate.QuestionSize s = new CostEstimate.QuestionSize(
-                    CostEstimate.size(q.shell().withImages(List.of()), all, config, backendOptions.imageTokens).textTokens(), img);
+                    CostEstimate.size(text, List.of(), all, config, backendOptions.imageTokens).textTokens(), img);
             sizes.add(s);
             byId.put(q.id(), s);
         }

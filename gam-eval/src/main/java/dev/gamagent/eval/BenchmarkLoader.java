@@ -517,6 +517,52 @@ public final class BenchmarkLoader {
         return pics;
     }
 
+    /**
+     * The sizes of the images {@link #decodeImages} would give, without decoding their pixels: each base64 image's header
+     * from the start of its cell (the whole cell when the header lies further), each image file's header, and for a
+     * video file its stream's size times the frames the run takes (ffprobe; a frame folder's frames are read).
+     */
+    static List<ImageLoader.Header> imageSizes(String idx, Map<String, String> r, String referenced, Path baseDir, Images limits) {
+        ImageLoader loader = limits.loader();
+        List<ImageLoader.Header> out = new ArrayList<>();
+        String image = blankToNull(r.get("image"));
+        if (image != null) {
+            image = image.strip();
+            if (image.length() <= REFERENCE_MAX_LENGTH && !image.startsWith("[")) {
+                if (referenced == null) throw new BadRowException("'image' value '" + image + "' names no row with an image");
+                image = referenced.strip();
+            }
+            List<String> all = image.startsWith("[") ? jsonStrings(image, "image") : List.of(image);
+            for (int k = 0; k < all.size(); k++) out.add(header(all.size() == 1 ? "row " + idx : "row " + idx + " image " + k, all.get(k), loader));
+        } else if (blankToNull(r.get("image_path")) != null) {
+            for (Path f : imageFiles(r.get("image_path"), baseDir)) out.add(loader.inspect(f));
+        } else if (blankToNull(r.get("video")) != null) {
+            Path v = videoFile(r.get("video"), baseDir);
+            if (limits.video() != null || Files.isDirectory(v)) return EvalQuestion.sizesOf(limits.frames("row " + idx, v, r));
+            dev.gamagent.image.VideoInfo info = limits.videos().frames().probe(v);
+            int n = dev.gamagent.image.FrameSelection.uniform(limits.videos().countOr(DEFAULT_VIDEO_FRAMES)).indices(0, Math.max(0, info.frames() - 1), info.fps()).size();
+            for (int i = 0; i < n; i++) out.add(new ImageLoader.Header(null, info.width(), info.height()));
+        } else {
+            throw new BadRowException(NO_IMAGE);
+        }
+        return out;
+    }
+
+    /** One base64 image's header: from the first {@value #HEADER_BASE64} characters, else from all of it. */
+    private static ImageLoader.Header header(String source, String b64, ImageLoader loader) {
+        String t = b64.strip();
+        StringBuilder head = new StringBuilder(Math.min(t.length(), HEADER_BASE64));
+        for (int i = 0; i < t.length() && head.length() < HEADER_BASE64; i++) if (!Character.isWhitespace(t.charAt(i))) head.append(t.charAt(i));
+        head.setLength(head.length() - head.length() % 4);
+        boolean url = head.indexOf("-") >= 0 || head.indexOf("_") >= 0;
+        try {
+            byte[] bytes = (url ? Base64.getUrlDecoder() : Base64.getDecoder()).decode(head.toString());
+            return loader.header(source, bytes);
+        } catch (IllegalArgumentException | ImageException e) {
+            return loader.header(source, base64(t, source)); // the header lies past the start: the whole image's bytes (not decoded)
+        }
+    }
+
     static final String NO_IMAGE = "no image: neither 'image' nor 'image_path' (nor 'video') is set";
 
     /** Sums the pixels of one question's images against {@code image.max_question_megapixels}. */
