@@ -38,7 +38,9 @@ final class BenchmarkByName {
             MvBenchVariant v = MvBenchVariant.of(dataset).orElseThrow();
             Path root = MvBenchLayout.locate(v, f.dir().path(), MvBenchLayout.defaultHubCaches());
             err.println("data: " + v.datasetName() + ": the snapshot of " + MvBenchVariant.REPOSITORY + " (" + v.branch() + " branch) at " + root);
-            return new DataFiles.DataFile(null, root, new Checksums.Sums(0, null, null, null, null, false), DataFiles.Check.UNKNOWN, false, null);
+            // the catalogue's entry: summary.json records the name, the snapshot's place and that it has no md5 ('snapshot')
+            return new DataFiles.DataFile(f.catalogue().find(v.datasetName()), root, new Checksums.Sums(0, null, null, null, null, false),
+                    DataFiles.Check.SNAPSHOT, false, "found in " + root.getParent());
         }
         DataFiles.DataFile file = f.resolve(data.toString());
         DatasetEntry e = file.entry();

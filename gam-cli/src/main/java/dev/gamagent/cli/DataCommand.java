@@ -2,7 +2,11 @@ package dev.gamagent.cli;
 
 import dev.gamagent.eval.data.DataException;
 import dev.gamagent.eval.data.DataFiles;
+import dev.gamagent.eval.data.DatasetCatalogue;
 import dev.gamagent.eval.data.DatasetEntry;
+import dev.gamagent.eval.mvbench.MvBenchCheck;
+import dev.gamagent.eval.mvbench.MvBenchLayout;
+import dev.gamagent.eval.mvbench.MvBenchVariant;
 import dev.gamagent.eval.data.Downloader;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -45,22 +49,30 @@ public final class DataCommand implements Callable<Integer> {
                         case OFFICIAL -> "official";
                         case DIFFERS -> "md5 differs";
                         case CHANGED -> "changed";
+                        case SNAPSHOT -> "snapshot";
                         default -> "yes";
                     };
-                    size = Downloader.Bytes.format(f.sums().size());
+                    size = f.check() == DataFiles.Check.SNAPSHOT ? "dir" : Downloader.Bytes.format(f.sums().size());
                 } else if (Files.exists(files.partial(e))) {
                     here = "partial";
                 } else {
-                    here = e.url() == null ? "no (build)" : "no";
+                    here = e.url() == null ? "no (build)" : snapshot(e) ? "no (snapshot)" : "no";
                 }
                 List<String> notes = new ArrayList<>();
+                if (snapshot(e)) {
+                    MvBenchVariant v = MvBenchVariant.of(e.name()).orElseThrow();
+                    notes.add(v.branch() + " branch of " + MvBenchVariant.REPOSITORY + " in " + files.dir().path().resolve(e.file())
+                            + " or the Hugging Face cache; " + (v.selection().fps() > 0 ? "1 frame per second" : v.selection().frames() + " frames per question"));
+                }
                 if (!e.papers().isEmpty()) notes.add("used by " + String.join(", ", e.papers()));
                 if (!e.answers()) notes.add("no public answers" + (e.standIn() != null ? " (stand-in: " + e.standIn() + ")" : ""));
-                if (e.md5() == null && e.url() != null) notes.add("no published md5");
+                if (e.md5() == null && e.url() != null && !snapshot(e)) notes.add("no published md5");
                 System.out.printf(Locale.ROOT, "%-22s %-16s %-10s %-16s %s%n", e.name(), here, size, e.grading(), String.join("; ", notes));
             }
             return 0;
         }
+
+        private static boolean snapshot(DatasetEntry e) { return DatasetCatalogue.kind(e.kind(), e.name()).snapshot(); }
 
         private static DataFiles.DataFile safeLocate(DataFiles files, DatasetEntry e) {
             try {
@@ -99,8 +111,8 @@ public final class DataCommand implements Callable<Integer> {
     }
 
     @Command(name = "verify", mixinStandardHelpOptions = true,
-            description = "Check the benchmark files in the data directory against the published md5 (or the sha256 recorded at first download); "
-                    + "exit 1 when one differs or a named one is missing.")
+            description = "Check the benchmark files in the data directory against the published md5 (or the sha256 recorded at first download), "
+                    + "and a snapshot (MVBench) for its 20 tasks' annotations and every row's video; exit 1 when one differs, is incomplete or a named one is missing.")
     static final class VerifyCommand implements Callable<Integer> {
         @Parameters(arity = "0..*", paramLabel = "NAME", description = "benchmark names (default: every one the data directory has)")
         List<String> names = new ArrayList<>();
@@ -113,6 +125,29 @@ public final class DataCommand implements Callable<Integer> {
             int bad = 0, checked = 0;
             for (DatasetEntry e : entries) {
                 DataFiles.DataFile f = files.locate(e);
+                if (DatasetCatalogue.kind(e.kind(), e.name()).snapshot()) {
+                    if (f == null && names.isEmpty()) continue;
+                    if (f == null) {
+                        MvBenchVariant v = MvBenchVariant.of(e.name()).orElseThrow();
+                        String where;
+                        try {
+                            where = "found at " + MvBenchLayout.locate(v, files.dir().path(), MvBenchLayout.defaultHubCaches());
+                        } catch (IllegalArgumentException ex) {
+                            where = ex.getMessage();
+                        }
+                        System.out.println("missing: " + where);
+                        System.out.println("  " + files.snapshotInstruction(e));
+                        bad++;
+                        continue;
+                    }
+                    checked++;
+                    MvBenchCheck check = MvBenchCheck.of(MvBenchVariant.of(e.name()).orElseThrow(), f.path());
+                    List<String> lines = check.describe();
+                    System.out.println((check.complete() ? "ok       " : "INCOMPLETE ") + lines.get(0));
+                    lines.subList(1, lines.size()).forEach(System.out::println);
+                    if (!check.complete()) bad++;
+                    continue;
+                }
                 if (f == null) {
                     if (!names.isEmpty()) {
                         System.out.println("missing: " + e.name() + " is not in " + files.dir().path() + " ('gam data fetch " + e.name() + "')");
@@ -124,7 +159,8 @@ public final class DataCommand implements Callable<Integer> {
                 System.out.println((f.check().warns() ? "DIFFERS  " : "ok       ") + f.describe());
                 if (f.check().warns()) bad++;
             }
-            System.out.println(checked + " file(s) checked in " + files.dir().path() + (bad > 0 ? ", " + bad + " not as published or missing" : ", all as expected"));
+            System.out.println(checked + " file(s) or snapshot(s) checked in " + files.dir().path()
+                    + (bad > 0 ? ", " + bad + " not as published, incomplete or missing" : ", all as expected"));
             return bad > 0 ? 1 : 0;
         }
     }

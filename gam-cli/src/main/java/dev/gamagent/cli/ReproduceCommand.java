@@ -17,6 +17,7 @@ import dev.gamagent.eval.RunSummary;
 import dev.gamagent.eval.Sweep;
 import dev.gamagent.eval.data.DatasetCatalogue;
 import dev.gamagent.eval.recipe.CostEstimate;
+import dev.gamagent.eval.recipe.ImportedScores;
 import dev.gamagent.eval.recipe.PaperTable;
 import dev.gamagent.eval.recipe.ProtocolCalls;
 import dev.gamagent.eval.recipe.Recipe;
@@ -96,6 +97,12 @@ public final class ReproduceCommand implements Callable<Integer> {
     @Option(names = "--concurrency", description = "questions in flight (as gam eval's --concurrency)")
     Integer concurrency;
 
+    @Option(names = "--import-scores", paramLabel = "[ROW=]FILE", description = "the official scores of a test split without public answers "
+            + "(MMBench_TEST_*), graded by its evaluation server from gam's submission file, in VLMEvalKit's <method>_<dataset>_acc.csv layout "
+            + "(split, Overall, categories): put in the table in place of the dev stand-in, labelled as imported. ROW= names the row "
+            + "when the file's name does not (repeatable)")
+    List<String> importScores = new ArrayList<>();
+
     @Mixin
     DataOptions dataOptions = new DataOptions();
 
@@ -136,6 +143,7 @@ public final class ReproduceCommand implements Callable<Integer> {
     private int run(Recipe r) {
         System.setProperty("java.awt.headless", "true");
         List<RecipePlan.EvalRun> runs = RecipePlan.runs(r, DatasetCatalogue.builtIn(), benchmarks, methods);
+        Map<String, Map<String, ImportedScores>> imported = imported(r);
         List<String> notRunnable = r.benchmarks().stream().filter(b -> b.data() == null && b.aggregate() == null)
                 .filter(b -> benchmarks.isEmpty() || benchmarks.stream().anyMatch(x -> x.equalsIgnoreCase(b.column())))
                 .map(b -> b.column() + (b.note() != null ? " (" + b.note() + ")" : "")).toList();
@@ -158,6 +166,7 @@ public final class ReproduceCommand implements Callable<Integer> {
         List<Planned> plan = new ArrayList<>();
         for (RecipePlan.EvalRun run : runs) plan.add(plan(run, price));
         System.out.println("Plan: " + r.id() + " (" + r.table() + ") on " + modelRun + (limit > 0 ? ", first " + limit + " questions per benchmark" : ""));
+        System.out.println("  images sized from their headers, one row at a time (nothing decoded; a video: its stream's size × the frames taken)");
         printEstimate(plan, price, load.questions(), spec);
         if (pilot != null) {
             List<Planned> narrowed = new ArrayList<>();
@@ -201,7 +210,7 @@ public final class ReproduceCommand implements Callable<Integer> {
                     a.get("benchmark").asText(), a.get("method").asText(), a.get("answers").asInt(),
                     inside(a, "calls"), inside(a, "promptTokens"), inside(a, "completionTokens"));
         }
-        PaperTable table = PaperTable.build(r, modelRun, matched, notPaper, measured, standIns);
+        PaperTable table = PaperTable.build(r, modelRun, matched, notPaper, measured, standIns, imported);
         String md = table.markdown();
         System.out.println();
         System.out.print(md);
@@ -219,10 +228,69 @@ public final class ReproduceCommand implements Callable<Integer> {
         return 0;
     }
 
+    /**
+     * {@code --import-scores}: row → column → the official scores each file holds. The column is the recipe's column whose
+     * dataset has no public answers and whose name ends the file's name ({@code <method>_<dataset>_acc.csv}; the only such
+     * column otherwise), the row is {@code ROW=} or the method the file's name starts with. Read before anything is asked,
+     * so a wrong file stops the command at once.
+     */
+    private Map<String, Map<String, ImportedScores>> imported(Recipe r) {
+        Map<String, Map<String, ImportedScores>> out = new LinkedHashMap<>();
+        if (importScores.isEmpty()) return out;
+        DatasetCatalogue catalogue = DatasetCatalogue.builtIn();
+        List<Recipe.Benchmark> closed = r.benchmarks().stream().filter(b -> b.data() != null && catalogue.find(b.data()) != null
+                && !catalogue.find(b.data()).answers()).toList();
+        if (closed.isEmpty()) {
+            throw new IllegalArgumentException("--import-scores: recipe " + r.id() + " has no column whose split lacks public answers; "
+                    + "imported scores take the place of a stand-in (e.g. gam-agent-main's MMBench_V11_Test)");
+        }
+        for (String given : importScores) {
+            String rowName = null, path = given;
+            int eq = given.indexOf('=');
+            if (eq > 0 && !Files.exists(Path.of(given))) {
+                rowName = given.substring(0, eq);
+                path = given.substring(eq + 1);
+            }
+            Path file = Path.of(path);
+            if (!Files.isRegularFile(file)) throw new IllegalArgumentException("--import-scores " + given + ": " + file + " does not exist");
+            String[] named = ImportedScores.methodAndDataset(file, closed.stream().map(Recipe.Benchmark::data).toList());
+            Recipe.Benchmark column;
+            if (named != null) {
+                column = closed.stream().filter(b -> b.data().equalsIgnoreCase(named[1])).findFirst().orElseThrow();
+                if (rowName == null) rowName = named[0];
+            } else if (closed.size() == 1) {
+                column = closed.get(0);
+            } else {
+                throw new IllegalArgumentException("--import-scores " + given + ": the file's name does not say which column it is (name it "
+                        + "<method>_<dataset>_acc.csv with one of " + closed.stream().map(Recipe.Benchmark::data).toList() + ")");
+            }
+            if (rowName == null) {
+                throw new IllegalArgumentException("--import-scores " + given + ": say which row it is (ROW=FILE), or name the file "
+                        + "<method>_" + column.data() + "_acc.csv as VLMEvalKit names its accuracy file");
+            }
+            String want = rowName.strip();
+            List<Recipe.MethodRow> rows = r.methods().stream().filter(m -> m.row().equalsIgnoreCase(want)).toList();
+            if (rows.isEmpty()) rows = r.methods().stream().filter(m -> want.equalsIgnoreCase(m.method())).toList();
+            if (rows.size() != 1) {
+                throw new IllegalArgumentException("--import-scores " + given + ": '" + want + "' " + (rows.isEmpty() ? "is no row or method"
+                        : "matches rows " + rows.stream().map(Recipe.MethodRow::row).toList() + "; give one as ROW=FILE") + " of recipe " + r.id()
+                        + " (its rows: " + r.methods().stream().map(m -> m.row() + (m.method() != null ? " (" + m.method() + ")" : "")).toList() + ")");
+            }
+            ImportedScores scores = ImportedScores.read(file);
+            out.computeIfAbsent(rows.get(0).row(), k -> new LinkedHashMap<>()).put(column.column(), scores);
+            System.err.printf(Locale.ROOT, "note: %s / %s: the official %s score %.2f %% imported from %s (%s), in place of the dev stand-in%n",
+                    column.column(), rows.get(0).row(), scores.split(), scores.overall(), file, scores.fractions() ? "fractions" : "percentages");
+        }
+        return out;
+    }
+
     private Planned plan(RecipePlan.EvalRun run, PriceTable.Price price) {
         Config config = config(run);
         Path file = dataOptions.files(System.err).resolve(run.data()).path();
-        Dataset ds = BenchmarkLoader.load(file, new BenchmarkLoader.Filter(limit, null));
+        // a snapshot by name (MVBench_64frame) is read as that variant, as gam eval reads it
+        BenchmarkLoader.Images reading = BenchmarkLoader.Images.DEFAULT.withVideos(0,
+                dev.gamagent.eval.mvbench.MvBenchDataset.isName(run.data()) ? run.data() : null);
+        Dataset ds = BenchmarkLoader.load(file, new BenchmarkLoader.Filter(limit, null), reading);
         List<EvalQuestion> qs = ds.questions();
         if (CircularExpansion.defaultFor(file.getFileName().toString())) qs = CircularExpansion.expand(qs);
         String all = String.join(",", run.methods());
@@ -231,10 +299,11 @@ public final class ReproduceCommand implements Callable<Integer> {
         Map<String, CostEstimate.QuestionSize> byId = new HashMap<>();
         for (EvalQuestion q : qs) {
             String group = q.group() != null ? q.group() : q.id();
-            // rotations share their images: size them once
-            long img = images.computeIfAbsent(group, g -> CostEstimate.size(q.question(), all, config, backendOptions.imageTokens).imageTokens());
+            // rotations share their images: size them once, from their headers (nothing decoded, one row's cell held at a time)
+            dev.gamagent.api.Question text = q.shell().withImages(List.of());
+            long img = images.computeIfAbsent(group, g -> CostEstimate.size(text, q.imageSizes(), all, config, backendOptions.imageTokens).imageTokens());
             CostEstimate.QuestionSize s = new CostEstimate.QuestionSize(
-                    CostEstimate.size(q.shell().withImages(List.of()), all, config, backendOptions.imageTokens).textTokens(), img);
+                    CostEstimate.size(text, List.of(), all, config, backendOptions.imageTokens).textTokens(), img);
             sizes.add(s);
             byId.put(q.id(), s);
         }

@@ -24,7 +24,7 @@ class ReproduceCommandTest {
                 "has no public answers: its stand-in MMBench_DEV_EN_V11", "gam sweep my-runs/gam-agent-kmax/MMBench_V11_Test --max-rounds 0,1,2,3,4,5,6,7,8,9",
                 "82.97", "86.53");
         CommandRun main = CommandRun.main("reproduce", "--show", "gam-agent-main");
-        assertThat(main.out()).contains("83.54*", "MVBench_Test: not runnable yet", "gam eval --data VStarBench --methods single,dmad,chateval,mad,debunc,gam");
+        assertThat(main.out()).contains("83.54*", "gam eval --data MVBench_8frame --methods single,dmad,chateval,mad,debunc,gam --out runs/gam-agent-main/MVBench_Test", "gam eval --data VStarBench --methods single,dmad,chateval,mad,debunc,gam");
     }
 
     @Test void helpIsCleanAndNamesTheRunnerItsOptionsAndTheBill() {

@@ -2,6 +2,7 @@ package dev.gamagent.eval;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.gamagent.api.Question;
+import dev.gamagent.image.ImageLoader;
 import dev.gamagent.eval.BenchmarkLoader.BadRowException;
 import dev.gamagent.eval.BenchmarkLoader.Format;
 import dev.gamagent.eval.BenchmarkLoader.Images;
@@ -113,6 +114,11 @@ final class BenchmarkFile {
                 Question shell = BenchmarkLoader.toQuestion(idx, m, multipleChoice);
                 String named = e.imageRow == null ? null : referencedCell(e.imageRow);
                 return shell.withImages(BenchmarkLoader.decodeImages(idx, m, named, baseDir, images));
+            }
+
+            @Override public List<ImageLoader.Header> imageSizes() {
+                String named = e.imageRow == null ? null : referencedCell(e.imageRow);
+                return BenchmarkLoader.imageSizes(idx, fields(e, idx), named, baseDir, images);
             }
         };
     }

@@ -87,7 +87,9 @@ public final class BenchmarkLoader {
             ImageLoader loader = ImageLoader.withMaxMegapixels(config.number("image.max_megapixels", ImageLoader.DEFAULT_MAX_PIXELS / 1e6))
                     .withBudget(budget).keepingAtMost(keepPixels);
             double total = config.number("image.max_question_megapixels", DEFAULT_MAX_QUESTION_PIXELS / 1e6);
-            return new Images(loader, total <= 0 ? 0 : Math.round(total * 1e6), "image.max_question_megapixels");
+            // a row's video URL follows the policy of remote images (server.allowed_image_hosts, max_body_mb, image_fetch_timeout_s)
+            return new Images(loader, total <= 0 ? 0 : Math.round(total * 1e6), "image.max_question_megapixels", null,
+                    new Videos(new VideoFrames(System.getenv("PATH"), loader), 0, null, VideoUrls.from(config)));
         }
 
         /** The same limits with another way of turning a row's video into frames. */
@@ -95,7 +97,7 @@ public final class BenchmarkLoader {
 
         /** The same limits and the same {@link VideoFrames}, taking {@code count} frames per video (0: the benchmark's default) and reading a layout as {@code dataset} (null: its default). */
         public Images withVideos(int count, String dataset) {
-            return new Images(loader, maxQuestionPixels, totalSetting, video, new Videos(videos.frames(), count, dataset));
+            return new Images(loader, maxQuestionPixels, totalSetting, video, new Videos(videos.frames(), count, dataset, videos.urls()));
         }
 
         /** The frames of the video a row names: its decoder's, else {@link Videos#count} (default {@value #DEFAULT_VIDEO_FRAMES}) sampled uniformly. */
@@ -111,10 +113,19 @@ public final class BenchmarkLoader {
      * flight), the frames per video ({@code --frames N}; 0: the benchmark's default, VLMEvalKit's for MVBench), and
      * which of a layout's names a directory is read as (e.g. {@code MVBench_64frame}; null: the layout's default).
      */
-    public record Videos(VideoFrames frames, int count, String dataset) {
+    public record Videos(VideoFrames frames, int count, String dataset, VideoUrls urls) {
         public Videos {
             java.util.Objects.requireNonNull(frames, "frames");
             if (count < 0) throw new IllegalArgumentException("frames per video must be positive (or 0 for the benchmark's default), not " + count);
+            if (urls == null) urls = VideoUrls.NONE;
+        }
+
+        /** Without video URLs from any host. */
+        public Videos(VideoFrames frames, int count, String dataset) { this(frames, count, dataset, VideoUrls.NONE); }
+
+        /** The local file a row's {@code video} names: a path relative to the data file, or an allowed URL fetched once ({@link VideoUrls}). */
+        Path file(String video, Path baseDir) {
+            return VideoUrls.isUrl(video) ? urls.fetch(video, frames.cache().root()) : videoFile(video, baseDir);
         }
 
         /** Videos decoded with ffmpeg from PATH through {@code loader}, into the default frame cache. */
@@ -508,13 +519,59 @@ public final class BenchmarkLoader {
         } else if (blankToNull(r.get("image_path")) != null) {
             for (Path f : imageFiles(r.get("image_path"), baseDir)) pics.add(loader.encodedFile(f));
         } else if (blankToNull(r.get("video")) != null) {
-            pics.addAll(limits.frames("row " + idx, videoFile(r.get("video"), baseDir), r));
+            pics.addAll(limits.frames("row " + idx, limits.videos().file(r.get("video"), baseDir), r));
         } else {
             throw new BadRowException(NO_IMAGE);
         }
         QuestionPixels total = new QuestionPixels(limits);
         for (Picture p : pics) total.add(p.width(), p.height());
         return pics;
+    }
+
+    /**
+     * The sizes of the images {@link #decodeImages} would give, without decoding their pixels: each base64 image's header
+     * from the start of its cell (the whole cell when the header lies further), each image file's header, and for a
+     * video file its stream's size times the frames the run takes (ffprobe; a frame folder's frames are read).
+     */
+    static List<ImageLoader.Header> imageSizes(String idx, Map<String, String> r, String referenced, Path baseDir, Images limits) {
+        ImageLoader loader = limits.loader();
+        List<ImageLoader.Header> out = new ArrayList<>();
+        String image = blankToNull(r.get("image"));
+        if (image != null) {
+            image = image.strip();
+            if (image.length() <= REFERENCE_MAX_LENGTH && !image.startsWith("[")) {
+                if (referenced == null) throw new BadRowException("'image' value '" + image + "' names no row with an image");
+                image = referenced.strip();
+            }
+            List<String> all = image.startsWith("[") ? jsonStrings(image, "image") : List.of(image);
+            for (int k = 0; k < all.size(); k++) out.add(header(all.size() == 1 ? "row " + idx : "row " + idx + " image " + k, all.get(k), loader));
+        } else if (blankToNull(r.get("image_path")) != null) {
+            for (Path f : imageFiles(r.get("image_path"), baseDir)) out.add(loader.inspect(f));
+        } else if (blankToNull(r.get("video")) != null) {
+            Path v = limits.videos().file(r.get("video"), baseDir);
+            if (limits.video() != null || Files.isDirectory(v)) return EvalQuestion.sizesOf(limits.frames("row " + idx, v, r));
+            dev.gamagent.image.VideoInfo info = limits.videos().frames().probe(v);
+            int n = dev.gamagent.image.FrameSelection.uniform(limits.videos().countOr(DEFAULT_VIDEO_FRAMES)).indices(0, Math.max(0, info.frames() - 1), info.fps()).size();
+            for (int i = 0; i < n; i++) out.add(new ImageLoader.Header(null, info.width(), info.height()));
+        } else {
+            throw new BadRowException(NO_IMAGE);
+        }
+        return out;
+    }
+
+    /** One base64 image's header: from the first {@value #HEADER_BASE64} characters, else from all of it. */
+    private static ImageLoader.Header header(String source, String b64, ImageLoader loader) {
+        String t = b64.strip();
+        StringBuilder head = new StringBuilder(Math.min(t.length(), HEADER_BASE64));
+        for (int i = 0; i < t.length() && head.length() < HEADER_BASE64; i++) if (!Character.isWhitespace(t.charAt(i))) head.append(t.charAt(i));
+        head.setLength(head.length() - head.length() % 4);
+        boolean url = head.indexOf("-") >= 0 || head.indexOf("_") >= 0;
+        try {
+            byte[] bytes = (url ? Base64.getUrlDecoder() : Base64.getDecoder()).decode(head.toString());
+            return loader.header(source, bytes);
+        } catch (IllegalArgumentException | ImageException e) {
+            return loader.header(source, base64(t, source)); // the header lies past the start: the whole image's bytes (not decoded)
+        }
     }
 
     static final String NO_IMAGE = "no image: neither 'image' nor 'image_path' (nor 'video') is set";

@@ -1,6 +1,7 @@
 package dev.gamagent.eval;
 
 import dev.gamagent.api.Question;
+import dev.gamagent.image.ImageLoader;
 import dev.gamagent.image.Picture;
 
 import java.util.List;
@@ -22,6 +23,17 @@ public final class EvalQuestion {
 
         /** The question with its images decoded. */
         Question full();
+
+        /**
+         * The sizes of the question's images without decoding their pixels where the source can (an image's header;
+         * a video's stream size times the frames it gives); this default decodes them.
+         */
+        default List<ImageLoader.Header> imageSizes() { return sizesOf(full().images()); }
+    }
+
+    /** The sizes of decoded pictures. */
+    public static List<ImageLoader.Header> sizesOf(List<Picture> pictures) {
+        return pictures.stream().map(p -> new ImageLoader.Header(null, p.width(), p.height())).toList();
     }
 
     private final String id;
@@ -54,10 +66,21 @@ public final class EvalQuestion {
 
     /** A question whose images {@code images} decodes when it starts (null: {@code shell} already holds them). */
     public EvalQuestion(Question shell, Supplier<List<Picture>> images, String group, int rotation, String split) {
+        this(shell, images, null, group, rotation, split);
+    }
+
+    /** As above, with {@code sizes} giving the images' sizes without decoding them (null: decoded to know them). */
+    public EvalQuestion(Question shell, Supplier<List<Picture>> images, Supplier<List<ImageLoader.Header>> sizes, String group, int rotation,
+                        String split) {
         this(shell.id(), group, rotation, split, shell.category(), shell.l2Category(), shell.options().size(), 0, new Source() {
             @Override public Question shell() { return shell; }
 
             @Override public Question full() { return images == null ? shell : shell.withImages(images.get()); }
+
+            @Override public List<ImageLoader.Header> imageSizes() {
+                if (images == null) return sizesOf(shell.images());
+                return sizes != null ? sizes.get() : sizesOf(images.get());
+            }
         });
     }
 
@@ -72,6 +95,12 @@ public final class EvalQuestion {
 
     /** The full question with its images, decoded now (again on every call: the caller holds them while it runs). */
     public Question question() { return source.full(); }
+
+    /**
+     * Its images' sizes (width, height; the format when known), read from their headers where the source can, so that a
+     * plan sizes a whole benchmark holding one row's cell at a time and decoding nothing ({@code gam reproduce --dry-run}).
+     */
+    public List<ImageLoader.Header> imageSizes() { return source.imageSizes(); }
 
     public String id() { return id; }
 
@@ -99,6 +128,8 @@ public final class EvalQuestion {
             @Override public Question shell() { return CircularExpansion.rotate(base.shell(), r); }
 
             @Override public Question full() { return CircularExpansion.rotate(base.full(), r); }
+
+            @Override public List<ImageLoader.Header> imageSizes() { return base.imageSizes(); }
         });
     }
 

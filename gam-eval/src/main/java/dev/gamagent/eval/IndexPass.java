@@ -427,7 +427,9 @@ final class IndexPass {
             case PATH -> { return (String) nullIfLong(check(() -> BenchmarkLoader.inspectPaths(p.value, baseDir, images))); }
             case VIDEO -> {
                 try {
-                    BenchmarkLoader.videoFile(p.value, baseDir);
+                    // a URL is checked against the policy here and fetched when its question starts
+                    if (VideoUrls.isUrl(p.value)) images.videos().urls().check(p.value);
+                    else BenchmarkLoader.videoFile(p.value, baseDir);
                     return null;
                 } catch (BadRowException e) {
                     return e.getMessage();

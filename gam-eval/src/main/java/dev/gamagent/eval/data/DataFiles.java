@@ -1,6 +1,8 @@
 package dev.gamagent.eval.data;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.gamagent.eval.mvbench.MvBenchLayout;
+import dev.gamagent.eval.mvbench.MvBenchVariant;
 import dev.gamagent.util.Json;
 
 import java.io.IOException;
@@ -44,6 +46,8 @@ public record DataFiles(DatasetCatalogue catalogue, DataDirectory dir, String mi
         CHANGED("no md5 is published; sha256 differs from the one recorded when gam first saw the file"),
         /** no md5 is published and the file is outside the data directory, where nothing is recorded */
         UNCHECKED("no md5 is published and the file is outside the data directory: nothing recorded to compare with"),
+        /** a snapshot of a dataset repository (a directory): no md5; {@code gam data verify} checks its layout */
+        SNAPSHOT("a snapshot of the dataset's repository (a directory): no md5 is published; 'gam data verify' checks its layout"),
         /** not a benchmark of the catalogue: nothing to compare with */
         UNKNOWN("not a benchmark gam knows; nothing to compare with");
 
@@ -75,6 +79,8 @@ public record DataFiles(DatasetCatalogue catalogue, DataDirectory dir, String mi
                 case CHANGED -> base + "no md5 is published and the file changed since " + sums.firstSeen() + " (sha256 then "
                         + sums.firstSha256() + ", now " + sums.sha256() + ")";
                 case UNCHECKED -> base + "no md5 is published; not checked (outside the data directory)";
+                case SNAPSHOT -> name + " (" + path + "): " + kind(entry).describe() + " (" + DatasetKind.variant(entry.name()).branch()
+                        + " branch); no md5 is published for a snapshot ('gam data verify " + entry.name() + "' checks its layout)";
                 case UNKNOWN -> base + "not a benchmark gam knows";
             };
         }
@@ -141,6 +147,16 @@ public record DataFiles(DatasetCatalogue catalogue, DataDirectory dir, String mi
 
     /** {@code entry}'s file in the data directory, checked; null when it is not there. */
     public DataFile locate(DatasetEntry entry) {
+        if (kind(entry).snapshot()) {
+            MvBenchVariant v = DatasetKind.variant(entry.name());
+            for (Path p : kind(entry).candidates(entry, dir.path())) {
+                if (MvBenchLayout.lacks(v, p) == null) {
+                    return new DataFile(entry, p, new Checksums.Sums(0, null, null, null, null, false), Check.SNAPSHOT, false,
+                            "found in " + p.getParent());
+                }
+            }
+            return null;
+        }
         for (Path p : kind(entry).candidates(entry, dir.path())) {
             if (Files.isRegularFile(p)) return check(p, entry, false, "found in " + dir.path());
         }
@@ -168,6 +184,7 @@ public record DataFiles(DatasetCatalogue catalogue, DataDirectory dir, String mi
             DataFile found = locate(entry);
             if (found != null) return found;
         }
+        if (kind(entry).snapshot()) throw new DataException(snapshotInstruction(entry));
         URI src = source(entry);
         Path target = kind(entry).target(entry, dir.path());
         if (src == null) {
@@ -228,6 +245,21 @@ public record DataFiles(DatasetCatalogue catalogue, DataDirectory dir, String mi
         } catch (AtomicMoveNotSupportedException e) {
             Files.move(from, to, StandardCopyOption.REPLACE_EXISTING);
         }
+    }
+
+    /**
+     * What to do to get a snapshot entry (MVBench): it is a snapshot of a Hugging Face dataset repository (thousands of
+     * files, the videos in zip archives), not one file gam can download and check, so the one line says how VLMEvalKit's
+     * {@code prepare_dataset} gets it, into the place gam looks first.
+     */
+    public String snapshotInstruction(DatasetEntry entry) {
+        MvBenchVariant v = DatasetKind.variant(entry.name());
+        Path target = kind(entry).target(entry, dir.path());
+        return entry.name() + " is a snapshot of the Hugging Face dataset repository " + MvBenchVariant.REPOSITORY + " (" + v.branch()
+                + " branch), not one file gam downloads: run 'huggingface-cli download " + MvBenchVariant.REPOSITORY + " --repo-type dataset"
+                + (v.mp4() ? " --revision video" : "") + " --local-dir " + target + "'" + (v.mp4() ? "" : " then 'cd " + target.resolve("video")
+                + " && unzip -o \"*.zip\"'") + " (as VLMEvalKit's prepare_dataset does; a snapshot VLMEvalKit already fetched into the "
+                + "Hugging Face cache is found as it is), then 'gam data verify " + entry.name() + "'";
     }
 
     /** Checks a file against its entry (null: a file the catalogue does not know). */

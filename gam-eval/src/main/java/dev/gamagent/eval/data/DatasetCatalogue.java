@@ -25,11 +25,11 @@ public record DatasetCatalogue(List<DatasetEntry> entries, String vlmEvalKitComm
     public static final String RESOURCE = "/datasets/catalogue.json";
 
     /** The kinds of storage entries may name; a new kind (video) is added here. */
-    public static final List<DatasetKind> KINDS = List.of(DatasetKind.VLMEVALKIT_TSV, DatasetKind.M3MAD_JSON);
+    public static final List<DatasetKind> KINDS = List.of(DatasetKind.VLMEVALKIT_TSV, DatasetKind.M3MAD_JSON, DatasetKind.MVBENCH_SNAPSHOT);
 
     private static final Set<String> FIELDS = Set.of("name", "kind", "file", "url", "md5", "grading", "answers", "stand_in",
             "submit_to", "papers", "defined_in", "build", "note");
-    private static final Set<String> GRADINGS = Set.of("multiple-choice", "yes-no", "mathvista", "open", "m3mad");
+    private static final Set<String> GRADINGS = Set.of("multiple-choice", "yes-no", "mathvista", "open", "m3mad", "mvbench");
 
     public DatasetCatalogue {
         entries = List.copyOf(entries);
@@ -59,6 +59,9 @@ public record DatasetCatalogue(List<DatasetEntry> entries, String vlmEvalKitComm
                 if (!FIELDS.contains(f)) throw new IllegalArgumentException(where + ": unknown field '" + f + "' (known: " + FIELDS + ")");
             });
             DatasetKind kind = kind(text(n, "kind"), where);
+            if (kind.snapshot() && !name.equals(DatasetKind.variant(name).datasetName())) {
+                throw new IllegalArgumentException(where + ": spelled unlike VLMEvalKit's " + DatasetKind.variant(name).datasetName());
+            }
             String md5 = text(n, "md5");
             if (md5 != null && !md5.matches("[0-9a-f]{32}")) throw new IllegalArgumentException(where + ": md5 '" + md5 + "' is not 32 hex digits");
             String url = text(n, "url");

@@ -10,7 +10,7 @@ import java.util.List;
  * @param file      where it lives inside the data directory ({@code MMBench_DEV_EN.tsv}, VLMEvalKit's layout)
  * @param url       its official download location, or null when there is none (M3MAD-Bench builds its files locally)
  * @param md5       the published md5 of the official file, or null when none is published
- * @param grading   how its answers are graded: {@code multiple-choice}, {@code yes-no}, {@code mathvista}, {@code open} or {@code m3mad}
+ * @param grading   how its answers are graded: {@code multiple-choice}, {@code yes-no}, {@code mathvista}, {@code open}, {@code m3mad} or {@code mvbench}
  * @param answers   false for a test split whose answers are not public
  * @param standIn   the split that stands in for a test split without answers (null otherwise)
  * @param submitTo  where predictions on a test split without answers are graded (null when unknown)

@@ -1,5 +1,8 @@
 package dev.gamagent.eval.data;
 
+import dev.gamagent.eval.mvbench.MvBenchLayout;
+import dev.gamagent.eval.mvbench.MvBenchVariant;
+
 import java.nio.file.Path;
 import java.util.List;
 
@@ -23,6 +26,9 @@ public interface DatasetKind {
 
     /** Where a download of {@code entry} is written. */
     default Path target(DatasetEntry entry, Path dataDir) { return dataDir.resolve(entry.file()); }
+
+    /** Whether a copy is a directory (a snapshot of a dataset repository) rather than one file with a published md5. */
+    default boolean snapshot() { return false; }
 
     /** A VLMEvalKit TSV: {@code <name>.tsv}, or its URL's file name (the name VLMEvalKit used before its PR #1055). */
     DatasetKind VLMEVALKIT_TSV = new DatasetKind() {
@@ -50,4 +56,30 @@ public interface DatasetKind {
 
         @Override public List<Path> candidates(DatasetEntry entry, Path dataDir) { return List.of(dataDir.resolve(entry.file())); }
     };
+
+    /**
+     * MVBench by VLMEvalKit's names: a snapshot of the Hugging Face dataset repository OpenGVLab/MVBench (main branch
+     * for {@code MVBench_*}, video branch for {@code MVBench_MP4_*}), looked for as {@link MvBenchLayout#candidates}
+     * says: {@code <data dir>/MVBench} (or {@code MVBench_MP4}), the hub cache layout under the data directory, then the
+     * hub cache VLMEvalKit downloads into. Not one file: no md5, and no download of its own (see {@link DataFiles#fetch}).
+     */
+    DatasetKind MVBENCH_SNAPSHOT = new DatasetKind() {
+        @Override public String name() { return "mvbench-snapshot"; }
+
+        @Override public String describe() { return "a snapshot of the Hugging Face dataset repository " + MvBenchVariant.REPOSITORY; }
+
+        @Override public String defaultFile(String datasetName) { return variant(datasetName).dataset(); }
+
+        @Override public List<Path> candidates(DatasetEntry entry, Path dataDir) {
+            return MvBenchLayout.candidates(variant(entry.name()), dataDir, MvBenchLayout.defaultHubCaches());
+        }
+
+        @Override public boolean snapshot() { return true; }
+    };
+
+    /** The MVBench variant an entry of kind {@link #MVBENCH_SNAPSHOT} is (its name is VLMEvalKit's). */
+    static MvBenchVariant variant(String datasetName) {
+        return MvBenchVariant.of(datasetName).orElseThrow(() -> new IllegalArgumentException("dataset '" + datasetName
+                + "' has kind mvbench-snapshot but is not one of VLMEvalKit's MVBench names " + MvBenchVariant.names()));
+    }
 }

@@ -7,6 +7,8 @@ import dev.gamagent.eval.EvalQuestion;
 import dev.gamagent.eval.SkippedRow;
 import dev.gamagent.image.FrameSelection;
 import dev.gamagent.image.ImageException;
+import dev.gamagent.image.ImageLoader;
+import dev.gamagent.image.VideoInfo;
 import dev.gamagent.image.VideoFrames;
 
 import java.nio.file.Path;
@@ -88,12 +90,30 @@ public final class MvBenchDataset {
                 Path video = MvBenchLayout.videoPath(root, row);
                 check(frames, video, row);
                 FrameSelection selection = selection(variant, row, count);
-                out.add(new EvalQuestion(shell, () -> frames.frames(video, selection), idx, 0, null));
+                out.add(new EvalQuestion(shell, () -> frames.frames(video, selection), () -> sizes(frames, video, selection), idx, 0, null));
             } catch (IllegalArgumentException | ImageException e) {
                 skipped.add(new SkippedRow(idx, row.task() + ", " + row.video() + ": " + e.getMessage()));
             }
         }
         return new Dataset(variant.datasetName(), out, skipped);
+    }
+
+    /**
+     * The sizes of the frames a question takes, without decoding a video file: its stream's width and height (ffprobe)
+     * times the frames {@code selection} picks. A folder of frames is read (its frames are small images already).
+     */
+    static List<ImageLoader.Header> sizes(VideoFrames frames, Path video, FrameSelection selection) {
+        if (java.nio.file.Files.isDirectory(video)) return EvalQuestion.sizesOf(frames.frames(video, selection));
+        VideoInfo info = frames.probe(video);
+        int n;
+        try {
+            n = selection.indices(0, Math.max(0, info.frames() - 1), info.fps()).size();
+        } catch (IllegalArgumentException e) {
+            throw new ImageException(video + ": " + e.getMessage(), e);
+        }
+        List<ImageLoader.Header> out = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) out.add(new ImageLoader.Header(null, info.width(), info.height()));
+        return out;
     }
 
     /** {@code qa_template}: candidates as options A.., the answer as the letter of the (last) equal candidate. */

@@ -126,7 +126,7 @@ public final class MvBenchLayout {
     }
 
     /** What {@code root} lacks to be the variant's snapshot, or null when it has it. */
-    static String lacks(MvBenchVariant variant, Path root) {
+    public static String lacks(MvBenchVariant variant, Path root) {
         if (!Files.isDirectory(root)) return "absent";
         if (variant.mp4()) return Files.isRegularFile(root.resolve("test.json")) ? null : "no test.json";
         if (!Files.isDirectory(root.resolve("json"))) return "no json/ folder";

@@ -8,7 +8,7 @@ import dev.gamagent.config.Config;
 import dev.gamagent.eval.PriceTable;
 import dev.gamagent.eval.ResultRecord;
 import dev.gamagent.image.ImageTokens;
-import dev.gamagent.image.Picture;
+import dev.gamagent.image.ImageLoader;
 
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -76,6 +76,14 @@ public final class CostEstimate {
 
     /** The sizes of {@code q} as calls of {@code method} under {@code config} can carry it; {@code family} from --image-tokens (may be null). */
     public static QuestionSize size(Question q, String methods, Config config, String family) {
+        return size(q, q.images().stream().map(p -> new ImageLoader.Header(null, p.width(), p.height())).toList(), methods, config, family);
+    }
+
+    /**
+     * The same from the question's text ({@code q}; its images are not looked at) and its images' sizes, read from their
+     * headers ({@link dev.gamagent.eval.EvalQuestion#imageSizes}): nothing is decoded.
+     */
+    public static QuestionSize size(Question q, List<ImageLoader.Header> images, String methods, Config config, String family) {
         TokenEstimator text = new TokenEstimator(family);
         StringBuilder t = new StringBuilder(q.text() == null ? "" : q.text());
         if (q.hint() != null) t.append('\n').append(q.hint());
@@ -85,7 +93,7 @@ public final class CostEstimate {
             for (JsonNode s : config.node("dream.scales")) scale = Math.max(scale, s.asDouble(1.0));
         }
         long img = 0;
-        for (Picture p : q.images()) {
+        for (ImageLoader.Header p : images) {
             int w = (int) Math.ceil(p.width() * scale), h = (int) Math.ceil(p.height() * scale);
             long most = 0;
             List<String> fams = new ArrayList<>(FAMILIES);

@@ -35,9 +35,16 @@ public record PaperTable(String recipe, String paper, String table, String title
         }
     }
 
-    /** One cell: ours (null: not run), its interval and items, the paper's figure as printed (null: none for this model), Δ. */
+    /**
+     * One cell: ours (null: not run), its interval and items, the paper's figure as printed (null: none for this model), Δ;
+     * {@code imported}: the file ours was read from when it is the official score of a test split ({@link ImportedScores}), else null.
+     */
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    public record Cell(String row, String column, Double ours, Interval ci, Integer n, String paper, Double delta, String note) { }
+    public record Cell(String row, String column, Double ours, Interval ci, Integer n, String paper, Double delta, String note, String imported) {
+        public Cell(String row, String column, Double ours, Interval ci, Integer n, String paper, Double delta, String note) {
+            this(row, column, ours, ci, n, paper, delta, note, null);
+        }
+    }
 
     /**
      * Builds the table. {@code measured}: row → column → what we measured; {@code standIns}: column → why another split
@@ -46,6 +53,17 @@ public record PaperTable(String recipe, String paper, String table, String title
      */
     public static PaperTable build(Recipe r, String modelRun, Recipe.Model paperModel, String notPaperModel,
                                    Map<String, Map<String, Measured>> measured, Map<String, String> standIns) {
+        return build(r, modelRun, paperModel, notPaperModel, measured, standIns, Map.of());
+    }
+
+    /**
+     * As above, with {@code imported}: row → column → the official scores of the column's test split, read back from the
+     * evaluation server's reply ({@code --import-scores}); each takes its cell's place of the dev stand-in's figure,
+     * labelled as imported, the stand-in's figure kept in the cell's note.
+     */
+    public static PaperTable build(Recipe r, String modelRun, Recipe.Model paperModel, String notPaperModel,
+                                   Map<String, Map<String, Measured>> measured, Map<String, String> standIns,
+                                   Map<String, Map<String, ImportedScores>> imported) {
         List<String> notes = new ArrayList<>();
         boolean own = !r.columns().isEmpty();
         List<String> columns = own ? r.columns() : r.benchmarks().stream().map(Recipe.Benchmark::column).toList();
@@ -54,7 +72,9 @@ public record PaperTable(String recipe, String paper, String table, String title
         for (String c : columns) header.put(c, c);
         standIns.forEach((column, why) -> {
             if (header.containsKey(column)) header.put(column, column + "†");
-            notes.add("† " + why + "; every figure in that column is the stand-in's.");
+            boolean any = imported.values().stream().anyMatch(byColumn -> byColumn.containsKey(column));
+            notes.add("† " + why + (any ? "; figures marked 'imported' are the test split's official scores read back with --import-scores "
+                    + "(no interval: the server gives none), every other figure in that column is the stand-in's." : "; every figure in that column is the stand-in's."));
         });
         List<Cell> cells = new ArrayList<>();
         for (Recipe.MethodRow m : r.methods()) {
@@ -69,6 +89,14 @@ public record PaperTable(String recipe, String paper, String table, String title
                     }
                 }
                 Cell cell = own ? ownColumn(r, m, c, measured, paper) : benchmarkColumn(r, m.row(), c, mine, measured, paper);
+                ImportedScores official = imported.getOrDefault(m.row(), Map.of()).get(c);
+                if (official != null && !own) {
+                    String standIn = cell.ours() == null ? "" : String.format(Locale.ROOT, "; the dev stand-in gave %.2f (n=%d)", cell.ours(), cell.n());
+                    cells.add(new Cell(cell.row(), header.get(c), official.overall(), null, null, paper, delta(official.overall(), paper),
+                            "imported: the official score of the " + official.split() + " split, from " + official.file() + standIn,
+                            official.file().toString()));
+                    continue;
+                }
                 cells.add(new Cell(cell.row(), header.get(c), cell.ours(), cell.ci(), cell.n(), cell.paper(), cell.delta(), cell.note()));
             }
             if (m.method() == null) notes.add(m.row() + ": no method (" + m.note() + "): an empty row.");
@@ -206,6 +234,7 @@ public record PaperTable(String recipe, String paper, String table, String title
         if (c == null || c.ours() == null) return "";
         String v = Math.abs(c.ours()) < 10 && c.ci() == null ? String.format(Locale.ROOT, "%.3f", c.ours()) : String.format(Locale.ROOT, "%.2f", c.ours());
         if (c.ci() != null) v += String.format(Locale.ROOT, " (%.1f–%.1f, n=%d)", c.ci().lo(), c.ci().hi(), c.n());
+        if (c.imported() != null) v += " (imported, official test)";
         return v;
     }
 }

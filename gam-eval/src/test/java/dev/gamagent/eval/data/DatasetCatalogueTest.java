@@ -48,6 +48,22 @@ class DatasetCatalogueTest {
         }
     }
 
+    @Test void mvBenchNamesAreSnapshotsOfItsDatasetRepositoryWithoutAnMd5() {
+        for (String n : List.of("MVBench_8frame", "MVBench_64frame", "MVBench_MP4_8frame", "MVBench_MP4_1fps")) {
+            DatasetEntry e = c.require(n.toLowerCase(java.util.Locale.ROOT));
+            assertEquals(n, e.name());
+            assertEquals("mvbench-snapshot", e.kind());
+            assertEquals("mvbench", e.grading());
+            assertEquals(null, e.md5());
+            assertTrue(DatasetCatalogue.kind(e.kind(), n).snapshot(), n);
+        }
+        assertEquals("MVBench", c.require("MVBench_8frame").file());
+        assertEquals("MVBench_MP4", c.require("MVBench_MP4_1fps").file());
+        var misspelt = assertThrows(IllegalArgumentException.class, () -> DatasetCatalogue.parse(Json.MAPPER.readTree("{\"datasets\": [{\"name\": "
+                + "\"MVBench_16frame\", \"kind\": \"mvbench-snapshot\", \"grading\": \"mvbench\", \"url\": \"https://x/\"}]}"), "t"));
+        assertTrue(misspelt.getMessage().contains("MVBench_16frame"), misspelt.getMessage());
+    }
+
     @Test void namesAreFoundIgnoringCase() {
         assertEquals("MMStar", c.require("mmstar").name());
     }
