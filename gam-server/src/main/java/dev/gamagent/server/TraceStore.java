@@ -21,7 +21,8 @@ import java.util.Set;
 
 /**
  * Traces of answered questions in SQLite, the newest {@code retention} and none older than {@code maxAge} kept. Each
- * row holds the trace JSON and a small PNG of the first image, so the web viewer can draw claim regions over it.
+ * row holds the trace JSON and a small PNG of the question's image (a video question's frames side by side, as
+ * {@code image.FrameStrip} tiles them), so the web viewer can draw claim regions over it.
  * Questions are private: the database (and SQLite's journal files beside it) is readable by its owner only (0600),
  * directories it creates are 0700, and a directory the server owns (the default one) is made 0700.
  */
