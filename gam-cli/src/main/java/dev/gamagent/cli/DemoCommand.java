@@ -2,6 +2,11 @@ package dev.gamagent.cli;
 
 import dev.gamagent.MethodRegistry;
 import dev.gamagent.backend.Backend;
+import dev.gamagent.bench.RenderStyle;
+import dev.gamagent.bench.VideoGenerator;
+import dev.gamagent.bench.VideoItem;
+import dev.gamagent.bench.VideoPhrasings;
+import dev.gamagent.bench.VideoRows;
 import dev.gamagent.backend.BackendSpec;
 import dev.gamagent.config.Config;
 import dev.gamagent.eval.BenchmarkLoader;
@@ -28,6 +33,15 @@ public final class DemoCommand implements Callable<Integer> {
     /** Made by {@code gam bench generate --n 60 --seed 7 --hard-fraction 0.5 --render classic --out gam-local/src/main/resources/bench/demo.tsv}. */
     static final String RESOURCE = "/bench/demo.tsv";
     static final List<String> METHODS = List.of("single", "vote", "debate", "gam", "dream+gam");
+    /**
+     * The demo's video questions, beside its image questions: drawn by {@code bench.VideoGenerator} from seed 7 (the
+     * image questions' seed) at indices after theirs, varied rendering styles, one of each kind named here, written
+     * as frame folders (no ffmpeg needed) into {@code --out} and read as {@code gam eval} reads a row's {@code video}.
+     * One question: its 8 frames cost every method of the demo about 6 s of CPU (DREAM's probes at 2× the most), and the
+     * whole demo stays within 60 s on two cores; a second one (a blink question) would take it to the edge.
+     */
+    static final long VIDEO_SEED = 7;
+    static final List<VideoPhrasings.Kind> VIDEO_KINDS = List.of(VideoPhrasings.Kind.DIRECTION);
 
     @Option(names = "--out", defaultValue = "runs/demo", description = "output directory (default: ${DEFAULT-VALUE})")
     Path out;
@@ -52,6 +66,26 @@ public final class DemoCommand implements Callable<Integer> {
         this.resource = resource;
     }
 
+    /**
+     * The image questions and, unless {@code --limit} leaves no room for them, the video questions after them
+     * ({@code --limit N} keeps the first N questions of the whole demo).
+     */
+    private Dataset withVideos(Dataset images) throws IOException {
+        int room = limit > 0 ? Math.max(0, limit - images.questions().size()) : VIDEO_KINDS.size();
+        if (room == 0) return images;
+        VideoGenerator g = new VideoGenerator(VIDEO_SEED, 0.5, RenderStyle.Render.VARIED);
+        List<VideoItem> items = new java.util.ArrayList<>();
+        int first = images.questions().size();
+        for (int i = 0; i < Math.min(room, VIDEO_KINDS.size()); i++) items.add(g.generate(first + i, VIDEO_KINDS.get(i)));
+        Path file = VideoRows.write(items, out.resolve("demo-videos.jsonl"));
+        Dataset videos = BenchmarkLoader.load(file);
+        List<dev.gamagent.eval.EvalQuestion> all = new java.util.ArrayList<>(images.questions());
+        all.addAll(videos.questions());
+        List<dev.gamagent.eval.SkippedRow> skipped = new java.util.ArrayList<>(images.skipped());
+        skipped.addAll(videos.skipped());
+        return new Dataset(images.name(), all, skipped, images.sha256());
+    }
+
     @Override public Integer call() throws IOException {
         System.setProperty("java.awt.headless", "true");
         String tsv;
@@ -62,7 +96,8 @@ public final class DemoCommand implements Callable<Integer> {
             }
             tsv = new String(in.readAllBytes(), StandardCharsets.UTF_8);
         }
-        Dataset ds = BenchmarkLoader.fromTsv("demo.tsv", tsv, null, new BenchmarkLoader.Filter(limit, null));
+        Dataset images = BenchmarkLoader.fromTsv("demo.tsv", tsv, null, new BenchmarkLoader.Filter(limit, null));
+        Dataset ds = resource.equals(RESOURCE) ? withVideos(images) : images;
         List<String> registered = MethodRegistry.listed();
         List<String> methods = METHODS.stream().filter(registered::contains).toList();
         if (methods.isEmpty()) throw new IllegalStateException("none of the demo methods " + METHODS + " is registered; known: " + registered);
@@ -70,7 +105,8 @@ public final class DemoCommand implements Callable<Integer> {
             for (String f : List.of("results.db", "results.db-wal", "results.db-shm", "results.jsonl")) Files.deleteIfExists(out.resolve(f));
         }
         Config config = Config.defaults();
-        System.err.println("demo: " + ds.questions().size() + " questions × " + methods.size() + " methods (" + String.join(", ", methods)
+        System.err.println("demo: " + ds.questions().size() + " questions (" + (ds.questions().size() - images.questions().size())
+                + " of them about a video) × " + methods.size() + " methods (" + String.join(", ", methods)
                 + ") on the built-in local model, " + concurrency + " in flight");
         long t0 = System.nanoTime();
         RunSummary s;

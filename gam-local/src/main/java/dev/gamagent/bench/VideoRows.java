@@ -70,6 +70,25 @@ public final class VideoRows {
         return written;
     }
 
+    /**
+     * Writes {@code items} as a .jsonl benchmark at {@code out}: one row per item (its {@code index} the item's own),
+     * each naming its folder of PNG frames in {@code <stem>_videos/<index>/}, as {@link #generate} writes them.
+     * {@code gam demo} writes its video questions this way.
+     */
+    public static Path write(List<VideoItem> items, Path out) throws IOException {
+        Path parent = out.toAbsolutePath().getParent();
+        Files.createDirectories(parent);
+        Path clips = parent.resolve(stem(out) + "_videos");
+        try (Writer w = Files.newBufferedWriter(out, StandardCharsets.UTF_8)) {
+            for (VideoItem it : items) {
+                Path dir = writeFrames(it, clips.resolve(Integer.toString(it.index())));
+                w.write(Json.write(record(it, parent.relativize(dir).toString().replace('\\', '/'))));
+                w.write('\n');
+            }
+        }
+        return out;
+    }
+
     /** The item's frames as PNG files {@code frame-00.png} ... in {@code dir}, drawn one at a time. */
     static Path writeFrames(VideoItem it, Path dir) throws IOException {
         Files.createDirectories(dir);

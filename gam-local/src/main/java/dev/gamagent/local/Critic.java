@@ -5,6 +5,8 @@ import dev.gamagent.image.Region;
 import dev.gamagent.local.vision.ClassicalSceneAnalyzer;
 import dev.gamagent.local.vision.DetectedObject;
 
+import dev.gamagent.local.QuestionFamily.Obj;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -62,6 +64,7 @@ final class Critic {
             return fallback.check(claim, image, maxPixels);
         }
         Check check = Check.of(p.role());
+        if (family instanceof QuestionFamily.Video video) return video(check, video, claim, value, p, options);
         Look look = look(check, family, claim.region(), image, maxPixels);
         Judgement j = reasoner.combine(family, List.of(look.view()), options);
         double presence = presence(family, look.view(), () -> surfaceText(image));
@@ -105,6 +108,49 @@ final class Critic {
                         String.format(Locale.ROOT, "region %s enlarged %.1fx", r, (double) big.width() / crop.width()));
             }
         }
+    }
+
+    /**
+     * A claim about time in a video: with the clip's frames, the critic reads them all again with its own
+     * instruments (fact checker: the classical analyser one threshold step stricter; completeness checker: the
+     * core segmenter; logic checker: the core segmenter one step looser) and judges the claim by the probability
+     * its reading gives the option the claim states. Shown one frame only (the frame the claim names), it can
+     * check that what the claim names is where the claim says, not how it changes over time: the verdict then
+     * stays between 0.25 and 0.75.
+     */
+    private ClaimChecker.Assessment video(Check check, QuestionFamily.Video q, ParsedPrompt.ClaimRef claim, String value,
+                                          ParsedPrompt p, List<String> options) {
+        Sight.Segmentation seg = check == Check.FACT ? Sight.Segmentation.CLASSICAL : Sight.Segmentation.CORES;
+        int threshold = switch (check) { case FACT -> 1; case COMPLETENESS -> 0; case LOGIC -> -1; };
+        dev.gamagent.local.Look look = new dev.gamagent.local.Look(Sight.Reader.V4, seg, 1.0, threshold);
+        List<Perception> views = p.images().stream().map(pic -> perception.sight(pic).view(look, false, false, Sight.Reading.PLAIN)).toList();
+        String how = String.format(Locale.ROOT, "%s segmentation, thresholds %+d", seg.name().toLowerCase(Locale.ROOT), threshold);
+        if (views.size() >= 2) {
+            Judgement j = VideoReasoner.judge(q, views, options);
+            double t = j.answer().p(value);
+            String best = j.answer().best();
+            double pBest = j.answer().p(best);
+            String correction = best.equals(value) || pBest < 1.5 * t ? "none" : "the answer is \"" + best + "\"";
+            String reason = String.format(Locale.ROOT, "all %d frames read again (%s): %s; there P(%s) = %.2f%s", views.size(), how,
+                    j.note(), value, t, best.equals(value) ? "" : String.format(Locale.ROOT, ", P(%s) = %.2f", best, pBest));
+            return new ClaimChecker.Assessment(claim.number(), ClaimChecker.verdict(t, 0.02), reason, correction);
+        }
+        // One frame: is what the claim names there, in the claim's region?
+        Perception v = views.get(0);
+        Region r = claim.region() == null ? Region.FULL : claim.region().expand(0.5);
+        Obj named = q.kind() == QuestionFamily.VideoKind.MOTION ? q.obj()
+                : q.kind() == QuestionFamily.VideoKind.BLINKS ? new Obj(q.obj().color(), null)
+                : new Obj(QuestionFamily.colourIn(value), QuestionFamily.shapeIn(value));
+        double presence = 0;
+        for (DetectedObject o : v.scene().objects()) {
+            double cx = o.centerX() / v.width(), cy = o.centerY() / v.height();
+            if (cx < r.x0() || cx > r.x1() || cy < r.y0() || cy > r.y1()) continue;
+            presence = Math.max(presence, FamilyReasoner.match(o, named));
+        }
+        double t = 0.25 + 0.5 * presence;
+        String reason = String.format(Locale.ROOT, "one frame was given (%s): the %s %s in the claim's region (match %.2f); "
+                + "a single frame does not show what changes over time", how, named, presence >= 0.5 ? "is there" : "is not clearly there", presence);
+        return new ClaimChecker.Assessment(claim.number(), ClaimChecker.verdict(t, 0.02), reason, "none");
     }
 
     /** The region grown to at least {@code px} pixels on each side (a claim about a few pixels still gets context). */

@@ -58,8 +58,18 @@ public final class FamilyReasoner {
         return combine(family, views, candidates);
     }
 
-    /** Judges over perceptions already made (one per image); several are mixed, each weighted by how decided it is. */
+    /**
+     * Judges over perceptions already made, one per image; several are mixed, each weighted by how decided it is
+     * (e.g. DREAM's scales), except for a question about time, whose images are a clip's frames in order: they
+     * are read together ({@link VideoReasoner}).
+     */
     Judgement combine(QuestionFamily family, List<Perception> views, List<String> candidates) {
+        if (family instanceof QuestionFamily.Video v && !views.isEmpty()) return VideoReasoner.judge(v, views, candidates);
+        return mixed(family, views, candidates);
+    }
+
+    /** Judges over perceptions already made (one per image); several are mixed, each weighted by how decided it is. */
+    private Judgement mixed(QuestionFamily family, List<Perception> views, List<String> candidates) {
         if (views.isEmpty()) return lowInformation(family, candidates, true, "no image was given", Region.FULL);
         List<Judgement> per = new ArrayList<>();
         for (Perception v : views) per.add(judgeOne(family, v, candidates));

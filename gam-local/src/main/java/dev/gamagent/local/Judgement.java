@@ -35,9 +35,14 @@ public record Judgement(QuestionFamily family, boolean applicable, boolean decla
     /** The normalised entropy of the answer distribution (0 certain, 1 uniform). */
     public double uncertainty() { return answer.normalisedEntropy(); }
 
-    /** One claim with its evidence: text pieces (some scored), a confidence and the image region it rests on. */
-    public record Finding(List<Piece> text, double confidence, String evidence, Region region) {
+    /**
+     * One claim with its evidence: text pieces (some scored), a confidence and the image region it rests on;
+     * {@code frame} is the 1-based image of the request the region is on (a video's frame), null for a single image.
+     */
+    public record Finding(List<Piece> text, double confidence, String evidence, Region region, Integer frame) {
         public Finding { text = List.copyOf(text); }
+
+        public Finding(List<Piece> text, double confidence, String evidence, Region region) { this(text, confidence, evidence, region, null); }
 
         public String plainText() { return Piece.join(text); }
     }

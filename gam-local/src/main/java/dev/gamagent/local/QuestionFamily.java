@@ -68,6 +68,16 @@ public sealed interface QuestionFamily {
 
     enum ChartKind { TALLEST, SHORTEST, VALUE, LARGER, SMALLER }
 
+    /**
+     * A question about time in a video, whose images are the clip's frames in order (issue 30): which way
+     * {@code obj} moves ({@link VideoKind#MOTION}), how many times the lamp of {@code color} blinks
+     * ({@link VideoKind#BLINKS}), which of the option objects appears first or last ({@link VideoKind#FIRST},
+     * {@link VideoKind#LAST}).
+     */
+    record Video(VideoKind kind, Obj obj) implements QuestionFamily { public String category() { return "video"; } }
+
+    enum VideoKind { MOTION, BLINKS, FIRST, LAST }
+
     record Unknown() implements QuestionFamily { public String category() { return "unknown"; } }
 
     /** Recognises the family of a question text without options (an open question). */

@@ -62,6 +62,8 @@ final class ReplyWriter {
                         out.addAll(f.text());
                         out.add(Piece.plain(String.format(Locale.ROOT, " | CONFIDENCE: %.2f | EVIDENCE: %s | REGION: %s",
                                 f.confidence(), clean(f.evidence()), region(f.region()))));
+                        // A claim about one frame of a video names it (1-based: the k-th image of the request).
+                        if (f.frame() != null) out.add(Piece.plain(" | FRAME: " + f.frame()));
                     }
                 }
                 if (a.reason() != null) out.add(Piece.plain("\nREASON: " + clean(a.reason())));
@@ -82,8 +84,9 @@ final class ReplyWriter {
                         for (Piece piece : f.text()) out.add(escaped(piece));
                         Region r = f.region() == null ? Region.FULL : f.region();
                         out.add(Piece.plain(String.format(Locale.ROOT,
-                                "\", \"confidence\": %.2f, \"evidence\": \"%s\", \"region\": [%.3f, %.3f, %.3f, %.3f]}",
-                                f.confidence(), json(f.evidence()), r.x0(), r.y0(), r.x1(), r.y1())));
+                                "\", \"confidence\": %.2f, \"evidence\": \"%s\", \"region\": [%.3f, %.3f, %.3f, %.3f]%s}",
+                                f.confidence(), json(f.evidence()), r.x0(), r.y0(), r.x1(), r.y1(),
+                                f.frame() == null ? "" : ", \"frame\": " + f.frame())));
                     }
                     out.add(Piece.plain("]"));
                 }
