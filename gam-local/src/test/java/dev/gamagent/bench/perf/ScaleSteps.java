@@ -101,7 +101,7 @@ final class ScaleSteps {
                 }
                 rss.put(size, r.rssMib());
                 report.info("memory", String.format(Locale.ROOT, "%d MB TSV (%d questions, own inline 1-MP JPEG each), -Xmx512m: peak RSS, "
-                        + "live heap after full GC, wall time", size / MB, rows), String.format(Locale.ROOT, "%.0f MiB, %.0f MiB, %.0f s",
+                        + "live heap (after full or mixed collections), wall time", size / MB, rows), String.format(Locale.ROOT, "%.0f MiB, %.0f MiB, %.0f s",
                         r.rssMib(), PerfSuite.gcPeakAfter(gc), r.seconds()));
                 if (size == 1024 * MB) {
                     report.check("memory", "1 GB TSV, single against the simulator in -Xmx512m: peak RSS (MiB)", r.rssMib(), "%.0f", 1024, true, "");
