@@ -12,6 +12,8 @@ cd "$root"
 # one Maven session: the launcher's jar, then each module's test classpath; the suite and its JMH benchmarks are gam-local's tests
 mvn -B -q -DskipTests -Dmaven.javadoc.skip=true -Dmaven.source.skip=true package dependency:build-classpath \
   -Dmdep.outputFile=target/test-classpath.txt -Dmdep.includeScope=test >&2
+# the launcher's ahead-of-time cache for this jar (Java 25+; made once per build), which the children use as ./gam would
+./gam --version >/dev/null
 java -Xmx2g -Djava.awt.headless=true -cp "gam-local/target/test-classes:gam-local/target/classes:$(cat gam-local/target/test-classpath.txt)" \
   dev.gamagent.bench.perf.PerfSuite --jar gam-cli/target/gam.jar --out target/perf "$@" || status=$?
 # issue 25's report targets (report.html written < 1 s after 300 questions on an idle machine, < 20 MB at 10,000),
