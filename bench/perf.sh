@@ -13,7 +13,7 @@ cd "$root"
 mvn -B -q -DskipTests -Dmaven.javadoc.skip=true -Dmaven.source.skip=true package dependency:build-classpath \
   -Dmdep.outputFile=target/test-classpath.txt -Dmdep.includeScope=test >&2
 # the launcher's ahead-of-time cache for this jar (Java 25+; made once per build), which the children use as ./gam would
-./gam --version >/dev/null
+GAM_AOT=on ./gam --version >/dev/null   # the launcher's start-up cache (Java 25+), which the first-round step measures with and without
 java -Xmx2g -Djava.awt.headless=true -cp "gam-local/target/test-classes:gam-local/target/classes:$(cat gam-local/target/test-classpath.txt)" \
   dev.gamagent.bench.perf.PerfSuite --jar gam-cli/target/gam.jar --out target/perf "$@" || status=$?
 # issue 25's report targets (report.html written < 1 s after 300 questions on an idle machine, < 20 MB at 10,000),
