@@ -5,7 +5,8 @@
 # built-in model, each run's table with McNemar's exact test on every pair (Holm), each method's accuracy per tier,
 # and the low-level rates against their cited ranges (10 samples at 0.7 from `sc --set sc.samples=10`; the
 # switches from the run's own `debate`). Prints Markdown for the docs on stdout; progress on stderr.
-# Usage: bench/fair-testbed.sh [--n N] [--heldout SEED] [--heldout-n N] [--heldout-hard F] [--methods LIST] [--reuse] SEED ...
+# Usage: bench/fair-testbed.sh [--n N] [--heldout SEED] [--heldout-n N] [--heldout-hard F] [--methods LIST] [--no-rates] [--reuse] SEED ...
+#   --no-rates: leave out the `sc` run with 10 samples and the low-level rates (the methods' tables only)
 #   --heldout-hard F: the held-out set's hard fraction (0–1; default 0.5); "legacy" writes the first measurements'
 #   easy-only set (HeldOutScenes write without a fraction)
 #   --reuse: a run already finished in target/fair-testbed/ (summary.json written) is read, not run again
@@ -13,7 +14,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
-n=300; heldout=""; heldout_n=120; heldout_hard=0.5; reuse=""
+n=300; heldout=""; heldout_n=120; heldout_hard=0.5; reuse=""; rates_too=1
 methods="single,sc,vote,debate,mad,dmad,chateval,dwi,gam,dream+debate,dream+gam"
 seeds=()
 while [[ $# -gt 0 ]]; do
@@ -24,6 +25,7 @@ while [[ $# -gt 0 ]]; do
     --heldout-hard) heldout_hard="${2:?--heldout-hard needs a fraction (0-1) or legacy}"; shift 2 ;;
     --methods) methods="${2:?--methods needs a list}"; shift 2 ;;
     --reuse) reuse=1; shift ;;
+    --no-rates) rates_too=""; shift ;;
     -*) echo "bench/fair-testbed.sh: unknown option $1" >&2; exit 2 ;;
     *) seeds+=("$1"); shift ;;
   esac
@@ -52,16 +54,20 @@ measure() { # label data.tsv command-to-show
     ./gam eval --data "$data" --methods "$methods" --out "$dir/all" > "$dir/all.log" 2>&1 \
       || { echo "bench/fair-testbed.sh: the $label run failed; see $dir/all.log" >&2; exit 1; }
   fi
-  if [[ -n "$reuse" && -f "$dir/sc10/summary.json" ]]; then
+  if [[ -z "$rates_too" ]]; then
+    :
+  elif [[ -n "$reuse" && -f "$dir/sc10/summary.json" ]]; then
     echo "== $label: reusing the finished run in $dir/sc10" >&2
   else
     echo "== $label: gam eval --methods sc --set sc.samples=10" >&2
     ./gam eval --data "$data" --methods sc --set sc.samples=10 --out "$dir/sc10" > "$dir/sc10.log" 2>&1 \
       || { echo "bench/fair-testbed.sh: the $label sc run failed; see $dir/sc10.log" >&2; exit 1; }
   fi
-  mkdir -p "$out/rates/$label" # named by the run: TestbedRates labels each row with its directory's name
-  { grep '"method":"debate"' "$dir/all/results.jsonl" || true; cat "$dir/sc10/results.jsonl"; } > "$out/rates/$label/results.jsonl"
-  rates+=("$out/rates/$label")
+  if [[ -n "$rates_too" ]]; then
+    mkdir -p "$out/rates/$label" # named by the run: TestbedRates labels each row with its directory's name
+    { grep '"method":"debate"' "$dir/all/results.jsonl" || true; cat "$dir/sc10/results.jsonl"; } > "$out/rates/$label/results.jsonl"
+    rates+=("$out/rates/$label")
+  fi
   echo "### $label"
   echo
   echo "\`$how\`, then \`./gam eval --data data.tsv --methods $methods\` (defaults):"
@@ -69,6 +75,10 @@ measure() { # label data.tsv command-to-show
   echo '```'
   sed -n '/^method /,/^Δ acc in points/p' "$dir/all.log"
   echo '```'
+  echo
+  # the pattern in one line: every pair significant after Holm, the more accurate method first
+  echo "significant pairs (Holm p < 0.05), the more accurate first: $(jq -r '[.statistics.pairs[] | select(.significant)
+      | if .difference > 0 then "\(.method) > \(.versus)" else "\(.versus) > \(.method)" end] | if length == 0 then "none" else join(", ") end' "$dir/all/summary.json")"
   echo
   # each method's accuracy per tier: the data file's difficulty column (13th) joined with the records by question id
   echo "accuracy per tier (the data file's difficulty column):"
@@ -110,8 +120,10 @@ if [[ -n "$heldout" ]]; then
   measure "heldout$heldout" "$out/heldout$heldout/data.tsv" \
     "java -cp gam-local/target/test-classes:... dev.gamagent.local.HeldOutScenes write $heldout_n $heldout data.tsv ${hard_arg[*]} (the held-out renderer, $what)"
 fi
-echo "### Low-level rates (\`sc\` with 10 samples at 0.7; the switches from each run's \`debate\`)"
-echo
-"$java_bin" -cp "$cp_local" dev.gamagent.local.TestbedRates --debate debate --markdown "${rates[@]}"
-echo
+if [[ -n "$rates_too" ]]; then
+  echo "### Low-level rates (\`sc\` with 10 samples at 0.7; the switches from each run's \`debate\`)"
+  echo
+  "$java_bin" -cp "$cp_local" dev.gamagent.local.TestbedRates --debate debate --markdown "${rates[@]}"
+  echo
+fi
 echo "runs in $out/ (results.jsonl, summary.json, report.html each)" >&2
