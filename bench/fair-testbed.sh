@@ -1,16 +1,20 @@
 #!/usr/bin/env bash
 # The fair testbed measured (docs/local-model.md, "The fair testbed measured"; issue 24): on fresh generated sets
-# (N questions per seed, half of them hard) and on the independent held-out renderer (HeldOutScenes, easy items),
-# every compared method with the built-in model, each run's table with McNemar's exact test on every pair (Holm),
+# (N questions per seed, half of them hard) and on the independent held-out renderer (HeldOutScenes, easy and hard
+# tiers, hard fraction 0.5 as the main sets unless --heldout-hard says otherwise), every compared method with the
+# built-in model, each run's table with McNemar's exact test on every pair (Holm), each method's accuracy per tier,
 # and the low-level rates against their cited ranges (10 samples at 0.7 from `sc --set sc.samples=10`; the
 # switches from the run's own `debate`). Prints Markdown for the docs on stdout; progress on stderr.
-# Usage: bench/fair-testbed.sh [--n N] [--heldout SEED] [--heldout-n N] [--methods LIST] [--reuse] SEED ...
+# Usage: bench/fair-testbed.sh [--n N] [--heldout SEED] [--heldout-n N] [--heldout-hard F] [--methods LIST] [--no-rates] [--reuse] SEED ...
+#   --no-rates: leave out the `sc` run with 10 samples and the low-level rates (the methods' tables only)
+#   --heldout-hard F: the held-out set's hard fraction (0–1; default 0.5); "legacy" writes the first measurements'
+#   easy-only set (HeldOutScenes write without a fraction)
 #   --reuse: a run already finished in target/fair-testbed/ (summary.json written) is read, not run again
 #   (about 80 min a seed of 300 with 8 methods on the shared machine under load 16; seeds must be ones never used before)
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
-n=300; heldout=""; heldout_n=120; reuse=""
+n=300; heldout=""; heldout_n=120; heldout_hard=0.5; reuse=""; rates_too=1
 methods="single,sc,vote,debate,mad,dmad,chateval,dwi,gam,dream+debate,dream+gam"
 seeds=()
 while [[ $# -gt 0 ]]; do
@@ -18,13 +22,18 @@ while [[ $# -gt 0 ]]; do
     --n) n="${2:?--n needs a number}"; shift 2 ;;
     --heldout) heldout="${2:?--heldout needs a seed}"; shift 2 ;;
     --heldout-n) heldout_n="${2:?--heldout-n needs a number}"; shift 2 ;;
+    --heldout-hard) heldout_hard="${2:?--heldout-hard needs a fraction (0-1) or legacy}"; shift 2 ;;
     --methods) methods="${2:?--methods needs a list}"; shift 2 ;;
     --reuse) reuse=1; shift ;;
+    --no-rates) rates_too=""; shift ;;
     -*) echo "bench/fair-testbed.sh: unknown option $1" >&2; exit 2 ;;
     *) seeds+=("$1"); shift ;;
   esac
 done
-[[ ${#seeds[@]} -gt 0 || -n "$heldout" ]] || { echo "usage: bench/fair-testbed.sh [--n N] [--heldout SEED] [--heldout-n N] [--methods LIST] SEED ..." >&2; exit 2; }
+[[ ${#seeds[@]} -gt 0 || -n "$heldout" ]] || { echo "usage: bench/fair-testbed.sh [--n N] [--heldout SEED] [--heldout-n N] [--heldout-hard F] [--methods LIST] SEED ..." >&2; exit 2; }
+if [[ "$heldout_hard" != legacy ]] && ! awk -v f="$heldout_hard" 'BEGIN { exit !(f ~ /^[0-9]*\.?[0-9]+$/ && f + 0 <= 1) }'; then
+  echo "bench/fair-testbed.sh: --heldout-hard $heldout_hard is not a fraction between 0 and 1 (or legacy)" >&2; exit 2
+fi
 command -v jq >/dev/null || { echo "bench/fair-testbed.sh: needs jq (to find DREAM's rescues in the traces)" >&2; exit 2; }
 
 ./gam --version >/dev/null # builds the launcher jar once
@@ -45,22 +54,47 @@ measure() { # label data.tsv command-to-show
     ./gam eval --data "$data" --methods "$methods" --out "$dir/all" > "$dir/all.log" 2>&1 \
       || { echo "bench/fair-testbed.sh: the $label run failed; see $dir/all.log" >&2; exit 1; }
   fi
-  if [[ -n "$reuse" && -f "$dir/sc10/summary.json" ]]; then
+  if [[ -z "$rates_too" ]]; then
+    :
+  elif [[ -n "$reuse" && -f "$dir/sc10/summary.json" ]]; then
     echo "== $label: reusing the finished run in $dir/sc10" >&2
   else
     echo "== $label: gam eval --methods sc --set sc.samples=10" >&2
     ./gam eval --data "$data" --methods sc --set sc.samples=10 --out "$dir/sc10" > "$dir/sc10.log" 2>&1 \
       || { echo "bench/fair-testbed.sh: the $label sc run failed; see $dir/sc10.log" >&2; exit 1; }
   fi
-  mkdir -p "$out/rates/$label" # named by the run: TestbedRates labels each row with its directory's name
-  { grep '"method":"debate"' "$dir/all/results.jsonl" || true; cat "$dir/sc10/results.jsonl"; } > "$out/rates/$label/results.jsonl"
-  rates+=("$out/rates/$label")
+  if [[ -n "$rates_too" ]]; then
+    mkdir -p "$out/rates/$label" # named by the run: TestbedRates labels each row with its directory's name
+    { grep '"method":"debate"' "$dir/all/results.jsonl" || true; cat "$dir/sc10/results.jsonl"; } > "$out/rates/$label/results.jsonl"
+    rates+=("$out/rates/$label")
+  fi
   echo "### $label"
   echo
   echo "\`$how\`, then \`./gam eval --data data.tsv --methods $methods\` (defaults):"
   echo
   echo '```'
   sed -n '/^method /,/^Δ acc in points/p' "$dir/all.log"
+  echo '```'
+  echo
+  # the pattern in one line: every pair significant after Holm, the more accurate method first
+  echo "significant pairs (Holm p < 0.05), the more accurate first: $(jq -r '[.statistics.pairs[] | select(.significant)
+      | if .difference > 0 then "\(.method) > \(.versus)" else "\(.versus) > \(.method)" end] | if length == 0 then "none" else join(", ") end' "$dir/all/summary.json")"
+  echo
+  # each method's accuracy per tier: the data file's difficulty column (13th) joined with the records by question id
+  echo "accuracy per tier (the data file's difficulty column):"
+  echo
+  echo '```'
+  { cut -f1,13 "$data" | tail -n +2 | sed 's/^/T\t/'
+    jq -r '"R\t\(.method)\t\(.questionId)\t\(.outcome)"' "$dir/all/results.jsonl"; } | awk -F'\t' '
+    $1 == "T" { tier[$2] = $3; tiers[$3] = 1; next }
+    { t = tier[$3]; if (!($2 in seen)) { seen[$2] = 1; order[++m] = $2 }; n[$2, t]++; if ($4 == "correct") ok[$2, t]++ }
+    END {
+      printf "%-14s", "method"; split("easy medium hard", all, " "); for (i = 1; i <= 3; i++) if (all[i] in tiers) names[++k] = all[i]
+      for (i = 1; i <= k; i++) printf " %16s", names[i]; printf "\n"
+      for (j = 1; j <= m; j++) { printf "%-14s", order[j]
+        for (i = 1; i <= k; i++) { c = n[order[j], names[i]] + 0
+          if (c) printf " %6.1f%% (%3d/%3d)", 100 * ok[order[j], names[i]] / c, ok[order[j], names[i]], c; else printf " %16s", "-" }
+        printf "\n" } }'
   echo '```'
   echo
   # DREAM's rescues: dream+debate right, the inner debate's own answer wrong, and a rollback that restored an
@@ -79,12 +113,17 @@ for s in "${seeds[@]}"; do
 done
 if [[ -n "$heldout" ]]; then
   mkdir -p "$out/heldout$heldout"
-  [[ -n "$reuse" && -f "$out/heldout$heldout/data.tsv" ]] || "$java_bin" -Djava.awt.headless=true -cp "$cp_local" dev.gamagent.local.HeldOutScenes write "$heldout_n" "$heldout" "$out/heldout$heldout/data.tsv"
+  hard_arg=(); what="easy items only, the first measurements' set"
+  [[ "$heldout_hard" == legacy ]] || { hard_arg=("$heldout_hard"); what="easy and hard tiers, hard fraction $heldout_hard"; }
+  [[ -n "$reuse" && -f "$out/heldout$heldout/data.tsv" ]] || "$java_bin" -Djava.awt.headless=true -cp "$cp_local" \
+    dev.gamagent.local.HeldOutScenes write "$heldout_n" "$heldout" "$out/heldout$heldout/data.tsv" "${hard_arg[@]}"
   measure "heldout$heldout" "$out/heldout$heldout/data.tsv" \
-    "java -cp gam-local/target/test-classes:... dev.gamagent.local.HeldOutScenes write $heldout_n $heldout data.tsv (the held-out renderer, easy items)"
+    "java -cp gam-local/target/test-classes:... dev.gamagent.local.HeldOutScenes write $heldout_n $heldout data.tsv ${hard_arg[*]} (the held-out renderer, $what)"
 fi
-echo "### Low-level rates (\`sc\` with 10 samples at 0.7; the switches from each run's \`debate\`)"
-echo
-"$java_bin" -cp "$cp_local" dev.gamagent.local.TestbedRates --debate debate --markdown "${rates[@]}"
-echo
+if [[ -n "$rates_too" ]]; then
+  echo "### Low-level rates (\`sc\` with 10 samples at 0.7; the switches from each run's \`debate\`)"
+  echo
+  "$java_bin" -cp "$cp_local" dev.gamagent.local.TestbedRates --debate debate --markdown "${rates[@]}"
+  echo
+fi
 echo "runs in $out/ (results.jsonl, summary.json, report.html each)" >&2

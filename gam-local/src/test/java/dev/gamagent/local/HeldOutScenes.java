@@ -22,13 +22,40 @@ import java.util.Random;
  * its own rasteriser (each pixel's coverage from 4×4 point samples, glyphs filled from their outlines,
  * no Graphics2D drawing), its own colours, sizes and words, and its own layout conventions (objects in
  * the cells of a jittered grid, signs as bordered boards with dark ink, labels on boxes, captions under a
- * title, charts with grey axes and grid lines). Easy items only: large objects, large text, no noise.
- * Questions come from the held-out phrasing set (src/test/resources/heldout/phrasings.tsv).
+ * title, charts with grey axes and grid lines). Questions come from the held-out phrasing set
+ * (src/test/resources/heldout/phrasings.tsv).
+ * <p>Two tiers. Easy: large objects, large text, no noise ({@link #generate(int)} draws only these, from one random
+ * source in sequence, as the first measurements did). Hard ({@link #generate(int, double)}, each item from its own
+ * random source (seed, i)): objects of 12–18 px radius placed freely among clutter, a third of them overlapping an
+ * earlier one; tighter counts; text of 10–16 px in one of four font families, turned up to ±12°, faint ink on half,
+ * and a decoy (a wrong option written off the board); charts of 5–7 bars whose values are neighbouring multiples of
+ * 5, with 10 px labels; low contrast (every colour halfway to a grey background) on half; then Gaussian noise, and
+ * each with even odds a box blur, speckles and a JPEG round trip. Written from these principles, not from
+ * {@code bench/}'s code.
  */
 final class HeldOutScenes {
-    /** One item: the image, what is asked (family, variant, placeholder values), the correct value and the distractors. */
+    /**
+     * One item: the image, what is asked (family, variant, placeholder values), the correct value and the
+     * distractors; its tier ("easy" or "hard") and what was drawn (objects in drawing order, bars, the decoy).
+     */
     record Item(int index, BufferedImage image, String family, String variant, Map<String, String> values,
-                String correct, List<String> distractors) { }
+                String correct, List<String> distractors, String tier, Scene scene) {
+        Item(int index, BufferedImage image, String family, String variant, Map<String, String> values,
+             String correct, List<String> distractors) {
+            this(index, image, family, variant, values, correct, distractors, "easy", Scene.NONE);
+        }
+
+        Item with(BufferedImage img, String tier, Scene scene) {
+            return new Item(index, img, family, variant, values, correct, distractors, tier, scene);
+        }
+    }
+
+    /** What an item drew: shapes in drawing order (a later one covers an earlier), chart bars, a text decoy (or null). */
+    record Scene(List<Placed> objects, List<Bar> bars, String word, String decoy) {
+        static final Scene NONE = new Scene(List.of(), List.of(), null, null);
+    }
+
+    record Bar(String label, int value) { }
 
     static final List<String> COLOURS = List.of("red", "green", "blue", "yellow", "orange", "purple", "black", "gray");
     static final List<String> SHAPES = List.of("circle", "square", "triangle", "star", "hexagon");
@@ -88,12 +115,20 @@ final class HeldOutScenes {
         }
 
         /** Text from glyph outlines, centred on (cx, cy); returns its width. */
-        double text(String s, Font f, Color c, double cx, double cy) {
+        double text(String s, Font f, Color c, double cx, double cy) { return text(s, f, c, cx, cy, 0); }
+
+        /** Text turned by {@code theta} (radians) about its centre (cx, cy); returns its unturned width. */
+        double text(String s, Font f, Color c, double cx, double cy, double theta) {
             GlyphVector gv = f.createGlyphVector(new FontRenderContext(null, true, true), s);
             Rectangle2D vb = gv.getVisualBounds();
             Shape outline = gv.getOutline((float) (cx - vb.getCenterX()), (float) (cy - vb.getCenterY()));
+            if (theta != 0) outline = java.awt.geom.AffineTransform.getRotateInstance(theta, cx, cy).createTransformedShape(outline);
             fill(outline, c);
             return vb.getWidth();
+        }
+
+        static double height(String s, Font f) {
+            return f.createGlyphVector(new FontRenderContext(null, true, true), s).getVisualBounds().getHeight();
         }
 
         static double width(String s, Font f) {
@@ -131,40 +166,159 @@ final class HeldOutScenes {
         return p;
     }
 
-    private record Placed(String shape, String colour, double cx, double cy, double r) {
+    record Placed(String shape, String colour, double cx, double cy, double r, double turn) {
         String name() { return colour + " " + shape; }
+
+        Shape outline() { return HeldOutScenes.shape(shape, cx, cy, r, turn); }
     }
 
-    private final Random rng;
+    private static final String[] FAMILIES = {"text", "count", "color", "shape", "spatial", "chart"};
+    private static final List<Color> GREYS = List.of(new Color(190, 190, 190), new Color(170, 172, 175), new Color(205, 200, 195));
 
-    HeldOutScenes(long seed) { this.rng = new Random(seed); }
+    private final long seed;
+    private Random rng;
+    /** The item being drawn: its tier, and (hard) whether its colours are pulled halfway to its grey background. */
+    private boolean hard, lowContrast;
+    private Color background;
+    private List<Placed> drawn = List.of();
+    private List<Bar> bars = List.of();
+    private String word, decoy;
 
+    HeldOutScenes(long seed) {
+        this.seed = seed;
+        this.rng = new Random(seed);
+    }
+
+    /** {@code n} easy items from one random source in sequence (the first measurements' items, unchanged). */
     List<Item> generate(int n) {
         List<Item> out = new ArrayList<>();
-        String[] families = {"text", "count", "color", "shape", "spatial", "chart"};
-        for (int i = 0; i < n; i++) out.add(item(i, families[i % families.length]));
+        for (int i = 0; i < n; i++) out.add(item(i, FAMILIES[i % FAMILIES.length]));
         return out;
+    }
+
+    /** {@code n} items, each hard with probability {@code hardFraction}, item i drawn from its own source (seed, i). */
+    List<Item> generate(int n, double hardFraction) {
+        if (!(hardFraction >= 0 && hardFraction <= 1)) throw new IllegalArgumentException("hard fraction " + hardFraction + " is not in [0, 1]");
+        List<Item> out = new ArrayList<>();
+        for (int i = 0; i < n; i++) out.add(itemAt(i, hardFraction));
+        return out;
+    }
+
+    /** Item {@code i} of the tiered set: the same whatever n and whichever items were drawn before. */
+    Item itemAt(int i, double hardFraction) {
+        rng = new Random(itemSeed(seed, i));
+        hard = rng.nextDouble() < hardFraction;
+        return item(i, FAMILIES[i % FAMILIES.length]);
+    }
+
+    /** SplitMix64's finaliser over (seed, i): neighbouring seeds and indices give unrelated sources. */
+    static long itemSeed(long seed, int i) {
+        long z = seed * 0x9E3779B97F4A7C15L + (i + 1) * 0xBF58476D1CE4E5B9L;
+        z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+        z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+        return z ^ (z >>> 31);
     }
 
     private Item item(int index, String family) {
         for (int attempt = 0; ; attempt++) {
             int[] size = SIZES[rng.nextInt(SIZES.length)];
-            Raster r = new Raster(size[0], size[1], BACKGROUNDS.get(rng.nextInt(BACKGROUNDS.size())));
+            background = BACKGROUNDS.get(rng.nextInt(BACKGROUNDS.size()));
+            lowContrast = hard && rng.nextBoolean();
+            if (lowContrast) background = GREYS.get(rng.nextInt(GREYS.size()));
+            drawn = List.of();
+            bars = List.of();
+            word = null;
+            decoy = null;
+            Raster r = new Raster(size[0], size[1], background);
             Item it = switch (family) {
-                case "text" -> text(index, r);
+                case "text" -> hard ? hardText(index, r) : text(index, r);
                 case "count" -> count(index, r);
                 case "color" -> colourItem(index, r);
                 case "shape" -> shapeItem(index, r);
                 case "spatial" -> spatial(index, r);
-                default -> chart(index, r);
+                default -> hard ? hardChart(index, r) : chart(index, r);
             };
-            if (it != null) return it;
-            if (attempt > 500) throw new IllegalStateException("no " + family + " scene for item " + index);
+            if (it != null) {
+                Scene scene = new Scene(List.copyOf(drawn), List.copyOf(bars), word, decoy);
+                return hard ? it.with(degrade(it.image()), "hard", scene) : it.with(it.image(), "easy", scene);
+            }
+            if (attempt > 2000) throw new IllegalStateException("no " + family + " scene for item " + index);
+        }
+    }
+
+    /** A colour as drawn: pulled halfway towards the grey background on a low-contrast item. */
+    private Color ink(Color c) {
+        if (!lowContrast) return c;
+        return new Color((c.getRed() + background.getRed()) / 2, (c.getGreen() + background.getGreen()) / 2,
+                (c.getBlue() + background.getBlue()) / 2);
+    }
+
+    /** The hard tier's capture: Gaussian noise, and with even odds each a 3×3 box blur, 3 % speckles, a JPEG round trip. */
+    private BufferedImage degrade(BufferedImage img) {
+        int w = img.getWidth(), h = img.getHeight();
+        int[] px = img.getRGB(0, 0, w, h, null, 0, w);
+        if (rng.nextBoolean()) {
+            int[] out = new int[px.length];
+            for (int y = 0; y < h; y++) {
+                for (int x = 0; x < w; x++) {
+                    int sr = 0, sg = 0, sb = 0, k = 0;
+                    for (int dy = -1; dy <= 1; dy++) for (int dx = -1; dx <= 1; dx++) {
+                        int xx = x + dx, yy = y + dy;
+                        if (xx < 0 || yy < 0 || xx >= w || yy >= h) continue;
+                        int p = px[yy * w + xx];
+                        sr += (p >> 16) & 255; sg += (p >> 8) & 255; sb += p & 255; k++;
+                    }
+                    out[y * w + x] = (sr / k) << 16 | (sg / k) << 8 | (sb / k);
+                }
+            }
+            px = out;
+        }
+        double sigma = 6 + 8 * rng.nextDouble();
+        boolean speckle = rng.nextBoolean();
+        for (int i = 0; i < px.length; i++) {
+            int p = px[i];
+            if (speckle && rng.nextDouble() < 0.03) {
+                int g = rng.nextInt(256);
+                px[i] = g << 16 | g << 8 | g;
+                continue;
+            }
+            int rr = clamp(((p >> 16) & 255) + (int) Math.round(rng.nextGaussian() * sigma));
+            int gg = clamp(((p >> 8) & 255) + (int) Math.round(rng.nextGaussian() * sigma));
+            int bb = clamp((p & 255) + (int) Math.round(rng.nextGaussian() * sigma));
+            px[i] = rr << 16 | gg << 8 | bb;
+        }
+        BufferedImage out = new BufferedImage(w, h, BufferedImage.TYPE_INT_RGB);
+        out.setRGB(0, 0, w, h, px, 0, w);
+        return rng.nextBoolean() ? jpeg(out, 0.35f + 0.35f * rng.nextFloat()) : out;
+    }
+
+    private static int clamp(int v) { return Math.max(0, Math.min(255, v)); }
+
+    private static BufferedImage jpeg(BufferedImage img, float quality) {
+        try {
+            javax.imageio.ImageWriter wr = javax.imageio.ImageIO.getImageWritersByFormatName("jpeg").next();
+            javax.imageio.ImageWriteParam p = wr.getDefaultWriteParam();
+            p.setCompressionMode(javax.imageio.ImageWriteParam.MODE_EXPLICIT);
+            p.setCompressionQuality(quality);
+            java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+            try (javax.imageio.stream.ImageOutputStream ios = javax.imageio.ImageIO.createImageOutputStream(bytes)) {
+                wr.setOutput(ios);
+                wr.write(null, new javax.imageio.IIOImage(img, null, null), p);
+            } finally {
+                wr.dispose();
+            }
+            BufferedImage back = javax.imageio.ImageIO.read(new java.io.ByteArrayInputStream(bytes.toByteArray()));
+            BufferedImage rgb = new BufferedImage(back.getWidth(), back.getHeight(), BufferedImage.TYPE_INT_RGB);
+            rgb.getGraphics().drawImage(back, 0, 0, null);
+            return rgb;
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
         }
     }
 
     /** Objects in distinct cells of a jittered 4×3 (or 3×4) grid, radius a third of the smaller cell side. */
     private List<Placed> layout(Raster r, List<String[]> specs) {
+        if (hard) return hardLayout(r, specs);
         int cols = r.w >= r.h ? 4 : 3, rows = r.w >= r.h ? 3 : 4;
         List<Integer> cells = new ArrayList<>();
         for (int i = 0; i < cols * rows; i++) cells.add(i);
@@ -176,10 +330,46 @@ final class HeldOutScenes {
             double rad = Math.min(cw, ch) * (0.26 + 0.08 * rng.nextDouble());
             double cx = (cell % cols + 0.5) * cw + (rng.nextDouble() - 0.5) * (cw - 2 * rad) * 0.6;
             double cy = (cell / cols + 0.5) * ch + (rng.nextDouble() - 0.5) * (ch - 2 * rad) * 0.6;
-            Placed p = new Placed(specs.get(i)[0], specs.get(i)[1], cx, cy, rad);
-            r.fill(shape(p.shape(), cx, cy, rad, rng.nextDouble()), colour(p.colour()));
+            Placed p = new Placed(specs.get(i)[0], specs.get(i)[1], cx, cy, rad, rng.nextDouble());
+            r.fill(p.outline(), colour(p.colour()));
             out.add(p);
         }
+        drawn = out;
+        return out;
+    }
+
+    /**
+     * The hard tier's layout: radius 12–18 px anywhere in the frame; each object after the first, with odds 1 in 3,
+     * against an earlier one (centres 0.8 × the sum of the radii apart, so it covers an edge of it), otherwise clear
+     * of every other by 4 px. Null when the objects do not fit (the item is drawn again).
+     */
+    private List<Placed> hardLayout(Raster r, List<String[]> specs) {
+        List<Placed> out = new ArrayList<>();
+        for (String[] spec : specs) {
+            double rad = 12 + 6 * rng.nextDouble();
+            Placed p = null;
+            for (int t = 0; t < 300 && p == null; t++) {
+                double cx, cy;
+                Placed against = null;
+                if (!out.isEmpty() && rng.nextInt(3) == 0) {
+                    against = out.get(rng.nextInt(out.size()));
+                    double a = 2 * Math.PI * rng.nextDouble(), d = 0.8 * (against.r() + rad);
+                    cx = against.cx() + d * Math.cos(a);
+                    cy = against.cy() + d * Math.sin(a);
+                } else {
+                    cx = rad + 6 + (r.w - 2 * rad - 12) * rng.nextDouble();
+                    cy = rad + 6 + (r.h - 2 * rad - 12) * rng.nextDouble();
+                }
+                if (cx < rad + 4 || cy < rad + 4 || cx > r.w - rad - 4 || cy > r.h - rad - 4) continue;
+                boolean clear = true;
+                for (Placed q : out) if (q != against && Math.hypot(q.cx() - cx, q.cy() - cy) < q.r() + rad + 4) clear = false;
+                if (clear) p = new Placed(spec[0], spec[1], cx, cy, rad, rng.nextDouble());
+            }
+            if (p == null) return null;
+            out.add(p);
+        }
+        for (Placed p : out) r.fill(p.outline(), ink(colour(p.colour())));
+        drawn = out;
         return out;
     }
 
@@ -240,11 +430,137 @@ final class HeldOutScenes {
                 r.text(word, small, new Color(60, 60, 60), cx, cy + 40);
             }
         }
+        this.word = word;
         return new Item(index, r.image(), "text", variant, Map.of(), word, distractors);
     }
 
+    private static final String[] FONT_FAMILIES = {Font.SERIF, Font.SANS_SERIF, Font.MONOSPACED, Font.DIALOG};
+
+    private static Shape turned(Shape s, double theta, double cx, double cy) {
+        return java.awt.geom.AffineTransform.getRotateInstance(theta, cx, cy).createTransformedShape(s);
+    }
+
+    /**
+     * A hard text item: the word small (sign 13–16 px bold capitals, label 12–15 px, caption 10–11 px under a
+     * 20 px title) in one of four font families, board and text turned together up to ±12° (captions ±5°), faint
+     * grey ink on half; and a decoy, a wrong option in plain dark ink on the bare background clear of the board
+     * (for a caption, in 18 px capitals so that it is not "the word in small letters").
+     */
+    private Item hardText(int index, Raster r) {
+        String word = pick(WORDS);
+        List<String> distractors = new ArrayList<>();
+        while (distractors.size() < 3) {
+            char[] cs = word.toCharArray();
+            int i = rng.nextInt(cs.length);
+            cs[i] = "aeiourstnlcm".charAt(rng.nextInt(12));
+            String v = new String(cs);
+            if (!v.equals(word) && !distractors.contains(v)) distractors.add(v);
+        }
+        String variant = List.of("sign", "label", "smallprint").get(rng.nextInt(3));
+        String fam = FONT_FAMILIES[rng.nextInt(FONT_FAMILIES.length)];
+        double theta = Math.toRadians((2 * rng.nextDouble() - 1) * (variant.equals("smallprint") ? 5 : 12));
+        Color text = ink(rng.nextBoolean() ? new Color(125, 122, 118) : new Color(30, 30, 30));
+        double cx = r.w * (0.3 + 0.4 * rng.nextDouble()), cy = r.h * (0.3 + 0.4 * rng.nextDouble());
+        Rectangle2D keepOut;
+        String decoyText = distractors.get(rng.nextInt(distractors.size()));
+        Font decoyFont;
+        switch (variant) {
+            case "sign" -> {
+                Font f = new Font(fam, Font.BOLD, 13 + rng.nextInt(4));
+                String t = word.toUpperCase(java.util.Locale.ROOT);
+                double bw = Raster.width(t, f) + 24, bh = 2.4 * f.getSize();
+                Shape frame = turned(new Rectangle2D.Double(cx - bw / 2 - 3, cy - bh / 2 - 3, bw + 6, bh + 6), theta, cx, cy);
+                Rectangle2D post = new Rectangle2D.Double(cx - 3, cy, 6, r.h - cy);
+                r.fill(post, ink(new Color(120, 90, 60)));
+                r.fill(frame, ink(new Color(60, 60, 60)));
+                r.fill(turned(new Rectangle2D.Double(cx - bw / 2, cy - bh / 2, bw, bh), theta, cx, cy), ink(new Color(255, 236, 179)));
+                r.text(t, f, text, cx, cy, theta);
+                keepOut = frame.getBounds2D().createUnion(post);
+                decoyText = decoyText.toUpperCase(java.util.Locale.ROOT);
+                decoyFont = f;
+            }
+            case "label" -> {
+                Font f = new Font(fam, Font.PLAIN, 12 + rng.nextInt(4));
+                String t = Character.toUpperCase(word.charAt(0)) + word.substring(1);
+                double tw = Raster.width(t, f), bw = tw + 60, bh = 4.5 * f.getSize();
+                Shape box = turned(new Rectangle2D.Double(cx - bw / 2, cy - bh / 2, bw, bh), theta, cx, cy);
+                r.fill(box, ink(new Color(181, 136, 99)));
+                r.fill(turned(new RoundRectangle2D.Double(cx - tw / 2 - 8, cy - f.getSize(), tw + 16, 2 * f.getSize(), 8, 8), theta, cx, cy),
+                        ink(Color.WHITE));
+                r.text(t, f, text, cx, cy, theta);
+                keepOut = box.getBounds2D();
+                decoyText = Character.toUpperCase(decoyText.charAt(0)) + decoyText.substring(1);
+                decoyFont = f;
+            }
+            default -> {
+                String title = pick(List.of("WELCOME", "NOTICE", "EVENTS", "HOURS"));
+                Font big = new Font(fam, Font.BOLD, 20), small = new Font(fam, Font.PLAIN, 10 + rng.nextInt(2));
+                double cw = Math.max(Raster.width(title, big), Raster.width(word, small)) + 40, chh = 80;
+                Shape card = turned(new Rectangle2D.Double(cx - cw / 2, cy - chh / 2, cw, chh), theta, cx, cy);
+                r.fill(turned(new Rectangle2D.Double(cx - cw / 2 - 2, cy - chh / 2 - 2, cw + 4, chh + 4), theta, cx, cy), ink(new Color(150, 150, 150)));
+                r.fill(card, ink(new Color(255, 255, 250)));
+                double sin = Math.sin(theta), cos = Math.cos(theta);
+                r.text(title, big, ink(new Color(20, 20, 20)), cx + 14 * sin, cy - 14 * cos, theta); // (0, -14) turned about the centre
+                r.text(word, small, text, cx - 20 * sin, cy + 20 * cos, theta);
+                keepOut = card.getBounds2D();
+                decoyText = decoyText.toUpperCase(java.util.Locale.ROOT);
+                decoyFont = new Font(fam, Font.BOLD, 18);
+            }
+        }
+        double dw = Raster.width(decoyText, decoyFont), dh = Math.max(Raster.height(decoyText, decoyFont), decoyFont.getSize());
+        if (dw + 20 > r.w) return null;
+        Rectangle2D avoid = new Rectangle2D.Double(keepOut.getX() - 8, keepOut.getY() - 8, keepOut.getWidth() + 16, keepOut.getHeight() + 16);
+        for (int t = 0; t < 200; t++) {
+            double x = dw / 2 + 10 + (r.w - dw - 20) * rng.nextDouble(), y = dh / 2 + 10 + (r.h - dh - 20) * rng.nextDouble();
+            if (avoid.intersects(x - dw / 2, y - dh / 2, dw, dh)) continue;
+            r.text(decoyText, decoyFont, ink(new Color(40, 40, 40)), x, y);
+            this.word = word;
+            this.decoy = decoyText.toLowerCase(java.util.Locale.ROOT);
+            return new Item(index, r.image(), "text", variant, Map.of(), word, distractors);
+        }
+        return null;
+    }
+
+    /**
+     * A hard chart: 5–7 bars whose values are n of n + 1 neighbouring multiples of 5 (so the tallest, the shortest and
+     * any pair differ by 5 or more), ticks and faint grid lines every 10, 10 px tick and bar labels; value questions
+     * with distractors 5 and 10 away.
+     */
+    private Item hardChart(int index, Raster r) {
+        int n = 5 + rng.nextInt(3);
+        List<String> labels = new ArrayList<>(BAR_LABELS);
+        Collections.shuffle(labels, rng);
+        labels = new ArrayList<>(labels.subList(0, n));
+        int start = 5 * (2 + rng.nextInt(18 - n));
+        List<Integer> pool = new ArrayList<>();
+        for (int j = 0; j <= n; j++) pool.add(start + 5 * j);
+        Collections.shuffle(pool, rng);
+        List<Integer> values = new ArrayList<>(pool.subList(0, n));
+        double left = 50, right = r.w - 20, top = 30, base = r.h - 40;
+        Color axis = ink(new Color(70, 70, 70));
+        Font tick = new Font(Font.SANS_SERIF, Font.PLAIN, 10), lab = new Font(Font.SERIF, Font.PLAIN, 10);
+        for (int t = 0; t <= 100; t += 10) {
+            double y = base - (base - top) * t / 100.0;
+            if (t > 0) r.fill(new Rectangle2D.Double(left, y - 0.5, right - left, 1), ink(new Color(228, 228, 228)));
+            String s = String.valueOf(t);
+            r.text(s, tick, axis, left - 10 - Raster.width(s, tick) / 2, y);
+        }
+        double slot = (right - left) / n;
+        String one = pick(COLOURS.subList(0, 6));
+        for (int i = 0; i < n; i++) {
+            double x = left + slot * i + slot * 0.2, bw = slot * 0.6, y = base - (base - top) * values.get(i) / 100.0;
+            r.fill(new Rectangle2D.Double(x, y, bw, base - y), ink(colour(rng.nextBoolean() ? one : COLOURS.get(i % 6))));
+            if (Raster.width(labels.get(i), lab) > slot - 4) return null;
+            r.text(labels.get(i), lab, ink(new Color(30, 30, 30)), x + bw / 2, base + 14);
+        }
+        r.fill(new Rectangle2D.Double(left - 2, top - 5, 2, base - top + 7), axis);
+        r.fill(new Rectangle2D.Double(left - 2, base, right - left + 2, 2), axis);
+        bars = barsOf(labels, values);
+        return chartQuestion(index, r, labels, values, 5);
+    }
+
     private Item count(int index, Raster r) {
-        int variant = rng.nextInt(3), k = 1 + rng.nextInt(5);
+        int variant = rng.nextInt(3), k = hard ? 2 + rng.nextInt(8) : 1 + rng.nextInt(5); // hard: 2–9, tighter
         List<String[]> specs = new ArrayList<>();
         Map<String, String> values = new LinkedHashMap<>();
         String v;
@@ -252,21 +568,21 @@ final class HeldOutScenes {
             String s = pick(SHAPES);
             values.put("shape", s);
             for (int i = 0; i < k; i++) specs.add(new String[]{s, pick(COLOURS)});
-            for (int i = rng.nextInt(4); i > 0; i--) specs.add(new String[]{other(SHAPES, s), pick(COLOURS)});
+            for (int i = hard ? 2 + rng.nextInt(5) : rng.nextInt(4); i > 0; i--) specs.add(new String[]{other(SHAPES, s), pick(COLOURS)});
             v = "shape";
         } else if (variant == 1) {
             String c = pick(COLOURS);
             values.put("color", c);
             for (int i = 0; i < k; i++) specs.add(new String[]{pick(SHAPES), c});
-            for (int i = rng.nextInt(4); i > 0; i--) specs.add(new String[]{pick(SHAPES), other(COLOURS, c)});
+            for (int i = hard ? 2 + rng.nextInt(5) : rng.nextInt(4); i > 0; i--) specs.add(new String[]{pick(SHAPES), other(COLOURS, c)});
             v = "color";
         } else {
-            k = 2 + rng.nextInt(6);
+            k = hard ? 5 + rng.nextInt(8) : 2 + rng.nextInt(6);
             for (int i = 0; i < k; i++) specs.add(new String[]{pick(SHAPES), pick(COLOURS)});
             v = "all";
         }
         Collections.shuffle(specs, rng);
-        layout(r, specs);
+        if (layout(r, specs) == null) return null;
         List<String> d = new ArrayList<>();
         for (int x : new int[]{k - 1, k + 1, k + 2, k - 2}) if (x >= 0 && d.size() < 3) d.add(String.valueOf(x));
         return new Item(index, r.image(), "count", v, values, String.valueOf(k), d);
@@ -276,8 +592,8 @@ final class HeldOutScenes {
         String s = pick(SHAPES), c = pick(COLOURS);
         List<String[]> specs = new ArrayList<>();
         specs.add(new String[]{s, c});
-        for (int i = 1 + rng.nextInt(3); i > 0; i--) specs.add(new String[]{other(SHAPES, s), pick(COLOURS)});
-        layout(r, specs);
+        for (int i = hard ? 4 + rng.nextInt(5) : 1 + rng.nextInt(3); i > 0; i--) specs.add(new String[]{other(SHAPES, s), pick(COLOURS)});
+        if (layout(r, specs) == null) return null;
         List<String> d = new ArrayList<>(COLOURS);
         d.remove(c);
         Collections.shuffle(d, rng);
@@ -288,8 +604,8 @@ final class HeldOutScenes {
         String s = pick(SHAPES), c = pick(COLOURS);
         List<String[]> specs = new ArrayList<>();
         specs.add(new String[]{s, c});
-        for (int i = 1 + rng.nextInt(3); i > 0; i--) specs.add(new String[]{pick(SHAPES), other(COLOURS, c)});
-        layout(r, specs);
+        for (int i = hard ? 4 + rng.nextInt(5) : 1 + rng.nextInt(3); i > 0; i--) specs.add(new String[]{pick(SHAPES), other(COLOURS, c)});
+        if (layout(r, specs) == null) return null;
         List<String> d = new ArrayList<>(SHAPES);
         d.remove(s);
         Collections.shuffle(d, rng);
@@ -299,12 +615,13 @@ final class HeldOutScenes {
     private Item spatial(int index, Raster r) {
         List<String[]> specs = new ArrayList<>();
         java.util.Set<String> seen = new java.util.HashSet<>();
-        int n = 3 + rng.nextInt(3);
+        int n = hard ? 5 + rng.nextInt(4) : 3 + rng.nextInt(3);
         while (specs.size() < n) {
             String s = pick(SHAPES), c = pick(COLOURS);
             if (seen.add(c + " " + s)) specs.add(new String[]{s, c});
         }
         List<Placed> objs = layout(r, specs);
+        if (objs == null) return null;
         Placed ref = objs.get(rng.nextInt(objs.size()));
         List<Placed> others = new ArrayList<>(objs);
         others.remove(ref);
@@ -372,6 +689,19 @@ final class HeldOutScenes {
         }
         r.fill(new Rectangle2D.Double(left - 2, top - 5, 2, base - top + 7), axis);
         r.fill(new Rectangle2D.Double(left - 2, base, right - left + 2, 2), axis);
+        bars = barsOf(labels, values);
+        return chartQuestion(index, r, labels, values, 10);
+    }
+
+    private static List<Bar> barsOf(List<String> labels, List<Integer> values) {
+        List<Bar> out = new ArrayList<>();
+        for (int i = 0; i < labels.size(); i++) out.add(new Bar(labels.get(i), values.get(i)));
+        return out;
+    }
+
+    /** The question on a drawn chart; value distractors {@code step} and twice it away from the value. */
+    private Item chartQuestion(int index, Raster r, List<String> labels, List<Integer> values, int step) {
+        int n = labels.size();
         String variant = List.of("tallest", "shortest", "value", "larger").get(rng.nextInt(4));
         Map<String, String> vals = new LinkedHashMap<>();
         int best = 0, worst = 0;
@@ -391,7 +721,7 @@ final class HeldOutScenes {
                 vals.put("label", labels.get(k));
                 int v = values.get(k);
                 List<String> d = new ArrayList<>();
-                for (int x : new int[]{v + 10, v - 10, v + 20, v - 20}) if (x >= 0 && d.size() < 3) d.add(String.valueOf(x));
+                for (int x : new int[]{v + step, v - step, v + 2 * step, v - 2 * step}) if (x >= 0 && d.size() < 3) d.add(String.valueOf(x));
                 return new Item(index, r.image(), "chart", variant, vals, String.valueOf(v), d);
             }
             default -> {
@@ -428,28 +758,44 @@ final class HeldOutScenes {
 
     /**
      * Writes {@code n} items of this renderer with their held-out questions as a benchmark file that {@code gam eval}
-     * reads (the bench writer's format by extension: .tsv, .json or .jsonl), difficulty "easy" (the only tier it draws).
+     * reads (the bench writer's format by extension: .tsv, .json or .jsonl), each row's difficulty its tier.
+     * {@code hardFraction} null: the easy items of {@link #generate(int)}; otherwise the tiered set of
+     * {@link #generate(int, double)}.
      */
-    static void writeBenchmark(int n, long seed, java.nio.file.Path out) throws java.io.IOException {
+    static void writeBenchmark(int n, long seed, Double hardFraction, java.nio.file.Path out) throws java.io.IOException {
         Rephrasings set = Rephrasings.load("/heldout/phrasings.tsv");
-        List<dev.gamagent.bench.BenchItem> bench = new ArrayList<>();
-        for (Item it : new HeldOutScenes(seed).generate(n)) {
-            dev.gamagent.api.Question q = question(it, set, seed);
-            bench.add(new dev.gamagent.bench.BenchItem(it.index(), it.image(), q.text(), null, q.options(), q.groundTruth(),
-                    dev.gamagent.bench.Family.parse(it.family()), "easy", null));
+        HeldOutScenes scenes = new HeldOutScenes(seed);
+        try (dev.gamagent.bench.BenchmarkWriter.Stream w = dev.gamagent.bench.BenchmarkWriter.open(out)) {
+            if (hardFraction == null) {
+                for (Item it : scenes.generate(n)) w.add(benchItem(it, set, seed));
+                return;
+            }
+            for (int i = 0; i < n; i++) {
+                w.add(benchItem(scenes.itemAt(i, hardFraction), set, seed));
+                if ((i + 1) % 50 == 0) System.err.println("HeldOutScenes: " + (i + 1) + "/" + n + " items written");
+            }
         }
-        new dev.gamagent.bench.BenchmarkWriter().write(bench, out);
+    }
+
+    static dev.gamagent.bench.BenchItem benchItem(Item it, Rephrasings set, long seed) {
+        dev.gamagent.api.Question q = question(it, set, seed);
+        return new dev.gamagent.bench.BenchItem(it.index(), it.image(), q.text(), null, q.options(), q.groundTruth(),
+                dev.gamagent.bench.Family.parse(it.family()), it.tier(), null);
     }
 
     /**
      * The held-out check: {@code single} accuracy of the local model on {@code n} easy items of this renderer,
      * asked with the held-out phrasings and options rewritten as in the paraphrase set. Run once, at the end
      * of the work it checks (never while tuning). Usage: {@code HeldOutScenes [n] [seed]};
-     * {@code HeldOutScenes write N SEED OUT.tsv} writes the items as a benchmark file for {@code gam eval} instead.
+     * {@code HeldOutScenes write N SEED OUT.tsv [HARD_FRACTION]} writes the items as a benchmark file for
+     * {@code gam eval} instead (without HARD_FRACTION the easy items of the first measurements; with it the
+     * tiered set, e.g. 0.5 as the main testbed).
      */
     public static void main(String[] args) throws Exception {
-        if (args.length == 4 && args[0].equals("write")) {
-            writeBenchmark(Integer.parseInt(args[1]), Long.parseLong(args[2]), java.nio.file.Path.of(args[3]));
+        if ((args.length == 4 || args.length == 5) && args[0].equals("write")) {
+            Double hard = args.length == 5 ? Double.valueOf(args[4]) : null;
+            if (hard != null && !(hard >= 0 && hard <= 1)) throw new IllegalArgumentException("HARD_FRACTION " + args[4] + " is not in [0, 1]");
+            writeBenchmark(Integer.parseInt(args[1]), Long.parseLong(args[2]), hard, java.nio.file.Path.of(args[3]));
             return;
         }
         int n = args.length > 0 ? Integer.parseInt(args[0]) : 120;
