@@ -3,10 +3,7 @@ package dev.gamagent.cli;
 import dev.gamagent.testing.CommandRun;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gamagent.backend.ChatRequest;
-import dev.gamagent.eval.mvbench.MvBenchTask;
 import dev.gamagent.image.Picture;
 import dev.gamagent.testing.ScriptedBackend;
 import dev.gamagent.testing.TestVideos;
@@ -31,36 +28,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 class MvBenchEvalCommandTest {
     @TempDir Path dir;
 
-    private static ObjectNode item(String video, String question, List<String> candidates, String answer) {
-        ObjectNode o = Json.MAPPER.createObjectNode().put("video", video).put("question", question);
-        ArrayNode c = o.putArray("candidates");
-        candidates.forEach(c::add);
-        return o.put("answer", answer);
-    }
-
     /**
      * {@code <data dir>/MVBench}, the main branch: all 20 annotation files; Action Sequence (bounded: 1–2 s of a 3 s mp4
      * at 8 fps), Action Antonym (a webm) and Object Shuffle (an animated gif) have a question each.
      */
     private Path dataDir() throws Exception {
-        Path root = dir.resolve("data/MVBench");
-        Files.createDirectories(root.resolve("json"));
-        Map<MvBenchTask, ArrayNode> items = new HashMap<>();
-        for (MvBenchTask t : MvBenchTask.values()) items.put(t, Json.MAPPER.createArrayNode());
-        items.get(MvBenchTask.ACTION_SEQUENCE).add(item("AS001.mp4", "What did the person do after taking the cup?",
-                List.of("Put down the cup.", "Sat on the sofa."), "Sat on the sofa.").put("start", 1.0).put("end", 2.0));
-        items.get(MvBenchTask.ACTION_ANTONYM).add(item("AA001.webm", "What is the action?",
-                List.of("Pushing it away.", "Pulling it closer.", "Not sure."), "Pushing it away."));
-        items.get(MvBenchTask.OBJECT_SHUFFLE).add(item("OS001.gif", "Where is the ball?",
-                List.of("Left.", "Middle.", "Right."), "Right."));
-        for (MvBenchTask t : MvBenchTask.values()) Files.writeString(root.resolve("json").resolve(t.jsonFile()), Json.write(items.get(t)));
-        TestVideos.make(Files.createDirectories(root.resolve(MvBenchTask.ACTION_SEQUENCE.prefix())).resolve("AS001.mp4"),
-                TestVideos.Kind.MP4_H264, 24, 8);
-        TestVideos.make(Files.createDirectories(root.resolve(MvBenchTask.ACTION_ANTONYM.prefix())).resolve("AA001.webm"),
-                TestVideos.Kind.WEBM_VP9, 24, 8);
-        TestVideos.make(Files.createDirectories(root.resolve(MvBenchTask.OBJECT_SHUFFLE.prefix())).resolve("OS001.gif"),
-                TestVideos.Kind.GIF, 24, 8);
-        return dir.resolve("data");
+        return MvBenchFixture.mainBranch(dir.resolve("data"));
     }
 
     /** Frames each question's request carried (its frame numbers, read from the pixels), by question text. */

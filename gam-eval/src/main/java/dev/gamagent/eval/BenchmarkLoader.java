@@ -503,14 +503,8 @@ public final class BenchmarkLoader {
     static List<Picture> decodeImages(String idx, Map<String, String> r, String referenced, Path baseDir, Images limits) {
         ImageLoader loader = limits.loader();
         List<Picture> pics = new ArrayList<>();
-        String image = blankToNull(r.get("image"));
-        if (image != null) {
-            image = image.strip();
-            if (image.length() <= REFERENCE_MAX_LENGTH && !image.startsWith("[")) {
-                if (referenced == null) throw new BadRowException("'image' value '" + image + "' names no row with an image");
-                image = referenced.strip();
-            }
-            List<String> all = image.startsWith("[") ? jsonStrings(image, "image") : List.of(image);
+        List<String> all = imageCells(r, referenced);
+        if (all != null) {
             if (all.isEmpty()) throw new BadRowException("'image' holds an empty list");
             for (int k = 0; k < all.size(); k++) {
                 String source = all.size() == 1 ? "row " + idx : "row " + idx + " image " + k;
@@ -529,6 +523,22 @@ public final class BenchmarkLoader {
     }
 
     /**
+     * A row's {@code image} cell as the base64 images it holds (a JSON list, or one), a short cell standing for the
+     * {@code referenced} row's image (VLMEvalKit's TSVs name another row's index to share its image); null when the row
+     * has no {@code image}.
+     */
+    private static List<String> imageCells(Map<String, String> r, String referenced) {
+        String image = blankToNull(r.get("image"));
+        if (image == null) return null;
+        image = image.strip();
+        if (image.length() <= REFERENCE_MAX_LENGTH && !image.startsWith("[")) {
+            if (referenced == null) throw new BadRowException("'image' value '" + image + "' names no row with an image");
+            image = referenced.strip();
+        }
+        return image.startsWith("[") ? jsonStrings(image, "image") : List.of(image);
+    }
+
+    /**
      * The sizes of the images {@link #decodeImages} would give, without decoding their pixels: each base64 image's header
      * from the start of its cell (the whole cell when the header lies further), each image file's header, and for a
      * video file its stream's size times the frames the run takes (ffprobe; a frame folder's frames are read).
@@ -536,14 +546,8 @@ public final class BenchmarkLoader {
     static List<ImageLoader.Header> imageSizes(String idx, Map<String, String> r, String referenced, Path baseDir, Images limits) {
         ImageLoader loader = limits.loader();
         List<ImageLoader.Header> out = new ArrayList<>();
-        String image = blankToNull(r.get("image"));
-        if (image != null) {
-            image = image.strip();
-            if (image.length() <= REFERENCE_MAX_LENGTH && !image.startsWith("[")) {
-                if (referenced == null) throw new BadRowException("'image' value '" + image + "' names no row with an image");
-                image = referenced.strip();
-            }
-            List<String> all = image.startsWith("[") ? jsonStrings(image, "image") : List.of(image);
+        List<String> all = imageCells(r, referenced);
+        if (all != null) {
             for (int k = 0; k < all.size(); k++) out.add(header(all.size() == 1 ? "row " + idx : "row " + idx + " image " + k, all.get(k), loader));
         } else if (blankToNull(r.get("image_path")) != null) {
             for (Path f : imageFiles(r.get("image_path"), baseDir)) out.add(loader.inspect(f));
