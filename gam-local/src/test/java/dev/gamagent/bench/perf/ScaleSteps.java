@@ -1,5 +1,7 @@
 package dev.gamagent.bench.perf;
 
+import dev.gamagent.testing.http.EndlessServer;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.gamagent.bench.BenchmarkGenerator;
 import dev.gamagent.bench.BenchmarkWriter;
@@ -7,12 +9,6 @@ import dev.gamagent.bench.Family;
 import dev.gamagent.util.Json;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -186,44 +182,17 @@ final class ScaleSteps {
     // ---- an endless upstream reply ----------------------------------------------------------------
 
     void replyCap() throws Exception {
-        try (ServerSocket socket = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
-            long[] sent = {0};
-            Thread server = new Thread(() -> {
-                while (!socket.isClosed()) {
-                    try (Socket s = socket.accept()) {
-                        InputStream in = s.getInputStream();
-                        byte[] buf = new byte[65536];
-                        String head = "";
-                        while (!head.contains("\r\n\r\n")) {
-                            int n = in.read(buf);
-                            if (n < 0) break;
-                            head += new String(buf, 0, n, StandardCharsets.ISO_8859_1);
-                        }
-                        OutputStream out = s.getOutputStream();
-                        out.write(("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n"
-                                + "{\"choices\":[{\"message\":{\"content\":\"").getBytes(StandardCharsets.US_ASCII));
-                        byte[] chunk = "A".repeat(64 * 1024).getBytes(StandardCharsets.US_ASCII);
-                        while (true) {
-                            out.write(chunk);
-                            sent[0] += chunk.length;
-                        }
-                    } catch (IOException hungUp) {
-                        // the client cut it off; next
-                    }
-                }
-            }, "endless-upstream");
-            server.setDaemon(true);
-            server.start();
-            String url = "http://127.0.0.1:" + socket.getLocalPort() + "/v1";
+        try (EndlessServer upstream = new EndlessServer(0)) {
+            String url = upstream.url();
             Run r = timed("replycap", launcher.gam(List.of("-Xmx1g"), "ask", "--image", "examples/red-triangle.png", "--question", "Colour?",
                     "--option", "A=red", "--option", "B=blue", "--method", "single", "--backend", "openai", "--model", "m", "--base-url", url,
                     "--retries", "0"), Duration.ofMinutes(3));
             String err = r.output().stream().filter(l -> l.contains("error")).findFirst().orElse(tail(r));
             report.info("reply cap", "an endless upstream reply to gam ask: what it says", err);
-            boolean named = r.exit() != 0 && err.contains("127.0.0.1:" + socket.getLocalPort()) && err.contains("backend.max_reply_mb");
+            boolean named = r.exit() != 0 && err.contains("127.0.0.1:" + upstream.port()) && err.contains("backend.max_reply_mb");
             report.check("reply cap", "ends at the cap with an error naming the server (1 = yes)", named ? 1 : 0, "%.0f", 1, false, "");
             report.info("reply cap", "seconds to exit; peak RSS in a -Xmx1g JVM; bytes the server got out", String.format(Locale.ROOT,
-                    "%.1f s; %.0f MiB; %.1f MB", r.seconds(), r.rssMib(), sent[0] / 1e6));
+                    "%.1f s; %.0f MiB; %.1f MB", r.seconds(), r.rssMib(), upstream.sent.get() / 1e6));
         }
     }
 
