@@ -165,7 +165,7 @@ final class Critic {
     private boolean surfaceText(Picture image) {
         Sight s = perception.sight(image);
         for (Sight.Reader r : Sight.Reader.values()) {
-            for (var l : s.lines(r)) if (!l.text().isBlank() && s.surfaces().around(l.box()).bounded()) return true;
+            for (var l : s.lines(r)) if (!l.text().isBlank() && s.surfaceOf(l.box()).bounded()) return true;
         }
         return false;
     }

@@ -72,6 +72,12 @@ public final class LocalBackend implements Backend {
 
     public Calibration calibration() { return calibration; }
 
+    /**
+     * Looks at a benchmark's pictures before a run (see {@link LocalPerception#lookAt}): the backends made from this
+     * one by {@link #withOwnCaches} then share that default look instead of each computing it.
+     */
+    public void lookAt(Picture picture) { perception.lookAt(picture); }
+
     /** The same engines with a perception cache of its own (one per method in an evaluation). */
     @Override public Backend withOwnCaches() { return new LocalBackend(perception.withOwnCache(), calibration); }
 

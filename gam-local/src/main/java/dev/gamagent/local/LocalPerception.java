@@ -34,6 +34,11 @@ public final class LocalPerception implements AutoCloseable, Sight.Engines {
     private final int cacheEntries;
     private final boolean ownsEngines;
     private final SecondReader second;
+    /**
+     * What was looked at before a run ({@link #lookAt}), shared by this perception and every one made from it with
+     * {@link #withOwnCache}: a sight of an image found here borrows its default look instead of computing it again.
+     */
+    private final PerceptionCache looks;
     /** Instrument runs of this perception (its own cache's misses): OCR passes, scene analyses. */
     private final java.util.concurrent.atomic.AtomicLong reads = new java.util.concurrent.atomic.AtomicLong(),
             analyses = new java.util.concurrent.atomic.AtomicLong();
@@ -47,11 +52,11 @@ public final class LocalPerception implements AutoCloseable, Sight.Engines {
 
     /** @param second the second reader, created on first use (loading a network takes a second or two) */
     public LocalPerception(OcrEngine ocr, Supplier<OcrEngine> second, SceneAnalyzer vision, SceneAnalyzer cores, int cacheEntries) {
-        this(ocr, new SecondReader(second), vision, cores, cacheEntries, true);
+        this(ocr, new SecondReader(second), vision, cores, cacheEntries, true, new PerceptionCache(cacheEntries));
     }
 
     private LocalPerception(OcrEngine ocr, SecondReader second, SceneAnalyzer vision, SceneAnalyzer cores, int cacheEntries,
-                            boolean ownsEngines) {
+                            boolean ownsEngines, PerceptionCache looks) {
         this.ocr = ocr;
         this.second = second;
         this.vision = vision;
@@ -59,10 +64,14 @@ public final class LocalPerception implements AutoCloseable, Sight.Engines {
         this.cache = new PerceptionCache(cacheEntries);
         this.cacheEntries = cacheEntries;
         this.ownsEngines = ownsEngines;
+        this.looks = looks;
     }
 
-    /** The same engines with an empty cache of the same size; closing it leaves the engines open. */
-    public LocalPerception withOwnCache() { return new LocalPerception(ocr, second, vision, cores, cacheEntries, false); }
+    /**
+     * The same engines with an empty cache of the same size (and the same {@linkplain #lookAt looks}); closing it
+     * leaves the engines open.
+     */
+    public LocalPerception withOwnCache() { return new LocalPerception(ocr, second, vision, cores, cacheEntries, false, looks); }
 
     /** The second reader, loaded once on first use and shared by every perception made from the same engines. */
     private static final class SecondReader {
@@ -102,8 +111,27 @@ public final class LocalPerception implements AutoCloseable, Sight.Engines {
         BufferedImage img = picture.image();
         String h = hashOf(img);
         PerceptionCache.Key key = new PerceptionCache.Key(h, img.getWidth(), img.getHeight());
-        return cache.get(key, () -> new Sight(img, this));
+        return cache.get(key, () -> new Sight(img, this, null, looks.peek(key)));
     }
+
+    /**
+     * Looks at {@code picture} once, before a run, with the default instruments (the PP-OCRv4 reading, the 3×3 median
+     * and the classical scene: what a plain answer perceives), for this perception and every one made from it by
+     * {@link #withOwnCache}: their sights of the same image (content and size) share that look, so several methods
+     * evaluated side by side compute it once rather than once each, and each method's time is its own work beyond
+     * it. Everything else (the second reader, the core segmenter, close readings, other scales) stays each cache's
+     * own. Nothing is shared that was not looked at this way.
+     */
+    public void lookAt(Picture picture) {
+        BufferedImage img = picture.image();
+        PerceptionCache.Key key = new PerceptionCache.Key(hashOf(img), img.getWidth(), img.getHeight());
+        Sight s = looks.get(key, () -> new Sight(img, this));
+        s.lines(Sight.Reader.V4);
+        s.scene(Sight.Segmentation.CLASSICAL);
+    }
+
+    /** Images looked at with {@link #lookAt} and still held (the looks are bounded like the cache). */
+    public int looked() { return looks.size(); }
 
     /**
      * What the model can perceive in {@code picture} rescaled by {@code scale} (a sampled look's scale, one of
@@ -165,12 +193,11 @@ public final class LocalPerception implements AutoCloseable, Sight.Engines {
         try {
             MessageDigest md = MessageDigest.getInstance("SHA-256");
             int w = img.getWidth(), h = img.getHeight();
-            int[] row = new int[w];
+            int[] argb = dev.gamagent.local.vision.Pixels.argb(img);
             ByteBuffer buf = ByteBuffer.allocate(w * 4);
             for (int y = 0; y < h; y++) {
-                img.getRGB(0, y, w, 1, row, 0, w);
                 buf.clear();
-                buf.asIntBuffer().put(row);
+                buf.asIntBuffer().put(argb, y * w, w);
                 md.update(buf.array(), 0, w * 4);
             }
             return HexFormat.of().formatHex(md.digest());

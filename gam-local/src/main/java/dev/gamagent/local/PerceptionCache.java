@@ -43,6 +43,11 @@ public final class PerceptionCache {
         }
     }
 
+    /** The sight already cached for {@code key}, or null; counts neither a hit nor a miss and creates nothing. */
+    public Sight peek(Key key) {
+        synchronized (entries) { return entries.get(key); }
+    }
+
     public long hits() { return hits.get(); }
 
     public long misses() { return misses.get(); }

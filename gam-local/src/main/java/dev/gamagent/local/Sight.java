@@ -45,6 +45,8 @@ public final class Sight {
     /** Scenes at threshold levels other than 0, by segmentation and level. */
     private final java.util.Map<String, Lazy<Scene>> shifted = new java.util.concurrent.ConcurrentHashMap<>();
     private final Lazy<Surfaces> surfaces;
+    /** Surfaces found around text boxes, by box. */
+    private final java.util.Map<java.awt.Rectangle, Surfaces.Surface> around = new java.util.concurrent.ConcurrentHashMap<>();
     private final Lazy<int[]> denoised;
     private final Lazy<dev.gamagent.image.Picture> denoisedPicture;
 
@@ -55,14 +57,25 @@ public final class Sight {
      * its own). A sampled look at another scale reads text this way: the detector resizes its input to 640–960 px
      * whatever it is given, so a rescaled copy would cost a full OCR pass per scale and change little of what is read.
      */
-    Sight(BufferedImage image, Engines engines, Sight text) {
+    Sight(BufferedImage image, Engines engines, Sight text) { this(image, engines, text, null); }
+
+    /**
+     * @param look a sight of the same image (content and size) made before the run ({@link LocalPerception#lookAt}),
+     *             whose default look this sight shares: the PP-OCRv4 reading, the median and the classical scene,
+     *             computed once for every method instead of once per method (null: all its own)
+     */
+    Sight(BufferedImage image, Engines engines, Sight text, Sight look) {
+        if (look != null && (look.width() != image.getWidth() || look.height() != image.getHeight())) {
+            throw new IllegalArgumentException("a shared look must be of the same image: " + look.width() + "x" + look.height()
+                    + " vs " + image.getWidth() + "x" + image.getHeight());
+        }
         this.image = image;
         this.engines = engines;
         this.text = text;
-        this.v4 = new Lazy<>(() -> nonNull(engines.read(Reader.V4, image)));
+        this.v4 = look != null ? look.v4 : new Lazy<>(() -> nonNull(engines.read(Reader.V4, image)));
         this.v3 = new Lazy<>(() -> nonNull(engines.read(Reader.V3, image)));
-        this.denoised = new Lazy<>(() -> ClassicalSceneAnalyzer.median(image));
-        this.classical = new Lazy<>(() -> engines.analyze(Segmentation.CLASSICAL, 0, image, denoised.get()));
+        this.denoised = look != null ? look.denoised : new Lazy<>(() -> ClassicalSceneAnalyzer.median(image));
+        this.classical = look != null ? look.classical : new Lazy<>(() -> engines.analyze(Segmentation.CLASSICAL, 0, image, denoised.get()));
         this.cores = new Lazy<>(() -> engines.analyze(Segmentation.CORES, 0, image, denoised.get()));
         this.surfaces = new Lazy<>(() -> new Surfaces(image, denoised.get()));
         this.denoisedPicture = new Lazy<>(() -> {
@@ -163,7 +176,7 @@ public final class Sight {
         List<TextLine> base = lines(r);
         List<java.awt.Rectangle> regions = new java.util.ArrayList<>();
         for (TextLine l : base) {
-            Surfaces.Surface s = surfaces().around(l.box());
+            Surfaces.Surface s = surfaceOf(l.box());
             if (!s.bounded() || regions.stream().anyMatch(d -> d.contains(l.box().getCenterX(), l.box().getCenterY()))) continue;
             java.awt.Rectangle box = s.box();
             int mx = Math.max(4, box.width / 10), my = Math.max(4, box.height / 10);
@@ -245,7 +258,15 @@ public final class Sight {
         return new Perception(width(), height(), scene(s, threshold), text, withText && surfaces ? this::surfaceOf : null);
     }
 
-    private Surfaces.Surface surfaceOf(java.awt.Rectangle box) { return surfaces().around(box); }
+    /** The surface a text box lies on, found once per box (every call of a debate asks about the same lines). */
+    Surfaces.Surface surfaceOf(java.awt.Rectangle box) {
+        Surfaces.Surface s = around.get(box);
+        if (s == null) {
+            s = surfaces().around(box);
+            around.putIfAbsent(new java.awt.Rectangle(box), s);
+        }
+        return s;
+    }
 
     private static List<TextLine> nonNull(List<TextLine> l) { return l == null ? List.of() : l; }
 

@@ -46,7 +46,7 @@ final class TextDetector {
         int rw = Math.max(32, (int) Math.round(w * scale / 32.0) * 32);
         int rh = Math.max(32, (int) Math.round(h * scale / 32.0) * 32);
         BufferedImage resized = Images.resize(image, rw, rh);
-        int[] rgb = resized.getRGB(0, 0, rw, rh, null, 0, rw);
+        int[] rgb = dev.gamagent.local.vision.Pixels.argb(resized);
         int plane = rw * rh;
         float[] input = new float[3 * plane];
         for (int i = 0; i < plane; i++) {

@@ -95,7 +95,7 @@ final class TextRecognizer {
     private boolean[] fill(BufferedImage line, float[] input, int offset, int width) {
         int rw = Math.max(1, Math.min(width, (int) Math.ceil(height * ratio(line))));
         BufferedImage r = Images.resize(line, rw, height);
-        int[] rgb = r.getRGB(0, 0, rw, height, null, 0, rw);
+        int[] rgb = dev.gamagent.local.vision.Pixels.argb(r);
         int plane = height * width;
         for (int y = 0; y < height; y++) {
             for (int x = 0; x < rw; x++) {
