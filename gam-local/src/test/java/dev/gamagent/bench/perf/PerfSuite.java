@@ -310,7 +310,12 @@ public final class PerfSuite {
         long latencyMs = 1000;
         Path data = photos(600);
         try (SimulatorFleet sim = new SimulatorFleet(launcher, 1, slots, latencyMs, work, "gamcpu");
-             ChildProcess eval = evalProcess("gamcpu", data, "gam", sim, List.of(), "--limit", "600", "--concurrency", "48")) {
+             // the debate is started on every question (θ_U = θ_C = 0; its stopping rules as set): the step measures the path of
+             // claims, critics and revisions, and the simulator's experts, whose option distributions mostly overlap, would
+             // otherwise settle most questions in round 0 (3 calls, where a question's own costs, decoding its 1-MP image and
+             // its report thumbnail, are then shared by 3 calls rather than 9 or more)
+             ChildProcess eval = evalProcess("gamcpu", data, "gam", sim, List.of(), "--limit", "600", "--concurrency", "48",
+                     "--set", "gam.theta_u=0", "--set", "gam.theta_c=0")) {
             Window w = measure(sim, eval, slots, 15, 10);
             report.check("cpu", "orchestrator CPU per model call, gam (3 experts, 3 critics, JSON schema; 1-MP images), JIT compiler "
                     + "threads excluded (ms)", w.steadyCpuPerCallMs(), "%.2f", 3.0, true, "");
