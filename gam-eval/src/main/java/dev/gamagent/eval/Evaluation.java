@@ -70,11 +70,12 @@ public final class Evaluation {
                         return t;
                     }) : null;
             List<java.util.concurrent.Future<?>> made = java.util.Collections.synchronizedList(new ArrayList<>());
+            ThumbnailCache drawn = new ThumbnailCache();
             if (thumbnails) runner.onEachQuestion((eq, q) -> {
                 if (!(eq.rotation() > 0 && eq.id().contains("#r")) && !q.images().isEmpty()) { // a rotation shows its question's image
                     // a video's frames all: the report shows them as a strip (HtmlReport.thumbnail)
                     List<dev.gamagent.image.Picture> pics = List.copyOf(q.images());
-                    made.add(thumbs.submit(() -> thumbnail(store, eq, pics)));
+                    made.add(thumbs.submit(() -> thumbnail(store, eq, pics, drawn)));
                 }
             });
             EvalRunner.ProgressSink[] sink = {r -> { }};
@@ -179,11 +180,50 @@ public final class Evaluation {
      * A question's report thumbnail, kept with the results. It is made from a copy of the image, so the picture the
      * question sends is not decoded (and its pixels not held) while the question waits on the model.
      */
-    private static void thumbnail(ResultStore store, EvalQuestion eq, List<dev.gamagent.image.Picture> pics) {
+    private static void thumbnail(ResultStore store, EvalQuestion eq, List<dev.gamagent.image.Picture> pics, ThumbnailCache made) {
+        String key = ThumbnailCache.keyOf(pics);
+        String url = key == null ? null : made.get(key);
+        if (url != null) {
+            store.putThumbnail(eq.id(), url);
+            return;
+        }
         List<dev.gamagent.image.Picture> copies = pics.size() == 1 ? List.of(thumbnailSource(pics.get(0)))
                 : pics.stream().map(Evaluation::thumbnailSource).toList();
         dev.gamagent.api.Question q = new dev.gamagent.api.Question(eq.id(), copies, "", null, Map.of(), null, null, null);
-        HtmlReport.thumbnails(List.of(new EvalQuestion(q, eq.group(), 0, eq.split()))).forEach(store::putThumbnail);
+        HtmlReport.thumbnails(List.of(new EvalQuestion(q, eq.group(), 0, eq.split()))).forEach((id, u) -> {
+            store.putThumbnail(id, u);
+            if (key != null) made.put(key, u);
+        });
+    }
+
+    /**
+     * Thumbnails already made in this run, by the images' encoded bytes (SHA-256): questions that show the same image
+     * (two questions on one MME picture, rows naming another row's image, a benchmark's repeated photos) decode and
+     * draw it once. Bounded (least recently used out); a decoded picture, which has no bytes of its own yet, is not kept.
+     */
+    static final class ThumbnailCache {
+        private static final int ENTRIES = 256;
+        private final Map<String, String> urls = new java.util.LinkedHashMap<>(16, 0.75f, true) {
+            @Override protected boolean removeEldestEntry(Map.Entry<String, String> e) { return size() > ENTRIES; }
+        };
+
+        static String keyOf(List<dev.gamagent.image.Picture> pics) {
+            try {
+                java.security.MessageDigest md = java.security.MessageDigest.getInstance("SHA-256");
+                for (dev.gamagent.image.Picture p : pics) {
+                    if (p.isDecoded()) return null;
+                    md.update(p.encoding().base64());
+                    md.update((byte) 0);
+                }
+                return java.util.HexFormat.of().formatHex(md.digest());
+            } catch (java.security.NoSuchAlgorithmException e) {
+                return null;
+            }
+        }
+
+        synchronized String get(String key) { return urls.get(key); }
+
+        synchronized void put(String key, String url) { urls.put(key, url); }
     }
 
     /** The width the report draws a question's image at (HtmlReport's thumbnails). */

@@ -117,6 +117,22 @@ class EvalRunnerTest {
         assertThat(Evaluation.thumbnailSource(small).isDecoded()).isFalse();
     }
 
+    @Test void questionsShowingTheSameImageShareOneThumbnail() {
+        // the perf suite's photos (24 images over thousands of rows), MME's two questions a picture: each was decoded again
+        byte[] png = TestImages.png(1200, 900, Color.BLUE);
+        var one = dev.gamagent.image.ImageLoader.fromEncoded("row 1", png);
+        var again = dev.gamagent.image.ImageLoader.fromEncoded("row 7", png.clone());
+        var other = dev.gamagent.image.ImageLoader.fromEncoded("row 2", TestImages.png(1200, 900, Color.RED));
+        String key = Evaluation.ThumbnailCache.keyOf(List.of(one));
+        assertThat(key).isNotNull().isEqualTo(Evaluation.ThumbnailCache.keyOf(List.of(again)));
+        assertThat(Evaluation.ThumbnailCache.keyOf(List.of(other))).isNotEqualTo(key);
+        assertThat(Evaluation.ThumbnailCache.keyOf(List.of(one, other))).as("a video's frames in order")
+                .isNotEqualTo(Evaluation.ThumbnailCache.keyOf(List.of(other, one)));
+        assertThat(Evaluation.ThumbnailCache.keyOf(List.of(new dev.gamagent.image.Picture("drawn", new java.awt.image.BufferedImage(4, 4,
+                java.awt.image.BufferedImage.TYPE_INT_RGB))))).as("a picture with no bytes of its own is not kept").isNull();
+        assertThat(one.isDecoded()).as("keying reads the bytes, not the pixels").isFalse();
+    }
+
     @Test void aLaggingJsonlIsRebuiltFromTheDatabase() throws Exception {
         ScriptedBackend b = ScriptedBackend.text(r -> "ANSWER: A");
         Config c = Config.defaults();
