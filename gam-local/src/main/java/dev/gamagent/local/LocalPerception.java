@@ -42,8 +42,12 @@ public final class LocalPerception implements AutoCloseable, Sight.Engines {
     /** Instrument runs of this perception (its own cache's misses): OCR passes, scene analyses. */
     private final java.util.concurrent.atomic.AtomicLong reads = new java.util.concurrent.atomic.AtomicLong(),
             analyses = new java.util.concurrent.atomic.AtomicLong();
-    /** Content hashes of images already seen, by identity (a debate sends the same picture many times; pictures are immutable). */
-    private final java.util.Map<BufferedImage, String> hashes = new java.util.WeakHashMap<>();
+    /**
+     * Content hashes of images already seen, by identity (a debate sends the same picture many times; pictures are
+     * immutable), shared with every perception made by {@link #withOwnCache}: an evaluation's methods hash a question's
+     * picture once between them.
+     */
+    private final java.util.Map<BufferedImage, String> hashes;
 
     /** One OCR engine serves as both readers (tests); the core segmenter is the real one. */
     public LocalPerception(OcrEngine ocr, SceneAnalyzer vision, int cacheEntries) {
@@ -52,11 +56,11 @@ public final class LocalPerception implements AutoCloseable, Sight.Engines {
 
     /** @param second the second reader, created on first use (loading a network takes a second or two) */
     public LocalPerception(OcrEngine ocr, Supplier<OcrEngine> second, SceneAnalyzer vision, SceneAnalyzer cores, int cacheEntries) {
-        this(ocr, new SecondReader(second), vision, cores, cacheEntries, true, new PerceptionCache(cacheEntries));
+        this(ocr, new SecondReader(second), vision, cores, cacheEntries, true, new PerceptionCache(cacheEntries), new java.util.WeakHashMap<>());
     }
 
     private LocalPerception(OcrEngine ocr, SecondReader second, SceneAnalyzer vision, SceneAnalyzer cores, int cacheEntries,
-                            boolean ownsEngines, PerceptionCache looks) {
+                            boolean ownsEngines, PerceptionCache looks, java.util.Map<BufferedImage, String> hashes) {
         this.ocr = ocr;
         this.second = second;
         this.vision = vision;
@@ -65,13 +69,14 @@ public final class LocalPerception implements AutoCloseable, Sight.Engines {
         this.cacheEntries = cacheEntries;
         this.ownsEngines = ownsEngines;
         this.looks = looks;
+        this.hashes = hashes;
     }
 
     /**
      * The same engines with an empty cache of the same size (and the same {@linkplain #lookAt looks}); closing it
      * leaves the engines open.
      */
-    public LocalPerception withOwnCache() { return new LocalPerception(ocr, second, vision, cores, cacheEntries, false, looks); }
+    public LocalPerception withOwnCache() { return new LocalPerception(ocr, second, vision, cores, cacheEntries, false, looks, hashes); }
 
     /** The second reader, loaded once on first use and shared by every perception made from the same engines. */
     private static final class SecondReader {

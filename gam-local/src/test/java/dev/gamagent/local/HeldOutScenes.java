@@ -381,16 +381,22 @@ final class HeldOutScenes {
         return v;
     }
 
-    private Item text(int index, Raster r) {
-        String word = pick(WORDS);
-        List<String> distractors = new ArrayList<>();
-        while (distractors.size() < 3) {
+    /** Three different words one letter away from {@code word} (a vowel or a common consonant put in one place). */
+    private List<String> misspellings(String word) {
+        List<String> out = new ArrayList<>();
+        while (out.size() < 3) {
             char[] cs = word.toCharArray();
             int i = rng.nextInt(cs.length);
             cs[i] = "aeiourstnlcm".charAt(rng.nextInt(12));
             String v = new String(cs);
-            if (!v.equals(word) && !distractors.contains(v)) distractors.add(v);
+            if (!v.equals(word) && !out.contains(v)) out.add(v);
         }
+        return out;
+    }
+
+    private Item text(int index, Raster r) {
+        String word = pick(WORDS);
+        List<String> distractors = misspellings(word);
         String variant = List.of("sign", "label", "smallprint").get(rng.nextInt(3));
         Font serif = new Font(Font.SERIF, Font.BOLD, 44), sans = new Font(Font.SANS_SERIF, Font.PLAIN, 28);
         double cx = r.w * (0.35 + 0.3 * rng.nextDouble()), cy = r.h * (0.35 + 0.3 * rng.nextDouble());
@@ -448,14 +454,7 @@ final class HeldOutScenes {
      */
     private Item hardText(int index, Raster r) {
         String word = pick(WORDS);
-        List<String> distractors = new ArrayList<>();
-        while (distractors.size() < 3) {
-            char[] cs = word.toCharArray();
-            int i = rng.nextInt(cs.length);
-            cs[i] = "aeiourstnlcm".charAt(rng.nextInt(12));
-            String v = new String(cs);
-            if (!v.equals(word) && !distractors.contains(v)) distractors.add(v);
-        }
+        List<String> distractors = misspellings(word);
         String variant = List.of("sign", "label", "smallprint").get(rng.nextInt(3));
         String fam = FONT_FAMILIES[rng.nextInt(FONT_FAMILIES.length)];
         double theta = Math.toRadians((2 * rng.nextDouble() - 1) * (variant.equals("smallprint") ? 5 : 12));
