@@ -51,6 +51,9 @@ abstract class HttpChatBackend implements Backend {
         this.topCap = settings.maxTopLogprobs();
     }
 
+    /** Ends the connections to the server (further calls fail). */
+    @Override public void close() { transport.close(); }
+
     /** The endpoint's base URL for messages and logs (no key: without user info and query). */
     public String endpoint() {
         try {

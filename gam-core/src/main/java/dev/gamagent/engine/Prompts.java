@@ -19,6 +19,8 @@ public final class Prompts {
     private static final Pattern VAR = Pattern.compile("\\{\\{\\s*([a-zA-Z0-9_.]+)\\s*}}");
     private final Config config;
     private final Map<String, String> cache = new ConcurrentHashMap<>();
+    /** The templates in the jar, read once per process (a method makes its Prompts per question). */
+    private static final Map<String, String> RESOURCES = new ConcurrentHashMap<>();
 
     public Prompts(Config config) { this.config = config; }
 
@@ -63,6 +65,10 @@ public final class Prompts {
             }
             return override;
         }
+        return RESOURCES.computeIfAbsent(name, Prompts::resource);
+    }
+
+    private static String resource(String name) {
         try (InputStream in = Prompts.class.getResourceAsStream("/prompts/" + name + ".txt")) {
             if (in == null) throw new IllegalArgumentException("no prompt template named '" + name + "'");
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);

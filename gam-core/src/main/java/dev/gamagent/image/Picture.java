@@ -93,6 +93,16 @@ public final class Picture {
         return new Picture(source, e, width, height, Objects.requireNonNull(decoder, "decoder"));
     }
 
+    /**
+     * This picture's encoded bytes under another source name, for another question that shows the same file: the
+     * bytes (and their check) are shared, the pixels and sizes derived from them are not, so neither question holds
+     * the other's decoded images. Null for a picture made from pixels.
+     */
+    public Picture sharedAs(String source) {
+        if (decoder == null) return null;
+        return new Picture(source, encoding, width, height, decoder);
+    }
+
     public String source() { return source; }
 
     /** The pixels (decoded now if this picture was read from bytes and nothing has needed them yet). Callers must not modify them. */

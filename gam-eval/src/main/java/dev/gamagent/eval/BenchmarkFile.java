@@ -3,6 +3,7 @@ package dev.gamagent.eval;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.gamagent.api.Question;
 import dev.gamagent.image.ImageLoader;
+import dev.gamagent.image.Picture;
 import dev.gamagent.eval.BenchmarkLoader.BadRowException;
 import dev.gamagent.eval.BenchmarkLoader.Format;
 import dev.gamagent.eval.BenchmarkLoader.Images;
@@ -56,30 +57,75 @@ final class BenchmarkFile {
         }
     }
 
-    /** Image cells of rows other rows name (VLMEvalKit's convention), kept while they fit in {@link #REFERENCED_CHARS}. */
-    private final java.util.LinkedHashMap<RowEntry, String> referenced = new java.util.LinkedHashMap<>(64, 0.75f, true);
+    /**
+     * Image cells of rows other rows name (VLMEvalKit's convention), kept while they fit in {@link #REFERENCED_CHARS},
+     * with the pictures read from them once checked, which every question naming the row shares.
+     */
+    private final java.util.LinkedHashMap<RowEntry, Named> referenced = new java.util.LinkedHashMap<>(64, 0.75f, true);
     private long referencedChars;
     /** 64 M characters: the images a large MMBench-style file's rows name, without holding the file. */
     static final long REFERENCED_CHARS = 64L << 20;
 
+    /** A named row's image cell and, once a question has read them, its checked pictures (their bytes are the cell's again). */
+    private static final class Named {
+        final String cell;
+        volatile List<Picture> pictures;
+
+        Named(String cell) { this.cell = cell; }
+
+        /** What it holds in memory, in characters: the cell, and the pictures' base64 bytes once read. */
+        long chars() { return pictures == null ? cell.length() : 2L * cell.length(); }
+    }
+
     /** The image cell of a row that other rows name, from memory when it was read recently. */
-    String referencedCell(RowEntry e) {
+    String referencedCell(RowEntry e) { return named(e).cell; }
+
+    private Named named(RowEntry e) {
         synchronized (referenced) {
-            String cell = referenced.get(e);
-            if (cell != null) return cell;
+            Named n = referenced.get(e);
+            if (n != null) return n;
         }
-        String cell = imageCell(e);
+        Named n = new Named(imageCell(e));
         synchronized (referenced) {
-            if (cell.length() <= REFERENCED_CHARS / 4 && referenced.putIfAbsent(e, cell) == null) {
-                referencedChars += cell.length();
-                var it = referenced.entrySet().iterator();
-                while (referencedChars > REFERENCED_CHARS && it.hasNext()) {
-                    referencedChars -= it.next().getValue().length();
-                    it.remove();
+            Named had = referenced.get(e);
+            if (had != null) return had;
+            if (n.chars() <= REFERENCED_CHARS / 4) {
+                referenced.put(e, n);
+                referencedChars += n.chars();
+                trim();
+            }
+        }
+        return n;
+    }
+
+    private void trim() {
+        var it = referenced.entrySet().iterator();
+        while (referencedChars > REFERENCED_CHARS && it.hasNext()) {
+            referencedChars -= it.next().getValue().chars();
+            it.remove();
+        }
+    }
+
+    /**
+     * The pictures of question {@code idx}, whose row {@code m} names row {@code e} for its image: read and checked
+     * once for every question that names the row, each question given its own copies (named after it).
+     */
+    private List<Picture> namedPictures(RowEntry e, String idx, Map<String, String> m) {
+        Named n = named(e);
+        List<Picture> shared = n.pictures;
+        if (shared == null) {
+            shared = BenchmarkLoader.decodeImages(idx, m, n.cell, baseDir, images);
+            if (shared.stream().anyMatch(p -> p.sharedAs(p.source()) == null)) return shared; // decoded to pixels: not kept
+            synchronized (referenced) {
+                if (n.pictures == null && referenced.get(e) == n) {
+                    referencedChars -= n.chars();
+                    n.pictures = List.copyOf(shared);
+                    referencedChars += n.chars();
+                    trim();
                 }
             }
         }
-        return cell;
+        return BenchmarkLoader.sharedImages(idx, shared, images);
     }
 
     /** The text of a row's {@code image} cell (for a check the index pass could not make as the row passed). */
@@ -112,6 +158,7 @@ final class BenchmarkFile {
             @Override public Question full() {
                 Map<String, String> m = fields(e, idx);
                 Question shell = BenchmarkLoader.toQuestion(idx, m, multipleChoice);
+                if (e.imageRow != null && BenchmarkLoader.namesAnotherRow(m)) return shell.withImages(namedPictures(e.imageRow, idx, m));
                 String named = e.imageRow == null ? null : referencedCell(e.imageRow);
                 return shell.withImages(BenchmarkLoader.decodeImages(idx, m, named, baseDir, images));
             }

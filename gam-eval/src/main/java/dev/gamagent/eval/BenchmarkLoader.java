@@ -522,6 +522,24 @@ public final class BenchmarkLoader {
         return pics;
     }
 
+    /** Whether the row's {@code image} cell names another row's image (VLMEvalKit's short cell) rather than holding one. */
+    static boolean namesAnotherRow(Map<String, String> r) {
+        String image = blankToNull(r.get("image"));
+        return image != null && image.strip().length() <= REFERENCE_MAX_LENGTH && !image.strip().startsWith("[");
+    }
+
+    /**
+     * Question {@code idx}'s own copies of pictures another question read from the same row (named as
+     * {@link #decodeImages} names them), within the per-question limit.
+     */
+    static List<Picture> sharedImages(String idx, List<Picture> shared, Images limits) {
+        List<Picture> pics = new ArrayList<>(shared.size());
+        for (int k = 0; k < shared.size(); k++) pics.add(shared.get(k).sharedAs(shared.size() == 1 ? "row " + idx : "row " + idx + " image " + k));
+        QuestionPixels total = new QuestionPixels(limits);
+        for (Picture p : pics) total.add(p.width(), p.height());
+        return pics;
+    }
+
     /**
      * A row's {@code image} cell as the base64 images it holds (a JSON list, or one), a short cell standing for the
      * {@code referenced} row's image (VLMEvalKit's TSVs name another row's index to share its image); null when the row

@@ -232,10 +232,11 @@ public final class Evaluation {
     /**
      * The copy of a question's image a thumbnail is made from: read again from its bytes, every n-th pixel of every
      * n-th row (n: how many times the thumbnail's width it is, rounded down) and downscaled to the thumbnail's size, so
-     * a 1-MP photo is not decoded whole for a 420-px picture; a PNG or JPEG no wider than that stays its bytes.
+     * a 1-MP photo is not decoded whole for a 420-px picture; a PNG or JPEG the report shows as its own bytes (up to
+     * 640 px wide) stays its bytes: it was decoded and drawn again for nothing.
      */
     static dev.gamagent.image.Picture thumbnailSource(dev.gamagent.image.Picture p) {
-        if (p.isDecoded()) return p;
+        if (p.isDecoded() || HtmlReport.showsAsItIs(p)) return p;
         long rows = Math.max(1, (long) Math.ceil(THUMBNAIL_WIDTH * (double) p.height() / Math.max(1, p.width())));
         return new dev.gamagent.image.ImageLoader(dev.gamagent.image.ImageLoader.DEFAULT_MAX_PIXELS).keepingAtMost(THUMBNAIL_WIDTH * rows)
                 .encoded(p.source(), p.encoding().bytes());

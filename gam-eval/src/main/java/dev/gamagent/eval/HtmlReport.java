@@ -125,7 +125,7 @@ public final class HtmlReport {
             var p = pics.get(0);
             // an image still in the bytes it was read from and not much larger than the viewer draws it (420 px wide) goes
             // as it is: no decoding, no encoding (the viewer scales it)
-            if (!p.isDecoded() && p.width() <= ORIGINAL_MAX_WIDTH && p.encoding().base64().length <= ORIGINAL_MAX_BASE64) return p.dataUrl();
+            if (showsAsItIs(p)) return p.dataUrl();
             int w = Math.min(420, p.width()), h = Math.max(1, (int) Math.round(p.height() * (double) w / p.width()));
             // 3-byte BGR: the JPEG writer encodes its raster directly (from INT_RGB it copies pixel by pixel, most of the cost)
             java.awt.image.BufferedImage rgb = new java.awt.image.BufferedImage(w, h, java.awt.image.BufferedImage.TYPE_3BYTE_BGR);
@@ -137,6 +137,11 @@ public final class HtmlReport {
         } catch (IOException | RuntimeException e) {
             return null;
         }
+    }
+
+    /** Whether a picture is shown as the bytes it was read from (not much larger than the viewer draws it): no decoding. */
+    static boolean showsAsItIs(dev.gamagent.image.Picture p) {
+        return !p.isDecoded() && p.width() <= ORIGINAL_MAX_WIDTH && p.encoding().base64().length <= ORIGINAL_MAX_BASE64;
     }
 
     private static String jpegDataUrl(java.awt.image.BufferedImage rgb) throws IOException {

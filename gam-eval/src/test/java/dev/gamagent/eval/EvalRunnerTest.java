@@ -115,6 +115,12 @@ class EvalRunnerTest {
         assertThat(big.isDecoded()).as("the picture the question sends is left as it is").isFalse();
         var small = dev.gamagent.image.ImageLoader.fromEncoded("small.png", TestImages.png(300, 200, Color.BLUE));
         assertThat(Evaluation.thumbnailSource(small).isDecoded()).isFalse();
+        // wider than the thumbnail but shown as its own bytes by the report (the generator's 512-px items): not decoded either
+        var shown = dev.gamagent.image.ImageLoader.fromEncoded("shown.png", TestImages.png(512, 384, Color.BLUE));
+        assertThat(Evaluation.thumbnailSource(shown)).isSameAs(shown);
+        assertThat(shown.isDecoded()).isFalse();
+        assertThat(HtmlReport.thumbnail(new EvalQuestion(new dev.gamagent.api.Question("q", List.of(Evaluation.thumbnailSource(shown)), "",
+                null, java.util.Map.of(), null, null, null), "q", 0, null))).isEqualTo(shown.dataUrl());
     }
 
     @Test void questionsShowingTheSameImageShareOneThumbnail() {

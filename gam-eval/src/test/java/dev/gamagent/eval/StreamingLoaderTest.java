@@ -128,6 +128,26 @@ class StreamingLoaderTest {
         assertThatThrownBy(() -> d.questions().get(0).question()).hasMessageContaining("changed after it was indexed");
     }
 
+    @Test void rowsThatNameAnotherRowsImageShareItsCheckedBytesButNotItsPixels() {
+        String img = TestImages.base64(40, 30, Color.BLUE);
+        String text = HEADER + row("1", img, "Own?", "x", "y", "A", "c") + row("2", "1", "Named?", "x", "y", "B", "c")
+                + row("3", "1", "Again?", "x", "y", "A", "c");
+        CountingBytes data = new CountingBytes(DataBytes.of("shared.tsv", text.getBytes(StandardCharsets.UTF_8)));
+        Dataset d = index(data, BenchmarkLoader.Format.TSV);
+        Picture second = d.questions().get(1).question().images().get(0);
+        long before = data.read;
+        Picture third = d.questions().get(2).question().images().get(0);
+        // the third question read its own row, not row 1's image again
+        assertThat(data.read - before).isLessThan(img.length());
+        assertThat(second.source()).isEqualTo("row 2");
+        assertThat(third.source()).isEqualTo("row 3");
+        assertThat(third.base64()).isEqualTo(second.base64()).isEqualTo(img);
+        assertThat(third.encoding()).isSameAs(second.encoding());
+        assertThat(second.image().getRGB(5, 5) & 0xffffff).isEqualTo(Color.BLUE.getRGB() & 0xffffff);
+        assertThat(third.isDecoded()).as("one question's pixels are not another's").isFalse();
+        assertThat(d.questions().get(0).question().images().get(0).source()).isEqualTo("row 1");
+    }
+
     @Test void aBomAndWindowsLineEndsReadAsTheTextWouldWithout() throws Exception {
         String img = TestImages.base64(4, 4, Color.RED);
         String text = (HEADER + row("7", img, "Q?", "x", "y", "B", "c")).replace("\n", "\r\n");
