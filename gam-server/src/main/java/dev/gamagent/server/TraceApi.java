@@ -13,16 +13,7 @@ import java.time.Duration;
  * The trace endpoints: {@code /v1/traces} (the newest), {@code /v1/traces/{id}} (one trace's JSON) and
  * {@code /v1/traces/{id}/image}, with 404s that say how long the store keeps traces.
  */
-final class TraceApi {
-    private final TraceStore traces;
-    private final ServerSettings settings;
-    private final Replies replies;
-
-    TraceApi(TraceStore traces, ServerSettings settings, Replies replies) {
-        this.traces = traces;
-        this.settings = settings;
-        this.replies = replies;
-    }
+record TraceApi(TraceStore traces, ServerSettings settings, Replies replies) {
 
     int recent(HttpExchange ex) throws IOException {
         ObjectNode o = Json.MAPPER.createObjectNode();
