@@ -95,7 +95,9 @@ python3 - "$work/demo/summary.json" "$out/screenshots.json" "$question" <<'PY'
 import hashlib, json, sys
 summary, manifest, question = sys.argv[1], sys.argv[2], sys.argv[3]
 sources = ["gam-eval/src/main/java/dev/gamagent/eval/HtmlReport.java"] + [
-    "gam-eval/src/main/resources/web/" + f for f in ["report.js", "report.css", "viewer.js", "viewer.css", "app.js", "index.html", "style.css"]]
+    m + "/src/main/resources/web/" + f for m, f in [("gam-eval", "report.js"), ("gam-eval", "report.css"), ("gam-web", "viewer.js"),
+                                                    ("gam-web", "viewer.css"), ("gam-server", "app.js"), ("gam-server", "index.html"),
+                                                    ("gam-server", "style.css")]]
 s = json.load(open(summary))
 figures = {}
 for name, m in s["metrics"].items():

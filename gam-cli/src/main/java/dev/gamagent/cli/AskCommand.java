@@ -3,6 +3,7 @@ package dev.gamagent.cli;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gamagent.MethodRegistry;
 import dev.gamagent.api.Answer;
+import dev.gamagent.api.AnswerJson;
 import dev.gamagent.api.Question;
 import dev.gamagent.api.RunContext;
 import dev.gamagent.backend.Backend;
@@ -11,7 +12,7 @@ import dev.gamagent.backend.NamedBackends;
 import dev.gamagent.backend.UsageMeter;
 import dev.gamagent.config.Config;
 import dev.gamagent.engine.PromptText;
-import dev.gamagent.eval.SignalMix;
+import dev.gamagent.uncertainty.SignalMix;
 import dev.gamagent.image.ImageLoader;
 import dev.gamagent.image.Picture;
 import dev.gamagent.image.VideoFrames;
@@ -136,31 +137,12 @@ public final class AskCommand implements Callable<Integer> {
         return opts;
     }
 
+    /** {@code --json}: the answer's fields ({@link AnswerJson}, with its signal), then the method and the backend. */
     static ObjectNode toJson(Answer a, String backendName) {
-        ObjectNode o = Json.MAPPER.createObjectNode();
-        o.put("answer", a.answer());
-        if (a.option() == null) o.putNull("option"); else o.put("option", a.option());
-        o.put("confidence", a.confidence());
-        o.put("uncertainty", a.uncertainty());
-        String signal = signalOf(a);
-        if (signal != null) o.put("signal", signal);
-        o.put("rounds", a.rounds());
-        o.put("termination", a.termination());
-        ObjectNode t = o.putObject("tokens");
-        t.put("prompt", a.tokens().prompt());
-        t.put("completion", a.tokens().completion());
-        t.put("estimated", a.tokens().estimated());
-        o.put("calls", a.calls());
-        o.put("millis", a.millis());
+        ObjectNode o = AnswerJson.of(a, true);
         o.put("method", a.trace() == null ? null : a.trace().method());
         o.put("backend", backendName);
         return o;
-    }
-
-    private static String signalOf(Answer a) {
-        if (a.trace() == null || a.trace().rounds() == null || a.trace().rounds().isEmpty()) return null;
-        var agents = a.trace().rounds().get(a.trace().rounds().size() - 1).agents();
-        return agents == null || agents.isEmpty() ? null : agents.get(0).signal();
     }
 
     private static void printHuman(Answer a, String backendName, Map<String, UsageMeter.Tally> used) {
@@ -168,7 +150,7 @@ public final class AskCommand implements Callable<Integer> {
                 ? "none (no agent gave an answer it could stand behind; see the trace)"
                 : (a.option() != null ? a.option() + ". " : "") + a.answer()));
         System.out.printf(Locale.ROOT, "confidence:  %.3f%n", a.confidence());
-        String s = signalOf(a);
+        String s = AnswerJson.signal(a);
         System.out.printf(Locale.ROOT, "uncertainty: %.3f%s%n", a.uncertainty(), s == null ? "" : " (" + s + ")");
         System.out.println("rounds:      " + a.rounds() + " (" + a.termination() + ")");
         System.out.println("tokens:      " + a.tokens().prompt() + " prompt + " + a.tokens().completion() + " completion"

@@ -3,7 +3,7 @@ package dev.gamagent.cli;
 import dev.gamagent.eval.GradingMode;
 import dev.gamagent.eval.MethodMetrics;
 import dev.gamagent.eval.RunSummary;
-import dev.gamagent.eval.SignalMix;
+import dev.gamagent.uncertainty.SignalMix;
 import dev.gamagent.eval.stats.Pairwise;
 
 import java.util.ArrayList;

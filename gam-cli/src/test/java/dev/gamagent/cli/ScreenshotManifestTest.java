@@ -42,10 +42,12 @@ class ScreenshotManifestTest {
             if (!Files.isRegularFile(f) || !sha256(f).equals(e.getValue().asText())) changed.add(e.getKey());
         }
         assertThat(changed).as("sources changed since the README's screenshots were made" + RERUN).isEmpty();
-        // every web source of the report and the viewer is covered
-        try (var web = Files.list(Path.of("gam-eval/src/main/resources/web"))) {
-            for (Path p : web.filter(p -> !p.getFileName().toString().equals("echarts.js")).toList()) {
-                assertThat(sources.has(p.toString().replace('\\', '/'))).as(p + " is hashed in the manifest" + RERUN).isTrue();
+        // every web source of the report, the viewer and the server's page is covered
+        for (String module : List.of("gam-eval", "gam-web", "gam-server")) {
+            try (var web = Files.list(Path.of(module + "/src/main/resources/web"))) {
+                for (Path p : web.filter(p -> !p.getFileName().toString().equals("echarts.js")).toList()) {
+                    assertThat(sources.has(p.toString().replace('\\', '/'))).as(p + " is hashed in the manifest" + RERUN).isTrue();
+                }
             }
         }
     }

@@ -14,6 +14,7 @@ import dev.gamagent.backend.TokenCount;
 import dev.gamagent.backend.UsageMeter;
 import dev.gamagent.backend.internal.SecretScrubber;
 import dev.gamagent.config.Config;
+import dev.gamagent.uncertainty.SignalMix;
 import dev.gamagent.uncertainty.UncertaintyFallback;
 import dev.gamagent.util.Concurrency;
 import dev.gamagent.util.Json;

@@ -3,6 +3,7 @@ package dev.gamagent.eval;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gamagent.eval.stats.Pairwise;
+import dev.gamagent.uncertainty.SignalMix;
 import dev.gamagent.util.Json;
 
 import java.io.IOException;

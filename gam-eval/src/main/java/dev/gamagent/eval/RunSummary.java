@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.gamagent.eval.stats.Interval;
 import dev.gamagent.eval.stats.IntervalMethod;
 import dev.gamagent.eval.stats.Pairwise;
+import dev.gamagent.uncertainty.SignalMix;
 import dev.gamagent.util.Json;
 
 import java.io.IOException;
@@ -60,7 +61,7 @@ public record RunSummary(String data, List<String> methods, boolean circular, in
             items.put(m, MethodMetrics.gradedItems(mine));
             cats.put(m, cells(mine, true));
             l2.put(m, cells(mine, false));
-            signals.put(m, SignalMix.of(mine));
+            signals.put(m, SignalMix.of(mine.stream().map(ResultRecord::trace).toList()));
         }
         return new RunSummary(data, List.copyOf(methods), circular, questions, skipped, metrics, cats, l2, command, gradingOf(records), signals,
                 Pairwise.compare(items, IntervalMethod.WILSON));

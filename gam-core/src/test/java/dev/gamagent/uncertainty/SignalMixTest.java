@@ -1,4 +1,4 @@
-package dev.gamagent.eval;
+package dev.gamagent.uncertainty;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.gamagent.util.Json;

@@ -1,4 +1,4 @@
-package dev.gamagent.eval;
+package dev.gamagent.uncertainty;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.gamagent.backend.UncertaintySignal;
@@ -16,10 +16,10 @@ import java.util.TreeMap;
 public final class SignalMix {
     private SignalMix() { }
 
-    /** Signal → number of agent turns and probes, over the records' traces. */
-    public static Map<String, Long> of(List<ResultRecord> records) {
+    /** Signal → number of agent turns and probes, over the traces (a null trace counts nothing). */
+    public static Map<String, Long> of(List<JsonNode> traces) {
         Map<String, Long> out = new TreeMap<>();
-        for (ResultRecord r : records) count(r.trace(), out);
+        for (JsonNode t : traces) count(t, out);
         return out;
     }
 

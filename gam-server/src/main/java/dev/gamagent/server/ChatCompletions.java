@@ -1,0 +1,229 @@
+package dev.gamagent.server;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.sun.net.httpserver.HttpExchange;
+import dev.gamagent.api.Answer;
+import dev.gamagent.api.Method;
+import dev.gamagent.api.MethodFailure;
+import dev.gamagent.api.ProgressListener;
+import dev.gamagent.api.Question;
+import dev.gamagent.api.RunContext;
+import dev.gamagent.api.Trace;
+import dev.gamagent.backend.Backend;
+import dev.gamagent.backend.BackendException;
+import dev.gamagent.backend.NamedBackends;
+import dev.gamagent.backend.internal.SecretScrubber;
+import dev.gamagent.config.Config;
+import dev.gamagent.image.DecodeBudget;
+import dev.gamagent.image.ImageLoader;
+import dev.gamagent.image.Picture;
+import dev.gamagent.uncertainty.SignalMix;
+import dev.gamagent.uncertainty.UncertaintyFallback;
+import dev.gamagent.util.Concurrency;
+import dev.gamagent.util.Json;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.security.SecureRandom;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * {@code POST /v1/chat/completions}: a question read, its images fetched, a slot taken, the method run and its
+ * answer sent whole or streamed as server-sent events (with the method's progress), its trace stored.
+ */
+final class ChatCompletions implements AutoCloseable {
+    /** The server's logger: its lines keep the name they had before this class was split out of the server. */
+    private static final Logger LOG = LoggerFactory.getLogger(GamServer.class);
+
+    private final ServerSettings settings;
+    private final Backend backend;
+    private final NamedBackends backends;
+    private final Config config;
+    private final MethodCatalog catalog;
+    private final SecretScrubber secrets;
+    private final ServerMetrics metrics;
+    private final TraceStore traces;
+    private final Replies replies;
+    private final QuestionQueue questions;
+    private final ExecutorService agentExecutor;
+    private final ImageFetcher fetcher;
+    private final ImageLoader images;
+    private final SecureRandom random = new SecureRandom();
+    /** Whether the semantic-fallback notice was logged: once per server, not once per request. */
+    private final AtomicBoolean semanticNoticed = new AtomicBoolean();
+
+    ChatCompletions(ServerSettings settings, NamedBackends backends, Config config, MethodCatalog catalog, SecretScrubber secrets,
+                    ServerMetrics metrics, TraceStore traces, Replies replies, int retryAfterSeconds) {
+        this.settings = settings;
+        this.backends = backends;
+        this.backend = backends.defaultBackend();
+        this.config = config;
+        this.catalog = catalog;
+        this.secrets = secrets;
+        this.metrics = metrics;
+        this.traces = traces;
+        this.replies = replies;
+        this.questions = new QuestionQueue(settings.maxInFlight(), settings.maxQueued(), settings.queueTimeout(), retryAfterSeconds);
+        metrics.waitingFrom(questions::waiting);
+        this.agentExecutor = Concurrency.newIoExecutor("gam-serve-agent");
+        this.fetcher = new ImageFetcher(settings, retryAfterSeconds);
+        // decode within one budget for the server, keep each image at most as large as the backend can use
+        this.images = new ImageLoader(settings.maxImagePixels(), "server.max_image_megapixels")
+                .withBudget(settings.decodeBudgetPixels() > 0 ? new DecodeBudget(settings.decodeBudgetPixels()) : DecodeBudget.megapixels(0))
+                .keepingAtMost(backends.entries().isEmpty() ? backend.capabilities().maxImagePixels()
+                        : Math.max(backend.capabilities().maxImagePixels(), dev.gamagent.backend.Capabilities.DEFAULT_MAX_PIXELS));
+    }
+
+    /**
+     * A question: read and checked, its remote images fetched (within their own limits, holding no slot), then it
+     * takes one of the {@code server.max_in_flight} slots, waiting in line when all are busy; only then are its
+     * images decoded and the method run.
+     */
+    int handle(HttpExchange ex) throws IOException {
+        byte[] body = RequestBody.read(ex, settings);
+        long t0 = System.nanoTime();
+        String methodName = "unknown";
+        int status = 500;
+        metrics.questionStarted();
+        try (ImageFetcher.Lease lease = fetcher.lease()) {
+            lease.reserve(body.length, "this request's body");
+            CompletionRequest.Read read = CompletionRequest.read(body, settings, url -> fetcher.fetch(url, lease));
+            Method method;
+            try {
+                method = catalog.create(read.model());
+            } catch (IllegalArgumentException e) {
+                throw new ApiError(404, "invalid_request_error", "model_not_found", "unknown model '" + read.model()
+                        + "': the model names the method; known: " + String.join(", ", catalog.names()));
+            }
+            methodName = method.name();
+            QuestionQueue.Slot slot = questions.take(() -> ex instanceof JettyExchange j && j.clientGone());
+            if (slot == null) {
+                status = 499; // nginx's "client closed request": nobody is there to answer
+                LOG.info("chat.completions method={}: the client went away while waiting for a slot", methodName);
+                return status;
+            }
+            // The slot frees as soon as the answer exists, before it is written, so a client that got its
+            // answer can ask again at once.
+            Runnable freeSlot = slot::close;
+            try {
+                CompletionRequest req = read.decode(images);
+                lease.close(); // decoded: the fetched bytes are no longer held
+                status = req.stream() ? stream(ex, req, method, freeSlot) : answer(ex, req, method, freeSlot);
+                return status;
+            } finally {
+                freeSlot.run();
+            }
+        } catch (ApiError e) {
+            status = e.status();
+            throw e;
+        } finally {
+            metrics.questionFinished(methodName, backend.name(), status, (System.nanoTime() - t0) / 1e9);
+            LOG.info("chat.completions method={} status={} in {} ms", methodName, status, (System.nanoTime() - t0) / 1_000_000);
+        }
+    }
+
+    private int answer(HttpExchange ex, CompletionRequest req, Method method, Runnable freeSlot) throws IOException {
+        String traceId = newTraceId();
+        Answer a = run(req, method, traceId, ProgressListener.NONE);
+        freeSlot.run();
+        return replies.json(ex, 200, CompletionJson.completion(a, method.name(), traceId, backend.name()));
+    }
+
+    private int stream(HttpExchange ex, CompletionRequest req, Method method, Runnable freeSlot) throws IOException {
+        String traceId = newTraceId();
+        String id = "chatcmpl-" + traceId;
+        long created = System.currentTimeMillis() / 1000;
+        ex.getResponseHeaders().set("Content-Type", "text/event-stream; charset=utf-8");
+        ex.getResponseHeaders().set("Cache-Control", "no-cache");
+        ex.sendResponseHeaders(200, 0);
+        EventStream sse = new EventStream(ex.getResponseBody(), secrets);
+        sse.send(CompletionJson.chunk(id, created, method.name(), Json.MAPPER.createObjectNode().put("role", "assistant").put("content", ""), null));
+        ProgressListener progress = (type, data) -> {
+            ObjectNode c = CompletionJson.chunk(id, created, method.name(), Json.MAPPER.createObjectNode().put("content", ""), null);
+            ObjectNode ev = c.putObject("gam_event");
+            ev.put("type", type);
+            ev.set("data", eventData(data));
+            sse.send(c);
+        };
+        try {
+            Answer a = run(req, method, traceId, progress);
+            freeSlot.run();
+            sse.send(CompletionJson.chunk(id, created, method.name(), Json.MAPPER.createObjectNode().put("content", CompletionJson.content(a)), null));
+            ObjectNode last = CompletionJson.chunk(id, created, method.name(), Json.MAPPER.createObjectNode(), "stop");
+            last.set("usage", CompletionJson.usage(a));
+            last.set("gam", CompletionJson.gam(a, traceId, backend.name()));
+            sse.send(last);
+        } catch (RuntimeException e) {
+            // Headers are gone: the error travels as an event, as OpenAI's streaming API does.
+            ApiError ae = e instanceof ApiError a ? a : new ApiError(500, "server_error", "internal_error", "internal error: " + e.getMessage());
+            ObjectNode err = Json.MAPPER.createObjectNode();
+            err.set("error", replies.errorBody(ae));
+            sse.send(err);
+            sse.done();
+            return ae.status();
+        }
+        sse.done();
+        return 200;
+    }
+
+    private Answer run(CompletionRequest req, Method method, String traceId, ProgressListener progress) {
+        RunContext ctx = new RunContext(backend, backends, config, agentExecutor, progress);
+        Answer a;
+        try {
+            // the trace names the question by this request's id (the response's chatcmpl-<id>, the trace's id), not "request"
+            Question q = req.question();
+            a = method.run(new Question(traceId, q.images(), q.text(), q.hint(), q.options(), q.groundTruth(), q.category(), q.l2Category()), ctx);
+        } catch (MethodFailure e) {
+            if (e.partialTrace() != null) store(traceId, method.name(), req, e.partialTrace());
+            throw new ApiError(502, "upstream_error", "method_failed", method.name() + " could not answer: " + secrets.scrub(e.getMessage())
+                    + (e.partialTrace() != null ? " (partial trace " + traceId + ")" : ""));
+        } catch (BackendException e) {
+            throw new ApiError(502, "upstream_error", "backend_failed", "backend " + backend.name() + " failed: " + secrets.scrub(e.getMessage()));
+        }
+        if (a.trace() != null) store(traceId, method.name(), req, a.trace());
+        if (!semanticNoticed.get() && a.trace() != null && SignalMix.usedSemantic(Json.MAPPER.valueToTree(a.trace()))
+                && !semanticNoticed.getAndSet(true)) {
+            LOG.warn(UncertaintyFallback.semanticNotice(method.name()));
+        }
+        return a;
+    }
+
+    private void store(String traceId, String method, CompletionRequest req, Trace trace) {
+        byte[] png = null;
+        List<Picture> pictures = req.question().images();
+        if (pictures.size() > 1) {
+            // a video's frames (or several images): side by side, which the viewer shows as a strip of frames in time order
+            png = new Picture("frames", dev.gamagent.image.FrameStrip.of(pictures)).png();
+        } else if (!pictures.isEmpty()) {
+            png = pictures.get(0).scaled(1.0, 1_000_000).png(); // enough for the viewer; keeps the database small
+        }
+        // the whole trace as JSON, scrubbed string by string: whatever a trace records (prompts too) inherits it
+        traces.save(traceId, method, secrets.scrub(req.question().text()), Json.write(secrets.scrub(Json.MAPPER.valueToTree(trace))), png);
+    }
+
+    private JsonNode eventData(Map<String, Object> data) {
+        try {
+            return secrets.scrub(Json.MAPPER.valueToTree(data == null ? Map.of() : data));
+        } catch (RuntimeException e) {
+            return Json.MAPPER.getNodeFactory().textNode(secrets.scrub(String.valueOf(data)));
+        }
+    }
+
+    private String newTraceId() {
+        byte[] b = new byte[8];
+        random.nextBytes(b);
+        return "tr-" + HexFormat.of().formatHex(b);
+    }
+
+    /** Stops the agents' threads and the image fetcher. */
+    @Override public void close() {
+        agentExecutor.shutdownNow();
+        fetcher.close();
+    }
+}
