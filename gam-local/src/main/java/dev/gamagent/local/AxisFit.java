@@ -8,8 +8,8 @@ import java.util.List;
 
 /**
  * A bar chart's value axis read from its tick labels: value = intercept + slope·y over the numeric tick
- * labels left of the plot. Robust to a misread tick (the tick mark read as a digit, "100" → "1004"): the pair of ticks that explains the most
- * others within 4 px picks the inliers, then least squares over those.
+ * labels left of the plot. Robust to a misread tick (the tick mark read as a digit, "100" → "1004"): the
+ * pair of ticks that explains the most others within 4 px picks the inliers, then least squares over those.
  */
 record AxisFit(double intercept, double slope, double rmse, int ticks) {
     private static final java.util.regex.Pattern TICK = java.util.regex.Pattern.compile("^[^0-9-]*(-?\\d+(?:[.,]\\d+)?)");
