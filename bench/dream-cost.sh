@@ -8,7 +8,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
-data="${1:-gam-local/src/main/resources/bench/demo.tsv}"
+data="${1:-gam-bench/src/main/resources/bench/demo.tsv}"
 [[ -f "$data" ]] || { echo "bench/dream-cost.sh: no data file $data" >&2; exit 2; }
 ./gam --version >/dev/null # builds the launcher jar once
 # the tables are printed by a test class of gam-eval; one Maven session builds it and writes its test classpath

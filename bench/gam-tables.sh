@@ -20,7 +20,7 @@ mvn -B -q -DskipTests -Dmaven.javadoc.skip=true -Dmaven.source.skip=true -pl gam
   -Dmdep.outputFile=target/test-classpath.txt -Dmdep.includeScope=test >&2
 cp="gam-eval/target/test-classes:gam-eval/target/classes:$(cat gam-eval/target/test-classpath.txt)"
 out="target/gam-tables"; mkdir -p "$out"
-demo="gam-local/src/main/resources/bench/demo.tsv"
+demo="gam-bench/src/main/resources/bench/demo.tsv"
 hard="$out/hard-$seed.tsv"
 ./gam bench generate --n "$n" --seed "$seed" --hard-fraction 1.0 --render classic --out "$hard" > /dev/null
 

@@ -15,9 +15,10 @@ mode=check
 methods="single,cot,sc,vote,debate,self-debate,mad,dmad,chateval,debunc,gam,dream+gam,dream+debate"
 out="target/golden"; rm -rf "$out"; mkdir -p "$out"
 ./gam --version >/dev/null # builds the launcher jar once
-mvn -B -q -DskipTests -Dmaven.javadoc.skip=true -Dmaven.source.skip=true -pl gam-local -am package dependency:build-classpath \
+# GoldenRecord is one of gam-bench's test classes; one Maven session builds it and writes that module's test classpath
+mvn -B -q -DskipTests -Dmaven.javadoc.skip=true -Dmaven.source.skip=true -pl gam-bench -am package dependency:build-classpath \
   -Dmdep.outputFile=target/test-classpath.txt -Dmdep.includeScope=test >&2
-cp_local="gam-local/target/test-classes:gam-local/target/classes:$(cat gam-local/target/test-classpath.txt)"
+cp_bench="gam-bench/target/test-classes:gam-bench/target/classes:$(cat gam-bench/target/test-classpath.txt)"
 java_bin="${GAM_JAVA:-java}"
 
 echo "bench/golden.sh: gam demo" >&2
@@ -41,7 +42,7 @@ done
 mkdir -p bench/golden
 sums="$out/SHA256SUMS"; : > "$sums"
 for run in demo sim; do
-  line="$("$java_bin" -cp "$cp_local" dev.gamagent.bench.golden.GoldenRecord "$out/$run/results.jsonl" "$out/$run.jsonl.gz")"
+  line="$("$java_bin" -cp "$cp_bench" dev.gamagent.bench.golden.GoldenRecord "$out/$run/results.jsonl" "$out/$run.jsonl.gz")"
   echo "$line" >&2
   echo "${line%%  *}  $run.jsonl.gz" >> "$sums"
 done

@@ -6,7 +6,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
-data="${1:-gam-local/src/main/resources/bench/demo.tsv}"
+data="${1:-gam-bench/src/main/resources/bench/demo.tsv}"
 [[ -f "$data" ]] || { echo "bench/methods.sh: no data file $data" >&2; exit 2; }
 ./gam --version >/dev/null # builds the launcher jar once
 mvn -B -q -DskipTests -Dmaven.javadoc.skip=true -Dmaven.source.skip=true -pl gam-eval -am package dependency:build-classpath \

@@ -9,7 +9,8 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
-# one Maven session: the launcher's jar, then each module's test classpath; the suite and its JMH benchmarks are gam-local's tests
+# one Maven session: the launcher's jar, then each module's test classpath; the suite and its JMH benchmarks are gam-local's
+# tests (they measure the built-in model and use gam-bench's generator, a test dependency of gam-local)
 mvn -B -q -DskipTests -Dmaven.javadoc.skip=true -Dmaven.source.skip=true package dependency:build-classpath \
   -Dmdep.outputFile=target/test-classpath.txt -Dmdep.includeScope=test >&2
 # the launcher's ahead-of-time cache for this jar (Java 25+; made once per build), which the children use as ./gam would

@@ -40,7 +40,7 @@ charts="!!window.gamReport && !!echarts.getInstanceByDom(document.querySelector(
 echo "screenshots: gam demo ..." >&2
 ./gam demo --out "$work/demo" >"$work/demo.txt" 2>"$work/demo.err" || { cat "$work/demo.err" >&2; exit 1; }
 echo "screenshots: a 12-question gam run with gam.record_full=true ..." >&2
-./gam eval --data gam-local/src/main/resources/bench/demo.tsv --methods gam --limit 12 --out "$work/full" \
+./gam eval --data gam-bench/src/main/resources/bench/demo.tsv --methods gam --limit 12 --out "$work/full" \
   --set gam.record_full=true >"$work/full.txt" 2>"$work/full.err" || { cat "$work/full.err" >&2; exit 1; }
 ./gam report "$work/demo" "$work/full" --out "$work/comparison.html" >"$work/report.txt"
 

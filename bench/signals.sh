@@ -9,7 +9,7 @@ cd "$root"
 samples=3
 if [[ "${1:-}" == "--samples" ]]; then samples="${2:?--samples needs a number}"; shift 2; fi
 data=("$@")
-[[ ${#data[@]} -gt 0 ]] || data=("gam-local/src/main/resources/bench/demo.tsv")
+[[ ${#data[@]} -gt 0 ]] || data=("gam-bench/src/main/resources/bench/demo.tsv")
 for d in "${data[@]}"; do [[ -f "$d" ]] || { echo "bench/signals.sh: no data file $d" >&2; exit 2; }; done
 
 ./gam --version >/dev/null # builds the launcher jar once, before two servers start from it

@@ -19,7 +19,7 @@ while [[ $# -gt 0 ]]; do
   esac
 done
 data=("$@")
-[[ ${#data[@]} -gt 0 ]] || data=("gam-local/src/main/resources/bench/demo.tsv")
+[[ ${#data[@]} -gt 0 ]] || data=("gam-bench/src/main/resources/bench/demo.tsv")
 for d in "${data[@]}"; do [[ -f "$d" ]] || { echo "bench/testbed.sh: no data file $d" >&2; exit 2; }; done
 
 ./gam --version >/dev/null # builds the launcher jar once

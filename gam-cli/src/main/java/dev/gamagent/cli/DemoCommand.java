@@ -30,7 +30,7 @@ import java.util.concurrent.Callable;
 @Command(name = "demo", mixinStandardHelpOptions = true,
         description = "Offline demo: the built-in local model answers the bundled benchmark with several methods; prints a table and writes an HTML report.")
 public final class DemoCommand implements Callable<Integer> {
-    /** Made by {@code gam bench generate --n 60 --seed 7 --hard-fraction 0.5 --render classic --out gam-local/src/main/resources/bench/demo.tsv}. */
+    /** Made by {@code gam bench generate --n 60 --seed 7 --hard-fraction 0.5 --render classic --out gam-bench/src/main/resources/bench/demo.tsv}. */
     static final String RESOURCE = "/bench/demo.tsv";
     static final List<String> METHODS = List.of("single", "vote", "debate", "gam", "dream+gam");
     /**

@@ -76,7 +76,7 @@ final class ClaimChecker {
         if (n != null && (shape != null || lower.contains("object"))) {
             List<DetectedObject> objs = zoom.scene().objects();
             String c = shape == null ? colour : null;
-            Distribution counts = FamilyReasoner.countDistribution(objs, shape, c, zoom.width(), zoom.height());
+            Distribution counts = CountReasoner.countDistribution(objs, shape, c, zoom.width(), zoom.height());
             double exact = counts.p(Integer.toString(n));
             double near = counts.p(Integer.toString(n - 1)) + counts.p(Integer.toString(n + 1));
             Distribution v = Distribution.of(VERDICTS, new double[]{exact, near, Math.max(0, 1 - exact - near)}).smoothed(Distribution.FLOOR);
@@ -94,7 +94,7 @@ final class ClaimChecker {
         if (shape != null || colour != null) {
             DetectedObject main = zoom.scene().objects().stream().max(Comparator.comparingInt(DetectedObject::pixelArea)).orElse(null);
             if (main == null) return new Assessment(claim.number(), verdict(0.2, 0.1), "no object was found in " + where, "no object is visible there");
-            double p = shape != null ? FamilyReasoner.shapeP(main, shape) : FamilyReasoner.colorP(main, colour);
+            double p = shape != null ? ObjectMatch.shapeP(main, shape) : ObjectMatch.colorP(main, colour);
             String actual = shape != null ? main.shape() : main.color();
             return new Assessment(claim.number(), verdict(p, 0.1), "the largest object in " + where + " is a " + main.color() + " " + main.shape(),
                     actual.equals(shape != null ? shape : colour) ? "none" : "the object is " + (shape != null ? "a " : "") + actual);
@@ -148,6 +148,6 @@ final class ClaimChecker {
 
     static Integer number(String lower) {
         Matcher m = NUMBER.matcher(lower);
-        return m.find() ? FamilyReasoner.parseCount(m.group(1)) : null;
+        return m.find() ? NumberText.parseCount(m.group(1)) : null;
     }
 }

@@ -145,7 +145,7 @@ final class Critic {
         for (DetectedObject o : v.scene().objects()) {
             double cx = o.centerX() / v.width(), cy = o.centerY() / v.height();
             if (cx < r.x0() || cx > r.x1() || cy < r.y0() || cy > r.y1()) continue;
-            presence = Math.max(presence, FamilyReasoner.match(o, named));
+            presence = Math.max(presence, ObjectMatch.match(o, named));
         }
         double t = 0.25 + 0.5 * presence;
         String reason = String.format(Locale.ROOT, "one frame was given (%s): the %s %s in the claim's region (match %.2f); "
@@ -179,14 +179,14 @@ final class Critic {
         List<DetectedObject> objs = v.scene().objects();
         // A question that names no shape (or colour) for its object asks about whichever is there.
         if (family instanceof QuestionFamily.Color c) {
-            return c.shape() == null ? (objs.isEmpty() ? 0 : 1) : objs.stream().mapToDouble(o -> FamilyReasoner.shapeP(o, c.shape())).max().orElse(0);
+            return c.shape() == null ? (objs.isEmpty() ? 0 : 1) : objs.stream().mapToDouble(o -> ObjectMatch.shapeP(o, c.shape())).max().orElse(0);
         }
         if (family instanceof QuestionFamily.Shape s) {
-            return s.color() == null ? (objs.isEmpty() ? 0 : 1) : objs.stream().mapToDouble(o -> FamilyReasoner.colorP(o, s.color())).max().orElse(0);
+            return s.color() == null ? (objs.isEmpty() ? 0 : 1) : objs.stream().mapToDouble(o -> ObjectMatch.colorP(o, s.color())).max().orElse(0);
         }
         if (family instanceof QuestionFamily.Spatial s) {
-            double a = objs.stream().mapToDouble(o -> FamilyReasoner.match(o, s.target())).max().orElse(0);
-            double b = s.other() == null ? 1 : objs.stream().mapToDouble(o -> FamilyReasoner.match(o, s.other())).max().orElse(0);
+            double a = objs.stream().mapToDouble(o -> ObjectMatch.match(o, s.target())).max().orElse(0);
+            double b = s.other() == null ? 1 : objs.stream().mapToDouble(o -> ObjectMatch.match(o, s.other())).max().orElse(0);
             return a * b;
         }
         if (family instanceof QuestionFamily.Chart) return v.scene().chart() == null ? 0 : 1;
@@ -194,7 +194,7 @@ final class Critic {
             // A claim about a sign, label or card, where no text in view is on one: the claim rests on other text.
             for (var l : v.lines()) if (!l.text().isBlank() && v.surface().apply(l.box()).bounded()) return 1;
             boolean named = ((QuestionFamily.Text) family).kind() != QuestionFamily.TextKind.SIGN;
-            return named || imageHasSurfaceText.getAsBoolean() ? FamilyReasoner.OPEN_TEXT_TRUST : 1;
+            return named || imageHasSurfaceText.getAsBoolean() ? TextReasoner.OPEN_TEXT_TRUST : 1;
         }
         return 1;
     }

@@ -61,8 +61,8 @@ final class VideoReasoner {
             Perception v = frames.get(f);
             List<DetectedObject> objs = v.scene().objects();
             if (objs.isEmpty()) continue;
-            double[] m = objs.stream().mapToDouble(o -> FamilyReasoner.match(o, obj)).toArray();
-            double[] w = FamilyReasoner.exactlyOne(m);
+            double[] m = objs.stream().mapToDouble(o -> ObjectMatch.match(o, obj)).toArray();
+            double[] w = ObjectMatch.exactlyOne(m);
             int best = FamilyReasoner.argmax(w);
             double presence = m[best];
             // Relative, not absolute: a black shape whose colour reads mostly grey is still the best match there is.
@@ -167,7 +167,7 @@ final class VideoReasoner {
         List<Spot> spots = new ArrayList<>();
         for (Perception v : frames) {
             for (DetectedObject o : v.scene().objects()) {
-                double c = FamilyReasoner.colorP(o, colour);
+                double c = ObjectMatch.colorP(o, colour);
                 if (c < 0.3) continue;
                 Spot s = spots.stream().filter(x -> x.near(o)).findFirst().orElse(null);
                 if (s == null) spots.add(new Spot(o, c));
@@ -178,7 +178,7 @@ final class VideoReasoner {
             // Never lit in any frame: a lamp that never turns on blinks 0 times, if there is one at all.
             Distribution counts = Distribution.of(List.of("0", "1"), new double[]{0.7, 0.3});
             Distribution answer = candidates.isEmpty() ? counts : FamilyReasoner.over(candidates, c -> {
-                Integer k = FamilyReasoner.parseCount(c);
+                Integer k = NumberText.parseCount(c);
                 return k == null ? 0 : counts.p(Integer.toString(k));
             });
             String why = "no " + colour + " object was seen in any of the " + n + " frames";
@@ -210,7 +210,7 @@ final class VideoReasoner {
         for (int k = 0; k < mix.length; k++) values.add(Integer.toString(k));
         Distribution counts = Distribution.of(values, mix);
         Distribution answer = candidates.isEmpty() ? counts : FamilyReasoner.over(candidates, c -> {
-            Integer k = FamilyReasoner.parseCount(c);
+            Integer k = NumberText.parseCount(c);
             return k == null ? 0 : counts.p(Integer.toString(k));
         });
         StringBuilder states = new StringBuilder();
@@ -239,7 +239,7 @@ final class VideoReasoner {
             if (inner == null || o.pixelArea() < inner.pixelArea()) inner = o;
         }
         if (inner == null) return 0.5;
-        double c = FamilyReasoner.colorP(inner, colour), d = FamilyReasoner.colorP(inner, "black") + FamilyReasoner.colorP(inner, "gray");
+        double c = ObjectMatch.colorP(inner, colour), d = ObjectMatch.colorP(inner, "black") + ObjectMatch.colorP(inner, "gray");
         double p = (c + 0.05) / (c + d + 0.1);
         return Math.max(0.02, Math.min(0.98, p));
     }
@@ -283,7 +283,7 @@ final class VideoReasoner {
             double peak = 0;
             for (int f = 0; f < n; f++) {
                 for (DetectedObject o : frames.get(f).scene().objects()) {
-                    double mt = obj.color() == null && obj.shape() == null ? 0 : FamilyReasoner.match(o, obj);
+                    double mt = obj.color() == null && obj.shape() == null ? 0 : ObjectMatch.match(o, obj);
                     if (mt > best[f]) { best[f] = mt; at[f] = o; }
                 }
                 peak = Math.max(peak, best[f]);

@@ -100,7 +100,7 @@ class BenchmarkWriterTest {
     void bundledDemoTsvIsWhatTheGeneratorProducesForSeedSevenWithHalfHardItems() throws IOException {
         List<String> bundled;
         try (InputStream in = BenchmarkWriterTest.class.getResourceAsStream("/bench/demo.tsv")) {
-            assertThat(in).as("gam-local/src/main/resources/bench/demo.tsv").isNotNull();
+            assertThat(in).as("gam-bench/src/main/resources/bench/demo.tsv").isNotNull();
             bundled = Arrays.asList(new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\n"));
         }
         List<BenchItem> items = new BenchmarkGenerator(7, 0.5).generate(60, Arrays.asList(Family.values()));
