@@ -16,6 +16,7 @@ import dev.gamagent.backend.TokenCount;
 import dev.gamagent.config.Config;
 import dev.gamagent.engine.AgentCall;
 import dev.gamagent.engine.AgentImages;
+import dev.gamagent.engine.ParallelCalls;
 import dev.gamagent.engine.Prompts;
 import dev.gamagent.engine.ReplyParser;
 import dev.gamagent.image.Picture;
@@ -28,8 +29,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Future;
+import java.util.concurrent.Callable;
 import java.util.function.Function;
 
 /**
@@ -270,14 +270,12 @@ public final class Panel {
     /** A round: every agent called in parallel on the context's executor; turns come back in agent order. */
     public List<Turn> round(int k, List<Agent> agents, Function<Agent, String> prompt, Sampling sampling) {
         ctx.progress().event("round_started", Map.of("k", k));
-        List<Future<Turn>> fs = new ArrayList<>();
+        List<Callable<Turn>> jobs = new ArrayList<>();
         for (Agent a : agents) {
             String user = prompt.apply(a);
-            fs.add(ctx.executor().submit(() -> ask(a, k, user, sampling)));
+            jobs.add(() -> ask(a, k, user, sampling));
         }
-        List<Turn> turns = new ArrayList<>();
-        for (Future<Turn> f : fs) turns.add(join(f));
-        return turns;
+        return ParallelCalls.all(ctx.executor(), jobs, "interrupted while waiting for an agent", ParallelCalls::rethrow);
     }
 
     /** Records a round in the trace; fails the run when no agent of the round answered. */
@@ -383,18 +381,5 @@ public final class Panel {
     private synchronized void count(TokenCount t) {
         tokens = tokens.plus(t);
         calls++;
-    }
-
-    private static Turn join(Future<Turn> f) {
-        try {
-            return f.get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while waiting for an agent", e);
-        } catch (ExecutionException e) {
-            Throwable c = e.getCause();
-            if (c instanceof RuntimeException re) throw re;
-            throw new IllegalStateException(c);
-        }
     }
 }

@@ -23,6 +23,7 @@ import dev.gamagent.baseline.MajorityVote;
 import dev.gamagent.config.Config;
 import dev.gamagent.engine.AgentCall;
 import dev.gamagent.engine.AnswerSampler;
+import dev.gamagent.engine.ParallelCalls;
 import dev.gamagent.engine.PromptText;
 import dev.gamagent.engine.Prompts;
 import dev.gamagent.engine.ReplyParser;
@@ -40,8 +41,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Future;
+import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 
@@ -328,7 +328,7 @@ public final class DreamMethod implements Method {
         Similarity similarity = fallback.sampling() && !q.isMultipleChoice() ? new Similarity(BgeSentenceEmbedder.shared()) : Similarity.lexical();
         ProbeSignal signal = new ProbeSignal(estimator, new AnswerSampler(fallback, estimator.semantic()), similarity, new AtomicInteger());
         ctx.progress().event("round_started", Map.of("k", -1, "phase", "probe"));
-        List<Future<Probe>> fs = new ArrayList<>();
+        List<Callable<Probe>> fs = new ArrayList<>();
         List<Probe> out = new ArrayList<>();
         // trace.prompts: what each agent's probes asked, as text (one entry per agent when every scale asked the same words)
         Map<String, Map<Double, String>> asks = new LinkedHashMap<>();
@@ -360,23 +360,14 @@ public final class DreamMethod implements Method {
                 Asked asked = opening.map(o -> new Asked(o.request(), o.reader(), "round-0"))
                         .orElseGet(() -> new Asked(sampling.request(AgentCall.messages(backend, null, user, pics, 1.0)), null, "dream_probe"));
                 if (PromptText.enabled(ctx.config())) asks.computeIfAbsent(agent.id(), k -> new LinkedHashMap<>()).put(scale, PromptText.of(asked.request()));
-                fs.add(ctx.executor().submit(() -> {
+                fs.add(() -> {
                     Probe done = probeOne(backend, q, agent, index, scale, pics, asked, signal, replies);
                     progress.event("probe_answered", probeEvent(done)); // each probe as it finishes: the probe round takes a while
                     return done;
-                }));
+                });
             }
         }
-        for (Future<Probe> f : fs) {
-            try {
-                out.add(f.get());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted during DREAM's probe round", e);
-            } catch (ExecutionException e) {
-                throw e.getCause() instanceof RuntimeException re ? re : new IllegalStateException(e.getCause());
-            }
-        }
+        out.addAll(ParallelCalls.all(ctx.executor(), fs, "interrupted during DREAM's probe round", ParallelCalls::rethrow));
         out.sort(java.util.Comparator.comparingInt(Probe::agentIndex).thenComparingDouble(Probe::scale));
         return new Probed(out, fs.size() + signal.extraCalls().get(), promptsByAgent(asks));
     }

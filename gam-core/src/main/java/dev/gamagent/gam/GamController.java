@@ -17,6 +17,7 @@ import dev.gamagent.backend.TokenCount;
 import dev.gamagent.backend.UncertaintySignal;
 import dev.gamagent.engine.AgentImages;
 import dev.gamagent.engine.AnswerSampler;
+import dev.gamagent.engine.ParallelCalls;
 import dev.gamagent.engine.PromptText;
 import dev.gamagent.engine.Prompts;
 import dev.gamagent.engine.ReplyParser;
@@ -38,8 +39,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.FutureTask;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
@@ -637,32 +636,10 @@ final class GamController {
 
     private long tokens() { return promptTokens.get() + completionTokens.get(); }
 
-    /**
-     * Runs the jobs on the run's executor and waits for all. The caller runs any job no pool thread has
-     * started yet (FutureTask.run is a no-op once started), so a saturated executor that is also running
-     * this question cannot deadlock it.
-     */
+    /** Runs the jobs in parallel on the run's executor ({@link ParallelCalls}), results in the jobs' order. */
     private <T> List<T> all(List<Callable<T>> jobs) {
-        List<FutureTask<T>> fs = new ArrayList<>();
-        for (Callable<T> j : jobs) {
-            FutureTask<T> f = new FutureTask<>(j);
-            fs.add(f);
-            ctx.executor().execute(f);
-        }
-        List<T> out = new ArrayList<>();
-        for (FutureTask<T> f : fs) {
-            f.run();
-            try {
-                out.add(f.get());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                fs.forEach(x -> x.cancel(true));
-                throw new IllegalStateException("gam run on question " + q.id() + " was interrupted", e);
-            } catch (ExecutionException e) {
-                throw new IllegalStateException("gam agent task failed on question " + q.id() + ": " + e.getCause(), e.getCause());
-            }
-        }
-        return out;
+        return ParallelCalls.all(ctx.executor(), jobs, "gam run on question " + q.id() + " was interrupted",
+                c -> new IllegalStateException("gam agent task failed on question " + q.id() + ": " + c, c));
     }
 
     private static void remember(List<Turn> turns, Map<String, Turn> last) {
