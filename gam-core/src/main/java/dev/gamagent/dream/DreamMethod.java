@@ -1,7 +1,6 @@
 package dev.gamagent.dream;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gamagent.api.Answer;
 import dev.gamagent.api.Method;
 import dev.gamagent.api.MethodFailure;
@@ -48,7 +47,7 @@ import java.util.function.Function;
 /**
  * DREAM (dynamic resolution assignment + uncertainty-guided rollback) around any method, through the
  * {@link Method} interface and its {@link Trace}: a probe round picks each agent's image scales (passed to the
- * inner method as {@code runtime.agent_scales} / {@code runtime.note}, CONTRACTS §4), the inner method
+ * inner method on its run context, {@link RunContext.AgentScales}, CONTRACTS §4), the inner method
  * debates, and rollback aggregation re-reads its per-agent trajectories. A {@link MultiAgentMethod} has its
  * own agents probed (role, instructions, backend, sampling) and its own rule decide after the rollback.
  * Ablations: {@code dream.mode} = full | probe_only | rollback_only; {@code dream.threshold} = adaptive | static.
@@ -149,18 +148,14 @@ public final class DreamMethod implements Method {
         }
         RunContext innerCtx = ctx;
         if (probe.branch() != null) {
-            ObjectNode overlay = Json.MAPPER.createObjectNode();
-            ObjectNode runtime = overlay.putObject("runtime");
-            runtime.set("agent_scales", Json.MAPPER.valueToTree(probe.branch().assignment(probe.agents())));
-            runtime.put("note", probe.branch().note());
-            innerCtx = ctx.withConfig(ctx.config().withTree(overlay));
+            innerCtx = ctx.withScales(new RunContext.AgentScales(probe.branch().assignment(probe.agents()), probe.branch().note()));
         }
         // record ANLL of every inner reply so rollback can use DREAM's signal; the trace's own u otherwise
         // a probe that asked exactly an agent's round-0 request is its round-0 answer (DESIGN.md §7): the inner method takes it
         AnllRecorder recorder = new AnllRecorder(replies.over(innerCtx.backend()));
         BackendResolver resolver = innerCtx.backends();
         innerCtx = new RunContext(recorder, agentBackend -> recorder.alongside(replies.over(resolver.resolve(agentBackend))),
-                innerCtx.config(), innerCtx.executor(), innerCtx.progress());
+                innerCtx.config(), innerCtx.executor(), innerCtx.progress(), innerCtx.scales());
         Answer in;
         try {
             in = inner.run(q, innerCtx);

@@ -70,7 +70,7 @@ final class GamController {
         this.ctx = ctx;
         this.s = settings;
         this.similarity = similarity;
-        this.prompts = new GamPrompts(new Prompts(ctx.config()), q, AgentImages.note(ctx.config()));
+        this.prompts = new GamPrompts(new Prompts(ctx.config()), q, AgentImages.note(ctx));
         this.letters = List.copyOf(q.options().keySet());
         this.sampler = new AnswerSampler(settings.fallback(), estimator.semantic());
         this.recordPrompts = PromptText.enabled(ctx.config());
@@ -229,7 +229,7 @@ final class GamController {
             return failed(spec, index, "backend '" + spec.backend() + "': " + e.getMessage());
         }
         boolean json = backend.capabilities().structuredOutput();
-        List<Picture> images = AgentImages.forAgent(q, ctx.config(), index, spec.scale(), backend.capabilities().maxImagePixels());
+        List<Picture> images = AgentImages.forAgent(q, ctx, index, spec.scale(), backend.capabilities().maxImagePixels());
         ChatRequest req;
         if (k == 0) {
             req = answerRequest(s, prompts, spec, json, images);
@@ -535,10 +535,10 @@ final class GamController {
             disputed.stream().map(d -> d.claim().frame()).distinct().sorted().forEach(frames::add);
         }
         Question seen = every ? q : q.withImages(frames.stream().map(f -> q.images().get(f - 1)).toList());
-        out.addAll(AgentImages.forAgent(seen, ctx.config(), index, scale, maxPixels));
+        out.addAll(AgentImages.forAgent(seen, ctx, index, scale, maxPixels));
         StringBuilder which = new StringBuilder();
         if (n > 1) {
-            int per = AgentImages.scales(ctx.config(), index, scale).size(); // MixRes: each frame at each of the agent's scales
+            int per = AgentImages.scales(ctx, index, scale).size(); // MixRes: each frame at each of the agent's scales
             for (int i = 0; i < frames.size(); i++) {
                 which.append(i == 0 ? "Images: " : ", ")
                         .append(per == 1 ? "image " + (i + 1) : "images " + (i * per + 1) + "-" + ((i + 1) * per))
@@ -732,7 +732,7 @@ final class GamController {
 
     /** The scale the agent's images were given at: DREAM's assignment when present (the first of several), else the role's. */
     private double seenScale(Turn t) {
-        return AgentImages.scales(ctx.config(), t.index(), t.spec().scale()).get(0);
+        return AgentImages.scales(ctx, t.index(), t.spec().scale()).get(0);
     }
 
     private Trace.Round traceRound(int k, List<Turn> turns, State st, List<Trace.Critique> critiques, Map<String, Object> extra) {

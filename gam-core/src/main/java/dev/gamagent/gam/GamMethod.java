@@ -52,7 +52,7 @@ public final class GamMethod implements MultiAgentMethod {
         if (index < 0 || index >= s.experts().size()) return Optional.empty();
         AgentSpec spec = s.experts().get(index);
         boolean json = ctx.backendFor(spec.backend()).capabilities().structuredOutput();
-        GamPrompts prompts = new GamPrompts(new Prompts(ctx.config()), q, dev.gamagent.engine.AgentImages.note(ctx.config()));
+        GamPrompts prompts = new GamPrompts(new Prompts(ctx.config()), q, dev.gamagent.engine.AgentImages.note(ctx));
         return Optional.of(new Opening(GamController.answerRequest(s, prompts, spec, json, images), text -> GamController.read(q, text)));
     }
 
