@@ -340,10 +340,10 @@ class GamControllerTest {
         // the " red" token is the answer span: p = (0.9, 0.1), Ĥ = H/ln3, Δ = 0.8 (not the letter "a" inside "triangle")
         double h = -(0.9 * Math.log(0.9) + 0.1 * Math.log(0.1)) / Math.log(3);
         assertThat(t.uncertainty()).isCloseTo(0.5 * h + 0.5 * 0.2, within(1e-9));
-        assertThat(GamController.spanAnswer("B. blue", "B")).isEqualTo("B");
-        assertThat(GamController.spanAnswer("(B)", "B")).isEqualTo("B");
-        assertThat(GamController.spanAnswer("Blue", "B")).isEqualTo("Blue");
-        assertThat(GamController.spanAnswer("red", "A")).isEqualTo("red");
+        assertThat(Experts.spanAnswer("B. blue", "B")).isEqualTo("B");
+        assertThat(Experts.spanAnswer("(B)", "B")).isEqualTo("B");
+        assertThat(Experts.spanAnswer("Blue", "B")).isEqualTo("Blue");
+        assertThat(Experts.spanAnswer("red", "A")).isEqualTo("red");
     }
 
     // ---- what every agent sees ----
