@@ -22,7 +22,6 @@ import java.util.List;
 import java.util.Map;
 
 /**
-
  * DREAM (dynamic resolution assignment + uncertainty-guided rollback) around any method, through the
  * {@link Method} interface and its {@link Trace}: a probe round picks each agent's image scales (passed to the
  * inner method on its run context, {@link RunContext.AgentScales}, CONTRACTS §4), the inner method
@@ -188,7 +187,7 @@ public final class DreamMethod implements Method {
     /** Probes, threshold, confident set and branch (DREAM §3.1), all recorded in {@code extra}. */
     private ProbeRound probeRound(Question q, RunContext ctx, DreamSettings s, Map<String, Object> extra, ProbeReplies replies) {
         List<MultiAgentMethod.Agent> agents = agents(q, ctx.config());
-        Prober.Probed probed = new Prober(inner, q, ctx, s, replies).probe(agents);
+        Prober.Probed probed = Prober.of(inner, q, ctx, s, replies).probe(agents);
         List<Probe> probes = probed.probes();
         if (!probed.prompts().isEmpty()) extra.put("probe_prompts", probed.prompts());
         if (!probes.isEmpty() && probes.stream().noneMatch(Probe::ok)) {

@@ -7,8 +7,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
-/**
-
 /** DREAM's settings, read from the {@code dream} config section. */
 record DreamSettings(List<Double> scales, double alpha, double rho, String mode, String threshold, double staticTau,
                          int probeMaxTokens, String rollbackUncertainty, boolean consensusSkipsDebate) {

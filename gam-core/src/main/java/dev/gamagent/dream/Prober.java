@@ -35,31 +35,18 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 
 /**
-
-/**
  * DREAM's probe calls (DREAM §3.1): every agent asked at every scale, in parallel, as the inner method runs it, each reply
  * read into a {@link Probe} with its answer and u. One instance per question's probe round.
  */
-final class Prober {
-    private final Method inner;
-    private final Question q;
-    private final RunContext ctx;
-    private final DreamSettings s;
-    private final ProbeReplies replies;
-    private final ProbeSignal signal;
-
+record Prober(Method inner, Question q, RunContext ctx, DreamSettings s, ProbeReplies replies, ProbeSignal signal) {
     /** A prober of {@code inner}'s agents on {@code q}; the replies asked as the inner round 0 asks go to {@code replies}. */
-    Prober(Method inner, Question q, RunContext ctx, DreamSettings s, ProbeReplies replies) {
-        this.inner = inner;
-        this.q = q;
-        this.ctx = ctx;
-        this.s = s;
-        this.replies = replies;
+    static Prober of(Method inner, Question q, RunContext ctx, DreamSettings s, ProbeReplies replies) {
         UncertaintyEstimator estimator = UncertaintyEstimator.defaults();
         UncertaintyFallback fallback = UncertaintyFallback.from(ctx.config(), "dream");
         // open answers' samples are compared by meaning; loading the embedder is paid only when sampling needs it
         Similarity similarity = fallback.sampling() && !q.isMultipleChoice() ? new Similarity(BgeSentenceEmbedder.shared()) : Similarity.lexical();
-        this.signal = new ProbeSignal(estimator, new AnswerSampler(fallback, estimator.semantic()), similarity, new AtomicInteger());
+        return new Prober(inner, q, ctx, s, replies,
+                new ProbeSignal(estimator, new AnswerSampler(fallback, estimator.semantic()), similarity, new AtomicInteger()));
     }
 
     /** The probes, ordered by agent and scale, and the calls they made (an unknown backend makes none). */
@@ -170,7 +157,7 @@ final class Prober {
     }
 
     /** What a probe asks: the request, how its reply is read (null: the line format), and which prompt it is. */
-    private record Asked(ChatRequest request, Function<String, MultiAgentMethod.Reading> reader, String kind) {
+    record Asked(ChatRequest request, Function<String, MultiAgentMethod.Reading> reader, String kind) {
         /** The reply's answer as the inner method reads it: no answer (key "") when it holds no opinion or names no option. */
         MultiAgentMethod.Reading read(String text, Question q) {
             if (reader != null) return reader.apply(text);
@@ -183,7 +170,7 @@ final class Prober {
      * Where a probe's u comes from: ANLL, or without log-probs Φ_sem or the agreement of n samples
      * ({@code dream.uncertainty_fallback}); {@code extraCalls} counts the sampling requests beyond one per probe.
      */
-    private record ProbeSignal(UncertaintyEstimator estimator, AnswerSampler sampler, Similarity similarity, AtomicInteger extraCalls) { }
+    record ProbeSignal(UncertaintyEstimator estimator, AnswerSampler sampler, Similarity similarity, AtomicInteger extraCalls) { }
 
     /** One probe: an agent asked at one scale (image {@code pics}) on its backend. */
     private record ProbeCall(Backend backend, MultiAgentMethod.Agent agent, int index, double scale, List<Picture> pics, Asked asked) { }

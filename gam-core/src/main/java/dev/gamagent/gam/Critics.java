@@ -9,7 +9,6 @@ import dev.gamagent.backend.ChatResult;
 import dev.gamagent.backend.TokenCount;
 import dev.gamagent.engine.AgentImages;
 import dev.gamagent.engine.PromptText;
-import dev.gamagent.game.Similarity;
 import dev.gamagent.image.Picture;
 import dev.gamagent.image.Region;
 
@@ -29,20 +28,8 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class Critics {
     private final GamRun run;
-    private final Question q;
-    private final RunContext ctx;
-    private final GamSettings s;
-    private final Similarity similarity;
-    private final GamPrompts prompts;
 
-    Critics(GamRun run) {
-        this.run = run;
-        this.q = run.q;
-        this.ctx = run.ctx;
-        this.s = run.s;
-        this.similarity = run.similarity;
-        this.prompts = run.prompts;
-    }
+    Critics(GamRun run) { this.run = run; }
 
     /**
      * Disputed claims (GAM-Agent §3.5.2): first the main claim of each expert that contradicts the weighted
@@ -52,7 +39,7 @@ final class Critics {
     List<GamPrompts.Disputed> disputed(RoundState st) {
         List<GamPrompts.Disputed> out = new ArrayList<>();
         List<ExpertTurn> dissent = new ArrayList<>();
-        for (ExpertTurn t : st.live()) if (t.noOpinion(q.isMultipleChoice()) == null && disagrees(t, st)) dissent.add(t);
+        for (ExpertTurn t : st.live()) if (t.noOpinion(run.q.isMultipleChoice()) == null && disagrees(t, st)) dissent.add(t);
         dissent.sort(Comparator.comparingDouble(st::weightOf));
         for (ExpertTurn t : dissent) {
             Trace.Claim main = t.parsed().claims().isEmpty()
@@ -62,18 +49,18 @@ final class Critics {
         }
         List<GamPrompts.Disputed> rest = new ArrayList<>();
         for (ExpertTurn t : st.live()) {
-            if (t.noOpinion(q.isMultipleChoice()) != null) continue; // an expert without an opinion has nothing to dispute
+            if (t.noOpinion(run.q.isMultipleChoice()) != null) continue; // an expert without an opinion has nothing to dispute
             for (Trace.Claim c : t.parsed().claims()) rest.add(new GamPrompts.Disputed(t.spec().id(), c));
         }
         rest.sort(Comparator.comparingDouble(d -> d.claim().confidence()));
         for (GamPrompts.Disputed d : rest) if (!out.contains(d)) out.add(d);
-        return out.size() > s.maxDisputed() ? List.copyOf(out.subList(0, Math.max(0, s.maxDisputed()))) : out;
+        return out.size() > run.s.maxDisputed() ? List.copyOf(out.subList(0, Math.max(0, run.s.maxDisputed()))) : out;
     }
 
     private boolean disagrees(ExpertTurn t, RoundState st) {
-        if (q.isMultipleChoice()) return t.option() != null && !t.option().equals(st.option());
+        if (run.q.isMultipleChoice()) return t.option() != null && !t.option().equals(st.option());
         if (t.answer() == null || st.answer() == null) return false;
-        return similarity.open(t.answer(), st.answer()) < 0.8;
+        return run.similarity.open(t.answer(), st.answer()) < 0.8;
     }
 
     /**
@@ -82,7 +69,7 @@ final class Critics {
      */
     List<GamPrompts.Shown> ask(int k, RoundState st, List<GamPrompts.Disputed> disputed,
                                 List<Trace.Critique> critiques, Map<String, Object> roundExtra) {
-        if (disputed.isEmpty() || s.critics().isEmpty()) return List.of();
+        if (disputed.isEmpty() || run.s.critics().isEmpty()) return List.of();
         String consensus = (st.answer() == null ? "(no expert holds an opinion)" : (st.option() != null ? st.option() + ". " : "") + st.answer())
                 + String.format(java.util.Locale.ROOT, " (weighted confidence %.2f, U_sys %.2f)", st.confidence(), st.game().uSys());
         List<Callable<List<GamPrompts.Shown>>> jobs = new ArrayList<>();
@@ -93,16 +80,16 @@ final class Critics {
         // critics' usage belongs to this round (they are not trace agents), so a sweep stopping here counts it
         AtomicLong critPrompt = new AtomicLong(), critCompletion = new AtomicLong();
         AtomicInteger critCalls = new AtomicInteger();
-        for (int c = 0; c < s.critics().size(); c++) {
-            AgentSpec spec = s.critics().get(c);
-            int index = s.experts().size() + c;
+        for (int c = 0; c < run.s.critics().size(); c++) {
+            AgentSpec spec = run.s.critics().get(c);
+            int index = run.s.experts().size() + c;
             jobs.add(() -> {
                 try {
-                    Backend backend = ctx.backendFor(spec.backend());
+                    Backend backend = run.ctx.backendFor(spec.backend());
                     boolean json = backend.capabilities().structuredOutput();
                     List<Picture> images = new ArrayList<>();
                     String zoom = criticImages(images, disputed, index, spec.scale(), backend.capabilities().maxImagePixels());
-                    String prompt = prompts.critique(spec.role(), consensus, disputed, zoom, json);
+                    String prompt = run.prompts.critique(spec.role(), consensus, disputed, zoom, json);
                     ChatRequest req = run.request(prompt, images, json ? "gam_critique" : null, json ? ResponseSchemas.CRITIQUE : null);
                     if (run.recordPrompts) asked.put(spec.id(), PromptText.of(req));
                     ChatResult r = backend.chat(req);
@@ -137,7 +124,7 @@ final class Critics {
             if (sh.expert() != null) ev.put("expert", sh.expert());
             ev.put("claim", claimN);
             ev.put("assessment", a.assessment());
-            ctx.progress().event("critique", ev);
+            run.ctx.progress().event("critique", ev);
         }
         if (critCalls.get() > 0) {
             Map<String, Object> used = new LinkedHashMap<>();
@@ -152,7 +139,7 @@ final class Critics {
         if (!asked.isEmpty()) {
             // what each critic was asked (trace.prompts), in the panel's order
             Map<String, String> ordered = new LinkedHashMap<>();
-            for (AgentSpec c : s.critics()) if (asked.containsKey(c.id())) ordered.put(c.id(), asked.get(c.id()));
+            for (AgentSpec c : run.s.critics()) if (asked.containsKey(c.id())) ordered.put(c.id(), asked.get(c.id()));
             roundExtra.put("critic_prompts", ordered);
         }
         return shown;
@@ -165,7 +152,7 @@ final class Critics {
      * the critic which image is which (null when there is nothing to say: one image and no crops).
      */
     private String criticImages(List<Picture> out, List<GamPrompts.Disputed> disputed, int index, double scale, long maxPixels) {
-        int n = q.images().size();
+        int n = run.q.images().size();
         List<Integer> frames = new ArrayList<>();
         boolean every = n <= 1 || disputed.stream().anyMatch(d -> d.claim().frame() == null);
         if (every) {
@@ -173,11 +160,11 @@ final class Critics {
         } else {
             disputed.stream().map(d -> d.claim().frame()).distinct().sorted().forEach(frames::add);
         }
-        Question seen = every ? q : q.withImages(frames.stream().map(f -> q.images().get(f - 1)).toList());
-        out.addAll(AgentImages.forAgent(seen, ctx, index, scale, maxPixels));
+        Question seen = every ? run.q : run.q.withImages(frames.stream().map(f -> run.q.images().get(f - 1)).toList());
+        out.addAll(AgentImages.forAgent(seen, run.ctx, index, scale, maxPixels));
         StringBuilder which = new StringBuilder();
         if (n > 1) {
-            int per = AgentImages.scales(ctx, index, scale).size(); // MixRes: each frame at each of the agent's scales
+            int per = AgentImages.scales(run.ctx, index, scale).size(); // MixRes: each frame at each of the agent's scales
             for (int i = 0; i < frames.size(); i++) {
                 which.append(i == 0 ? "Images: " : ", ")
                         .append(per == 1 ? "image " + (i + 1) : "images " + (i * per + 1) + "-" + ((i + 1) * per))
@@ -185,7 +172,7 @@ final class Critics {
             }
             which.append(".");
         }
-        if (!s.zoom() || n == 0) return which.length() == 0 ? null : which.toString();
+        if (!run.s.zoom() || n == 0) return which.length() == 0 ? null : which.toString();
         StringBuilder sb = new StringBuilder();
         int shown = out.size();
         for (int i = 0; i < disputed.size(); i++) {
@@ -194,7 +181,7 @@ final class Critics {
             if (r == null || r.isEmpty()) continue;
             Integer frame = c.frame() != null ? c.frame() : n == 1 ? Integer.valueOf(1) : null;
             if (frame == null) continue; // a region on no named frame of several: no crop to take
-            Picture on = q.images().get(frame - 1);
+            Picture on = run.q.images().get(frame - 1);
             Picture crop = on.crop(r.expand(0.15));
             // enlarge small crops so the critic can see detail, within the backend's pixel limit
             double up = Math.min(4, Math.sqrt((double) on.pixels() / Math.max(1, crop.pixels())));

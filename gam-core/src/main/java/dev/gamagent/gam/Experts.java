@@ -2,7 +2,6 @@ package dev.gamagent.gam;
 
 import dev.gamagent.api.MultiAgentMethod;
 import dev.gamagent.api.Question;
-import dev.gamagent.api.RunContext;
 import dev.gamagent.backend.Backend;
 import dev.gamagent.backend.ChatRequest;
 import dev.gamagent.backend.ChatResult;
@@ -30,24 +29,14 @@ import java.util.function.Function;
  */
 final class Experts {
     private final GamRun run;
-    private final Question q;
-    private final RunContext ctx;
-    private final GamSettings s;
-    private final GamPrompts prompts;
 
-    Experts(GamRun run) {
-        this.run = run;
-        this.q = run.q;
-        this.ctx = run.ctx;
-        this.s = run.s;
-        this.prompts = run.prompts;
-    }
+    Experts(GamRun run) { this.run = run; }
 
     /** Round {@code k}: every expert in parallel, each turn reported as a progress event, in the experts' order. */
     List<ExpertTurn> round(int k, RoundState prev, List<GamPrompts.Shown> critiques, Map<String, ExpertTurn> lastAnswered) {
         List<Callable<ExpertTurn>> jobs = new ArrayList<>();
-        for (int i = 0; i < s.experts().size(); i++) {
-            AgentSpec spec = s.experts().get(i);
+        for (int i = 0; i < run.s.experts().size(); i++) {
+            AgentSpec spec = run.s.experts().get(i);
             int index = i;
             jobs.add(() -> expert(k, spec, index, prev, critiques, lastAnswered.get(spec.id())));
         }
@@ -64,7 +53,7 @@ final class Experts {
             } else {
                 ev.put("error", t.error());
             }
-            ctx.progress().event("agent_answered", ev);
+            run.ctx.progress().event("agent_answered", ev);
         }
         return turns;
     }
@@ -72,22 +61,22 @@ final class Experts {
     private ExpertTurn expert(int k, AgentSpec spec, int index, RoundState prev, List<GamPrompts.Shown> critiques, ExpertTurn mine) {
         Backend backend;
         try {
-            backend = ctx.backendFor(spec.backend());
+            backend = run.ctx.backendFor(spec.backend());
         } catch (RuntimeException e) {
             return ExpertTurn.failed(spec, index, "backend '" + spec.backend() + "': " + e.getMessage(), null);
         }
         boolean json = backend.capabilities().structuredOutput();
-        List<Picture> images = AgentImages.forAgent(q, ctx, index, spec.scale(), backend.capabilities().maxImagePixels());
+        List<Picture> images = AgentImages.forAgent(run.q, run.ctx, index, spec.scale(), backend.capabilities().maxImagePixels());
         ChatRequest req;
         if (k == 0) {
-            req = answerRequest(s, prompts, spec, json, images);
+            req = answerRequest(run.s, run.prompts, spec, json, images);
         } else {
             List<GamPrompts.Peer> peers = new ArrayList<>();
             for (ExpertTurn t : prev.live()) {
                 if (!t.spec().id().equals(spec.id())) peers.add(new GamPrompts.Peer(t.spec().id(), prev.weightOf(t), ExpertTurn.render(t)));
             }
-            String prompt = prompts.revise(spec.role(), mine == null ? null : ExpertTurn.render(mine), peers, critiques, json);
-            req = run.request(prompt, images, json ? "gam_expert" : null, json ? prompts.expertSchema() : null).from(spec.id(), k);
+            String prompt = run.prompts.revise(spec.role(), mine == null ? null : ExpertTurn.render(mine), peers, critiques, json);
+            req = run.request(prompt, images, json ? "gam_expert" : null, json ? run.prompts.expertSchema() : null).from(spec.id(), k);
         }
         String asked = run.recordPrompts ? PromptText.of(req) : null;
         ChatResult result;
@@ -99,15 +88,15 @@ final class Experts {
         TokenCount tok = run.count(result);
         Choice c = result.first();
         // a claim's frame names one of the question's images (1..N); one outside them is dropped with a note in the trace
-        ParsedResponse p = ClaimParser.parseAnswer(c.text(), q.options()).withFramesWithin(q.images().size());
+        ParsedResponse p = ClaimParser.parseAnswer(c.text(), run.q.options()).withFramesWithin(run.q.images().size());
         String option = null, answer = p.answer();
-        if (q.isMultipleChoice() && p.answer() != null && !p.notApplicable()) {
-            option = ReplyParser.option(p.answer(), q.options());
-            if (option != null) answer = q.options().get(option);
+        if (run.q.isMultipleChoice() && p.answer() != null && !p.notApplicable()) {
+            option = ReplyParser.option(p.answer(), run.q.options());
+            if (option != null) answer = run.q.options().get(option);
         }
-        boolean opinionless = GamDecision.noOpinion(p.notApplicable(), p.parse(), answer, option, q.isMultipleChoice()) != null;
+        boolean opinionless = GamDecision.noOpinion(p.notApplicable(), p.parse(), answer, option, run.q.isMultipleChoice()) != null;
         AnswerSampler.Sampled sampled = null;
-        if (!opinionless && !s.noUncertainty() && run.sampler.applies(c)) {
+        if (!opinionless && !run.s.noUncertainty() && run.sampler.applies(c)) {
             // no log-probs: U from n samples of the same request (docs/GAM.md, "Without log-probs")
             List<TokenCount> used = new ArrayList<>();
             try {
@@ -118,24 +107,24 @@ final class Experts {
             tok = used.stream().reduce(tok, TokenCount::plus);
         }
         Estimate u;
-        if (s.noUncertainty()) {
+        if (run.s.noUncertainty()) {
             u = new Estimate(GamSettings.EQUAL_U, UncertaintySignal.FIXED); // the ablation: one U for all, opinionless included
         } else if (opinionless) {
             u = Estimate.notApplicable(); // not applicable or no readable answer: maximal uncertainty (DESIGN.md §5)
         } else if (sampled != null) {
             u = sampled.uncertainty();
         } else {
-            u = run.estimator.estimate(c, s.scoring(), spanAnswer(p.answer(), option), p.hedgeText(c.text()), ClaimParser::contentSpans);
+            u = run.estimator.estimate(c, run.s.scoring(), spanAnswer(p.answer(), option), p.hedgeText(c.text()), ClaimParser::contentSpans);
         }
         Map<String, Double> dist = null;
         String source = null;
-        if (q.isMultipleChoice() && opinionless) {
+        if (run.q.isMultipleChoice() && opinionless) {
             dist = OptionDistribution.smoothed(run.letters, null, 1); // no opinion: nothing chosen, uniform (DESIGN.md §5)
             source = "uniform";
-        } else if (q.isMultipleChoice() && sampled != null) {
+        } else if (run.q.isMultipleChoice() && sampled != null) {
             dist = sampled.distribution();
             source = "samples";
-        } else if (q.isMultipleChoice()) {
+        } else if (run.q.isMultipleChoice()) {
             // the letter token's own probabilities when they describe the choice the reply made (DESIGN.md §4), else the
             // chosen option smoothed by U; under "no uncertainty" U says nothing, so the chosen option alone
             Map<String, Double> read = OptionDistribution.fromLogprobs(c.logprobs(), run.letters, option);
@@ -143,8 +132,8 @@ final class Experts {
                 dist = read;
                 source = "logprobs";
             } else {
-                dist = OptionDistribution.smoothed(run.letters, option, s.noUncertainty() ? 0 : u.value());
-                source = (s.noUncertainty() ? "chosen option" : "smoothed by U")
+                dist = OptionDistribution.smoothed(run.letters, option, run.s.noUncertainty() ? 0 : u.value());
+                source = (run.s.noUncertainty() ? "chosen option" : "smoothed by U")
                         + (read == null ? "" : " (the letter's log-probs do not favour the chosen option)");
             }
         }
@@ -155,11 +144,11 @@ final class Experts {
     /** What an expert's samples say about its answer (the answer's letter, or its words for an open question). */
     private AnswerSampler.Sampled sampled(String answer, String hedgeText, List<Choice> samples) {
         Function<Choice, String> key = ch -> {
-            ParsedResponse p = ClaimParser.parseAnswer(ch.text(), q.options());
+            ParsedResponse p = ClaimParser.parseAnswer(ch.text(), run.q.options());
             if (p.notApplicable() || p.answer() == null) return null;
-            return q.isMultipleChoice() ? ReplyParser.option(p.answer(), q.options()) : p.answer();
+            return run.q.isMultipleChoice() ? ReplyParser.option(p.answer(), run.q.options()) : p.answer();
         };
-        return q.isMultipleChoice() ? run.sampler.options(answer, samples, key, run.letters, hedgeText)
+        return run.q.isMultipleChoice() ? run.sampler.options(answer, samples, key, run.letters, hedgeText)
                 : run.sampler.open(answer, samples, key, run.similarity, hedgeText);
     }
 

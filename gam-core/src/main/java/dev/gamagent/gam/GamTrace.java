@@ -1,14 +1,12 @@
 package dev.gamagent.gam;
 
 import com.fasterxml.jackson.core.type.TypeReference;
-import dev.gamagent.api.Question;
 import dev.gamagent.api.RunContext;
 import dev.gamagent.api.Trace;
 import dev.gamagent.backend.TokenCount;
 import dev.gamagent.backend.UncertaintySignal;
 import dev.gamagent.engine.AgentImages;
 import dev.gamagent.game.DebateRule;
-import dev.gamagent.game.Similarity;
 import dev.gamagent.util.Json;
 
 import java.util.ArrayList;
@@ -22,18 +20,8 @@ import java.util.Map;
  */
 final class GamTrace {
     private final GamRun run;
-    private final Question q;
-    private final RunContext ctx;
-    private final GamSettings s;
-    private final Similarity similarity;
 
-    GamTrace(GamRun run) {
-        this.run = run;
-        this.q = run.q;
-        this.ctx = run.ctx;
-        this.s = run.s;
-        this.similarity = run.similarity;
-    }
+    GamTrace(GamRun run) { this.run = run; }
 
     /** The {@code weights} progress event: each answering expert's weight, U_sys and C after round {@code k}. */
     void weights(int k, RoundState st) {
@@ -44,7 +32,7 @@ final class GamTrace {
         ev.put("weights", w);
         ev.put("U_sys", st.game().uSys());
         ev.put("conflict", st.game().conflict());
-        ctx.progress().event("weights", ev);
+        run.ctx.progress().event("weights", ev);
     }
 
     /** Round 0's trigger as the viewer explains it: each value beside its threshold and which one started the debate. */
@@ -96,7 +84,7 @@ final class GamTrace {
         m.put("agreed", st.agreed());
         Map<String, String> none = new LinkedHashMap<>();
         for (ExpertTurn t : st.live()) {
-            String why = t.noOpinion(q.isMultipleChoice());
+            String why = t.noOpinion(run.q.isMultipleChoice());
             if (why != null) none.put(t.spec().id(), why);
         }
         // experts without an opinion keep their weight but stay out of Sim, C and the consensus (DESIGN.md §5)
@@ -106,7 +94,7 @@ final class GamTrace {
 
     /** The scale the agent's images were given at: DREAM's assignment when present (the first of several), else the role's. */
     private double seenScale(ExpertTurn t) {
-        return AgentImages.scales(ctx, t.index(), t.spec().scale()).get(0);
+        return AgentImages.scales(run.ctx, t.index(), t.spec().scale()).get(0);
     }
 
     /** Round {@code k}'s trace: its turns, the state they made (null when none answered), the critiques and the extra. */
@@ -154,12 +142,12 @@ final class GamTrace {
 
     /** The run's trace: its rounds, termination, final answer and tokens, calls and time spent so far. */
     Trace trace(List<Trace.Round> rounds, String termination, Trace.Final fin, Map<String, Object> extra) {
-        Map<String, Object> config = Json.MAPPER.convertValue(ctx.config().node("gam"), new TypeReference<Map<String, Object>>() { });
+        Map<String, Object> config = Json.MAPPER.convertValue(run.ctx.config().node("gam"), new TypeReference<Map<String, Object>>() { });
         TokenCount tok = run.tokenCount();
         long ms = run.millis();
         Map<String, Object> ex = new LinkedHashMap<>(extra);
-        ex.put("similarity", q.isMultipleChoice() ? "bhattacharyya" : similarity.usesEmbeddings() ? "embedding-cosine" : "jaccard");
-        ex.put("scoring", s.scoring().label());
-        return new Trace(Trace.QuestionInfo.of(q), "gam", config, List.copyOf(rounds), termination, fin, tok, run.calls(), ms, ex);
+        ex.put("similarity", run.q.isMultipleChoice() ? "bhattacharyya" : run.similarity.usesEmbeddings() ? "embedding-cosine" : "jaccard");
+        ex.put("scoring", run.s.scoring().label());
+        return new Trace(Trace.QuestionInfo.of(run.q), "gam", config, List.copyOf(rounds), termination, fin, tok, run.calls(), ms, ex);
     }
 }
