@@ -57,7 +57,7 @@ public final class GamMethod implements MultiAgentMethod {
 
     /**
      * GAM's own decision over the answers DREAM's rollback kept: the experts that had a weight in the last
-     * round, each with the weight it had there and the distribution of the answer it now holds (GamController#decide).
+     * round, each with the weight it had there and the distribution of the answer it now holds (GamDecision#decide).
      */
     @Override public Optional<Decision> decide(Question question, List<Trace.AgentTurn> answers, Config config) {
         GamSettings settings = GamSettings.from(config);
