@@ -5,6 +5,7 @@ import dev.gamagent.backend.BackendResolver;
 import dev.gamagent.backend.UsageMeter;
 import dev.gamagent.config.Config;
 
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ExecutorService;
 
@@ -12,10 +13,11 @@ import java.util.concurrent.ExecutorService;
  * What a method needs to run: the default backend, the configuration (hyperparameters, prompt
  * overrides, per-agent backends), an executor for concurrent agent calls and a progress listener.
  * A {@link BackendResolver} maps an agent's configured backend name to a backend (a panel may mix models);
- * without one, only the default backend exists and any other name is an error.
+ * without one, only the default backend exists and any other name is an error. {@code scales} is DREAM's
+ * assignment of image scales to the inner method's agents ({@link AgentScales#NONE} outside DREAM).
  */
 public record RunContext(Backend backend, BackendResolver backends, Config config, ExecutorService executor,
-                         ProgressListener progress) {
+                         ProgressListener progress, AgentScales scales) {
     /** The name of the run's default backend (the command line's) in agent configurations, traces and tallies. */
     public static final String DEFAULT_BACKEND = BackendResolver.DEFAULT_BACKEND;
 
@@ -29,14 +31,48 @@ public record RunContext(Backend backend, BackendResolver backends, Config confi
                     + "(configure named backends in the 'backends' section of the --config file)");
         };
         if (progress == null) progress = ProgressListener.NONE;
+        if (scales == null) scales = AgentScales.NONE;
+    }
+
+    /** A context without DREAM's assignment: every agent sees the images at its own scale. */
+    public RunContext(Backend backend, BackendResolver backends, Config config, ExecutorService executor, ProgressListener progress) {
+        this(backend, backends, config, executor, progress, AgentScales.NONE);
+    }
+
+    /**
+     * DREAM's assignment for the method it wraps: {@code perAgent} holds the scales of each agent index (several scales:
+     * the agent receives each image at each scale, MixRes; an index past the list takes the last entry) and {@code note}
+     * the sentence every debate prompt appends ("" for none). {@link #NONE}: no assignment.
+     */
+    public record AgentScales(List<List<Double>> perAgent, String note) {
+        public static final AgentScales NONE = new AgentScales(List.of(), "");
+
+        public AgentScales {
+            perAgent = perAgent.stream().map(List::copyOf).toList();
+            note = note == null ? "" : note;
+        }
+
+        /** The scales agent {@code index} sees: its entry of the assignment, else {@code own} alone. */
+        public List<Double> of(int index, double own) {
+            if (perAgent.isEmpty()) return List.of(own);
+            List<Double> mine = perAgent.get(Math.min(index, perAgent.size() - 1));
+            return mine.isEmpty() ? List.of(own) : mine;
+        }
+
+        public boolean assigned() { return !perAgent.isEmpty(); }
     }
 
     public RunContext withProgress(ProgressListener listener) {
-        return new RunContext(backend, backends, config, executor, listener);
+        return new RunContext(backend, backends, config, executor, listener, scales);
     }
 
     public RunContext withConfig(Config newConfig) {
-        return new RunContext(backend, backends, newConfig, executor, progress);
+        return new RunContext(backend, backends, newConfig, executor, progress, scales);
+    }
+
+    /** The same context with DREAM's assignment of image scales to the agents. */
+    public RunContext withScales(AgentScales assignment) {
+        return new RunContext(backend, backends, config, executor, progress, assignment);
     }
 
     /**
@@ -47,7 +83,7 @@ public record RunContext(Backend backend, BackendResolver backends, Config confi
         Backend d = meter.wrap(DEFAULT_BACKEND, backend);
         BackendResolver inner = backends;
         return new RunContext(d, name -> DEFAULT_BACKEND.equals(label(name)) ? d : meter.wrap(name, inner.resolve(name)),
-                config, executor, progress);
+                config, executor, progress, scales);
     }
 
     public Backend backendFor(String name) {

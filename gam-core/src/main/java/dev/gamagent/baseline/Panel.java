@@ -16,6 +16,7 @@ import dev.gamagent.backend.TokenCount;
 import dev.gamagent.config.Config;
 import dev.gamagent.engine.AgentCall;
 import dev.gamagent.engine.AgentImages;
+import dev.gamagent.engine.ParallelCalls;
 import dev.gamagent.engine.Prompts;
 import dev.gamagent.engine.ReplyParser;
 import dev.gamagent.image.Picture;
@@ -28,8 +29,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Future;
+import java.util.concurrent.Callable;
 import java.util.function.Function;
 
 /**
@@ -170,7 +170,7 @@ public final class Panel {
         Map<String, Object> v = new LinkedHashMap<>(values);
         v.putIfAbsent("question", question.render());
         v.putIfAbsent("role", role);
-        v.putIfAbsent("note", AgentImages.note(ctx.config()));
+        v.putIfAbsent("note", AgentImages.note(ctx));
         v.putIfAbsent("format", format());
         return prompts.render(template, v).replaceAll("\\n{3,}", "\n\n");
     }
@@ -179,7 +179,7 @@ public final class Panel {
     public List<Picture> images(int index) {
         // the config is fixed for the run, so each agent's scaled (and PNG-encoded) pictures are reused every round
         return images.computeIfAbsent(index, i ->
-                AgentImages.forAgent(question, ctx.config(), i, 1.0, ctx.backendFor(backendName(i)).capabilities().maxImagePixels()));
+                AgentImages.forAgent(question, ctx, i, 1.0, ctx.backendFor(backendName(i)).capabilities().maxImagePixels()));
     }
 
     /** One call of one agent; a failed call becomes a turn with {@code error} set. */
@@ -221,7 +221,7 @@ public final class Panel {
             pics = new ArrayList<>(pics);
             pics.addAll(extra);
         }
-        double scale = AgentImages.scales(ctx.config(), a.index(), 1.0).get(0);
+        double scale = AgentImages.scales(ctx, a.index(), 1.0).get(0);
         ctx.progress().event("agent_started", Map.of("k", k, "id", a.id()));
         ChatResult r;
         try {
@@ -270,14 +270,12 @@ public final class Panel {
     /** A round: every agent called in parallel on the context's executor; turns come back in agent order. */
     public List<Turn> round(int k, List<Agent> agents, Function<Agent, String> prompt, Sampling sampling) {
         ctx.progress().event("round_started", Map.of("k", k));
-        List<Future<Turn>> fs = new ArrayList<>();
+        List<Callable<Turn>> jobs = new ArrayList<>();
         for (Agent a : agents) {
             String user = prompt.apply(a);
-            fs.add(ctx.executor().submit(() -> ask(a, k, user, sampling)));
+            jobs.add(() -> ask(a, k, user, sampling));
         }
-        List<Turn> turns = new ArrayList<>();
-        for (Future<Turn> f : fs) turns.add(join(f));
-        return turns;
+        return ParallelCalls.all(ctx.executor(), jobs, "interrupted while waiting for an agent", ParallelCalls::rethrow);
     }
 
     /** Records a round in the trace; fails the run when no agent of the round answered. */
@@ -374,27 +372,31 @@ public final class Panel {
         Map<String, Object> cfg = new LinkedHashMap<>();
         var sec = ctx.config().node(section);
         if (!sec.isMissingNode()) cfg.put(section, Json.MAPPER.convertValue(sec, Object.class));
-        var runtime = ctx.config().node("runtime");
-        if (!runtime.isMissingNode()) cfg.put("runtime", Json.MAPPER.convertValue(runtime, Object.class));
+        Map<String, Object> runtime = runtime();
+        if (runtime != null) cfg.put("runtime", runtime);
         return new Trace(Trace.QuestionInfo.of(question), method, cfg, List.copyOf(rounds), termination, fin,
                 tokens(), calls, ms, extra == null || extra.isEmpty() ? null : extra);
+    }
+
+    /**
+     * The trace's {@code config.runtime}: the config's own {@code runtime} section, with DREAM's assignment of scales to
+     * the agents and its note ({@code agent_scales}, {@code note}) when this panel runs inside DREAM; null when neither.
+     */
+    private Map<String, Object> runtime() {
+        var own = ctx.config().node("runtime");
+        RunContext.AgentScales dream = ctx.scales();
+        if (own.isMissingNode() && !dream.assigned()) return null;
+        Map<String, Object> out = new LinkedHashMap<>();
+        if (!own.isMissingNode()) out.putAll(Json.MAPPER.convertValue(own, new com.fasterxml.jackson.core.type.TypeReference<Map<String, Object>>() { }));
+        if (dream.assigned()) {
+            out.put("agent_scales", dream.perAgent());
+            out.put("note", dream.note());
+        }
+        return out;
     }
 
     private synchronized void count(TokenCount t) {
         tokens = tokens.plus(t);
         calls++;
-    }
-
-    private static Turn join(Future<Turn> f) {
-        try {
-            return f.get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while waiting for an agent", e);
-        } catch (ExecutionException e) {
-            Throwable c = e.getCause();
-            if (c instanceof RuntimeException re) throw re;
-            throw new IllegalStateException(c);
-        }
     }
 }

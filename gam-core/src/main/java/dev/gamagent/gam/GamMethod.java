@@ -8,7 +8,6 @@ import dev.gamagent.api.Trace;
 import dev.gamagent.config.Config;
 import dev.gamagent.engine.Prompts;
 import dev.gamagent.game.BgeSentenceEmbedder;
-import dev.gamagent.game.Consensus;
 import dev.gamagent.game.OptionDistribution;
 import dev.gamagent.game.Similarity;
 
@@ -52,13 +51,13 @@ public final class GamMethod implements MultiAgentMethod {
         if (index < 0 || index >= s.experts().size()) return Optional.empty();
         AgentSpec spec = s.experts().get(index);
         boolean json = ctx.backendFor(spec.backend()).capabilities().structuredOutput();
-        GamPrompts prompts = new GamPrompts(new Prompts(ctx.config()), q, dev.gamagent.engine.AgentImages.note(ctx.config()));
-        return Optional.of(new Opening(GamController.answerRequest(s, prompts, spec, json, images), text -> GamController.read(q, text)));
+        GamPrompts prompts = new GamPrompts(new Prompts(ctx.config()), q, dev.gamagent.engine.AgentImages.note(ctx));
+        return Optional.of(new Opening(Experts.answerRequest(s, prompts, spec, json, images), text -> Experts.read(q, text)));
     }
 
     /**
      * GAM's own decision over the answers DREAM's rollback kept: the experts that had a weight in the last
-     * round, each with the weight it had there and the distribution of the answer it now holds (GamController#decide).
+     * round, each with the weight it had there and the distribution of the answer it now holds (GamDecision#decide).
      */
     @Override public Optional<Decision> decide(Question question, List<Trace.AgentTurn> answers, Config config) {
         GamSettings settings = GamSettings.from(config);
@@ -76,14 +75,14 @@ public final class GamMethod implements MultiAgentMethod {
             u[i] = t.uncertainty();
             texts.add(t.answer() == null ? "" : t.answer());
             options.add(t.option());
-            // the controller's own rule (Consensus#noOpinion): not applicable, unreadable, or an open answer that only declines
-            opinion[i] = Consensus.noOpinion(ClaimParser.notApplicable(t.answer()), !"none".equals(t.parse()), t.answer(), t.option(),
+            // the controller's own rule (GamDecision#noOpinion): not applicable, unreadable, or an open answer that only declines
+            opinion[i] = GamDecision.noOpinion(ClaimParser.notApplicable(t.answer()), t.parse(), t.answer(), t.option(),
                     question.isMultipleChoice()) == null;
             Map<String, Double> d = t.optionDistribution();
             dists.add(d != null || !question.isMultipleChoice() ? d : OptionDistribution.smoothed(letters, opinion[i] ? t.option() : null, u[i]));
         }
         double[][] sim = question.isMultipleChoice() ? null : similarityFor(question, settings).open(texts);
-        GamController.Decision d = GamController.decide(question, options, texts, dists, w, u, sim, opinion);
+        GamDecision.Decision d = GamDecision.decide(question, options, texts, dists, w, u, sim, opinion);
         double uSys = 0, total = 0;
         for (int i = 0; i < n; i++) { uSys += w[i] * u[i]; total += w[i]; }
         return Optional.of(new Decision(d.answer(), d.option(), d.confidence(), total > 0 ? uSys / total : 1));

@@ -108,7 +108,12 @@ class GamControllerTest {
     static Answer run(Backend b, Config c, Question q) { return run(b, null, c, q, null); }
 
     static Answer run(Backend b, BackendResolver resolver, Config c, Question q, List<String> events) {
-        RunContext ctx = new RunContext(b, resolver, c, EXEC, events == null ? null : (type, data) -> events.add(type + " " + data));
+        return run(b, resolver, c, q, events, RunContext.AgentScales.NONE);
+    }
+
+    /** A run inside DREAM: {@code scales} is its assignment of image scales (and its note) on the run context. */
+    static Answer run(Backend b, BackendResolver resolver, Config c, Question q, List<String> events, RunContext.AgentScales scales) {
+        RunContext ctx = new RunContext(b, resolver, c, EXEC, events == null ? null : (type, data) -> events.add(type + " " + data), scales);
         return MethodRegistry.create("gam").run(q, ctx);
     }
 
@@ -335,10 +340,10 @@ class GamControllerTest {
         // the " red" token is the answer span: p = (0.9, 0.1), Ĥ = H/ln3, Δ = 0.8 (not the letter "a" inside "triangle")
         double h = -(0.9 * Math.log(0.9) + 0.1 * Math.log(0.1)) / Math.log(3);
         assertThat(t.uncertainty()).isCloseTo(0.5 * h + 0.5 * 0.2, within(1e-9));
-        assertThat(GamController.spanAnswer("B. blue", "B")).isEqualTo("B");
-        assertThat(GamController.spanAnswer("(B)", "B")).isEqualTo("B");
-        assertThat(GamController.spanAnswer("Blue", "B")).isEqualTo("Blue");
-        assertThat(GamController.spanAnswer("red", "A")).isEqualTo("red");
+        assertThat(Experts.spanAnswer("B. blue", "B")).isEqualTo("B");
+        assertThat(Experts.spanAnswer("(B)", "B")).isEqualTo("B");
+        assertThat(Experts.spanAnswer("Blue", "B")).isEqualTo("Blue");
+        assertThat(Experts.spanAnswer("red", "A")).isEqualTo("red");
     }
 
     // ---- what every agent sees ----
@@ -349,8 +354,8 @@ class GamControllerTest {
             case "answer" -> confident(role.startsWith("scene") ? "A" : role.startsWith("ocr") ? "B" : "C");
             default -> confident("B");
         });
-        Config c = config("runtime.note", "Note: the probes disagreed.", "gam.zoom", "true");
-        run(b, c, mcq());
+        Config c = config("gam.zoom", "true");
+        run(b, null, c, mcq(), null, new RunContext.AgentScales(List.of(), "Note: the probes disagreed."));
         List<ChatRequest> reqs = new ArrayList<>(b.requests);
         String question = "<question>\nWhat color is the triangle?\nA. red\nB. blue\nC. green\nD. yellow\n</question>";
         for (ChatRequest r : reqs) {
@@ -504,7 +509,7 @@ class GamControllerTest {
 
     @Test void dreamsPerAgentScaleAssignmentIsHonoured() {
         ScriptedBackend b = lines((role, task, k) -> confident("B"));
-        Answer a = run(b, config("runtime.agent_scales", "[[2.0],[0.5,1.0],[1.0]]"), mcq());
+        Answer a = run(b, null, config(), mcq(), null, new RunContext.AgentScales(List.of(List.of(2.0), List.of(0.5, 1.0), List.of(1.0)), ""));
         // the trace names the scale each agent saw (the first of several), not the role's configured one
         assertThat(a.trace().rounds().get(0).agents()).extracting(Trace.AgentTurn::scale).containsExactly(2.0, 0.5, 1.0);
         ChatRequest ocr = b.requests.stream().filter(r -> prompt(r).contains("<role>ocr expert</role>")).findFirst().orElseThrow();
