@@ -94,7 +94,7 @@ shot "${url}#trace=$(cat "$work/trace-id")" "$out/serve-trace-viewer.png" 1280 1
 python3 - "$work/demo/summary.json" "$out/screenshots.json" "$question" <<'PY'
 import hashlib, json, sys
 summary, manifest, question = sys.argv[1], sys.argv[2], sys.argv[3]
-sources = ["gam-eval/src/main/java/dev/gamagent/eval/HtmlReport.java"] + [
+sources = ["gam-eval/src/main/java/dev/gamagent/eval/" + f for f in ["HtmlReport.java", "ReportAnswers.java", "ReportTables.java"]] + [
     "gam-eval/src/main/resources/web/" + f for f in ["report.js", "report.css", "viewer.js", "viewer.css", "app.js", "index.html", "style.css"]]
 s = json.load(open(summary))
 figures = {}
