@@ -31,14 +31,33 @@ public final class AnswerExtractor {
             "(?im)^\\s*\\**answer\\**\\s*:\\s*\\**\\s*[\\(\\[]?([A-Z])[\\)\\]]?\\s*(?:[.:]|$)");
     private static final Pattern ANSWER_LINE = Pattern.compile("(?im)^\\s*\\**answer\\**\\s*:\\s*(.+?)\\s*$");
     private static final String SEPARATORS = ".()[],:;!*#{}";
-    /** VLMEvalKit's reject_to_answer list: these replies are refusals, not wrong letters. */
+    /**
+     * VLMEvalKit's reject_to_answer list ({@code can_infer_option}): these replies are refusals, not wrong letters. The one
+     * home of the list: {@code eval.VlmEvalKitMatcher} reads it through {@link #refusalIn} (VLMEvalKit's list and ours are
+     * the same four phrases).
+     */
     private static final List<String> REFUSALS = List.of(
             "Sorry, I can't help with images of people yet.",
             "I can't process this file.",
             "I'm sorry, but without the image provided",
             "Cannot determine the answer");
 
+    /** VLMEvalKit's marker of a failed API call: a reply containing it is read as nothing, not as a refusal or a letter. */
+    private static final String API_FAILURE = "Failed to obtain answer via API";
+
     private AnswerExtractor() { }
+
+    /** VLMEvalKit's refusal phrases, in the order they are tried. */
+    public static List<String> refusals() { return REFUSALS; }
+
+    /** The first of VLMEvalKit's refusal phrases {@code reply} contains, or null when it contains none. */
+    public static String refusalIn(String reply) {
+        for (String r : REFUSALS) if (reply.contains(r)) return r;
+        return null;
+    }
+
+    /** Whether {@code reply} holds VLMEvalKit's failed-API marker, which {@code can_infer_option} reads as no answer at all. */
+    public static boolean isApiFailure(String reply) { return reply.contains(API_FAILURE); }
 
     /** What the extraction found. */
     public sealed interface Extraction permits Matched, Refused, Unmatched { }
@@ -105,8 +124,9 @@ public final class AnswerExtractor {
 
     /** VLMEvalKit can_infer_option: exactly one option letter appears as a whole token. */
     static Extraction inferOption(String answer, Map<String, String> options) {
-        if (answer.contains("Failed to obtain answer via API")) return new Unmatched(List.of());
-        for (String r : REFUSALS) if (answer.contains(r)) return new Refused(r);
+        if (isApiFailure(answer)) return new Unmatched(List.of());
+        String refusal = refusalIn(answer);
+        if (refusal != null) return new Refused(refusal);
         StringBuilder mod = new StringBuilder(answer.length());
         for (char c : answer.toCharArray()) mod.append(SEPARATORS.indexOf(c) >= 0 ? ' ' : c);
         Set<String> splits = new LinkedHashSet<>(List.of(mod.toString().strip().split("\\s+")));

@@ -50,9 +50,9 @@ final class BenchmarkFile {
             case JSONL -> {
                 JsonNode n = tree(bytes, e);
                 if (!n.isObject()) throw changed(e);
-                return BenchmarkLoader.jsonlFields(n);
+                return RowFields.jsonlFields(n);
             }
-            case M3MAD -> { return BenchmarkLoader.m3madFields(tree(bytes, e), idx); }
+            case M3MAD -> { return RowFields.m3madFields(tree(bytes, e), idx); }
             default -> throw new IllegalStateException(format.toString());
         }
     }
@@ -114,7 +114,7 @@ final class BenchmarkFile {
         Named n = named(e);
         List<Picture> shared = n.pictures;
         if (shared == null) {
-            shared = BenchmarkLoader.decodeImages(idx, m, n.cell, baseDir, images);
+            shared = RowImages.decodeImages(idx, m, n.cell, baseDir, images);
             if (shared.stream().anyMatch(p -> p.sharedAs(p.source()) == null)) return shared; // decoded to pixels: not kept
             synchronized (referenced) {
                 if (n.pictures == null && referenced.get(e) == n) {
@@ -125,7 +125,7 @@ final class BenchmarkFile {
                 }
             }
         }
-        return BenchmarkLoader.sharedImages(idx, shared, images);
+        return RowImages.sharedImages(idx, shared, images);
     }
 
     /** The text of a row's {@code image} cell (for a check the index pass could not make as the row passed). */
@@ -153,19 +153,19 @@ final class BenchmarkFile {
     /** A question that reads row {@code e} when asked. */
     EvalQuestion.Source source(RowEntry e, String idx) {
         return new EvalQuestion.Source() {
-            @Override public Question shell() { return BenchmarkLoader.toQuestion(idx, fields(e, idx), multipleChoice); }
+            @Override public Question shell() { return RowFields.toQuestion(idx, fields(e, idx), multipleChoice); }
 
             @Override public Question full() {
                 Map<String, String> m = fields(e, idx);
-                Question shell = BenchmarkLoader.toQuestion(idx, m, multipleChoice);
-                if (e.imageRow != null && BenchmarkLoader.namesAnotherRow(m)) return shell.withImages(namedPictures(e.imageRow, idx, m));
+                Question shell = RowFields.toQuestion(idx, m, multipleChoice);
+                if (e.imageRow != null && RowImages.namesAnotherRow(m)) return shell.withImages(namedPictures(e.imageRow, idx, m));
                 String named = e.imageRow == null ? null : referencedCell(e.imageRow);
-                return shell.withImages(BenchmarkLoader.decodeImages(idx, m, named, baseDir, images));
+                return shell.withImages(RowImages.decodeImages(idx, m, named, baseDir, images));
             }
 
             @Override public List<ImageLoader.Header> imageSizes() {
                 String named = e.imageRow == null ? null : referencedCell(e.imageRow);
-                return BenchmarkLoader.imageSizes(idx, fields(e, idx), named, baseDir, images);
+                return RowImages.imageSizes(idx, fields(e, idx), named, baseDir, images);
             }
         };
     }

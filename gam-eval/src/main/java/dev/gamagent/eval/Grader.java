@@ -6,7 +6,6 @@ import dev.gamagent.backend.Backend;
 import dev.gamagent.backend.ChatMessage;
 import dev.gamagent.backend.ChatRequest;
 import dev.gamagent.config.Config;
-import dev.gamagent.engine.AnswerExtractor;
 import dev.gamagent.engine.Prompts;
 
 import java.util.List;
@@ -16,7 +15,7 @@ import java.util.Map;
  * Grades a method's answer against the ground truth. Multiple choice: the method's own option letter
  * (the letter a VLMEvalKit model wrapper around the method would return), else the answer text read by
  * the configured {@link GradingMode} ({@code eval.grading}: VLMEvalKit's {@code can_infer} by default,
- * or our {@link AnswerExtractor} with {@code extended}), else (when configured) a judge model asked which
+ * or our {@link dev.gamagent.engine.AnswerExtractor} with {@code extended}), else (when configured) a judge model asked which
  * option the answer means (VLMEvalKit's LLM extraction step); refusals and answers still unmatched are
  * {@link Outcome#UNMATCHED}, which VLMEvalKit's exact matching also counts wrong. Open answers use
  * {@link OpenAnswerMatcher}, or the benchmark's own VLMEvalKit rule ({@value #OPEN_ANSWERS_KEY}: {@code yes-no} for
@@ -124,18 +123,8 @@ public final class Grader {
     private record Reading(String letter, boolean refused, String rule) { }
 
     private Reading read(String text, Map<String, String> options) {
-        if (mode.isVlmEvalKit()) {
-            VlmEvalKitMatcher.Match m = VlmEvalKitMatcher.infer(text == null ? "" : text, options, mode.rules());
-            String step = m.step().name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
-            if (m.step() == VlmEvalKitMatcher.Step.NONE) return new Reading(null, false, "unmatched");
-            // "Z" (a refusal phrase or a Z token): VLMEvalKit's "none of the options", never a letter to grade
-            if ("Z".equals(m.letter()) && !options.containsKey("Z")) return new Reading(null, true, step);
-            return new Reading(m.letter(), false, step);
-        }
-        AnswerExtractor.Extraction x = AnswerExtractor.extract(text, options);
-        if (x instanceof AnswerExtractor.Matched m) return new Reading(m.letter(), false, m.rule());
-        if (x instanceof AnswerExtractor.Refused) return new Reading(null, true, "refused");
-        return new Reading(null, false, "unmatched");
+        GradingMode.Reading r = mode.read(mode.isVlmEvalKit() && text == null ? "" : text, options);
+        return new Reading(r.declined() ? null : r.letter(), r.declined(), r.resultStep(mode));
     }
 
     /**

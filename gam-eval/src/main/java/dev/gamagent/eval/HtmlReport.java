@@ -12,20 +12,16 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * {@code report.html} and {@code gam report}'s comparison page: a page that opens from disk with no network. Tables are
  * plain HTML; the charts are drawn in the page by ECharts (bundled inline, SVG renderer); the answer list opens each
  * answer's debate in the trace viewer ({@code web/viewer.js}, shared with the {@code gam serve} page). The page carries
  * the summaries and one compact row per answer in a JSON script element; the debates themselves (traces and images)
- * are in a sidecar folder beside it ({@code report-debates/part-NNNN.js}, {@value #PART_ROWS} answers each, in list
+ * are in a sidecar folder beside it ({@code report-debates/part-NNNN.js}, {@value ReportAnswers#PART_ROWS} answers each, in list
  * order), loaded when an answer is opened, so the page stays small at any number of questions. Text is only ever set
  * as text.
  */
@@ -45,9 +41,6 @@ public final class HtmlReport {
 
     /** Images up to this width and size (base64 characters) are embedded as they were read, not re-encoded. */
     static final int ORIGINAL_MAX_WIDTH = 640, ORIGINAL_MAX_BASE64 = 96 * 1024;
-
-    /** Answers per sidecar part: opening one answer loads the debates of its neighbours in the list (the same question's other methods). */
-    static final int PART_ROWS = 100;
 
     /** The page and its sidecar parts (file name → content), written together by {@link #write(Path, List, Pairwise.Report)}. */
     public record Page(String html, Map<String, String> parts) { }
@@ -182,13 +175,13 @@ public final class HtmlReport {
             for (var m : run.summary().metrics().entrySet()) all.put(comparison ? run.name() + " / " + m.getKey() : m.getKey(), m.getValue());
         }
         h.append("<h2 id=methods>Methods</h2>\n");
-        metricTable(h, all, comparison ? "run / method" : null, intervalLabel(runs, pairs));
-        notes(h, all);
-        backendTable(h, all);
+        ReportTables.metricTable(h, all, comparison ? "run / method" : null, intervalLabel(runs, pairs));
+        ReportTables.notes(h, all);
+        ReportTables.backendTable(h, all);
         timingNote(h);
         if (!comparison) signals(h, runs.get(0).summary().signals());
-        pairTable(h, pairs, comparison);
-        flipTable(h, all);
+        ReportTables.pairTable(h, pairs, comparison);
+        ReportTables.flipTable(h, all);
         plots(h);
         samples(h, comparison);
         h.append("<h2 id=categories>Accuracy per category</h2>\n");
@@ -198,10 +191,10 @@ public final class HtmlReport {
             if (run.summary().byCategory() != null) run.summary().byCategory().forEach((m, c) -> cats.put(prefix + m, c));
             if (run.summary().byL2Category() != null) run.summary().byL2Category().forEach((m, c) -> l2.put(prefix + m, c));
         }
-        cellTable(h, "category", cats);
+        ReportTables.cellTable(h, "category", cats);
         if (!comparison) {
             h.append("<h2>Accuracy per l2-category</h2>\n");
-            cellTable(h, "l2-category", l2);
+            ReportTables.cellTable(h, "l2-category", l2);
             RunSummary s = runs.get(0).summary();
             if (!s.skipped().isEmpty()) {
                 h.append("<h2>Skipped rows</h2>\n<ul>\n");
@@ -210,7 +203,7 @@ public final class HtmlReport {
             }
         }
         h.append("<p class=note>Metric definitions: docs/metrics.md. Errors (backend failures) are excluded from every metric and retried on resume.</p>\n");
-        Answers answers = answers(runs, sidecar);
+        ReportAnswers answers = ReportAnswers.of(runs, sidecar);
         scripts(h, runs, pairs, answers);
         return new Page(h.append("</body></html>\n").toString(), answers.parts());
     }
@@ -269,8 +262,8 @@ public final class HtmlReport {
     }
 
     /** ECharts, the viewer, the page script and the data, inline so the file works from disk with no network. */
-    private static void scripts(StringBuilder h, List<Run> runs, Pairwise.Report pairs, Answers answers) {
-        h.append(SORT_SCRIPT);
+    private static void scripts(StringBuilder h, List<Run> runs, Pairwise.Report pairs, ReportAnswers answers) {
+        h.append(ReportTables.SORT_SCRIPT);
         h.append(DATA_OPEN).append(safeJson(data(runs, pairs, answers))).append("</script>\n");
         for (String js : List.of("echarts.js", "viewer.js", "report.js")) {
             h.append("<script>/* ").append(js).append(" */\n").append(resource(js)).append("\n</script>\n");
@@ -279,9 +272,9 @@ public final class HtmlReport {
 
     /**
      * The page's data: per run its summary and its questions' texts (for the search), the pairs, and the answers as
-     * compact rows ({@link Answers}).
+     * compact rows ({@link ReportAnswers}).
      */
-    static ObjectNode data(List<Run> runs, Pairwise.Report pairs, Answers answers) {
+    static ObjectNode data(List<Run> runs, Pairwise.Report pairs, ReportAnswers answers) {
         ObjectNode root = Json.MAPPER.createObjectNode();
         root.put("kind", runs.size() > 1 ? "comparison" : "run");
         if (pairs != null) root.set("pairs", Json.MAPPER.valueToTree(pairs));
@@ -293,151 +286,6 @@ public final class HtmlReport {
         }
         root.set("answers", answers.index());
         return root;
-    }
-
-    /**
-     * The answers of every run, ordered by question (natural order: q2 before q10), then rotation, then the order of the
-     * methods. {@code index} is what the page carries: {@code columns} names each row's fields, string fields that repeat
-     * are numbers into {@code dict}, {@code partRows} answers share a sidecar part, {@code questions} holds each run's
-     * question texts. {@code parts} are the sidecar files: {@code gamDebates(n, {traces: {row: trace}, images: {"run|id": url}})}.
-     */
-    record Answers(ObjectNode index, Map<String, String> parts) { }
-
-    static final List<String> COLUMNS = List.of("id", "run", "method", "rotation", "category", "outcome", "flip", "termination",
-            "rounds", "confidence", "uncertainty", "groundTruth", "branch", "calls", "millis", "error", "trace");
-    private static final Set<String> DICT = Set.of("method", "category", "outcome", "flip", "termination", "branch");
-
-    static Answers answers(List<Run> runs, String sidecar) {
-        record Row(int run, String method, ResultRecord r, String flip, boolean debating) { }
-        List<Row> rows = new ArrayList<>();
-        for (int ri = 0; ri < runs.size(); ri++) {
-            Run run = runs.get(ri);
-            Map<String, List<ResultRecord>> byMethod = new LinkedHashMap<>();
-            for (ResultRecord r : run.records()) byMethod.computeIfAbsent(r.method(), k -> new ArrayList<>()).add(r);
-            for (var e : byMethod.entrySet()) {
-                List<ResultRecord> rs = e.getValue();
-                boolean debating = rs.stream().anyMatch(r -> !FlipAccounting.decisions(r).isEmpty());
-                if (FullLengthRuns.recordedFull(rs)) {
-                    // as in the summary: the method's name holds the re-decided answers, the forced debates are labelled
-                    for (ResultRecord r : FullLengthRuns.redecided(rs)) rows.add(new Row(ri, e.getKey(), r, flip(r, debating), debating));
-                    for (ResultRecord r : rs) rows.add(new Row(ri, e.getKey() + FullLengthRuns.FORCED_SUFFIX, r, flip(r, debating), debating));
-                } else {
-                    for (ResultRecord r : rs) rows.add(new Row(ri, e.getKey(), r, flip(r, debating), debating));
-                }
-            }
-        }
-        // by question, then rotation, then run and method in the order they came (the summary's method order); the
-        // question ids are ranked once, so the sort compares numbers
-        Map<String, Integer> methodRank = new LinkedHashMap<>();
-        for (Row row : rows) methodRank.putIfAbsent(row.run() + "|" + row.method(), methodRank.size());
-        List<String> groups = rows.stream().map(x -> groupOf(x.r())).distinct().sorted(HtmlReport::natural).toList();
-        Map<String, Integer> groupRank = new java.util.HashMap<>();
-        for (String g : groups) groupRank.put(g, groupRank.size());
-        rows.sort(java.util.Comparator.comparingInt((Row x) -> groupRank.get(groupOf(x.r()))).thenComparingInt(x -> x.r().rotation())
-                .thenComparingInt(x -> methodRank.get(x.run() + "|" + x.method())));
-        ObjectNode index = Json.MAPPER.createObjectNode();
-        ArrayNode cols = index.putArray("columns");
-        COLUMNS.forEach(cols::add);
-        index.put("sidecar", sidecar);
-        index.put("partRows", PART_ROWS);
-        ObjectNode dict = index.putObject("dict");
-        Map<String, Map<String, Integer>> codes = new LinkedHashMap<>();
-        for (String d : COLUMNS) if (DICT.contains(d)) { dict.putArray(d); codes.put(d, new LinkedHashMap<>()); }
-        ArrayNode out = index.putArray("rows");
-        ObjectNode questions = index.putObject("questions");
-        Map<String, String> parts = new LinkedHashMap<>();
-        ObjectNode part = null;
-        for (int i = 0; i < rows.size(); i++) {
-            Row row = rows.get(i);
-            ResultRecord r = row.r();
-            if (i % PART_ROWS == 0) {
-                if (part != null) parts.put(partName(i / PART_ROWS - 1), partScript(i / PART_ROWS - 1, part));
-                part = Json.MAPPER.createObjectNode();
-                part.putObject("traces");
-                part.putObject("images");
-            }
-            ArrayNode a = out.addArray();
-            a.add(r.questionId());
-            a.add(row.run());
-            code(a, dict, codes, "method", row.method());
-            a.add(r.rotation());
-            code(a, dict, codes, "category", r.category());
-            code(a, dict, codes, "outcome", r.outcome());
-            code(a, dict, codes, "flip", row.flip());
-            code(a, dict, codes, "termination", r.termination());
-            a.add(r.rounds());
-            a.add(Math.round(r.confidence() * 1000) / 1000.0);
-            a.add(Math.round(r.uncertainty() * 1000) / 1000.0);
-            if (r.groundTruth() == null) a.addNull(); else a.add(r.groundTruth());
-            code(a, dict, codes, "branch", MethodMetrics.branchOf(r));
-            a.add(r.calls());
-            a.add(r.millis());
-            if (r.error() == null) a.addNull(); else a.add(r.error());
-            a.add(r.trace() != null ? 1 : 0);
-            if (r.trace() != null) {
-                ((ObjectNode) part.get("traces")).set(Integer.toString(i), r.trace());
-                String text = r.trace().path("question").path("text").asText(null);
-                ObjectNode q = questions.has(Integer.toString(row.run())) ? (ObjectNode) questions.get(Integer.toString(row.run()))
-                        : questions.putObject(Integer.toString(row.run()));
-                if (text != null && !q.has(r.questionId())) q.put(r.questionId(), text.length() > 300 ? text.substring(0, 300) : text);
-            }
-            String image = runs.get(row.run()).images().get(r.questionId());
-            if (image != null) ((ObjectNode) part.get("images")).put(row.run() + "|" + r.questionId(), image);
-        }
-        if (part != null) parts.put(partName((rows.size() - 1) / PART_ROWS), partScript((rows.size() - 1) / PART_ROWS, part));
-        index.put("parts", parts.size());
-        return new Answers(index, parts);
-    }
-
-    private static void code(ArrayNode row, ObjectNode dict, Map<String, Map<String, Integer>> codes, String column, String value) {
-        if (value == null) { row.addNull(); return; }
-        Integer c = codes.get(column).get(value);
-        if (c == null) {
-            c = codes.get(column).size();
-            codes.get(column).put(value, c);
-            ((ArrayNode) dict.get(column)).add(value);
-        }
-        row.add(c);
-    }
-
-    static String partName(int n) { return String.format(Locale.ROOT, "part-%04d.js", n); }
-
-    /** A sidecar part: a script (so a page opened from disk can load it, which it could not with fetch) handing its data to the page. */
-    private static String partScript(int n, ObjectNode part) {
-        return "gamDebates(" + n + ", " + safeJson(part).replace("\u2028", "\\u2028").replace("\u2029", "\\u2029") + ");\n";
-    }
-
-    /** The flip the list shows: the recorded one, or for a debate method's question without rounds (DREAM's consensus) unchanged. */
-    private static String flip(ResultRecord r, boolean debating) {
-        if (r.isError()) return null;
-        String flip = FlipAccounting.flipOf(r);
-        if (flip == null && debating) flip = r.correct() ? "r→r" : "w→w";
-        return flip;
-    }
-
-    private static String groupOf(ResultRecord r) { return r.group() == null ? r.questionId() : r.group(); }
-
-    /** Question ids in natural order: runs of digits compare as numbers ("q2" before "q10"), the rest as text. */
-    static int natural(String a, String b) {
-        int i = 0, j = 0;
-        while (i < a.length() && j < b.length()) {
-            char x = a.charAt(i), y = b.charAt(j);
-            if (Character.isDigit(x) && Character.isDigit(y)) {
-                int si = i, sj = j;
-                while (i < a.length() && Character.isDigit(a.charAt(i))) i++;
-                while (j < b.length() && Character.isDigit(b.charAt(j))) j++;
-                while (si < i - 1 && a.charAt(si) == '0') si++; // leading zeros do not change the number
-                while (sj < j - 1 && b.charAt(sj) == '0') sj++;
-                String da = a.substring(si, i), db = b.substring(sj, j);
-                int c = da.length() != db.length() ? Integer.compare(da.length(), db.length()) : da.compareTo(db);
-                if (c != 0) return c;
-            } else {
-                if (x != y) return Character.compare(x, y);
-                i++;
-                j++;
-            }
-        }
-        return Integer.compare(a.length() - i, b.length() - j);
     }
 
     private static final String DATA_OPEN = "<script id=gam-data type=\"application/json\">";
@@ -484,190 +332,6 @@ public final class HtmlReport {
         }
     }
 
-    private static void metricTable(StringBuilder h, Map<String, MethodMetrics> metrics, String firstHeader, String interval) {
-        boolean vanilla = metrics.values().stream().anyMatch(m -> m.vanillaAccuracy() != null);
-        // headers break inside long words (soft hyphens) so that eighteen columns fit a 1280 px window
-        h.append("<div class=table-box><table id=metrics>\n<thead><tr><th>").append(firstHeader == null ? "method" : esc(firstHeader))
-                .append("</th><th>ques&shy;tions</th><th>accu&shy;racy (%)</th><th title=\"").append(esc(interval == null ? "" : interval))
-                .append("\">95&nbsp;% inter&shy;val</th>");
-        if (vanilla) h.append("<th>accu&shy;racy, rota&shy;tion 0</th>");
-        h.append("<th>un&shy;matched</th><th>errors</th><th>prompt tok/q</th><th>com&shy;pletion tok/q</th><th>cost/q ($)</th>"
-                + "<th>calls/q</th><th>s/q</th><th>debate rate</th><th>mean rounds</th><th>ECE</th><th>AUROC (U)</th>"
-                + "<th>bal. acc @θ_U</th><th>Spear&shy;man (U₀, rounds)</th></tr></thead>\n<tbody>\n");
-        for (var e : metrics.entrySet()) {
-            MethodMetrics m = e.getValue();
-            boolean forced = e.getKey().endsWith(FullLengthRuns.FORCED_SUFFIX);
-            h.append(forced ? "<tr class=forced title=\"gam.record_full=true: every debate forced to K_max; not the method's result\"><td>" : "<tr><td>")
-                    .append(esc(e.getKey())).append("</td><td>").append(m.groups()).append("</td><td>").append(pct(m.accuracy())).append("</td><td>")
-                    .append(m.accuracyCi() == null ? "–" : String.format(Locale.ROOT, "%.1f–%.1f", 100 * m.accuracyCi().lo(), 100 * m.accuracyCi().hi()))
-                    .append("</td>");
-            if (vanilla) h.append("<td>").append(pct(m.vanillaAccuracy())).append("</td>");
-            String noU = m.uncertaintyNote() == null ? "" : " title=\"" + esc(m.uncertaintyNote()) + "\" class=hidden-metric";
-            h.append("<td>").append(m.unmatched()).append("</td><td>").append(m.errors()).append("</td><td>")
-                    .append(f1(m.promptTokensPerQuestion())).append("</td><td>").append(f1(m.completionTokensPerQuestion()))
-                    .append("</td><td title=\"").append(esc(String.valueOf(m.costBasis()))).append("\">")
-                    .append(m.costPerQuestion() == null ? "–" : String.format(Locale.ROOT, "%.6f", m.costPerQuestion())).append("</td><td>")
-                    .append(f2(m.callsPerQuestion())).append("</td><td>").append(f2(m.secondsPerQuestion())).append("</td><td>").append(f3(m.debateTriggerRate()))
-                    .append("</td><td>").append(f2(m.meanRounds())).append("</td><td>").append(f3(m.ece())).append("</td><td")
-                    .append(m.auroc() == null ? noU : "").append('>').append(f3(m.auroc())).append("</td><td").append(m.balancedAccuracy() == null ? noU : "")
-                    .append('>').append(f3(m.balancedAccuracy())).append("</td><td>").append(f3(m.spearmanInitialUncertaintyVsRounds())).append("</td></tr>\n");
-        }
-        h.append("</tbody></table></div>\n");
-        if (interval != null) {
-            h.append("<p class=note>Accuracy in %, with its 95&nbsp;% interval (").append(esc(interval))
-                    .append(") over the graded questions (a circular group counts once).</p>\n");
-        }
-        if (metrics.keySet().stream().anyMatch(k -> k.endsWith(FullLengthRuns.FORCED_SUFFIX))) {
-            h.append("<p class=note>This run was recorded with <code>gam.record_full=true</code>: its debates were forced to K_max. "
-                    + "The method's row gives the default stopping rule's decisions at the recorded settings (what <code>gam sweep</code> "
-                    + "computes; wall time pro-rated by calls); the row marked <i>forced full length</i> gives the forced debates' own figures.</p>\n");
-        }
-    }
-
-    /** Why a figure of the table is not shown: no price for the built-in model, uncertainty metrics that are 0.5 by construction. */
-    private static void notes(StringBuilder h, Map<String, MethodMetrics> metrics) {
-        List<String> unpriced = new ArrayList<>();
-        Map<String, List<String>> byReason = new LinkedHashMap<>();
-        for (var e : metrics.entrySet()) {
-            if (e.getValue().costPerQuestion() == null && PriceTable.UNPRICED.equals(e.getValue().costBasis())) unpriced.add(e.getKey());
-            if (e.getValue().uncertaintyNote() != null) byReason.computeIfAbsent(e.getValue().uncertaintyNote(), k -> new ArrayList<>()).add(e.getKey());
-        }
-        List<String> unsure = new ArrayList<>();
-        byReason.forEach((reason, methods) -> unsure.add("<b>" + esc(String.join(", ", methods)) + "</b>: " + esc(reason)));
-        if (!unpriced.isEmpty()) {
-            h.append("<p class=note id=no-dollars>No cost in dollars for ").append(esc(String.join(", ", unpriced)))
-                    .append(": the built-in model runs on this machine's CPU, and a GPU's hourly rate would make more calls look cheaper. "
-                            + "Set <code>eval.gpu_hour_rate</code> to price its time.</p>\n");
-        }
-        if (!unsure.isEmpty()) {
-            h.append("<p class=note id=uncertainty-notes>AUROC(U) and bal. acc @θ_U are left out (–) where U cannot tell right from wrong answers: ")
-                    .append(String.join("; ", unsure)).append(".</p>\n");
-        }
-    }
-
-    /**
-     * Every pair of methods on the questions both answered: the difference with its interval, the discordant counts,
-     * McNemar's exact p and Holm's; a pair whose Holm p is not below α is greyed and marked "not significant". The
-     * chart {@code chart-pairs} draws the same intervals around 0.
-     */
-    private static void pairTable(StringBuilder h, Pairwise.Report report, boolean comparison) {
-        if (report == null || report.pairs().isEmpty()) return;
-        h.append("<h2 id=pairs>Are the differences real?</h2>\n<p class=note>Each pair of ").append(comparison ? "series" : "methods")
-                .append(" on the questions both answered").append(comparison ? " (paired by question id across runs)" : "").append(": ")
-                .append(esc(report.test())).append("; Δ = accuracy of the first − the second, with its 95&nbsp;% interval (")
-                .append(esc(report.differenceInterval())).append("). Greyed rows are not significant (Holm p ≥ ")
-                .append(report.alpha()).append("): the data do not tell those two apart. Each interval is for its pair alone; the verdict "
-                        + "is corrected for comparing ").append(report.pairs().size()).append(report.pairs().size() == 1 ? " pair" : " pairs")
-                .append(" at once, so an interval that misses 0 can still be \"not significant\".</p>\n");
-        h.append("<div class=table-box><table id=pairs-table>\n<thead><tr><th>pair</th><th>questions</th><th>Δ accuracy</th><th>95&nbsp;% interval</th>"
-                + "<th>right only for the first</th><th>right only for the second</th><th>p (McNemar)</th><th>p (Holm)</th><th>verdict</th></tr></thead>\n<tbody>\n");
-        for (Pairwise.Pair p : report.pairs()) {
-            String verdict = p.n() == 0 ? "no shared question" : p.significant() ? "significant" : "not significant";
-            h.append("<tr class=\"").append(p.significant() ? "sig" : "ns").append("\"><td>").append(esc(p.method())).append(" vs ")
-                    .append(esc(p.versus())).append("</td><td>").append(p.n()).append("</td><td>")
-                    .append(p.difference() == null ? "–" : String.format(Locale.ROOT, "%+.1f", 100 * p.difference())).append("</td><td>")
-                    .append(p.differenceCi() == null ? "–" : String.format(Locale.ROOT, "%+.1f to %+.1f", 100 * p.differenceCi().lo(), 100 * p.differenceCi().hi()))
-                    .append("</td><td>").append(p.onlyMethod()).append("</td><td>").append(p.onlyVersus()).append("</td><td>").append(pValue(p.p()))
-                    .append("</td><td>").append(pValue(p.pHolm())).append("</td><td><span class=\"verdict ").append(p.significant() ? "sig" : "ns")
-                    .append("\">").append(verdict).append("</span></td></tr>\n");
-        }
-        h.append("</tbody></table></div>\n<figure class=wide><div class=chart id=chart-pairs></div></figure>\n");
-    }
-
-    private static String pValue(double p) { return p < 0.0001 ? "&lt;0.0001" : String.format(Locale.ROOT, p < 0.01 ? "%.4f" : "%.3f", p); }
-
-    private static String pct(Double v) { return v == null ? "–" : String.format(Locale.ROOT, "%.1f", 100 * v); }
-
-    /** Debate methods only: how the answer after round 0 compares with the final one (docs/metrics.md, flips). */
-    private static void flipTable(StringBuilder h, Map<String, MethodMetrics> metrics) {
-        if (metrics.values().stream().allMatch(m -> m.flips() == null)) return;
-        h.append("<h2>What the debate changed</h2>\n<div class=table-box><table id=flips>\n<tr><th>method</th><th>questions</th><th>wrong→right</th>"
-                + "<th>right→wrong</th><th>right→right</th><th>wrong→wrong</th><th>answer changed</th>"
-                + "<th>agent turns</th><th>agent changed</th><th>agent w→r</th><th>agent r→w</th></tr>\n");
-        for (var e : metrics.entrySet()) {
-            FlipAccounting.Flips f = e.getValue().flips();
-            if (f == null) continue;
-            h.append("<tr><td>").append(esc(e.getKey())).append("</td><td>").append(f.questions()).append("</td><td>").append(f.wrongToRight())
-                    .append("</td><td>").append(f.rightToWrong()).append("</td><td>").append(f.rightToRight()).append("</td><td>")
-                    .append(f.wrongToWrong()).append("</td><td>").append(f.changed()).append("</td><td>").append(f.agents().transitions())
-                    .append("</td><td>").append(f.agents().changed()).append("</td><td>").append(f.agents().wrongToRight())
-                    .append("</td><td>").append(f.agents().rightToWrong()).append("</td></tr>\n");
-        }
-        h.append("</table></div>\n<p class=note>Decision after round 0 vs final answer, per question; agent columns count one agent's "
-                + "answer in consecutive rounds.</p>\n");
-    }
-
-    /** Only for panels that mixed backends: what each backend cost per question, per method. */
-    private static void backendTable(StringBuilder h, Map<String, MethodMetrics> metrics) {
-        if (metrics.values().stream().allMatch(m -> m.backends() == null)) return;
-        h.append("<h2>Tokens and cost per backend</h2>\n<div class=table-box><table>\n<tr><th>method</th><th>backend</th><th>model</th><th>calls/q</th>"
-                + "<th>prompt tok/q</th><th>completion tok/q</th><th>cost/q ($)</th></tr>\n");
-        for (var e : metrics.entrySet()) {
-            if (e.getValue().backends() == null) continue;
-            for (var b : e.getValue().backends().entrySet()) {
-                MethodMetrics.BackendUse u = b.getValue();
-                h.append("<tr><td>").append(esc(e.getKey())).append("</td><td>").append(esc(b.getKey())).append("</td><td>")
-                        .append(esc(u.model() == null ? u.backend() : u.model())).append("</td><td>").append(f2(u.callsPerQuestion()))
-                        .append("</td><td>").append(f1(u.promptTokensPerQuestion())).append("</td><td>").append(f1(u.completionTokensPerQuestion()))
-                        .append("</td><td title=\"").append(esc(String.valueOf(u.costBasis()))).append("\">")
-                        .append(u.costPerQuestion() == null ? "–" : String.format(Locale.ROOT, "%.6f", u.costPerQuestion())).append("</td></tr>\n");
-            }
-        }
-        h.append("</table></div>\n");
-    }
-
-    /**
-     * One row per category (its full name), the number of questions, then one accuracy column per method;
-     * a click on a header sorts by that column (again: the other way). Cells carry their sort key in data-v.
-     */
-    private static void cellTable(StringBuilder h, String title, Map<String, Map<String, RunSummary.Cell>> byMethod) {
-        Set<String> cats = new LinkedHashSet<>();
-        for (var m : byMethod.values()) cats.addAll(m.keySet());
-        h.append("<div class=table-box><table class=sortable>\n<thead><tr><th>").append(esc(title)).append("</th><th>questions</th>");
-        for (String m : byMethod.keySet()) h.append("<th>").append(esc(m)).append("</th>");
-        h.append("</tr></thead>\n<tbody>\n");
-        for (String c : cats.stream().sorted().toList()) {
-            int n = 0;
-            for (var m : byMethod.values()) if (m.get(c) != null) n = Math.max(n, m.get(c).n());
-            h.append("<tr><td data-v=\"").append(esc(c)).append("\">").append(esc(c)).append("</td><td data-v=\"").append(n).append("\">")
-                    .append(n).append("</td>");
-            for (var m : byMethod.values()) {
-                RunSummary.Cell cell = m.get(c);
-                Double acc = cell == null ? null : cell.accuracy();
-                h.append("<td data-v=\"").append(acc == null ? "" : String.format(Locale.ROOT, "%.6f", acc)).append('"')
-                        .append(cell == null ? "" : " title=\"n=" + cell.n() + (cell.ci() == null ? "" : String.format(Locale.ROOT,
-                                ", 95%% interval %.1f–%.1f %%", 100 * cell.ci().lo(), 100 * cell.ci().hi())) + "\"").append('>')
-                        .append(cell == null ? "" : f3(acc)).append("</td>");
-            }
-            h.append("</tr>\n");
-        }
-        h.append("</tbody></table></div>\n");
-    }
-
-    /** Sorts a table.sortable by the clicked column: a column of numbers numerically, else as text; empty cells last. */
-    private static final String SORT_SCRIPT = """
-            <script>
-            document.querySelectorAll('table.sortable th').forEach(function (th) {
-              th.style.cursor = 'pointer';
-              th.title = 'sort by this column';
-              th.addEventListener('click', function () {
-                var body = th.closest('table').tBodies[0], col = th.cellIndex, asc = th.dataset.dir !== 'asc';
-                th.closest('tr').querySelectorAll('th').forEach(function (o) { delete o.dataset.dir; });
-                th.dataset.dir = asc ? 'asc' : 'desc';
-                var rows = Array.prototype.slice.call(body.rows);
-                var numeric = rows.every(function (r) { var v = r.cells[col].dataset.v; return v === '' || !isNaN(Number(v)); });
-                rows.sort(function (a, b) {
-                  var x = a.cells[col].dataset.v, y = b.cells[col].dataset.v;
-                  if (x === '' || y === '') return (x === '') - (y === '');
-                  var d = numeric ? Number(x) - Number(y) : x.localeCompare(y);
-                  return asc ? d : -d;
-                });
-                rows.forEach(function (r) { body.appendChild(r); });
-              });
-            });
-            </script>
-            """;
-
     private static void head(StringBuilder h, String title) {
         h.append("<!DOCTYPE html>\n<html lang=en><head><meta charset=utf-8><meta name=viewport content=\"width=device-width, initial-scale=1\">")
                 .append("<title>").append(esc(title)).append("</title>\n<style>\n").append(resource("report.css")).append('\n')
@@ -678,10 +342,4 @@ public final class HtmlReport {
         if (s == null) return "";
         return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
     }
-
-    private static String f3(Double v) { return v == null ? "–" : String.format(Locale.ROOT, "%.3f", v); }
-
-    private static String f2(double v) { return String.format(Locale.ROOT, "%.2f", v); }
-
-    private static String f1(double v) { return String.format(Locale.ROOT, "%.1f", v); }
 }

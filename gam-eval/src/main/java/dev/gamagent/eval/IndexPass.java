@@ -228,7 +228,7 @@ final class IndexPass {
                 }
                 if (node != null && !node.isObject()) structural.add(new SkippedRow(where, "not a JSON object", number));
                 else if (node != null) {
-                    Map<String, String> m = BenchmarkLoader.jsonlFields(node);
+                    Map<String, String> m = RowFields.jsonlFields(node);
                     String idx = m.containsKey("index") ? m.get("index").strip() : Integer.toString(index);
                     String image = m.get("image");
                     add(idx, m, image == null ? null : ImageCell.of(image), number, start, (int) (end - start));
@@ -291,10 +291,10 @@ final class IndexPass {
     }
 
     private void m3madRecord(JsonNode o, int position, long start, long end, long lineNr) {
-        String idx = BenchmarkLoader.m3madIndex(o, position);
+        String idx = RowFields.m3madIndex(o, position);
         Map<String, String> m;
         try {
-            m = BenchmarkLoader.m3madFields(o, idx);
+            m = RowFields.m3madFields(o, idx);
         } catch (BadRowException e) {
             structural.add(new SkippedRow(idx, e.getMessage(), lineNr));
             return;
@@ -314,28 +314,28 @@ final class IndexPass {
         p.idx = idx;
         p.line = lineNr;
         p.entry = new RowEntry(start, length, lineNr);
-        p.category = intern(BenchmarkLoader.blankToNull(m.get("category")));
-        p.l2 = intern(BenchmarkLoader.blankToNull(m.getOrDefault("l2-category", m.get("l2_category"))));
-        p.split = intern(BenchmarkLoader.blankToNull(m.get("split")));
-        p.options = BenchmarkLoader.options(m).size();
-        p.errorIfChoice = errorOf(() -> BenchmarkLoader.toQuestion(idx, m, true));
-        p.errorIfOpen = errorOf(() -> BenchmarkLoader.toQuestion(idx, m, false));
+        p.category = intern(RowFields.blankToNull(m.get("category")));
+        p.l2 = intern(RowFields.blankToNull(m.getOrDefault("l2-category", m.get("l2_category"))));
+        p.split = intern(RowFields.blankToNull(m.get("split")));
+        p.options = RowFields.options(m).size();
+        p.errorIfChoice = errorOf(() -> RowFields.toQuestion(idx, m, true));
+        p.errorIfOpen = errorOf(() -> RowFields.toQuestion(idx, m, false));
         // a short cell is read as text (blank, "nan", or another row's index); a long one is an image, looked at as bytes
-        boolean shortCell = cell != null && cell.complete() && cell.strippedLength() <= BenchmarkLoader.REFERENCE_MAX_LENGTH;
-        boolean hasImage = cell != null && (shortCell ? BenchmarkLoader.blankToNull(cell.text()) != null : cell.firstNonSpace() >= 0);
+        boolean shortCell = cell != null && cell.complete() && cell.strippedLength() <= RowImages.REFERENCE_MAX_LENGTH;
+        boolean hasImage = cell != null && (shortCell ? RowFields.blankToNull(cell.text()) != null : cell.firstNonSpace() >= 0);
         if (hasImage) {
             String t = shortCell ? cell.text().strip() : null;
-            if (t != null && t.length() <= BenchmarkLoader.REFERENCE_MAX_LENGTH && !t.startsWith("[")) {
+            if (t != null && t.length() <= RowImages.REFERENCE_MAX_LENGTH && !t.startsWith("[")) {
                 p.kind = Kind.REF;
                 p.value = t;
             } else {
                 p.kind = Kind.INLINE;
             }
             p.holdsImage = !shortCell;
-        } else if (BenchmarkLoader.blankToNull(m.get("image_path")) != null) {
+        } else if (RowFields.blankToNull(m.get("image_path")) != null) {
             p.kind = Kind.PATH;
             p.value = m.get("image_path");
-        } else if (BenchmarkLoader.blankToNull(m.get("video")) != null) {
+        } else if (RowFields.blankToNull(m.get("video")) != null) {
             p.kind = Kind.VIDEO;
             p.value = m.get("video");
         }
@@ -360,8 +360,8 @@ final class IndexPass {
 
     /** Checks a row's own image cell: whole when the pass kept all of it, else from its start. */
     private Object inspect(String idx, ImageCell cell) {
-        return check(() -> cell.firstNonSpace() == '[' ? (cell.complete() ? BenchmarkLoader.inspectText(idx, cell.text(), images) : -1L)
-                : BenchmarkLoader.inspectBytes(idx, cell.bytes(), cell.kept(), cell.complete(), images));
+        return check(() -> cell.firstNonSpace() == '[' ? (cell.complete() ? RowImages.inspectText(idx, cell.text(), images) : -1L)
+                : RowImages.inspectBytes(idx, cell.bytes(), cell.kept(), cell.complete(), images));
     }
 
     private static Object check(Supplier<Long> s) {
@@ -408,28 +408,28 @@ final class IndexPass {
     /** Why a row's images cannot be used, or null; checks what the pass left unchecked, reading the row again. */
     private String imageError(PassRow p, Map<String, PassRow> imageRows, BenchmarkFile file) {
         switch (p.kind) {
-            case NONE -> { return BenchmarkLoader.NO_IMAGE; }
+            case NONE -> { return RowImages.NO_IMAGE; }
             case INLINE -> {
-                if (p.check == null) p.check = check(() -> BenchmarkLoader.inspectText(p.idx, file.imageCell(p.entry), images));
+                if (p.check == null) p.check = check(() -> RowImages.inspectText(p.idx, file.imageCell(p.entry), images));
                 return p.check instanceof String why ? why : null;
             }
             case REF -> {
                 PassRow target = imageRows.get(p.value);
                 if (target == null) return "'image' value '" + p.value + "' names no row with an image";
                 p.entry.imageRow = target.entry;
-                if (target.check == null) target.check = check(() -> BenchmarkLoader.inspectText(target.idx, file.imageCell(target.entry), images));
+                if (target.check == null) target.check = check(() -> RowImages.inspectText(target.idx, file.imageCell(target.entry), images));
                 if (target.check instanceof String why) {
                     return "its image is row " + target.idx + "'s (line " + target.line + "), which cannot be used: "
                             + (why.startsWith("row " + target.idx + ": ") ? why.substring(("row " + target.idx + ": ").length()) : why);
                 }
                 return null;
             }
-            case PATH -> { return (String) nullIfLong(check(() -> BenchmarkLoader.inspectPaths(p.value, baseDir, images))); }
+            case PATH -> { return (String) nullIfLong(check(() -> RowImages.inspectPaths(p.value, baseDir, images))); }
             case VIDEO -> {
                 try {
                     // a URL is checked against the policy here and fetched when its question starts
                     if (VideoUrls.isUrl(p.value)) images.videos().urls().check(p.value);
-                    else BenchmarkLoader.videoFile(p.value, baseDir);
+                    else RowImages.videoFile(p.value, baseDir);
                     return null;
                 } catch (BadRowException e) {
                     return e.getMessage();

@@ -1,6 +1,5 @@
 package dev.gamagent.eval;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.gamagent.util.Json;
 
 import java.io.BufferedWriter;
@@ -281,64 +280,7 @@ public final class ResultStore implements AutoCloseable {
             throw new IllegalStateException("cannot read " + dir.resolve("results.db") + ": " + e.getMessage(), e);
         }
         long[] order = seqs.stream().mapToLong(Long::longValue).toArray();
-        return new StoredRecords(order);
-    }
-
-    /** Records read one by one by their sequence numbers; iteration reads them in batches. */
-    private final class StoredRecords extends java.util.AbstractList<ResultRecord> implements java.util.RandomAccess {
-        private static final int BATCH = 256;
-        private final long[] seqs;
-
-        StoredRecords(long[] seqs) { this.seqs = seqs; }
-
-        @Override public int size() { return seqs.length; }
-
-        @Override public ResultRecord get(int i) { return batch(i, 1).get(0); }
-
-        @Override public java.util.Iterator<ResultRecord> iterator() {
-            return new java.util.Iterator<>() {
-                private int next;
-                private List<ResultRecord> batch = List.of();
-                private int inBatch;
-
-                @Override public boolean hasNext() { return next < seqs.length; }
-
-                @Override public ResultRecord next() {
-                    if (next >= seqs.length) throw new java.util.NoSuchElementException();
-                    if (inBatch == batch.size()) {
-                        batch = batch(next, Math.min(BATCH, seqs.length - next));
-                        inBatch = 0;
-                    }
-                    next++;
-                    return batch.get(inBatch++);
-                }
-            };
-        }
-
-        @Override public java.util.Spliterator<ResultRecord> spliterator() {
-            return java.util.Spliterators.spliterator(iterator(), seqs.length, java.util.Spliterator.ORDERED | java.util.Spliterator.SIZED);
-        }
-
-        /** Records {@code from .. from + n - 1} of this list, read in one query. */
-        private List<ResultRecord> batch(int from, int n) {
-            synchronized (ResultStore.this) {
-                Map<Long, String> json = new HashMap<>();
-                StringBuilder in = new StringBuilder();
-                for (int k = 0; k < n; k++) in.append(k == 0 ? "" : ",").append(seqs[from + k]);
-                try (Statement s = db.createStatement(); ResultSet rs = s.executeQuery("SELECT seq, record FROM results WHERE seq IN (" + in + ")")) {
-                    while (rs.next()) json.put(rs.getLong(1), rs.getString(2));
-                    List<ResultRecord> out = new ArrayList<>(n);
-                    for (int k = 0; k < n; k++) {
-                        String j = json.get(seqs[from + k]);
-                        if (j == null) throw new IllegalStateException("record " + seqs[from + k] + " is no longer in " + dir.resolve("results.db"));
-                        out.add(Json.MAPPER.readValue(j, ResultRecord.class));
-                    }
-                    return out;
-                } catch (SQLException | IOException e) {
-                    throw new IllegalStateException("cannot read " + dir.resolve("results.db") + ": " + e.getMessage(), e);
-                }
-            }
-        }
+        return new StoredRecords(this, db, dir.resolve("results.db"), order);
     }
 
     /** Keeps a question's report thumbnail (a data URL) with the results, so a resumed run need not decode its image again. */

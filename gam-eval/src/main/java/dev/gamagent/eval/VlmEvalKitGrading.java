@@ -1,7 +1,5 @@
 package dev.gamagent.eval;
 
-import dev.gamagent.engine.AnswerExtractor;
-
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -159,18 +157,6 @@ public final class VlmEvalKitGrading {
         return new Result(dataset, mode, circular, rows, questions, acc, judge, repeated);
     }
 
-    /** What the grading mode reads in a prediction: a letter or "Z", or null, and the step's name. */
-    private static String[] read(String prediction, Map<String, String> choices, GradingMode mode) {
-        if (mode.isVlmEvalKit()) {
-            VlmEvalKitMatcher.Match m = VlmEvalKitMatcher.infer(prediction, choices, mode.rules());
-            return new String[]{m.letter(), m.step().name().toLowerCase(Locale.ROOT).replace('_', '-')};
-        }
-        AnswerExtractor.Extraction x = AnswerExtractor.extract(prediction, choices);
-        if (x instanceof AnswerExtractor.Matched m) return new String[]{m.letter(), m.rule()};
-        if (x instanceof AnswerExtractor.Refused) return new String[]{"Z", "refusal"};
-        return new String[]{null, "none"};
-    }
-
     private static Row row(PredictionFile file, Map<String, String> r, int position, GradingMode mode, boolean mmmu, boolean circular) {
         String index = r.get("index") != null ? r.get("index") : Integer.toString(position);
         String answer = r.get("answer") == null ? "nan" : r.get("answer");
@@ -189,8 +175,8 @@ public final class VlmEvalKitGrading {
             if (!(answer.length() == 1 && answer.charAt(0) >= 'A' && answer.charAt(0) <= 'Z')) gt = "A";
         }
         String prediction = r.get("prediction") == null ? "nan" : r.get("prediction");
-        String[] m = read(prediction, choices, mode);
-        String graded = m[0] != null ? m[0] : "Z";
+        GradingMode.Reading m = mode.read(prediction, choices);
+        String graded = m.letter() != null ? m.letter() : "Z";
         String group = index;
         int rotation = 0;
         if (circular) {
@@ -200,7 +186,7 @@ public final class VlmEvalKitGrading {
             rotation = (int) ((idx - g) / CIRCULAR_STRIDE);
         }
         return new Row(index, group, rotation, r.get("split"), r.get("category"), r.get("l2-category"), gt, prediction,
-                m[0], m[1], graded.equals(gt));
+                m.letter(), m.step(), graded.equals(gt));
     }
 
     private static long integerIndex(PredictionFile file, String v) {

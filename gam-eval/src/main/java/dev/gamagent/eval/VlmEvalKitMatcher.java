@@ -1,5 +1,7 @@
 package dev.gamagent.eval;
 
+import dev.gamagent.engine.AnswerExtractor;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -73,12 +75,6 @@ public final class VlmEvalKitMatcher {
         public boolean matched() { return letter != null; }
     }
 
-    private static final String API_FAILURE = "Failed to obtain answer via API";
-    private static final List<String> REFUSALS = List.of(
-            "Sorry, I can't help with images of people yet.",
-            "I can't process this file.",
-            "I'm sorry, but without the image provided",
-            "Cannot determine the answer");
     private static final String SEPARATORS = ".()[],:;!*#{}";
     /** Python's {@code \s} in a str pattern: the characters {@code str.isspace} accepts. */
     private static final String PY_SPACE = "[\\t\\n\\x0B\\f\\r\\x1C-\\x1F \\x85\\xA0\\u1680\\u2000-\\u200A\\u2028\\u2029\\u202F\\u205F\\u3000]";
@@ -101,8 +97,9 @@ public final class VlmEvalKitMatcher {
 
     /** {@code can_infer_option}; a non-match has step NONE. */
     static Match inferOption(String answer, Map<String, String> choices, Rules rules) {
-        if (answer.contains(API_FAILURE)) return new Match(null, Step.NONE);
-        for (String r : REFUSALS) if (answer.contains(r)) return new Match("Z", Step.REFUSAL);
+        // VLMEvalKit's failed-API marker and reject_to_answer list are ours too: one home, AnswerExtractor
+        if (AnswerExtractor.isApiFailure(answer)) return new Match(null, Step.NONE);
+        if (AnswerExtractor.refusalIn(answer) != null) return new Match("Z", Step.REFUSAL);
         StringBuilder mod = new StringBuilder(answer.length());
         for (int i = 0; i < answer.length(); i++) {
             char c = answer.charAt(i);

@@ -24,7 +24,7 @@ class EvalRunnerTest {
     @TempDir Path dir;
 
     static List<EvalQuestion> questions(int n) {
-        var pic = BenchmarkLoader.decode(TestImages.base64(8, 8, Color.RED), "t");
+        var pic = RowImages.decode(TestImages.base64(8, 8, Color.RED), "t");
         List<EvalQuestion> out = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             Map<String, String> o = new LinkedHashMap<>();

@@ -238,7 +238,7 @@ class StreamingLoaderTest {
         assertThat(BenchmarkLoader.load(f, BenchmarkLoader.Filter.ALL, strict).skipped()).singleElement()
                 .satisfies(s -> assertThat(s.reason()).startsWith("its first 2 images hold"));
         // what the index pass could not check (a list too long to keep as it passed) is checked when the question starts
-        assertThatThrownBy(() -> BenchmarkLoader.decodeImages("1", Map.of("image", multi), null, null, strict))
+        assertThatThrownBy(() -> RowImages.decodeImages("1", Map.of("image", multi), null, null, strict))
                 .isInstanceOf(BenchmarkLoader.BadRowException.class).hasMessageStartingWith("its first 2 images hold")
                 .hasMessageContaining("image.max_question_megapixels");
     }
@@ -249,7 +249,7 @@ class StreamingLoaderTest {
         Path f = Files.writeString(dir.resolve("v.tsv"), "index\tvideo\tquestion\tA\tB\tanswer\n" + row("1", "clips/a.mp4", "Which way?", "left",
                 "right", "B") + row("2", "clips/none.mp4", "Which way?", "left", "right", "B"));
         AtomicReference<Path> asked = new AtomicReference<>();
-        Picture frame = BenchmarkLoader.decode(TestImages.base64(5, 5, Color.BLUE), "frame");
+        Picture frame = RowImages.decode(TestImages.base64(5, 5, Color.BLUE), "frame");
         var images = BenchmarkLoader.Images.DEFAULT.withVideo((source, video, row, loader) -> {
             asked.set(video);
             return List.of(frame, frame);
