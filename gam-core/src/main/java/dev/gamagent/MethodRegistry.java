@@ -45,7 +45,7 @@ public final class MethodRegistry {
         METHODS.put("gam", GamMethod::new);
     }
 
-    /** The debate-style methods DREAM wraps (DESIGN.md §7; docs/CONTRACTS.md §4), listed as "dream+<m>". */
+    /** The debate-style methods DREAM wraps (docs/design.md §7; docs/CONTRACTS.md §4), listed as "dream+<m>". */
     private static final List<String> DREAM_WRAPPED = List.of("debate", "self-debate", "mad", "div-mad", "dmad", "chateval",
             "debunc", "dwi", "gam");
 

@@ -19,7 +19,6 @@ import dev.gamagent.eval.data.DatasetCatalogue;
 import dev.gamagent.eval.recipe.CostEstimate;
 import dev.gamagent.eval.recipe.ImportedScores;
 import dev.gamagent.eval.recipe.PaperTable;
-import dev.gamagent.eval.recipe.ProtocolCalls;
 import dev.gamagent.eval.recipe.Recipe;
 import dev.gamagent.eval.recipe.RecipeCatalogue;
 import dev.gamagent.eval.recipe.RecipePlan;
@@ -126,24 +125,24 @@ public final class ReproduceCommand implements Callable<Integer> {
             return run(c.require(recipe));
         }
         if (show != null) {
-            show(c.require(show));
+            RecipePages.show(c.require(show), out == null ? "runs" : out.toString());
             return 0;
         }
         if (out != null) throw new IllegalArgumentException("--out goes with a RECIPE to run or with --show");
-        list(c);
+        RecipePages.list(c);
         return 0;
     }
 
     // ---- running a recipe -------------------------------------------------------------------------------------------
 
     /** One run of the plan with what the estimate needs. */
-    private record Planned(RecipePlan.EvalRun run, Config config, Path dir, Path file, List<CostEstimate.QuestionSize> sizes,
+    record Planned(RecipePlan.EvalRun run, Config config, Path dir, Path file, List<CostEstimate.QuestionSize> sizes,
                            Map<String, CostEstimate.QuestionSize> byId, List<CostEstimate.MethodEstimate> estimates) { }
 
     private int run(Recipe r) {
         System.setProperty("java.awt.headless", "true");
         List<RecipePlan.EvalRun> runs = RecipePlan.runs(r, DatasetCatalogue.builtIn(), benchmarks, methods);
-        Map<String, Map<String, ImportedScores>> imported = imported(r);
+        Map<String, Map<String, ImportedScores>> imported = ScoreImports.of(r, importScores);
         List<String> notRunnable = r.benchmarks().stream().filter(b -> b.data() == null && b.aggregate() == null)
                 .filter(b -> benchmarks.isEmpty() || benchmarks.stream().anyMatch(x -> x.equalsIgnoreCase(b.column())))
                 .map(b -> b.column() + (b.note() != null ? " (" + b.note() + ")" : "")).toList();
@@ -167,7 +166,7 @@ public final class ReproduceCommand implements Callable<Integer> {
         for (RecipePlan.EvalRun run : runs) plan.add(plan(run, price));
         System.out.println("Plan: " + r.id() + " (" + r.table() + ") on " + modelRun + (limit > 0 ? ", first " + limit + " questions per benchmark" : ""));
         System.out.println("  images sized from their headers, one row at a time (nothing decoded; a video: its stream's size × the frames taken)");
-        printEstimate(plan, price, load.questions(), spec);
+        ReproduceBill.print(plan, price, load.questions(), modelRun(spec));
         if (pilot != null) {
             List<Planned> narrowed = new ArrayList<>();
             for (Planned p : plan) {
@@ -181,7 +180,7 @@ public final class ReproduceCommand implements Callable<Integer> {
             }
             System.out.println();
             System.out.println("Narrowed by the pilot (" + pilot + " questions per benchmark; the full run resumes from them):");
-            printEstimate(narrowed, price, load.questions(), spec);
+            ReproduceBill.print(narrowed, price, load.questions(), modelRun(spec));
             writeJson(out.resolve("plan.json"), planJson(r, narrowed, modelRun));
             return 0;
         }
@@ -201,14 +200,14 @@ public final class ReproduceCommand implements Callable<Integer> {
             if (p.run().standIn() != null) standIns.put(p.run().benchmark().column(), p.run().standIn());
             List<ResultRecord> records = ResultStore.read(p.dir());
             collect(p, records, measured);
-            for (CostEstimate.MethodEstimate e : p.estimates()) actuals.add(actual(p, e, records));
+            for (CostEstimate.MethodEstimate e : p.estimates()) actuals.add(ReproduceBill.actual(p, e, records));
         }
         System.out.println();
         System.out.println("Actual cost against the estimate:");
         for (JsonNode a : actuals) {
             System.out.printf(Locale.ROOT, "  %-22s %-14s %5d answers  calls %s  prompt tokens %s  completion tokens %s%n",
                     a.get("benchmark").asText(), a.get("method").asText(), a.get("answers").asInt(),
-                    inside(a, "calls"), inside(a, "promptTokens"), inside(a, "completionTokens"));
+                    ReproduceBill.inside(a, "calls"), ReproduceBill.inside(a, "promptTokens"), ReproduceBill.inside(a, "completionTokens"));
         }
         PaperTable table = PaperTable.build(r, modelRun, matched, notPaper, measured, standIns, imported);
         String md = table.markdown();
@@ -226,62 +225,6 @@ public final class ReproduceCommand implements Callable<Integer> {
         writeJson(out.resolve("paper-table.json"), json);
         System.out.println("wrote " + out.resolve("paper-table.md") + ", " + out.resolve("paper-table.json") + ", and one gam eval run per benchmark under " + out);
         return 0;
-    }
-
-    /**
-     * {@code --import-scores}: row → column → the official scores each file holds. The column is the recipe's column whose
-     * dataset has no public answers and whose name ends the file's name ({@code <method>_<dataset>_acc.csv}; the only such
-     * column otherwise), the row is {@code ROW=} or the method the file's name starts with. Read before anything is asked,
-     * so a wrong file stops the command at once.
-     */
-    private Map<String, Map<String, ImportedScores>> imported(Recipe r) {
-        Map<String, Map<String, ImportedScores>> out = new LinkedHashMap<>();
-        if (importScores.isEmpty()) return out;
-        DatasetCatalogue catalogue = DatasetCatalogue.builtIn();
-        List<Recipe.Benchmark> closed = r.benchmarks().stream().filter(b -> b.data() != null && catalogue.find(b.data()) != null
-                && !catalogue.find(b.data()).answers()).toList();
-        if (closed.isEmpty()) {
-            throw new IllegalArgumentException("--import-scores: recipe " + r.id() + " has no column whose split lacks public answers; "
-                    + "imported scores take the place of a stand-in (e.g. gam-agent-main's MMBench_V11_Test)");
-        }
-        for (String given : importScores) {
-            String rowName = null, path = given;
-            int eq = given.indexOf('=');
-            if (eq > 0 && !Files.exists(Path.of(given))) {
-                rowName = given.substring(0, eq);
-                path = given.substring(eq + 1);
-            }
-            Path file = Path.of(path);
-            if (!Files.isRegularFile(file)) throw new IllegalArgumentException("--import-scores " + given + ": " + file + " does not exist");
-            String[] named = ImportedScores.methodAndDataset(file, closed.stream().map(Recipe.Benchmark::data).toList());
-            Recipe.Benchmark column;
-            if (named != null) {
-                column = closed.stream().filter(b -> b.data().equalsIgnoreCase(named[1])).findFirst().orElseThrow();
-                if (rowName == null) rowName = named[0];
-            } else if (closed.size() == 1) {
-                column = closed.get(0);
-            } else {
-                throw new IllegalArgumentException("--import-scores " + given + ": the file's name does not say which column it is (name it "
-                        + "<method>_<dataset>_acc.csv with one of " + closed.stream().map(Recipe.Benchmark::data).toList() + ")");
-            }
-            if (rowName == null) {
-                throw new IllegalArgumentException("--import-scores " + given + ": say which row it is (ROW=FILE), or name the file "
-                        + "<method>_" + column.data() + "_acc.csv as VLMEvalKit names its accuracy file");
-            }
-            String want = rowName.strip();
-            List<Recipe.MethodRow> rows = r.methods().stream().filter(m -> m.row().equalsIgnoreCase(want)).toList();
-            if (rows.isEmpty()) rows = r.methods().stream().filter(m -> want.equalsIgnoreCase(m.method())).toList();
-            if (rows.size() != 1) {
-                throw new IllegalArgumentException("--import-scores " + given + ": '" + want + "' " + (rows.isEmpty() ? "is no row or method"
-                        : "matches rows " + rows.stream().map(Recipe.MethodRow::row).toList() + "; give one as ROW=FILE") + " of recipe " + r.id()
-                        + " (its rows: " + r.methods().stream().map(m -> m.row() + (m.method() != null ? " (" + m.method() + ")" : "")).toList() + ")");
-            }
-            ImportedScores scores = ImportedScores.read(file);
-            out.computeIfAbsent(rows.get(0).row(), k -> new LinkedHashMap<>()).put(column.column(), scores);
-            System.err.printf(Locale.ROOT, "note: %s / %s: the official %s score %.2f %% imported from %s (%s), in place of the dev stand-in%n",
-                    column.column(), rows.get(0).row(), scores.split(), scores.overall(), file, scores.fractions() ? "fractions" : "percentages");
-        }
-        return out;
     }
 
     private Planned plan(RecipePlan.EvalRun run, PriceTable.Price price) {
@@ -420,102 +363,6 @@ public final class ReproduceCommand implements Callable<Integer> {
         }
     }
 
-    private static ObjectNode actual(Planned p, CostEstimate.MethodEstimate e, List<ResultRecord> records) {
-        long calls = 0, prompt = 0, completion = 0, millis = 0;
-        int answers = 0;
-        for (ResultRecord x : records) {
-            if (!x.method().equals(e.method()) || x.isError()) continue;
-            calls += x.calls();
-            prompt += x.promptTokens();
-            completion += x.completionTokens();
-            millis += x.millis();
-            answers++;
-        }
-        // the range is for the questions of the plan; scale it to the questions answered
-        double f = e.questions() == 0 ? 0 : (double) answers / e.questions();
-        ObjectNode a = Json.MAPPER.createObjectNode();
-        a.put("benchmark", p.run().benchmark().column());
-        a.put("data", p.run().data());
-        a.put("method", e.method());
-        a.put("answers", answers);
-        a.put("plannedQuestions", e.questions());
-        range(a, "calls", calls, e.calls().low() * f, e.calls().high() * f);
-        range(a, "promptTokens", prompt, e.promptTokens().low() * f, e.promptTokens().high() * f);
-        range(a, "completionTokens", completion, e.completionTokens().low() * f, e.completionTokens().high() * f);
-        a.put("seconds", millis / 1000.0);
-        return a;
-    }
-
-    private static void range(ObjectNode a, String key, long value, double low, double high) {
-        ObjectNode n = a.putObject(key);
-        n.put("actual", value);
-        n.put("estimateLow", Math.floor(low));
-        n.put("estimateHigh", Math.ceil(high));
-        n.put("inside", value >= Math.floor(low) && value <= Math.ceil(high));
-    }
-
-    private static String inside(JsonNode a, String key) {
-        JsonNode n = a.get(key);
-        return String.format(Locale.ROOT, "%,d (estimate %s–%s%s)", n.get("actual").asLong(), human(n.get("estimateLow").asDouble()),
-                human(n.get("estimateHigh").asDouble()), n.get("inside").asBoolean() ? ", inside" : ", OUTSIDE");
-    }
-
-    private void printEstimate(List<Planned> plan, PriceTable.Price price, int inFlight, BackendSpec spec) {
-        double callsLo = 0, callsHi = 0, promptLo = 0, promptHi = 0, complLo = 0, complHi = 0, dollarsLo = 0, dollarsHi = 0;
-        double pCalls = 0, pPrompt = 0, pCompl = 0, pSeconds = 0, pDollars = 0;
-        boolean piloted = false;
-        for (Planned p : plan) {
-            System.out.println("  " + p.run().benchmark().column() + " = " + p.run().data() + " (" + p.file().getFileName() + "): "
-                    + p.sizes().size() + " questions" + (p.run().standIn() != null ? "; " + p.run().standIn() : "")
-                    + (p.run().sweep() != null ? "; one full-length run, every K_max re-decided by gam sweep at no cost" : ""));
-            System.out.printf(Locale.ROOT, "    %-16s %-9s %-24s %-24s %-24s%n", "method", "calls/q", "calls", "prompt tokens", "completion tokens");
-            for (CostEstimate.MethodEstimate e : p.estimates()) {
-                System.out.printf(Locale.ROOT, "    %-16s %-9s %-24s %-24s %-24s%n", e.method(), e.callsPerQuestion(), range(e.calls()),
-                        range(e.promptTokens()), range(e.completionTokens()));
-                callsLo += e.calls().low(); callsHi += e.calls().high();
-                promptLo += e.promptTokens().low(); promptHi += e.promptTokens().high();
-                complLo += e.completionTokens().low(); complHi += e.completionTokens().high();
-                if (e.dollars() != null) { dollarsLo += e.dollars().low(); dollarsHi += e.dollars().high(); }
-                if (e.pilot() != null) {
-                    CostEstimate.Pilot q = e.pilot();
-                    piloted = true;
-                    System.out.printf(Locale.ROOT, "    %-16s from %d answers: calls %s, prompt tokens %s (95 %%: %s), completion tokens %s, %.2f s per question%n",
-                            "", q.n(), human(q.calls()), human(q.promptTokens()), range(q.promptInterval()), human(q.completionTokens()), q.secondsPerQuestion());
-                    pCalls += q.calls(); pPrompt += q.promptTokens(); pCompl += q.completionTokens();
-                    pSeconds += q.secondsPerQuestion() * e.questions();
-                    if (q.dollars() != null) pDollars += q.dollars();
-                }
-            }
-        }
-        System.out.printf(Locale.ROOT, "  total: calls %s, prompt tokens %s, completion tokens %s%n", human(callsLo) + "–" + human(callsHi),
-                human(promptLo) + "–" + human(promptHi), human(complLo) + "–" + human(complHi));
-        String model = modelRun(spec);
-        if (price != null) System.out.printf(Locale.ROOT, "  dollars at %s's price (eval.prices): $%.2f–$%.2f%n", model, dollarsLo, dollarsHi);
-        else System.out.println("  dollars: no price for " + model + " in eval.prices (a self-hosted model costs its server's time)");
-        if (piloted) {
-            System.out.printf(Locale.ROOT, "  from the pilot: calls %s, prompt tokens %s, completion tokens %s%s; time ≈ %s at %d questions in flight "
-                            + "(the pilot's wall time per question; a busier server is slower)%n", human(pCalls), human(pPrompt), human(pCompl),
-                    price != null ? String.format(Locale.ROOT, ", $%.2f", pDollars) : "", duration(pSeconds / Math.max(1, inFlight)), inFlight);
-        } else {
-            System.out.println("  time: depends on the server's speed; --pilot N measures it (at " + inFlight + " questions in flight)");
-        }
-    }
-
-    private static String range(CostEstimate.Range r) { return human(r.low()) + "–" + human(r.high()); }
-
-    private static String human(double v) {
-        if (v >= 1e9) return String.format(Locale.ROOT, "%.2fG", v / 1e9);
-        if (v >= 1e6) return String.format(Locale.ROOT, "%.2fM", v / 1e6);
-        if (v >= 1e4) return String.format(Locale.ROOT, "%.1fk", v / 1e3);
-        return String.format(Locale.ROOT, "%,.0f", v);
-    }
-
-    private static String duration(double seconds) {
-        if (seconds < 120) return String.format(Locale.ROOT, "%.0f s", seconds);
-        if (seconds < 7200) return String.format(Locale.ROOT, "%.0f min", seconds / 60);
-        return String.format(Locale.ROOT, "%.1f h", seconds / 3600);
-    }
-
     private ObjectNode planJson(Recipe r, List<Planned> plan, String modelRun) {
         ObjectNode o = Json.MAPPER.createObjectNode();
         o.put("recipe", r.id());
@@ -573,78 +420,6 @@ public final class ReproduceCommand implements Callable<Integer> {
 
     // ---- describing recipes -----------------------------------------------------------------------------------------
 
-    private static void list(RecipeCatalogue c) {
-        Config defaults = Config.defaults();
-        for (Recipe r : c.recipes()) {
-            System.out.println(r.id() + ": " + shortPaper(r.paper()) + ", " + r.table());
-            System.out.println("  " + r.title());
-            System.out.println("  benchmarks: " + String.join(", ", r.benchmarks().stream().filter(b -> b.aggregate() == null)
-                    .map(b -> b.column() + (b.data() == null ? " (not runnable yet)" : " = " + b.data())).toList()));
-            System.out.printf(Locale.ROOT, "  published figures in our text: %d of %d cells%n", r.figures().size(), r.cells());
-            List<String> calls = new ArrayList<>();
-            for (Recipe.MethodRow m : r.methods()) {
-                if (m.method() == null) { calls.add(m.row() + " (no method: empty row)"); continue; }
-                Config cfg = withSettings(defaults, m.settings());
-                calls.add(m.row() + " " + ProtocolCalls.of(m.method(), cfg));
-            }
-            if (r.run() != null) {
-                calls.clear();
-                calls.add("one " + r.run().method() + " run with " + r.run().settings().keySet() + ": "
-                        + ProtocolCalls.of(r.run().method(), withSettings(defaults, r.run().settings())) + ", re-decided by gam sweep at no cost");
-            }
-            System.out.println("  calls per question (methods' protocols): " + String.join("; ", calls));
-        }
-        System.out.println("Calls are ranges from each protocol (no debate … every round), assuming the backend gives log-probs. "
-                + "'gam reproduce RECIPE --dry-run --out DIR' adds tokens, dollars and the questions of your copy of each benchmark; "
-                + "'gam reproduce --show RECIPE' prints the figures and the commands.");
-    }
 
-    private void show(Recipe r) {
-        String root = out == null ? "runs" : out.toString();
-        System.out.println(r.id() + ": " + r.paper());
-        System.out.println(r.table() + " — " + r.title() + (r.unit() != null ? " (" + r.unit() + ")" : ""));
-        List<String> columns = r.columns().isEmpty() ? r.benchmarks().stream().map(Recipe.Benchmark::column).toList() : r.columns();
-        for (Recipe.Model model : r.models()) {
-            Map<String, Map<String, String>> cells = new LinkedHashMap<>();
-            for (Recipe.Figure f : r.figures()) {
-                if (f.model().equals(model.name())) cells.computeIfAbsent(f.row(), k -> new LinkedHashMap<>()).put(f.column(), f.value() + (f.derived() != null ? "*" : ""));
-            }
-            System.out.println();
-            System.out.println(model.name() + (model.aliases().isEmpty() ? "" : " (also: " + String.join(", ", model.aliases()) + ")"));
-            int w = Math.max(12, r.methods().stream().mapToInt(m -> m.row().length()).max().orElse(12));
-            StringBuilder h = new StringBuilder(String.format(Locale.ROOT, "  %-" + w + "s", "row"));
-            for (String col : columns) h.append(String.format(Locale.ROOT, " %10s", abbreviate(col)));
-            System.out.println(h);
-            for (Recipe.MethodRow m : r.methods()) {
-                StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "  %-" + w + "s", m.row()));
-                for (String col : columns) line.append(String.format(Locale.ROOT, " %10s", cells.getOrDefault(m.row(), Map.of()).getOrDefault(col, "·")));
-                System.out.println(line);
-            }
-        }
-        System.out.println();
-        System.out.println("· = not in the text we hold; * = derived, not printed (see the recipe). Missing: " + r.missing());
-        System.out.println();
-        System.out.println("Rows:");
-        for (Recipe.MethodRow m : r.methods()) {
-            System.out.println("  " + m.row() + ": " + (m.method() == null ? "no method (" + m.note() + ")" : m.method()
-                    + (m.paperSettings() != null ? "; paper: " + m.paperSettings() : "")));
-        }
-        System.out.println();
-        System.out.println("Run it all: gam reproduce " + r.id() + " --out " + root + "/" + r.id() + " [backend flags] (add --dry-run for the plan and its cost)");
-        System.out.println("or step by step (add your backend flags, e.g. --backend openai --base-url http://127.0.0.1:8000/v1 --model Qwen/Qwen2.5-VL-7B-Instruct):");
-        for (RecipePlan.Step s : RecipePlan.steps(r, DatasetCatalogue.builtIn(), Config.defaults(), root)) {
-            if (s.command() != null) System.out.println("  " + s.command());
-            if (s.note() != null) System.out.println("    # " + s.note());
-        }
-    }
 
-    private static Config withSettings(Config base, Map<String, JsonNode> settings) {
-        Config c = base;
-        for (var e : settings.entrySet()) c = c.with(e.getKey(), e.getValue().isTextual() ? e.getValue().asText() : e.getValue().toString());
-        return c;
-    }
-
-    private static String shortPaper(String paper) { return paper.contains(":") ? paper.substring(0, paper.indexOf(':')) : paper; }
-
-    private static String abbreviate(String s) { return s.length() <= 10 ? s : s.substring(0, 10); }
 }

@@ -59,7 +59,7 @@ public final class SweepCommand implements Callable<Integer> {
                 new OpenAnswerMatcher(c.number("eval.numeric_tolerance", 0.01)));
         var ablations = Sweep.ablationsOn(records);
         if (!ablations.isEmpty()) {
-            // the controller ran these; re-deciding without them would report a different method (DESIGN.md §6)
+            // the controller ran these; re-deciding without them would report a different method (docs/design.md §6)
             System.out.println("recorded with gam.ablation." + String.join(", gam.ablation.", ablations) + ": re-decided with "
                     + (ablations.size() == 1 ? "it" : "them"));
         }

@@ -33,7 +33,7 @@ import static org.assertj.core.api.Assertions.within;
  * Issue 3's acceptance test: {@code gam ask} end to end through {@link Main#run} against real HTTP wire
  * servers whose replies carry top-k log-probs. The round-0 uncertainties, option distributions and
  * influence weights in the trace are recomputed here, independently of the production code, from the
- * log-probs the server sent (DESIGN.md §3–5). Also: the other wire formats, dream+gam, debate, log-prob
+ * log-probs the server sent (docs/design.md §3–5). Also: the other wire formats, dream+gam, debate, log-prob
  * refusal, answer-span scoring, and {@code gam eval} over the same server.
  */
 class AskEndToEndTest {
@@ -126,7 +126,7 @@ class AskEndToEndTest {
             agents.get(0).at("/claims/0/region").fieldNames().forEachRemaining(regionFields::add);
             assertThat(regionFields).as("a claim's region in the trace").containsExactly("x0", "y0", "x1", "y1");
 
-            // s_j = (1 − U_j) + λ·Σ_{i≠j} Sim_ij − γ·N·U_j ; w = softmax(s/τ) (DESIGN.md §5), Sim = Bhattacharyya (§4)
+            // s_j = (1 − U_j) + λ·Σ_{i≠j} Sim_ij − γ·N·U_j ; w = softmax(s/τ) (docs/design.md §5), Sim = Bhattacharyya (§4)
             double[][] sim = new double[n][n];
             for (int i = 0; i < n; i++) for (int j = 0; j < n; j++) {
                 double b = 0;
@@ -342,9 +342,9 @@ class AskEndToEndTest {
         }
     }
 
-    // ---- the formulas, written again from DESIGN.md, independent of the production code ----
+    // ---- the formulas, written again from docs/design.md, independent of the production code ----
 
-    /** Φ_gen (DESIGN.md §3): mean over tokens of α·Ĥ_t + β·(1 − Δ_t), Ĥ over (top-k, residual) / ln(k+1). */
+    /** Φ_gen (docs/design.md §3): mean over tokens of α·Ĥ_t + β·(1 − Δ_t), Ĥ over (top-k, residual) / ln(k+1). */
     /** The tokens gam's default {@code content} scoring reads: those overlapping the answer, claim and evidence text. */
     static List<TokenLogprob> content(List<TokenLogprob> sent) {
         List<TokenLogprob> c = dev.gamagent.uncertainty.ContentSpans.select(sent, dev.gamagent.gam.ClaimParser::contentSpans);

@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * {@code gam ask --json} (DESIGN.md §9) is {@link AnswerJson}'s object, then the method and the backend: the one home
+ * {@code gam ask --json} (docs/design.md §9) is {@link AnswerJson}'s object, then the method and the backend: the one home
  * of the answer's JSON, which {@code gam serve}'s {@code gam} object shares (GamServerAnswerJsonTest).
  */
 class AskJsonShapeTest {

@@ -43,7 +43,7 @@ import static org.assertj.core.api.Assertions.within;
  * in one panel — run through {@code gam ask}, {@code gam eval} and {@code gam serve} against two real loopback
  * HTTP servers that answer differently (the large one says A sharply, the small one B less surely). Each agent's
  * requests must reach its own server, the trace must say which backend and model answered, and GAM's round-0
- * weights must follow each server's log-probs (recomputed here from what each server sent, DESIGN.md §3–5).
+ * weights must follow each server's log-probs (recomputed here from what each server sent, docs/design.md §3–5).
  */
 class MixedPanelEndToEndTest {
     static final Path EXAMPLE = Path.of("examples/panel.json");
@@ -180,7 +180,7 @@ class MixedPanelEndToEndTest {
         }
         assertThat(u[0]).as("the sharp large server is surer than the small one").isLessThan(u[1]);
         // s_j = (1 − U_j) + λ·Σ_{i≠j} Sim_ij − γ·N·U_j ; w = softmax(s/τ), Sim = Bhattacharyya over options; a pair with an
-        // expert that holds no opinion (the built-in model may find a question outside its role) counts 0 (DESIGN.md §5)
+        // expert that holds no opinion (the built-in model may find a question outside its role) counts 0 (docs/design.md §5)
         boolean[] opinion = new boolean[n];
         for (int j = 0; j < n; j++) opinion[j] = !r0.at("/extra/no_opinion").has(agents.get(j).path("id").asText());
         assertThat(opinion[0] && opinion[1]).as("both servers' experts hold an opinion").isTrue();

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gamagent.util.Json;
 
 /**
- * An {@link Answer} as JSON, the one shape of {@code gam ask --json} (DESIGN.md §9) and of the {@code gam} object
+ * An {@link Answer} as JSON, the one shape of {@code gam ask --json} (docs/design.md §9) and of the {@code gam} object
  * {@code gam serve} adds to a completion (docs/SERVER.md): answer, option, confidence, uncertainty, rounds,
  * termination, tokens, calls and millis, in that order; each caller appends what only it reports.
  */

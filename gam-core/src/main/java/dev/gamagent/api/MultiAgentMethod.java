@@ -9,7 +9,7 @@ import java.util.Optional;
 import java.util.function.Function;
 
 /**
- * A method that runs a panel of agents and can name them before it runs. DREAM (DESIGN.md §7) probes each
+ * A method that runs a panel of agents and can name them before it runs. DREAM (docs/design.md §7) probes each
  * agent as the method will run it — role, instructions, backend, sampling — and after its rollback lets the
  * method's own rule pick the final answer. {@link #agents} is all a new method must write; {@link #decide}
  * stays empty for methods whose rule is a majority vote.
@@ -39,7 +39,7 @@ public interface MultiAgentMethod extends Method {
 
     /**
      * What agent {@code index} sends in round 0 when it sees {@code images}, and how the method reads the reply. DREAM's
-     * probe asks exactly this at each scale (DESIGN.md §7), so the probe at the scale the agent then debates at is its
+     * probe asks exactly this at each scale (docs/design.md §7), so the probe at the scale the agent then debates at is its
      * round-0 answer, not a second identical call. Empty (the default): the method has no fixed round-0 request (its
      * agents speak in turn, each seeing the last), and DREAM probes it with its own one-line prompt.
      */

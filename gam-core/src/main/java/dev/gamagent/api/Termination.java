@@ -4,7 +4,7 @@ package dev.gamagent.api;
 public enum Termination {
     CONSENSUS("consensus"), UNCERTAINTY("uncertainty"), STAGNATION("stagnation"), MAX_ROUNDS("max_rounds"),
     BUDGET("budget"), MODERATOR("moderator"), SINGLE("single"), FIXED_ROUNDS("fixed_rounds"),
-    /** The "no uncertainty" ablation's stop: every expert with an opinion chose the same answer (DESIGN.md §6). */
+    /** The "no uncertainty" ablation's stop: every expert with an opinion chose the same answer (docs/design.md §6). */
     AGREEMENT("agreement");
 
     private final String label;

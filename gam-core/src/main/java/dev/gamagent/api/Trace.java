@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The full, serialisable record of one method run on one question (DESIGN.md section 9). Written with
+ * The full, serialisable record of one method run on one question (docs/design.md section 9). Written with
  * {@code --trace FILE}, returned by the library, drawn by the web viewer and the reports.
  *
  * @param extra method-specific records, e.g. DREAM's {@code probes} and {@code branch}

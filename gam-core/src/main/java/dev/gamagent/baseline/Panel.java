@@ -239,8 +239,8 @@ public final class Panel {
             Choice c = r.choices().get(i);
             var p = ReplyParser.parse(c.text(), question);
             String id = r.choices().size() > 1 ? a.id() + "-" + (i + 1) : a.id();
-            // an open answer that only declines ("cannot determine") holds no opinion: U = 1, as GAM's experts (DESIGN.md §5)
-            Estimate u = !question.isMultipleChoice() && dev.gamagent.game.Consensus.declines(p.answer()) ? Estimate.notApplicable() : estimator.estimate(c);
+            // an open answer that only declines ("cannot determine") holds no opinion: U = 1, as GAM's experts (docs/design.md §5)
+            Estimate u = !question.isMultipleChoice() && dev.gamagent.influence.Consensus.declines(p.answer()) ? Estimate.notApplicable() : estimator.estimate(c);
             choices.put(id + "#" + k, c);
             out.add(new Turn(id, a.role(), k, scale, p.answer(), p.option(), u,
                     i == 0 ? spent : TokenCount.ZERO, c.text(), p.how(), null, label, r.model() == null ? backend.name() : r.model()));

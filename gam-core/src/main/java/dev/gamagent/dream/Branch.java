@@ -6,7 +6,7 @@ import java.util.Locale;
 import java.util.stream.Collectors;
 
 /**
- * The four branches of DREAM's probe round (DREAM §3.1, Fig. 2 and Fig. 4; DESIGN.md §7), each knowing which scales
+ * The four branches of DREAM's probe round (DREAM §3.1, Fig. 2 and Fig. 4; docs/design.md §7), each knowing which scales
  * every agent then debates at and what note the debate prompts carry. Whether every readable probe agreed (our
  * Consensus) is recorded beside the branch, not as a fifth one ({@link ResolutionAssignment.Agreement}), so branch shares
  * compare with DREAM's Figure 4.
@@ -57,7 +57,7 @@ public sealed interface Branch {
 
     /**
      * Confident answers disagree: everyone gets every probe scale and is told only that the probes disagreed
-     * (DESIGN.md §7: probe answers never reach the debate, so the note names none of them).
+     * (docs/design.md §7: probe answers never reach the debate, so the note names none of them).
      */
     record ConflictMixRes(List<Double> scales) implements Branch {
         public ConflictMixRes { scales = List.copyOf(scales); }

@@ -100,7 +100,7 @@ public final class DreamMethod implements Method {
             innerCtx = ctx.withScales(new RunContext.AgentScales(probe.branch().assignment(probe.agents()), probe.branch().note()));
         }
         // record ANLL of every inner reply so rollback can use DREAM's signal; the trace's own u otherwise
-        // a probe that asked exactly an agent's round-0 request is its round-0 answer (DESIGN.md §7): the inner method takes it
+        // a probe that asked exactly an agent's round-0 request is its round-0 answer (docs/design.md §7): the inner method takes it
         AnllRecorder recorder = new AnllRecorder(replies.over(innerCtx.backend()));
         BackendResolver resolver = innerCtx.backends();
         innerCtx = new RunContext(recorder, agentBackend -> recorder.alongside(replies.over(resolver.resolve(agentBackend))),

@@ -6,7 +6,7 @@ import dev.gamagent.backend.TokenCount;
  * One probe: agent {@code agent} (index {@code agentIndex} of the inner method's panel, in its {@code role}, on
  * the backend named {@code backend}) answered at {@code scale} (images of {@code width}×{@code height} after
  * that backend's pixel cap) with ANLL uncertainty {@code u}; {@code error} set when the call failed (then u = 1).
- * {@code request} says what was asked: {@code round-0} (the inner method's own round-0 request, DESIGN.md §7) or
+ * {@code request} says what was asked: {@code round-0} (the inner method's own round-0 request, docs/design.md §7) or
  * {@code dream_probe} (DREAM's one-line prompt, for a method whose agents speak in turn); {@code reused} is true when
  * the inner method's round 0 sent exactly this request and got this reply instead of a second call: its tokens are
  * then counted in round 0, not in the probe round. {@code frames} is how many images the probe sent (a video's frames,

@@ -11,7 +11,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Probe replies the inner method takes as its round-0 answers (DESIGN.md §7): a probe whose request is exactly an
+ * Probe replies the inner method takes as its round-0 answers (docs/design.md §7): a probe whose request is exactly an
  * agent's round-0 request — the same agent, prompt, pictures (the same scaled copies) and sampling — is that agent's
  * round-0 answer, not a second identical call (StaticAll at the base scale, PerAgent at the agent's own scale). The
  * inner method's backends are wrapped: a round-0 request equal to a kept probe's gets the probe's reply, once; anything

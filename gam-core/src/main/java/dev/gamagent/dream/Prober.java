@@ -18,8 +18,8 @@ import dev.gamagent.engine.ParallelCalls;
 import dev.gamagent.engine.PromptText;
 import dev.gamagent.engine.Prompts;
 import dev.gamagent.engine.ReplyParser;
-import dev.gamagent.game.BgeSentenceEmbedder;
-import dev.gamagent.game.Similarity;
+import dev.gamagent.influence.BgeSentenceEmbedder;
+import dev.gamagent.influence.Similarity;
 import dev.gamagent.image.Picture;
 import dev.gamagent.uncertainty.Estimate;
 import dev.gamagent.uncertainty.UncertaintyEstimator;
@@ -54,7 +54,7 @@ record Prober(Method inner, Question q, RunContext ctx, DreamSettings s, ProbeRe
 
     /**
      * Every agent answers at every scale, in parallel, as the inner method runs it. A {@link MultiAgentMethod} with a fixed
-     * round-0 request ({@link MultiAgentMethod#opening}) is asked exactly that, with the images at the scale (DESIGN.md §7:
+     * round-0 request ({@link MultiAgentMethod#opening}) is asked exactly that, with the images at the scale (docs/design.md §7:
      * probes ask what round 0 asks), and its replies are kept for the inner round 0 ({@link ProbeReplies}); any other
      * method's agents get DREAM's one-line {@code dream_probe} prompt with their role and instructions, on their own
      * backend at their own temperature. Scales whose capped image size repeats a smaller scale's on that agent's backend are

@@ -9,7 +9,7 @@ import java.util.Map;
 import java.util.TreeSet;
 
 /**
- * DREAM's dynamic resolution assignment (DREAM §3.1; DESIGN.md §7): the adaptive threshold over this
+ * DREAM's dynamic resolution assignment (DREAM §3.1; docs/design.md §7): the adaptive threshold over this
  * question's probes, the confident set, the branch it selects and whether the probes all agreed.
  */
 public final class ResolutionAssignment {
@@ -18,7 +18,7 @@ public final class ResolutionAssignment {
     private ResolutionAssignment() { }
 
     /**
-     * Every readable probe named the same answer and at least one was confident (DESIGN.md §7, our Consensus): the
+     * Every readable probe named the same answer and at least one was confident (docs/design.md §7, our Consensus): the
      * probes' answer and the mean u of the readable probes. Whether it skips the debate is a setting.
      */
     public record Agreement(String answer, String option, double uncertainty) { }
@@ -56,7 +56,7 @@ public final class ResolutionAssignment {
     public static Branch decide(List<Probe> marked, int agents, List<Double> scales) { return route(marked, agents, scales).branch(); }
 
     /**
-     * The branch for marked probes of {@code agents} agents at {@code scales} (DREAM Fig. 2; DESIGN.md §7): empty
+     * The branch for marked probes of {@code agents} agents at {@code scales} (DREAM Fig. 2; docs/design.md §7): empty
      * confident set → StaticAll; disagreeing confident answers → ConflictMixRes; agreeing, and every agent that answered
      * at all confident somewhere → PerAgent (an agent that answered at no scale debates at 1x); otherwise MixRes. Beside
      * it, the agreement: every readable probe names the confident answer (needs no probe beyond one to be confident: with

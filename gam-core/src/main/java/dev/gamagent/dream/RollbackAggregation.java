@@ -11,7 +11,7 @@ import java.util.Map;
 import java.util.function.ToDoubleBiFunction;
 
 /**
- * DREAM's uncertainty-guided rollback aggregation (URA, DREAM §3.2; DESIGN.md §7), read from any method's
+ * DREAM's uncertainty-guided rollback aggregation (URA, DREAM §3.2; docs/design.md §7), read from any method's
  * trace: for each agent (stable id across rounds), r* is its most confident earlier round with a readable answer; its answer is
  * restored when u(final) > (1 + ρ)·u(r*) and the final answer differs. Then a majority vote, ties to the
  * lower uncertainty, unless the inner method decides with its own rule over {@link Outcome#answers}.

@@ -2,7 +2,7 @@ package dev.gamagent.engine;
 
 import dev.gamagent.api.Question;
 import dev.gamagent.engine.AnswerExtractor;
-import dev.gamagent.game.Consensus;
+import dev.gamagent.influence.Consensus;
 
 import java.util.Locale;
 import java.util.Map;

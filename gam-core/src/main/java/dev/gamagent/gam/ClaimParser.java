@@ -73,7 +73,7 @@ public final class ClaimParser {
     }
 
     /**
-     * The character ranges of an expert reply's content, for Φ_gen's {@code content} scoring (DESIGN.md §3): the
+     * The character ranges of an expert reply's content, for Φ_gen's {@code content} scoring (docs/design.md §3): the
      * answer, claim texts and evidence, read the way {@link #parseAnswer} reads the reply (JSON, then the line
      * format). Keys, quotes, braces, labels ("ANSWER:", "CLAIM 1:", "CONFIDENCE:"), confidences and regions are
      * scaffolding. Null for prose (free text is all content) and for an unreadable reply.

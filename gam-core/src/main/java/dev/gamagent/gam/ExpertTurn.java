@@ -22,7 +22,7 @@ record ExpertTurn(AgentSpec spec, int index, String raw, Choice choice, ParsedRe
     /**
      * Why this answering expert holds no opinion ("not applicable", "unreadable": no answer, or a multiple-choice
      * reply naming no option; "declined": an open answer that only declines), or null when it holds one. Such an
-     * expert keeps its weight but does not shape the game (DESIGN.md §5; the rule is {@link GamDecision#noOpinion}).
+     * expert keeps its weight but does not shape the game (docs/design.md §5; the rule is {@link GamDecision#noOpinion}).
      */
     String noOpinion(boolean multipleChoice) {
         return answered() ? GamDecision.noOpinion(parsed.notApplicable(), parsed.parse(), answer, option, multipleChoice) : null;

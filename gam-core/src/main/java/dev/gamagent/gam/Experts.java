@@ -12,7 +12,7 @@ import dev.gamagent.engine.AgentImages;
 import dev.gamagent.engine.AnswerSampler;
 import dev.gamagent.engine.PromptText;
 import dev.gamagent.engine.ReplyParser;
-import dev.gamagent.game.OptionDistribution;
+import dev.gamagent.influence.OptionDistribution;
 import dev.gamagent.image.Picture;
 import dev.gamagent.uncertainty.Estimate;
 
@@ -25,7 +25,7 @@ import java.util.function.Function;
 
 /**
  * The experts of one round: each asked in parallel (round 0 the question, later rounds a revision with the peers' answers
- * and the critiques), its reply read into a turn with its answer, uncertainty U and option distribution (DESIGN.md §4–5).
+ * and the critiques), its reply read into a turn with its answer, uncertainty U and option distribution (docs/design.md §4–5).
  */
 final class Experts {
     private final GamRun run;
@@ -110,7 +110,7 @@ final class Experts {
         if (run.s.noUncertainty()) {
             u = new Estimate(GamSettings.EQUAL_U, UncertaintySignal.FIXED); // the ablation: one U for all, opinionless included
         } else if (opinionless) {
-            u = Estimate.notApplicable(); // not applicable or no readable answer: maximal uncertainty (DESIGN.md §5)
+            u = Estimate.notApplicable(); // not applicable or no readable answer: maximal uncertainty (docs/design.md §5)
         } else if (sampled != null) {
             u = sampled.uncertainty();
         } else {
@@ -119,13 +119,13 @@ final class Experts {
         Map<String, Double> dist = null;
         String source = null;
         if (run.q.isMultipleChoice() && opinionless) {
-            dist = OptionDistribution.smoothed(run.letters, null, 1); // no opinion: nothing chosen, uniform (DESIGN.md §5)
+            dist = OptionDistribution.smoothed(run.letters, null, 1); // no opinion: nothing chosen, uniform (docs/design.md §5)
             source = "uniform";
         } else if (run.q.isMultipleChoice() && sampled != null) {
             dist = sampled.distribution();
             source = "samples";
         } else if (run.q.isMultipleChoice()) {
-            // the letter token's own probabilities when they describe the choice the reply made (DESIGN.md §4), else the
+            // the letter token's own probabilities when they describe the choice the reply made (docs/design.md §4), else the
             // chosen option smoothed by U; under "no uncertainty" U says nothing, so the chosen option alone
             Map<String, Double> read = OptionDistribution.fromLogprobs(c.logprobs(), run.letters, option);
             if (OptionDistribution.follows(read, option)) {
@@ -170,7 +170,7 @@ final class Experts {
                 .from(spec.id(), 0);
     }
 
-    /** An expert's reply as the controller reads it: its answer and option, or no answer when it holds no opinion (DESIGN.md §5). */
+    /** An expert's reply as the controller reads it: its answer and option, or no answer when it holds no opinion (docs/design.md §5). */
     static MultiAgentMethod.Reading read(Question q, String text) {
         ParsedResponse p = ClaimParser.parseAnswer(text, q.options());
         String option = null, answer = p.answer();

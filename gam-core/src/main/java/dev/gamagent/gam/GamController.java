@@ -6,8 +6,8 @@ import dev.gamagent.api.Question;
 import dev.gamagent.api.RunContext;
 import dev.gamagent.api.Termination;
 import dev.gamagent.api.Trace;
-import dev.gamagent.game.DebateRule;
-import dev.gamagent.game.Similarity;
+import dev.gamagent.influence.DebateRule;
+import dev.gamagent.influence.Similarity;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -16,7 +16,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The GAM-Agent controller for one question (GAM-Agent §3.5; DESIGN.md §6): round 0 experts in
+ * The GAM-Agent controller for one question (GAM-Agent §3.5; docs/design.md §6): round 0 experts in
  * parallel; U_i, Sim, w, U_sys, C; debate iff U_sys > θ_U or C > θ_C; each round picks disputed claims,
  * runs the critics and then the experts' revisions in parallel and recomputes the game; stops on
  * uncertainty, stagnation, K_max or budget. It plays the rounds; {@link Experts}, {@link Critics}, {@link Judge},

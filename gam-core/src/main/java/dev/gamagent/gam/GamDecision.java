@@ -1,16 +1,16 @@
 package dev.gamagent.gam;
 
 import dev.gamagent.api.Question;
-import dev.gamagent.game.Consensus;
-import dev.gamagent.game.GameState;
-import dev.gamagent.game.Similarity;
+import dev.gamagent.influence.Consensus;
+import dev.gamagent.influence.GameState;
+import dev.gamagent.influence.Similarity;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
 /**
- * GAM's decision over a round's experts (DESIGN.md §5–6): which experts hold an opinion, the game over those that
+ * GAM's decision over a round's experts (docs/design.md §5–6): which experts hold an opinion, the game over those that
  * answered, the weighted consensus and its confidence. The controller decides every round with it; DREAM's rollback
  * decides dream+gam with the same rule (GamMethod#decide).
  */
@@ -62,7 +62,7 @@ final class GamDecision {
     record Decision(String answer, String option, double confidence) { }
 
     /**
-     * GAM's decision rule (DESIGN.md §6, {@link Consensus}) over the experts' answers, option distributions, weights w,
+     * GAM's decision rule (docs/design.md §6, {@link Consensus}) over the experts' answers, option distributions, weights w,
      * uncertainties u and whether each holds an opinion (option letters for multiple choice); {@code sim} is the open answers' similarity matrix (unused
      * for multiple choice). DREAM's rollback decides dream+gam with this same rule (GamMethod#decide).
      */
@@ -87,7 +87,7 @@ final class GamDecision {
 
     /**
      * Open answers: p_i(answer) read as Sim(R_i, answer)·(1 − U_i) over the experts with an opinion, their weights
-     * renormalised: confidence = Σ_i w_i·Sim·(1 − U_i) / Σ_i w_i (our reading of DESIGN.md §6 where no option
+     * renormalised: confidence = Σ_i w_i·Sim·(1 − U_i) / Σ_i w_i (our reading of docs/design.md §6 where no option
      * distribution exists).
      */
     private static double openConfidence(double[] w, double[] u, double[] simToAnswer, boolean[] opinion) {

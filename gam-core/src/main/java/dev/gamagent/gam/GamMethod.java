@@ -7,9 +7,9 @@ import dev.gamagent.api.RunContext;
 import dev.gamagent.api.Trace;
 import dev.gamagent.config.Config;
 import dev.gamagent.engine.Prompts;
-import dev.gamagent.game.BgeSentenceEmbedder;
-import dev.gamagent.game.OptionDistribution;
-import dev.gamagent.game.Similarity;
+import dev.gamagent.influence.BgeSentenceEmbedder;
+import dev.gamagent.influence.OptionDistribution;
+import dev.gamagent.influence.Similarity;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -18,7 +18,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The {@code gam} method: GAM-Agent's uncertainty-aware, game-theoretic debate (DESIGN.md §3–6). Settings
+ * The {@code gam} method: GAM-Agent's uncertainty-aware, game-theoretic debate (docs/design.md §3–6). Settings
  * come from the {@code gam} config section; open-answer similarity uses the in-process BGE-small
  * embedding model unless {@code gam.embedding} is {@code none} (then token Jaccard).
  */

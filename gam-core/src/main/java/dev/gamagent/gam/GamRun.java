@@ -13,7 +13,7 @@ import dev.gamagent.engine.AnswerSampler;
 import dev.gamagent.engine.ParallelCalls;
 import dev.gamagent.engine.PromptText;
 import dev.gamagent.engine.Prompts;
-import dev.gamagent.game.Similarity;
+import dev.gamagent.influence.Similarity;
 import dev.gamagent.image.Picture;
 import dev.gamagent.uncertainty.UncertaintyEstimator;
 

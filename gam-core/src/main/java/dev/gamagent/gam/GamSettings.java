@@ -2,9 +2,9 @@ package dev.gamagent.gam;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.gamagent.config.Config;
-import dev.gamagent.game.DebateRule;
-import dev.gamagent.game.InfluenceWeights;
-import dev.gamagent.game.StoppingRule;
+import dev.gamagent.influence.DebateRule;
+import dev.gamagent.influence.InfluenceWeights;
+import dev.gamagent.influence.StoppingRule;
 import dev.gamagent.uncertainty.Scoring;
 import dev.gamagent.uncertainty.UncertaintyFallback;
 

@@ -6,7 +6,7 @@ import dev.gamagent.api.Trace;
 import dev.gamagent.backend.TokenCount;
 import dev.gamagent.backend.UncertaintySignal;
 import dev.gamagent.engine.AgentImages;
-import dev.gamagent.game.DebateRule;
+import dev.gamagent.influence.DebateRule;
 import dev.gamagent.util.Json;
 
 import java.util.ArrayList;
@@ -79,7 +79,7 @@ final class GamTrace {
         m.put("consensus_confidence", st.confidence());
         m.put("decision", dev.gamagent.baseline.Panel.decision(st.option(), st.answer())); // flip accounting: the consensus is gam's decision
         m.put("consensus_rule", st.verdict().rule().label());
-        // the option mixture Σ w·p / Σ w over the experts with an opinion: the numbers the decision read (DESIGN.md §6)
+        // the option mixture Σ w·p / Σ w over the experts with an opinion: the numbers the decision read (docs/design.md §6)
         if (!st.verdict().mixture().isEmpty()) m.put("mixture", st.verdict().mixture());
         m.put("agreed", st.agreed());
         Map<String, String> none = new LinkedHashMap<>();
@@ -87,7 +87,7 @@ final class GamTrace {
             String why = t.noOpinion(run.q.isMultipleChoice());
             if (why != null) none.put(t.spec().id(), why);
         }
-        // experts without an opinion keep their weight but stay out of Sim, C and the consensus (DESIGN.md §5)
+        // experts without an opinion keep their weight but stay out of Sim, C and the consensus (docs/design.md §5)
         if (!none.isEmpty()) m.put("no_opinion", none);
         return m;
     }
@@ -134,7 +134,7 @@ final class GamTrace {
         for (ExpertTurn t : turns) if (t.distSource() != null) sources.put(t.spec().id(), t.distSource());
         if (!sources.isEmpty()) {
             extra = extra == null ? new LinkedHashMap<>() : new LinkedHashMap<>(extra);
-            extra.put("distribution_source", sources); // where each expert's option distribution came from (DESIGN.md §4)
+            extra.put("distribution_source", sources); // where each expert's option distribution came from (docs/design.md §4)
         }
         return new Trace.Round(k, agents, critiques, st == null ? null : st.game().uSys(), st == null ? null : st.game().conflict(),
                 extra == null || extra.isEmpty() ? null : extra);

@@ -47,7 +47,7 @@ public record ParsedResponse(String answer, List<Trace.Claim> claims, Double con
 
     /**
      * Prose for the hedge lexicon (Φ_sem): the answer, claims and evidence, then the reported confidence
-     * as a "CONFIDENCE:" line so the blend of DESIGN.md §3 applies whatever the reply's format was.
+     * as a "CONFIDENCE:" line so the blend of docs/design.md §3 applies whatever the reply's format was.
      */
     public String hedgeText(String raw) {
         if (parse.equals("prose") || parse.equals("none")) return raw;

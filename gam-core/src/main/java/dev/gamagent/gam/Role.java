@@ -4,7 +4,7 @@ import java.util.Arrays;
 import java.util.Locale;
 
 /**
- * The GAM-Agent roles (GAM-Agent §3.1; DESIGN.md §6): experts answer, critics assess disputed claims.
+ * The GAM-Agent roles (GAM-Agent §3.1; docs/design.md §6): experts answer, critics assess disputed claims.
  * {@link #label()} is the {@code <role>} line of docs/CONTRACTS.md; each role's focus text is the
  * overridable prompt template {@code gam_role_<key>}.
  */

@@ -1,8 +1,8 @@
 package dev.gamagent.gam;
 
-import dev.gamagent.game.Consensus;
-import dev.gamagent.game.DebateRule;
-import dev.gamagent.game.GameState;
+import dev.gamagent.influence.Consensus;
+import dev.gamagent.influence.DebateRule;
+import dev.gamagent.influence.GameState;
 
 import java.util.List;
 

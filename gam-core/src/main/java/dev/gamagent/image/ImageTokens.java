@@ -1,7 +1,7 @@
 package dev.gamagent.image;
 
 /**
- * Image-token estimates by model family, for servers that report no usage (WIRE.md "Image tokens").
+ * Image-token estimates by model family, for servers that report no usage (each family's own published rule):
  * Families: {@code qwen} (Qwen2.5-VL, 28×28 patches), {@code openai} (512-px tiles), {@code internvl}
  * (448-px tiles).
  */

@@ -6,7 +6,7 @@ import java.util.List;
 
 /**
  * DREAM's uncertainty: ANLL = (1/T)·Σ_t log p(y_t) over generated tokens; u = 1 − exp(ANLL), one minus
- * the geometric-mean token probability (DREAM §3.1; DESIGN.md §3). Tokens with probability 0 count as
+ * the geometric-mean token probability (DREAM §3.1; docs/design.md §3). Tokens with probability 0 count as
  * log p = −30 so one impossible token does not make u exactly 1 for a long answer.
  */
 public final class Anll {

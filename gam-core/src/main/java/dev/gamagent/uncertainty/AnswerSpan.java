@@ -10,7 +10,7 @@ import java.util.regex.Pattern;
 
 /**
  * Finds the tokens that spell the final answer inside a generated reply, for answer-span scoring
- * (DESIGN.md §3). Works on the concatenated token strings, so it never depends on how a server
+ * (docs/design.md §3). Works on the concatenated token strings, so it never depends on how a server
  * re-renders the text: the answer after {@code ANSWER:} (line format), after {@code "answer":} (JSON),
  * else its last occurrence as a whole word.
  */

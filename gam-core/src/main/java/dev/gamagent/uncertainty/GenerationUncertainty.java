@@ -5,7 +5,7 @@ import dev.gamagent.backend.TokenLogprob;
 import java.util.List;
 
 /**
- * Φ_gen from token log-probabilities (GAM-Agent §2, appendix E; DESIGN.md §3):
+ * Φ_gen from token log-probabilities (GAM-Agent §2, appendix E; docs/design.md §3):
  * Φ_t = α·Ĥ_t + β·(1 − Δ_t), Ĥ_t the entropy of (p_t1..p_tk, residual) over ln(k+1), Δ_t the top-two gap;
  * Φ_gen is the mean over scored tokens. With only the chosen token: Φ_t = 1 − p_t.
  */

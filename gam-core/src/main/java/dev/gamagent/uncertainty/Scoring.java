@@ -3,7 +3,7 @@ package dev.gamagent.uncertainty;
 import java.util.Locale;
 
 /**
- * Which generated tokens Φ_gen is averaged over (DESIGN.md §3): the reply's {@code content} (answer, claims,
+ * Which generated tokens Φ_gen is averaged over (docs/design.md §3): the reply's {@code content} (answer, claims,
  * evidence; not the scaffolding a response format forces: JSON keys, quotes, braces, fixed labels), {@code all}
  * tokens (the paper's replies are free text, where the two coincide), or only the {@code answer-span}
  * (for multiple choice the option letter).

@@ -6,7 +6,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Φ_sem from hedge language when no log-probs exist (GAM-Agent §2; DESIGN.md §3): a three-tier lexicon
+ * Φ_sem from hedge language when no log-probs exist (GAM-Agent §2; docs/design.md §3): a three-tier lexicon
  * (strong 3, medium 2, weak 1), density ρ = Σ weights / words (+2 for a question mark that is not the
  * last character), Φ_sem = σ(60·(ρ − 0.04)); empty text → 1; a reported confidence c blends in:
  * Φ = (Φ_sem + (1 − c)) / 2.

@@ -7,7 +7,7 @@ import dev.gamagent.backend.UncertaintySignal;
 import java.util.List;
 
 /**
- * Picks the best available signal for one response (DESIGN.md §3): top-k log-probs → Φ_gen, chosen-token
+ * Picks the best available signal for one response (docs/design.md §3): top-k log-probs → Φ_gen, chosen-token
  * log-probs → mean(1 − p), none → Φ_sem. The signal used is returned with the value, for the trace.
  */
 public final class UncertaintyEstimator {

@@ -30,7 +30,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.data.Offset.offset;
 
 /**
- * The DREAM readings of issue 11 items 6–10 (DESIGN.md §7): probes speak to the inner method's own agents,
+ * The DREAM readings of issue 11 items 6–10 (docs/design.md §7): probes speak to the inner method's own agents,
  * Consensus is reachable and debates by default, the conflict note names no answer, rollback keys ANLL by
  * agent and round, and a method with its own aggregation keeps it.
  */
@@ -103,7 +103,7 @@ class DreamFidelityTest {
                 .allSatisfy(p -> assertThat(p.error()).contains("backend 'nope'"));
         assertThat(probes(def)).hasSize(3);
         // the failed probes made no call; the inner gam ran its one answering expert, whose round 0 was its probe at the
-        // scale it debated at (DESIGN.md §7), so probe_only adds no call
+        // scale it debated at (docs/design.md §7), so probe_only adds no call
         assertThat(a.calls()).isEqualTo(3);
     }
 

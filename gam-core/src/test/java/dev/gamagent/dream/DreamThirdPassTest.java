@@ -15,7 +15,7 @@ import static dev.gamagent.testing.MethodFixtures.*;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Issue 26, DREAM items 6 and 7 (DESIGN.md §7): the branch is recorded as DREAM's Figure 4 names it with the agreement
+ * Issue 26, DREAM items 6 and 7 (docs/design.md §7): the branch is recorded as DREAM's Figure 4 names it with the agreement
  * beside it, and a probe that asks exactly an agent's round-0 request is that agent's round-0 answer. Scripted backends
  * (test tools): a round-0 request with one image is answered by (agent, image width); everything else says B.
  */

@@ -9,7 +9,7 @@ import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** URA (DESIGN.md §7): restore r*'s answer iff u(final) > (1 + ρ)·u(r*) and the answer changed; then vote. */
+/** URA (docs/design.md §7): restore r*'s answer iff u(final) > (1 + ρ)·u(r*) and the answer changed; then vote. */
 class RollbackConformanceTest {
     private static Trace.AgentTurn turn(String id, String option, double u) {
         return new Trace.AgentTurn(id, "debater", 1.0, option, option, u, "logprobs-chosen", null, List.of(),

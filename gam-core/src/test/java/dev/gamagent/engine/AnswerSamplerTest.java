@@ -9,7 +9,7 @@ import dev.gamagent.backend.TokenLogprob;
 import dev.gamagent.backend.UncertaintySignal;
 import dev.gamagent.backend.Usage;
 import dev.gamagent.config.Config;
-import dev.gamagent.game.Similarity;
+import dev.gamagent.influence.Similarity;
 import dev.gamagent.testing.ScriptedBackend;
 import dev.gamagent.uncertainty.SemanticUncertainty;
 import dev.gamagent.uncertainty.UncertaintyFallback;

@@ -102,10 +102,10 @@ class ClaimParserTest {
     @Test void anAnswerThatOnlyDeclinesIsToldApartFromOneThatHedges() {
         for (String no : List.of("cannot determine", "Cannot be determined.", "I cannot tell from the image", "It is impossible to say",
                 "unable to read the sign", "Unknown.", "I don't know", "not sure", "It's unclear"))
-            assertThat(dev.gamagent.game.Consensus.declines(no)).as(no).isTrue();
+            assertThat(dev.gamagent.influence.Consensus.declines(no)).as(no).isTrue();
         for (String yes : List.of("square", "Unknown soldier", "I cannot read it, but it says STOP", "cannot determine exactly; probably 3",
                 "The sign probably reads STOP", "a red triangle, though I cannot tell its size for sure from this small image at all", ""))
-            assertThat(dev.gamagent.game.Consensus.declines(yes)).as(yes).isFalse();
+            assertThat(dev.gamagent.influence.Consensus.declines(yes)).as(yes).isFalse();
     }
 
     @Test void aClaimNamesItsFrameInTheLineFormatAndInJson() {

@@ -23,7 +23,7 @@ import static dev.gamagent.gam.GamControllerTest.unsure;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-/** The controller against DESIGN.md §6, read from what it records and what it sends. */
+/** The controller against docs/design.md §6, read from what it records and what it sends. */
 class GamConformanceTest {
     /** Its own pool: GamControllerTest shuts its shared one down after its class. */
     private static final java.util.concurrent.ExecutorService EXEC = java.util.concurrent.Executors.newFixedThreadPool(4);

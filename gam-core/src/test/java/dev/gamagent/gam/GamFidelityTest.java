@@ -38,7 +38,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 /**
- * Issue 11, GAM items 2–5: the places where the controller departed from the paper's reading (DESIGN.md §3, §5, §6).
+ * Issue 11, GAM items 2–5: the places where the controller departed from the paper's reading (docs/design.md §3, §5, §6).
  * The backends are scripted panels (test tools), shaped like the replies that showed each symptom on the demo set.
  */
 class GamFidelityTest {

@@ -1,6 +1,6 @@
 package dev.gamagent.uncertainty;
 
-import dev.gamagent.game.OptionDistribution;
+import dev.gamagent.influence.OptionDistribution;
 import org.junit.jupiter.api.Test;
 
 import java.util.Arrays;

@@ -8,7 +8,7 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-/** Φ_gen, Φ_sem and ANLL against hand-worked values of DESIGN.md §3, and on replies in the wild. */
+/** Φ_gen, Φ_sem and ANLL against hand-worked values of docs/design.md §3, and on replies in the wild. */
 class UncertaintyConformanceTest {
     private static TokenLogprob.Alternative alt(String t, double p) { return new TokenLogprob.Alternative(t, Math.log(p)); }
 

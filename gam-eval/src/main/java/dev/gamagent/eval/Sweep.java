@@ -1,9 +1,9 @@
 package dev.gamagent.eval;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.gamagent.game.Consensus;
-import dev.gamagent.game.DebateRule;
-import dev.gamagent.game.StoppingRule;
+import dev.gamagent.influence.Consensus;
+import dev.gamagent.influence.DebateRule;
+import dev.gamagent.influence.StoppingRule;
 
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -22,7 +22,7 @@ import java.util.Locale;
 import java.util.SplittableRandom;
 
 /**
- * The built-in local perception model as a backend (DESIGN.md §8): it reads the prompt (PromptReader),
+ * The built-in local perception model as a backend (docs/design.md §8): it reads the prompt (PromptReader),
  * perceives the images at the size it was given (OCR + classical vision, cached per image and look), answers
  * the benchmark's question families from the perception's own scores, and reports per-token log-probs derived
  * from those distributions. It never knows which method calls it: what it sees and answers depends on the

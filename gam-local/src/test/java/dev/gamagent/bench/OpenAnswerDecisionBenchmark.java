@@ -1,9 +1,9 @@
 package dev.gamagent.bench;
 
-import dev.gamagent.game.BgeSentenceEmbedder;
-import dev.gamagent.game.GameState;
-import dev.gamagent.game.InfluenceWeights;
-import dev.gamagent.game.Similarity;
+import dev.gamagent.influence.BgeSentenceEmbedder;
+import dev.gamagent.influence.GameState;
+import dev.gamagent.influence.InfluenceWeights;
+import dev.gamagent.influence.Similarity;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -21,7 +21,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One GAM decision on an open-answer round of N agents through the embedding path (DESIGN.md §4): the
+ * One GAM decision on an open-answer round of N agents through the embedding path (docs/design.md §4): the
  * similarity matrix of the answers, each answer's agreement with the consensus and the consensus
  * confidence, as the controller computes them, on a fresh similarity (nothing cached from an earlier
  * round). The answers are distinct, so every one is embedded by BGE-small. Run with {@code bench/jmh.sh}

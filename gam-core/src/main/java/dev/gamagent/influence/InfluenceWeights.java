@@ -1,7 +1,7 @@
-package dev.gamagent.game;
+package dev.gamagent.influence;
 
 /**
- * Influence weights from the utility game (GAM-Agent appendix E; DESIGN.md §5). The total utility
+ * Influence weights from the utility game (GAM-Agent appendix E; docs/design.md §5). The total utility
  * Σ_i 𝒰_i(w) is linear in w, Σ_j w_j·s_j with s_j = (1 − U_j) + λ·Σ_{i≠j} Sim_ij − γ·N·U_j, and its
  * entropy-regularised maximum over the simplex has the closed form w = softmax(s/τ).
  */
@@ -24,7 +24,7 @@ public record InfluenceWeights(double lambda, double gamma, double tau) {
         return s;
     }
 
-    /** w = softmax(s/τ) (appendix E, with the entropy regulariser of DESIGN.md §5). */
+    /** w = softmax(s/τ) (appendix E, with the entropy regulariser of docs/design.md §5). */
     public double[] weights(double[] u, double[][] sim) { return softmax(scores(u, sim), tau); }
 
     /**

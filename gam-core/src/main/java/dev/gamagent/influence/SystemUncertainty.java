@@ -1,6 +1,6 @@
-package dev.gamagent.game;
+package dev.gamagent.influence;
 
-/** U_sys = Σ_j w_j·U_j (GAM-Agent §3.4; DESIGN.md §5), clipped to [0,1] against rounding. */
+/** U_sys = Σ_j w_j·U_j (GAM-Agent §3.4; docs/design.md §5), clipped to [0,1] against rounding. */
 public final class SystemUncertainty {
     private SystemUncertainty() { }
 

@@ -1,10 +1,10 @@
-package dev.gamagent.game;
+package dev.gamagent.influence;
 
 import java.util.Arrays;
 
 /**
  * One controller decision's numbers for the agents that answered a round: their uncertainties U,
- * similarity matrix, scores s, weights w, U_sys and conflict C (DESIGN.md §4–5).
+ * similarity matrix, scores s, weights w, U_sys and conflict C (docs/design.md §4–5).
  */
 public record GameState(double[] u, double[][] sim, double[] scores, double[] weights, double uSys, double conflict) {
 
@@ -22,7 +22,7 @@ public record GameState(double[] u, double[][] sim, double[] scores, double[] we
      * As {@link #compute(double[], double[][], InfluenceWeights, boolean)}, for a round in which some agents hold no
      * opinion ({@code opinion[i]} false: not applicable, unreadable). They are left out of Sim (their pairs count 0,
      * so they gain no collaboration reward) and out of C; they keep a weight, the smallest, and their U counts in
-     * U_sys (DESIGN.md §5).
+     * U_sys (docs/design.md §5).
      */
     public static GameState compute(double[] u, double[][] sim, InfluenceWeights game, boolean uniformWeights, boolean[] opinion) {
         int n = u.length;

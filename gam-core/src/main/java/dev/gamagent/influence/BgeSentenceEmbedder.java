@@ -1,4 +1,4 @@
-package dev.gamagent.game;
+package dev.gamagent.influence;
 
 import dev.langchain4j.model.embedding.onnx.bgesmallenv15q.BgeSmallEnV15QuantizedEmbeddingModel;
 

@@ -1,4 +1,4 @@
-package dev.gamagent.game;
+package dev.gamagent.influence;
 
 import dev.gamagent.api.Termination;
 import org.junit.jupiter.api.Test;

@@ -1,4 +1,4 @@
-package dev.gamagent.game;
+package dev.gamagent.influence;
 
 /** Turns a sentence into a vector whose cosine measures meaning similarity (for open-answer Sim). */
 @FunctionalInterface

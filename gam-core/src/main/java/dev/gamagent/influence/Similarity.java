@@ -1,4 +1,4 @@
-package dev.gamagent.game;
+package dev.gamagent.influence;
 
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -8,7 +8,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Sim(R_i, R_j) ∈ [0,1], symmetric (DESIGN.md §4). Multiple choice: Bhattacharyya coefficient of the
+ * Sim(R_i, R_j) ∈ [0,1], symmetric (docs/design.md §4). Multiple choice: Bhattacharyya coefficient of the
  * agents' option distributions. Open answers: cosine of sentence embeddings clipped at 0, or token-set
  * Jaccard when no embedding model is configured ({@code embedder} null).
  */
@@ -92,7 +92,7 @@ public final class Similarity {
         return embedder != null ? cosine(embed(a), embed(b)) : jaccard(a, b);
     }
 
-    /** An empty answer (an expert with none) embeds as the zero vector: similarity 0 to everything, as DESIGN.md §5 leaves it. */
+    /** An empty answer (an expert with none) embeds as the zero vector: similarity 0 to everything, as docs/design.md §5 leaves it. */
     private float[] embed(String text) {
         if (text == null || text.isBlank()) return new float[0];
         String key = text;

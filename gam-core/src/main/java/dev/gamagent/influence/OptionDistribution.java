@@ -1,4 +1,4 @@
-package dev.gamagent.game;
+package dev.gamagent.influence;
 
 import dev.gamagent.backend.TokenLogprob;
 import dev.gamagent.uncertainty.AnswerSpan;
@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * An agent's probability over the option letters (DESIGN.md §4): from the top-k log-probs of the token
+ * An agent's probability over the option letters (docs/design.md §4): from the top-k log-probs of the token
  * that spells its answer letter, restricted to option letters and renormalised; without them, one-hot on
  * the chosen letter smoothed by its uncertainty, p(chosen) = 1 − U·(K−1)/K, the rest shared equally.
  */
@@ -18,7 +18,7 @@ public final class OptionDistribution {
     /**
      * The distribution read from the answer-letter token's alternatives, or null when no token spelling
      * {@code chosen} carries at least two alternatives, or none of them is an option letter with non-zero
-     * mass. One option letter among the alternatives gives a one-hot distribution (DESIGN.md §4 restricts
+     * mass. One option letter among the alternatives gives a one-hot distribution (docs/design.md §4 restricts
      * and renormalises; the other letters ranked below the top-k, so their mass is negligible).
      */
     public static Map<String, Double> fromLogprobs(List<TokenLogprob> tokens, List<String> letters, String chosen) {
@@ -52,7 +52,7 @@ public final class OptionDistribution {
     }
 
     /**
-     * Whether a distribution read from log-probs describes the reply's choice (DESIGN.md §4: the distribution follows
+     * Whether a distribution read from log-probs describes the reply's choice (docs/design.md §4: the distribution follows
      * the reply's chosen option and its U): {@code chosen} carries the largest mass and the distribution is not near
      * uniform (max − min ≥ {@link Consensus#NEAR_UNIFORM}). A letter token spread evenly over the options says nothing
      * about which option the reply chose; read as the expert's distribution it made three experts that chose three

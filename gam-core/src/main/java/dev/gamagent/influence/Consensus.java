@@ -1,4 +1,4 @@
-package dev.gamagent.game;
+package dev.gamagent.influence;
 
 import java.util.ArrayList;
 import java.util.Collections;
@@ -9,11 +9,11 @@ import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
- * The weighted consensus of one round (DESIGN.md §6), shared by the controller and {@code gam sweep}.
+ * The weighted consensus of one round (docs/design.md §6), shared by the controller and {@code gam sweep}.
  * Multiple choice: argmax_k Σ_i w_i·p_i(k) over the options that at least one expert with an opinion chose;
  * a tie, or a mixture so flat that no option stands out, goes to the experts' weighted choices instead.
  * Open answers: the answer of the heaviest expert with an opinion. Experts without an opinion (not
- * applicable, unreadable, declined) keep their weight but take no part (DESIGN.md §5); {@link #noOpinion} is the
+ * applicable, unreadable, declined) keep their weight but take no part (docs/design.md §5); {@link #noOpinion} is the
  * one rule that says which they are, for the controller and for DREAM's rollback alike.
  */
 public final class Consensus {
@@ -40,12 +40,12 @@ public final class Consensus {
 
     /**
      * Whether an answer only declines to answer ("cannot determine", "unknown"): for an open question it holds
-     * no opinion (its expert's U is 1 and it is left out of the decision, DESIGN.md §5).
+     * no opinion (its expert's U is 1 and it is left out of the decision, docs/design.md §5).
      */
     public static boolean declines(String answer) { return answer != null && DECLINES.matcher(answer.strip()).matches(); }
 
     /**
-     * Why a reply holds no opinion, or null when it holds one (DESIGN.md §5): the one rule the controller and DREAM's
+     * Why a reply holds no opinion, or null when it holds one (docs/design.md §5): the one rule the controller and DREAM's
      * rollback ({@code GamMethod#decide}) both apply.
      *
      * @param notApplicable the expert declared that its specialty does not apply ("NOT APPLICABLE", "N/A", "no text")
@@ -71,7 +71,7 @@ public final class Consensus {
 
     /**
      * Whether every vote with an opinion names the same answer (same option letter, or the same {@link #key} for open
-     * answers); true when fewer than two hold one. The "no uncertainty" ablation ends its debate on it (DESIGN.md §6).
+     * answers); true when fewer than two hold one. The "no uncertainty" ablation ends its debate on it (docs/design.md §6).
      */
     public static boolean agreed(List<Vote> votes) {
         String first = null;

@@ -1,9 +1,9 @@
-package dev.gamagent.game;
+package dev.gamagent.influence;
 
 import dev.gamagent.api.Termination;
 
 /**
- * Trigger and stop of a GAM debate (GAM-Agent §3.5; DESIGN.md §6): the one implementation that the
+ * Trigger and stop of a GAM debate (GAM-Agent §3.5; docs/design.md §6): the one implementation that the
  * controller runs live and {@code gam sweep} re-runs over recorded rounds. Debate iff U_sys > θ_U or C > θ_C
  * after round 0 (and K_max > 0, and the budget is not spent); after round k the {@link StoppingRule} decides.
  * A round in which no expert answered keeps the previous standing, which the rule reads as stagnation.
@@ -13,7 +13,7 @@ import dev.gamagent.api.Termination;
  * @param recordFull    run every question to K_max whatever the trigger (for {@code gam sweep}); ends {@code max_rounds}
  * @param noUncertainty ablation: every expert has the same U, so U_sys carries no information. The trigger reads C
  *                      alone and the stops that read U_sys (θ_term, ε) do not act: the debate ends when the experts'
- *                      chosen answers agree ({@code agreement}), at K_max or when the budget is spent (DESIGN.md §6;
+ *                      chosen answers agree ({@code agreement}), at K_max or when the budget is spent (docs/design.md §6;
  *                      the paper reports longer debates without uncertainty, not none)
  */
 public record DebateRule(StoppingRule stopping, boolean noDebate, boolean fixedRounds, boolean recordFull, boolean noUncertainty) {

@@ -1,4 +1,4 @@
-package dev.gamagent.game;
+package dev.gamagent.influence;
 
 import dev.gamagent.api.Termination;
 import org.junit.jupiter.api.Test;
@@ -10,7 +10,7 @@ import java.util.Map;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-/** The shared trigger/stop rule and consensus (DESIGN.md §6), on hand-made rounds. */
+/** The shared trigger/stop rule and consensus (docs/design.md §6), on hand-made rounds. */
 class DebateRuleAndConsensusTest {
     /** A standing; its experts' chosen answers agree when its name starts with "agree". */
     record R(double uSys, double conflict, boolean answered, String name) implements DebateRule.Standing {

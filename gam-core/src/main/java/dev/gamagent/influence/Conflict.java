@@ -1,9 +1,9 @@
-package dev.gamagent.game;
+package dev.gamagent.influence;
 
 import java.util.Arrays;
 
 /**
- * {@code C = Σ_{i<j} w_i·w_j·(1 − Sim_ij) / Σ_{i<j} w_i·w_j} (DESIGN.md §4): the weight-averaged pairwise
+ * {@code C = Σ_{i<j} w_i·w_j·(1 − Sim_ij) / Σ_{i<j} w_i·w_j} (docs/design.md §4): the weight-averaged pairwise
  * disagreement. One agent (or all weight on one agent) has no pairs and no conflict: 0.
  */
 public final class Conflict {
@@ -15,7 +15,7 @@ public final class Conflict {
         return of(w, sim, all);
     }
 
-    /** C over the pairs of agents that hold an opinion: an agent without one cannot disagree (DESIGN.md §5). */
+    /** C over the pairs of agents that hold an opinion: an agent without one cannot disagree (docs/design.md §5). */
     public static double of(double[] w, double[][] sim, boolean[] opinion) {
         double num = 0, den = 0;
         for (int i = 0; i < w.length; i++) {

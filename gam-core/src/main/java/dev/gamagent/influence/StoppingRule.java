@@ -1,9 +1,9 @@
-package dev.gamagent.game;
+package dev.gamagent.influence;
 
 import dev.gamagent.api.Termination;
 
 /**
- * The controller's trigger and stopping rule (GAM-Agent §3.5.1, Eq. 5; DESIGN.md §6): debate iff
+ * The controller's trigger and stopping rule (GAM-Agent §3.5.1, Eq. 5; docs/design.md §6): debate iff
  * U_sys > θ_U or C > θ_C; after round k stop on {@code U_sys < θ_term} (uncertainty), {@code |ΔU_sys| < ε} (stagnation),
  * k = K_max (max_rounds), or the token budget spent (budget; 0 = no budget), checked in that order.
  */

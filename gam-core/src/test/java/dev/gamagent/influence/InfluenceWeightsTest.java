@@ -1,4 +1,4 @@
-package dev.gamagent.game;
+package dev.gamagent.influence;
 
 import org.junit.jupiter.api.Test;
 
