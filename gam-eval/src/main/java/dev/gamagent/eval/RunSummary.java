@@ -39,6 +39,7 @@ public record RunSummary(String data, List<String> methods, boolean circular, in
     public static RunSummary compute(String data, List<String> requestedMethods, boolean circular, int questions,
                                      List<SkippedRow> skipped, List<ResultRecord> records, PriceTable prices,
                                      double thetaU, String command) {
+        records = inQuestionOrder(records);
         LinkedHashSet<String> methods = new LinkedHashSet<>(requestedMethods);
         for (ResultRecord r : records) methods.add(r.method());
         Map<String, MethodMetrics> metrics = new LinkedHashMap<>();
@@ -136,5 +137,18 @@ public record RunSummary(String data, List<String> methods, boolean circular, in
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read run summary " + file + ": " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * The records in one order whatever order they were answered and stored in (question, rotation, method): every sum,
+     * mean and resample of the summary is then the same for the same answers. Stored in the order answers arrived, a
+     * run resumed after a kill summed its U_sys per round in another order than an uninterrupted run (the last bit of
+     * a mean differed).
+     */
+    static List<ResultRecord> inQuestionOrder(List<ResultRecord> records) {
+        List<ResultRecord> out = new java.util.ArrayList<>(records);
+        out.sort(java.util.Comparator.comparing(ResultRecord::questionId).thenComparingInt(ResultRecord::rotation)
+                .thenComparing(ResultRecord::method));
+        return out;
     }
 }
