@@ -22,7 +22,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class CodebaseRulesTest {
     static final Path ROOT = PackageCyclesTest.ROOT;
-    private static final Pattern DOC = Pattern.compile("(?<![\\w/.])((?:docs/|bench/|examples/)?[A-Za-z][\\w-]*\\.md)\\b");
+    private static final Pattern DOC = Pattern.compile("(?<![\\w/.-])((?:docs/|bench/|examples/)?[A-Za-z][\\w-]*\\.md)\\b");
     private static final Pattern COMMENT = Pattern.compile("//[^\\n]*|/\\*(?s:.*?)\\*/");
     static final int MAX_LINES = 450;
 
