@@ -85,7 +85,7 @@ public final class AskCommand implements Callable<Integer> {
             // images are kept no larger than a backend of the panel can use (backends are built without connecting)
             long keep = backend.capabilities().maxImagePixels();
             if (!backends.entries().isEmpty()) keep = Math.max(keep, Capabilities.DEFAULT_MAX_PIXELS);
-            ImageLoader loader = ImageLoader.withMaxMegapixels(config.number("image.max_megapixels", ImageLoader.DEFAULT_MAX_PIXELS / 1e6))
+            ImageLoader loader = ImageLoader.withMaxMegapixels(config.number("image.max_megapixels"))
                     .keepingAtMost(keep);
             List<Picture> pics = new ArrayList<>();
             // PNG and JPEG are kept as their bytes and sent as they are (decoded only if something needs the pixels), as in eval

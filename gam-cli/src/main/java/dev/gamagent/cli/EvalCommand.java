@@ -115,7 +115,7 @@ public final class EvalCommand implements Callable<Integer> {
             if (!panel.entries().isEmpty()) keep = Math.max(keep, Capabilities.DEFAULT_MAX_PIXELS);
             if (frames < 0) throw new IllegalArgumentException("--frames " + frames + ": give a positive number of frames (or 0 for the benchmark's default)");
             // one VideoFrames (one on-disk frame cache) for every question's video; a benchmark's name picks its variant (MVBench_64frame)
-            var images = BenchmarkLoader.Images.from(config, DecodeBudget.megapixels(config.number("image.decode_budget_megapixels", 0)), keep)
+            var images = BenchmarkLoader.Images.from(config, DecodeBudget.megapixels(config.number("image.decode_budget_megapixels")), keep)
                     .withVideos(frames, BenchmarkByName.videoDataset(this.data));
             // one read of the file indexes its rows and hashes it for the run identity
             Dataset ds = BenchmarkLoader.load(data, new BenchmarkLoader.Filter(limit, category), images, indexing(data));

@@ -49,7 +49,7 @@ public final class ReportCommand implements Callable<Integer> {
         int questions = (int) records.stream().map(ResultRecord::group).distinct().count();
         Config c = Config.defaults();
         return RunSummary.compute(d.toString(), methods, circular, questions, List.of(), records, PriceTable.from(c),
-                c.number("gam.theta_u", 0.5), null);
+                c.number("gam.theta_u"), null);
     }
 
     @Override public Integer call() throws Exception {

@@ -302,10 +302,10 @@ public final class ReproduceCommand implements Callable<Integer> {
             List<ResultRecord> mine = records.stream().filter(x -> x.method().equals(p.run().sweep().method())).toList();
             Config c = p.config();
             for (Recipe.MethodRow row : p.run().rows()) {
-                int k = row.settings().containsKey("gam.max_rounds") ? row.settings().get("gam.max_rounds").asInt() : c.integer("gam.max_rounds", 3);
-                double term = row.settings().containsKey("gam.theta_term") ? row.settings().get("gam.theta_term").asDouble() : c.number("gam.theta_term", 0.15);
-                Sweep.Result s = Sweep.run(mine, Sweep.grid(List.of(term), List.of(c.number("gam.theta_u", 0.5)), List.of(c.number("gam.theta_c", 0.6)),
-                        List.of(c.number("gam.epsilon", 0.01)), List.of(k)), new OpenAnswerMatcher(c.number("eval.numeric_tolerance", 0.01))).get(0);
+                int k = row.settings().containsKey("gam.max_rounds") ? row.settings().get("gam.max_rounds").asInt() : c.integer("gam.max_rounds");
+                double term = row.settings().containsKey("gam.theta_term") ? row.settings().get("gam.theta_term").asDouble() : c.number("gam.theta_term");
+                Sweep.Result s = Sweep.run(mine, Sweep.grid(List.of(term), List.of(c.number("gam.theta_u")), List.of(c.number("gam.theta_c")),
+                        List.of(c.number("gam.epsilon")), List.of(k)), new OpenAnswerMatcher(c.number("eval.numeric_tolerance"))).get(0);
                 int n = s.groups(), right = s.accuracy() == null ? 0 : (int) Math.round(s.accuracy() * n);
                 int answers = (int) mine.stream().filter(x -> !x.isError()).count();
                 measured.computeIfAbsent(row.row(), x -> new LinkedHashMap<>()).put(column, new PaperTable.Measured(right, n,

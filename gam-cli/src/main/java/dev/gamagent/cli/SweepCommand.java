@@ -51,12 +51,12 @@ public final class SweepCommand implements Callable<Integer> {
         // unswept values default to the recorded run's own gam config (its trace), else the defaults
         JsonNode run = records.stream().map(r -> r.trace() == null ? null : r.trace().get("config")).filter(n -> n != null && n.isObject())
                 .findFirst().orElse(null);
-        List<Sweep.Result> results = Sweep.run(records, Sweep.grid(or(thetaTerm, recorded(run, c, "theta_term", 0.15)),
-                or(thetaU, recorded(run, c, "theta_u", 0.5)), or(thetaC, recorded(run, c, "theta_c", 0.6)),
-                or(epsilon, recorded(run, c, "epsilon", 0.01)),
-                maxRounds.isEmpty() ? List.of((int) Math.round(recorded(run, c, "max_rounds", 3))) : maxRounds,
-                tokenBudget.isEmpty() ? List.of(Math.round(recorded(run, c, "token_budget", 0))) : tokenBudget),
-                new OpenAnswerMatcher(c.number("eval.numeric_tolerance", 0.01)));
+        List<Sweep.Result> results = Sweep.run(records, Sweep.grid(or(thetaTerm, recorded(run, c, "theta_term")),
+                or(thetaU, recorded(run, c, "theta_u")), or(thetaC, recorded(run, c, "theta_c")),
+                or(epsilon, recorded(run, c, "epsilon")),
+                maxRounds.isEmpty() ? List.of((int) Math.round(recorded(run, c, "max_rounds"))) : maxRounds,
+                tokenBudget.isEmpty() ? List.of(Math.round(recorded(run, c, "token_budget"))) : tokenBudget),
+                new OpenAnswerMatcher(c.number("eval.numeric_tolerance")));
         var ablations = Sweep.ablationsOn(records);
         if (!ablations.isEmpty()) {
             // the controller ran these; re-deciding without them would report a different method (docs/design.md §6)
@@ -78,9 +78,9 @@ public final class SweepCommand implements Callable<Integer> {
         return 0;
     }
 
-    private static double recorded(JsonNode run, Config defaults, String key, double fallback) {
+    private static double recorded(JsonNode run, Config defaults, String key) {
         JsonNode v = run == null ? null : run.get(key);
-        return v != null && v.isNumber() ? v.asDouble() : defaults.number("gam." + key, fallback);
+        return v != null && v.isNumber() ? v.asDouble() : defaults.number("gam." + key);
     }
 
     private static <T> List<T> or(List<T> given, T fallback) { return given.isEmpty() ? List.of(fallback) : given; }

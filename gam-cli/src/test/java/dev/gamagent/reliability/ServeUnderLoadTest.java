@@ -210,8 +210,8 @@ class ServeUnderLoadTest {
             Map<Integer, Integer> statuses = new ConcurrentHashMap<>();
             for (CompletableFuture<HttpResponse<String>> f : all) statuses.merge(f.get(300, TimeUnit.SECONDS).statusCode(), 1, Integer::sum);
             assertThat(statuses).as("status → count").containsExactly(Map.entry(200, n));
-            assertThat(peak.get()).as("questions answered at once").isLessThanOrEqualTo(ServerSettings.DEFAULT_MAX_IN_FLIGHT);
-            ROWS.put(n + " requests at once (" + ServerSettings.DEFAULT_MAX_IN_FLIGHT + " slots, default line of " + ServerSettings.DEFAULT_MAX_QUEUED + ")",
+            assertThat(peak.get()).as("questions answered at once").isLessThanOrEqualTo(dev.gamagent.config.Config.defaults().integer("server.max_in_flight"));
+            ROWS.put(n + " requests at once (" + dev.gamagent.config.Config.defaults().integer("server.max_in_flight") + " slots, default line of " + dev.gamagent.config.Config.defaults().integer("server.max_queued") + ")",
                     n + " answered 200 on the first try, none refused; at most " + peak.get() + " answered at once");
         }
     }

@@ -68,9 +68,9 @@ public final class BackendFactory {
 
     /** The retry policy a spec and config describe. */
     public static RetryPolicy retryPolicy(BackendSpec spec, Config config) {
-        return new RetryPolicy(spec.maxRetries(), Duration.ofMillis(config.integer("backend.retry_base_ms", 500)),
-                Duration.ofMillis(config.integer("backend.retry_max_ms", 30_000)),
-                Duration.ofMillis(config.integer("backend.retry_after_cap_ms", 60_000)));
+        return new RetryPolicy(spec.maxRetries(), Duration.ofMillis(config.integer("backend.retry_base_ms")),
+                Duration.ofMillis(config.integer("backend.retry_max_ms")),
+                Duration.ofMillis(config.integer("backend.retry_after_cap_ms")));
     }
 
     private static Backend remote(BackendSpec spec, Config config, Function<String, String> env, String defaultUrl,
@@ -86,10 +86,10 @@ public final class BackendFactory {
                     + keyEnv + " (or name another variable with --api-key-env)");
         }
         String model = spec.model() != null ? spec.model() : defaultModel(spec.kind(), urls, defaultUrl);
-        int maxTop = config.integer("backend.max_top_logprobs", EndpointSettings.DEFAULT_MAX_TOP_LOGPROBS);
+        int maxTop = config.integer("backend.max_top_logprobs");
         String family = spec.imageTokenFamily() != null ? spec.imageTokenFamily() : defaultImageFamily(spec.kind(), urls, defaultUrl);
-        long maxReply = Math.round(config.number("backend.max_reply_mb", EndpointSettings.DEFAULT_MAX_REPLY_BYTES / (1024.0 * 1024)) * 1024 * 1024);
-        if (maxReply <= 0) throw new IllegalArgumentException("backend.max_reply_mb must be above 0, got " + config.number("backend.max_reply_mb", 0));
+        long maxReply = Math.round(config.number("backend.max_reply_mb") * 1024 * 1024);
+        if (maxReply <= 0) throw new IllegalArgumentException("backend.max_reply_mb must be above 0, got " + config.number("backend.max_reply_mb"));
         List<Backend> endpoints = new ArrayList<>();
         for (String url : urls) {
             endpoints.add(make.apply(new EndpointSettings(url, model, key, spec.timeout(), maxTop, family, maxReply)));
@@ -98,7 +98,7 @@ public final class BackendFactory {
         if (endpoints.size() == 1) {
             return new ResilientBackend(endpoints.get(0), policy, spec.maxConcurrent(), stripSlash(urls.get(0)));
         }
-        Duration cooldown = Duration.ofMillis(config.integer("backend.endpoint_cooldown_ms", 5_000));
+        Duration cooldown = Duration.ofMillis(config.integer("backend.endpoint_cooldown_ms"));
         Backend lb = new LoadBalancedBackend(endpoints, urls.stream().map(BackendFactory::stripSlash).toList(), cooldown,
                 spec.maxConcurrent());
         return new ResilientBackend(lb, policy, spec.maxConcurrent() * endpoints.size(), String.join(",", urls));

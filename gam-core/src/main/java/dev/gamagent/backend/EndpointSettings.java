@@ -1,5 +1,7 @@
 package dev.gamagent.backend;
 
+import dev.gamagent.config.Config;
+
 import java.time.Duration;
 
 /**
@@ -11,12 +13,13 @@ import java.time.Duration;
  */
 public record EndpointSettings(String baseUrl, String model, String apiKey, Duration timeout, int maxTopLogprobs,
                                String imageTokenFamily, long maxReplyBytes) {
-    public static final int DEFAULT_MAX_TOP_LOGPROBS = 20;
+    /** {@code backend.max_top_logprobs} of defaults.json (20). */
+    public static final int DEFAULT_MAX_TOP_LOGPROBS = Config.defaults().integer("backend.max_top_logprobs");
     /**
-     * 8 MiB: about seven times the largest reply a method asks for (1,024 tokens with 20 log-probs each, ~1.1 MB
-     * of JSON), far below what a runaway stream would take.
+     * {@code backend.max_reply_mb} of defaults.json, 8 MiB: about seven times the largest reply a method asks for
+     * (1,024 tokens with 20 log-probs each, ~1.1 MB of JSON), far below what a runaway stream would take.
      */
-    public static final long DEFAULT_MAX_REPLY_BYTES = 8L << 20;
+    public static final long DEFAULT_MAX_REPLY_BYTES = Math.round(Config.defaults().number("backend.max_reply_mb") * 1024 * 1024);
 
     public EndpointSettings(String baseUrl, String model, String apiKey, Duration timeout, int maxTopLogprobs, String imageTokenFamily) {
         this(baseUrl, model, apiKey, timeout, maxTopLogprobs, imageTokenFamily, DEFAULT_MAX_REPLY_BYTES);

@@ -23,12 +23,12 @@ public final class ChatEvalMethod implements MultiAgentMethod {
     @Override public Answer run(Question q, RunContext ctx) {
         Panel p = new Panel(name(), "chateval", q, ctx);
         List<String> roles = roles(p.config());
-        int turns = Math.max(1, p.integer("turns", 2));
-        String decision = p.string("decision", "majority").toLowerCase(Locale.ROOT);
+        int turns = Math.max(1, p.integer("turns"));
+        String decision = p.string("decision").toLowerCase(Locale.ROOT);
         if (!decision.equals("majority") && !decision.equals("judge")) {
             throw new Config.ConfigException("chateval.decision must be 'majority' or 'judge', got '" + decision + "'");
         }
-        var sampling = p.sampling(p.number("temperature", 0));
+        var sampling = p.sampling(p.number("temperature"));
         List<Panel.Agent> agents = p.seat(panel(roles));
         List<Turn> history = new ArrayList<>();
         List<Turn> last = List.of();
@@ -60,7 +60,7 @@ public final class ChatEvalMethod implements MultiAgentMethod {
 
     /** The discussants, greedy by default, each in its role. */
     @Override public List<Agent> agents(Question q, Config c) {
-        return Debaters.roster("chateval", c, panel(roles(c)), c.number("chateval.temperature", 0));
+        return Debaters.roster("chateval", c, panel(roles(c)), c.number("chateval.temperature"));
     }
 
     private static final List<String> DEFAULT_ROLES = List.of("general public", "critic", "domain expert");

@@ -23,8 +23,8 @@ public final class DebateMethod implements MultiAgentMethod {
     @Override public Answer run(Question q, RunContext ctx) {
         Panel p = new Panel(name(), "debate", q, ctx);
         List<Panel.Agent> agents = p.seat(panel(ctx.config()));
-        int rounds = p.integer("rounds", 2);
-        var sampling = p.sampling(p.number("temperature", 0.7));
+        int rounds = p.integer("rounds");
+        var sampling = p.sampling(p.number("temperature"));
         List<Turn> prev = p.round(0, agents, a -> firstPrompt(p, a), sampling);
         p.record(0, prev, null, null);
         p.decided(Panel.majority(prev));
@@ -40,9 +40,9 @@ public final class DebateMethod implements MultiAgentMethod {
 
     @Override public Map<String, String> backendRefs(Config c) { return Panel.backendRefs("debate", panel(c).size(), c); }
 
-    @Override public List<Agent> agents(Question q, Config c) { return Debaters.roster("debate", c, panel(c), c.number("debate.temperature", 0.7)); }
+    @Override public List<Agent> agents(Question q, Config c) { return Debaters.roster("debate", c, panel(c), c.number("debate.temperature")); }
 
-    private static List<Panel.Agent> panel(Config c) { return Debaters.of(c.integer("debate.agents", 3), "debater"); }
+    private static List<Panel.Agent> panel(Config c) { return Debaters.of(c.integer("debate.agents"), "debater"); }
 
     private static String firstPrompt(Panel p, Panel.Agent a) { return p.render("debate_answer", a, Map.of()); }
 
@@ -51,7 +51,7 @@ public final class DebateMethod implements MultiAgentMethod {
         List<Panel.Agent> agents = panel(ctx.config());
         if (index < 0 || index >= agents.size()) return Optional.empty();
         Panel p = new Panel(name(), "debate", q, ctx);
-        return Optional.of(p.opening(agents.get(index), firstPrompt(p, agents.get(index)), p.sampling(p.number("temperature", 0.7)), images));
+        return Optional.of(p.opening(agents.get(index), firstPrompt(p, agents.get(index)), p.sampling(p.number("temperature")), images));
     }
 
     private static String revisePrompt(Panel p, Panel.Agent a, List<Turn> last) {

@@ -36,8 +36,8 @@ public final class DebuncMethod implements MultiAgentMethod {
         Panel p = new Panel(name(), "debunc", q, ctx);
         List<Panel.Agent> agents = p.seat(panel(ctx.config()));
         boolean weighted = weighted(ctx.config());
-        int rounds = p.integer("rounds", 2);
-        var sampling = p.sampling(p.number("temperature", 0.7));
+        int rounds = p.integer("rounds");
+        var sampling = p.sampling(p.number("temperature"));
         List<Turn> prev = p.round(0, agents, a -> firstPrompt(p, a), sampling);
         Levels levels = levels(p, prev);
         p.record(0, prev, weighted ? weights(prev) : null, levels.extra());
@@ -61,7 +61,7 @@ public final class DebuncMethod implements MultiAgentMethod {
 
     /** {@code debunc.decision}: {@code majority} (the authors' evaluation, default) or {@code weighted} (1 − U weighted vote). */
     static boolean weighted(Config c) {
-        String d = c.string("debunc.decision", "majority").strip().toLowerCase(Locale.ROOT);
+        String d = c.string("debunc.decision").strip().toLowerCase(Locale.ROOT);
         if (!d.equals("majority") && !d.equals("weighted")) {
             throw new Config.ConfigException("debunc.decision must be majority (the authors' plain majority of the last round) "
                     + "or weighted (the vote weighted by 1 − U), got '" + d + "'");
@@ -150,9 +150,9 @@ public final class DebuncMethod implements MultiAgentMethod {
 
     @Override public Map<String, String> backendRefs(Config c) { return Panel.backendRefs("debunc", panel(c).size(), c); }
 
-    @Override public List<Agent> agents(Question q, Config c) { return Debaters.roster("debunc", c, panel(c), c.number("debunc.temperature", 0.7)); }
+    @Override public List<Agent> agents(Question q, Config c) { return Debaters.roster("debunc", c, panel(c), c.number("debunc.temperature")); }
 
-    private static List<Panel.Agent> panel(Config c) { return Debaters.of(c.integer("debunc.agents", 3), "debater"); }
+    private static List<Panel.Agent> panel(Config c) { return Debaters.of(c.integer("debunc.agents"), "debater"); }
 
     private static String firstPrompt(Panel p, Panel.Agent a) { return p.render("debunc_answer", a, Map.of()); }
 
@@ -161,7 +161,7 @@ public final class DebuncMethod implements MultiAgentMethod {
         List<Panel.Agent> agents = panel(ctx.config());
         if (index < 0 || index >= agents.size()) return Optional.empty();
         Panel p = new Panel(name(), "debunc", q, ctx);
-        return Optional.of(p.opening(agents.get(index), firstPrompt(p, agents.get(index)), p.sampling(p.number("temperature", 0.7)), images));
+        return Optional.of(p.opening(agents.get(index), firstPrompt(p, agents.get(index)), p.sampling(p.number("temperature")), images));
     }
 
     /** DebUnc's own rule over the answers DREAM's rollback kept: the plain majority (or the 1 − U vote), read replies only. */

@@ -23,9 +23,9 @@ public final class DmadMethod implements MultiAgentMethod {
     @Override public Answer run(Question q, RunContext ctx) {
         Panel p = new Panel(name(), "dmad", q, ctx);
         List<String> strategies = strategies(p.config());
-        int rounds = p.integer("rounds", 2);
+        int rounds = p.integer("rounds");
         List<Panel.Agent> agents = p.seat(panel(strategies));
-        var sampling = p.sampling(p.number("temperature", 0));
+        var sampling = p.sampling(p.number("temperature"));
         List<Turn> prev = p.round(0, agents, a -> firstPrompt(p, strategies, a), sampling);
         p.record(0, prev, null, null);
         p.decided(Panel.majority(prev));
@@ -71,7 +71,7 @@ public final class DmadMethod implements MultiAgentMethod {
     @Override public List<Agent> agents(Question q, Config c) {
         List<String> strategies = strategies(c);
         Prompts prompts = new Prompts(c);
-        return Debaters.roster("dmad", c, panel(strategies), c.number("dmad.temperature", 0), a -> prompts.render(
+        return Debaters.roster("dmad", c, panel(strategies), c.number("dmad.temperature"), a -> prompts.render(
                 "dmad_strategy_" + strategies.get(a.index()), java.util.Map.of("question", q.render(), "role", a.role(), "note", "", "format", "")));
     }
 
@@ -86,7 +86,7 @@ public final class DmadMethod implements MultiAgentMethod {
         if (index < 0 || index >= agents.size()) return java.util.Optional.empty();
         Panel p = new Panel(name(), "dmad", q, ctx);
         return java.util.Optional.of(p.opening(agents.get(index), firstPrompt(p, strategies, agents.get(index)),
-                p.sampling(p.number("temperature", 0)), images));
+                p.sampling(p.number("temperature")), images));
     }
 
     /** The reasoning instruction of one strategy: template {@code dmad_strategy_<name>}. */

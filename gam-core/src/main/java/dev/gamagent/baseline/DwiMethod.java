@@ -32,11 +32,11 @@ public final class DwiMethod implements MultiAgentMethod {
         return out;
     }
 
-    @Override public Map<String, String> backendRefs(Config c) { return Panel.backendRefs("dwi", c.integer("dwi.agents", 2), c); }
+    @Override public Map<String, String> backendRefs(Config c) { return Panel.backendRefs("dwi", c.integer("dwi.agents"), c); }
 
     /** The debaters as DREAM probes them (the judge speaks only at the end), greedy by default. */
     @Override public List<Agent> agents(Question q, Config c) {
-        return Debaters.roster("dwi", c, agents(c.integer("dwi.agents", 2)), c.number("dwi.temperature", 0));
+        return Debaters.roster("dwi", c, agents(c.integer("dwi.agents")), c.number("dwi.temperature"));
     }
 
     /** One spoken turn and the regions it marked. */
@@ -49,9 +49,9 @@ public final class DwiMethod implements MultiAgentMethod {
 
     @Override public Answer run(Question q, RunContext ctx) {
         Panel p = new Panel(name(), "dwi", q, ctx);
-        List<Panel.Agent> debaters = p.seat(agents(p.integer("agents", 2)));
-        int rounds = Math.max(1, p.integer("rounds", 2));
-        Sampling sampling = p.sampling(p.number("temperature", 0));
+        List<Panel.Agent> debaters = p.seat(agents(p.integer("agents")));
+        int rounds = Math.max(1, p.integer("rounds"));
+        Sampling sampling = p.sampling(p.number("temperature"));
         String system = p.render("dwi_system", debaters.get(0), Map.of());
         String answerHint = q.isMultipleChoice() ? "<option letter>" : "<a single word or short phrase>";
         List<Spoken> history = new ArrayList<>();

@@ -52,16 +52,16 @@ public final class MadMethod implements MultiAgentMethod {
     @Override public Map<String, String> backendRefs(Config c) { return Panel.backendRefs("mad", agents().size(), c); }
 
     /** The same agents as DREAM probes them (the judge speaks only at the end), greedy by default. */
-    @Override public List<Agent> agents(Question q, Config c) { return Debaters.roster("mad", c, agents(), c.number("mad.temperature", 0)); }
+    @Override public List<Agent> agents(Question q, Config c) { return Debaters.roster("mad", c, agents(), c.number("mad.temperature")); }
 
     @Override public Answer run(Question q, RunContext ctx) {
         Panel p = new Panel(name, "mad", q, ctx);
-        int maxRounds = Math.max(1, p.integer("rounds", 3));
-        String judgeSees = p.string("judge_sees", "first").toLowerCase(Locale.ROOT);
+        int maxRounds = Math.max(1, p.integer("rounds"));
+        String judgeSees = p.string("judge_sees").toLowerCase(Locale.ROOT);
         if (!judgeSees.equals("first") && !judgeSees.equals("all")) {
             throw new Config.ConfigException("mad.judge_sees must be 'first' (the authors' code) or 'all' (every round), got '" + judgeSees + "'");
         }
-        Sampling sampling = p.sampling(p.number("temperature", 0));
+        Sampling sampling = p.sampling(p.number("temperature"));
         List<Panel.Agent> agents = p.seat(agents());
         Panel.Agent aff = agents.get(0), neg = agents.get(1), mod = agents.get(2);
         String debaterSystem = p.render("mad_system_debater", aff, Map.of());

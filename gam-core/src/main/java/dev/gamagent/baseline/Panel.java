@@ -127,15 +127,18 @@ public final class Panel {
 
     public RunContext context() { return ctx; }
 
-    public int integer(String key, int fallback) {
-        int v = ctx.config().integer(section + "." + key, fallback);
+    /** {@code <section>.<key>}, a whole number ≥ 0 with its default in defaults.json. */
+    public int integer(String key) {
+        int v = ctx.config().integer(section + "." + key);
         if (v < 0) throw new Config.ConfigException("config " + section + "." + key + " must be >= 0, got " + v);
         return v;
     }
 
-    public double number(String key, double fallback) { return ctx.config().number(section + "." + key, fallback); }
+    /** {@code <section>.<key>}, a number with its default in defaults.json. */
+    public double number(String key) { return ctx.config().number(section + "." + key); }
 
-    public String string(String key, String fallback) { return ctx.config().string(section + "." + key, fallback); }
+    /** {@code <section>.<key>}, a text with its default in defaults.json. */
+    public String string(String key) { return ctx.config().string(section + "." + key); }
 
     public List<String> strings(String key, List<String> fallback) {
         var n = ctx.config().node(section + "." + key);
@@ -147,7 +150,7 @@ public final class Panel {
 
     /** Sampling for this method's agents: {@code <section>.max_tokens} and the configured top-k log-probs. */
     public Sampling sampling(double temperature) {
-        Sampling g = Sampling.greedy(integer("max_tokens", 512), ctx.config().integer("logprobs.top_k", 5));
+        Sampling g = Sampling.greedy(integer("max_tokens"), ctx.config().integer("logprobs.top_k"));
         return temperature > 0 ? g.withN(1, temperature) : g;
     }
 

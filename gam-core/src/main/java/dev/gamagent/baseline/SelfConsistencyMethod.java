@@ -22,13 +22,13 @@ public final class SelfConsistencyMethod implements MultiAgentMethod {
     @Override public String name() { return "sc"; }
 
     @Override public List<Agent> agents(Question q, Config c) {
-        return Debaters.roster("sc", c, List.of(SAMPLER), c.number("sc.temperature", 0.7));
+        return Debaters.roster("sc", c, List.of(SAMPLER), c.number("sc.temperature"));
     }
 
     @Override public Answer run(Question q, RunContext ctx) {
         Panel p = new Panel(name(), "sc", q, ctx);
-        int k = Math.max(1, p.integer("samples", 5));
-        double temperature = p.number("temperature", 0.7);
+        int k = Math.max(1, p.integer("samples"));
+        double temperature = p.number("temperature");
         Panel.Agent base = p.seat(List.of(SAMPLER)).get(0);
         String user = p.render("sc_answer", base, Map.of());
         List<Turn> turns;

@@ -20,14 +20,14 @@ public final class SelfDebateMethod implements MultiAgentMethod {
     @Override public String name() { return "self-debate"; }
 
     @Override public List<Agent> agents(Question q, Config c) {
-        return Debaters.roster("self_debate", c, List.of(AGENT), c.number("self_debate.temperature", 0));
+        return Debaters.roster("self_debate", c, List.of(AGENT), c.number("self_debate.temperature"));
     }
 
     @Override public Answer run(Question q, RunContext ctx) {
         Panel p = new Panel(name(), "self_debate", q, ctx);
         Panel.Agent a = p.seat(List.of(AGENT)).get(0);
-        int rounds = p.integer("rounds", 3);
-        var sampling = p.sampling(p.number("temperature", 0));
+        int rounds = p.integer("rounds");
+        var sampling = p.sampling(p.number("temperature"));
         Turn prev = p.ask(a, 0, p.render("self_debate_answer", a, Map.of()), sampling);
         p.record(0, List.of(prev), null, null);
         p.decided(Panel.majority(List.of(prev)));
@@ -47,6 +47,6 @@ public final class SelfDebateMethod implements MultiAgentMethod {
     @Override public java.util.Optional<Opening> opening(Question q, RunContext ctx, int index, List<dev.gamagent.image.Picture> images) {
         if (index != 0) return java.util.Optional.empty();
         Panel p = new Panel(name(), "self_debate", q, ctx);
-        return java.util.Optional.of(p.opening(AGENT, p.render("self_debate_answer", AGENT, Map.of()), p.sampling(p.number("temperature", 0)), images));
+        return java.util.Optional.of(p.opening(AGENT, p.render("self_debate_answer", AGENT, Map.of()), p.sampling(p.number("temperature")), images));
     }
 }

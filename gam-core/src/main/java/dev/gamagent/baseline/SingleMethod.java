@@ -25,7 +25,7 @@ public final class SingleMethod implements Method {
         long t0 = System.nanoTime();
         Prompts prompts = new Prompts(ctx.config());
         String user = prompts.render(q.isMultipleChoice() ? "single_mc" : "single_open", Map.of("question", q.render()));
-        Sampling req = Sampling.greedy(ctx.config().integer("single.max_tokens", 256), ctx.config().integer("logprobs.top_k", 5));
+        Sampling req = Sampling.greedy(ctx.config().integer("single.max_tokens"), ctx.config().integer("logprobs.top_k"));
         ctx.progress().event("round_started", Map.of("k", 0));
         String name = Panel.backendRefs("single", 1, ctx.config()).get("single.backends[0]");
         Backend backend = ctx.backendFor(name);

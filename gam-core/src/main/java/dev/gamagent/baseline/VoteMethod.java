@@ -17,16 +17,16 @@ public final class VoteMethod implements MultiAgentMethod {
     @Override public Answer run(Question q, RunContext ctx) {
         Panel p = new Panel(name(), "vote", q, ctx);
         List<Panel.Agent> agents = p.seat(panel(ctx.config()));
-        List<Turn> turns = p.round(0, agents, a -> p.render("vote_answer", a, Map.of()), p.sampling(p.number("temperature", 0.7)));
+        List<Turn> turns = p.round(0, agents, a -> p.render("vote_answer", a, Map.of()), p.sampling(p.number("temperature")));
         p.record(0, turns, null, null);
         return p.finish(Panel.majority(turns), 0, Termination.SINGLE, null);
     }
 
     @Override public Map<String, String> backendRefs(Config c) { return Panel.backendRefs("vote", panel(c).size(), c); }
 
-    @Override public List<Agent> agents(Question q, Config c) { return Debaters.roster("vote", c, panel(c), c.number("vote.temperature", 0.7)); }
+    @Override public List<Agent> agents(Question q, Config c) { return Debaters.roster("vote", c, panel(c), c.number("vote.temperature")); }
 
-    private static List<Panel.Agent> panel(Config c) { return Debaters.of(c.integer("vote.agents", 3), "voter"); }
+    private static List<Panel.Agent> panel(Config c) { return Debaters.of(c.integer("vote.agents"), "voter"); }
 
     /** Agent {@code index}'s one request with the given images (DREAM's probe asks exactly this). */
     @Override public java.util.Optional<Opening> opening(Question q, RunContext ctx, int index, List<dev.gamagent.image.Picture> images) {
@@ -34,6 +34,6 @@ public final class VoteMethod implements MultiAgentMethod {
         if (index < 0 || index >= agents.size()) return java.util.Optional.empty();
         Panel p = new Panel(name(), "vote", q, ctx);
         Panel.Agent a = agents.get(index);
-        return java.util.Optional.of(p.opening(a, p.render("vote_answer", a, Map.of()), p.sampling(p.number("temperature", 0.7)), images));
+        return java.util.Optional.of(p.opening(a, p.render("vote_answer", a, Map.of()), p.sampling(p.number("temperature")), images));
     }
 }

@@ -11,19 +11,26 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Iterator;
 import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
 
 /**
  * The one immutable configuration: defaults (resource {@code /defaults.json}), then a user file (JSON),
- * then command-line overrides ({@code --set gam.lambda=0.3}). Sections are read as typed records with
- * {@link #section(String, Class)}; unknown keys in a file are reported, not ignored silently.
+ * then command-line overrides ({@code --set gam.lambda=0.3}). Every default value lives in defaults.json: the
+ * accessors ({@link #number(String)}, …) take no fallback and fail naming a key that has none; the few keys whose
+ * absence means "not set" ({@link ConfigSchema#optional}) are read with the optional accessors. Unknown keys in a
+ * file are reported, not ignored silently.
  */
 public final class Config {
     private final ObjectNode root;
     private final ConfigSchema schema;
+    /** What the user gave on top of the defaults (files, {@code --set}, {@link #with}), for {@link #given}. */
+    private final ObjectNode given;
 
-    private Config(ObjectNode root, ConfigSchema schema) {
+    private Config(ObjectNode root, ConfigSchema schema, ObjectNode given) {
         this.root = root;
         this.schema = schema;
+        this.given = given;
     }
 
     /** The built-in defaults. */
@@ -31,7 +38,7 @@ public final class Config {
         try (InputStream in = Config.class.getResourceAsStream("/defaults.json")) {
             if (in == null) throw new IllegalStateException("resource /defaults.json is missing from the jar");
             ObjectNode tree = (ObjectNode) Json.MAPPER.readTree(in);
-            return new Config(tree, ConfigSchema.of(tree));
+            return new Config(tree, ConfigSchema.of(tree), Json.MAPPER.createObjectNode());
         } catch (IOException e) {
             throw new IllegalStateException("cannot read /defaults.json: " + e.getMessage(), e);
         }
@@ -57,7 +64,9 @@ public final class Config {
     public Config withTree(ObjectNode overlay) {
         ObjectNode copy = root.deepCopy();
         merge(copy, overlay);
-        return new Config(copy, schema);
+        ObjectNode user = given.deepCopy();
+        merge(user, overlay);
+        return new Config(copy, schema, user);
     }
 
     /**
@@ -65,7 +74,11 @@ public final class Config {
      * The value is parsed as JSON when it parses (numbers, booleans, arrays), else taken as a string.
      */
     public Config with(String dottedPath, String value) {
-        ObjectNode copy = root.deepCopy();
+        JsonNode v = parseValue(value);
+        return new Config(set(root.deepCopy(), dottedPath, v), schema, set(given.deepCopy(), dottedPath, v));
+    }
+
+    private static ObjectNode set(ObjectNode copy, String dottedPath, JsonNode value) {
         String[] parts = dottedPath.split("\\.");
         ObjectNode node = copy;
         for (int i = 0; i < parts.length - 1; i++) {
@@ -75,8 +88,8 @@ public final class Config {
             }
             node = (ObjectNode) child;
         }
-        node.set(parts[parts.length - 1], parseValue(value));
-        return new Config(copy, schema);
+        node.set(parts[parts.length - 1], value.deepCopy());
+        return copy;
     }
 
     /** Applies {@code key=value} overrides in order; an unknown key or a value of the wrong type is an error naming it. */
@@ -99,36 +112,91 @@ public final class Config {
         return n;
     }
 
-    public String string(String dottedPath, String fallback) {
-        JsonNode n = node(dottedPath);
-        return n.isMissingNode() || n.isNull() ? fallback : n.asText();
+    /** The text at a key of defaults.json (as overridden); a key without a value is a {@link ConfigException} naming it. */
+    public String string(String dottedPath) {
+        return present(dottedPath).asText();
     }
 
-    public double number(String dottedPath, double fallback) {
+    /** The number at a key of defaults.json (as overridden; "0.3" given as text parses). */
+    public double number(String dottedPath) {
+        return toNumber(dottedPath, present(dottedPath));
+    }
+
+    /** The whole number at a key of defaults.json (as overridden). */
+    public int integer(String dottedPath) {
+        return toInteger(dottedPath, present(dottedPath));
+    }
+
+    /** The boolean at a key of defaults.json (as overridden; "true" given as text counts). */
+    public boolean bool(String dottedPath) {
+        JsonNode n = present(dottedPath);
+        if (n.isBoolean()) return n.asBoolean();
+        if (n.isTextual()) return Boolean.parseBoolean(n.asText());
+        throw new ConfigException("config " + dottedPath + " must be true or false, got " + n);
+    }
+
+    /** The text at an optional key ({@link ConfigSchema#optional}), or empty when it is not set. */
+    public Optional<String> optionalString(String dottedPath) {
+        JsonNode n = optionalNode(dottedPath);
+        return n == null ? Optional.empty() : Optional.of(n.asText());
+    }
+
+    /** The whole number at an optional key, or empty when it is not set. */
+    public OptionalInt optionalInteger(String dottedPath) {
+        JsonNode n = optionalNode(dottedPath);
+        return n == null ? OptionalInt.empty() : OptionalInt.of(toInteger(dottedPath, n));
+    }
+
+    /**
+     * Whether the user gave {@code dottedPath} (in a file, with {@code --set} or {@link #with}), even when the value
+     * equals the default; e.g. a GPU-hour rate the user names prices the built-in model, the default does not.
+     */
+    public boolean given(String dottedPath) {
+        JsonNode n = given;
+        for (String p : dottedPath.split("\\.")) n = n.path(p);
+        return !n.isMissingNode() && !n.isNull();
+    }
+
+    /** The node at a key that must have a value: every key of defaults.json has one. */
+    private JsonNode present(String dottedPath) {
         JsonNode n = node(dottedPath);
+        if (n.isMissingNode() || n.isNull()) {
+            throw new ConfigException("config " + dottedPath + " has no value: "
+                    + (schema.typeOf(dottedPath) == null ? "no such key (`gam config show` lists every key)"
+                    : schema.optional(dottedPath) ? "it is optional; read it with an optional accessor"
+                    : "defaults.json gives it none"));
+        }
+        return n;
+    }
+
+    /** The node at an optional key, or null when it is not set; a key that is not optional is refused, so a typo cannot read "not set". */
+    private JsonNode optionalNode(String dottedPath) {
+        if (!schema.optional(dottedPath)) {
+            throw new ConfigException("config " + dottedPath + " is not an optional key (" + String.join(", ", ConfigSchema.optionalKeys())
+                    + ", or a key under " + String.join(", ", ConfigSchema.FREE_SECTIONS) + ")");
+        }
+        JsonNode n = node(dottedPath);
+        return n.isMissingNode() || n.isNull() ? null : n;
+    }
+
+    private static double toNumber(String dottedPath, JsonNode n) {
         if (n.isNumber()) return n.asDouble();
-        if (!n.isTextual()) return fallback;
         try {
-            return Double.parseDouble(n.asText().strip());
+            if (n.isTextual()) return Double.parseDouble(n.asText().strip());
         } catch (NumberFormatException e) {
-            throw new ConfigException("config " + dottedPath + " must be a number, got '" + n.asText() + "'");
+            // reported below
         }
+        throw new ConfigException("config " + dottedPath + " must be a number, got '" + n.asText() + "'");
     }
 
-    public int integer(String dottedPath, int fallback) {
-        JsonNode n = node(dottedPath);
+    private static int toInteger(String dottedPath, JsonNode n) {
         if (n.isNumber()) return n.asInt();
-        if (!n.isTextual()) return fallback;
         try {
-            return Integer.parseInt(n.asText().strip());
+            if (n.isTextual()) return Integer.parseInt(n.asText().strip());
         } catch (NumberFormatException e) {
-            throw new ConfigException("config " + dottedPath + " must be a whole number, got '" + n.asText() + "'");
+            // reported below
         }
-    }
-
-    public boolean bool(String dottedPath, boolean fallback) {
-        JsonNode n = node(dottedPath);
-        return n.isBoolean() ? n.asBoolean() : n.isTextual() ? Boolean.parseBoolean(n.asText()) : fallback;
+        throw new ConfigException("config " + dottedPath + " must be a whole number, got '" + n.asText() + "'");
     }
 
     /** Reads a section as a typed object (records work); a bad value names the section and field. */

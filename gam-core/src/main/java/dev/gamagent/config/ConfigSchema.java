@@ -12,10 +12,10 @@ import java.util.TreeSet;
 
 /**
  * The configuration keys the code reads, with their types: every key of {@code defaults.json} (its type from
- * the default value) plus the keys below that have no default. A user file or {@code --set} naming any
- * other key is an error that suggests the nearest known key. To add a section (e.g. {@code backends}),
- * give it defaults in {@code defaults.json}, or add its keys to {@link #WITHOUT_DEFAULTS}; a section whose
- * keys are free (user-chosen names) goes in {@link #FREE_SECTIONS}.
+ * the default value) plus the {@link #OPTIONAL} keys, whose absence means "not set". A user file or {@code --set}
+ * naming any other key is an error that suggests the nearest known key. To add a key, give it its default in
+ * {@code defaults.json} (the one home of every default value), or, when no value means something, add it to
+ * {@link #OPTIONAL}; a section whose keys are free (user-chosen names) goes in {@link #FREE_SECTIONS}.
  */
 public final class ConfigSchema {
     /** What a key holds; {@code check} returns null when the value fits, else what was expected. */
@@ -58,36 +58,28 @@ public final class ConfigSchema {
         }
     }
 
-    /** Keys the code reads that have no value in defaults.json. */
-    static final Map<String, Type> WITHOUT_DEFAULTS = Map.ofEntries(
+    /**
+     * Keys whose absence means something ("not set": a judge backend that is not named, agents given by experts and
+     * critics, no prices, the trace database in the user's state directory, every agent on the default backend), so
+     * they have no value in defaults.json. Code reads them only with {@link Config}'s optional accessors, which refuse
+     * any other key; every other key has its default in defaults.json (docs/configuration.md).
+     */
+    static final Map<String, Type> OPTIONAL = Map.ofEntries(
             Map.entry("gam.agents", Type.LIST), Map.entry("gam.judge_backend", Type.STRING),
             Map.entry("dream.agents", Type.INTEGER), Map.entry("dream.probe_temperature", Type.NUMBER),
-            Map.entry("eval.prices", Type.OBJECT), Map.entry("eval.numeric_tolerance", Type.NUMBER),
-            Map.entry("eval.gpu_hour_rate", Type.NUMBER),
-            Map.entry("server.allowed_image_hosts", Type.LIST), Map.entry("server.trace_db", Type.STRING),
-            Map.entry("server.max_body_mb", Type.NUMBER), Map.entry("server.max_image_megapixels", Type.NUMBER),
-            Map.entry("server.max_in_flight", Type.INTEGER), Map.entry("server.trace_retention", Type.INTEGER),
-            Map.entry("local.cache_entries", Type.INTEGER), Map.entry("image.max_megapixels", Type.NUMBER),
-            Map.entry("backend.endpoint_cooldown_ms", Type.INTEGER), Map.entry("backend.max_top_logprobs", Type.INTEGER),
-            Map.entry("backend.retry_after_cap_ms", Type.INTEGER), Map.entry("backend.retry_base_ms", Type.INTEGER),
-            Map.entry("backend.retry_max_ms", Type.INTEGER), Map.entry("backend.max_reply_mb", Type.NUMBER),
-            // limits and defences (issue 13); host and origin lists may also be given as "a,b" with --set
-            Map.entry("server.max_request_megapixels", Type.NUMBER), Map.entry("server.decode_budget_megapixels", Type.NUMBER),
-            Map.entry("server.allowed_hosts", Type.ANY), Map.entry("server.cors_origins", Type.ANY),
-            Map.entry("server.header_timeout_s", Type.NUMBER), Map.entry("server.read_timeout_s", Type.NUMBER),
-            Map.entry("server.idle_timeout_s", Type.NUMBER), Map.entry("image.max_question_megapixels", Type.NUMBER),
-            Map.entry("image.decode_budget_megapixels", Type.NUMBER),
-            // trace retention by age, the wait queue and remote image fetches (issue 28)
-            Map.entry("server.trace_retention_days", Type.NUMBER), Map.entry("server.max_queued", Type.INTEGER),
-            Map.entry("server.queue_timeout_s", Type.NUMBER), Map.entry("server.image_fetch_timeout_s", Type.NUMBER),
-            Map.entry("server.image_fetches", Type.INTEGER), Map.entry("server.image_fetches_per_host", Type.INTEGER),
-            Map.entry("server.waiting_budget_mb", Type.NUMBER),
+            Map.entry("eval.prices", Type.OBJECT), Map.entry("server.trace_db", Type.STRING),
             // one backend name per agent of each method (docs/methods.md)
             Map.entry("single.backends", Type.LIST), Map.entry("cot.backends", Type.LIST), Map.entry("sc.backends", Type.LIST),
             Map.entry("vote.backends", Type.LIST), Map.entry("debate.backends", Type.LIST),
             Map.entry("self_debate.backends", Type.LIST), Map.entry("mad.backends", Type.LIST),
             Map.entry("dmad.backends", Type.LIST), Map.entry("chateval.backends", Type.LIST),
             Map.entry("debunc.backends", Type.LIST), Map.entry("dwi.backends", Type.LIST));
+
+    /**
+     * Keys that accept more than their default's type: host and origin lists may also be given as "a,b" with
+     * {@code --set} (issue 13).
+     */
+    static final Map<String, Type> WIDER_TYPES = Map.of("server.allowed_hosts", Type.ANY, "server.cors_origins", Type.ANY);
 
     /**
      * The fields of one entry of the {@code backends} section, whose entry names the user chooses
@@ -119,13 +111,27 @@ public final class ConfigSchema {
 
     private ConfigSchema(Map<String, Type> keys) { this.keys = keys; }
 
-    /** The schema of the given defaults plus {@link #WITHOUT_DEFAULTS}. */
+    /** The schema of the given defaults plus {@link #OPTIONAL}. */
     public static ConfigSchema of(JsonNode defaults) {
         Map<String, Type> k = new LinkedHashMap<>();
         collect("", defaults, k);
-        WITHOUT_DEFAULTS.forEach(k::putIfAbsent);
+        k.putAll(WIDER_TYPES);
+        OPTIONAL.forEach(k::putIfAbsent);
         return new ConfigSchema(k);
     }
+
+    /**
+     * Whether {@code key} may be absent: one of {@link #OPTIONAL}, or a key under a free section (a prompt template
+     * the user did not override).
+     */
+    public boolean optional(String key) {
+        if (OPTIONAL.containsKey(key)) return true;
+        for (String f : FREE_SECTIONS) if (key.startsWith(f + ".")) return true;
+        return false;
+    }
+
+    /** The keys that have no value in defaults.json, sorted. */
+    public static List<String> optionalKeys() { return List.copyOf(new TreeSet<>(OPTIONAL.keySet())); }
 
     private static void collect(String prefix, JsonNode n, Map<String, Type> out) {
         Iterator<Map.Entry<String, JsonNode>> it = n.fields();

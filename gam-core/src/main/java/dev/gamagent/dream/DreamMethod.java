@@ -66,8 +66,8 @@ public final class DreamMethod implements Method {
      * {@code dream.agents} overrides; default 3.
      */
     static int agentCount(Config c, String innerName) {
-        int override = c.integer("dream.agents", 0);
-        if (override > 0) return override;
+        var override = c.optionalInteger("dream.agents");
+        if (override.isPresent() && override.getAsInt() > 0) return override.getAsInt();
         String section = innerName.replace('-', '_');
         JsonNode n = c.node(section + ".agents");
         if (n.isNumber() && n.asInt() > 0) return n.asInt();

@@ -18,20 +18,20 @@ record DreamSettings(List<Double> scales, double alpha, double rho, String mode,
         for (double s : scales) {
             if (!(s > 0)) throw new Config.ConfigException("dream.scales must hold positive numbers, got " + sn);
         }
-        String mode = c.string("dream.mode", "full").toLowerCase(Locale.ROOT);
+        String mode = c.string("dream.mode").toLowerCase(Locale.ROOT);
         if (!List.of("full", "probe_only", "rollback_only").contains(mode)) {
             throw new Config.ConfigException("dream.mode must be full, probe_only or rollback_only, got '" + mode + "'");
         }
-        String thr = c.string("dream.threshold", "adaptive").toLowerCase(Locale.ROOT);
+        String thr = c.string("dream.threshold").toLowerCase(Locale.ROOT);
         if (!List.of("adaptive", "static").contains(thr)) {
             throw new Config.ConfigException("dream.threshold must be adaptive or static, got '" + thr + "'");
         }
-        String ru = c.string("dream.rollback_uncertainty", "anll").toLowerCase(Locale.ROOT);
+        String ru = c.string("dream.rollback_uncertainty").toLowerCase(Locale.ROOT);
         if (!List.of("anll", "trace").contains(ru)) {
             throw new Config.ConfigException("dream.rollback_uncertainty must be anll or trace, got '" + ru + "'");
         }
-        return new DreamSettings(scales, c.number("dream.alpha", 0.5), c.number("dream.rho", 0.5), mode, thr,
-                c.number("dream.static_tau", 0.2), c.integer("dream.probe_max_tokens", 32), ru,
-                c.bool("dream.consensus_skips_debate", false));
+        return new DreamSettings(scales, c.number("dream.alpha"), c.number("dream.rho"), mode, thr,
+                c.number("dream.static_tau"), c.integer("dream.probe_max_tokens"), ru,
+                c.bool("dream.consensus_skips_debate"));
     }
 }

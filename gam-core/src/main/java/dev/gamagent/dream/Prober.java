@@ -64,7 +64,7 @@ record Prober(Method inner, Question q, RunContext ctx, DreamSettings s, ProbeRe
         Prompts prompts = new Prompts(ctx.config());
         String format = q.isMultipleChoice() ? "Reply with one line:\nANSWER: <option letter>"
                 : "Reply with one line:\nANSWER: <a single word or short phrase>";
-        int topK = ctx.config().integer("logprobs.top_k", 5);
+        int topK = ctx.config().integer("logprobs.top_k");
         ctx.progress().event("round_started", Map.of("k", -1, "phase", "probe"));
         List<Callable<Probe>> fs = new ArrayList<>();
         List<Probe> out = new ArrayList<>();

@@ -17,7 +17,7 @@ public final class PromptText {
     private PromptText() { }
 
     /** Whether this run records prompts. */
-    public static boolean enabled(Config config) { return config.bool(SETTING, false); }
+    public static boolean enabled(Config config) { return config.bool(SETTING); }
 
     /** The request's messages as text: a role line before each message unless it is one user message. */
     public static String of(ChatRequest request) {

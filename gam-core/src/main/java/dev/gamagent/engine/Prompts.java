@@ -53,7 +53,7 @@ public final class Prompts {
     }
 
     private String load(String name) {
-        String override = config.string("prompts." + name, null);
+        String override = config.optionalString("prompts." + name).orElse(null);
         if (override != null) {
             if (override.startsWith("@")) {
                 try {

@@ -34,10 +34,8 @@ public record GamSettings(InfluenceWeights game, StoppingRule stopping, int maxD
     public DebateRule rule() { return new DebateRule(stopping, noDebate, fixedRounds, recordFull, noUncertainty); }
 
     public static GamSettings from(Config c) {
-        var game = new InfluenceWeights(c.number("gam.lambda", 0.5), c.number("gam.gamma", 0.5), c.number("gam.tau", 0.5));
-        var stop = new StoppingRule(c.number("gam.theta_u", 0.5), c.number("gam.theta_c", 0.6),
-                c.number("gam.theta_term", 0.15), c.number("gam.epsilon", 0.01), c.integer("gam.max_rounds", 3),
-                (long) c.number("gam.token_budget", 0));
+        var game = game(c);
+        var stop = stopping(c);
         List<AgentSpec> experts = new ArrayList<>(), critics = new ArrayList<>();
         JsonNode agents = c.node("gam.agents");
         if (agents.isArray() && agents.size() > 0) {
@@ -48,13 +46,28 @@ public record GamSettings(InfluenceWeights game, StoppingRule stopping, int maxD
         }
         if (experts.isEmpty()) throw new Config.ConfigException("gam: no experts configured; set gam.experts, e.g. [\"scene\",\"ocr\",\"relational\"]");
         uniqueIds(experts, critics);
-        return new GamSettings(game, stop, c.integer("gam.max_disputed", 3), Scoring.parse(c.string("gam.scoring", "content")),
+        return new GamSettings(game, stop, c.integer("gam.max_disputed"), Scoring.parse(c.string("gam.scoring")),
                 List.copyOf(experts), List.copyOf(critics),
-                c.bool("gam.ablation.no_uncertainty", false), c.bool("gam.ablation.no_dynamic_weights", false),
-                c.bool("gam.ablation.no_debate", false), c.bool("gam.ablation.fixed_rounds", false),
-                c.bool("gam.record_full", false), c.bool("gam.judge", false), c.string("gam.judge_backend", null),
-                c.bool("gam.zoom", false), c.string("gam.embedding", "bge-small-en-v15-q"),
-                c.integer("gam.max_tokens", 512), c.integer("logprobs.top_k", 5), UncertaintyFallback.from(c, "gam"));
+                c.bool("gam.ablation.no_uncertainty"), c.bool("gam.ablation.no_dynamic_weights"),
+                c.bool("gam.ablation.no_debate"), c.bool("gam.ablation.fixed_rounds"),
+                c.bool("gam.record_full"), c.bool("gam.judge"), c.optionalString("gam.judge_backend").orElse(null),
+                c.bool("gam.zoom"), c.string("gam.embedding"),
+                c.integer("gam.max_tokens"), c.integer("logprobs.top_k"), UncertaintyFallback.from(c, "gam"));
+    }
+
+    /** The influence weights λ, γ, τ ({@code gam.lambda}, {@code gam.gamma}, {@code gam.tau}; docs/design.md §6). */
+    public static InfluenceWeights game(Config c) {
+        return new InfluenceWeights(c.number("gam.lambda"), c.number("gam.gamma"), c.number("gam.tau"));
+    }
+
+    /**
+     * The trigger and stopping rule: θ_U, θ_C, θ_term, ε, K_max and the token budget ({@code gam.theta_u}, …,
+     * {@code gam.max_rounds}, {@code gam.token_budget}); {@code stopping(Config.defaults())} is the paper's rule.
+     */
+    public static StoppingRule stopping(Config c) {
+        return new StoppingRule(c.number("gam.theta_u"), c.number("gam.theta_c"),
+                c.number("gam.theta_term"), c.number("gam.epsilon"), c.integer("gam.max_rounds"),
+                (long) c.number("gam.token_budget"));
     }
 
     /**
@@ -74,7 +87,7 @@ public record GamSettings(InfluenceWeights game, StoppingRule stopping, int maxD
                 else if (!b.isMissingNode() && !b.isNull()) throw new Config.ConfigException(key + "[" + i + "].backend must be a backend name, got " + b);
             }
         }
-        String judge = c.string("gam.judge_backend", null);
+        String judge = c.optionalString("gam.judge_backend").orElse(null);
         if (judge != null && !judge.isBlank()) refs.put("gam.judge_backend", judge.strip());
         return refs;
     }

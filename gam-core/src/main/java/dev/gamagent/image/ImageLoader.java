@@ -31,8 +31,11 @@ import java.util.Locale;
  * so only the small copy stays in memory.
  */
 public final class ImageLoader {
-    /** 100 megapixels: larger than any camera photo, small enough to decode on a laptop. */
-    public static final long DEFAULT_MAX_PIXELS = 100_000_000L;
+    /**
+     * {@code image.max_megapixels} of defaults.json (100 megapixels: larger than any camera photo, small enough to
+     * decode on a laptop).
+     */
+    public static final long DEFAULT_MAX_PIXELS = Math.round(dev.gamagent.config.Config.defaults().number("image.max_megapixels") * 1e6);
 
     private static final int HEAD = 512;
     private static final int TAIL = 64;

@@ -10,7 +10,6 @@ public record InfluenceWeights(double lambda, double gamma, double tau) {
         if (!(tau >= 0)) throw new IllegalArgumentException("gam.tau must be ≥ 0, got " + tau);
     }
 
-    public static InfluenceWeights paperDefaults() { return new InfluenceWeights(0.5, 0.5, 0.5); }
 
     /** s_j for every agent; {@code sim} is the symmetric N×N similarity matrix (diagonal ignored). */
     public double[] scores(double[] u, double[][] sim) {

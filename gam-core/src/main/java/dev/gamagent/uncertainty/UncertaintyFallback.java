@@ -21,14 +21,14 @@ public record UncertaintyFallback(boolean sampling, int samples, double temperat
     /** The fallback configured in {@code section} ("gam", "dream"); errors name the key and the values allowed. */
     public static UncertaintyFallback from(Config c, String section) {
         String key = section + ".uncertainty_fallback";
-        String mode = c.string(key, "semantic").strip().toLowerCase(Locale.ROOT);
+        String mode = c.string(key).strip().toLowerCase(Locale.ROOT);
         if (mode.equals("semantic")) return SEMANTIC;
         if (!mode.equals("sampling")) {
             throw new Config.ConfigException(key + " = '" + mode + "' is not known; use 'semantic' or 'sampling'");
         }
-        int n = c.integer(section + ".samples", 3);
+        int n = c.integer(section + ".samples");
         // at T = 1 the sample frequencies estimate the model's own answer distribution; lower T overstates agreement
-        double t = c.number(section + ".sampling_temperature", 1.0);
+        double t = c.number(section + ".sampling_temperature");
         if (n < 2) throw new Config.ConfigException(section + ".samples = " + n + ": sampling needs at least 2 samples (default 3)");
         if (!(t > 0)) throw new Config.ConfigException(section + ".sampling_temperature = " + t + ": sampling needs a temperature above 0 (default 1.0)");
         return new UncertaintyFallback(true, n, t);

@@ -169,7 +169,7 @@ class NamedBackendsTest {
         Config c = config("backends.capped={\"kind\":\"openai\",\"max_top_logprobs\":3}", "backends.plain={\"kind\":\"openai\",\"logprobs\":false}");
         try (NamedBackends nb = NamedBackends.open(COMMAND_LINE, c, f::create)) {
             nb.resolve("capped");
-            assertThat(f.configs.get(f.configs.size() - 1).integer("backend.max_top_logprobs", 0)).isEqualTo(3);
+            assertThat(f.configs.get(f.configs.size() - 1).integer("backend.max_top_logprobs")).isEqualTo(3);
             Backend plain = nb.resolve("plain");
             assertThat(plain.capabilities().logprobs()).isFalse();
             ScriptedBackend inner = f.built.get(f.built.size() - 1);

@@ -31,7 +31,7 @@ class ConflictAndSystemUncertaintyTest {
 
     @Test void conflictAndSystemUncertaintyStayInTheUnitIntervalForRandomInputs() {
         Random r = new Random(21);
-        var game = InfluenceWeights.paperDefaults();
+        var game = dev.gamagent.gam.GamSettings.game(dev.gamagent.config.Config.defaults());
         for (int trial = 0; trial < 1000; trial++) {
             int n = 1 + r.nextInt(6);
             double[] u = InfluenceWeightsTest.randomU(r, n);
@@ -43,7 +43,7 @@ class ConflictAndSystemUncertaintyTest {
     }
 
     @Test void theNoDynamicWeightsAblationGivesUniformWeights() {
-        GameState g = GameState.compute(new double[] {0.1, 0.9}, new double[][] {{1, 0}, {0, 1}}, InfluenceWeights.paperDefaults(), true);
+        GameState g = GameState.compute(new double[] {0.1, 0.9}, new double[][] {{1, 0}, {0, 1}}, dev.gamagent.gam.GamSettings.game(dev.gamagent.config.Config.defaults()), true);
         assertThat(g.weights()).containsExactly(0.5, 0.5);
         assertThat(g.uSys()).isCloseTo(0.5, within(1e-12));
     }

@@ -163,7 +163,7 @@ class DebateRuleAndConsensusTest {
     @Test void anOpinionlessAgentIsOutOfSimilarityAndConflictButKeepsTheSmallestWeight() {
         double[] u = {0.1, 1.0, 0.1};
         double[][] sim = {{1, 0.35, 0.2}, {0.35, 1, 0.35}, {0.2, 0.35, 1}};
-        GameState g = GameState.compute(u, sim, InfluenceWeights.paperDefaults(), false, new boolean[] {true, false, true});
+        GameState g = GameState.compute(u, sim, dev.gamagent.gam.GamSettings.game(dev.gamagent.config.Config.defaults()), false, new boolean[] {true, false, true});
         assertThat(g.sim()[0][1]).isZero();
         assertThat(g.conflict()).isCloseTo(0.8, within(1e-12)); // only the pair (0, 2): 1 − 0.2
         assertThat(g.weights()[1]).isLessThan(g.weights()[0]);

@@ -60,11 +60,11 @@ class GameConformanceTest {
     }
 
     @Test void aOneAgentPanelHasWeightOneItsOwnUncertaintyAndNoConflict() {
-        GameState st = GameState.compute(new double[] {0.7}, new double[][] {{1}}, InfluenceWeights.paperDefaults(), false);
+        GameState st = GameState.compute(new double[] {0.7}, new double[][] {{1}}, dev.gamagent.gam.GamSettings.game(dev.gamagent.config.Config.defaults()), false);
         assertThat(st.weights()).containsExactly(1.0);
         assertThat(st.uSys()).isCloseTo(0.7, within(1e-12));
         assertThat(st.conflict()).isZero();
-        assertThat(StoppingRule.paperDefaults().triggers(st.uSys(), st.conflict())).isTrue();
+        assertThat(dev.gamagent.gam.GamSettings.stopping(dev.gamagent.config.Config.defaults()).triggers(st.uSys(), st.conflict())).isTrue();
     }
 
     @Test void conflictStaysFiniteWhenATinyTauLeavesOnlyOneAgentWithWeight() {
@@ -76,7 +76,7 @@ class GameConformanceTest {
 
     @Test void aNotApplicableExpertWithUOneGetsLessWeightThanAConfidentPeer() {
         double[][] sim = {{1, 0.3}, {0.3, 1}};
-        double[] w = InfluenceWeights.paperDefaults().weights(new double[] {0.2, 1.0}, sim);
+        double[] w = dev.gamagent.gam.GamSettings.game(dev.gamagent.config.Config.defaults()).weights(new double[] {0.2, 1.0}, sim);
         assertThat(w[0]).isGreaterThan(w[1]);
         assertThat(SystemUncertainty.of(w, new double[] {0.2, 1.0})).isBetween(0.2, 1.0);
     }

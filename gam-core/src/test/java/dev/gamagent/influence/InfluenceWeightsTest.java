@@ -8,7 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 class InfluenceWeightsTest {
-    private final InfluenceWeights game = InfluenceWeights.paperDefaults();
+    private final InfluenceWeights game = dev.gamagent.gam.GamSettings.game(dev.gamagent.config.Config.defaults());
 
     @Test void oneAgentTakesAllTheWeight() {
         double[] w = game.weights(new double[] {0.7}, new double[][] {{1}});

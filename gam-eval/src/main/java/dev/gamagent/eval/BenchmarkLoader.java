@@ -55,9 +55,9 @@ public final class BenchmarkLoader {
      * becomes frames (null: through {@code videos}), and the videos' settings.
      */
     public record Images(ImageLoader loader, long maxQuestionPixels, String totalSetting, VideoDecoder video, Videos videos) {
-        /** The defaults of config section {@code image}, without a decode budget. */
+        /** The defaults of config section {@code image} (defaults.json), without a decode budget. */
         public static final Images DEFAULT = new Images(new ImageLoader(ImageLoader.DEFAULT_MAX_PIXELS),
-                DEFAULT_MAX_QUESTION_PIXELS, "image.max_question_megapixels");
+                Math.round(Config.defaults().number("image.max_question_megapixels") * 1e6), "image.max_question_megapixels");
 
         public Images {
             if (videos == null) videos = Videos.over(loader);
@@ -77,9 +77,9 @@ public final class BenchmarkLoader {
          * per image (what the backend can use).
          */
         public static Images from(Config config, DecodeBudget budget, long keepPixels) {
-            ImageLoader loader = ImageLoader.withMaxMegapixels(config.number("image.max_megapixels", ImageLoader.DEFAULT_MAX_PIXELS / 1e6))
+            ImageLoader loader = ImageLoader.withMaxMegapixels(config.number("image.max_megapixels"))
                     .withBudget(budget).keepingAtMost(keepPixels);
-            double total = config.number("image.max_question_megapixels", DEFAULT_MAX_QUESTION_PIXELS / 1e6);
+            double total = config.number("image.max_question_megapixels");
             // a row's video URL follows the policy of remote images (server.allowed_image_hosts, max_body_mb, image_fetch_timeout_s)
             return new Images(loader, total <= 0 ? 0 : Math.round(total * 1e6), "image.max_question_megapixels", null,
                     new Videos(new VideoFrames(System.getenv("PATH"), loader), 0, null, VideoUrls.from(config)));
@@ -163,9 +163,6 @@ public final class BenchmarkLoader {
 
         Dataset load(Path dir, Filter filter, Images images);
     }
-
-    /** All images of one question together: a 64-frame video of 1080p frames fits, forty 6000² photos do not. */
-    public static final long DEFAULT_MAX_QUESTION_PIXELS = 200_000_000L;
 
     private BenchmarkLoader() { }
 

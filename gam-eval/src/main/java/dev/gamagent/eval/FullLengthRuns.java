@@ -3,6 +3,9 @@ package dev.gamagent.eval;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.gamagent.config.Config;
+import dev.gamagent.gam.GamSettings;
+import dev.gamagent.influence.StoppingRule;
 import dev.gamagent.util.Json;
 
 import java.util.ArrayList;
@@ -17,6 +20,8 @@ import java.util.List;
  */
 public final class FullLengthRuns {
     public static final String FORCED_SUFFIX = " (forced full length)";
+    /** The rule's values where a trace does not record them: the defaults (defaults.json through GamSettings). */
+    private static final StoppingRule DEFAULT_RULE = GamSettings.stopping(Config.defaults());
 
     private FullLengthRuns() { }
 
@@ -39,8 +44,9 @@ public final class FullLengthRuns {
     private static ResultRecord redecide(ResultRecord r) {
         if (r.isError() || r.trace() == null) return r;
         JsonNode c = config(r);
-        Sweep.Setting at = new Sweep.Setting(c.path("theta_term").asDouble(0.15), c.path("theta_u").asDouble(0.5),
-                c.path("theta_c").asDouble(0.6), c.path("epsilon").asDouble(0.01), c.path("max_rounds").asInt(3));
+        Sweep.Setting at = new Sweep.Setting(c.path("theta_term").asDouble(DEFAULT_RULE.thetaTerm()), c.path("theta_u").asDouble(DEFAULT_RULE.thetaU()),
+                c.path("theta_c").asDouble(DEFAULT_RULE.thetaC()), c.path("epsilon").asDouble(DEFAULT_RULE.epsilon()),
+                c.path("max_rounds").asInt(DEFAULT_RULE.maxRounds()));
         Sweep.Result s;
         try {
             s = Sweep.run(List.of(r), List.of(at)).get(0);

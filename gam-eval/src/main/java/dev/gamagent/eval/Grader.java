@@ -47,12 +47,12 @@ public final class Grader {
 
     /** @param judge a backend for unmatched multiple-choice answers, or null for none */
     public Grader(Config config, Backend judge) {
-        this.open = new OpenAnswerMatcher(config.number("eval.numeric_tolerance", 0.01));
+        this.open = new OpenAnswerMatcher(config.number("eval.numeric_tolerance"));
         this.judge = judge;
         this.prompts = new Prompts(config);
-        this.mode = GradingMode.of(config.string(GradingMode.CONFIG_KEY, GradingMode.DEFAULT));
-        this.openRule = config.string(OPEN_ANSWERS_KEY, "matcher");
-        this.choiceRule = config.string(CHOICE_RULE_KEY, "default");
+        this.mode = GradingMode.of(config.string(GradingMode.CONFIG_KEY));
+        this.openRule = config.string(OPEN_ANSWERS_KEY);
+        this.choiceRule = config.string(CHOICE_RULE_KEY);
         if (!java.util.List.of("default", MvBenchGrading.RULE).contains(choiceRule)) {
             throw new IllegalArgumentException("config " + CHOICE_RULE_KEY + " is '" + choiceRule + "'; use default or " + MvBenchGrading.RULE);
         }

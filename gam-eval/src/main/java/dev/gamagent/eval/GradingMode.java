@@ -19,7 +19,7 @@ import java.util.Map;
 public record GradingMode(String label, VlmEvalKitMatcher.Rules rules) {
     /** The config key ({@code --grading} sets it) and its default. */
     public static final String CONFIG_KEY = "eval.grading";
-    public static final String DEFAULT = "vlmevalkit";
+    public static final String DEFAULT = dev.gamagent.config.Config.defaults().string(CONFIG_KEY);
 
     public static final GradingMode EXTENDED = new GradingMode("extended", null);
 

@@ -15,8 +15,6 @@ import java.util.Map;
  * report shows no dollars for it rather than a GPU's hourly rate that would make more calls look cheaper.
  */
 public record PriceTable(Map<String, Price> prices, double gpuHourRate, boolean rateGiven) {
-    public static final double DEFAULT_GPU_HOUR_RATE = 4.10;
-
     /** The built-in model's name, whichever backend serves it ({@code local:gam-perception}, or over HTTP from {@code gam local-server}). */
     static final String BUILT_IN_MODEL = "gam-perception";
 
@@ -48,8 +46,8 @@ public record PriceTable(Map<String, Price> prices, double gpuHourRate, boolean 
                 p.put(e.getKey(), new Price(v.get("input").asDouble(), v.get("output").asDouble()));
             });
         }
-        boolean given = !config.node("eval.gpu_hour_rate").isMissingNode() && !config.node("eval.gpu_hour_rate").isNull();
-        return new PriceTable(p, config.number("eval.gpu_hour_rate", DEFAULT_GPU_HOUR_RATE), given);
+        boolean given = config.given("eval.gpu_hour_rate");
+        return new PriceTable(p, config.number("eval.gpu_hour_rate"), given);
     }
 
     /** The price for a backend name such as {@code openai:gpt-4o}: exact name, then the model part, then a key it contains. */

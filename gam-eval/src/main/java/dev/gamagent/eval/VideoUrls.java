@@ -41,10 +41,8 @@ import java.util.concurrent.TimeoutException;
  * @param deadline the whole fetch of one video
  */
 public record VideoUrls(List<String> hosts, long maxBytes, Duration deadline) {
-    /** The server's defaults: no host, 20 MB, 30 s. */
-    public static final long DEFAULT_MAX_BYTES = 20L * 1024 * 1024;
-    public static final Duration DEFAULT_DEADLINE = Duration.ofSeconds(30);
-    public static final VideoUrls NONE = new VideoUrls(List.of(), DEFAULT_MAX_BYTES, DEFAULT_DEADLINE);
+    /** The server's defaults (defaults.json: no host, 20 MB, 30 s). */
+    public static final VideoUrls NONE = from(Config.defaults());
     /** The folder under the frame cache's root that fetched videos go to. */
     public static final String FOLDER = "url-videos";
 
@@ -52,16 +50,16 @@ public record VideoUrls(List<String> hosts, long maxBytes, Duration deadline) {
 
     public VideoUrls {
         hosts = hosts == null ? List.of() : hosts.stream().map(h -> h.strip().toLowerCase(Locale.ROOT)).filter(h -> !h.isEmpty()).toList();
-        if (maxBytes <= 0) maxBytes = DEFAULT_MAX_BYTES;
-        if (deadline == null || deadline.isZero() || deadline.isNegative()) deadline = DEFAULT_DEADLINE;
+        if (maxBytes <= 0) maxBytes = NONE.maxBytes();
+        if (deadline == null || deadline.isZero() || deadline.isNegative()) deadline = NONE.deadline();
     }
 
     /** The policy config gives: {@code server.allowed_image_hosts}, {@code server.max_body_mb}, {@code server.image_fetch_timeout_s}. */
     public static VideoUrls from(Config config) {
         List<String> hosts = new java.util.ArrayList<>();
         config.node("server.allowed_image_hosts").forEach(n -> hosts.add(n.asText()));
-        return new VideoUrls(hosts, Math.round(config.number("server.max_body_mb", DEFAULT_MAX_BYTES / (1024.0 * 1024)) * 1024 * 1024),
-                Duration.ofMillis(Math.round(config.number("server.image_fetch_timeout_s", DEFAULT_DEADLINE.toSeconds()) * 1000)));
+        return new VideoUrls(hosts, Math.round(config.number("server.max_body_mb") * 1024 * 1024),
+                Duration.ofMillis(Math.round(config.number("server.image_fetch_timeout_s") * 1000)));
     }
 
     /** Whether a row's {@code video} value is a URL (http or https) rather than a path. */

@@ -104,7 +104,7 @@ public final class LocalPerception implements AutoCloseable, Sight.Engines {
      * {@code local.cache_entries} bounds the perception cache (default 256 images).
      */
     public static LocalPerception standard(Config config) {
-        int entries = config.integer("local.cache_entries", 256);
+        int entries = config.integer("local.cache_entries");
         PpOcrEngine.Options v4 = PpOcrEngine.Options.defaults().withCacheSize(0);
         return new LocalPerception(PpOcrEngine.create(v4),
                 () -> PpOcrEngine.create(v4.withModels(PpOcrEngine.V3_DET, PpOcrEngine.V3_REC)),

@@ -49,8 +49,8 @@ public class ControllerDecisionBenchmark {
     private static final List<String> LETTERS = List.of("A", "B", "C", "D");
     private final UncertaintyEstimator estimator = UncertaintyEstimator.defaults();
     private final Similarity similarity = Similarity.lexical();
-    private final InfluenceWeights game = InfluenceWeights.paperDefaults();
-    private final StoppingRule rule = StoppingRule.paperDefaults();
+    private final InfluenceWeights game = dev.gamagent.gam.GamSettings.game(dev.gamagent.config.Config.defaults());
+    private final StoppingRule rule = dev.gamagent.gam.GamSettings.stopping(dev.gamagent.config.Config.defaults());
     private List<Choice> replies;
     private List<String> chosen;
 

@@ -39,7 +39,7 @@ public class OpenAnswerDecisionBenchmark {
 
     private static final List<String> ANSWERS = List.of("a red circle", "the circle is red", "red", "a crimson disc", "an orange circle",
             "two red circles", "a red ring", "a circle");
-    private final InfluenceWeights game = InfluenceWeights.paperDefaults();
+    private final InfluenceWeights game = dev.gamagent.gam.GamSettings.game(dev.gamagent.config.Config.defaults());
     private List<String> answers;
     private double[] u;
 

@@ -46,20 +46,22 @@ public record ServerSettings(String host, int port, String apiKey, long maxBodyB
                              Duration headerTimeout, Duration bodyTimeout, Duration idleTimeout, long decodeBudgetPixels,
                              Duration traceMaxAge, int maxQueued, Duration queueTimeout, Duration imageFetchTimeout, int imageFetches,
                              int imageFetchesPerHost, long waitingBudgetBytes) {
-    public static final long DEFAULT_MAX_BODY_BYTES = 20L * 1024 * 1024;
-    public static final long DEFAULT_MAX_IMAGE_PIXELS = 40_000_000L;
-    public static final long DEFAULT_MAX_REQUEST_PIXELS = 100_000_000L;
-    public static final int DEFAULT_MAX_IN_FLIGHT = 4;
-    public static final int DEFAULT_TRACE_RETENTION = 1000;
-    public static final Duration DEFAULT_TRACE_MAX_AGE = Duration.ofDays(30);
-    public static final int DEFAULT_MAX_QUEUED = 256;
-    public static final Duration DEFAULT_QUEUE_TIMEOUT = Duration.ofSeconds(60);
-    public static final Duration DEFAULT_IMAGE_FETCH_TIMEOUT = Duration.ofSeconds(30);
-    public static final int DEFAULT_IMAGE_FETCHES = 8;
-    public static final int DEFAULT_IMAGE_FETCHES_PER_HOST = 2;
-    public static final Duration DEFAULT_HEADER_TIMEOUT = Duration.ofSeconds(10);
-    public static final Duration DEFAULT_BODY_TIMEOUT = Duration.ofSeconds(60);
-    public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofSeconds(30);
+    /** The limits' defaults: the {@code server} section of defaults.json (their one home; docs/configuration.md). */
+    private static final Config DEFAULTS = Config.defaults();
+    private static final long DEFAULT_MAX_BODY_BYTES = Math.round(DEFAULTS.number("server.max_body_mb") * 1024 * 1024);
+    private static final long DEFAULT_MAX_IMAGE_PIXELS = Math.round(DEFAULTS.number("server.max_image_megapixels") * 1e6);
+    private static final long DEFAULT_MAX_REQUEST_PIXELS = Math.round(DEFAULTS.number("server.max_request_megapixels") * 1e6);
+    private static final int DEFAULT_MAX_IN_FLIGHT = DEFAULTS.integer("server.max_in_flight");
+    private static final int DEFAULT_TRACE_RETENTION = DEFAULTS.integer("server.trace_retention");
+    private static final Duration DEFAULT_TRACE_MAX_AGE = Duration.ofMillis(Math.round(DEFAULTS.number("server.trace_retention_days") * 86_400_000L));
+    private static final int DEFAULT_MAX_QUEUED = DEFAULTS.integer("server.max_queued");
+    private static final Duration DEFAULT_QUEUE_TIMEOUT = seconds(DEFAULTS, "server.queue_timeout_s");
+    private static final Duration DEFAULT_IMAGE_FETCH_TIMEOUT = seconds(DEFAULTS, "server.image_fetch_timeout_s");
+    private static final int DEFAULT_IMAGE_FETCHES = DEFAULTS.integer("server.image_fetches");
+    private static final int DEFAULT_IMAGE_FETCHES_PER_HOST = DEFAULTS.integer("server.image_fetches_per_host");
+    private static final Duration DEFAULT_HEADER_TIMEOUT = seconds(DEFAULTS, "server.header_timeout_s");
+    private static final Duration DEFAULT_BODY_TIMEOUT = seconds(DEFAULTS, "server.read_timeout_s");
+    private static final Duration DEFAULT_IDLE_TIMEOUT = seconds(DEFAULTS, "server.idle_timeout_s");
     /** The names a keyless server answers to by default: only this machine's. */
     public static final List<String> LOOPBACK_NAMES = List.of("localhost", "127.0.0.1", "[::1]", "::1");
 
@@ -122,24 +124,24 @@ public record ServerSettings(String host, int port, String apiKey, long maxBodyB
 
     /** Settings for {@code host:port} with the limits from the {@code server} config section. */
     public static ServerSettings fromConfig(Config config, String host, int port, String apiKey, Path traceDb) {
-        String db = config.string("server.trace_db", null);
+        String db = config.optionalString("server.trace_db").orElse(null);
         return new ServerSettings(host, port, apiKey,
-                Math.round(config.number("server.max_body_mb", DEFAULT_MAX_BODY_BYTES / (1024.0 * 1024)) * 1024 * 1024),
-                Math.round(config.number("server.max_image_megapixels", DEFAULT_MAX_IMAGE_PIXELS / 1e6) * 1e6),
-                config.integer("server.max_in_flight", DEFAULT_MAX_IN_FLIGHT), list(config, "server.allowed_image_hosts"),
+                Math.round(config.number("server.max_body_mb") * 1024 * 1024),
+                Math.round(config.number("server.max_image_megapixels") * 1e6),
+                config.integer("server.max_in_flight"), list(config, "server.allowed_image_hosts"),
                 traceDb != null ? traceDb : db == null ? null : Path.of(db),
-                config.integer("server.trace_retention", DEFAULT_TRACE_RETENTION),
-                Math.round(config.number("server.max_request_megapixels", DEFAULT_MAX_REQUEST_PIXELS / 1e6) * 1e6),
+                config.integer("server.trace_retention"),
+                Math.round(config.number("server.max_request_megapixels") * 1e6),
                 list(config, "server.allowed_hosts"), list(config, "server.cors_origins"),
-                seconds(config, "server.header_timeout_s", DEFAULT_HEADER_TIMEOUT), seconds(config, "server.read_timeout_s", DEFAULT_BODY_TIMEOUT),
-                seconds(config, "server.idle_timeout_s", DEFAULT_IDLE_TIMEOUT),
-                Math.round(config.number("server.decode_budget_megapixels", 0) * 1e6),
-                Duration.ofMillis(Math.round(config.number("server.trace_retention_days", DEFAULT_TRACE_MAX_AGE.toDays()) * 86_400_000L)),
-                config.integer("server.max_queued", DEFAULT_MAX_QUEUED), seconds(config, "server.queue_timeout_s", DEFAULT_QUEUE_TIMEOUT),
-                seconds(config, "server.image_fetch_timeout_s", DEFAULT_IMAGE_FETCH_TIMEOUT),
-                config.integer("server.image_fetches", DEFAULT_IMAGE_FETCHES),
-                config.integer("server.image_fetches_per_host", DEFAULT_IMAGE_FETCHES_PER_HOST),
-                Math.round(config.number("server.waiting_budget_mb", 0) * 1024 * 1024));
+                seconds(config, "server.header_timeout_s"), seconds(config, "server.read_timeout_s"),
+                seconds(config, "server.idle_timeout_s"),
+                Math.round(config.number("server.decode_budget_megapixels") * 1e6),
+                Duration.ofMillis(Math.round(config.number("server.trace_retention_days") * 86_400_000L)),
+                config.integer("server.max_queued"), seconds(config, "server.queue_timeout_s"),
+                seconds(config, "server.image_fetch_timeout_s"),
+                config.integer("server.image_fetches"),
+                config.integer("server.image_fetches_per_host"),
+                Math.round(config.number("server.waiting_budget_mb") * 1024 * 1024));
     }
 
     /** A JSON list, or a comma-separated string (as {@code --set} gives it). */
@@ -151,8 +153,8 @@ public record ServerSettings(String host, int port, String apiKey, long maxBodyB
         return out;
     }
 
-    private static Duration seconds(Config config, String key, Duration fallback) {
-        return Duration.ofMillis(Math.round(config.number(key, fallback.toMillis() / 1000.0) * 1000));
+    private static Duration seconds(Config config, String key) {
+        return Duration.ofMillis(Math.round(config.number(key) * 1000));
     }
 
     /**

@@ -32,24 +32,24 @@ public final class ProtocolCalls {
         return switch (m) {
             case "single", "cot" -> new Range(1, 1, "one reply");
             case "sc" -> {
-                int k = config.integer("sc.samples", 5);
+                int k = config.integer("sc.samples");
                 yield new Range(1, k, "one request with n = " + k + " choices, or " + k + " where the backend returns one choice");
             }
-            case "vote" -> fixed(config.integer("vote.agents", 3), "N agents");
-            case "debate" -> fixed(config.integer("debate.agents", 3) * (config.integer("debate.rounds", 2) + 1), "N·(R+1)");
-            case "debunc" -> fixed(config.integer("debunc.agents", 3) * (config.integer("debunc.rounds", 2) + 1), "N·(R+1)");
-            case "self-debate" -> fixed(config.integer("self_debate.rounds", 3) + 1, "R+1");
+            case "vote" -> fixed(config.integer("vote.agents"), "N agents");
+            case "debate" -> fixed(config.integer("debate.agents") * (config.integer("debate.rounds") + 1), "N·(R+1)");
+            case "debunc" -> fixed(config.integer("debunc.agents") * (config.integer("debunc.rounds") + 1), "N·(R+1)");
+            case "self-debate" -> fixed(config.integer("self_debate.rounds") + 1, "R+1");
             case "mad", "div-mad" -> {
-                int r = config.integer("mad.rounds", 3);
+                int r = config.integer("mad.rounds");
                 yield new Range(3, 3 * r + 2, "3 per round until the moderator stops, at most " + r + " rounds, + 2 judge calls");
             }
-            case "dmad" -> fixed(size(config, "dmad.strategies", 3) * (config.integer("dmad.rounds", 2) + 1), "strategies·(R+1)");
+            case "dmad" -> fixed(size(config, "dmad.strategies", 3) * (config.integer("dmad.rounds") + 1), "strategies·(R+1)");
             case "chateval" -> {
-                int n = size(config, "chateval.roles", 3) * config.integer("chateval.turns", 2);
-                boolean judge = "judge".equals(config.string("chateval.decision", "majority"));
+                int n = size(config, "chateval.roles", 3) * config.integer("chateval.turns");
+                boolean judge = "judge".equals(config.string("chateval.decision"));
                 yield fixed(n + (judge ? 1 : 0), "roles·turns" + (judge ? " + judge" : ""));
             }
-            case "dwi" -> fixed(config.integer("dwi.agents", 2) * config.integer("dwi.rounds", 2) + 1, "N·R + judge");
+            case "dwi" -> fixed(config.integer("dwi.agents") * config.integer("dwi.rounds") + 1, "N·R + judge");
             case "gam" -> gam(config);
             default -> {
                 MethodRegistry.create(m); // throws for an unknown name
@@ -61,9 +61,9 @@ public final class ProtocolCalls {
     private static Range fixed(int n, String how) { return new Range(n, n, how); }
 
     private static Range gam(Config config) {
-        int n = size(config, "gam.experts", 3), c = size(config, "gam.critics", 3), k = config.integer("gam.max_rounds", 3);
-        boolean full = config.bool("gam.record_full", false);
-        int judge = config.bool("gam.judge", false) ? 1 : 0;
+        int n = size(config, "gam.experts", 3), c = size(config, "gam.critics", 3), k = config.integer("gam.max_rounds");
+        boolean full = config.bool("gam.record_full");
+        int judge = config.bool("gam.judge") ? 1 : 0;
         int max = n + k * (n + c) + judge;
         int min = full ? max : n + judge;
         return new Range(min, max, "N experts, then per debate round N_crit critics and N experts, at most K_max = " + k + " rounds"
@@ -73,10 +73,10 @@ public final class ProtocolCalls {
     private static Range dream(String inner, Config config) {
         Range m = of(inner, config);
         Method method = MethodRegistry.create(inner);
-        int agents = method instanceof MultiAgentMethod mam ? mam.agents(probeQuestion(), config).size() : config.integer("dream.agents", 3);
+        int agents = method instanceof MultiAgentMethod mam ? mam.agents(probeQuestion(), config).size() : config.optionalInteger("dream.agents").orElse(3); // DREAM's default panel (DreamMethod.agentCount)
         JsonNode scales = config.node("dream.scales");
         int s = scales.isArray() ? scales.size() : 3;
-        boolean skip = config.bool("dream.consensus_skips_debate", false);
+        boolean skip = config.bool("dream.consensus_skips_debate");
         return new Range(agents + (skip ? 0 : m.min()), agents * s + m.max(), agents + " agents probed at up to " + s
                 + " scales (scales the pixel cap makes equal are probed once) + " + inner + "'s " + m
                 + (skip ? "; Consensus skips the debate" : ""));
