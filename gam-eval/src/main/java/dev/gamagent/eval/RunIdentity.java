@@ -85,7 +85,11 @@ public record RunIdentity(String data, String dataSha256, String backend, String
         }
     }
 
-    /** What differs from {@code stored}, one entry per difference, e.g. "model: a → b"; empty when they match. */
+    /**
+     * What differs from {@code stored}, one entry per difference, e.g. "model: a → b"; empty when they match. A
+     * setting the stored identity lacks is no difference when its value now is today's default (a key added to
+     * defaults.json since, e.g. {@code backend.max_reply_mb}); at any other value it is one.
+     */
     public List<String> differencesFrom(RunIdentity stored) {
         List<String> out = new ArrayList<>();
         if (!stored.dataSha256().equals(dataSha256)) {
@@ -97,8 +101,17 @@ public record RunIdentity(String data, String dataSha256, String backend, String
         diff(out, "judge", stored.judge(), judge);
         TreeSet<String> keys = new TreeSet<>(stored.settings().keySet());
         keys.addAll(settings.keySet());
-        for (String k : keys) diff(out, "setting " + k, stored.settings().get(k), settings.get(k));
+        for (String k : keys) {
+            // a key added to defaults.json after the run was stored: at today's default it is what that run used
+            if (!stored.settings().containsKey(k) && settings.get(k).equals(Defaults.SETTINGS.get(k))) continue;
+            diff(out, "setting " + k, stored.settings().get(k), settings.get(k));
+        }
         return out;
+    }
+
+    /** Today's default settings, read once when a stored identity is first compared. */
+    private static final class Defaults {
+        static final Map<String, String> SETTINGS = settings(Config.defaults());
     }
 
     private static void diff(List<String> out, String what, String before, String now) {
