@@ -63,9 +63,9 @@ public final class DreamMethod implements Method {
     /**
      * How many agents a method that does not name its agents runs, from its config section
      * ({@code <method>.agents}, or the size of its {@code experts} / {@code roles} / {@code strategies} list);
-     * {@code dream.agents} overrides; default 3.
+     * {@code dream.agents} overrides; default 3. Shared with the cost estimate ({@code eval.recipe.ProtocolCalls}).
      */
-    static int agentCount(Config c, String innerName) {
+    public static int agentCount(Config c, String innerName) {
         var override = c.optionalInteger("dream.agents");
         if (override.isPresent() && override.getAsInt() > 0) return override.getAsInt();
         String section = innerName.replace('-', '_');

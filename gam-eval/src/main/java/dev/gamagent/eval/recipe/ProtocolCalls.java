@@ -73,7 +73,7 @@ public final class ProtocolCalls {
     private static Range dream(String inner, Config config) {
         Range m = of(inner, config);
         Method method = MethodRegistry.create(inner);
-        int agents = method instanceof MultiAgentMethod mam ? mam.agents(probeQuestion(), config).size() : config.optionalInteger("dream.agents").orElse(3); // DREAM's default panel (DreamMethod.agentCount)
+        int agents = method instanceof MultiAgentMethod mam ? mam.agents(probeQuestion(), config).size() : dev.gamagent.dream.DreamMethod.agentCount(config, inner);
         JsonNode scales = config.node("dream.scales");
         int s = scales.isArray() ? scales.size() : 3;
         boolean skip = config.bool("dream.consensus_skips_debate");
