@@ -22,6 +22,8 @@ import dev.gamagent.eval.recipe.PaperTable;
 import dev.gamagent.eval.recipe.Recipe;
 import dev.gamagent.eval.recipe.RecipeCatalogue;
 import dev.gamagent.eval.recipe.RecipePlan;
+import dev.gamagent.gam.GamSettings;
+import dev.gamagent.influence.StoppingRule;
 import dev.gamagent.util.Json;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -301,11 +303,12 @@ public final class ReproduceCommand implements Callable<Integer> {
         if (p.run().sweep() != null) {
             List<ResultRecord> mine = records.stream().filter(x -> x.method().equals(p.run().sweep().method())).toList();
             Config c = p.config();
+            StoppingRule rule = GamSettings.stopping(c);
             for (Recipe.MethodRow row : p.run().rows()) {
-                int k = row.settings().containsKey("gam.max_rounds") ? row.settings().get("gam.max_rounds").asInt() : c.integer("gam.max_rounds");
-                double term = row.settings().containsKey("gam.theta_term") ? row.settings().get("gam.theta_term").asDouble() : c.number("gam.theta_term");
-                Sweep.Result s = Sweep.run(mine, Sweep.grid(List.of(term), List.of(c.number("gam.theta_u")), List.of(c.number("gam.theta_c")),
-                        List.of(c.number("gam.epsilon")), List.of(k)), new OpenAnswerMatcher(c.number("eval.numeric_tolerance"))).get(0);
+                int k = row.settings().containsKey("gam.max_rounds") ? row.settings().get("gam.max_rounds").asInt() : rule.maxRounds();
+                double term = row.settings().containsKey("gam.theta_term") ? row.settings().get("gam.theta_term").asDouble() : rule.thetaTerm();
+                Sweep.Result s = Sweep.run(mine, Sweep.grid(List.of(term), List.of(rule.thetaU()), List.of(rule.thetaC()),
+                        List.of(rule.epsilon()), List.of(k)), new OpenAnswerMatcher(c.number("eval.numeric_tolerance"))).get(0);
                 int n = s.groups(), right = s.accuracy() == null ? 0 : (int) Math.round(s.accuracy() * n);
                 int answers = (int) mine.stream().filter(x -> !x.isError()).count();
                 measured.computeIfAbsent(row.row(), x -> new LinkedHashMap<>()).put(column, new PaperTable.Measured(right, n,

@@ -6,6 +6,8 @@ import dev.gamagent.eval.OpenAnswerMatcher;
 import dev.gamagent.eval.ResultRecord;
 import dev.gamagent.eval.ResultStore;
 import dev.gamagent.eval.Sweep;
+import dev.gamagent.gam.GamSettings;
+import dev.gamagent.influence.StoppingRule;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -51,11 +53,12 @@ public final class SweepCommand implements Callable<Integer> {
         // unswept values default to the recorded run's own gam config (its trace), else the defaults
         JsonNode run = records.stream().map(r -> r.trace() == null ? null : r.trace().get("config")).filter(n -> n != null && n.isObject())
                 .findFirst().orElse(null);
-        List<Sweep.Result> results = Sweep.run(records, Sweep.grid(or(thetaTerm, recorded(run, c, "theta_term")),
-                or(thetaU, recorded(run, c, "theta_u")), or(thetaC, recorded(run, c, "theta_c")),
-                or(epsilon, recorded(run, c, "epsilon")),
-                maxRounds.isEmpty() ? List.of((int) Math.round(recorded(run, c, "max_rounds"))) : maxRounds,
-                tokenBudget.isEmpty() ? List.of(Math.round(recorded(run, c, "token_budget"))) : tokenBudget),
+        StoppingRule d = GamSettings.stopping(c);
+        List<Sweep.Result> results = Sweep.run(records, Sweep.grid(or(thetaTerm, recorded(run, "theta_term", d.thetaTerm())),
+                or(thetaU, recorded(run, "theta_u", d.thetaU())), or(thetaC, recorded(run, "theta_c", d.thetaC())),
+                or(epsilon, recorded(run, "epsilon", d.epsilon())),
+                maxRounds.isEmpty() ? List.of((int) Math.round(recorded(run, "max_rounds", d.maxRounds()))) : maxRounds,
+                tokenBudget.isEmpty() ? List.of(Math.round(recorded(run, "token_budget", d.tokenBudget()))) : tokenBudget),
                 new OpenAnswerMatcher(c.number("eval.numeric_tolerance")));
         var ablations = Sweep.ablationsOn(records);
         if (!ablations.isEmpty()) {
@@ -78,9 +81,10 @@ public final class SweepCommand implements Callable<Integer> {
         return 0;
     }
 
-    private static double recorded(JsonNode run, Config defaults, String key) {
+    /** The recorded run's {@code gam.<key>}, else the default rule's value ({@code GamSettings.stopping}). */
+    private static double recorded(JsonNode run, String key, double byDefault) {
         JsonNode v = run == null ? null : run.get(key);
-        return v != null && v.isNumber() ? v.asDouble() : defaults.number("gam." + key);
+        return v != null && v.isNumber() ? v.asDouble() : byDefault;
     }
 
     private static <T> List<T> or(List<T> given, T fallback) { return given.isEmpty() ? List.of(fallback) : given; }

@@ -1,5 +1,6 @@
 package dev.gamagent.architecture;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.gamagent.config.Config;
 import dev.gamagent.config.ConfigSchema;
 import org.junit.jupiter.api.Test;
@@ -11,6 +12,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -43,6 +46,23 @@ class ConfigReadsTest {
     @Test void everySettingTheCodeNamesIsAKnownKey() {
         assertThat(unknownKeys(mainSources(), Config.defaults().schema()))
                 .as("settings named in code that are neither in defaults.json nor optional (ConfigSchema.OPTIONAL)").isEmpty();
+    }
+
+    @Test void docsConfigurationListsEveryKeyWithItsDefault() throws IOException {
+        Map<String, String> documented = new TreeMap<>();
+        Matcher m = Pattern.compile("(?m)^\\| `([a-z_.]+)` \\| `([^`]*)` \\|").matcher(Files.readString(ROOT.resolve("docs/configuration.md")));
+        while (m.find()) documented.put(m.group(1), m.group(2));
+        Map<String, String> defaults = new TreeMap<>();
+        leaves("", Config.defaults().tree(), defaults);
+        assertThat(documented).as("docs/configuration.md's table against defaults.json").isEqualTo(defaults);
+    }
+
+    private static void leaves(String prefix, JsonNode n, Map<String, String> out) {
+        if (n.isObject() && !n.isEmpty()) {
+            n.fields().forEachRemaining(e -> leaves(prefix.isEmpty() ? e.getKey() : prefix + "." + e.getKey(), e.getValue(), out));
+        } else if (!prefix.equals("prompts")) {
+            out.put(prefix, n.isArray() ? n.toString().replace(",", ", ") : n.toString());
+        }
     }
 
     @TempDir Path dir;

@@ -63,13 +63,11 @@ public final class ChatEvalMethod implements MultiAgentMethod {
         return Debaters.roster("chateval", c, panel(roles(c)), c.number("chateval.temperature"));
     }
 
-    private static final List<String> DEFAULT_ROLES = List.of("general public", "critic", "domain expert");
-
     private static List<String> roles(Config c) {
         var n = c.node("chateval.roles");
         List<String> roles = new ArrayList<>();
         if (n.isArray()) n.forEach(x -> roles.add(x.asText()));
-        if (roles.isEmpty()) roles.addAll(DEFAULT_ROLES);
+        if (roles.isEmpty()) Config.defaults().node("chateval.roles").forEach(x -> roles.add(x.asText())); // an empty list: the default roles
         return roles;
     }
 

@@ -47,13 +47,11 @@ public final class DmadMethod implements MultiAgentMethod {
 
     @Override public Map<String, String> backendRefs(Config c) { return Panel.backendRefs("dmad", strategies(c).size(), c); }
 
-    private static final List<String> DEFAULT_STRATEGIES = List.of("direct", "scene_graph", "subquestions");
-
     private static List<String> strategies(Config c) {
         var n = c.node("dmad.strategies");
         List<String> strategies = new ArrayList<>();
         if (n.isArray()) n.forEach(x -> strategies.add(x.asText()));
-        if (strategies.isEmpty()) strategies.addAll(DEFAULT_STRATEGIES);
+        if (strategies.isEmpty()) Config.defaults().node("dmad.strategies").forEach(x -> strategies.add(x.asText())); // an empty list: the default strategies
         return strategies;
     }
 

@@ -14,7 +14,7 @@ record DreamSettings(List<Double> scales, double alpha, double rho, String mode,
         List<Double> scales = new ArrayList<>();
         JsonNode sn = c.node("dream.scales");
         if (sn.isArray()) sn.forEach(n -> scales.add(n.asDouble()));
-        if (scales.isEmpty()) scales.addAll(List.of(0.5, 1.0, 2.0));
+        if (scales.isEmpty()) Config.defaults().node("dream.scales").forEach(n -> scales.add(n.asDouble())); // an empty list: the default scales
         for (double s : scales) {
             if (!(s > 0)) throw new Config.ConfigException("dream.scales must hold positive numbers, got " + sn);
         }

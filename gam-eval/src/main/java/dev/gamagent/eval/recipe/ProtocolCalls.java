@@ -43,9 +43,9 @@ public final class ProtocolCalls {
                 int r = config.integer("mad.rounds");
                 yield new Range(3, 3 * r + 2, "3 per round until the moderator stops, at most " + r + " rounds, + 2 judge calls");
             }
-            case "dmad" -> fixed(size(config, "dmad.strategies", 3) * (config.integer("dmad.rounds") + 1), "strategies·(R+1)");
+            case "dmad" -> fixed(size(config, "dmad.strategies") * (config.integer("dmad.rounds") + 1), "strategies·(R+1)");
             case "chateval" -> {
-                int n = size(config, "chateval.roles", 3) * config.integer("chateval.turns");
+                int n = size(config, "chateval.roles") * config.integer("chateval.turns");
                 boolean judge = "judge".equals(config.string("chateval.decision"));
                 yield fixed(n + (judge ? 1 : 0), "roles·turns" + (judge ? " + judge" : ""));
             }
@@ -61,7 +61,7 @@ public final class ProtocolCalls {
     private static Range fixed(int n, String how) { return new Range(n, n, how); }
 
     private static Range gam(Config config) {
-        int n = size(config, "gam.experts", 3), c = size(config, "gam.critics", 3), k = config.integer("gam.max_rounds");
+        int n = size(config, "gam.experts"), c = size(config, "gam.critics"), k = config.integer("gam.max_rounds");
         boolean full = config.bool("gam.record_full");
         int judge = config.bool("gam.judge") ? 1 : 0;
         int max = n + k * (n + c) + judge;
@@ -74,8 +74,7 @@ public final class ProtocolCalls {
         Range m = of(inner, config);
         Method method = MethodRegistry.create(inner);
         int agents = method instanceof MultiAgentMethod mam ? mam.agents(probeQuestion(), config).size() : dev.gamagent.dream.DreamMethod.agentCount(config, inner);
-        JsonNode scales = config.node("dream.scales");
-        int s = scales.isArray() ? scales.size() : 3;
+        int s = size(config, "dream.scales");
         boolean skip = config.bool("dream.consensus_skips_debate");
         return new Range(agents + (skip ? 0 : m.min()), agents * s + m.max(), agents + " agents probed at up to " + s
                 + " scales (scales the pixel cap makes equal are probed once) + " + inner + "'s " + m
@@ -87,8 +86,9 @@ public final class ProtocolCalls {
         return new Question("plan", List.of(), "?", null, Map.of("A", "a", "B", "b"), "A", null, null);
     }
 
-    private static int size(Config config, String key, int fallback) {
+    /** The length of the list at {@code key}; its default's when the value is not a list. */
+    private static int size(Config config, String key) {
         JsonNode n = config.node(key);
-        return n.isArray() ? n.size() : fallback;
+        return n.isArray() ? n.size() : Config.defaults().node(key).size();
     }
 }
