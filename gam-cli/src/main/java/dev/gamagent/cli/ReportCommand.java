@@ -1,5 +1,6 @@
 package dev.gamagent.cli;
 
+import dev.gamagent.gam.GamSettings;
 import dev.gamagent.config.Config;
 import dev.gamagent.eval.HtmlReport;
 import dev.gamagent.eval.PriceTable;
@@ -49,7 +50,7 @@ public final class ReportCommand implements Callable<Integer> {
         int questions = (int) records.stream().map(ResultRecord::group).distinct().count();
         Config c = Config.defaults();
         return RunSummary.compute(d.toString(), methods, circular, questions, List.of(), records, PriceTable.from(c),
-                c.number("gam.theta_u"), null);
+                GamSettings.stopping(c).thetaU(), null);
     }
 
     @Override public Integer call() throws Exception {

@@ -1,5 +1,6 @@
 package dev.gamagent.eval;
 
+import dev.gamagent.gam.GamSettings;
 import dev.gamagent.backend.Backend;
 import dev.gamagent.backend.NamedBackends;
 import dev.gamagent.config.Config;
@@ -113,7 +114,7 @@ public final class Evaluation {
             store.forEach(ids, methods, r -> records.add(forSummary(r)));
             summary = RunSummary.compute(plan.dataset().name(), plan.methods(), plan.circular(),
                     (int) questions.stream().map(EvalQuestion::group).distinct().filter(g -> !badGroups.contains(g)).count(), skipped,
-                    records, PriceTable.from(config), config.number("gam.theta_u"), plan.command());
+                    records, PriceTable.from(config), GamSettings.stopping(config).thetaU(), plan.command());
             String firstError = stats.allFailed() ? records.stream().filter(ResultRecord::isError).map(ResultRecord::error).findFirst().orElse("?") : null;
             records.clear(); // the report reads them again from the store, one at a time
             summary.write(plan.out().resolve("summary.json"));

@@ -1,5 +1,6 @@
 package dev.gamagent.eval;
 
+import dev.gamagent.gam.GamSettings;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.gamagent.api.Answer;
 import dev.gamagent.api.Question;
@@ -206,7 +207,7 @@ public final class FileGrading {
         }
         Config c = Config.defaults();
         RunSummary s = RunSummary.compute(file.getFileName().toString(), List.of(method), res.circular(), res.questions().size(),
-                List.of(), records, PriceTable.from(c), c.number("gam.theta_u"), null);
+                List.of(), records, PriceTable.from(c), GamSettings.stopping(c).thetaU(), null);
         return s.withoutRunData();
     }
 
@@ -261,7 +262,7 @@ public final class FileGrading {
         boolean circular = out.stream().anyMatch(r -> r.rotation() > 0);
         int questions = (int) out.stream().map(r -> r.group() == null ? r.questionId() : r.group()).distinct().count();
         RunSummary s = RunSummary.compute(file.toString(), methods, circular, questions, List.of(), out,
-                PriceTable.from(config), config.number("gam.theta_u"), null);
+                PriceTable.from(config), GamSettings.stopping(config).thetaU(), null);
         return new Regraded(file, mode, out, regraded, kept, changed, s);
     }
 
