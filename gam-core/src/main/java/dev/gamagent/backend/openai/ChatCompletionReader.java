@@ -127,7 +127,17 @@ public final class ChatCompletionReader {
 
     private static Role role(JsonParser p, int i) throws IOException {
         String wire = p.currentToken() == JsonToken.VALUE_STRING ? p.getText() : null;
-        if (wire != null) for (Role r : Role.values()) if (r.wire().equals(wire)) return r;
+        if (wire != null) {
+            switch (wire) {
+                case "system": return Role.SYSTEM;
+                case "developer": return Role.DEVELOPER;
+                case "user": return Role.USER;
+                case "assistant": return Role.ASSISTANT;
+                case "tool": return Role.TOOL;
+                case "function": return Role.FUNCTION;
+                default: break;
+            }
+        }
         p.skipChildren();
         throw new WireFormatException(Problem.INVALID_CONTENT, at(i) + ".role: " + (wire == null ? "not a string" : "'" + wire + "'")
                 + " is not a role; use " + ROLES);
@@ -155,8 +165,8 @@ public final class ChatCompletionReader {
             String field = p.currentName();
             JsonToken v = p.nextToken();
             switch (field) {
-                case "type" -> type = string(p, at(i, j) + ".type");
-                case "text" -> text = string(p, at(i, j) + ".text");
+                case "type" -> type = partString(p, i, j, ".type");
+                case "text" -> text = partString(p, i, j, ".text");
                 case "image_url" -> {
                     if (v == JsonToken.VALUE_STRING) {
                         url = p.getText();
@@ -164,8 +174,8 @@ public final class ChatCompletionReader {
                         while (p.nextToken() == JsonToken.FIELD_NAME) {
                             String f = p.currentName();
                             p.nextToken();
-                            if (f.equals("url")) url = string(p, at(i, j) + ".image_url.url");
-                            else if (f.equals("detail")) detail = string(p, at(i, j) + ".image_url.detail");
+                            if (f.equals("url")) url = partString(p, i, j, ".image_url.url");
+                            else if (f.equals("detail")) detail = partString(p, i, j, ".image_url.detail");
                             else p.skipChildren();
                         }
                     } else if (v != JsonToken.VALUE_NULL) {
@@ -214,6 +224,14 @@ public final class ChatCompletionReader {
             case VALUE_NULL -> null;
             default -> throw invalid(p, field, "must be a string");
         };
+    }
+
+    /** A part's string field; its name is spelled out only when it is wrong (this runs for every part). */
+    private static String partString(JsonParser p, int i, int j, String field) throws IOException {
+        JsonToken t = p.currentToken();
+        if (t == JsonToken.VALUE_STRING) return p.getText();
+        if (t == JsonToken.VALUE_NULL) return null;
+        throw invalid(p, at(i, j) + field, "must be a string");
     }
 
     private static Boolean bool(JsonParser p, String field) throws IOException {

@@ -90,6 +90,14 @@ class ChatCompletionReaderTest {
         assertThat(bare.name()).isNull();
     }
 
+    @Test void everyRoleIsReadAsTheWireSpellsIt() {
+        for (Role r : Role.values()) {
+            assertThat(read("{\"messages\": [{\"role\": \"" + r.wire() + "\", \"content\": \"x\"}]}").messages().get(0).role()).isEqualTo(r);
+        }
+        assertThat(refusal("{\"messages\": [{\"role\": \"User\", \"content\": \"x\"}]}").getMessage()).startsWith("messages[0].role: 'User'");
+        assertThat(refusal("{\"messages\": [{\"role\": 1, \"content\": \"x\"}]}").getMessage()).startsWith("messages[0].role: not a string");
+    }
+
     @Test void aStreamAndBytesReadTheSame() throws IOException {
         String body = "{\"model\": \"m\", \"seed\": 3, \"messages\": [{\"role\": \"user\", \"content\": [{\"type\": \"text\", \"text\": \"Q\"}]}]}";
         assertThat(ChatCompletionReader.read(new ByteArrayInputStream(body.getBytes(StandardCharsets.UTF_8)))).isEqualTo(read(body));
