@@ -1,6 +1,9 @@
 package dev.gamagent.testing;
 
 import java.util.List;
+import java.util.function.BiConsumer;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Chat-completions bodies on which the three receivers of the wire format ({@code gam serve}, the built-in model's
@@ -22,6 +25,32 @@ public final class WireRequestCases {
         public boolean accepted() { return refusal == null; }
 
         @Override public String toString() { return name; }
+    }
+
+    /** A receiver's reading of a body. */
+    @FunctionalInterface
+    public interface Receiver<T> {
+        T read(String body) throws Exception;
+    }
+
+    /**
+     * Runs every case through {@code receiver}: an accepted case must come back (and pass {@code accepted}), a refused one
+     * must throw a {@code refusal} whose message names the field.
+     */
+    public static <T> void check(String image, Receiver<T> receiver, Class<? extends Exception> refusal, BiConsumer<Case, T> accepted)
+            throws Exception {
+        for (Case c : all(image)) {
+            T read;
+            try {
+                read = receiver.read(c.body());
+            } catch (Exception e) {
+                if (c.accepted() || !refusal.isInstance(e)) throw new AssertionError(c.name() + ": " + e, e);
+                assertThat(e.getMessage()).as(c.name()).contains(c.refusal());
+                continue;
+            }
+            if (!c.accepted()) throw new AssertionError(c.name() + ": accepted, but the reader refuses it naming " + c.refusal());
+            accepted.accept(c, read);
+        }
     }
 
     /** The cases, with {@code image} (a small image's data URL) wherever a body needs an image. */
