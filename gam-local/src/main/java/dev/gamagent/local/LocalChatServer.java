@@ -12,6 +12,8 @@ import dev.gamagent.backend.ChatRequest;
 import dev.gamagent.backend.ChatResult;
 import dev.gamagent.backend.Choice;
 import dev.gamagent.backend.TokenLogprob;
+import dev.gamagent.backend.openai.ChatCompletionReader;
+import dev.gamagent.backend.openai.ChatCompletionRequest;
 import dev.gamagent.image.DecodeBudget;
 import dev.gamagent.image.ImageException;
 import dev.gamagent.image.ImageLoader;
@@ -26,7 +28,6 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
@@ -115,16 +116,9 @@ public final class LocalChatServer implements AutoCloseable {
                 send(ex, 413, error("the request body is larger than " + MAX_BODY_BYTES / (1024 * 1024) + " MB", "invalid_request_error"));
                 return;
             }
-            JsonNode body;
-            try {
-                body = Json.MAPPER.readTree(raw);
-            } catch (IOException e) {
-                send(ex, 400, error("request body is not valid JSON: " + e.getMessage(), "invalid_request_error"));
-                return;
-            }
             ChatRequest req;
             try {
-                req = request(body);
+                req = request(raw);
             } catch (IllegalArgumentException e) {
                 send(ex, 413 == tooLargeStatus(e) ? 413 : 400, error(e.getMessage(), "invalid_request_error"));
                 return;
@@ -146,79 +140,73 @@ public final class LocalChatServer implements AutoCloseable {
 
     private static int tooLargeStatus(IllegalArgumentException e) { return e instanceof TooManyPixels ? 413 : 400; }
 
-    ChatRequest request(JsonNode body) {
-        JsonNode msgs = body.path("messages");
-        if (!msgs.isArray() || msgs.isEmpty()) throw new IllegalArgumentException("'messages' must be a non-empty array");
-        // every image's header first: the request's total is known before any pixel is decoded
-        long total = 0;
-        int m0 = 0;
-        for (JsonNode m : msgs) {
-            int j = 0;
-            for (JsonNode part : m.path("content").isArray() ? m.path("content") : Json.MAPPER.createArrayNode()) {
-                if (part.path("type").asText().equals("image_url")) {
-                    JsonNode url = part.path("image_url");
-                    String where = "messages[" + m0 + "].content[" + j + "]";
-                    try {
-                        total += images.inspect(where, bytes(url.isTextual() ? url.asText() : url.path("url").asText(), where)).pixels();
-                    } catch (ImageTooLargeException e) {
-                        throw new TooManyPixels(e.getMessage());
-                    } catch (ImageException e) {
-                        throw new IllegalArgumentException(e.getMessage());
-                    }
-                    if (total > MAX_REQUEST_PIXELS) {
-                        throw new TooManyPixels(where + ": the request's images hold more than " + MAX_REQUEST_PIXELS / 1_000_000
-                                + " megapixels together; send fewer or smaller images");
-                    }
-                }
-                j++;
-            }
-            m0++;
-        }
-        List<ChatMessage> messages = new ArrayList<>();
-        int i = 0;
-        for (JsonNode m : msgs) {
-            String role = m.path("role").asText("user").toUpperCase(Locale.ROOT);
-            ChatMessage.Role r;
-            try {
-                r = ChatMessage.Role.valueOf(role);
-            } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("messages[" + i + "].role '" + m.path("role").asText() + "' is not system, user or assistant");
-            }
-            List<ChatMessage.Part> parts = new ArrayList<>();
-            JsonNode content = m.path("content");
-            if (content.isTextual()) parts.add(new ChatMessage.Text(content.asText()));
-            else if (content.isArray()) {
-                int j = 0;
-                for (JsonNode part : content) {
-                    String type = part.path("type").asText();
-                    if (type.equals("text")) parts.add(new ChatMessage.Text(part.path("text").asText()));
-                    else if (type.equals("image_url")) {
-                        JsonNode url = part.path("image_url");
-                        String u = url.isTextual() ? url.asText() : url.path("url").asText();
-                        parts.add(new ChatMessage.Image(image(u, "messages[" + i + "].content[" + j + "]"), url.path("detail").asText(null)));
-                    } else throw new IllegalArgumentException("messages[" + i + "].content[" + j + "].type '" + type + "' is not text or image_url");
-                    j++;
-                }
-            }
-            messages.add(new ChatMessage(r, parts));
-            i++;
-        }
-        int top = body.path("top_logprobs").asInt(0);
-        if (top < 0 || top > LocalBackend.MAX_TOP_LOGPROBS) {
+    /**
+     * The body read by the shared reader ({@link ChatCompletionReader}), then this server's policy: base64 data URLs only,
+     * every image's header checked (per image and per request) before any is decoded, system, user and assistant turns
+     * ({@code developer} is system), at most {@link LocalBackend#MAX_TOP_LOGPROBS} alternatives, and OpenAI's defaults
+     * (temperature 1, {@code max_tokens} 512).
+     */
+    ChatRequest request(byte[] raw) {
+        ChatCompletionRequest body = ChatCompletionReader.read(raw);
+        int top = body.topLogprobs();
+        if (top > LocalBackend.MAX_TOP_LOGPROBS) {
             throw new IllegalArgumentException("top_logprobs must be between 0 and " + LocalBackend.MAX_TOP_LOGPROBS + ", got " + top);
         }
-        int maxTokens = body.has("max_completion_tokens") ? body.path("max_completion_tokens").asInt() : body.path("max_tokens").asInt(512);
-        Long seed = body.hasNonNull("seed") ? body.path("seed").asLong() : null;
-        JsonNode rf = body.path("response_format");
+        List<ChatMessage.Role> roles = new ArrayList<>();
+        for (int i = 0; i < body.messages().size(); i++) roles.add(role(body.messages().get(i).role(), i));
+        // every image's header first: the request's total is known before any pixel is decoded
+        long total = 0;
+        List<byte[]> encoded = new ArrayList<>(); // each image part's bytes, in order
+        for (int i = 0; i < body.messages().size(); i++) {
+            List<ChatCompletionRequest.Part> content = body.messages().get(i).content();
+            for (int j = 0; j < content.size(); j++) {
+                if (!(content.get(j) instanceof ChatCompletionRequest.ImageUrl u)) continue;
+                String where = "messages[" + i + "].content[" + j + "]";
+                byte[] bytes = bytes(u.url(), where);
+                encoded.add(bytes);
+                try {
+                    total += images.inspect(where, bytes).pixels();
+                } catch (ImageTooLargeException e) {
+                    throw new TooManyPixels(e.getMessage());
+                } catch (ImageException e) {
+                    throw new IllegalArgumentException(e.getMessage());
+                }
+                if (total > MAX_REQUEST_PIXELS) {
+                    throw new TooManyPixels(where + ": the request's images hold more than " + MAX_REQUEST_PIXELS / 1_000_000
+                            + " megapixels together; send fewer or smaller images");
+                }
+            }
+        }
+        List<ChatMessage> messages = new ArrayList<>();
+        int k = 0;
+        for (int i = 0; i < body.messages().size(); i++) {
+            List<ChatMessage.Part> parts = new ArrayList<>();
+            List<ChatCompletionRequest.Part> content = body.messages().get(i).content();
+            for (int j = 0; j < content.size(); j++) {
+                if (content.get(j) instanceof ChatCompletionRequest.Text t) parts.add(new ChatMessage.Text(t.text()));
+                else if (content.get(j) instanceof ChatCompletionRequest.ImageUrl u) {
+                    parts.add(new ChatMessage.Image(image(encoded.get(k++), "messages[" + i + "].content[" + j + "]"), u.detail()));
+                }
+            }
+            messages.add(new ChatMessage(roles.get(i), parts));
+        }
         JsonNode schema = null;
         String schemaName = null;
-        if ("json_schema".equals(rf.path("type").asText())) {
-            schema = rf.path("json_schema").path("schema");
-            schemaName = rf.path("json_schema").path("name").asText("response");
-            if (schema.isMissingNode()) schema = Json.MAPPER.createObjectNode();
+        if (body.response() != null && body.response().jsonSchema()) {
+            schema = body.response().schema() == null ? Json.MAPPER.createObjectNode() : body.response().schema();
+            schemaName = body.response().name() == null ? "response" : body.response().name();
         }
-        return new ChatRequest(messages, body.path("temperature").asDouble(1.0), maxTokens, body.path("n").asInt(1), seed,
-                logprobs && body.path("logprobs").asBoolean(false), top, schema, schemaName);
+        return new ChatRequest(messages, body.temperature() == null ? 1.0 : body.temperature(),
+                body.maxTokens() == null ? 512 : body.maxTokens(), body.n(), body.seed(), logprobs && body.logprobs(), top, schema, schemaName);
+    }
+
+    private static ChatMessage.Role role(ChatCompletionRequest.Role role, int i) {
+        return switch (role) {
+            case SYSTEM, DEVELOPER -> ChatMessage.Role.SYSTEM;
+            case USER -> ChatMessage.Role.USER;
+            case ASSISTANT -> ChatMessage.Role.ASSISTANT;
+            default -> throw new IllegalArgumentException("messages[" + i + "].role '" + role.wire() + "' is not system, user or assistant");
+        };
     }
 
     private static byte[] bytes(String url, String where) {
@@ -234,9 +222,9 @@ public final class LocalChatServer implements AutoCloseable {
     }
 
     /** Decodes within the shared budget and downscales to what the backend accepts; the header was checked already. */
-    private Picture image(String url, String where) {
+    private Picture image(byte[] bytes, String where) {
         try {
-            return images.bytes(where, bytes(url, where));
+            return images.bytes(where, bytes);
         } catch (ImageTooLargeException e) {
             throw new TooManyPixels(e.getMessage());
         } catch (ImageException e) {

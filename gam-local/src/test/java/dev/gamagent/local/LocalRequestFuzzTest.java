@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gamagent.testing.Fuzz;
 import dev.gamagent.testing.FuzzRun;
 import dev.gamagent.testing.Pngs;
+import dev.gamagent.util.Json;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -47,7 +48,7 @@ class LocalRequestFuzzTest {
     @Test void anyBodyBecomesARequestOrANamedRefusal() {
         FuzzRun.check("local-server request reader", LocalRequestFuzzTest::body, body -> {
             try {
-                server.request(body);
+                server.request(Json.write(body).getBytes(java.nio.charset.StandardCharsets.UTF_8));
             } catch (IllegalArgumentException named) {
                 assertThat(named.getMessage()).isNotBlank();
             }

@@ -1,6 +1,5 @@
 package dev.gamagent.server;
 
-import com.sun.net.httpserver.HttpExchange;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -20,34 +19,34 @@ final class AccessGuard {
      * not JSON (the only bodies a cross-site page can send without a preflight are form and text types).
      * Returns true for an allowed CORS preflight, which needs no further handling.
      */
-    boolean check(HttpExchange ex) {
-        String host = ex.getRequestHeaders().getFirst("Host");
+    boolean check(Exchange ex) {
+        String host = ex.header("Host");
         if (!settings.hostAllowed(host)) {
             throw new ApiError(403, "invalid_request_error", "host_not_allowed", "Host '" + host + "' is not allowed: this server "
                     + "answers to " + settings.allowedHostsText() + " (config server.allowed_hosts)");
         }
-        String origin = ex.getRequestHeaders().getFirst("Origin");
+        String origin = ex.header("Origin");
         boolean cors = settings.corsAllowed(origin);
         if (origin != null && !cors && !sameOrigin(origin, host)) {
             throw new ApiError(403, "invalid_request_error", "origin_not_allowed", "requests from pages on " + origin
                     + " are refused; add the origin to config server.cors_origins to allow them");
         }
         if (cors) {
-            ex.getResponseHeaders().set("Access-Control-Allow-Origin", origin);
-            ex.getResponseHeaders().set("Vary", "Origin");
+            ex.setHeader("Access-Control-Allow-Origin", origin);
+            ex.setHeader("Vary", "Origin");
         }
-        if (ex.getRequestMethod().equalsIgnoreCase("OPTIONS")) {
+        if (ex.method().equalsIgnoreCase("OPTIONS")) {
             if (!cors) {
                 throw new ApiError(403, "invalid_request_error", "cors_not_allowed", "cross-origin requests are off; "
                         + "list the calling page's origin in config server.cors_origins to allow them");
             }
-            ex.getResponseHeaders().set("Access-Control-Allow-Methods", "GET, POST");
-            ex.getResponseHeaders().set("Access-Control-Allow-Headers", "Authorization, Content-Type");
-            ex.getResponseHeaders().set("Access-Control-Max-Age", "600");
+            ex.setHeader("Access-Control-Allow-Methods", "GET, POST");
+            ex.setHeader("Access-Control-Allow-Headers", "Authorization, Content-Type");
+            ex.setHeader("Access-Control-Max-Age", "600");
             return true;
         }
-        if (ex.getRequestMethod().equalsIgnoreCase("POST")) {
-            String type = ex.getRequestHeaders().getFirst("Content-Type");
+        if (ex.method().equalsIgnoreCase("POST")) {
+            String type = ex.header("Content-Type");
             if (type == null || !type.split(";")[0].strip().equalsIgnoreCase("application/json")) {
                 throw new ApiError(415, "invalid_request_error", "unsupported_media_type", "POST bodies must be JSON: send "
                         + "'Content-Type: application/json'" + (type == null ? "" : " (got '" + type + "')"));
@@ -65,14 +64,14 @@ final class AccessGuard {
     }
 
     /** The API key, when {@code server.api_key} sets one: 401 unless the request carries it as a bearer token. */
-    void authorize(HttpExchange ex) {
+    void authorize(Exchange ex) {
         String key = settings.apiKey();
         if (key == null) return;
-        String h = ex.getRequestHeaders().getFirst("Authorization");
+        String h = ex.header("Authorization");
         String given = h != null && h.regionMatches(true, 0, "Bearer ", 0, 7) ? h.substring(7).strip() : "";
         // Constant-time comparison, so response timing does not reveal how much of the key matched.
         if (!MessageDigest.isEqual(given.getBytes(StandardCharsets.UTF_8), key.getBytes(StandardCharsets.UTF_8))) {
-            ex.getResponseHeaders().set("WWW-Authenticate", "Bearer");
+            ex.setHeader("WWW-Authenticate", "Bearer");
             throw new ApiError(401, "invalid_request_error", "invalid_api_key",
                     "missing or wrong API key: send 'Authorization: Bearer <key>'");
         }

@@ -2,7 +2,6 @@ package dev.gamagent.server;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.sun.net.httpserver.HttpExchange;
 import dev.gamagent.api.Answer;
 import dev.gamagent.api.Method;
 import dev.gamagent.api.MethodFailure;
@@ -85,7 +84,7 @@ final class ChatCompletions implements AutoCloseable {
      * takes one of the {@code server.max_in_flight} slots, waiting in line when all are busy; only then are its
      * images decoded and the method run.
      */
-    int handle(HttpExchange ex) throws IOException {
+    int handle(Exchange ex) throws IOException {
         byte[] body = RequestBody.read(ex, settings);
         long t0 = System.nanoTime();
         String methodName = "unknown";
@@ -102,7 +101,7 @@ final class ChatCompletions implements AutoCloseable {
                         + "': the model names the method; known: " + String.join(", ", catalog.names()));
             }
             methodName = method.name();
-            QuestionQueue.Slot slot = questions.take(() -> ex instanceof JettyExchange j && j.clientGone());
+            QuestionQueue.Slot slot = questions.take(ex::clientGone);
             if (slot == null) {
                 status = 499; // nginx's "client closed request": nobody is there to answer
                 LOG.info("chat.completions method={}: the client went away while waiting for a slot", methodName);
@@ -128,21 +127,21 @@ final class ChatCompletions implements AutoCloseable {
         }
     }
 
-    private int answer(HttpExchange ex, CompletionRequest req, Method method, Runnable freeSlot) throws IOException {
+    private int answer(Exchange ex, CompletionRequest req, Method method, Runnable freeSlot) throws IOException {
         String traceId = newTraceId();
         Answer a = run(req, method, traceId, ProgressListener.NONE);
         freeSlot.run();
         return replies.json(ex, 200, CompletionJson.completion(a, method.name(), traceId, backend.name()));
     }
 
-    private int stream(HttpExchange ex, CompletionRequest req, Method method, Runnable freeSlot) throws IOException {
+    private int stream(Exchange ex, CompletionRequest req, Method method, Runnable freeSlot) throws IOException {
         String traceId = newTraceId();
         String id = "chatcmpl-" + traceId;
         long created = System.currentTimeMillis() / 1000;
-        ex.getResponseHeaders().set("Content-Type", "text/event-stream; charset=utf-8");
-        ex.getResponseHeaders().set("Cache-Control", "no-cache");
-        ex.sendResponseHeaders(200, 0);
-        EventStream sse = new EventStream(ex.getResponseBody(), secrets);
+        ex.setHeader("Content-Type", "text/event-stream; charset=utf-8");
+        ex.setHeader("Cache-Control", "no-cache");
+        ex.sendHeaders(200, 0);
+        EventStream sse = new EventStream(ex.output(), secrets);
         sse.send(CompletionJson.chunk(id, created, method.name(), Json.MAPPER.createObjectNode().put("role", "assistant").put("content", ""), null));
         ProgressListener progress = (type, data) -> {
             ObjectNode c = CompletionJson.chunk(id, created, method.name(), Json.MAPPER.createObjectNode().put("content", ""), null);

@@ -1,13 +1,13 @@
 package dev.gamagent.server;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.gamagent.api.Question;
+import dev.gamagent.backend.openai.ChatCompletionReader;
+import dev.gamagent.backend.openai.ChatCompletionRequest;
+import dev.gamagent.backend.openai.WireFormatException;
 import dev.gamagent.image.ImageException;
 import dev.gamagent.image.ImageLoader;
 import dev.gamagent.image.ImageTooLargeException;
 import dev.gamagent.image.Picture;
-import dev.gamagent.util.Json;
 
 import java.net.URI;
 import java.util.ArrayList;
@@ -60,56 +60,29 @@ public record CompletionRequest(String model, boolean stream, Question question)
 
     /** Reads the request: everything but decoding its images. */
     public static Read read(byte[] body, ServerSettings settings, RemoteImages remote) {
-        JsonNode root;
+        ChatCompletionRequest wire;
         try {
-            root = Json.MAPPER.readTree(body);
-        } catch (JsonProcessingException e) {
-            throw ApiError.badRequest("invalid_json", "the request body is not valid JSON: " + Json.problem(e));
-        } catch (java.io.IOException e) {
-            throw ApiError.badRequest("invalid_json", "the request body cannot be read: " + e.getMessage());
+            wire = ChatCompletionReader.read(body);
+        } catch (WireFormatException e) {
+            throw ApiError.badRequest(e.problem().code(), e.getMessage());
         }
-        if (root == null || !root.isObject()) throw ApiError.badRequest("invalid_json", "the request body must be a JSON object");
-        String model = root.path("model").asText("single");
-        if (model.isBlank()) model = "single";
-        boolean stream = root.path("stream").asBoolean(false);
-        JsonNode messages = root.path("messages");
-        if (!messages.isArray() || messages.isEmpty()) {
-            throw ApiError.badRequest("missing_messages", "'messages' must be a non-empty array of {role, content}");
-        }
+        String model = wire.model() == null || wire.model().isBlank() ? "single" : wire.model();
         List<Encoded> images = new ArrayList<>();
         StringBuilder text = new StringBuilder();
         StringBuilder hint = new StringBuilder();
-        for (int i = 0; i < messages.size(); i++) {
-            JsonNode m = messages.get(i);
-            String role = m.path("role").asText("");
-            JsonNode content = m.path("content");
-            String where = "messages[" + i + "]";
-            if (role.equals("system") || role.equals("developer")) {
-                append(hint, textOf(content, where));
+        for (int i = 0; i < wire.messages().size(); i++) {
+            ChatCompletionRequest.Message m = wire.messages().get(i);
+            if (m.role().instructs()) {
+                for (ChatCompletionRequest.Part part : m.content()) if (part instanceof ChatCompletionRequest.Text t) append(hint, t.text());
                 continue;
             }
-            if (!role.equals("user")) continue; // earlier assistant turns carry no new evidence
-            if (content.isTextual()) {
-                append(text, content.asText());
-            } else if (content.isArray()) {
-                for (int j = 0; j < content.size(); j++) {
-                    JsonNode part = content.get(j);
-                    String pwhere = where + ".content[" + j + "]";
-                    String type = part.path("type").asText("");
-                    switch (type) {
-                        case "text", "input_text" -> append(text, part.path("text").asText(""));
-                        case "image_url", "input_image" -> {
-                            JsonNode u = part.path("image_url");
-                            String url = u.isTextual() ? u.asText() : u.path("url").asText(null);
-                            if (url == null || url.isBlank()) throw ApiError.badRequest("missing_image_url", pwhere + ": image_url.url is missing");
-                            images.add(encoded(pwhere, url, settings, remote));
-                        }
-                        default -> throw ApiError.badRequest("unsupported_content", pwhere + ": content part type '" + type
-                                + "' is not supported; use 'text' or 'image_url'");
-                    }
+            if (m.role() != ChatCompletionRequest.Role.USER) continue; // earlier assistant turns carry no new evidence
+            for (int j = 0; j < m.content().size(); j++) {
+                ChatCompletionRequest.Part part = m.content().get(j);
+                if (part instanceof ChatCompletionRequest.Text t) append(text, t.text());
+                else if (part instanceof ChatCompletionRequest.ImageUrl u) {
+                    images.add(encoded("messages[" + i + "].content[" + j + "]", u.url(), settings, remote));
                 }
-            } else if (!content.isNull() && !content.isMissingNode()) {
-                throw ApiError.badRequest("invalid_content", where + ": content must be a string or an array of parts");
             }
         }
         if (images.isEmpty()) {
@@ -133,7 +106,7 @@ public record CompletionRequest(String model, boolean stream, Question question)
         String q = question.toString().strip();
         if (q.isEmpty()) throw ApiError.badRequest("missing_question", "no question text in the user messages");
         String h = hint.toString().strip();
-        return new Read(model.strip(), stream, q, h.isEmpty() ? null : h, options, List.copyOf(images), settings);
+        return new Read(model.strip(), wire.stream(), q, h.isEmpty() ? null : h, options, List.copyOf(images), settings);
     }
 
     /** An image part's bytes, not yet decoded, and where it was in the request. */
@@ -183,13 +156,6 @@ public record CompletionRequest(String model, boolean stream, Question question)
         } catch (ImageException e) {
             throw ApiError.badRequest("invalid_image", e.getMessage());
         }
-    }
-
-    private static String textOf(JsonNode content, String where) {
-        if (content.isTextual()) return content.asText();
-        StringBuilder sb = new StringBuilder();
-        if (content.isArray()) for (JsonNode p : content) if (p.path("type").asText("").contains("text")) append(sb, p.path("text").asText(""));
-        return sb.toString();
     }
 
     private static void append(StringBuilder sb, String s) {

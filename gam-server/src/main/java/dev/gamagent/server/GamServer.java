@@ -2,7 +2,6 @@ package dev.gamagent.server;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.sun.net.httpserver.HttpExchange;
 import dev.gamagent.backend.Backend;
 import dev.gamagent.backend.NamedBackends;
 import dev.gamagent.backend.internal.SecretScrubber;
@@ -112,7 +111,7 @@ public final class GamServer implements AutoCloseable {
         http.addBean(new NetworkConnectionLimit(MAX_CONNECTIONS, connector));
         http.setHandler(new Handler.Abstract() {
             @Override public boolean handle(Request request, Response response, Callback callback) {
-                GamServer.this.handle(new JettyExchange(request, response, callback));
+                GamServer.this.handle(new Exchange(request, response, callback));
                 return true;
             }
         });
@@ -180,12 +179,12 @@ public final class GamServer implements AutoCloseable {
 
     // ---- routing ---------------------------------------------------------------------------------------
 
-    private void handle(HttpExchange ex) {
-        String path = ex.getRequestURI().getPath();
+    private void handle(Exchange ex) {
+        String path = ex.uri().getPath();
         String route = routeOf(path);
         int status = 500;
         try {
-            ex.getResponseHeaders().set("X-Content-Type-Options", "nosniff");
+            ex.setHeader("X-Content-Type-Options", "nosniff");
             if (guard.check(ex)) {
                 status = Replies.send(ex, 204, "text/plain", new byte[0]); // an allowed CORS preflight
             } else if (path.equals("/healthz")) {
@@ -212,7 +211,7 @@ public final class GamServer implements AutoCloseable {
         } catch (ApiError e) {
             status = replies.error(ex, e);
         } catch (RuntimeException | IOException e) {
-            LOG.warn("{} {} failed: {}", ex.getRequestMethod(), path, secrets.scrub(String.valueOf(e)));
+            LOG.warn("{} {} failed: {}", ex.method(), path, secrets.scrub(String.valueOf(e)));
             status = replies.error(ex, new ApiError(500, "server_error", "internal_error", "internal error: " + e.getMessage()));
         } finally {
             metrics.httpRequest(route, status);
@@ -226,10 +225,10 @@ public final class GamServer implements AutoCloseable {
         return path;
     }
 
-    private static void requireMethod(HttpExchange ex, String method) {
-        if (!ex.getRequestMethod().equalsIgnoreCase(method)) {
-            ex.getResponseHeaders().set("Allow", method);
-            throw new ApiError(405, "invalid_request_error", "method_not_allowed", ex.getRequestURI().getPath() + " accepts " + method + " only");
+    private static void requireMethod(Exchange ex, String method) {
+        if (!ex.method().equalsIgnoreCase(method)) {
+            ex.setHeader("Allow", method);
+            throw new ApiError(405, "invalid_request_error", "method_not_allowed", ex.uri().getPath() + " accepts " + method + " only");
         }
     }
 

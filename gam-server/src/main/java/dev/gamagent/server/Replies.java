@@ -2,7 +2,6 @@ package dev.gamagent.server;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.sun.net.httpserver.HttpExchange;
 import dev.gamagent.backend.internal.SecretScrubber;
 import dev.gamagent.util.Json;
 
@@ -20,15 +19,15 @@ final class Replies {
 
     Replies(SecretScrubber secrets) { this.secrets = secrets; }
 
-    int json(HttpExchange ex, int status, JsonNode body) throws IOException {
+    int json(Exchange ex, int status, JsonNode body) throws IOException {
         return send(ex, status, "application/json; charset=utf-8", Json.write(secrets.scrub(body)).getBytes(StandardCharsets.UTF_8));
     }
 
-    static int send(HttpExchange ex, int status, String contentType, byte[] body) throws IOException {
-        ex.getResponseHeaders().set("Content-Type", contentType);
-        ex.sendResponseHeaders(status, body.length == 0 ? -1 : body.length);
+    static int send(Exchange ex, int status, String contentType, byte[] body) throws IOException {
+        ex.setHeader("Content-Type", contentType);
+        ex.sendHeaders(status, body.length == 0 ? -1 : body.length);
         if (body.length > 0) {
-            try (OutputStream out = ex.getResponseBody()) {
+            try (OutputStream out = ex.output()) {
                 out.write(body);
             }
         }
@@ -44,9 +43,9 @@ final class Replies {
         return err;
     }
 
-    int error(HttpExchange ex, ApiError e) {
+    int error(Exchange ex, ApiError e) {
         try {
-            if (e.retryAfterSeconds() != null) ex.getResponseHeaders().set("Retry-After", Integer.toString(e.retryAfterSeconds()));
+            if (e.retryAfterSeconds() != null) ex.setHeader("Retry-After", Integer.toString(e.retryAfterSeconds()));
             ObjectNode o = Json.MAPPER.createObjectNode();
             o.set("error", errorBody(e));
             return json(ex, e.status(), o);
@@ -56,13 +55,13 @@ final class Replies {
     }
 
     /** One of the web page's files ({@code /web/NAME} on the class path), under a content security policy. */
-    static int resource(HttpExchange ex, String name) throws IOException {
+    static int resource(Exchange ex, String name) throws IOException {
         if (!name.matches("[A-Za-z0-9_-]+\\.(html|js|css|svg)")) throw new ApiError(404, "invalid_request_error", "not_found", "no file " + name);
         try (InputStream in = GamServer.class.getResourceAsStream("/web/" + name)) {
             if (in == null) throw new ApiError(404, "invalid_request_error", "not_found", "no file " + name);
             String type = name.endsWith(".html") ? "text/html; charset=utf-8" : name.endsWith(".js") ? "text/javascript; charset=utf-8"
                     : name.endsWith(".css") ? "text/css; charset=utf-8" : "image/svg+xml";
-            ex.getResponseHeaders().set("Content-Security-Policy", "default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'");
+            ex.setHeader("Content-Security-Policy", "default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'");
             return send(ex, 200, type, in.readAllBytes());
         }
     }

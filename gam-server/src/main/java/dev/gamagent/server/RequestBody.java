@@ -1,6 +1,5 @@
 package dev.gamagent.server;
 
-import com.sun.net.httpserver.HttpExchange;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -13,12 +12,12 @@ import java.io.InputStream;
 final class RequestBody {
     private RequestBody() { }
 
-    static byte[] read(HttpExchange ex, ServerSettings settings) {
+    static byte[] read(Exchange ex, ServerSettings settings) {
         // a client trickling its body in holds a thread: give it server.read_timeout_s in all; when a body is
         // refused unread, the connection is closed rather than drained
-        ex.getResponseHeaders().set("Connection", "close");
+        ex.setHeader("Connection", "close");
         long limit = settings.maxBodyBytes();
-        String cl = ex.getRequestHeaders().getFirst("Content-Length");
+        String cl = ex.header("Content-Length");
         if (cl != null) {
             try {
                 if (Long.parseLong(cl.strip()) > limit) throw tooLarge(limit);
@@ -27,7 +26,7 @@ final class RequestBody {
             }
         }
         long deadline = System.nanoTime() + settings.bodyTimeout().toNanos();
-        try (InputStream in = ex.getRequestBody()) {
+        try (InputStream in = ex.body()) {
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             byte[] buf = new byte[65536];
             int n;
@@ -39,7 +38,7 @@ final class RequestBody {
                             + settings.bodyTimeout().toSeconds() + " s to arrive (config server.read_timeout_s)");
                 }
             }
-            ex.getResponseHeaders().remove("Connection");
+            ex.removeHeader("Connection");
             return out.toByteArray();
         } catch (IOException e) {
             // Jetty's idle timeout ended a body that stopped arriving, or the client went away

@@ -2,7 +2,6 @@ package dev.gamagent.server;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.sun.net.httpserver.HttpExchange;
 import dev.gamagent.util.Json;
 
 import java.io.IOException;
@@ -15,7 +14,7 @@ import java.time.Duration;
  */
 record TraceApi(TraceStore traces, ServerSettings settings, Replies replies) {
 
-    int recent(HttpExchange ex) throws IOException {
+    int recent(Exchange ex) throws IOException {
         ObjectNode o = Json.MAPPER.createObjectNode();
         o.put("object", "list");
         ArrayNode data = o.putArray("data");
@@ -26,13 +25,13 @@ record TraceApi(TraceStore traces, ServerSettings settings, Replies replies) {
         return replies.json(ex, 200, o);
     }
 
-    int trace(HttpExchange ex, String id) throws IOException {
+    int trace(Exchange ex, String id) throws IOException {
         String json = traces.json(id).orElseThrow(() -> new ApiError(404, "invalid_request_error", "trace_not_found",
                 "no trace '" + id + "' (" + retentionText() + ")"));
         return Replies.send(ex, 200, "application/json; charset=utf-8", json.getBytes(StandardCharsets.UTF_8));
     }
 
-    int image(HttpExchange ex, String id) throws IOException {
+    int image(Exchange ex, String id) throws IOException {
         byte[] png = traces.image(id).orElseThrow(() -> new ApiError(404, "invalid_request_error", "trace_not_found",
                 "no image for trace '" + id + "' (" + retentionText() + ")"));
         return Replies.send(ex, 200, "image/png", png);

@@ -2,6 +2,7 @@ package dev.gamagent.bench.sim;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import dev.gamagent.backend.openai.WireFormatException;
 import dev.gamagent.util.Json;
 
 import java.io.IOException;
@@ -95,7 +96,7 @@ public final class ModelServerSimulator implements AutoCloseable {
         SimulatedRequest r;
         try (InputStream in = ex.getRequestBody()) {
             r = SimulatedRequest.parse(in);
-        } catch (SimulatedRequest.Invalid e) {
+        } catch (WireFormatException e) {
             invalid.incrementAndGet();
             send(ex, 400, error(e.getMessage(), "invalid_request_error"), null);
             return;

@@ -1,11 +1,9 @@
 package dev.gamagent.bench.sim;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.gamagent.backend.openai.ChatCompletionReader;
+import dev.gamagent.backend.openai.ChatCompletionRequest;
 import dev.gamagent.image.ImageTokens;
-import dev.gamagent.util.Json;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -14,103 +12,31 @@ import java.util.Base64;
 import java.util.List;
 
 /**
- * What the simulator needs from an OpenAI chat-completions body, read in one streaming pass so a
- * megabyte of base64 image is scanned once and never turned into a tree: sampling fields, the text of
- * every message, and each image's size (from its PNG or JPEG header) for a Qwen2.5-VL-style token count.
+ * What the simulator needs from an OpenAI chat-completions body ({@link ChatCompletionReader} reads it in one streaming
+ * pass): sampling fields with the simulator's defaults, the text of every message, and each image's size (from its PNG
+ * or JPEG header) for a Qwen2.5-VL-style token count.
  */
 record SimulatedRequest(String model, int maxTokens, int n, boolean logprobs, int topLogprobs, Long seed, boolean stream,
                         JsonNode schema, String text, List<int[]> imageSizes) {
-    private static final JsonFactory FACTORY = Json.MAPPER.getFactory();
     /** Image tokens assumed when a header cannot be read (an http URL, an unknown format). */
     static final long UNKNOWN_IMAGE_TOKENS = 1024;
+    /** {@code max_tokens} when the client sends none (the default of OpenAI's legacy completions endpoint). */
+    static final int DEFAULT_MAX_TOKENS = 16;
 
-    /** A body the simulator refuses, with the message a real server would give. */
-    static final class Invalid extends Exception {
-        Invalid(String message) { super(message); }
-    }
-
-    static SimulatedRequest parse(InputStream body) throws IOException, Invalid {
-        String model = null;
-        int maxTokens = 16, n = 1, top = 0;
-        boolean logprobs = false, stream = false, sawMessages = false;
-        Long seed = null;
-        JsonNode schema = null;
+    /** Reads a body; a {@link dev.gamagent.backend.openai.WireFormatException} names what is wrong with it. */
+    static SimulatedRequest parse(InputStream body) throws IOException {
+        ChatCompletionRequest w = ChatCompletionReader.read(body);
         StringBuilder text = new StringBuilder();
         List<int[]> images = new ArrayList<>();
-        try (JsonParser p = FACTORY.createParser(body)) {
-            if (p.nextToken() != JsonToken.START_OBJECT) throw new Invalid("the body is not a JSON object");
-            while (p.nextToken() == JsonToken.FIELD_NAME) {
-                String field = p.currentName();
-                JsonToken v = p.nextToken();
-                switch (field) {
-                    case "model" -> model = v == JsonToken.VALUE_NULL ? null : p.getValueAsString();
-                    case "max_tokens", "max_completion_tokens" -> maxTokens = p.getValueAsInt(maxTokens);
-                    case "n" -> n = p.getValueAsInt(1);
-                    case "logprobs" -> logprobs = p.getValueAsBoolean();
-                    case "top_logprobs" -> top = p.getValueAsInt(0);
-                    case "seed" -> seed = v == JsonToken.VALUE_NULL ? null : p.getValueAsLong();
-                    case "stream" -> stream = p.getValueAsBoolean();
-                    case "response_format" -> {
-                        JsonNode rf = p.readValueAsTree();
-                        JsonNode s = rf == null ? null : rf.path("json_schema").path("schema");
-                        schema = s == null || s.isMissingNode() ? null : s;
-                    }
-                    case "messages" -> {
-                        if (v != JsonToken.START_ARRAY) throw new Invalid("'messages' must be an array");
-                        sawMessages = true;
-                        readMessages(p, text, images);
-                    }
-                    default -> p.skipChildren();
-                }
-            }
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw new Invalid("the body is not valid JSON: " + e.getOriginalMessage());
-        }
-        if (!sawMessages) throw new Invalid("'messages' is missing");
-        if (n < 1) throw new Invalid("'n' must be at least 1");
-        if (maxTokens < 1) throw new Invalid("'max_tokens' must be at least 1");
-        return new SimulatedRequest(model, maxTokens, n, logprobs, top, seed, stream, schema, text.toString(), images);
-    }
-
-    private static void readMessages(JsonParser p, StringBuilder text, List<int[]> images) throws IOException, Invalid {
-        while (p.nextToken() == JsonToken.START_OBJECT) {
-            while (p.nextToken() == JsonToken.FIELD_NAME) {
-                String field = p.currentName();
-                JsonToken v = p.nextToken();
-                if (!field.equals("content")) {
-                    p.skipChildren();
-                    continue;
-                }
-                if (v == JsonToken.VALUE_STRING) {
-                    text.append(p.getText()).append('\n');
-                } else if (v == JsonToken.START_ARRAY) {
-                    readParts(p, text, images);
-                } else if (v != JsonToken.VALUE_NULL) {
-                    throw new Invalid("a message's 'content' must be a string or an array of parts");
-                }
+        for (ChatCompletionRequest.Message m : w.messages()) {
+            for (ChatCompletionRequest.Part part : m.content()) {
+                if (part instanceof ChatCompletionRequest.Text t) text.append(t.text()).append('\n');
+                else if (part instanceof ChatCompletionRequest.ImageUrl u) images.add(imageSize(u.url()));
             }
         }
-    }
-
-    private static void readParts(JsonParser p, StringBuilder text, List<int[]> images) throws IOException, Invalid {
-        while (p.nextToken() == JsonToken.START_OBJECT) {
-            while (p.nextToken() == JsonToken.FIELD_NAME) {
-                String field = p.currentName();
-                JsonToken v = p.nextToken();
-                if (field.equals("text") && v == JsonToken.VALUE_STRING) {
-                    text.append(p.getText()).append('\n');
-                } else if (field.equals("image_url") && v == JsonToken.START_OBJECT) {
-                    while (p.nextToken() == JsonToken.FIELD_NAME) {
-                        String f = p.currentName();
-                        JsonToken iv = p.nextToken();
-                        if (f.equals("url") && iv == JsonToken.VALUE_STRING) images.add(imageSize(p.getText()));
-                        else p.skipChildren();
-                    }
-                } else {
-                    p.skipChildren();
-                }
-            }
-        }
+        JsonNode schema = w.response() != null && w.response().jsonSchema() ? w.response().schema() : null;
+        return new SimulatedRequest(w.model(), w.maxTokens() == null ? DEFAULT_MAX_TOKENS : w.maxTokens(), w.n(), w.logprobs(),
+                w.topLogprobs(), w.seed(), w.stream(), schema, text.toString(), images);
     }
 
     /** Width and height from a base64 data URL's PNG or JPEG header, or null when they cannot be read. */
