@@ -1,0 +1,141 @@
+package dev.gamagent.api;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.gamagent.MethodRegistry;
+import dev.gamagent.backend.Capabilities;
+import dev.gamagent.config.Config;
+import dev.gamagent.image.Picture;
+import dev.gamagent.testing.ScriptedBackend;
+import dev.gamagent.util.Json;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.awt.image.BufferedImage;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The progress events of every method, as {@code gam serve} streams them (each event's type and its data as JSON), equal to
+ * the record taken before the events were typed ({@code progress-events.txt}). Events arrive from several threads, so each
+ * method's lines are compared in sorted order. The untyped events built with {@code Map.of} had no fixed key order (it
+ * changed from one JVM to the next), so their data are compared as JSON objects; the ones built in insertion order
+ * (GAM's experts, weights and critiques, DREAM's probes) are compared byte for byte.
+ */
+class ProgressEventsTest {
+    private static final List<String> METHODS = List.of("single", "cot", "sc", "vote", "debate", "self-debate", "mad", "div-mad",
+            "dmad", "chateval", "debunc", "dwi", "gam", "dream+gam", "dream+debate", "dream+mad");
+    private final ExecutorService exec = Executors.newFixedThreadPool(4);
+
+    @AfterEach void stop() { exec.shutdownNow(); }
+
+    /** Unsure experts that disagree (scene says A, the others B), critics that judge every claim accurate. */
+    private static ScriptedBackend panel() {
+        return new ScriptedBackend("scripted", new Capabilities(true, false, 0, true, false, 0), r -> {
+            String p = r.messages().get(0).text();
+            String text = p.contains("<task>critique</task>") ? "CLAIM 1: ACCURATE | REASON: ok | CONFIDENCE: 0.5"
+                    : p.contains("<task>moderate</task>") ? "DECISION: CONTINUE\nANSWER: B\nCONFIDENCE: 0.6"
+                    : p.contains("scene") ? "ANSWER: A\nCLAIM 1: It might possibly be red | CONFIDENCE: 0.3\nCONFIDENCE: 0.3"
+                    : "ANSWER: B\nCLAIM 1: It is perhaps blue, I am not sure | CONFIDENCE: 0.3\nCONFIDENCE: 0.3";
+            return ScriptedBackend.result(text, List.of());
+        });
+    }
+
+    private static Question question() {
+        return Question.of("q-7", List.of(new Picture("x.png", new BufferedImage(40, 30, BufferedImage.TYPE_INT_RGB))),
+                "What colour is the sign?", Map.of("A", "red", "B", "blue"));
+    }
+
+    /** Every method's events, one line each ("method type {data}"), sorted within a method. */
+    private List<String> events() {
+        List<String> all = new ArrayList<>();
+        for (String method : METHODS) {
+            List<String> lines = Collections.synchronizedList(new ArrayList<>());
+            MethodRegistry.create(method).run(question(), new RunContext(panel(), null, Config.defaults(), exec,
+                    (type, data) -> lines.add(method + " " + type + " " + Json.write(Json.MAPPER.valueToTree(data)))));
+            List<String> sorted = new ArrayList<>(lines);
+            Collections.sort(sorted);
+            all.addAll(sorted);
+        }
+        return all;
+    }
+
+    /** Each line with its data's keys sorted, the lines sorted within a method. */
+    private static List<String> normalised(List<String> lines) {
+        List<String> out = new ArrayList<>();
+        for (String line : lines) {
+            int brace = line.indexOf('{');
+            out.add(line.substring(0, brace) + Json.write(sorted(read(line.substring(brace)))));
+        }
+        List<String> byMethod = new ArrayList<>();
+        String method = null;
+        List<String> group = new ArrayList<>();
+        for (String line : out) {
+            String m = line.substring(0, line.indexOf(' '));
+            if (!m.equals(method)) {
+                Collections.sort(group);
+                byMethod.addAll(group);
+                group.clear();
+                method = m;
+            }
+            group.add(line);
+        }
+        Collections.sort(group);
+        byMethod.addAll(group);
+        return byMethod;
+    }
+
+    /** The lines whose emitter wrote the data's keys in a fixed order (an expert's role, weights, critiques, probes). */
+    private static List<String> ordered(List<String> lines) {
+        return lines.stream().filter(l -> l.contains("\"role\":") || l.contains(" weights {") || l.contains(" critique {")
+                || l.contains(" probe_answered {")).sorted().toList();
+    }
+
+    private static JsonNode read(String json) {
+        try {
+            return Json.MAPPER.readTree(json);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    private static JsonNode sorted(JsonNode n) {
+        if (n.isObject()) {
+            ObjectNode o = Json.MAPPER.createObjectNode();
+            List<String> names = new ArrayList<>();
+            n.fieldNames().forEachRemaining(names::add);
+            Collections.sort(names);
+            for (String name : names) o.set(name, sorted(n.get(name)));
+            return o;
+        }
+        return n;
+    }
+
+    @Test void everyMethodStreamsTheEventsItStreamedBeforeTheyWereTyped() throws IOException {
+        List<String> expected;
+        try (InputStream in = ProgressEventsTest.class.getResourceAsStream("progress-events.txt")) {
+            assertThat(in).as("the recorded events").isNotNull();
+            expected = new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().toList();
+        }
+        List<String> actual = events();
+        Path out = Path.of("target", "progress-events.actual.txt");
+        Files.createDirectories(out.getParent());
+        Files.write(out, actual, StandardCharsets.UTF_8);
+        assertThat(normalised(actual)).containsExactlyElementsOf(normalised(expected));
+        assertThat(ordered(actual)).as("events written in a fixed order").containsExactlyElementsOf(ordered(expected));
+        assertThat(actual.stream().map(l -> l.split(" ")[1]).distinct())
+                .as("every kind of event is covered").contains("round_started", "agent_started", "agent_answered", "critique",
+                        "weights", "probe_answered", "dream_branch");
+    }
+}
