@@ -363,7 +363,7 @@ public final class Panel {
     /** The final answer and its trace. {@code debateRounds} counts rounds after the first answers (0 = none). */
     public Answer finish(MajorityVote.Verdict v, int debateRounds, Termination termination, Map<String, Object> extra) {
         Trace trace = trace(termination.label(), new Trace.Final(v.answer(), v.option(), v.confidence()), extra);
-        return new Answer(v.answer(), v.option(), v.confidence(), v.uncertainty(), debateRounds, termination.label(),
+        return new Answer(v.answer(), v.option(), v.confidence(), v.uncertainty(), debateRounds, termination,
                 tokens(), calls, trace.millis(), trace);
     }
 

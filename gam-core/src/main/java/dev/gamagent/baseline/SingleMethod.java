@@ -40,7 +40,7 @@ public final class SingleMethod implements Method {
         long ms = (System.nanoTime() - t0) / 1_000_000;
         var trace = new Trace(Trace.QuestionInfo.of(q), name(), Map.of(), List.of(new Trace.Round(0, List.of(turn), List.of(), u, 0.0, null)),
                 Termination.SINGLE.label(), new Trace.Final(answer, option, 1 - u), r.tokens(), 1, ms, null);
-        return new Answer(answer, option, 1 - u, u, 0, Termination.SINGLE.label(), r.tokens(), 1, ms, trace);
+        return new Answer(answer, option, 1 - u, u, 0, Termination.SINGLE, r.tokens(), 1, ms, trace);
     }
 
     /** {@code single.backends}: the one backend it asks (default: the run's). */

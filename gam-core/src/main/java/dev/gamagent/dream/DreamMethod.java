@@ -114,7 +114,7 @@ public final class DreamMethod implements Method {
         Trace it = in.trace();
         List<Trace.Round> rounds = it == null || it.rounds() == null ? List.of() : it.rounds();
         extra.put("inner_final", new Trace.Final(in.answer(), in.option(), in.confidence()));
-        extra.put("inner_termination", in.termination());
+        extra.put("inner_termination", in.termination().label());
         String answer = in.answer(), option = in.option();
         double confidence = in.confidence(), uncertainty = in.uncertainty();
         if (!s.mode().equals("probe_only")) {
@@ -141,7 +141,7 @@ public final class DreamMethod implements Method {
         TokenCount tokens = probeTokens.plus(in.tokens());
         int calls = probeCalls + in.calls();
         long ms = (System.nanoTime() - t0) / 1_000_000;
-        Trace trace = new Trace(Trace.QuestionInfo.of(q), name(), config(ctx, it), rounds, in.termination(),
+        Trace trace = new Trace(Trace.QuestionInfo.of(q), name(), config(ctx, it), rounds, in.termination().label(),
                 new Trace.Final(answer, option, confidence), tokens, calls, ms, extra);
         return new Answer(answer, option, confidence, uncertainty, in.rounds(), in.termination(), tokens, calls, ms, trace);
     }
@@ -243,11 +243,11 @@ public final class DreamMethod implements Method {
                              Map<String, Object> extra, long t0) {
         long ms = (System.nanoTime() - t0) / 1_000_000;
         double conf = 1 - c.uncertainty();
-        String label = Termination.CONSENSUS.label();
+        Termination stop = Termination.CONSENSUS;
         extra.put("probe_usage", usage(probe.tokens(), probe.calls(), 0));
-        Trace trace = new Trace(Trace.QuestionInfo.of(q), name(), config(ctx, null), List.of(), label,
+        Trace trace = new Trace(Trace.QuestionInfo.of(q), name(), config(ctx, null), List.of(), stop.label(),
                 new Trace.Final(c.answer(), c.option(), conf), probe.tokens(), probe.calls(), ms, extra);
-        return new Answer(c.answer(), c.option(), conf, c.uncertainty(), 0, label, probe.tokens(), probe.calls(), ms, trace);
+        return new Answer(c.answer(), c.option(), conf, c.uncertainty(), 0, stop, probe.tokens(), probe.calls(), ms, trace);
     }
 
 

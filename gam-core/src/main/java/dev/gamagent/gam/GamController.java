@@ -119,7 +119,7 @@ final class GamController {
         }
         Trace.Final fin = new Trace.Final(answer, option, confidence);
         Trace trace = traces.trace(rounds, end.termination().label(), fin, judgeExtra.isEmpty() ? Map.of() : Map.of("judge", judgeExtra));
-        return new Answer(answer, option, confidence, state.game().uSys(), ran, end.termination().label(), trace.tokens(),
+        return new Answer(answer, option, confidence, state.game().uSys(), ran, end.termination(), trace.tokens(),
                 run.calls(), trace.millis(), trace);
     }
 

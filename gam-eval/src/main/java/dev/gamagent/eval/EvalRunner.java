@@ -260,7 +260,7 @@ public final class EvalRunner {
             TokenCount tokens = a.tokens() == null ? TokenCount.ZERO : a.tokens();
             return new ResultRecord(eq.id(), eq.group(), eq.rotation(), p.method(), eq.category(), eq.l2Category(),
                     g.outcome().label(), g.predicted(), q.groundTruth(), a.answer(), a.option(),
-                    finite(a.confidence(), 0), finite(a.uncertainty(), 1), a.rounds(), a.termination(), tokens.prompt(),
+                    finite(a.confidence(), 0), finite(a.uncertainty(), 1), a.rounds(), a.termination() == null ? null : a.termination().label(), tokens.prompt(),
                     tokens.completion(), tokens.estimated(), a.calls(), a.millis(), g.rule(), null,
                     backend.name(), meter.tallies(), trace);
         } catch (RuntimeException e) {

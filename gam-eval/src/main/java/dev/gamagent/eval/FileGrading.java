@@ -3,6 +3,7 @@ package dev.gamagent.eval;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.gamagent.api.Answer;
 import dev.gamagent.api.Question;
+import dev.gamagent.api.Termination;
 import dev.gamagent.backend.TokenCount;
 import dev.gamagent.config.Config;
 import dev.gamagent.util.Json;
@@ -249,7 +250,7 @@ public final class FileGrading {
                 continue;
             }
             Grader.Graded g = grader.grade(q, new Answer(r.answer(), r.option(), r.confidence(), r.uncertainty(), r.rounds(),
-                    r.termination(), TokenCount.ZERO, r.calls(), r.millis(), null));
+                    Termination.fromLabel(r.termination()).orElse(null), TokenCount.ZERO, r.calls(), r.millis(), null));
             regraded++;
             if (!g.outcome().label().equals(r.outcome())) changed++;
             out.add(new ResultRecord(r.questionId(), r.group(), r.rotation(), r.method(), r.category(), r.l2Category(),

@@ -2,6 +2,7 @@ package dev.gamagent.eval;
 
 import dev.gamagent.api.Answer;
 import dev.gamagent.api.Question;
+import dev.gamagent.api.Termination;
 import dev.gamagent.backend.TokenCount;
 import dev.gamagent.config.Config;
 import dev.gamagent.testing.ScriptedBackend;
@@ -22,7 +23,7 @@ class GraderTest {
     }
 
     private static Answer answer(String text, String option) {
-        return new Answer(text, option, 0.5, 0.5, 0, "single", TokenCount.ZERO, 1, 1, null);
+        return new Answer(text, option, 0.5, 0.5, 0, Termination.SINGLE, TokenCount.ZERO, 1, 1, null);
     }
 
     @Test void theMethodsOwnLetterIsGradedFirst() {

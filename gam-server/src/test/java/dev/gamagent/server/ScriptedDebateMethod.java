@@ -4,6 +4,7 @@ import dev.gamagent.api.Answer;
 import dev.gamagent.api.Method;
 import dev.gamagent.api.Question;
 import dev.gamagent.api.RunContext;
+import dev.gamagent.api.Termination;
 import dev.gamagent.api.Trace;
 import dev.gamagent.backend.ChatMessage;
 import dev.gamagent.backend.ChatRequest;
@@ -67,6 +68,6 @@ final class ScriptedDebateMethod implements Method {
                                 new dev.gamagent.dream.Probe("agent-1", 0, "expert", null, 0.5, 80, 50, "blue", "B", "B", 0.4, "anll", false, TokenCount.ZERO, null),
                                 new dev.gamagent.dream.Probe("agent-1", 0, "expert", null, 1.0, 160, 100, "blue", "B", "B", 0.2, "anll", true, TokenCount.ZERO, null)),
                         "branch", "PerAgent", "threshold", 0.3));
-        return new Answer(text, option, 0.88, uSys[2], 2, "consensus", tokens, calls, 5, trace);
+        return new Answer(text, option, 0.88, uSys[2], 2, Termination.CONSENSUS, tokens, calls, 5, trace);
     }
 }

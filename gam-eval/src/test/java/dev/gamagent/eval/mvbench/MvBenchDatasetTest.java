@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gamagent.api.Answer;
 import dev.gamagent.api.Question;
+import dev.gamagent.api.Termination;
 import dev.gamagent.backend.TokenCount;
 import dev.gamagent.eval.BenchmarkLoader;
 import dev.gamagent.eval.Dataset;
@@ -271,7 +272,7 @@ class MvBenchDatasetTest {
     }
 
     private static Answer answer(String text, String option) {
-        return new Answer(text, option, 0.5, 0.5, 0, "consensus", new TokenCount(0, 0, false), 1, 0, null);
+        return new Answer(text, option, 0.5, 0.5, 0, Termination.CONSENSUS, new TokenCount(0, 0, false), 1, 0, null);
     }
 
     private static void copy(Path from, Path to) throws IOException {
