@@ -5,6 +5,7 @@ import dev.gamagent.api.Answer;
 import dev.gamagent.api.Method;
 import dev.gamagent.api.MethodFailure;
 import dev.gamagent.api.MultiAgentMethod;
+import dev.gamagent.api.ProgressEvent;
 import dev.gamagent.api.Question;
 import dev.gamagent.api.RunContext;
 import dev.gamagent.api.Termination;
@@ -217,7 +218,7 @@ public final class DreamMethod implements Method {
         extra.put("probes", marked);
         extra.put("assignment", branch.assignment(agents.size()));
         if (!branch.note().isEmpty()) extra.put("note", branch.note());
-        ctx.progress().event("dream_branch", Map.of("branch", branch.label(), "threshold", tau));
+        ctx.progress().event(new ProgressEvent.DreamBranch(branch.label(), tau));
         return new ProbeRound(routing, marked, agents.size(), tokens, probed.calls());
     }
 

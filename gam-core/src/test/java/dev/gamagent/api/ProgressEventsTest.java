@@ -25,6 +25,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 /**
  * The progress events of every method, as {@code gam serve} streams them (each event's type and its data as JSON), equal to
@@ -63,7 +64,7 @@ class ProgressEventsTest {
         for (String method : METHODS) {
             List<String> lines = Collections.synchronizedList(new ArrayList<>());
             MethodRegistry.create(method).run(question(), new RunContext(panel(), null, Config.defaults(), exec,
-                    (type, data) -> lines.add(method + " " + type + " " + Json.write(Json.MAPPER.valueToTree(data)))));
+                    e -> lines.add(method + " " + e.type() + " " + Json.write(Json.MAPPER.valueToTree(e.data())))));
             List<String> sorted = new ArrayList<>(lines);
             Collections.sort(sorted);
             all.addAll(sorted);
@@ -137,5 +138,19 @@ class ProgressEventsTest {
         assertThat(actual.stream().map(l -> l.split(" ")[1]).distinct())
                 .as("every kind of event is covered").contains("round_started", "agent_started", "agent_answered", "critique",
                         "weights", "probe_answered", "dream_branch");
+    }
+
+    @Test void aProgramReadsTheEventsFieldsByType() {
+        List<ProgressEvent> seen = Collections.synchronizedList(new ArrayList<>());
+        MethodRegistry.create("dream+gam").run(question(), new RunContext(panel(), null, Config.defaults(), exec, seen::add));
+        List<ProgressEvent.Weights> weights = seen.stream().filter(e -> e instanceof ProgressEvent.Weights)
+                .map(e -> (ProgressEvent.Weights) e).toList();
+        assertThat(weights).isNotEmpty().allSatisfy(w -> {
+            assertThat(w.weights().values().stream().mapToDouble(Double::doubleValue).sum()).isCloseTo(1.0, within(1e-9));
+            assertThat(w.data()).containsEntry("U_sys", w.uSys()).containsEntry("weights", w.weights());
+        });
+        assertThat(seen).filteredOn(e -> e instanceof ProgressEvent.ProbeAnswered p && p.error() == null && p.u() >= 0).hasSize(9);
+        assertThat(seen).filteredOn(e -> e instanceof ProgressEvent.RoundStarted r && r.k() == -1 && "probe".equals(r.phase())).hasSize(1);
+        assertThat(seen.stream().map(ProgressEvent::type)).contains("dream_branch", "critique", "agent_answered");
     }
 }

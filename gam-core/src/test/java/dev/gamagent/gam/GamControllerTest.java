@@ -114,7 +114,7 @@ class GamControllerTest {
 
     /** A run inside DREAM: {@code scales} is its assignment of image scales (and its note) on the run context. */
     static Answer run(Backend b, BackendResolver resolver, Config c, Question q, List<String> events, RunContext.AgentScales scales) {
-        RunContext ctx = new RunContext(b, resolver, c, EXEC, events == null ? null : (type, data) -> events.add(type + " " + data), scales);
+        RunContext ctx = new RunContext(b, resolver, c, EXEC, events == null ? null : e -> events.add(e.type() + " " + e.data()), scales);
         return MethodRegistry.create("gam").run(q, ctx);
     }
 

@@ -51,7 +51,7 @@ class TracePromptsTest {
 
     private JsonNode run(String method, Config config, List<String> events) {
         Answer a = MethodRegistry.create(method).run(question(), new RunContext(panel(), null, config, exec,
-                (type, data) -> events.add(type + " " + Json.write(Json.MAPPER.valueToTree(data)))));
+                e -> events.add(e.type() + " " + Json.write(Json.MAPPER.valueToTree(e.data())))));
         return Json.MAPPER.valueToTree(a.trace());
     }
 

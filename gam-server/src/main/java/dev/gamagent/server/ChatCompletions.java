@@ -144,11 +144,11 @@ final class ChatCompletions implements AutoCloseable {
         ex.sendResponseHeaders(200, 0);
         EventStream sse = new EventStream(ex.getResponseBody(), secrets);
         sse.send(CompletionJson.chunk(id, created, method.name(), Json.MAPPER.createObjectNode().put("role", "assistant").put("content", ""), null));
-        ProgressListener progress = (type, data) -> {
+        ProgressListener progress = event -> {
             ObjectNode c = CompletionJson.chunk(id, created, method.name(), Json.MAPPER.createObjectNode().put("content", ""), null);
             ObjectNode ev = c.putObject("gam_event");
-            ev.put("type", type);
-            ev.set("data", eventData(data));
+            ev.put("type", event.type());
+            ev.set("data", eventData(event.data()));
             sse.send(c);
         };
         try {

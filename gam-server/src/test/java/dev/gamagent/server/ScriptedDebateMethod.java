@@ -2,6 +2,7 @@ package dev.gamagent.server;
 
 import dev.gamagent.api.Answer;
 import dev.gamagent.api.Method;
+import dev.gamagent.api.ProgressEvent;
 import dev.gamagent.api.Question;
 import dev.gamagent.api.RunContext;
 import dev.gamagent.api.Termination;
@@ -34,7 +35,7 @@ final class ScriptedDebateMethod implements Method {
         String answer = "";
         int calls = 0;
         for (int k = 0; k < 3; k++) {
-            ctx.progress().event("round_started", Map.of("k", k));
+            ctx.progress().event(new ProgressEvent.RoundStarted(k));
             List<Trace.AgentTurn> turns = new ArrayList<>();
             for (int i = 0; i < experts.length; i++) {
                 ChatResult r = ctx.backend().chat(Sampling.greedy(16, 0).request(List.of(ChatMessage.user(
@@ -47,11 +48,11 @@ final class ScriptedDebateMethod implements Method {
                 String option = q.options().containsKey(answer) ? answer : null;
                 turns.add(new Trace.AgentTurn(experts[i], "expert", 1.0, option != null ? q.options().get(option) : answer, option, 0.3 - 0.1 * k,
                         "semantic", weights[k][i], List.of(claim), new TokenCount(10, 2, false), answer, null, null, null));
-                ctx.progress().event("agent_answered", Map.of("k", k, "id", experts[i], "answer", answer));
+                ctx.progress().event(ProgressEvent.AgentAnswered.answer(k, experts[i], answer));
             }
-            Map<String, Object> w = new LinkedHashMap<>();
+            Map<String, Double> w = new LinkedHashMap<>();
             for (int i = 0; i < experts.length; i++) w.put(experts[i], weights[k][i]);
-            ctx.progress().event("weights", Map.of("k", k, "weights", w, "U_sys", uSys[k]));
+            ctx.progress().event(new ProgressEvent.Weights(k, w, uSys[k], null));
             // two critics on the same ocr claim and one on the scene claim: the page groups them by claim
             List<Trace.Critique> critiques = k == 0 ? List.of() : List.of(
                     new Trace.Critique("fact", "ocr", 1, "ocr sees " + answer, "supported", "matches the image", null, 0.7),
