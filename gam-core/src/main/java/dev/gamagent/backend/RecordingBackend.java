@@ -2,7 +2,6 @@ package dev.gamagent.backend;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gamagent.backend.internal.CanonicalRequest;
-import dev.gamagent.backend.internal.SecretScrubber;
 import dev.gamagent.util.Json;
 
 import java.io.IOException;

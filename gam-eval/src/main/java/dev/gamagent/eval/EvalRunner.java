@@ -12,7 +12,7 @@ import dev.gamagent.backend.BackendResolver;
 import dev.gamagent.backend.NamedBackends;
 import dev.gamagent.backend.TokenCount;
 import dev.gamagent.backend.UsageMeter;
-import dev.gamagent.backend.internal.SecretScrubber;
+import dev.gamagent.backend.SecretScrubber;
 import dev.gamagent.config.Config;
 import dev.gamagent.uncertainty.SignalMix;
 import dev.gamagent.uncertainty.UncertaintyFallback;

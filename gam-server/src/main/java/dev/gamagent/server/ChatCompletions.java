@@ -13,7 +13,7 @@ import dev.gamagent.api.Trace;
 import dev.gamagent.backend.Backend;
 import dev.gamagent.backend.BackendException;
 import dev.gamagent.backend.NamedBackends;
-import dev.gamagent.backend.internal.SecretScrubber;
+import dev.gamagent.backend.SecretScrubber;
 import dev.gamagent.config.Config;
 import dev.gamagent.image.DecodeBudget;
 import dev.gamagent.image.ImageLoader;
