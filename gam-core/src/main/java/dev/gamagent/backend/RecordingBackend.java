@@ -19,7 +19,7 @@ import java.time.Instant;
  * calls are not recorded. {@link ReplayBackend} answers from such a file. Every secret the scrubber knows is
  * removed from the line before it is written (the key stays the hash of the request as asked, so replay finds it).
  */
-public final class RecordingBackend implements Backend {
+final class RecordingBackend implements Backend {
     private final Backend inner;
     private final Path file;
     private final Writer out;
