@@ -15,7 +15,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** Open answers graded by the benchmark's VLMEvalKit rule: yes/no (MME, POPE, HallusionBench) and MathVista's prefetch. */
 class BenchmarkRulesGraderTest {
-    private static Question open(String truth) { return new Question("1", List.of(), "Is there a dog?", null, Map.of(), truth, "existence", null); }
+    private static KeyedQuestion open(String truth) { return new KeyedQuestion(new Question("1", List.of(), "Is there a dog?", null, Map.of()), truth, "existence", null); }
 
     private static Answer answer(String text) { return new Answer(text, null, 0.5, 0.5, 0, Termination.SINGLE, TokenCount.ZERO, 1, 1, null); }
 

@@ -79,7 +79,7 @@ class GradedReadingTest {
         StringBuilder tsv = new StringBuilder("index\tquestion\tA\tB\tanswer\tprediction\n");
         for (int i = 0; i < REPLIES.size(); i++) tsv.append(i).append("\tWhich animal?\tcat\tdog\tB\t").append(REPLIES.get(i)).append('\n');
         Files.writeString(f, tsv.toString());
-        Question q = new Question("1", List.of(), "Which animal?", null, options(), "B", "c", "l");
+        KeyedQuestion q = new KeyedQuestion(new Question("1", List.of(), "Which animal?", null, options()), "B", "c", "l");
         for (String name : MODES) {
             GradingMode mode = GradingMode.of(name);
             Grader grader = new Grader(Config.defaults().with(GradingMode.CONFIG_KEY, name), null);

@@ -178,7 +178,7 @@ final class ChatCompletions implements AutoCloseable {
         try {
             // the trace names the question by this request's id (the response's chatcmpl-<id>, the trace's id), not "request"
             Question q = req.question();
-            a = method.run(new Question(traceId, q.images(), q.text(), q.hint(), q.options(), q.groundTruth(), q.category(), q.l2Category()), ctx);
+            a = method.run(q.withId(traceId), ctx);
         } catch (MethodFailure e) {
             if (e.partialTrace() != null) store(traceId, method.name(), req, e.partialTrace());
             throw new ApiError(502, "upstream_error", "method_failed", method.name() + " could not answer: " + secrets.scrub(e.getMessage())

@@ -84,7 +84,7 @@ public final class ProtocolCalls {
 
     /** A question to ask a method for its agents: they do not depend on its content. */
     private static Question probeQuestion() {
-        return new Question("plan", List.of(), "?", null, Map.of("A", "a", "B", "b"), "A", null, null);
+        return new Question("plan", List.of(), "?", null, Map.of("A", "a", "B", "b"));
     }
 
     private static int size(Config config, String key, int fallback) {

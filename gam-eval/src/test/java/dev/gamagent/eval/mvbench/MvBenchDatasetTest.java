@@ -145,7 +145,7 @@ class MvBenchDatasetTest {
         assertThat(d.skipped().get(1).reason()).contains("json/moving_direction.json item 1").contains("missing 'question'");
         assertThat(d.skipped().get(2).reason()).contains("S001C001P001R001A002_rgb.avi does not exist").contains("NTU RGB+D");
 
-        Question q0 = byId(d, "0").shell();
+        dev.gamagent.eval.KeyedQuestion q0 = byId(d, "0").shell();
         assertThat(q0.text()).isEqualTo("What did the person do after taking the cup?");
         assertThat(q0.options()).containsExactly(entry("A", "Put down the cup."), entry("B", "Opened the door."),
                 entry("C", "Sat on the sofa."), entry("D", "Took the towel."));
