@@ -100,10 +100,8 @@ class PublicApiTest {
 
     @Test void onlyTheBackendPackageUsesBackendInternal() {
         List<String> users = new ArrayList<>();
-        List<Path> all = new ArrayList<>(sources("src/main/java"));
-        all.addAll(sources("src/test/java"));
-        for (Path f : all) {
-            String text = read(f);
+        for (Path f : CodebaseRulesTest.sources("src/main/java", "src/test/java")) {
+            String text = CodebaseRulesTest.read(f);
             Matcher pkg = PACKAGE.matcher(text);
             String p = pkg.find() ? pkg.group(1) : "";
             String code = NOT_CODE.matcher(text).replaceAll(" ");
@@ -187,29 +185,5 @@ class PublicApiTest {
             if (!EXPORTED.contains(p)) out.add(where + ": " + name);
         }
         return out;
-    }
-
-    private static List<Path> sources(String tree) {
-        List<Path> out = new ArrayList<>();
-        try (Stream<Path> modules = Files.list(ROOT)) {
-            for (Path m : modules.filter(p -> Files.isRegularFile(p.resolve("pom.xml")) && p.getFileName().toString().startsWith("gam-")).toList()) {
-                Path base = m.resolve(tree);
-                if (!Files.isDirectory(base)) continue;
-                try (Stream<Path> s = Files.walk(base)) {
-                    s.filter(p -> p.toString().endsWith(".java")).forEach(out::add);
-                }
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return out;
-    }
-
-    private static String read(Path f) {
-        try {
-            return Files.readString(f, StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }

@@ -1,17 +1,15 @@
-package dev.gamagent.api;
+package dev.gamagent.gam;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gamagent.MethodRegistry;
-import dev.gamagent.backend.Capabilities;
+import dev.gamagent.api.ProgressEvent;
+import dev.gamagent.api.RunContext;
 import dev.gamagent.config.Config;
-import dev.gamagent.image.Picture;
-import dev.gamagent.testing.ScriptedBackend;
 import dev.gamagent.util.Json;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -20,7 +18,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
@@ -41,29 +38,12 @@ class ProgressEventsTest {
 
     @AfterEach void stop() { exec.shutdownNow(); }
 
-    /** Unsure experts that disagree (scene says A, the others B), critics that judge every claim accurate. */
-    private static ScriptedBackend panel() {
-        return new ScriptedBackend("scripted", new Capabilities(true, false, 0, true, false, 0), r -> {
-            String p = r.messages().get(0).text();
-            String text = p.contains("<task>critique</task>") ? "CLAIM 1: ACCURATE | REASON: ok | CONFIDENCE: 0.5"
-                    : p.contains("<task>moderate</task>") ? "DECISION: CONTINUE\nANSWER: B\nCONFIDENCE: 0.6"
-                    : p.contains("scene") ? "ANSWER: A\nCLAIM 1: It might possibly be red | CONFIDENCE: 0.3\nCONFIDENCE: 0.3"
-                    : "ANSWER: B\nCLAIM 1: It is perhaps blue, I am not sure | CONFIDENCE: 0.3\nCONFIDENCE: 0.3";
-            return ScriptedBackend.result(text, List.of());
-        });
-    }
-
-    private static Question question() {
-        return Question.of("q-7", List.of(new Picture("x.png", new BufferedImage(40, 30, BufferedImage.TYPE_INT_RGB))),
-                "What colour is the sign?", Map.of("A", "red", "B", "blue"));
-    }
-
     /** Every method's events, one line each ("method type {data}"), sorted within a method. */
     private List<String> events() {
         List<String> all = new ArrayList<>();
         for (String method : METHODS) {
             List<String> lines = Collections.synchronizedList(new ArrayList<>());
-            MethodRegistry.create(method).run(question(), new RunContext(panel(), null, Config.defaults(), exec,
+            MethodRegistry.create(method).run(TracePromptsTest.question(), new RunContext(TracePromptsTest.panel(), null, Config.defaults(), exec,
                     e -> lines.add(method + " " + e.type() + " " + Json.write(Json.MAPPER.valueToTree(e.data())))));
             List<String> sorted = new ArrayList<>(lines);
             Collections.sort(sorted);
@@ -142,7 +122,7 @@ class ProgressEventsTest {
 
     @Test void aProgramReadsTheEventsFieldsByType() {
         List<ProgressEvent> seen = Collections.synchronizedList(new ArrayList<>());
-        MethodRegistry.create("dream+gam").run(question(), new RunContext(panel(), null, Config.defaults(), exec, seen::add));
+        MethodRegistry.create("dream+gam").run(TracePromptsTest.question(), new RunContext(TracePromptsTest.panel(), null, Config.defaults(), exec, seen::add));
         List<ProgressEvent.Weights> weights = seen.stream().filter(e -> e instanceof ProgressEvent.Weights)
                 .map(e -> (ProgressEvent.Weights) e).toList();
         assertThat(weights).isNotEmpty().allSatisfy(w -> {
