@@ -113,7 +113,7 @@ public final class HtmlReport {
      */
     static String thumbnail(EvalQuestion q) {
         try {
-            var pics = q.question().question().images();
+            var pics = q.question().images();
             if (pics.isEmpty()) return null;
             if (pics.size() > 1) return jpegDataUrl(dev.gamagent.image.FrameStrip.of(pics));
             var p = pics.get(0);
