@@ -2,6 +2,7 @@ package example;
 
 import dev.gamagent.Gam;
 import dev.gamagent.api.Answer;
+import dev.gamagent.api.ProgressEvent;
 import dev.gamagent.api.Question;
 import dev.gamagent.api.Trace;
 import dev.gamagent.image.ImageLoader;
@@ -13,7 +14,7 @@ import java.util.Map;
 
 /**
  * Asks one multiple-choice question about an image with GAM and prints the answer, the trace's rounds and the
- * progress events as they come. Without GAM_OPENAI_URL it runs on the built-in offline model (gam-local);
+ * progress events as they come (U_sys from each typed weights event). Without GAM_OPENAI_URL it runs on the built-in offline model (gam-local);
  * with GAM_OPENAI_URL=http://host:8000/v1 (and GAM_MODEL) it asks that OpenAI-compatible server.
  */
 public final class AskExample {
@@ -25,7 +26,12 @@ public final class AskExample {
                 .set("gam.max_rounds", "2")
                 // open answers are compared by words here, so the example needs no embedding model
                 .set("gam.embedding", "none")
-                .progress((type, data) -> System.out.println("event " + type + " " + data));
+                .progress(event -> {
+                    // every event has a type and its data as gam serve streams them...
+                    System.out.println("event " + event.type() + " " + event.data());
+                    // ...and is a record whose fields a program reads by its kind
+                    if (event instanceof ProgressEvent.Weights w) System.out.printf("U_sys after round %d: %.3f%n", w.k(), w.uSys());
+                });
         String url = System.getenv("GAM_OPENAI_URL");
         if (url != null && !url.isBlank()) {
             builder.openAiCompatible(url, System.getenv().getOrDefault("GAM_MODEL", "Qwen/Qwen2-VL-7B-Instruct"), "GAM_API_KEY");

@@ -34,7 +34,7 @@ import java.util.concurrent.ExecutorService;
  *         .build()) {
  *     Question q = Question.of("q1", List.of(ImageLoader.load(Path.of("chart.png"))),
  *             "Which bar is tallest?", Map.of("A", "red", "B", "blue"));
- *     Answer a = gam.ask(q, (type, data) -> System.out.println(type + " " + data));
+ *     Answer a = gam.ask(q, event -> System.out.println(event.type() + " " + event.data()));
  *     System.out.println(a.option() + " " + a.answer() + ", " + a.trace().rounds().size() + " rounds");
  * }
  * }</pre>

@@ -37,10 +37,9 @@ public record BenchItem(int index, BufferedImage image, String question, String 
     /** The value of the correct option, e.g. {@code "red"}. */
     public String answerText() { return options.get(answer); }
 
-    /** The item as a project question (image source named {@code gam-synthetic-<index>}). */
+    /** The item as a method is asked it (image source named {@code gam-synthetic-<index>}); its answer is {@link #answer()}. */
     public Question toQuestion() {
         Picture p = new Picture("gam-synthetic-" + index, image);
-        return new Question(String.valueOf(index), List.of(p), question, hint.isEmpty() ? null : hint, options,
-                answer, category(), l2Category());
+        return new Question(String.valueOf(index), List.of(p), question, hint.isEmpty() ? null : hint, options);
     }
 }

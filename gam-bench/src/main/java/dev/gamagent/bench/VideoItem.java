@@ -79,6 +79,6 @@ public record VideoItem(int index, VideoPhrasings.Kind kind, String question, St
     /** The item as a project question shown {@code n} frames sampled uniformly (VLMEvalKit's rule, as a decoded clip gives them). */
     public Question toQuestion(int n) {
         return new Question(String.valueOf(index), pictures(FrameSelection.uniform(n)), question, hint.isEmpty() ? null : hint,
-                options, answer, CATEGORY, L2_CATEGORY);
+                options);
     }
 }

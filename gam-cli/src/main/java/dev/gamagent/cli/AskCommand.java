@@ -91,7 +91,7 @@ public final class AskCommand implements Callable<Integer> {
             // PNG and JPEG are kept as their bytes and sent as they are (decoded only if something needs the pixels), as in eval
             for (Path p : images) pics.add(loader.encodedFile(p));
             if (video != null) pics.addAll(new VideoFrames(System.getenv("PATH"), loader).frames(video, frames));
-            Question q = new Question("ask", pics, question, hint, opts, null, null, null);
+            Question q = new Question("ask", pics, question, hint, opts);
             UsageMeter meter = new UsageMeter();
             Answer a = m.run(q, new RunContext(backend, backends, config, ex, null).metered(meter));
             if (a.trace() != null && SignalMix.usedSemantic(Json.MAPPER.valueToTree(a.trace()))) {

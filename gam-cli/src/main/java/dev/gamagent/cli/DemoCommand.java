@@ -100,7 +100,7 @@ public final class DemoCommand implements Callable<Integer> {
             List<java.util.concurrent.Future<?>> looks = new java.util.ArrayList<>();
             for (dev.gamagent.eval.EvalQuestion q : ds.questions()) {
                 looks.add(pool.submit(() -> {
-                    for (dev.gamagent.image.Picture p : q.question().images()) {
+                    for (dev.gamagent.image.Picture p : q.question().question().images()) {
                         local.lookAt(p);
                         pictures.incrementAndGet();
                     }

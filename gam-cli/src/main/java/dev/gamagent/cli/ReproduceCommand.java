@@ -245,7 +245,7 @@ public final class ReproduceCommand implements Callable<Integer> {
         for (EvalQuestion q : qs) {
             String group = q.group() != null ? q.group() : q.id();
             // rotations share their images: size them once, from their headers (nothing decoded, one row's cell held at a time)
-            dev.gamagent.api.Question text = q.shell().withImages(List.of());
+            dev.gamagent.api.Question text = q.shell().question().withImages(List.of());
             long img = images.computeIfAbsent(group, g -> CostEstimate.size(text, q.imageSizes(), all, config, backendOptions.imageTokens).imageTokens());
             CostEstimate.QuestionSize s = new CostEstimate.QuestionSize(
                     CostEstimate.size(text, List.of(), all, config, backendOptions.imageTokens).textTokens(), img);

@@ -82,7 +82,8 @@ class CodebaseRulesTest {
         return prev[b.length()];
     }
 
-    private static List<Path> sources(String... roots) {
+    /** The .java files under {@code roots} (e.g. src/main/java) of every module. */
+    static List<Path> sources(String... roots) {
         List<Path> out = new ArrayList<>();
         try (Stream<Path> modules = Files.list(ROOT)) {
             for (Path m : modules.filter(p -> Files.isRegularFile(p.resolve("pom.xml")) && p.getFileName().toString().startsWith("gam-")).toList()) {
@@ -101,7 +102,7 @@ class CodebaseRulesTest {
         return out;
     }
 
-    private static String read(Path f) {
+    static String read(Path f) {
         try {
             return Files.readString(f, StandardCharsets.UTF_8);
         } catch (IOException e) {

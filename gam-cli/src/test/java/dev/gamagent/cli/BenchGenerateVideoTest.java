@@ -39,7 +39,7 @@ class BenchGenerateVideoTest {
             assertThat(row.path("video").asText()).isEqualTo("v_videos/" + i);
             assertThat(row.path("category").asText()).isEqualTo("video");
             assertThat(row.path("answer").asText()).isEqualTo(item.answer());
-            Question q = ds.questions().get(i).question();
+            dev.gamagent.eval.KeyedQuestion q = ds.questions().get(i).question();
             assertThat(q.text()).isEqualTo(item.question());
             assertThat(q.options()).isEqualTo(item.options());
             assertThat(q.groundTruth()).isEqualTo(item.answer());

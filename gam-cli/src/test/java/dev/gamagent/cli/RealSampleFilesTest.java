@@ -1,9 +1,9 @@
 package dev.gamagent.cli;
 
-import dev.gamagent.api.Question;
 import dev.gamagent.eval.BenchmarkLoader;
 import dev.gamagent.eval.Dataset;
 import dev.gamagent.eval.EvalQuestion;
+import dev.gamagent.eval.KeyedQuestion;
 import dev.gamagent.image.Picture;
 import dev.gamagent.testing.CommandRun;
 import dev.gamagent.util.Json;
@@ -29,7 +29,7 @@ class RealSampleFilesTest {
         return Path.of(RealSampleFilesTest.class.getResource("/realdata/mmbench-samples/" + name).toURI());
     }
 
-    private static Question byId(Dataset ds, String id) {
+    private static KeyedQuestion byId(Dataset ds, String id) {
         return ds.questions().stream().filter(q -> q.id().equals(id)).findFirst().map(EvalQuestion::question).orElseThrow();
     }
 
@@ -37,13 +37,13 @@ class RealSampleFilesTest {
         Dataset en = BenchmarkLoader.load(sample("MMBench_EN_subset.tsv"));
         assertThat(en.skipped()).isEmpty();
         assertThat(en.questions()).hasSize(5);
-        Question code = byId(en, "1");
+        KeyedQuestion code = byId(en, "1");
         assertThat(code.options().get("A")).startsWith("for x in range(6):\n     print(x)\n   else:\n     print(\"Finally finished!\")");
         assertThat(code.options()).hasSize(4);
         assertThat(code.groundTruth()).isEqualTo("D");
         assertThat(code.category()).isEqualTo("Structuralized Imagetext Understanding");
         assertThat(code.l2Category()).isEqualTo("Logic Reasoning");
-        Question hinted = byId(en, "318");
+        KeyedQuestion hinted = byId(en, "318");
         assertThat(hinted.hint()).startsWith("The diagram below is a model of two solutions.");
         assertThat(hinted.options()).containsOnlyKeys("A", "B", "C"); // D is empty in the file
         for (EvalQuestion q : en.questions()) {
@@ -60,7 +60,7 @@ class RealSampleFilesTest {
 
         Dataset cc = BenchmarkLoader.load(sample("CCBench_subset.tsv"));
         assertThat(cc.skipped()).isEmpty();
-        Question idiom = byId(cc, "383");
+        KeyedQuestion idiom = byId(cc, "383");
         assertThat(idiom.category()).isEqualTo("图像推理 (Sketch Reasoning)");
         assertThat(idiom.l2Category()).isNull();
         assertThat(idiom.images().get(0).width()).isPositive();

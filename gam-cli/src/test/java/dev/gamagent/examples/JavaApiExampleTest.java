@@ -50,6 +50,8 @@ class JavaApiExampleTest {
         List<String> lines = out.lines().toList();
         assertThat(lines).as(out).anyMatch(l -> l.startsWith("event round_started"));
         assertThat(lines).as(out).anyMatch(l -> l.startsWith("event agent_answered"));
+        // the typed event: the example reads U_sys from the Weights record
+        assertThat(lines).as(out).anyMatch(l -> l.startsWith("U_sys after round 0: "));
         // the built-in model sees the triangle: the answer and a round-0 expert say B
         assertThat(lines).as(out).contains("answer: B. triangle");
         assertThat(lines).as(out).anyMatch(l -> l.startsWith("round 0") && l.contains("answered B"));

@@ -5,6 +5,7 @@ import dev.gamagent.config.Config;
 import dev.gamagent.eval.EvalQuestion;
 import dev.gamagent.eval.EvalRunner;
 import dev.gamagent.eval.Grader;
+import dev.gamagent.eval.KeyedQuestion;
 import dev.gamagent.eval.ResultStore;
 import dev.gamagent.local.ocr.OcrEngine;
 import dev.gamagent.local.ocr.TextLine;
@@ -33,11 +34,11 @@ class PerMethodPerceptionTest {
         options.put("A", "sale");
         options.put("B", "sole");
         // A text question: the model reads text only for questions that depend on it.
-        Question q = new Question("q1", List.of(LocalBackendTest.scene()), "What word is written on the sign?", null, options, "A", "text", null);
+        Question q = new Question("q1", List.of(LocalBackendTest.scene()), "What word is written on the sign?", null, options);
         Config c = Config.defaults();
         try (ResultStore store = new ResultStore(dir)) {
             new EvalRunner(backend, c, new Grader(c, null), store, 1)
-                    .run(List.of(new EvalQuestion(q, "q1", 0, null)), List.of("single", "vote", "cot"), n -> { }, r -> { });
+                    .run(List.of(new EvalQuestion(new KeyedQuestion(q, "A", "text", null), "q1", 0, null)), List.of("single", "vote", "cot"), n -> { }, r -> { });
             assertThat(store.all()).hasSize(3).allSatisfy(r -> assertThat(r.isError()).as(r.error()).isFalse());
         }
         // one image, three methods: perceived once per method and reader. single and cot ask at temperature 0 and

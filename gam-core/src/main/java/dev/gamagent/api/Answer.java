@@ -14,5 +14,5 @@ import dev.gamagent.backend.TokenCount;
  * @param calls       backend calls made
  */
 public record Answer(String answer, String option, double confidence, double uncertainty, int rounds,
-                     String termination, TokenCount tokens, int calls, long millis, Trace trace) {
+                     Termination termination, TokenCount tokens, int calls, long millis, Trace trace) {
 }

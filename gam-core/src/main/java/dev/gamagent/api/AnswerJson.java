@@ -24,7 +24,7 @@ public final class AnswerJson {
         String signal = withSignal ? signal(a) : null;
         if (signal != null) o.put("signal", signal);
         o.put("rounds", a.rounds());
-        o.put("termination", a.termination());
+        o.put("termination", a.termination() == null ? null : a.termination().label());
         ObjectNode t = o.putObject("tokens");
         t.put("prompt", a.tokens().prompt());
         t.put("completion", a.tokens().completion());

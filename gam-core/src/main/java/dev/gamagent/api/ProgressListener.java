@@ -1,12 +1,13 @@
 package dev.gamagent.api;
 
-import java.util.Map;
-
-/** Receives progress events while a method runs (round started, agent answered, weights updated...). */
+/**
+ * Receives a method's {@link ProgressEvent}s while it runs (round started, agent answered, weights, ...), on the threads
+ * that run the agents: an implementation must be thread-safe.
+ */
 @FunctionalInterface
 public interface ProgressListener {
-    ProgressListener NONE = (type, data) -> { };
+    ProgressListener NONE = event -> { };
 
-    /** @param type a short event name, e.g. {@code round_started}, {@code agent_answered}, {@code weights} */
-    void event(String type, Map<String, Object> data);
+    /** One event; {@code event.type()} and {@code event.data()} give it as {@code gam serve} streams it. */
+    void event(ProgressEvent event);
 }

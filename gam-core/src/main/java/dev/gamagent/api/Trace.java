@@ -19,14 +19,27 @@ public record Trace(QuestionInfo question, String method, Map<String, Object> co
                     String termination, @JsonProperty("final") Final finalAnswer, TokenCount tokens,
                     int calls, long millis, Map<String, Object> extra) {
 
-    /** What the trace says about the question (images by name and size, never the pixels). */
+    /** The same trace about {@code newQuestion} (the evaluation adds the answer key to what the method recorded). */
+    public Trace withQuestion(QuestionInfo newQuestion) {
+        return new Trace(newQuestion, method, config, rounds, termination, finalAnswer, tokens, calls, millis, extra);
+    }
+
+    /**
+     * What the trace says about the question (images by name and size, never the pixels). A method records what it was
+     * asked; {@code groundTruth} and {@code category} are null there, and the evaluation adds them to the trace it writes
+     * ({@link #withAnswerKey}).
+     */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record QuestionInfo(String id, String text, String hint, Map<String, String> options,
                                List<String> images, String groundTruth, String category) {
         public static QuestionInfo of(Question q) {
             return new QuestionInfo(q.id(), q.text(), q.hint(), q.options(),
-                    q.images().stream().map(p -> p.source() + " (" + p.width() + "x" + p.height() + ")").toList(),
-                    q.groundTruth(), q.category());
+                    q.images().stream().map(p -> p.source() + " (" + p.width() + "x" + p.height() + ")").toList(), null, null);
+        }
+
+        /** The same question with the benchmark's answer key and category (null: none). */
+        public QuestionInfo withAnswerKey(String newGroundTruth, String newCategory) {
+            return new QuestionInfo(id, text, hint, options, images, newGroundTruth, newCategory);
         }
     }
 

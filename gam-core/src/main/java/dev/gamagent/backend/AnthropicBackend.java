@@ -17,7 +17,7 @@ import java.util.List;
  * headers. No log-probs (capabilities say so; the engine uses semantic uncertainty) and no {@code n}
  * (n > 1 is n calls).
  */
-public final class AnthropicBackend extends HttpChatBackend {
+final class AnthropicBackend extends HttpChatBackend {
     public static final String API_VERSION = "2023-06-01";
 
     public AnthropicBackend(EndpointSettings settings) { super("anthropic", settings); }

@@ -54,7 +54,7 @@ public final class BackendFactory {
         if (spec.record() == null) return b;
         // the recording holds what every backend of the run answered: keep out every key this spec can reach
         List<String> keyVars = spec.apiKeyEnv() == null ? List.of() : List.of(spec.apiKeyEnv());
-        return new RecordingBackend(b, spec.record(), dev.gamagent.backend.internal.SecretScrubber.of(env, keyVars, spec.baseUrls()));
+        return new RecordingBackend(b, spec.record(), dev.gamagent.backend.SecretScrubber.of(env, keyVars, spec.baseUrls()));
     }
 
     /** A backend from the {@link BackendProvider} of that kind on the classpath; its absence names the module to add. */

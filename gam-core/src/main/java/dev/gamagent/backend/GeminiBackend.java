@@ -20,7 +20,7 @@ import java.util.Locale;
  * {@code logprobsResult.chosenCandidates/topCandidates}, usage from {@code usageMetadata}. Models without
  * log-probs answer 400 naming them; the shared fallback then drops them for this endpoint.
  */
-public final class GeminiBackend extends HttpChatBackend {
+final class GeminiBackend extends HttpChatBackend {
     public GeminiBackend(EndpointSettings settings) { super("gemini", settings); }
 
     @Override protected Capabilities wireCapabilities() {

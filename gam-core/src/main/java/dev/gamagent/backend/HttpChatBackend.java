@@ -1,8 +1,6 @@
 package dev.gamagent.backend;
 
 import dev.gamagent.backend.internal.HttpTransport;
-import dev.gamagent.backend.internal.SecretScrubber;
-import dev.gamagent.backend.internal.TokenEstimator;
 import dev.gamagent.backend.internal.WireAnswer;
 
 import java.net.URI;

@@ -14,7 +14,7 @@ import static java.lang.System.Logger.Level.WARNING;
  * flight, skipping endpoints that failed to connect within the last {@code cooldown} (when all have,
  * the one that failed longest ago). Wrap it in {@link ResilientBackend} so a retry lands elsewhere.
  */
-public final class LoadBalancedBackend implements Backend {
+final class LoadBalancedBackend implements Backend {
     private static final System.Logger LOG = System.getLogger(LoadBalancedBackend.class.getName());
 
     private record Slot(Backend backend, String endpoint, AtomicInteger inFlight, AtomicLong failedAtNanos, AtomicLong served,

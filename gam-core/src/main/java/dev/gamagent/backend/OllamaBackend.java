@@ -16,7 +16,7 @@ import java.util.List;
  * {@code images}, {@code stream:false}, log-probs (Ollama ≥ 0.12.11), {@code options.temperature /
  * num_predict / seed}, {@code format} as a JSON schema. Ollama has no {@code n}: n > 1 is n calls.
  */
-public final class OllamaBackend extends HttpChatBackend {
+final class OllamaBackend extends HttpChatBackend {
     public OllamaBackend(EndpointSettings settings) { super("ollama", settings); }
 
     @Override protected Capabilities wireCapabilities() {

@@ -19,7 +19,7 @@ import java.util.Locale;
  * {@code seed}, and {@code response_format: json_schema} for structured output. Base URLs include
  * {@code /v1}, e.g. {@code http://127.0.0.1:8000/v1}.
  */
-public final class OpenAiCompatibleBackend extends HttpChatBackend {
+final class OpenAiCompatibleBackend extends HttpChatBackend {
     private static final java.util.regex.Pattern N_PARAM = java.util.regex.Pattern.compile("['\"`]n['\"`]|completion choice");
     private volatile boolean maxCompletionTokens;
     private volatile boolean emulateN;

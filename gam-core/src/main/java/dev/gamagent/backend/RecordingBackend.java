@@ -2,7 +2,6 @@ package dev.gamagent.backend;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gamagent.backend.internal.CanonicalRequest;
-import dev.gamagent.backend.internal.SecretScrubber;
 import dev.gamagent.util.Json;
 
 import java.io.IOException;
@@ -20,7 +19,7 @@ import java.time.Instant;
  * calls are not recorded. {@link ReplayBackend} answers from such a file. Every secret the scrubber knows is
  * removed from the line before it is written (the key stays the hash of the request as asked, so replay finds it).
  */
-public final class RecordingBackend implements Backend {
+final class RecordingBackend implements Backend {
     private final Backend inner;
     private final Path file;
     private final Writer out;

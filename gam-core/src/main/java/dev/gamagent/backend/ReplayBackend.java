@@ -20,7 +20,7 @@ import java.util.Map;
  * recorded several times is answered with its recordings in order, then the last one again; a request
  * never recorded is an {@link BackendException.InvalidRequest} naming its hash and the file.
  */
-public final class ReplayBackend implements Backend {
+final class ReplayBackend implements Backend {
     private final Path file;
     private final Map<String, Deque<ChatResult>> answers = new HashMap<>();
     private final Map<String, ChatResult> last = new HashMap<>();

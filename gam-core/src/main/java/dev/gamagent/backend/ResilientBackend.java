@@ -17,7 +17,7 @@ import static java.lang.System.Logger.Level.WARNING;
  * first try goes at once; when tries fail before the endpoint has answered, one call retries and the others
  * wait for it ({@link ReachabilityGate}), so a dead server costs one call's retries, not one per parallel agent.
  */
-public final class ResilientBackend implements Backend {
+final class ResilientBackend implements Backend {
     private static final System.Logger LOG = System.getLogger(ResilientBackend.class.getName());
 
     /** One retry about to happen: which try failed, why, and how long we wait. */

@@ -7,7 +7,7 @@ import java.time.Duration;
  * full jitter (wait = uniform(0, min(maxDelay, baseDelay·2^attempt))), or the server's Retry-After
  * capped at {@code maxRetryAfter}.
  */
-public record RetryPolicy(int maxRetries, Duration baseDelay, Duration maxDelay, Duration maxRetryAfter) {
+record RetryPolicy(int maxRetries, Duration baseDelay, Duration maxDelay, Duration maxRetryAfter) {
     public RetryPolicy {
         if (maxRetries < 0) maxRetries = 0;
         if (baseDelay == null || baseDelay.isNegative()) baseDelay = Duration.ofMillis(500);

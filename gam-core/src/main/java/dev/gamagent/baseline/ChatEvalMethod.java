@@ -2,6 +2,7 @@ package dev.gamagent.baseline;
 
 import dev.gamagent.api.Answer;
 import dev.gamagent.api.MultiAgentMethod;
+import dev.gamagent.api.ProgressEvent;
 import dev.gamagent.api.Question;
 import dev.gamagent.api.RunContext;
 import dev.gamagent.api.Termination;
@@ -33,7 +34,7 @@ public final class ChatEvalMethod implements MultiAgentMethod {
         List<Turn> history = new ArrayList<>();
         List<Turn> last = List.of();
         for (int k = 0; k < turns; k++) {
-            ctx.progress().event("round_started", Map.of("k", k));
+            ctx.progress().event(new ProgressEvent.RoundStarted(k));
             List<Turn> now = new ArrayList<>();
             for (Panel.Agent a : agents) {
                 String task = history.isEmpty() ? "answer" : "revise";

@@ -2,6 +2,7 @@ package dev.gamagent.baseline;
 
 import dev.gamagent.api.Answer;
 import dev.gamagent.api.MultiAgentMethod;
+import dev.gamagent.api.ProgressEvent;
 import dev.gamagent.api.Question;
 import dev.gamagent.api.RunContext;
 import dev.gamagent.api.Termination;
@@ -70,7 +71,7 @@ public final class MadMethod implements MultiAgentMethod {
         List<Turn> affSaid = new ArrayList<>(), negSaid = new ArrayList<>();
         Turn lastAff = null, lastNeg = null;
         for (int k = 0; k < maxRounds; k++) {
-            ctx.progress().event("round_started", Map.of("k", k));
+            ctx.progress().event(new ProgressEvent.RoundStarted(k));
             String round = ordinal(k + 1);
             String ua = k == 0 ? p.render("mad_affirmative", aff, Map.of())
                     : p.render("mad_debate", aff, Map.of("peers", shown(lastNeg), "round", round));

@@ -2,6 +2,7 @@ package dev.gamagent.baseline;
 
 import dev.gamagent.api.Answer;
 import dev.gamagent.api.MethodFailure;
+import dev.gamagent.api.ProgressEvent;
 import dev.gamagent.api.Question;
 import dev.gamagent.api.RunContext;
 import dev.gamagent.api.Termination;
@@ -225,7 +226,7 @@ public final class Panel {
             pics.addAll(extra);
         }
         double scale = AgentImages.scales(ctx, a.index(), 1.0).get(0);
-        ctx.progress().event("agent_started", Map.of("k", k, "id", a.id()));
+        ctx.progress().event(new ProgressEvent.AgentStarted(k, a.id()));
         ChatResult r;
         try {
             r = backend.chat(request(backend, a, k, system, earlier, user, pics, sampling));
@@ -247,7 +248,7 @@ public final class Panel {
             choices.put(id + "#" + k, c);
             out.add(new Turn(id, a.role(), k, scale, p.answer(), p.option(), u,
                     i == 0 ? spent : TokenCount.ZERO, c.text(), p.how(), null, label, r.model() == null ? backend.name() : r.model()));
-            ctx.progress().event("agent_answered", Map.of("k", k, "id", id, "answer", p.answer()));
+            ctx.progress().event(ProgressEvent.AgentAnswered.answer(k, id, p.answer()));
         }
         return out;
     }
@@ -272,7 +273,7 @@ public final class Panel {
 
     /** A round: every agent called in parallel on the context's executor; turns come back in agent order. */
     public List<Turn> round(int k, List<Agent> agents, Function<Agent, String> prompt, Sampling sampling) {
-        ctx.progress().event("round_started", Map.of("k", k));
+        ctx.progress().event(new ProgressEvent.RoundStarted(k));
         List<Callable<Turn>> jobs = new ArrayList<>();
         for (Agent a : agents) {
             String user = prompt.apply(a);
@@ -366,7 +367,7 @@ public final class Panel {
     /** The final answer and its trace. {@code debateRounds} counts rounds after the first answers (0 = none). */
     public Answer finish(MajorityVote.Verdict v, int debateRounds, Termination termination, Map<String, Object> extra) {
         Trace trace = trace(termination.label(), new Trace.Final(v.answer(), v.option(), v.confidence()), extra);
-        return new Answer(v.answer(), v.option(), v.confidence(), v.uncertainty(), debateRounds, termination.label(),
+        return new Answer(v.answer(), v.option(), v.confidence(), v.uncertainty(), debateRounds, termination,
                 tokens(), calls, trace.millis(), trace);
     }
 

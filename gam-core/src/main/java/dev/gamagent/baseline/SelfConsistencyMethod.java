@@ -2,6 +2,7 @@ package dev.gamagent.baseline;
 
 import dev.gamagent.api.Answer;
 import dev.gamagent.api.MultiAgentMethod;
+import dev.gamagent.api.ProgressEvent;
 import dev.gamagent.api.Question;
 import dev.gamagent.api.RunContext;
 import dev.gamagent.api.Termination;
@@ -33,7 +34,7 @@ public final class SelfConsistencyMethod implements MultiAgentMethod {
         String user = p.render("sc_answer", base, Map.of());
         List<Turn> turns;
         if (p.backendOf(base).capabilities().multipleChoices() && k > 1) {
-            ctx.progress().event("round_started", Map.of("k", 0));
+            ctx.progress().event(new ProgressEvent.RoundStarted(0));
             turns = new ArrayList<>(p.sample(base, 0, user, p.sampling(temperature).withN(k, temperature)));
         } else {
             List<Panel.Agent> samplers = new ArrayList<>();

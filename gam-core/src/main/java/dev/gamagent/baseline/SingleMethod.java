@@ -1,5 +1,6 @@
 package dev.gamagent.baseline;
 
+import dev.gamagent.api.ProgressEvent;
 import dev.gamagent.engine.ReplyParser;
 import dev.gamagent.api.Answer;
 import dev.gamagent.api.Method;
@@ -26,7 +27,7 @@ public final class SingleMethod implements Method {
         Prompts prompts = new Prompts(ctx.config());
         String user = prompts.render(q.isMultipleChoice() ? "single_mc" : "single_open", Map.of("question", q.render()));
         Sampling req = Sampling.greedy(ctx.config().integer("single.max_tokens"), ctx.config().integer("logprobs.top_k"));
-        ctx.progress().event("round_started", Map.of("k", 0));
+        ctx.progress().event(new ProgressEvent.RoundStarted(0));
         String name = Panel.backendRefs("single", 1, ctx.config()).get("single.backends[0]");
         Backend backend = ctx.backendFor(name);
         AgentCall.Reply r = AgentCall.ask(backend, null, user, q.images(), 1.0, req, UncertaintyEstimator.defaults());
@@ -36,11 +37,11 @@ public final class SingleMethod implements Method {
         var turn = new Trace.AgentTurn("single", "answerer", 1.0, answer, option, u, r.uncertainty().signal().label(),
                 1.0, List.of(), r.tokens(), r.text(), null, null, null, RunContext.label(name),
                 r.result().model() == null ? backend.name() : r.result().model());
-        ctx.progress().event("agent_answered", Map.of("k", 0, "id", "single", "answer", answer));
+        ctx.progress().event(ProgressEvent.AgentAnswered.answer(0, "single", answer));
         long ms = (System.nanoTime() - t0) / 1_000_000;
         var trace = new Trace(Trace.QuestionInfo.of(q), name(), Map.of(), List.of(new Trace.Round(0, List.of(turn), List.of(), u, 0.0, null)),
                 Termination.SINGLE.label(), new Trace.Final(answer, option, 1 - u), r.tokens(), 1, ms, null);
-        return new Answer(answer, option, 1 - u, u, 0, Termination.SINGLE.label(), r.tokens(), 1, ms, trace);
+        return new Answer(answer, option, 1 - u, u, 0, Termination.SINGLE, r.tokens(), 1, ms, trace);
     }
 
     /** {@code single.backends}: the one backend it asks (default: the run's). */

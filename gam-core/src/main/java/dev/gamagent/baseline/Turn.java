@@ -10,7 +10,7 @@ import dev.gamagent.uncertainty.Estimate;
  * when the agent's call failed and it dropped out of the round. {@code backend} is the configured name the
  * agent ran on, {@code model} the model that answered (null when no answer came back).
  */
-public record Turn(String id, String role, int k, double scale, String answer, String option, Estimate uncertainty,
+record Turn(String id, String role, int k, double scale, String answer, String option, Estimate uncertainty,
                    TokenCount tokens, String raw, String parse, String error, String backend, String model) {
 
     public boolean ok() { return error == null; }

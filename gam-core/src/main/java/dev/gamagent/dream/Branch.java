@@ -11,7 +11,7 @@ import java.util.stream.Collectors;
  * Consensus) is recorded beside the branch, not as a fifth one ({@link ResolutionAssignment.Agreement}), so branch shares
  * compare with DREAM's Figure 4.
  */
-public sealed interface Branch {
+sealed interface Branch {
     /** The name written to the trace: {@code StaticAll}, {@code PerAgent}, ... */
     String label();
 

@@ -5,6 +5,7 @@ import dev.gamagent.api.Answer;
 import dev.gamagent.api.Method;
 import dev.gamagent.api.MethodFailure;
 import dev.gamagent.api.MultiAgentMethod;
+import dev.gamagent.api.ProgressEvent;
 import dev.gamagent.api.Question;
 import dev.gamagent.api.RunContext;
 import dev.gamagent.api.Termination;
@@ -114,7 +115,7 @@ public final class DreamMethod implements Method {
         Trace it = in.trace();
         List<Trace.Round> rounds = it == null || it.rounds() == null ? List.of() : it.rounds();
         extra.put("inner_final", new Trace.Final(in.answer(), in.option(), in.confidence()));
-        extra.put("inner_termination", in.termination());
+        extra.put("inner_termination", in.termination().label());
         String answer = in.answer(), option = in.option();
         double confidence = in.confidence(), uncertainty = in.uncertainty();
         if (!s.mode().equals("probe_only")) {
@@ -141,7 +142,7 @@ public final class DreamMethod implements Method {
         TokenCount tokens = probeTokens.plus(in.tokens());
         int calls = probeCalls + in.calls();
         long ms = (System.nanoTime() - t0) / 1_000_000;
-        Trace trace = new Trace(Trace.QuestionInfo.of(q), name(), config(ctx, it), rounds, in.termination(),
+        Trace trace = new Trace(Trace.QuestionInfo.of(q), name(), config(ctx, it), rounds, in.termination().label(),
                 new Trace.Final(answer, option, confidence), tokens, calls, ms, extra);
         return new Answer(answer, option, confidence, uncertainty, in.rounds(), in.termination(), tokens, calls, ms, trace);
     }
@@ -217,7 +218,7 @@ public final class DreamMethod implements Method {
         extra.put("probes", marked);
         extra.put("assignment", branch.assignment(agents.size()));
         if (!branch.note().isEmpty()) extra.put("note", branch.note());
-        ctx.progress().event("dream_branch", Map.of("branch", branch.label(), "threshold", tau));
+        ctx.progress().event(new ProgressEvent.DreamBranch(branch.label(), tau));
         return new ProbeRound(routing, marked, agents.size(), tokens, probed.calls());
     }
 
@@ -243,11 +244,11 @@ public final class DreamMethod implements Method {
                              Map<String, Object> extra, long t0) {
         long ms = (System.nanoTime() - t0) / 1_000_000;
         double conf = 1 - c.uncertainty();
-        String label = Termination.CONSENSUS.label();
+        Termination stop = Termination.CONSENSUS;
         extra.put("probe_usage", usage(probe.tokens(), probe.calls(), 0));
-        Trace trace = new Trace(Trace.QuestionInfo.of(q), name(), config(ctx, null), List.of(), label,
+        Trace trace = new Trace(Trace.QuestionInfo.of(q), name(), config(ctx, null), List.of(), stop.label(),
                 new Trace.Final(c.answer(), c.option(), conf), probe.tokens(), probe.calls(), ms, extra);
-        return new Answer(c.answer(), c.option(), conf, c.uncertainty(), 0, label, probe.tokens(), probe.calls(), ms, trace);
+        return new Answer(c.answer(), c.option(), conf, c.uncertainty(), 0, stop, probe.tokens(), probe.calls(), ms, trace);
     }
 
 

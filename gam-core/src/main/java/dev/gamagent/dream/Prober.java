@@ -2,6 +2,7 @@ package dev.gamagent.dream;
 
 import dev.gamagent.api.Method;
 import dev.gamagent.api.MultiAgentMethod;
+import dev.gamagent.api.ProgressEvent;
 import dev.gamagent.api.ProgressListener;
 import dev.gamagent.api.Question;
 import dev.gamagent.api.RunContext;
@@ -65,7 +66,7 @@ record Prober(Method inner, Question q, RunContext ctx, DreamSettings s, ProbeRe
         String format = q.isMultipleChoice() ? "Reply with one line:\nANSWER: <option letter>"
                 : "Reply with one line:\nANSWER: <a single word or short phrase>";
         int topK = ctx.config().integer("logprobs.top_k");
-        ctx.progress().event("round_started", Map.of("k", -1, "phase", "probe"));
+        ctx.progress().event(new ProgressEvent.RoundStarted(-1, "probe"));
         List<Callable<Probe>> fs = new ArrayList<>();
         List<Probe> out = new ArrayList<>();
         // trace.prompts: what each agent's probes asked, as text (one entry per agent when every scale asked the same words)
@@ -100,7 +101,7 @@ record Prober(Method inner, Question q, RunContext ctx, DreamSettings s, ProbeRe
                 if (PromptText.enabled(ctx.config())) asks.computeIfAbsent(agent.id(), k -> new LinkedHashMap<>()).put(scale, PromptText.of(asked.request()));
                 fs.add(() -> {
                     Probe done = probeOne(new ProbeCall(backend, agent, index, scale, pics, asked));
-                    progress.event("probe_answered", probeEvent(done)); // each probe as it finishes: the probe round takes a while
+                    progress.event(probeEvent(done)); // each probe as it finishes: the probe round takes a while
                     return done;
                 });
             }
@@ -132,28 +133,9 @@ record Prober(Method inner, Question q, RunContext ctx, DreamSettings s, ProbeRe
     }
 
     /** A finished probe as a progress event: agent, scale, image size, answer, u and its signal, or the error. */
-    private static Map<String, Object> probeEvent(Probe p) {
-        Map<String, Object> ev = new LinkedHashMap<>();
-        ev.put("k", -1);
-        ev.put("phase", "probe");
-        ev.put("agent", p.agent());
-        if (p.role() != null) ev.put("role", p.role());
-        ev.put("scale", p.scale());
-        if (p.width() > 0) ev.put("width", p.width());
-        if (p.height() > 0) ev.put("height", p.height());
-        if (p.frames() > 1) {
-            ev.put("frames", p.frames()); // a video: every frame at this scale
-            ev.put("pixels", p.pixels());
-        }
-        if (p.ok()) {
-            if (p.answer() != null) ev.put("answer", p.answer());
-            if (p.option() != null) ev.put("option", p.option());
-            ev.put("u", p.u());
-            ev.put("signal", p.signal());
-        } else {
-            ev.put("error", p.error());
-        }
-        return ev;
+    private static ProgressEvent.ProbeAnswered probeEvent(Probe p) {
+        return new ProgressEvent.ProbeAnswered(p.agent(), p.role(), p.scale(), p.width(), p.height(), p.frames(), p.pixels(),
+                p.answer(), p.option(), p.u(), p.signal(), p.error());
     }
 
     /** What a probe asks: the request, how its reply is read (null: the line format), and which prompt it is. */

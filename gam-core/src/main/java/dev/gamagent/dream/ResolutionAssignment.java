@@ -12,7 +12,7 @@ import java.util.TreeSet;
  * DREAM's dynamic resolution assignment (DREAM §3.1; docs/design.md §7): the adaptive threshold over this
  * question's probes, the confident set, the branch it selects and whether the probes all agreed.
  */
-public final class ResolutionAssignment {
+final class ResolutionAssignment {
     private static final double EPS = 1e-12;
 
     private ResolutionAssignment() { }

@@ -16,7 +16,7 @@ import java.util.function.ToDoubleBiFunction;
  * restored when u(final) > (1 + ρ)·u(r*) and the final answer differs. Then a majority vote, ties to the
  * lower uncertainty, unless the inner method decides with its own rule over {@link Outcome#answers}.
  */
-public final class RollbackAggregation {
+final class RollbackAggregation {
     private static final String UNREAD = "unmatched";
 
     private RollbackAggregation() { }

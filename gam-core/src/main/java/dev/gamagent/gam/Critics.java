@@ -1,5 +1,6 @@
 package dev.gamagent.gam;
 
+import dev.gamagent.api.ProgressEvent;
 import dev.gamagent.api.Question;
 import dev.gamagent.api.RunContext;
 import dev.gamagent.api.Trace;
@@ -118,13 +119,7 @@ final class Critics {
             int claimN = a.claim() == 0 ? 0 : disputed.get(a.claim() - 1).claim().n();
             critiques.add(new Trace.Critique(sh.critic(), sh.expert(), claimN, sh.claimText(), a.assessment(), a.reason(),
                     a.correction(), a.confidence()));
-            Map<String, Object> ev = new LinkedHashMap<>();
-            ev.put("k", k);
-            ev.put("critic", sh.critic());
-            if (sh.expert() != null) ev.put("expert", sh.expert());
-            ev.put("claim", claimN);
-            ev.put("assessment", a.assessment());
-            run.ctx.progress().event("critique", ev);
+            run.ctx.progress().event(new ProgressEvent.Critique(k, sh.critic(), sh.expert(), claimN, a.assessment()));
         }
         if (critCalls.get() > 0) {
             Map<String, Object> used = new LinkedHashMap<>();

@@ -1,6 +1,7 @@
 package dev.gamagent.gam;
 
 import dev.gamagent.api.MultiAgentMethod;
+import dev.gamagent.api.ProgressEvent;
 import dev.gamagent.api.Question;
 import dev.gamagent.backend.Backend;
 import dev.gamagent.backend.ChatRequest;
@@ -17,7 +18,6 @@ import dev.gamagent.image.Picture;
 import dev.gamagent.uncertainty.Estimate;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -42,18 +42,9 @@ final class Experts {
         }
         List<ExpertTurn> turns = run.all(jobs);
         for (ExpertTurn t : turns) {
-            Map<String, Object> ev = new LinkedHashMap<>();
-            ev.put("k", k);
-            ev.put("id", t.spec().id());
-            ev.put("role", t.spec().role().key());
-            if (t.answered()) {
-                ev.put("answer", t.answer());
-                if (t.option() != null) ev.put("option", t.option());
-                ev.put("uncertainty", t.u().value());
-            } else {
-                ev.put("error", t.error());
-            }
-            run.ctx.progress().event("agent_answered", ev);
+            String id = t.spec().id(), role = t.spec().role().key();
+            run.ctx.progress().event(t.answered() ? new ProgressEvent.AgentAnswered(k, id, role, t.answer(), t.option(), t.u().value(), null)
+                    : new ProgressEvent.AgentAnswered(k, id, role, null, null, null, t.error()));
         }
         return turns;
     }

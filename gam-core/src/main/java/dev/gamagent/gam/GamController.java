@@ -2,6 +2,7 @@ package dev.gamagent.gam;
 
 import dev.gamagent.api.Answer;
 import dev.gamagent.api.MethodFailure;
+import dev.gamagent.api.ProgressEvent;
 import dev.gamagent.api.Question;
 import dev.gamagent.api.RunContext;
 import dev.gamagent.api.Termination;
@@ -49,7 +50,7 @@ final class GamController {
         List<Trace.Round> rounds = new ArrayList<>();
         Map<String, ExpertTurn> lastAnswered = new HashMap<>();
 
-        ctx.progress().event("round_started", Map.of("k", 0));
+        ctx.progress().event(new ProgressEvent.RoundStarted(0));
         List<ExpertTurn> turns0 = experts.round(0, null, List.of(), lastAnswered);
         if (turns0.stream().noneMatch(ExpertTurn::answered)) {
             rounds.add(traces.round(0, turns0, null, List.of(), null));
@@ -76,7 +77,7 @@ final class GamController {
             private int disputedCount;
 
             @Override public RoundState play(int k, RoundState current) {
-                ctx.progress().event("round_started", Map.of("k", k));
+                ctx.progress().event(new ProgressEvent.RoundStarted(k));
                 List<GamPrompts.Disputed> disputed = critics.disputed(current);
                 disputedCount = disputed.size();
                 roundExtra = new LinkedHashMap<>();
@@ -119,7 +120,7 @@ final class GamController {
         }
         Trace.Final fin = new Trace.Final(answer, option, confidence);
         Trace trace = traces.trace(rounds, end.termination().label(), fin, judgeExtra.isEmpty() ? Map.of() : Map.of("judge", judgeExtra));
-        return new Answer(answer, option, confidence, state.game().uSys(), ran, end.termination().label(), trace.tokens(),
+        return new Answer(answer, option, confidence, state.game().uSys(), ran, end.termination(), trace.tokens(),
                 run.calls(), trace.millis(), trace);
     }
 

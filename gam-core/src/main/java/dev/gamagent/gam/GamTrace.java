@@ -1,6 +1,7 @@
 package dev.gamagent.gam;
 
 import com.fasterxml.jackson.core.type.TypeReference;
+import dev.gamagent.api.ProgressEvent;
 import dev.gamagent.api.RunContext;
 import dev.gamagent.api.Trace;
 import dev.gamagent.backend.TokenCount;
@@ -25,14 +26,9 @@ final class GamTrace {
 
     /** The {@code weights} progress event: each answering expert's weight, U_sys and C after round {@code k}. */
     void weights(int k, RoundState st) {
-        Map<String, Object> ev = new LinkedHashMap<>();
-        ev.put("k", k);
         Map<String, Double> w = new LinkedHashMap<>();
         for (int i = 0; i < st.live().size(); i++) w.put(st.live().get(i).spec().id(), st.game().weights()[i]);
-        ev.put("weights", w);
-        ev.put("U_sys", st.game().uSys());
-        ev.put("conflict", st.game().conflict());
-        run.ctx.progress().event("weights", ev);
+        run.ctx.progress().event(new ProgressEvent.Weights(k, w, st.game().uSys(), st.game().conflict()));
     }
 
     /** Round 0's trigger as the viewer explains it: each value beside its threshold and which one started the debate. */

@@ -6,7 +6,7 @@ import java.util.Arrays;
  * {@code C = Σ_{i<j} w_i·w_j·(1 − Sim_ij) / Σ_{i<j} w_i·w_j} (docs/design.md §4): the weight-averaged pairwise
  * disagreement. One agent (or all weight on one agent) has no pairs and no conflict: 0.
  */
-public final class Conflict {
+final class Conflict {
     private Conflict() { }
 
     public static double of(double[] w, double[][] sim) {

@@ -2,6 +2,6 @@ package dev.gamagent.influence;
 
 /** Turns a sentence into a vector whose cosine measures meaning similarity (for open-answer Sim). */
 @FunctionalInterface
-public interface SentenceEmbedder {
+interface SentenceEmbedder {
     float[] embed(String text);
 }

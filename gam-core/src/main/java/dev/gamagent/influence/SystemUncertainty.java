@@ -1,7 +1,7 @@
 package dev.gamagent.influence;
 
 /** U_sys = Σ_j w_j·U_j (GAM-Agent §3.4; docs/design.md §5), clipped to [0,1] against rounding. */
-public final class SystemUncertainty {
+final class SystemUncertainty {
     private SystemUncertainty() { }
 
     public static double of(double[] w, double[] u) {

@@ -1,7 +1,6 @@
 package dev.gamagent.backend;
 
 import dev.gamagent.backend.internal.HttpTransport;
-import dev.gamagent.backend.internal.SecretScrubber;
 import dev.gamagent.config.Config;
 import dev.gamagent.testing.http.EndlessServer;
 import org.junit.jupiter.api.Test;

@@ -1,6 +1,5 @@
 package dev.gamagent.backend;
 
-import dev.gamagent.backend.internal.TokenEstimator;
 import dev.gamagent.image.ImageTokens;
 import org.junit.jupiter.api.Test;
 

@@ -28,7 +28,7 @@ class DebateMethodsTest {
         assertThat(b.requests).hasSize(9); // 3 agents × (1 + 2 rounds)
         assertThat(a.calls()).isEqualTo(9);
         assertThat(a.rounds()).isEqualTo(2);
-        assertThat(a.termination()).isEqualTo(Termination.FIXED_ROUNDS.label());
+        assertThat(a.termination()).isEqualTo(Termination.FIXED_ROUNDS);
         assertThat(a.option()).isEqualTo("B");
         assertThat(a.tokens()).isEqualTo(tokensOf(9));
         assertThat(a.trace().rounds()).extracting(Trace.Round::k).containsExactly(0, 1, 2);

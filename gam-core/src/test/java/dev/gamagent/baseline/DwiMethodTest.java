@@ -60,7 +60,7 @@ class DwiMethodTest {
         assertThat(images(r.get(4))).hasSize(5);
         assertThat(a.option()).isEqualTo("B");
         assertThat(a.rounds()).isEqualTo(1);
-        assertThat(a.termination()).isEqualTo(Termination.FIXED_ROUNDS.label());
+        assertThat(a.termination()).isEqualTo(Termination.FIXED_ROUNDS);
         assertThat(a.calls()).isEqualTo(5);
         assertThat(a.tokens()).isEqualTo(tokensOf(5));
         Trace t = a.trace();

@@ -45,7 +45,7 @@ class MadAndChatEvalTest {
         var b = textBackend(u -> madScript(u, true));
         Answer a = new MadMethod().run(question(), context(b));
         assertThat(b.requests).hasSize(3);
-        assertThat(a.termination()).isEqualTo(Termination.MODERATOR.label());
+        assertThat(a.termination()).isEqualTo(Termination.MODERATOR);
         assertThat(a.rounds()).isEqualTo(1);
         assertThat(a.option()).isEqualTo("B");
         assertThat(a.tokens()).isEqualTo(tokensOf(3));
@@ -97,7 +97,7 @@ class MadAndChatEvalTest {
         var b = textBackend(u -> madScript(u, false));
         Answer a = new MadMethod().run(question(), context(b));
         assertThat(b.requests).hasSize(11); // 3 rounds × (affirmative, negative, moderator) + the judge's two calls
-        assertThat(a.termination()).isEqualTo(Termination.MAX_ROUNDS.label());
+        assertThat(a.termination()).isEqualTo(Termination.MAX_ROUNDS);
         assertThat(a.rounds()).isEqualTo(3);
         assertThat(a.option()).isEqualTo("B");
         List<ChatRequest> judge = requestsWith(b, "<role>judge</role>");
@@ -132,7 +132,7 @@ class MadAndChatEvalTest {
                 : madScript(u, false));
         Answer a = new MadMethod().run(question(), context(b));
         assertThat(b.requests).hasSize(11);
-        assertThat(a.termination()).isEqualTo(Termination.MAX_ROUNDS.label());
+        assertThat(a.termination()).isEqualTo(Termination.MAX_ROUNDS);
         assertThat(a.option()).isEqualTo("B");
     }
 
@@ -142,7 +142,7 @@ class MadAndChatEvalTest {
         var b = textBackend(u -> u.contains("<role>moderator</role>") ? "DECISION: STOP\nANSWER: The negative side."
                 : u.contains("<role>judge</role>") ? "ANSWER: blue" : "ANSWER: red");
         Answer a = new MadMethod().run(open, context(b));
-        assertThat(a.termination()).isEqualTo(Termination.MAX_ROUNDS.label());
+        assertThat(a.termination()).isEqualTo(Termination.MAX_ROUNDS);
         assertThat(a.answer()).isEqualTo("blue");
     }
 
@@ -151,7 +151,7 @@ class MadAndChatEvalTest {
         var b = textBackend(u -> madScript(u, true));
         Answer a = MethodRegistry.create("div-mad").run(question(), context(b, "mad.rounds=1"));
         assertThat(a.trace().method()).isEqualTo("div-mad");
-        assertThat(a.termination()).isEqualTo(Termination.MODERATOR.label());
+        assertThat(a.termination()).isEqualTo(Termination.MODERATOR);
         assertThat(b.requests).hasSize(3);
         assertThat(MethodRegistry.create("dream+div-mad").name()).isEqualTo("dream+div-mad");
         assertThat(MethodRegistry.listed()).contains("div-mad", "dream+div-mad");

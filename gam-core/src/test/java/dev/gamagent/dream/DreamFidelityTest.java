@@ -4,6 +4,7 @@ import dev.gamagent.MethodRegistry;
 import dev.gamagent.api.Answer;
 import dev.gamagent.api.Question;
 import dev.gamagent.api.RunContext;
+import dev.gamagent.api.Termination;
 import dev.gamagent.backend.BackendResolver;
 import dev.gamagent.backend.ChatRequest;
 import dev.gamagent.backend.ChatResult;
@@ -153,7 +154,7 @@ class DreamFidelityTest {
         Answer a = MethodRegistry.create("dream+debate").run(Q, context(b, Map.of(), "dream.consensus_skips_debate=true"));
         assertThat(a.trace().extra()).containsEntry("consensus", true).containsEntry("debate_skipped", true);
         assertThat(a.option()).isEqualTo("C");
-        assertThat(a.termination()).isEqualTo("consensus");
+        assertThat(a.termination()).isEqualTo(Termination.CONSENSUS);
         assertThat(a.rounds()).isZero();
         assertThat(a.calls()).isEqualTo(9);
     }

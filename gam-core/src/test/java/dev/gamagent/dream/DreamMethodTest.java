@@ -5,6 +5,7 @@ import dev.gamagent.api.Answer;
 import dev.gamagent.api.Method;
 import dev.gamagent.api.Question;
 import dev.gamagent.api.RunContext;
+import dev.gamagent.api.Termination;
 import dev.gamagent.api.Trace;
 import dev.gamagent.backend.ChatRequest;
 import dev.gamagent.backend.TokenCount;
@@ -157,7 +158,7 @@ class DreamMethodTest {
         assertThat(a.trace().extra()).containsEntry("branch", "PerAgent").containsEntry("consensus", true).containsEntry("debate_skipped", true);
         assertThat(b.requests).hasSize(9);
         assertThat(a.option()).isEqualTo("C");
-        assertThat(a.termination()).isEqualTo("consensus");
+        assertThat(a.termination()).isEqualTo(Termination.CONSENSUS);
         assertThat(a.rounds()).isZero();
         assertThat(a.trace().rounds()).isEmpty();
         assertThat(a.calls()).isEqualTo(9);
@@ -244,7 +245,7 @@ class DreamMethodTest {
         @Override public Answer run(Question q, RunContext ctx) {
             var trace = new Trace(Trace.QuestionInfo.of(q), name, Map.of(), rounds, "fixed_rounds",
                     new Trace.Final(answer, option, 0.5), new TokenCount(100, 20, false), 6, 1, null);
-            return new Answer(answer, option, 0.5, 0.5, rounds.size() - 1, "fixed_rounds", trace.tokens(), 6, 1, trace);
+            return new Answer(answer, option, 0.5, 0.5, rounds.size() - 1, Termination.FIXED_ROUNDS, trace.tokens(), 6, 1, trace);
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.gamagent.gam;
 
 import dev.gamagent.api.Answer;
+import dev.gamagent.api.Termination;
 import dev.gamagent.api.Trace;
 import dev.gamagent.backend.ChatRequest;
 import dev.gamagent.testing.ScriptedBackend;
@@ -102,7 +103,7 @@ class GamConformanceTest {
     @Test void aOneExpertPanelThatIsSureEndsAsConsensus() {
         ScriptedBackend b = lines((role, task, k) -> confident("C"));
         Answer a = run(b, config("gam.agents", "[{\"role\":\"ocr\"}]"), mcq());
-        assertThat(a.termination()).isEqualTo("consensus");
+        assertThat(a.termination()).isEqualTo(Termination.CONSENSUS);
         assertThat(a.option()).isEqualTo("C");
         assertThat(b.requests).hasSize(1);
     }

@@ -5,6 +5,7 @@ import dev.gamagent.api.Answer;
 import dev.gamagent.api.MethodFailure;
 import dev.gamagent.api.Question;
 import dev.gamagent.api.RunContext;
+import dev.gamagent.api.Termination;
 import dev.gamagent.api.Trace;
 import dev.gamagent.backend.Backend;
 import dev.gamagent.backend.BackendException;
@@ -113,7 +114,7 @@ class GamControllerTest {
 
     /** A run inside DREAM: {@code scales} is its assignment of image scales (and its note) on the run context. */
     static Answer run(Backend b, BackendResolver resolver, Config c, Question q, List<String> events, RunContext.AgentScales scales) {
-        RunContext ctx = new RunContext(b, resolver, c, EXEC, events == null ? null : (type, data) -> events.add(type + " " + data), scales);
+        RunContext ctx = new RunContext(b, resolver, c, EXEC, events == null ? null : e -> events.add(e.type() + " " + e.data()), scales);
         return MethodRegistry.create("gam").run(q, ctx);
     }
 
@@ -127,7 +128,7 @@ class GamControllerTest {
     @Test void confidentAgreementEndsWithoutDebateAsConsensus() {
         ScriptedBackend b = lines((role, task, k) -> confident("B"));
         Answer a = run(b, config(), mcq());
-        assertThat(a.termination()).isEqualTo("consensus");
+        assertThat(a.termination()).isEqualTo(Termination.CONSENSUS);
         assertThat(a.rounds()).isZero();
         assertThat(a.option()).isEqualTo("B");
         assertThat(a.answer()).isEqualTo("blue");
@@ -154,7 +155,7 @@ class GamControllerTest {
         assertThat(r0.uSys()).isLessThan(0.5);
         assertThat(r0.conflict()).isGreaterThan(0.6);
         assertThat(r0.extra()).containsEntry("trigger", true);
-        assertThat(a.termination()).isEqualTo("uncertainty");
+        assertThat(a.termination()).isEqualTo(Termination.UNCERTAINTY);
         assertThat(a.rounds()).isEqualTo(1);
         assertThat(a.option()).isEqualTo("B");
         assertThat(b.requests).hasSize(9); // 3 experts + 3 critics + 3 revisions
@@ -168,14 +169,14 @@ class GamControllerTest {
         ScriptedBackend b = lines((role, task, k) -> task.equals("critique") ? CRITIQUE : unsure("B"));
         Answer a = run(b, config(), mcq());
         assertThat(a.trace().rounds().get(0).uSys()).isGreaterThan(0.5);
-        assertThat(a.termination()).isEqualTo("stagnation");
+        assertThat(a.termination()).isEqualTo(Termination.STAGNATION);
         assertThat(a.rounds()).isEqualTo(1);
     }
 
     @Test void aDebateThatKeepsMovingStopsAtTheRoundLimit() {
         ScriptedBackend b = lines((role, task, k) -> task.equals("critique") ? CRITIQUE : k % 2 == 0 ? unsure("B") : middling("B"));
         Answer a = run(b, config("gam.max_rounds", "2"), mcq());
-        assertThat(a.termination()).isEqualTo("max_rounds");
+        assertThat(a.termination()).isEqualTo(Termination.MAX_ROUNDS);
         assertThat(a.rounds()).isEqualTo(2);
         assertThat(a.trace().rounds()).hasSize(3);
     }
@@ -185,10 +186,10 @@ class GamControllerTest {
         long round0 = run(lines(s), config("gam.max_rounds", "1"), mcq()).trace().rounds().get(0).agents().stream()
                 .mapToLong(t -> t.tokens().total()).sum();
         Answer a = run(lines(s), config("gam.token_budget", String.valueOf(round0 + 1)), mcq());
-        assertThat(a.termination()).isEqualTo("budget");
+        assertThat(a.termination()).isEqualTo(Termination.BUDGET);
         assertThat(a.rounds()).isEqualTo(1);
         Answer none = run(lines(s), config("gam.token_budget", "1"), mcq());
-        assertThat(none.termination()).isEqualTo("budget");
+        assertThat(none.termination()).isEqualTo(Termination.BUDGET);
         assertThat(none.rounds()).isZero();
     }
 
@@ -233,7 +234,7 @@ class GamControllerTest {
         });
         Answer a = run(b, config(), mcq());
         assertThat(a.option()).isEqualTo("B");
-        assertThat(a.termination()).isEqualTo("stagnation");
+        assertThat(a.termination()).isEqualTo(Termination.STAGNATION);
         assertThat(a.trace().rounds().get(1).agents()).allSatisfy(t -> assertThat(t.error()).contains("ConnectionFailed"));
     }
 
@@ -296,7 +297,7 @@ class GamControllerTest {
         assertThat(a.option()).isNull();
         assertThat(a.confidence()).isZero();
         assertThat(a.uncertainty()).isEqualTo(1.0);
-        assertThat(a.termination()).isEqualTo("stagnation");
+        assertThat(a.termination()).isEqualTo(Termination.STAGNATION);
     }
 
     @Test void topKLogprobsGiveTheOptionDistributionAndAnswerSpanScoring() {
@@ -525,11 +526,11 @@ class GamControllerTest {
             default -> confident("B");
         };
         Answer noDebate = run(lines(conflicting), config("gam.ablation.no_debate", "true"), mcq());
-        assertThat(noDebate.termination()).isEqualTo("consensus");
+        assertThat(noDebate.termination()).isEqualTo(Termination.CONSENSUS);
         assertThat(noDebate.rounds()).isZero();
 
         Answer fixed = run(lines(conflicting), config("gam.ablation.fixed_rounds", "true", "gam.max_rounds", "2"), mcq());
-        assertThat(fixed.termination()).isEqualTo("fixed_rounds");
+        assertThat(fixed.termination()).isEqualTo(Termination.FIXED_ROUNDS);
         assertThat(fixed.rounds()).isEqualTo(2);
 
         Answer uniform = run(lines(conflicting), config("gam.ablation.no_dynamic_weights", "true", "gam.ablation.no_debate", "true"), mcq());
@@ -547,7 +548,7 @@ class GamControllerTest {
         Answer a = run(lines((role, task, k) -> task.equals("critique") ? CRITIQUE : confident("B")),
                 config("gam.record_full", "true", "gam.max_rounds", "2"), mcq());
         assertThat(a.rounds()).isEqualTo(2);
-        assertThat(a.termination()).isEqualTo("max_rounds");
+        assertThat(a.termination()).isEqualTo(Termination.MAX_ROUNDS);
         assertThat(a.trace().rounds()).extracting(r -> r.extra().get("stop_reason_if_default"))
                 .containsExactly("consensus", "uncertainty", "uncertainty");
         assertThat(a.trace().rounds()).allSatisfy(r -> assertThat(r.extra()).containsEntry("consensus_option", "B"));
@@ -648,7 +649,7 @@ class GamControllerTest {
         Config c = Config.defaults().withOverrides(Map.of("gam.theta_c", "0.99", "gam.tau", "0.05",
                 "prompts.gam_role_ocr", "Read only the red text."));
         Answer a = run(b, c, mcq());
-        assertThat(a.termination()).isEqualTo("consensus");
+        assertThat(a.termination()).isEqualTo(Termination.CONSENSUS);
         assertThat(a.trace().config()).containsEntry("theta_c", 0.99);
         assertThat(b.requests).anySatisfy(r -> assertThat(prompt(r)).contains("<role>ocr expert</role>").contains("Read only the red text."));
         // a sharper τ concentrates the weights more than the default does

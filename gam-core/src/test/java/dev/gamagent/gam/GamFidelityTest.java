@@ -4,6 +4,7 @@ import dev.gamagent.MethodRegistry;
 import dev.gamagent.api.Answer;
 import dev.gamagent.api.Question;
 import dev.gamagent.api.RunContext;
+import dev.gamagent.api.Termination;
 import dev.gamagent.api.Trace;
 import dev.gamagent.backend.Backend;
 import dev.gamagent.backend.Capabilities;
@@ -136,7 +137,7 @@ class GamFidelityTest {
         assertThat(a.trace().extra()).containsEntry("scoring", "content");
         assertThat(r0.uSys()).isGreaterThan(0.5);
         assertThat(r0.extra()).containsEntry("trigger", true);
-        assertThat(a.termination()).isNotEqualTo("consensus");
+        assertThat(a.termination()).isNotEqualTo(Termination.CONSENSUS);
         assertThat(a.rounds()).isPositive();
 
         // each unsure expert's U is Φ_gen over exactly its content tokens: the letter, the claim's word, the evidence
@@ -248,7 +249,7 @@ class GamFidelityTest {
         assertThat(r0.conflict()).isZero();
         assertThat(r0.extra()).containsEntry("trigger", false)
                 .containsEntry("no_opinion", Map.of("ocr", "not applicable", "relational", "unreadable"));
-        assertThat(a.termination()).isEqualTo("consensus");
+        assertThat(a.termination()).isEqualTo(Termination.CONSENSUS);
         assertThat(a.option()).isEqualTo("B");
         var agents = r0.agents();
         assertThat(agents.get(1).weight()).isLessThan(agents.get(0).weight());
@@ -269,14 +270,14 @@ class GamFidelityTest {
         assertThat(r0.agents()).allSatisfy(t -> assertThat(t.uncertainty()).isEqualTo(GamSettings.EQUAL_U));
         assertThat(r0.uSys()).isEqualTo(GamSettings.EQUAL_U);
         // agreeing experts and a constant U_sys of 0.5 (not > θ_U): no debate
-        assertThat(a.termination()).isEqualTo("consensus");
+        assertThat(a.termination()).isEqualTo(Termination.CONSENSUS);
         assertThat(a.rounds()).isZero();
     }
 
     @Test void fixedRoundsKeepsTheTriggerAndReplacesOnlyTheAdaptiveStop() {
         Answer calm = run(lines((role, task, k) -> task.equals("critique") ? CRITIQUE : confident("B")),
                 config("gam.ablation.fixed_rounds", "true", "gam.max_rounds", "2"), mcq());
-        assertThat(calm.termination()).isEqualTo("consensus");
+        assertThat(calm.termination()).isEqualTo(Termination.CONSENSUS);
         assertThat(calm.rounds()).isZero();
 
         // a conflict triggers; U_sys falls below θ_term after round 1, but the debate runs to K_max
@@ -286,7 +287,7 @@ class GamFidelityTest {
             default -> confident("B");
         }), config("gam.ablation.fixed_rounds", "true", "gam.max_rounds", "2"), mcq());
         assertThat(split.trace().rounds().get(1).uSys()).isLessThan(0.15);
-        assertThat(split.termination()).isEqualTo("fixed_rounds");
+        assertThat(split.termination()).isEqualTo(Termination.FIXED_ROUNDS);
         assertThat(split.rounds()).isEqualTo(2);
     }
 }

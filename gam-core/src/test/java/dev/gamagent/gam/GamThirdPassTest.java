@@ -1,6 +1,7 @@
 package dev.gamagent.gam;
 
 import dev.gamagent.api.Answer;
+import dev.gamagent.api.Termination;
 import dev.gamagent.api.Trace;
 import dev.gamagent.config.Config;
 import dev.gamagent.testing.ScriptedBackend;
@@ -51,7 +52,7 @@ class GamThirdPassTest {
         // U_sys is constant (ΔU_sys = 0 after round 1): stagnation would stop there; the ablation reads the answers instead
         assertThat(a.trace().rounds().get(1).uSys()).isEqualTo(GamSettings.EQUAL_U);
         assertThat(a.rounds()).isEqualTo(2);
-        assertThat(a.termination()).isEqualTo("agreement");
+        assertThat(a.termination()).isEqualTo(Termination.AGREEMENT);
         assertThat(a.option()).isEqualTo("B");
     }
 
@@ -60,13 +61,13 @@ class GamThirdPassTest {
                 : confident(role.startsWith("scene") ? "A" : role.startsWith("ocr") ? "B" : "C"));
         Answer a = run(b, config("gam.ablation.no_uncertainty", "true", "gam.max_rounds", "2"), mcq());
         assertThat(a.rounds()).isEqualTo(2);
-        assertThat(a.termination()).isEqualTo("max_rounds");
+        assertThat(a.termination()).isEqualTo(Termination.MAX_ROUNDS);
     }
 
     @Test void noUncertaintyDoesNotDebateAgreeingExperts() {
         Answer a = run(lines((role, task, k) -> confident("B")), config("gam.ablation.no_uncertainty", "true"), mcq());
         assertThat(a.rounds()).isZero();
-        assertThat(a.termination()).isEqualTo("consensus");
+        assertThat(a.termination()).isEqualTo(Termination.CONSENSUS);
     }
 
     // ---- item 2: experts who choose differently with flat letter distributions are in conflict ----

@@ -33,25 +33,29 @@ class TracePromptsTest {
 
     @AfterEach void stop() { exec.shutdownNow(); }
 
-    /** Unsure experts that disagree (scene says A, the others B), critics that judge every claim accurate. */
-    private static ScriptedBackend panel() {
+    /**
+     * Unsure experts that disagree (scene says A, the others B), critics that judge every claim accurate, a moderator that
+     * lets a debate go on (ProgressEventsTest runs every method on it).
+     */
+    static ScriptedBackend panel() {
         return new ScriptedBackend("scripted", new Capabilities(true, false, 0, true, false, 0), r -> {
             String p = r.messages().get(0).text();
             String text = p.contains("<task>critique</task>") ? "CLAIM 1: ACCURATE | REASON: ok | CONFIDENCE: 0.5"
+                    : p.contains("<task>moderate</task>") ? "DECISION: CONTINUE\nANSWER: B\nCONFIDENCE: 0.6"
                     : p.contains("scene") ? "ANSWER: A\nCLAIM 1: It might possibly be red | CONFIDENCE: 0.3\nCONFIDENCE: 0.3"
                     : "ANSWER: B\nCLAIM 1: It is perhaps blue, I am not sure | CONFIDENCE: 0.3\nCONFIDENCE: 0.3";
             return ScriptedBackend.result(text, List.of());
         });
     }
 
-    private static Question question() {
+    static Question question() {
         return Question.of("q-7", List.of(new Picture("x.png", new BufferedImage(40, 30, BufferedImage.TYPE_INT_RGB))),
                 "What colour is the sign?", Map.of("A", "red", "B", "blue"));
     }
 
     private JsonNode run(String method, Config config, List<String> events) {
         Answer a = MethodRegistry.create(method).run(question(), new RunContext(panel(), null, config, exec,
-                (type, data) -> events.add(type + " " + Json.write(Json.MAPPER.valueToTree(data)))));
+                e -> events.add(e.type() + " " + Json.write(Json.MAPPER.valueToTree(e.data())))));
         return Json.MAPPER.valueToTree(a.trace());
     }
 

@@ -25,8 +25,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class ReplyFuzzTest {
     private static final Map<String, String> OPTIONS = new LinkedHashMap<>(Map.of("A", "red", "B", "blue", "C", "green", "D", "a red triangle"));
-    private static final Question MC = new Question("q", List.of(), "What colour?", null, OPTIONS, "A", null, null);
-    private static final Question OPEN = new Question("q", List.of(), "What is written?", null, Map.of(), "stop", null, null);
+    private static final Question MC = new Question("q", List.of(), "What colour?", null, OPTIONS);
+    private static final Question OPEN = new Question("q", List.of(), "What is written?", null, Map.of());
 
     @Test void theClaimParserReadsAnyReply() {
         FuzzRun.check("claim parser", Fuzz::reply, ReplyFuzzTest::claims);

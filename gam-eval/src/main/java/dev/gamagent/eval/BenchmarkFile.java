@@ -153,11 +153,11 @@ final class BenchmarkFile {
     /** A question that reads row {@code e} when asked. */
     EvalQuestion.Source source(RowEntry e, String idx) {
         return new EvalQuestion.Source() {
-            @Override public Question shell() { return RowFields.toQuestion(idx, fields(e, idx), multipleChoice); }
+            @Override public KeyedQuestion shell() { return RowFields.toQuestion(idx, fields(e, idx), multipleChoice); }
 
-            @Override public Question full() {
+            @Override public KeyedQuestion full() {
                 Map<String, String> m = fields(e, idx);
-                Question shell = RowFields.toQuestion(idx, m, multipleChoice);
+                KeyedQuestion shell = RowFields.toQuestion(idx, m, multipleChoice);
                 if (e.imageRow != null && RowImages.namesAnotherRow(m)) return shell.withImages(namedPictures(e.imageRow, idx, m));
                 String named = e.imageRow == null ? null : referencedCell(e.imageRow);
                 return shell.withImages(RowImages.decodeImages(idx, m, named, baseDir, images));

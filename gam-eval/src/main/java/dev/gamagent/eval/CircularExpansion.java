@@ -72,7 +72,7 @@ public final class CircularExpansion {
      * Rotation r: the option at letter position i is the original option at position (i + r) mod n, so
      * the texts move r places towards A; the ground-truth letter moves with its text.
      */
-    static Question rotate(Question q, int r) {
+    static KeyedQuestion rotate(KeyedQuestion q, int r) {
         List<String> letters = new ArrayList<>(q.options().keySet());
         List<String> texts = new ArrayList<>(q.options().values());
         int n = letters.size();
@@ -83,8 +83,7 @@ public final class CircularExpansion {
             rotated.put(letters.get(i), texts.get(src));
             if (letters.get(src).equals(q.groundTruth())) gt = letters.get(i);
         }
-        Question moved = q.withOptions(rotated, gt);
-        return new Question(q.id() + "#r" + r, moved.images(), moved.text(), moved.hint(), moved.options(),
-                moved.groundTruth(), moved.category(), moved.l2Category());
+        KeyedQuestion moved = q.withOptions(rotated, gt);
+        return new KeyedQuestion(moved.question().withId(q.id() + "#r" + r), moved.groundTruth(), moved.category(), moved.l2Category());
     }
 }

@@ -1,6 +1,5 @@
 package dev.gamagent.eval;
 
-import dev.gamagent.api.Question;
 import dev.gamagent.image.ImageLoader;
 import dev.gamagent.image.Picture;
 
@@ -18,17 +17,17 @@ import java.util.function.Supplier;
 public final class EvalQuestion {
     /** Where a question's text and images come from when they are asked for. */
     public interface Source {
-        /** The question without its pixels. */
-        Question shell();
+        /** The question (with its answer key) without its pixels. */
+        KeyedQuestion shell();
 
-        /** The question with its images decoded. */
-        Question full();
+        /** The question (with its answer key) with its images decoded. */
+        KeyedQuestion full();
 
         /**
          * The sizes of the question's images without decoding their pixels where the source can (an image's header;
          * a video's stream size times the frames it gives); this default decodes them.
          */
-        default List<ImageLoader.Header> imageSizes() { return sizesOf(full().images()); }
+        default List<ImageLoader.Header> imageSizes() { return sizesOf(full().question().images()); }
     }
 
     /** The sizes of decoded pictures. */
@@ -60,25 +59,25 @@ public final class EvalQuestion {
     }
 
     /** A question that already holds its images. */
-    public EvalQuestion(Question question, String group, int rotation, String split) {
+    public EvalQuestion(KeyedQuestion question, String group, int rotation, String split) {
         this(question, null, group, rotation, split);
     }
 
     /** A question whose images {@code images} decodes when it starts (null: {@code shell} already holds them). */
-    public EvalQuestion(Question shell, Supplier<List<Picture>> images, String group, int rotation, String split) {
+    public EvalQuestion(KeyedQuestion shell, Supplier<List<Picture>> images, String group, int rotation, String split) {
         this(shell, images, null, group, rotation, split);
     }
 
     /** As above, with {@code sizes} giving the images' sizes without decoding them (null: decoded to know them). */
-    public EvalQuestion(Question shell, Supplier<List<Picture>> images, Supplier<List<ImageLoader.Header>> sizes, String group, int rotation,
+    public EvalQuestion(KeyedQuestion shell, Supplier<List<Picture>> images, Supplier<List<ImageLoader.Header>> sizes, String group, int rotation,
                         String split) {
         this(shell.id(), group, rotation, split, shell.category(), shell.l2Category(), shell.options().size(), 0, new Source() {
-            @Override public Question shell() { return shell; }
+            @Override public KeyedQuestion shell() { return shell; }
 
-            @Override public Question full() { return images == null ? shell : shell.withImages(images.get()); }
+            @Override public KeyedQuestion full() { return images == null ? shell : shell.withImages(images.get()); }
 
             @Override public List<ImageLoader.Header> imageSizes() {
-                if (images == null) return sizesOf(shell.images());
+                if (images == null) return sizesOf(shell.question().images());
                 return sizes != null ? sizes.get() : sizesOf(images.get());
             }
         });
@@ -90,11 +89,14 @@ public final class EvalQuestion {
         return new EvalQuestion(id, id, 0, split, category, l2Category, optionCount, line, source);
     }
 
-    /** The question without its pixels; an indexed question reads its row again. */
-    public Question shell() { return source.shell(); }
+    /** The question and its answer key without its pixels; an indexed question reads its row again. */
+    public KeyedQuestion shell() { return source.shell(); }
 
-    /** The full question with its images, decoded now (again on every call: the caller holds them while it runs). */
-    public Question question() { return source.full(); }
+    /**
+     * The full question with its images and its answer key, decoded now (again on every call: the caller holds them while
+     * it runs); a method is given its {@link KeyedQuestion#question()} alone.
+     */
+    public KeyedQuestion question() { return source.full(); }
 
     /**
      * Its images' sizes (width, height; the format when known), read from their headers where the source can, so that a
@@ -125,9 +127,9 @@ public final class EvalQuestion {
     EvalQuestion rotated(int r) {
         Source base = source;
         return new EvalQuestion(id + "#r" + r, group, r, split, category, l2Category, optionCount, line, new Source() {
-            @Override public Question shell() { return CircularExpansion.rotate(base.shell(), r); }
+            @Override public KeyedQuestion shell() { return CircularExpansion.rotate(base.shell(), r); }
 
-            @Override public Question full() { return CircularExpansion.rotate(base.full(), r); }
+            @Override public KeyedQuestion full() { return CircularExpansion.rotate(base.full(), r); }
 
             @Override public List<ImageLoader.Header> imageSizes() { return base.imageSizes(); }
         });

@@ -12,7 +12,7 @@ import dev.gamagent.backend.BackendResolver;
 import dev.gamagent.backend.NamedBackends;
 import dev.gamagent.backend.TokenCount;
 import dev.gamagent.backend.UsageMeter;
-import dev.gamagent.backend.internal.SecretScrubber;
+import dev.gamagent.backend.SecretScrubber;
 import dev.gamagent.config.Config;
 import dev.gamagent.uncertainty.SignalMix;
 import dev.gamagent.uncertainty.UncertaintyFallback;
@@ -140,7 +140,7 @@ public final class EvalRunner {
                 inFlight.acquire(); // at most `concurrency` questions hold images and wait on the model at once
                 futures.add(questionsPool.submit(() -> {
                     try {
-                        Question q = null;
+                        KeyedQuestion q = null;
                         RuntimeException loadFailure = null;
                         try {
                             q = pairs.get(0).question().question(); // decode the images once for all methods
@@ -155,7 +155,7 @@ public final class EvalRunner {
                         }
                         if (q != null) {
                             try {
-                                onLoaded.accept(pairs.get(0).question(), q);
+                                onLoaded.accept(pairs.get(0).question(), q.question());
                             } catch (RuntimeException ignored) {
                                 // a thumbnail that cannot be made is left out of the report
                             }
@@ -207,7 +207,7 @@ public final class EvalRunner {
     }
 
     /** Runs one pair with an idle instance of its method (a new one when all are busy), returned afterwards. */
-    private ResultRecord runLent(Pair p, Question q, Map<String, Queue<Method>> instances, ExecutorService agents, Backend view,
+    private ResultRecord runLent(Pair p, KeyedQuestion q, Map<String, Queue<Method>> instances, ExecutorService agents, Backend view,
                                  BackendResolver resolver) {
         Queue<Method> idle = instances.computeIfAbsent(p.method(), k -> new ConcurrentLinkedQueue<>());
         Method m = idle.poll();
@@ -228,7 +228,7 @@ public final class EvalRunner {
     /** A method's NaN/infinite confidence is stored as "no confidence" (0) / "full uncertainty" (1), keeping the JSON valid. */
     private static double finite(double v, double fallback) { return Double.isFinite(v) ? v : fallback; }
 
-    ResultRecord runOne(Pair p, Question q, Method m, ExecutorService agents) { return runOne(p, q, m, agents, backend, backends); }
+    ResultRecord runOne(Pair p, KeyedQuestion q, Method m, ExecutorService agents) { return runOne(p, q, m, agents, backend, backends); }
 
     /**
      * One method's view of the named backends: each with its own caches ({@link Backend#withOwnCaches}), the
@@ -247,34 +247,36 @@ public final class EvalRunner {
         };
     }
 
-    private ResultRecord runOne(Pair p, Question q, Method m, ExecutorService agents, Backend backend,
+    private ResultRecord runOne(Pair p, KeyedQuestion q, Method m, ExecutorService agents, Backend backend,
                                 BackendResolver resolver) {
         EvalQuestion eq = p.question();
         long t0 = System.nanoTime();
         UsageMeter meter = new UsageMeter();
         try {
-            Answer a = m.run(q, new RunContext(backend, resolver, config, agents, null).metered(meter));
+            // the method is asked the question alone; the answer key grades it and joins the trace written
+            Answer a = m.run(q.question(), new RunContext(backend, resolver, config, agents, null).metered(meter));
             Grader.Graded g = grader.grade(q, a);
             // scrubbed like every output (with trace.prompts the trace holds what each agent was asked)
-            JsonNode trace = a.trace() == null ? null : SecretScrubber.forProcess().scrub(finiteOnly(Json.MAPPER.valueToTree(a.trace())));
+            JsonNode trace = a.trace() == null ? null : SecretScrubber.forProcess().scrub(finiteOnly(Json.MAPPER.valueToTree(q.keyed(a.trace()))));
             TokenCount tokens = a.tokens() == null ? TokenCount.ZERO : a.tokens();
             return new ResultRecord(eq.id(), eq.group(), eq.rotation(), p.method(), eq.category(), eq.l2Category(),
                     g.outcome().label(), g.predicted(), q.groundTruth(), a.answer(), a.option(),
-                    finite(a.confidence(), 0), finite(a.uncertainty(), 1), a.rounds(), a.termination(), tokens.prompt(),
+                    finite(a.confidence(), 0), finite(a.uncertainty(), 1), a.rounds(), a.termination() == null ? null : a.termination().label(), tokens.prompt(),
                     tokens.completion(), tokens.estimated(), a.calls(), a.millis(), g.rule(), null,
                     backend.name(), meter.tallies(), trace);
         } catch (RuntimeException e) {
             // a backend or method failure is not a wrong answer: record it and retry on resume
-            return failed(p, e, (System.nanoTime() - t0) / 1_000_000, meter);
+            return failed(p, e, (System.nanoTime() - t0) / 1_000_000, meter, q);
         }
     }
 
-    private ResultRecord failed(Pair p, RuntimeException e, long ms) { return failed(p, e, ms, new UsageMeter()); }
+    private ResultRecord failed(Pair p, RuntimeException e, long ms) { return failed(p, e, ms, new UsageMeter(), null); }
 
-    private ResultRecord failed(Pair p, RuntimeException e, long ms, UsageMeter meter) {
+    /** The record of a failure; a method's partial trace is written with the answer key of {@code q} (null: none). */
+    private ResultRecord failed(Pair p, RuntimeException e, long ms, UsageMeter meter, KeyedQuestion q) {
         EvalQuestion eq = p.question();
         JsonNode trace = e instanceof MethodFailure mf && mf.partialTrace() != null
-                ? SecretScrubber.forProcess().scrub(finiteOnly(Json.MAPPER.valueToTree(mf.partialTrace()))) : null;
+                ? SecretScrubber.forProcess().scrub(finiteOnly(Json.MAPPER.valueToTree(q == null ? mf.partialTrace() : q.keyed(mf.partialTrace())))) : null;
         String msg = e.getClass().getSimpleName() + ": " + e.getMessage();
         return new ResultRecord(eq.id(), eq.group(), eq.rotation(), p.method(), eq.category(), eq.l2Category(),
                 Outcome.ERROR.label(), null, groundTruth(eq), null, null, 0, 1, 0, null, 0, 0, false, 0,

@@ -190,7 +190,7 @@ public final class Evaluation {
         }
         List<dev.gamagent.image.Picture> copies = pics.size() == 1 ? List.of(thumbnailSource(pics.get(0)))
                 : pics.stream().map(Evaluation::thumbnailSource).toList();
-        dev.gamagent.api.Question q = new dev.gamagent.api.Question(eq.id(), copies, "", null, Map.of(), null, null, null);
+        KeyedQuestion q = KeyedQuestion.unkeyed(new dev.gamagent.api.Question(eq.id(), copies, "", null, Map.of()));
         HtmlReport.thumbnails(List.of(new EvalQuestion(q, eq.group(), 0, eq.split()))).forEach((id, u) -> {
             store.putThumbnail(id, u);
             if (key != null) made.put(key, u);

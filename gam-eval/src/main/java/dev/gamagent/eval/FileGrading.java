@@ -4,6 +4,7 @@ import dev.gamagent.gam.GamSettings;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.gamagent.api.Answer;
 import dev.gamagent.api.Question;
+import dev.gamagent.api.Termination;
 import dev.gamagent.backend.TokenCount;
 import dev.gamagent.config.Config;
 import dev.gamagent.util.Json;
@@ -243,14 +244,14 @@ public final class FileGrading {
         List<ResultRecord> out = new ArrayList<>();
         int regraded = 0, kept = 0, changed = 0;
         for (ResultRecord r : byKey.values()) {
-            Question q = questionOf(r);
+            KeyedQuestion q = questionOf(r);
             if (r.isError() || q == null || (r.rule() != null && r.rule().endsWith("judge"))) {
                 out.add(r);
                 kept++;
                 continue;
             }
             Grader.Graded g = grader.grade(q, new Answer(r.answer(), r.option(), r.confidence(), r.uncertainty(), r.rounds(),
-                    r.termination(), TokenCount.ZERO, r.calls(), r.millis(), null));
+                    Termination.fromLabel(r.termination()).orElse(null), TokenCount.ZERO, r.calls(), r.millis(), null));
             regraded++;
             if (!g.outcome().label().equals(r.outcome())) changed++;
             out.add(new ResultRecord(r.questionId(), r.group(), r.rotation(), r.method(), r.category(), r.l2Category(),
@@ -267,12 +268,12 @@ public final class FileGrading {
     }
 
     /** The question a record was asked, from its trace (options, ground truth); null without one. */
-    private static Question questionOf(ResultRecord r) {
+    private static KeyedQuestion questionOf(ResultRecord r) {
         JsonNode q = r.trace() == null ? null : r.trace().get("question");
         if (q == null || !q.isObject()) return null;
         Map<String, String> options = new LinkedHashMap<>();
         q.path("options").fields().forEachRemaining(e -> options.put(e.getKey(), e.getValue().asText()));
-        return new Question(r.questionId(), List.of(), q.path("text").asText(""), q.hasNonNull("hint") ? q.get("hint").asText() : null,
-                options, r.groundTruth(), r.category(), r.l2Category());
+        return new KeyedQuestion(new Question(r.questionId(), List.of(), q.path("text").asText(""), q.hasNonNull("hint") ? q.get("hint").asText() : null,
+                options), r.groundTruth(), r.category(), r.l2Category());
     }
 }

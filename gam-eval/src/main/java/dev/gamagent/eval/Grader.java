@@ -70,7 +70,7 @@ public final class Grader {
      * The grade of {@code a}; a question without a ground truth (a test split without public answers) is read the same
      * way (the letter or text is kept for the submission file) and comes out {@code UNGRADED}, never right or wrong.
      */
-    public Graded grade(Question q, Answer a) {
+    public Graded grade(KeyedQuestion q, Answer a) {
         if (q.groundTruth() != null) return gradeAgainstTruth(q, a);
         if (!q.isMultipleChoice() && !openRule.equals("yes-no")) {
             return new Graded(Outcome.UNGRADED, OpenAnswerMatcher.answerPart(a.answer() == null ? "" : a.answer()), "ungraded");
@@ -79,7 +79,7 @@ public final class Grader {
         return new Graded(Outcome.UNGRADED, g.predicted(), g.rule());
     }
 
-    private Graded gradeAgainstTruth(Question q, Answer a) {
+    private Graded gradeAgainstTruth(KeyedQuestion q, Answer a) {
         if (!q.isMultipleChoice()) {
             String text = a.answer() == null ? "" : a.answer();
             if (openRule.equals("yes-no")) {
@@ -131,8 +131,8 @@ public final class Grader {
      * The judge's letter; null when it says Z (none of the options). As in VLMEvalKit, a reply that names
      * no single option is asked again, up to {@value #JUDGE_ATTEMPTS} times.
      */
-    private String askJudge(Question q, String answer) {
-        String user = prompts.render("eval_match", Map.of("question", q.render(), "answer", answer == null ? "" : answer));
+    private String askJudge(KeyedQuestion q, String answer) {
+        String user = prompts.render("eval_match", Map.of("question", q.question().render(), "answer", answer == null ? "" : answer));
         ChatRequest req = new ChatRequest(List.of(ChatMessage.user(user, List.of())), 0.0, 16, 1, null, false, 0, null, null);
         for (int attempt = 0; attempt < JUDGE_ATTEMPTS; attempt++) {
             Reading r = read(judge.chat(req).first().text(), q.options());

@@ -33,7 +33,7 @@ public final class MvBenchGrading {
      * One question's verdict: the method's own option letter when it gave one (what a VLMEvalKit model wrapper
      * around the method would return), else its answer text, read by MVBench's rule.
      */
-    public static Grader.Graded grade(Question q, Answer a) {
+    public static Grader.Graded grade(KeyedQuestion q, Answer a) {
         String letter = a.option() != null && q.options().containsKey(a.option()) ? a.option() : null;
         String prediction = letter != null ? letter : a.answer() == null ? "" : a.answer();
         Verdict v = verdict(prediction, q.options(), q.groundTruth());

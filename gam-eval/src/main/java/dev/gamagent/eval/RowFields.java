@@ -42,14 +42,14 @@ final class RowFields {
      * options: it is refused rather than graded as an open question. Open questions mixed into a
      * multiple-choice file (MMMU, MathVista, M3MAD) have other answers, or say {@code question_type: open}.
      */
-    static Question toQuestion(String idx, Map<String, String> r, boolean multipleChoiceFile) {
+    static KeyedQuestion toQuestion(String idx, Map<String, String> r, boolean multipleChoiceFile) {
         String text = blankToNull(r.get("question"));
         if (text == null) throw new BadRowException(r.containsKey("question") ? "empty 'question'" : "missing column 'question'");
         Map<String, String> options = options(r);
         String answer = blankToNull(r.get("answer"));
         if (answer == null && !options.isEmpty() && withoutPublicAnswer(r)) {
             // a test split without public answers (MMBench_TEST_*): asked, answered, kept for the submission file, never graded
-            return new Question(idx, List.of(), text, blankToNull(r.get("hint")), options, null,
+            return new KeyedQuestion(new Question(idx, List.of(), text, blankToNull(r.get("hint")), options), null,
                     blankToNull(r.get("category")), blankToNull(r.getOrDefault("l2-category", r.get("l2_category"))));
         }
         if (answer == null) throw new BadRowException(r.containsKey("answer") ? "empty 'answer'" : "missing column 'answer'");
@@ -73,7 +73,7 @@ final class RowFields {
             answer = letter;
         } else if (!options.isEmpty()) answer = answer.toUpperCase(Locale.ROOT);
         String l2 = blankToNull(r.getOrDefault("l2-category", r.get("l2_category")));
-        return new Question(idx, List.of(), text, blankToNull(r.get("hint")), options, answer,
+        return new KeyedQuestion(new Question(idx, List.of(), text, blankToNull(r.get("hint")), options), answer,
                 blankToNull(r.get("category")), l2);
     }
 

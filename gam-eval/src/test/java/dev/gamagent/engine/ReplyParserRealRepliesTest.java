@@ -44,7 +44,7 @@ class ReplyParserRealRepliesTest {
             for (Map<String, String> row : pf.rows()) {
                 Map<String, String> options = new LinkedHashMap<>();
                 for (char c = 'A'; c <= 'E'; c++) if (row.get(String.valueOf(c)) != null) options.put(String.valueOf(c), row.get(String.valueOf(c)));
-                Question q = new Question(row.get("index"), List.of(), row.get("question"), null, options, row.get("answer"), null, null);
+                Question q = new Question(row.get("index"), List.of(), row.get("question"), null, options);
                 ReplyParser.Parsed p = ReplyParser.parse(row.get("prediction"), q);
                 boolean right = row.get("answer").equals(p.option());
                 counts.merge("how:" + p.how(), 1, Integer::sum);
@@ -73,7 +73,7 @@ class ReplyParserRealRepliesTest {
                 options.put(letter, e.get("choices").get(i).asText());
                 if (e.get("choices").get(i).asText().equals(e.get("answer").asText())) gt = letter;
             }
-            Question q = new Question(e.get("pid").asText(), List.of(), e.get("question").asText(), null, options, gt, null, null);
+            Question q = new Question(e.get("pid").asText(), List.of(), e.get("question").asText(), null, options);
             ReplyParser.Parsed p = ReplyParser.parse(e.get("response").asText(), q);
             boolean right = gt != null && gt.equals(p.option());
             boolean theirs = e.path("true_false").asBoolean();

@@ -160,7 +160,7 @@ class BenchmarkLoaderTest {
         opts.put("A", "red");
         opts.put("B", "blue");
         opts.put("C", "green");
-        var q = dev.gamagent.api.Question.of("9", List.of(), "Q?", Map.of()).withOptions(opts, "B");
+        var q = KeyedQuestion.unkeyed(dev.gamagent.api.Question.of("9", List.of(), "Q?", Map.of())).withOptions(opts, "B");
         List<EvalQuestion> all = CircularExpansion.expand(List.of(new EvalQuestion(q, "9", 0, null)));
         assertThat(all).extracting(EvalQuestion::id).containsExactly("9", "9#r1", "9#r2");
         assertThat(all).extracting(EvalQuestion::group).containsOnly("9");

@@ -2,6 +2,7 @@ package dev.gamagent.eval;
 
 import dev.gamagent.api.Answer;
 import dev.gamagent.api.Question;
+import dev.gamagent.api.Termination;
 import dev.gamagent.backend.TokenCount;
 import dev.gamagent.config.Config;
 import org.junit.jupiter.api.Test;
@@ -14,9 +15,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** Open answers graded by the benchmark's VLMEvalKit rule: yes/no (MME, POPE, HallusionBench) and MathVista's prefetch. */
 class BenchmarkRulesGraderTest {
-    private static Question open(String truth) { return new Question("1", List.of(), "Is there a dog?", null, Map.of(), truth, "existence", null); }
+    private static KeyedQuestion open(String truth) { return new KeyedQuestion(new Question("1", List.of(), "Is there a dog?", null, Map.of()), truth, "existence", null); }
 
-    private static Answer answer(String text) { return new Answer(text, null, 0.5, 0.5, 0, "single", TokenCount.ZERO, 1, 1, null); }
+    private static Answer answer(String text) { return new Answer(text, null, 0.5, 0.5, 0, Termination.SINGLE, TokenCount.ZERO, 1, 1, null); }
 
     private static Grader grader(String rule) { return new Grader(Config.defaults().with(Grader.OPEN_ANSWERS_KEY, rule), null); }
 

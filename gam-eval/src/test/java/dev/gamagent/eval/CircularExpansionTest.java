@@ -10,7 +10,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class CircularExpansionTest {
     private static EvalQuestion q(String id, String gt) {
-        return new EvalQuestion(new Question(id, List.of(), "q", null, Map.of("A", "x", "B", "y"), gt, "c", null), id, 0, null);
+        return new EvalQuestion(new KeyedQuestion(new Question(id, List.of(), "q", null, Map.of("A", "x", "B", "y")), gt, "c", null), id, 0, null);
     }
 
     @Test void aFileOfOriginalsIsRotated() {

@@ -30,7 +30,7 @@ class EvalRunnerTest {
             Map<String, String> o = new LinkedHashMap<>();
             o.put("A", "red");
             o.put("B", "blue");
-            out.add(new EvalQuestion(new Question("q" + i, List.of(pic), "Question " + i + "?", null, o, i % 2 == 0 ? "A" : "B",
+            out.add(new EvalQuestion(new KeyedQuestion(new Question("q" + i, List.of(pic), "Question " + i + "?", null, o), i % 2 == 0 ? "A" : "B",
                     i < 2 ? "first" : "second", "l2"), "q" + i, 0, null));
         }
         return out;
@@ -119,8 +119,8 @@ class EvalRunnerTest {
         var shown = dev.gamagent.image.ImageLoader.fromEncoded("shown.png", TestImages.png(512, 384, Color.BLUE));
         assertThat(Evaluation.thumbnailSource(shown)).isSameAs(shown);
         assertThat(shown.isDecoded()).isFalse();
-        assertThat(HtmlReport.thumbnail(new EvalQuestion(new dev.gamagent.api.Question("q", List.of(Evaluation.thumbnailSource(shown)), "",
-                null, java.util.Map.of(), null, null, null), "q", 0, null))).isEqualTo(shown.dataUrl());
+        assertThat(HtmlReport.thumbnail(new EvalQuestion(KeyedQuestion.unkeyed(new dev.gamagent.api.Question("q", List.of(Evaluation.thumbnailSource(shown)), "",
+                null, java.util.Map.of())), "q", 0, null))).isEqualTo(shown.dataUrl());
     }
 
     @Test void questionsShowingTheSameImageShareOneThumbnail() {

@@ -56,7 +56,7 @@ public class FlipAccountingTest {
         Answer a = run("debate");
         JsonNode trace = Json.MAPPER.valueToTree(a.trace());
         ResultRecord r = new ResultRecord("q1", "q1", 0, "debate", "color", null, "correct", "B", "B", a.answer(), a.option(),
-                a.confidence(), a.uncertainty(), a.rounds(), a.termination(), 1, 1, false, a.calls(), 1, "method", null, "scripted", trace);
+                a.confidence(), a.uncertainty(), a.rounds(), a.termination().label(), 1, 1, false, a.calls(), 1, "method", null, "scripted", trace);
         FlipAccounting.Flips f = MethodMetrics.of("debate", List.of(r), PriceTable.from(Config.defaults()), 0.5, false).flips();
         assertThat(f.wrongToRight()).isEqualTo(1);
         assertThat(f.rightToWrong()).isZero();

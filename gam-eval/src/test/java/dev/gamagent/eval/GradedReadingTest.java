@@ -2,6 +2,7 @@ package dev.gamagent.eval;
 
 import dev.gamagent.api.Answer;
 import dev.gamagent.api.Question;
+import dev.gamagent.api.Termination;
 import dev.gamagent.backend.TokenCount;
 import dev.gamagent.config.Config;
 import dev.gamagent.engine.AnswerExtractor;
@@ -78,7 +79,7 @@ class GradedReadingTest {
         StringBuilder tsv = new StringBuilder("index\tquestion\tA\tB\tanswer\tprediction\n");
         for (int i = 0; i < REPLIES.size(); i++) tsv.append(i).append("\tWhich animal?\tcat\tdog\tB\t").append(REPLIES.get(i)).append('\n');
         Files.writeString(f, tsv.toString());
-        Question q = new Question("1", List.of(), "Which animal?", null, options(), "B", "c", "l");
+        KeyedQuestion q = new KeyedQuestion(new Question("1", List.of(), "Which animal?", null, options()), "B", "c", "l");
         for (String name : MODES) {
             GradingMode mode = GradingMode.of(name);
             Grader grader = new Grader(Config.defaults().with(GradingMode.CONFIG_KEY, name), null);
@@ -90,7 +91,7 @@ class GradedReadingTest {
                 assertThat(row.extracted()).as(name + " " + REPLIES.get(i)).isEqualTo(r.letter());
                 assertThat(row.step()).as(name + " " + REPLIES.get(i)).isEqualTo(r.step());
                 // results.jsonl: a refusal is unmatched, the extended mode's is "refused", nothing read is "unmatched"
-                Grader.Graded g = grader.grade(q, new Answer(REPLIES.get(i), null, 0.5, 0.5, 0, "single", TokenCount.ZERO, 1, 1, null));
+                Grader.Graded g = grader.grade(q, new Answer(REPLIES.get(i), null, 0.5, 0.5, 0, Termination.SINGLE, TokenCount.ZERO, 1, 1, null));
                 String step = r.none() ? "unmatched" : r.declined() && !mode.isVlmEvalKit() ? "refused" : r.step();
                 assertThat(g.rule()).as(name + " " + REPLIES.get(i)).isEqualTo(name + ":" + step);
                 assertThat(g.predicted()).isEqualTo(r.declined() ? null : r.letter());
@@ -100,7 +101,7 @@ class GradedReadingTest {
         }
         // where the two copies differed: the extended mode's refusal is "refused" in results.jsonl, "refusal" in gam grade
         Grader extended = new Grader(Config.defaults().with(GradingMode.CONFIG_KEY, "extended"), null);
-        assertThat(extended.grade(q, new Answer(REPLIES.get(0), null, 0.5, 0.5, 0, "single", TokenCount.ZERO, 1, 1, null)).rule())
+        assertThat(extended.grade(q, new Answer(REPLIES.get(0), null, 0.5, 0.5, 0, Termination.SINGLE, TokenCount.ZERO, 1, 1, null)).rule())
                 .isEqualTo("extended:refused");
         assertThat(VlmEvalKitGrading.grade(PredictionFile.read(f), GradingMode.EXTENDED, "m_X", false).rows().get(0).step()).isEqualTo("refusal");
     }

@@ -2,6 +2,7 @@ package dev.gamagent.eval;
 
 import dev.gamagent.api.Answer;
 import dev.gamagent.api.Question;
+import dev.gamagent.api.Termination;
 import dev.gamagent.backend.TokenCount;
 import dev.gamagent.config.Config;
 import dev.gamagent.testing.ScriptedBackend;
@@ -14,15 +15,15 @@ import java.util.Map;
 import static org.assertj.core.api.Assertions.assertThat;
 
 class GraderTest {
-    private static Question mc() {
+    private static KeyedQuestion mc() {
         Map<String, String> o = new LinkedHashMap<>();
         o.put("A", "cat");
         o.put("B", "dog");
-        return new Question("1", List.of(), "Which animal?", null, o, "B", "c", "l");
+        return new KeyedQuestion(new Question("1", List.of(), "Which animal?", null, o), "B", "c", "l");
     }
 
     private static Answer answer(String text, String option) {
-        return new Answer(text, option, 0.5, 0.5, 0, "single", TokenCount.ZERO, 1, 1, null);
+        return new Answer(text, option, 0.5, 0.5, 0, Termination.SINGLE, TokenCount.ZERO, 1, 1, null);
     }
 
     @Test void theMethodsOwnLetterIsGradedFirst() {
@@ -68,7 +69,7 @@ class GraderTest {
         assertThat(m.match("3 or 4", "3")).isEqualTo(OpenAnswerMatcher.Match.NONE);         // two numbers: not a single answer
         assertThat(m.match("12.50%", "12.5")).isEqualTo(OpenAnswerMatcher.Match.NUMERIC);
         assertThat(m.match("dog", "cat")).isEqualTo(OpenAnswerMatcher.Match.NONE);
-        Question open = new Question("2", List.of(), "How many?", null, Map.of(), "4", null, null);
+        KeyedQuestion open = new KeyedQuestion(new Question("2", List.of(), "How many?", null, Map.of()), "4", null, null);
         assertThat(new Grader(Config.defaults(), null).grade(open, answer("4 objects", null)).outcome()).isEqualTo(Outcome.CORRECT);
     }
 }

@@ -89,7 +89,7 @@ class HtmlReportSidecarTest {
         for (int i = 0; i < 5; i++) {
             var img = new java.awt.image.BufferedImage(i == 1 ? 200 : 840, i == 1 ? 100 : 630, java.awt.image.BufferedImage.TYPE_INT_ARGB);
             List<dev.gamagent.image.Picture> pics = i == 3 ? List.of() : List.of(new dev.gamagent.image.Picture("p" + i, img));
-            qs.add(new EvalQuestion(dev.gamagent.api.Question.of("q" + i, pics, "q", Map.of("A", "a")), "q" + i, 0, null));
+            qs.add(new EvalQuestion(KeyedQuestion.unkeyed(dev.gamagent.api.Question.of("q" + i, pics, "q", Map.of("A", "a"))), "q" + i, 0, null));
         }
         Map<String, String> thumbs = HtmlReport.thumbnails(qs);
         assertThat(thumbs.keySet()).as("q3 has no image").containsExactly("q0", "q1", "q2", "q4");
@@ -110,7 +110,7 @@ class HtmlReportSidecarTest {
             decoded.incrementAndGet();
             return img;
         });
-        var q = new EvalQuestion(dev.gamagent.api.Question.of("q", List.of(p), "q", Map.of("A", "a")), "q", 0, null);
+        var q = new EvalQuestion(KeyedQuestion.unkeyed(dev.gamagent.api.Question.of("q", List.of(p), "q", Map.of("A", "a"))), "q", 0, null);
         assertThat(HtmlReport.thumbnail(q)).isEqualTo(p.dataUrl()).startsWith("data:image/png;base64,");
         assertThat(decoded.get()).as("never decoded").isZero();
     }
@@ -126,7 +126,7 @@ class HtmlReportSidecarTest {
             g.dispose();
             frames.add(new dev.gamagent.image.Picture("clip.mp4#frame-" + f, img));
         }
-        var q = new EvalQuestion(dev.gamagent.api.Question.of("v", frames, "q", Map.of("A", "a")), "v", 0, null);
+        var q = new EvalQuestion(KeyedQuestion.unkeyed(dev.gamagent.api.Question.of("v", frames, "q", Map.of("A", "a"))), "v", 0, null);
         String url = HtmlReport.thumbnail(q);
         assertThat(url).startsWith("data:image/jpeg;base64,");
         var strip = javax.imageio.ImageIO.read(new java.io.ByteArrayInputStream(java.util.Base64.getDecoder().decode(url.substring(23))));

@@ -99,10 +99,10 @@ class ImageSizesTest {
         Dataset d = BenchmarkLoader.load(Files.writeString(dir.resolve("ok.tsv"), tsv));
         Config c = Config.defaults();
         for (EvalQuestion q : d.questions()) {
-            Question text = q.shell().withImages(List.of());
+            Question text = q.shell().question().withImages(List.of());
             for (String methods : List.of("single", "dream+debate")) {
                 assertThat(CostEstimate.size(text, q.imageSizes(), methods, c, null).imageTokens())
-                        .isEqualTo(CostEstimate.size(q.question(), methods, c, null).imageTokens()).isPositive();
+                        .isEqualTo(CostEstimate.size(q.question().question(), methods, c, null).imageTokens()).isPositive();
             }
         }
     }

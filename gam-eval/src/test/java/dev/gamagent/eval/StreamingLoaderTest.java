@@ -155,7 +155,7 @@ class StreamingLoaderTest {
         Path f = Files.write(dir.resolve("bom.tsv"), bytes);
         Dataset d = BenchmarkLoader.load(f);
         assertThat(d.skipped()).isEmpty();
-        Question q = d.questions().get(0).question();
+        KeyedQuestion q = d.questions().get(0).question();
         assertThat(q.id()).isEqualTo("7");
         assertThat(q.category()).isEqualTo("c");
         assertThat(q.groundTruth()).isEqualTo("B");

@@ -118,7 +118,7 @@ public final class LocalBackend implements Backend {
         for (ChatMessage m : request.messages()) {
             n += 4; // role and message separators of a chat template
             for (ChatMessage.Part part : m.parts()) {
-                if (part instanceof ChatMessage.Text t) n += encoding.countTokens(dev.gamagent.backend.internal.TokenEstimator.wellFormed(t.text()));
+                if (part instanceof ChatMessage.Text t) n += encoding.countTokens(dev.gamagent.backend.TokenEstimator.wellFormed(t.text()));
                 else if (part instanceof ChatMessage.Image img) {
                     n += ImageTokens.qwen(img.picture().width(), img.picture().height(), 3136, 12_845_056);
                 }

@@ -739,7 +739,7 @@ final class HeldOutScenes {
      * Item {@code it} as a question: a held-out phrasing drawn for it, options rewritten as in the paraphrase set
      * (the correct value last before the rewrite, which shuffles them).
      */
-    static dev.gamagent.api.Question question(Item it, Rephrasings set, long seed) {
+    static KeyedItem question(Item it, Rephrasings set, long seed) {
         Random rng = new Random(seed * 7919 + it.index());
         List<Rephrasings.Phrasing> ps = set.phrasings().stream()
                 .filter(p -> p.family().equals(it.family()) && p.variant().equals(it.variant())).toList();
@@ -751,7 +751,7 @@ final class HeldOutScenes {
         String answer = String.valueOf((char) ('A' + values.size() - 1));
         dev.gamagent.image.Picture pic = new dev.gamagent.image.Picture("heldout-" + it.index(), it.image());
         return Rephrasings.rewriteOptions(
-                new dev.gamagent.api.Question(String.valueOf(it.index()), List.of(pic), text, null, opts, answer, it.family(), null),
+                new KeyedItem(new dev.gamagent.api.Question(String.valueOf(it.index()), List.of(pic), text, null, opts), answer),
                 it.family(), rng);
     }
 
@@ -777,7 +777,7 @@ final class HeldOutScenes {
     }
 
     static dev.gamagent.bench.BenchItem benchItem(Item it, Rephrasings set, long seed) {
-        dev.gamagent.api.Question q = question(it, set, seed);
+        KeyedItem q = question(it, set, seed);
         return new dev.gamagent.bench.BenchItem(it.index(), it.image(), q.text(), null, q.options(), q.groundTruth(),
                 dev.gamagent.bench.Family.parse(it.family()), it.tier(), null);
     }
@@ -812,7 +812,7 @@ final class HeldOutScenes {
         int right = 0;
         try (LocalBackend backend = LocalBackend.create(dev.gamagent.config.Config.defaults())) {
             for (Item it : items) {
-                dev.gamagent.api.Question q = question(it, set, seed);
+                KeyedItem q = question(it, set, seed);
                 dev.gamagent.image.Picture pic = q.images().get(0);
                 String prompt = prompts.render("single_mc", Map.of("question", q.render()));
                 var reply = backend.chat(dev.gamagent.backend.ChatRequest.of(List.of(dev.gamagent.backend.ChatMessage.user(prompt, List.of(pic)))));

@@ -63,7 +63,7 @@ class HeldOutScenesTest {
             String why = it.tier() + " item " + it.index() + " (" + it.family() + "/" + it.variant() + " " + it.values() + ")";
             assertThat(expected(it)).as(why).isEqualTo(it.correct());
             assertThat(it.distractors()).as(why).doesNotContain(it.correct()).doesNotHaveDuplicates().isNotEmpty();
-            dev.gamagent.api.Question q = HeldOutScenes.question(it, set, SEED);
+            KeyedItem q = HeldOutScenes.question(it, set, SEED);
             assertThat(plain(q.options().get(q.groundTruth()))).as(why + " key " + q.groundTruth() + " of " + q.options()).isEqualTo(it.correct().toLowerCase(Locale.ROOT));
             if (it.tier().equals("hard")) {
                 for (HeldOutScenes.Placed p : it.scene().objects()) {
@@ -181,7 +181,7 @@ class HeldOutScenesTest {
         for (int i = 0; i < 10; i++) {
             String[] row = lines.get(i + 1).split("\t", -1);
             HeldOutScenes.Item it = scenes.itemAt(i, 0.5);
-            dev.gamagent.api.Question q = HeldOutScenes.question(it, set, SEED);
+            KeyedItem q = HeldOutScenes.question(it, set, SEED);
             assertThat(row[0]).isEqualTo(String.valueOf(i));
             assertThat(row[12]).as("row %d's difficulty", i).isEqualTo(it.tier());
             assertThat(row[8]).as("row %d's answer", i).isEqualTo(q.groundTruth());

@@ -1,6 +1,5 @@
 package dev.gamagent.local;
 
-import dev.gamagent.api.Question;
 import dev.gamagent.bench.BenchItem;
 import dev.gamagent.bench.BenchmarkGenerator;
 import dev.gamagent.bench.Family;
@@ -43,7 +42,7 @@ class ParaphraseAccuracyTest {
             Rephrasings.Asked asked = Rephrasings.asked(it.question());
             Random rng = new Random(it.index());
             for (Rephrasings.Phrasing p : SET.of(asked)) {
-                Question q = Rephrasings.rewriteOptions(it.toQuestion(), asked.family(), rng);
+                KeyedItem q = Rephrasings.rewriteOptions(KeyedItem.of(it), asked.family(), rng);
                 String text = Rephrasings.fill(p.text(), asked.values());
                 QuestionReader.Reading got = QuestionFamily.read(text, new ArrayList<>(q.options().values()));
                 checked++;
@@ -66,7 +65,7 @@ class ParaphraseAccuracyTest {
         List<BenchItem> items = new BenchmarkGenerator(2027).generate(60, Arrays.asList(Family.values()));
         try (LocalBackend backend = LocalBackend.create(Config.defaults())) {
             PhrasingAccuracy m = new PhrasingAccuracy(backend);
-            PhrasingAccuracy.Tally gen = m.measure(items, BenchItem::toQuestion);
+            PhrasingAccuracy.Tally gen = m.measure(items, KeyedItem::of);
             PhrasingAccuracy.Tally para = m.measure(items, PhrasingAccuracy.rephrased(SET, 2027));
             System.out.printf(Locale.ROOT, "single, seed 2027, n=60: generator phrasing %s; paraphrased %s%n", gen.describe(), para.describe());
             assertThat(gen.accuracy()).isGreaterThan(0.6);

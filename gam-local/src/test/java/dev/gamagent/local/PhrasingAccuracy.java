@@ -1,6 +1,5 @@
 package dev.gamagent.local;
 
-import dev.gamagent.api.Question;
 import dev.gamagent.backend.ChatMessage;
 import dev.gamagent.backend.ChatRequest;
 import dev.gamagent.backend.ChatResult;
@@ -47,11 +46,11 @@ public final class PhrasingAccuracy {
     PhrasingAccuracy(LocalBackend backend) { this.backend = backend; }
 
     /** The {@code single} prompt (VLMEvalKit's) on each question; the option letter extracted as `gam eval` does. */
-    Tally measure(List<BenchItem> items, Function<BenchItem, Question> ask) {
+    Tally measure(List<BenchItem> items, Function<BenchItem, KeyedItem> ask) {
         Map<String, int[]> fam = new TreeMap<>();
         int right = 0;
         for (BenchItem it : items) {
-            Question q = ask.apply(it);
+            KeyedItem q = ask.apply(it);
             String prompt = prompts.render("single_mc", Map.of("question", q.render()));
             ChatResult r = backend.chat(ChatRequest.of(List.of(ChatMessage.user(prompt, q.images()))));
             boolean ok = q.groundTruth().equals(AnswerExtractor.option(r.text(), q.options()));
@@ -63,7 +62,7 @@ public final class PhrasingAccuracy {
     }
 
     /** One rephrasing per item, drawn from a source seeded by the item index (the same every run). */
-    static Function<BenchItem, Question> rephrased(Rephrasings set, long seed) {
+    static Function<BenchItem, KeyedItem> rephrased(Rephrasings set, long seed) {
         return it -> set.rephrase(it, new Random(seed * 1_000_003L + it.index()));
     }
 
@@ -76,20 +75,20 @@ public final class PhrasingAccuracy {
         Rephrasings set = Rephrasings.load(resource);
         try (LocalBackend backend = LocalBackend.create(Config.defaults())) {
             PhrasingAccuracy m = new PhrasingAccuracy(backend);
-            Tally gen = m.measure(items, BenchItem::toQuestion);
+            Tally gen = m.measure(items, KeyedItem::of);
             Tally para = m.measure(items, rephrased(set, seed));
             System.out.println("generator phrasing: " + gen.describe());
             System.out.println("paraphrased:        " + para.describe());
             List<String> misses = new ArrayList<>();
             for (BenchItem it : items) {
-                Question q = rephrased(set, seed).apply(it);
+                KeyedItem q = rephrased(set, seed).apply(it);
                 QuestionFamily want = QuestionFamily.recognize(it.question(), new ArrayList<>(it.options().values()));
                 QuestionFamily got = QuestionFamily.recognize(q.text(), new ArrayList<>(q.options().values()));
                 if (!String.valueOf(want).equalsIgnoreCase(String.valueOf(got))) misses.add(q.text() + " " + q.options().values() + " -> " + got + " (want " + want + ")");
             }
             java.util.Set<String> unread = new java.util.TreeSet<>();
             for (BenchItem it : items) {
-                Question q = rephrased(set, seed).apply(it);
+                KeyedItem q = rephrased(set, seed).apply(it);
                 unread.addAll(QuestionFamily.read(q.text(), new ArrayList<>(q.options().values())).unread());
             }
             System.out.println("words not read: " + unread);

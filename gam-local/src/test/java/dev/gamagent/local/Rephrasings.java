@@ -112,14 +112,13 @@ final class Rephrasings {
      * The item's question rephrased with a phrasing of its variant and its options rewritten, both drawn
      * from {@code rng}; the correct answer is the same option value, under its new letter.
      */
-    Question rephrase(BenchItem item, Random rng) {
+    KeyedItem rephrase(BenchItem item, Random rng) {
         Asked a = asked(item.question());
         List<Phrasing> same = of(a);
         if (same.isEmpty()) throw new IllegalStateException("no phrasing for " + a.family() + "/" + a.variant());
         String text = fill(same.get(rng.nextInt(same.size())).text(), a.values());
         Question q = item.toQuestion();
-        return rewriteOptions(new Question(q.id(), q.images(), text, q.hint(), q.options(), q.groundTruth(), q.category(), q.l2Category()),
-                a.family(), rng);
+        return rewriteOptions(new KeyedItem(new Question(q.id(), q.images(), text, q.hint(), q.options()), item.answer()), a.family(), rng);
     }
 
     static String fill(String template, Map<String, String> values) {
@@ -130,7 +129,7 @@ final class Rephrasings {
     }
 
     /** Options in another order and written another way (case, article, number words); same correct value. */
-    static Question rewriteOptions(Question q, String family, Random rng) {
+    static KeyedItem rewriteOptions(KeyedItem q, String family, Random rng) {
         List<String> values = new ArrayList<>(q.options().values());
         String correct = q.options().get(q.groundTruth());
         java.util.Collections.shuffle(values, rng);

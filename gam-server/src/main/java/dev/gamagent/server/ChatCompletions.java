@@ -12,7 +12,7 @@ import dev.gamagent.api.Trace;
 import dev.gamagent.backend.Backend;
 import dev.gamagent.backend.BackendException;
 import dev.gamagent.backend.NamedBackends;
-import dev.gamagent.backend.internal.SecretScrubber;
+import dev.gamagent.backend.SecretScrubber;
 import dev.gamagent.config.Config;
 import dev.gamagent.image.DecodeBudget;
 import dev.gamagent.image.ImageLoader;
@@ -143,11 +143,11 @@ final class ChatCompletions implements AutoCloseable {
         ex.sendHeaders(200, 0);
         EventStream sse = new EventStream(ex.output(), secrets);
         sse.send(CompletionJson.chunk(id, created, method.name(), Json.MAPPER.createObjectNode().put("role", "assistant").put("content", ""), null));
-        ProgressListener progress = (type, data) -> {
+        ProgressListener progress = event -> {
             ObjectNode c = CompletionJson.chunk(id, created, method.name(), Json.MAPPER.createObjectNode().put("content", ""), null);
             ObjectNode ev = c.putObject("gam_event");
-            ev.put("type", type);
-            ev.set("data", eventData(data));
+            ev.put("type", event.type());
+            ev.set("data", eventData(event.data()));
             sse.send(c);
         };
         try {
@@ -177,7 +177,7 @@ final class ChatCompletions implements AutoCloseable {
         try {
             // the trace names the question by this request's id (the response's chatcmpl-<id>, the trace's id), not "request"
             Question q = req.question();
-            a = method.run(new Question(traceId, q.images(), q.text(), q.hint(), q.options(), q.groundTruth(), q.category(), q.l2Category()), ctx);
+            a = method.run(q.withId(traceId), ctx);
         } catch (MethodFailure e) {
             if (e.partialTrace() != null) store(traceId, method.name(), req, e.partialTrace());
             throw new ApiError(502, "upstream_error", "method_failed", method.name() + " could not answer: " + secrets.scrub(e.getMessage())

@@ -54,7 +54,7 @@ public record CompletionRequest(String model, boolean stream, Question question)
         /** Checks every image's header and the request's total, then decodes within the loader's budget. */
         public CompletionRequest decode(ImageLoader loader) {
             return new CompletionRequest(model, stream, new Question("request", CompletionRequest.decode(images, loader, settings), question,
-                    hint, options, null, null, null));
+                    hint, options));
         }
     }
 

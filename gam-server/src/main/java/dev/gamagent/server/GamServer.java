@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gamagent.backend.Backend;
 import dev.gamagent.backend.NamedBackends;
-import dev.gamagent.backend.internal.SecretScrubber;
+import dev.gamagent.backend.SecretScrubber;
 import dev.gamagent.config.Config;
 import dev.gamagent.util.Json;
 import org.eclipse.jetty.http.HttpParser;

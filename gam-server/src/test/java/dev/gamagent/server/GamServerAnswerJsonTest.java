@@ -2,6 +2,7 @@ package dev.gamagent.server;
 
 import dev.gamagent.api.Answer;
 import dev.gamagent.api.AnswerJson;
+import dev.gamagent.api.Termination;
 import dev.gamagent.backend.TokenCount;
 import dev.gamagent.util.Json;
 import org.junit.jupiter.api.Test;
@@ -13,7 +14,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * id: the one home of the answer's JSON, which {@code gam ask --json} shares (AskJsonShapeTest).
  */
 class GamServerAnswerJsonTest {
-    static final Answer ANSWER = new Answer("triangle", "B", 0.75, 0.25, 2, "consensus", new TokenCount(100, 20, false), 5, 1234L, null);
+    static final Answer ANSWER = new Answer("triangle", "B", 0.75, 0.25, 2, Termination.CONSENSUS, new TokenCount(100, 20, false), 5, 1234L, null);
 
     @Test void theGamObjectIsTheSharedAnswerObjectThenTheBackendAndTheTraceIdByteForByte() {
         assertThat(Json.write(CompletionJson.gam(ANSWER, "tr-1", "scripted"))).isEqualTo("{\"answer\":\"triangle\",\"option\":\"B\","

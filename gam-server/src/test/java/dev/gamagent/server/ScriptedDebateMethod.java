@@ -2,8 +2,10 @@ package dev.gamagent.server;
 
 import dev.gamagent.api.Answer;
 import dev.gamagent.api.Method;
+import dev.gamagent.api.ProgressEvent;
 import dev.gamagent.api.Question;
 import dev.gamagent.api.RunContext;
+import dev.gamagent.api.Termination;
 import dev.gamagent.api.Trace;
 import dev.gamagent.backend.ChatMessage;
 import dev.gamagent.backend.ChatRequest;
@@ -33,7 +35,7 @@ final class ScriptedDebateMethod implements Method {
         String answer = "";
         int calls = 0;
         for (int k = 0; k < 3; k++) {
-            ctx.progress().event("round_started", Map.of("k", k));
+            ctx.progress().event(new ProgressEvent.RoundStarted(k));
             List<Trace.AgentTurn> turns = new ArrayList<>();
             for (int i = 0; i < experts.length; i++) {
                 ChatResult r = ctx.backend().chat(Sampling.greedy(16, 0).request(List.of(ChatMessage.user(
@@ -46,11 +48,11 @@ final class ScriptedDebateMethod implements Method {
                 String option = q.options().containsKey(answer) ? answer : null;
                 turns.add(new Trace.AgentTurn(experts[i], "expert", 1.0, option != null ? q.options().get(option) : answer, option, 0.3 - 0.1 * k,
                         "semantic", weights[k][i], List.of(claim), new TokenCount(10, 2, false), answer, null, null, null));
-                ctx.progress().event("agent_answered", Map.of("k", k, "id", experts[i], "answer", answer));
+                ctx.progress().event(ProgressEvent.AgentAnswered.answer(k, experts[i], answer));
             }
-            Map<String, Object> w = new LinkedHashMap<>();
+            Map<String, Double> w = new LinkedHashMap<>();
             for (int i = 0; i < experts.length; i++) w.put(experts[i], weights[k][i]);
-            ctx.progress().event("weights", Map.of("k", k, "weights", w, "U_sys", uSys[k]));
+            ctx.progress().event(new ProgressEvent.Weights(k, w, uSys[k], null));
             // two critics on the same ocr claim and one on the scene claim: the page groups them by claim
             List<Trace.Critique> critiques = k == 0 ? List.of() : List.of(
                     new Trace.Critique("fact", "ocr", 1, "ocr sees " + answer, "supported", "matches the image", null, 0.7),
@@ -67,6 +69,6 @@ final class ScriptedDebateMethod implements Method {
                                 new dev.gamagent.dream.Probe("agent-1", 0, "expert", null, 0.5, 80, 50, "blue", "B", "B", 0.4, "anll", false, TokenCount.ZERO, null),
                                 new dev.gamagent.dream.Probe("agent-1", 0, "expert", null, 1.0, 160, 100, "blue", "B", "B", 0.2, "anll", true, TokenCount.ZERO, null)),
                         "branch", "PerAgent", "threshold", 0.3));
-        return new Answer(text, option, 0.88, uSys[2], 2, "consensus", tokens, calls, 5, trace);
+        return new Answer(text, option, 0.88, uSys[2], 2, Termination.CONSENSUS, tokens, calls, 5, trace);
     }
 }

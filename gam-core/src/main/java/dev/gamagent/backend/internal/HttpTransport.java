@@ -3,6 +3,7 @@ package dev.gamagent.backend.internal;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.gamagent.backend.BackendException;
+import dev.gamagent.backend.SecretScrubber;
 import dev.gamagent.util.Concurrency;
 import dev.gamagent.util.Json;
 

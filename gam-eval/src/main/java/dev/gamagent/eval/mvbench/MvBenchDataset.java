@@ -4,6 +4,7 @@ import dev.gamagent.api.Question;
 import dev.gamagent.eval.BenchmarkLoader;
 import dev.gamagent.eval.Dataset;
 import dev.gamagent.eval.EvalQuestion;
+import dev.gamagent.eval.KeyedQuestion;
 import dev.gamagent.eval.SkippedRow;
 import dev.gamagent.image.FrameSelection;
 import dev.gamagent.image.ImageException;
@@ -86,7 +87,7 @@ public final class MvBenchDataset {
                 continue;
             }
             try {
-                Question shell = question(row);
+                KeyedQuestion shell = question(row);
                 Path video = MvBenchLayout.videoPath(root, row);
                 check(frames, video, row);
                 FrameSelection selection = selection(variant, row, count);
@@ -117,7 +118,7 @@ public final class MvBenchDataset {
     }
 
     /** {@code qa_template}: candidates as options A.., the answer as the letter of the (last) equal candidate. */
-    static Question question(MvBenchLayout.Row row) {
+    static KeyedQuestion question(MvBenchLayout.Row row) {
         if (row.candidates().size() > 26) throw new IllegalArgumentException(row.candidates().size() + " candidates, more than the letters A-Z");
         Map<String, String> options = new LinkedHashMap<>();
         String answer = null;
@@ -127,7 +128,7 @@ public final class MvBenchDataset {
             if (row.candidates().get(i).equals(row.answer())) answer = letter;
         }
         if (answer == null) throw new IllegalArgumentException("the answer '" + row.answer() + "' is not one of its candidates " + row.candidates());
-        return new Question(Integer.toString(row.index()), List.of(), row.question(), SYSTEM_PROMPT, options, answer, row.task(), null);
+        return new KeyedQuestion(new Question(Integer.toString(row.index()), List.of(), row.question(), SYSTEM_PROMPT, options), answer, row.task(), null);
     }
 
     /** The variant's frames, within the row's seconds when its task is bounded; frame folders at 3 fps from 1. */

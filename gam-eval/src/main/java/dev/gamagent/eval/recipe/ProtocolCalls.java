@@ -83,7 +83,7 @@ public final class ProtocolCalls {
 
     /** A question to ask a method for its agents: they do not depend on its content. */
     private static Question probeQuestion() {
-        return new Question("plan", List.of(), "?", null, Map.of("A", "a", "B", "b"), "A", null, null);
+        return new Question("plan", List.of(), "?", null, Map.of("A", "a", "B", "b"));
     }
 
     /** The length of the list at {@code key}; its default's when the value is not a list. */

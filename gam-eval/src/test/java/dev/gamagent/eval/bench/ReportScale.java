@@ -146,7 +146,7 @@ public final class ReportScale {
                     throw new java.io.UncheckedIOException(e);
                 }
             });
-            out.add(new EvalQuestion(Question.of("s" + i, List.of(p), "q", Map.of("A", "a", "B", "b")), "s" + i, 0, null));
+            out.add(new EvalQuestion(dev.gamagent.eval.KeyedQuestion.unkeyed(Question.of("s" + i, List.of(p), "q", Map.of("A", "a", "B", "b"))), "s" + i, 0, null));
         }
         return out;
     }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gamagent.api.Answer;
 import dev.gamagent.api.Question;
+import dev.gamagent.api.Termination;
 import dev.gamagent.backend.TokenCount;
 import dev.gamagent.eval.BenchmarkLoader;
 import dev.gamagent.eval.Dataset;
@@ -144,7 +145,7 @@ class MvBenchDatasetTest {
         assertThat(d.skipped().get(1).reason()).contains("json/moving_direction.json item 1").contains("missing 'question'");
         assertThat(d.skipped().get(2).reason()).contains("S001C001P001R001A002_rgb.avi does not exist").contains("NTU RGB+D");
 
-        Question q0 = byId(d, "0").shell();
+        dev.gamagent.eval.KeyedQuestion q0 = byId(d, "0").shell();
         assertThat(q0.text()).isEqualTo("What did the person do after taking the cup?");
         assertThat(q0.options()).containsExactly(entry("A", "Put down the cup."), entry("B", "Opened the door."),
                 entry("C", "Sat on the sofa."), entry("D", "Took the towel."));
@@ -271,7 +272,7 @@ class MvBenchDatasetTest {
     }
 
     private static Answer answer(String text, String option) {
-        return new Answer(text, option, 0.5, 0.5, 0, "consensus", new TokenCount(0, 0, false), 1, 0, null);
+        return new Answer(text, option, 0.5, 0.5, 0, Termination.CONSENSUS, new TokenCount(0, 0, false), 1, 0, null);
     }
 
     private static void copy(Path from, Path to) throws IOException {

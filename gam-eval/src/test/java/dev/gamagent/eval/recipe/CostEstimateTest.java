@@ -20,7 +20,7 @@ import static org.assertj.core.api.Assertions.offset;
 class CostEstimateTest {
     private static Question q(String id, int w, int h) {
         return new Question(id, List.of(new Picture("t", new BufferedImage(w, h, BufferedImage.TYPE_INT_RGB))), "How many circles are there?",
-                null, Map.of("A", "2", "B", "3"), "A", null, null);
+                null, Map.of("A", "2", "B", "3"));
     }
 
     @Test void rangesFollowTheProtocolTheImageAndMaxTokens() {

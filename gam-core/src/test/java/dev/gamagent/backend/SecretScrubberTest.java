@@ -1,8 +1,6 @@
-package dev.gamagent.backend.internal;
+package dev.gamagent.backend;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.gamagent.backend.Choice;
-import dev.gamagent.backend.TokenLogprob;
 import dev.gamagent.testing.SecretForm;
 import dev.gamagent.util.Json;
 import org.junit.jupiter.api.Test;

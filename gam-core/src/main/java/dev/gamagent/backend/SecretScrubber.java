@@ -1,11 +1,9 @@
-package dev.gamagent.backend.internal;
+package dev.gamagent.backend;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.gamagent.backend.Choice;
-import dev.gamagent.backend.TokenLogprob;
 
 import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;

@@ -1,12 +1,8 @@
-package dev.gamagent.backend.internal;
+package dev.gamagent.backend;
 
 import com.knuddels.jtokkit.Encodings;
 import com.knuddels.jtokkit.api.Encoding;
 import com.knuddels.jtokkit.api.EncodingType;
-import dev.gamagent.backend.ChatMessage;
-import dev.gamagent.backend.ChatRequest;
-import dev.gamagent.backend.Choice;
-import dev.gamagent.backend.Usage;
 import dev.gamagent.image.ImageTokens;
 
 import java.util.List;
