@@ -72,30 +72,14 @@ public final class CoreSegmenter implements SceneAnalyzer {
             if (b.area() < settings.minArea() || text[plain.labels[comps.pixels[b.start()]]]) continue;
             double stroke = 2.0 * b.area() / Math.max(1, comps.boundary(b));
             if (stroke < 3.2) continue;
-            boolean[] mask = comps.filledMask(b);
-            Rectangle box = b.box();
-            ShapeFeatures whole = ShapeFeatures.of(mask, box.width, box.height);
-            if (whole.aspect() > 6) continue;
-            boolean[] own = own(comps, b, w);
-            for (boolean[] part : split(mask, box.width, box.height)) {
-                DetectedObject o = object(part, own, box, stretched, w);
-                if (o != null) objects.add(o);
-            }
+            addObjects(comps, b, stretched, w, objects);
         }
         // The outlines themselves, coloured by the ring.
         for (Components.Blob b : chained.blobs) {
             if (!ringIds[b.id()] || text[plain.labels[chained.pixels[b.start()]]]) continue;
             double stroke = 2.0 * b.area() / Math.max(1, chained.boundary(b));
             if (stroke < ClassicalSceneAnalyzer.HOLLOW_MIN_STROKE) continue;
-            boolean[] mask = chained.filledMask(b);
-            Rectangle box = b.box();
-            ShapeFeatures whole = ShapeFeatures.of(mask, box.width, box.height);
-            if (whole.aspect() > 6) continue;
-            boolean[] ring = own(chained, b, w);
-            for (boolean[] part : split(mask, box.width, box.height)) {
-                DetectedObject o = object(part, ring, box, stretched, w);
-                if (o != null) objects.add(o);
-            }
+            addObjects(chained, b, stretched, w, objects);
         }
         objects.sort(Comparator.comparingInt((DetectedObject o) -> o.box().x).thenComparingInt(o -> o.box().y));
         return new Scene(w, h, objects, null);
@@ -145,6 +129,22 @@ public final class CoreSegmenter implements SceneAnalyzer {
     /** A ring around background (an outlined shape): its hole is background and at least a fifth of the filled shape. */
     private static boolean hollow(Components c, Components.Blob b, boolean[] filled, ShapeFeatures whole) {
         return b.area() < 0.8 * whole.area() && c.holeIsBackground(b, filled);
+    }
+
+    /**
+     * The objects of one region (a filled shape or an outline): its filled mask split into touching parts, each
+     * coloured by the region's own pixels; none when the region is a thin bar (aspect above 6).
+     */
+    private void addObjects(Components c, Components.Blob b, int[] rgb, int w, List<DetectedObject> objects) {
+        boolean[] mask = c.filledMask(b);
+        Rectangle box = b.box();
+        ShapeFeatures whole = ShapeFeatures.of(mask, box.width, box.height);
+        if (whole.aspect() > 6) return;
+        boolean[] own = own(c, b, w);
+        for (boolean[] part : split(mask, box.width, box.height)) {
+            DetectedObject o = object(part, own, box, rgb, w);
+            if (o != null) objects.add(o);
+        }
     }
 
     /** The blob's own pixels as a mask over its box. */
