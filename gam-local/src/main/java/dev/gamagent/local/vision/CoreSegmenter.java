@@ -176,8 +176,7 @@ public final class CoreSegmenter implements SceneAnalyzer {
         // Colour from the region's own pixels inside the part, away from its edges (two pixels in when it is big
         // enough); when none is that far in (a thin outline), from all of them.
         for (int pass = 0; pass < 2 && med == null; pass++) {
-            int[][] hist = new int[3][256];
-            int n = 0;
+            ChannelMedian median = new ChannelMedian();
             for (int y = y0; y <= y1; y++) {
                 for (int x = x0; x <= x1; x++) {
                     if (!part[y * box.width + x]) continue;
@@ -185,18 +184,12 @@ public final class CoreSegmenter implements SceneAnalyzer {
                     sample = ring[y * box.width + x] && (pass == 1 || area <= 40
                             || inside(ring, box.width, box.height, x, y, 1) && inside(part, box.width, box.height, x, y, area > 150 ? 2 : 1));
                     if (!sample) continue;
-                    int c = rgb[(box.y + y) * w + box.x + x];
-                    hist[0][(c >> 16) & 255]++; hist[1][(c >> 8) & 255]++; hist[2][c & 255]++;
-                    n++;
+                    median.add(rgb[(box.y + y) * w + box.x + x]);
                 }
             }
-            if (n == 0) continue;
-            med = new int[3];
-            for (int ch = 0; ch < 3; ch++) {
-                int acc = 0, v = 0;
-                while (v < 255 && (acc += hist[ch][v]) * 2 < n) v++;
-                med[ch] = v;
-            }
+            if (median.count() == 0) continue;
+            int c = median.rgb();
+            med = new int[] {(c >> 16) & 255, (c >> 8) & 255, c & 255};
         }
         if (med == null) return null;
         ShapeFeatures f = ShapeFeatures.of(m, pw, ph);
