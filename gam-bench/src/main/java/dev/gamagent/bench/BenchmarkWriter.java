@@ -12,8 +12,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Base64;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * Writes benchmark items as a VLMEvalKit TSV (base64 PNG images), an M3MAD JSON list, or JSONL. JSON and
@@ -193,19 +195,32 @@ public final class BenchmarkWriter {
         return o;
     }
 
+    /** An image item's JSONL row: every option column A..D, empty where the item has no such option. */
     static ObjectNode jsonlRecord(BenchItem it, String imagePath) {
-        ObjectNode o = Json.MAPPER.createObjectNode();
-        o.put("index", it.index());
-        o.put("image_path", imagePath);
-        o.put("question", it.question());
-        o.put("hint", it.hint());
-        for (String letter : List.of("A", "B", "C", "D")) o.put(letter, it.options().getOrDefault(letter, ""));
-        o.put("answer", it.answer());
-        o.put("category", it.category());
-        o.put("l2-category", it.l2Category());
-        o.put("split", SPLIT);
-        o.put("difficulty", it.difficulty());
-        return o;
+        Map<String, String> options = new LinkedHashMap<>();
+        for (String letter : List.of("A", "B", "C", "D")) options.put(letter, it.options().getOrDefault(letter, ""));
+        return new JsonlColumns(it.index(), it.question(), it.hint(), options, it.answer(), it.category(), it.l2Category(), it.difficulty())
+                .row("image_path", imagePath);
+    }
+
+    /** The columns of a generated question's JSONL row, image and video questions alike, in the order they are written. */
+    record JsonlColumns(int index, String question, String hint, Map<String, String> options, String answer, String category,
+                        String l2Category, String difficulty) {
+        /** The row, with the picture or the video ({@code mediaKey}: image_path or video) after the index. */
+        ObjectNode row(String mediaKey, String media) {
+            ObjectNode o = Json.MAPPER.createObjectNode();
+            o.put("index", index);
+            o.put(mediaKey, media);
+            o.put("question", question);
+            o.put("hint", hint);
+            options.forEach(o::put);
+            o.put("answer", answer);
+            o.put("category", category);
+            o.put("l2-category", l2Category);
+            o.put("split", SPLIT);
+            o.put("difficulty", difficulty);
+            return o;
+        }
     }
 
     static Path imageDir(Path out) throws IOException {

@@ -1,9 +1,6 @@
 package dev.gamagent.bench;
 
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
 
 /**
@@ -24,16 +21,8 @@ record Draft(String question, String correct, List<String> distractors, String h
     Draft(String question, String correct, List<String> distractors) { this(question, correct, distractors, ""); }
 
     BenchItem item(int index, Random rng, Canvas canvas, Family family, Difficulty d, SceneTruth truth) {
-        List<String> values = new ArrayList<>(distractors);
-        values.add(rng.nextInt(values.size() + 1), correct);
-        Map<String, String> options = new LinkedHashMap<>();
-        String answer = null;
-        for (int i = 0; i < values.size(); i++) {
-            String letter = String.valueOf((char) ('A' + i));
-            options.put(letter, values.get(i));
-            if (values.get(i).equals(correct)) answer = letter;
-        }
+        LetteredOptions lettered = LetteredOptions.place(correct, distractors, rng);
         canvas.speckle(d.noiseFraction(), rng);
-        return new BenchItem(index, canvas.finish(), question, hint, options, answer, family, d.tag(), truth, canvas.style);
+        return new BenchItem(index, canvas.finish(), question, hint, lettered.options(), lettered.answer(), family, d.tag(), truth, canvas.style);
     }
 }

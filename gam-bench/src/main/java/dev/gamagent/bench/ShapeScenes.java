@@ -66,36 +66,35 @@ final class ShapeScenes {
                 .item(index, rng, canvas, Family.COUNT, d, new SceneTruth(placed, List.of(), null));
     }
 
-    BenchItem color(int index) {
-        Canvas canvas = newCanvas(rng, d, style);
-        String shape = Palette.pick(Palette.SHAPES, rng);
-        String color = Palette.pick(Palette.COLORS, rng);
-        List<Spec> specs = new ArrayList<>();
-        specs.add(new Spec(shape, color));
-        int others = 1 + rng.nextInt(d.clutter());
-        for (int i = 0; i < others; i++) specs.add(new Spec(other(Palette.SHAPES, shape), Palette.pick(Palette.COLORS, rng)));
-        shuffle(specs);
-        List<PlacedShape> placed = place(canvas, specs);
-        List<String> present = placed.stream().map(PlacedShape::color).filter(c -> !c.equals(color)).distinct().toList();
-        List<String> distractors = distractors(color, present, Palette.COLORS, 3);
-        return new Draft("What color is the " + shape + "?", color, distractors)
-                .item(index, rng, canvas, Family.COLOR, d, new SceneTruth(placed, List.of(), null));
-    }
+    BenchItem color(int index) { return askOther(index, true); }
 
-    BenchItem shape(int index) {
+    BenchItem shape(int index) { return askOther(index, false); }
+
+    /**
+     * One object named by one of its attributes among 1..clutter others that differ from it in that attribute, and
+     * the question asks for its other attribute: its colour, named by its shape ({@code askColor}), or its shape, named
+     * by its colour. Distractors prefer the other objects' values of the asked attribute.
+     */
+    private BenchItem askOther(int index, boolean askColor) {
         Canvas canvas = newCanvas(rng, d, style);
         String shape = Palette.pick(Palette.SHAPES, rng);
         String color = Palette.pick(Palette.COLORS, rng);
         List<Spec> specs = new ArrayList<>();
         specs.add(new Spec(shape, color));
         int others = 1 + rng.nextInt(d.clutter());
-        for (int i = 0; i < others; i++) specs.add(new Spec(Palette.pick(Palette.SHAPES, rng), other(Palette.COLORS, color)));
+        for (int i = 0; i < others; i++) {
+            specs.add(askColor ? new Spec(other(Palette.SHAPES, shape), Palette.pick(Palette.COLORS, rng))
+                    : new Spec(Palette.pick(Palette.SHAPES, rng), other(Palette.COLORS, color)));
+        }
         shuffle(specs);
         List<PlacedShape> placed = place(canvas, specs);
-        List<String> present = placed.stream().map(PlacedShape::shape).filter(s -> !s.equals(shape)).distinct().toList();
-        List<String> distractors = distractors(shape, present, Palette.SHAPES, 3);
-        return new Draft("What shape is the " + color + " object?", shape, distractors)
-                .item(index, rng, canvas, Family.SHAPE, d, new SceneTruth(placed, List.of(), null));
+        String answer = askColor ? color : shape;
+        List<String> present = placed.stream().map(askColor ? PlacedShape::color : PlacedShape::shape).filter(v -> !v.equals(answer))
+                .distinct().toList();
+        List<String> distractors = distractors(answer, present, askColor ? Palette.COLORS : Palette.SHAPES, 3);
+        String question = askColor ? "What color is the " + shape + "?" : "What shape is the " + color + " object?";
+        return new Draft(question, answer, distractors)
+                .item(index, rng, canvas, askColor ? Family.COLOR : Family.SHAPE, d, new SceneTruth(placed, List.of(), null));
     }
 
     /** Spatial questions; a scene is redrawn until the chosen template has exactly one correct option. */

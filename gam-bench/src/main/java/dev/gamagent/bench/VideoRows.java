@@ -102,17 +102,8 @@ public final class VideoRows {
 
     /** The row of a video item: the JSONL columns of an image item with {@code video} in place of {@code image_path}. */
     static ObjectNode record(VideoItem it, String video) {
-        ObjectNode o = Json.MAPPER.createObjectNode();
-        o.put("index", it.index());
-        o.put("video", video);
-        o.put("question", it.question());
-        o.put("hint", it.hint());
-        for (var e : it.options().entrySet()) o.put(e.getKey(), e.getValue());
-        o.put("answer", it.answer());
-        o.put("category", VideoItem.CATEGORY);
-        o.put("l2-category", VideoItem.L2_CATEGORY);
-        o.put("split", BenchmarkWriter.SPLIT);
-        o.put("difficulty", it.difficulty());
+        ObjectNode o = new BenchmarkWriter.JsonlColumns(it.index(), it.question(), it.hint(), it.options(), it.answer(), VideoItem.CATEGORY,
+                VideoItem.L2_CATEGORY, it.difficulty()).row("video", video);
         o.put("kind", it.kind().name().toLowerCase(Locale.ROOT));
         return o;
     }

@@ -7,7 +7,6 @@ import java.awt.Color;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -177,17 +176,9 @@ final class VideoScenes {
 
     private VideoItem finish(int index, Kind kind, Map<String, String> values, String correct, List<String> distractors, Layout layout) {
         String question = VideoPhrasings.pick(kind, rng, values);
-        List<String> all = new ArrayList<>(distractors);
-        all.add(rng.nextInt(all.size() + 1), correct);
-        Map<String, String> options = new LinkedHashMap<>();
-        String answer = null;
-        for (int i = 0; i < all.size(); i++) {
-            String letter = String.valueOf((char) ('A' + i));
-            options.put(letter, all.get(i));
-            if (all.get(i).equals(correct)) answer = letter;
-        }
+        LetteredOptions lettered = LetteredOptions.place(correct, distractors, rng);
         VideoTruth truth = new VideoTruth(width, height, background.getRGB() & 0xFFFFFF, STEPS, FRAMES_PER_STEP, FPS, layout.tracks);
-        return new VideoItem(index, kind, question, "", options, answer, d.tag(), d.noiseFraction(), rng.nextLong(), truth, style);
+        return new VideoItem(index, kind, question, "", lettered.options(), lettered.answer(), d.tag(), d.noiseFraction(), rng.nextLong(), truth, style);
     }
 
     /** A shape and colour not used yet in the scene (names are unique, so a question names one object). */

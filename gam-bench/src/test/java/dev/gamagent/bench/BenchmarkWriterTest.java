@@ -131,4 +131,25 @@ class BenchmarkWriterTest {
             assertThat(Files.readString(streamed)).as(ext).isEqualTo(Files.readString(whole).replace("whole/", "streamed/"));
         }
     }
+
+    /** One home for the JSONL row (BenchmarkWriter.JsonlColumns): an image row and a video row name the same columns in one order. */
+    @Test
+    void imageAndVideoRowsWriteTheSameColumnsInTheSameOrder() {
+        VideoItem video = new VideoGenerator(7, 0.5, RenderStyle.Render.VARIED).generate(0, VideoPhrasings.Kind.DIRECTION);
+        List<String> image = columns(BenchmarkWriter.jsonlRecord(ITEMS.get(0), "0.png"), "image_path");
+        List<String> clip = columns(VideoRows.record(video, "clips/0"), "video");
+        assertThat(image).containsExactly("index", "MEDIA", "question", "hint", "OPTIONS", "answer", "category", "l2-category", "split",
+                "difficulty");
+        assertThat(clip).isEqualTo(java.util.stream.Stream.concat(image.stream(), java.util.stream.Stream.of("kind")).toList());
+    }
+
+    /** The row's column names with the media column and the run of option letters each named once. */
+    private static List<String> columns(JsonNode row, String mediaKey) {
+        List<String> names = new java.util.ArrayList<>();
+        row.fieldNames().forEachRemaining(n -> {
+            String c = n.equals(mediaKey) ? "MEDIA" : n.matches("[A-Z]") ? "OPTIONS" : n;
+            if (names.isEmpty() || !names.get(names.size() - 1).equals(c)) names.add(c);
+        });
+        return names;
+    }
 }

@@ -20,7 +20,6 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -61,24 +60,15 @@ public final class EvalCommand implements Callable<Integer> {
     @Option(names = "--circular", negatable = true, description = "MMBench circular evaluation (default: on when the file name contains 'mmbench' or 'ccbench', as in VLMEvalKit)")
     Boolean circular;
 
-    @Option(names = "--judge-backend", description = "backend that maps unmatched multiple-choice answers to an option (like VLMEvalKit's LLM extraction)")
-    String judgeBackend;
-
-    @Option(names = "--judge-base-url", description = "judge server URL")
-    List<String> judgeBaseUrls = new ArrayList<>();
-
-    @Option(names = "--judge-model", description = "judge model name")
-    String judgeModel;
-
-    @Option(names = "--judge-api-key-env", description = "environment variable holding the judge's API key")
-    String judgeApiKeyEnv;
-
     @Option(names = "--grading", description = "how multiple-choice answers are read: vlmevalkit (VLMEvalKit's current can_infer; the default), "
             + "vlmevalkit-2024|2025|2026 (an earlier VLMEvalKit), or extended (ours: also ANSWER: lines; not comparable with leaderboards)")
     String grading;
 
     @Option(names = "--force-new", description = "start a new run even if --out holds another run's results (they are moved aside, not deleted)")
     boolean forceNew;
+
+    @Mixin
+    JudgeOptions judgeOptions = new JudgeOptions();
 
     @Mixin
     BackendOptions backendOptions;
@@ -102,8 +92,7 @@ public final class EvalCommand implements Callable<Integer> {
         EvalConcurrency load = EvalConcurrency.resolve(concurrency, backendOptions.maxConcurrent, Math.max(1, spec.baseUrls().size()),
                 spec.kind().equals("local"), Runtime.getRuntime().availableProcessors());
         load.warnings().forEach(w -> System.err.println("warning: " + w));
-        BackendSpec judgeSpec = judgeBackend == null ? null : new BackendSpec(judgeBackend, judgeBaseUrls, judgeModel, judgeApiKeyEnv,
-                Duration.ofSeconds(backendOptions.timeoutSeconds), backendOptions.retries, load.perEndpoint(), null, null, null);
+        BackendSpec judgeSpec = judgeOptions.spec(backendOptions, load.perEndpoint());
         List<String> ms = methods.stream().map(String::strip).filter(s -> !s.isEmpty()).toList();
         boolean circ = circular != null ? circular : CircularExpansion.defaultFor(data.getFileName().toString());
         RunSummary s;
@@ -168,7 +157,7 @@ public final class EvalCommand implements Callable<Integer> {
         if (backendOptions.model != null) parts.addAll(List.of("--model", backendOptions.model));
         if (backendOptions.config != null) parts.addAll(List.of("--config", backendOptions.config.toString()));
         for (var e : backendOptions.overrides.entrySet()) parts.addAll(List.of("--set", e.getKey() + "=" + e.getValue()));
-        if (judgeBackend != null) parts.addAll(List.of("--judge-backend", judgeBackend));
+        if (judgeOptions.judgeBackend != null) parts.addAll(List.of("--judge-backend", judgeOptions.judgeBackend));
         return String.join(" ", parts);
     }
 }

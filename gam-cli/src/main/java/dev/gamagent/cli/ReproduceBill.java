@@ -16,16 +16,8 @@ final class ReproduceBill {
 
     /** What a method's run actually took against its estimated ranges, scaled to the questions it answered. */
     static ObjectNode actual(ReproduceCommand.Planned p, CostEstimate.MethodEstimate e, List<ResultRecord> records) {
-        long calls = 0, prompt = 0, completion = 0, millis = 0;
-        int answers = 0;
-        for (ResultRecord x : records) {
-            if (!x.method().equals(e.method()) || x.isError()) continue;
-            calls += x.calls();
-            prompt += x.promptTokens();
-            completion += x.completionTokens();
-            millis += x.millis();
-            answers++;
-        }
+        MethodUsage used = MethodUsage.of(e.method(), records);
+        int answers = used.answers();
         // the range is for the questions of the plan; scale it to the questions answered
         double f = e.questions() == 0 ? 0 : (double) answers / e.questions();
         ObjectNode a = Json.MAPPER.createObjectNode();
@@ -34,10 +26,10 @@ final class ReproduceBill {
         a.put("method", e.method());
         a.put("answers", answers);
         a.put("plannedQuestions", e.questions());
-        range(a, "calls", calls, e.calls().low() * f, e.calls().high() * f);
-        range(a, "promptTokens", prompt, e.promptTokens().low() * f, e.promptTokens().high() * f);
-        range(a, "completionTokens", completion, e.completionTokens().low() * f, e.completionTokens().high() * f);
-        a.put("seconds", millis / 1000.0);
+        range(a, "calls", used.calls(), e.calls().low() * f, e.calls().high() * f);
+        range(a, "promptTokens", used.promptTokens(), e.promptTokens().low() * f, e.promptTokens().high() * f);
+        range(a, "completionTokens", used.completionTokens(), e.completionTokens().low() * f, e.completionTokens().high() * f);
+        a.put("seconds", used.millis() / 1000.0);
         return a;
     }
 

@@ -320,17 +320,9 @@ public final class ReproduceCommand implements Callable<Integer> {
         for (Recipe.MethodRow row : p.run().rows()) {
             Map<String, Boolean> it = items.getOrDefault(row.method(), Map.of());
             int right = (int) it.values().stream().filter(b -> b).count();
-            double prompt = 0, completion = 0, calls = 0;
-            int answers = 0;
-            for (ResultRecord x : records) {
-                if (!x.method().equals(row.method()) || x.isError()) continue;
-                prompt += x.promptTokens();
-                completion += x.completionTokens();
-                calls += x.calls();
-                answers++;
-            }
-            measured.computeIfAbsent(row.row(), x -> new LinkedHashMap<>()).put(column,
-                    new PaperTable.Measured(right, it.size(), prompt, completion, calls, answers));
+            MethodUsage used = MethodUsage.of(row.method(), records);
+            measured.computeIfAbsent(row.row(), x -> new LinkedHashMap<>()).put(column, new PaperTable.Measured(right, it.size(),
+                    used.promptTokens(), used.completionTokens(), used.calls(), used.answers()));
         }
     }
 

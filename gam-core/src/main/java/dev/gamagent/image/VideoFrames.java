@@ -2,6 +2,7 @@ package dev.gamagent.image;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.gamagent.util.Json;
+import dev.gamagent.util.NaturalOrder;
 
 import java.io.File;
 import java.io.IOException;
@@ -385,25 +386,9 @@ public final class VideoFrames {
         return Optional.empty();
     }
 
-    /** Orders "frame2" before "frame10": runs of digits compare as numbers. */
+    /** Orders "frame2" before "frame10" ({@link NaturalOrder}); names equal there ("f01", "f1") in text order. */
     static int compareNatural(String a, String b) {
-        int i = 0, j = 0;
-        while (i < a.length() && j < b.length()) {
-            char ca = a.charAt(i), cb = b.charAt(j);
-            if (Character.isDigit(ca) && Character.isDigit(cb)) {
-                int si = i, sj = j;
-                while (i < a.length() && Character.isDigit(a.charAt(i))) i++;
-                while (j < b.length() && Character.isDigit(b.charAt(j))) j++;
-                String na = a.substring(si, i).replaceFirst("^0+(?=.)", ""), nb = b.substring(sj, j).replaceFirst("^0+(?=.)", "");
-                int c = na.length() != nb.length() ? Integer.compare(na.length(), nb.length()) : na.compareTo(nb);
-                if (c != 0) return c;
-            } else {
-                if (ca != cb) return Character.compare(ca, cb);
-                i++;
-                j++;
-            }
-        }
-        int c = Integer.compare(a.length() - i, b.length() - j);
+        int c = NaturalOrder.compare(a, b);
         return c != 0 ? c : a.compareTo(b);
     }
 

@@ -20,6 +20,20 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** Decoding with the real ffmpeg (the tests fail without it; ./test installs it) and frame directories. */
 class VideoFramesTest {
+    /** Frame files sort by NaturalOrder; names equal there (leading zeros only) fall back to text order, so the order is total. */
+    @Test
+    void frameNamesSortNaturallyWithTiesInTextOrder() {
+        List<String> names = new ArrayList<>(List.of("frame10.jpg", "frame1.jpg", "frame2.jpg", "frame01.jpg"));
+        names.sort(VideoFrames::compareNatural);
+        assertThat(names).containsExactly("frame01.jpg", "frame1.jpg", "frame2.jpg", "frame10.jpg");
+        for (String a : names) {
+            for (String b : names) {
+                int n = dev.gamagent.util.NaturalOrder.compare(a, b);
+                assertThat(Integer.signum(VideoFrames.compareNatural(a, b))).isEqualTo(n != 0 ? Integer.signum(n) : Integer.signum(a.compareTo(b)));
+            }
+        }
+    }
+
     @TempDir Path dir;
 
     private VideoFrames frames() { return frames(System.getenv("PATH")); }

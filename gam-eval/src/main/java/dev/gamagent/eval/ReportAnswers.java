@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gamagent.eval.HtmlReport.Run;
 import dev.gamagent.util.Json;
+import dev.gamagent.util.NaturalOrder;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -50,7 +51,7 @@ record ReportAnswers(ObjectNode index, Map<String, String> parts) {
         // question ids are ranked once, so the sort compares numbers
         Map<String, Integer> methodRank = new LinkedHashMap<>();
         for (Row row : rows) methodRank.putIfAbsent(row.run() + "|" + row.method(), methodRank.size());
-        List<String> groups = rows.stream().map(x -> groupOf(x.r())).distinct().sorted(ReportAnswers::natural).toList();
+        List<String> groups = rows.stream().map(x -> groupOf(x.r())).distinct().sorted(NaturalOrder.COMPARATOR).toList();
         Map<String, Integer> groupRank = new java.util.HashMap<>();
         for (String g : groups) groupRank.put(g, groupRank.size());
         rows.sort(java.util.Comparator.comparingInt((Row x) -> groupRank.get(groupOf(x.r()))).thenComparingInt(x -> x.r().rotation())
@@ -136,27 +137,4 @@ record ReportAnswers(ObjectNode index, Map<String, String> parts) {
     }
 
     private static String groupOf(ResultRecord r) { return r.group() == null ? r.questionId() : r.group(); }
-
-    /** Question ids in natural order: runs of digits compare as numbers ("q2" before "q10"), the rest as text. */
-    static int natural(String a, String b) {
-        int i = 0, j = 0;
-        while (i < a.length() && j < b.length()) {
-            char x = a.charAt(i), y = b.charAt(j);
-            if (Character.isDigit(x) && Character.isDigit(y)) {
-                int si = i, sj = j;
-                while (i < a.length() && Character.isDigit(a.charAt(i))) i++;
-                while (j < b.length() && Character.isDigit(b.charAt(j))) j++;
-                while (si < i - 1 && a.charAt(si) == '0') si++; // leading zeros do not change the number
-                while (sj < j - 1 && b.charAt(sj) == '0') sj++;
-                String da = a.substring(si, i), db = b.substring(sj, j);
-                int c = da.length() != db.length() ? Integer.compare(da.length(), db.length()) : da.compareTo(db);
-                if (c != 0) return c;
-            } else {
-                if (x != y) return Character.compare(x, y);
-                i++;
-                j++;
-            }
-        }
-        return Integer.compare(a.length() - i, b.length() - j);
-    }
 }

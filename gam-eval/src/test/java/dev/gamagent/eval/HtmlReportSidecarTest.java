@@ -80,7 +80,7 @@ class HtmlReportSidecarTest {
 
     @Test void questionIdsSortNaturally() {
         List<String> ids = new ArrayList<>(List.of("q10", "q2", "q1", "a", "q02b", "q2a", "10", "9"));
-        ids.sort(ReportAnswers::natural);
+        ids.sort(dev.gamagent.util.NaturalOrder.COMPARATOR);
         assertThat(ids).containsExactly("9", "10", "a", "q1", "q2", "q2a", "q02b", "q10");
     }
 

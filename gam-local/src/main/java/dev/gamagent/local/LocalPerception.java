@@ -33,7 +33,8 @@ public final class LocalPerception implements AutoCloseable, Sight.Engines {
     private final PerceptionCache cache;
     private final int cacheEntries;
     private final boolean ownsEngines;
-    private final SecondReader second;
+    /** The second reader, loaded once on first use and shared by every perception made from the same engines. */
+    private final Lazy<OcrEngine> second;
     /**
      * What was looked at before a run ({@link #lookAt}), shared by this perception and every one made from it with
      * {@link #withOwnCache}: a sight of an image found here borrows its default look instead of computing it again.
@@ -56,10 +57,10 @@ public final class LocalPerception implements AutoCloseable, Sight.Engines {
 
     /** @param second the second reader, created on first use (loading a network takes a second or two) */
     public LocalPerception(OcrEngine ocr, Supplier<OcrEngine> second, SceneAnalyzer vision, SceneAnalyzer cores, int cacheEntries) {
-        this(ocr, new SecondReader(second), vision, cores, cacheEntries, true, new PerceptionCache(cacheEntries), new java.util.WeakHashMap<>());
+        this(ocr, new Lazy<>(second), vision, cores, cacheEntries, true, new PerceptionCache(cacheEntries), new java.util.WeakHashMap<>());
     }
 
-    private LocalPerception(OcrEngine ocr, SecondReader second, SceneAnalyzer vision, SceneAnalyzer cores, int cacheEntries,
+    private LocalPerception(OcrEngine ocr, Lazy<OcrEngine> second, SceneAnalyzer vision, SceneAnalyzer cores, int cacheEntries,
                             boolean ownsEngines, PerceptionCache looks, java.util.Map<BufferedImage, String> hashes) {
         this.ocr = ocr;
         this.second = second;
@@ -77,25 +78,6 @@ public final class LocalPerception implements AutoCloseable, Sight.Engines {
      * leaves the engines open.
      */
     public LocalPerception withOwnCache() { return new LocalPerception(ocr, second, vision, cores, cacheEntries, false, looks, hashes); }
-
-    /** The second reader, loaded once on first use and shared by every perception made from the same engines. */
-    private static final class SecondReader {
-        private final Supplier<OcrEngine> factory;
-        private volatile OcrEngine engine;
-
-        SecondReader(Supplier<OcrEngine> factory) { this.factory = factory; }
-
-        OcrEngine get() {
-            OcrEngine e = engine;
-            if (e != null) return e;
-            synchronized (this) {
-                if (engine == null) engine = factory.get();
-                return engine;
-            }
-        }
-
-        OcrEngine loaded() { return engine; }
-    }
 
     /**
      * The real engines: PP-OCRv4 detection + recognition, PP-OCRv3 detection + recognition as the second

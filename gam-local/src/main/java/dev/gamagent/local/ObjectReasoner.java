@@ -36,41 +36,60 @@ final class ObjectReasoner {
     }
 
     static Judgement colour(QuestionFamily.Color q, Perception v, List<String> candidates) {
-        List<DetectedObject> objs = v.scene().objects();
-        if (objs.isEmpty()) return lowInformation(q, candidates, false, "no object was found", Region.FULL);
-        double[] w = targetWeights(objs, q.shape() == null ? null : objs.stream().mapToDouble(o -> shapeP(o, q.shape())).toArray(), q.place(), v);
-        double[] mass = new double[QuestionFamily.COLORS.size()];
-        for (int i = 0; i < objs.size(); i++) {
-            for (int c = 0; c < mass.length; c++) mass[c] += w[i] * colorP(objs.get(i), QuestionFamily.COLORS.get(c));
-        }
-        Distribution colours = Distribution.of(QuestionFamily.COLORS, mass);
-        DetectedObject target = objs.get(argmax(w));
-        Distribution answer = candidates.isEmpty() ? colours : over(candidates, c -> colours.p(QuestionFamily.colourIn(c)));
-        String what = described(null, q.shape(), q.place());
-        String evidence = String.format(Locale.ROOT, "%s %s %.2f for the object at %s; colour scores %s", q.shape() != null ? q.shape() : what,
-                q.shape() != null ? "score" : "weight", q.shape() != null ? shapeP(target, q.shape()) : w[argmax(w)], centre(target), top(target.colorScores(), 3));
-        Distribution said = stated(colours, answer, candidates);
-        Judgement.Finding f = new Judgement.Finding(List.of(Piece.plain("The " + what + " is"), Piece.best(" ", said)),
-                said.bestProbability(), evidence, v.region(target.box()));
-        return new Judgement(q, true, false, answer, null, List.of(f), evidence);
+        return attribute(q, Attribute.COLOUR, q.shape(), described(null, q.shape(), q.place()), q.place(), v, candidates);
     }
 
     static Judgement shape(QuestionFamily.Shape q, Perception v, List<String> candidates) {
+        return attribute(q, Attribute.SHAPE, q.color(), described(q.color(), null, q.place()), q.place(), v, candidates);
+    }
+
+    /** An attribute of an object a question asks for (its colour, or its shape) and the object's other one. */
+    private enum Attribute {
+        COLOUR(QuestionFamily.COLORS, "colour", " is"), SHAPE(QuestionFamily.SHAPES, "shape", " is a");
+
+        final List<String> values;
+        final String word;
+        final String is;
+
+        Attribute(List<String> values, String word, String is) {
+            this.values = values;
+            this.word = word;
+            this.is = is;
+        }
+
+        Attribute other() { return this == COLOUR ? SHAPE : COLOUR; }
+
+        /** P(the object's attribute is {@code value}). */
+        double p(DetectedObject o, String value) { return this == COLOUR ? colorP(o, value) : shapeP(o, value); }
+
+        /** The attribute's value a text names (an option), or null. */
+        String in(String text) { return this == COLOUR ? QuestionFamily.colourIn(text) : QuestionFamily.shapeIn(text); }
+
+        Map<String, Double> scores(DetectedObject o) { return this == COLOUR ? o.colorScores() : o.shapeScores(); }
+    }
+
+    /**
+     * The {@code asked} attribute of the object the question names by its other attribute ({@code named}, may be
+     * null) and place: each object's scores weighted by how well it fits the name.
+     */
+    private static Judgement attribute(QuestionFamily q, Attribute asked, String named, String what, QuestionFamily.Place place, Perception v,
+                                       List<String> candidates) {
         List<DetectedObject> objs = v.scene().objects();
         if (objs.isEmpty()) return lowInformation(q, candidates, false, "no object was found", Region.FULL);
-        double[] w = targetWeights(objs, q.color() == null ? null : objs.stream().mapToDouble(o -> colorP(o, q.color())).toArray(), q.place(), v);
-        double[] mass = new double[QuestionFamily.SHAPES.size()];
+        Attribute by = asked.other();
+        double[] w = targetWeights(objs, named == null ? null : objs.stream().mapToDouble(o -> by.p(o, named)).toArray(), place, v);
+        double[] mass = new double[asked.values.size()];
         for (int i = 0; i < objs.size(); i++) {
-            for (int s = 0; s < mass.length; s++) mass[s] += w[i] * shapeP(objs.get(i), QuestionFamily.SHAPES.get(s));
+            for (int c = 0; c < mass.length; c++) mass[c] += w[i] * asked.p(objs.get(i), asked.values.get(c));
         }
-        Distribution shapes = Distribution.of(QuestionFamily.SHAPES, mass);
+        Distribution values = Distribution.of(asked.values, mass);
         DetectedObject target = objs.get(argmax(w));
-        Distribution answer = candidates.isEmpty() ? shapes : over(candidates, c -> shapes.p(QuestionFamily.shapeIn(c)));
-        String what = described(q.color(), null, q.place());
-        String evidence = String.format(Locale.ROOT, "%s %s %.2f for the object at %s; shape scores %s", q.color() != null ? q.color() : what,
-                q.color() != null ? "score" : "weight", q.color() != null ? colorP(target, q.color()) : w[argmax(w)], centre(target), top(target.shapeScores(), 3));
-        Distribution said = stated(shapes, answer, candidates);
-        Judgement.Finding f = new Judgement.Finding(List.of(Piece.plain("The " + what + " is a"), Piece.best(" ", said)),
+        Distribution answer = candidates.isEmpty() ? values : over(candidates, c -> values.p(asked.in(c)));
+        String evidence = String.format(Locale.ROOT, "%s %s %.2f for the object at %s; %s scores %s", named != null ? named : what,
+                named != null ? "score" : "weight", named != null ? by.p(target, named) : w[argmax(w)], centre(target), asked.word,
+                top(asked.scores(target), 3));
+        Distribution said = stated(values, answer, candidates);
+        Judgement.Finding f = new Judgement.Finding(List.of(Piece.plain("The " + what + asked.is), Piece.best(" ", said)),
                 said.bestProbability(), evidence, v.region(target.box()));
         return new Judgement(q, true, false, answer, null, List.of(f), evidence);
     }

@@ -269,21 +269,4 @@ public final class Sight {
     }
 
     private static List<TextLine> nonNull(List<TextLine> l) { return l == null ? List.of() : l; }
-
-    /** A value computed once, on first use; concurrent first uses wait for one computation. */
-    private static final class Lazy<T> {
-        private final java.util.function.Supplier<T> compute;
-        private volatile T value;
-
-        Lazy(java.util.function.Supplier<T> compute) { this.compute = compute; }
-
-        T get() {
-            T v = value;
-            if (v != null) return v;
-            synchronized (this) {
-                if (value == null) value = compute.get();
-                return value;
-            }
-        }
-    }
 }

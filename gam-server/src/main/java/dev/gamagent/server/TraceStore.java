@@ -155,22 +155,21 @@ public final class TraceStore implements AutoCloseable {
     /** Where the traces are. */
     public Path file() { return file; }
 
-    public synchronized Optional<String> json(String id) {
-        try (PreparedStatement ps = db.prepareStatement("SELECT json FROM traces WHERE id = ?")) {
-            ps.setString(1, id);
-            try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() ? Optional.ofNullable(rs.getString(1)) : Optional.empty();
-            }
-        } catch (SQLException e) {
-            throw new IllegalStateException("cannot read trace " + id + ": " + e.getMessage(), e);
-        }
+    public synchronized Optional<String> json(String id) { return column(id, "json", rs -> rs.getString(1)); }
+
+    public synchronized Optional<byte[]> image(String id) { return column(id, "image", rs -> rs.getBytes(1)); }
+
+    /** How one column's value is read from a row. */
+    private interface ColumnReader<T> {
+        T read(ResultSet rs) throws SQLException;
     }
 
-    public synchronized Optional<byte[]> image(String id) {
-        try (PreparedStatement ps = db.prepareStatement("SELECT image FROM traces WHERE id = ?")) {
+    /** One column ({@code json} or {@code image}) of trace {@code id}: empty when there is no such trace or the column is null. */
+    private <T> Optional<T> column(String id, String column, ColumnReader<T> reader) {
+        try (PreparedStatement ps = db.prepareStatement("SELECT " + column + " FROM traces WHERE id = ?")) {
             ps.setString(1, id);
             try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() ? Optional.ofNullable(rs.getBytes(1)) : Optional.empty();
+                return rs.next() ? Optional.ofNullable(reader.read(rs)) : Optional.empty();
             }
         } catch (SQLException e) {
             throw new IllegalStateException("cannot read trace " + id + ": " + e.getMessage(), e);

@@ -216,9 +216,8 @@ final class Components {
 
     /** Per-channel median colour of the blob's interior pixels (all four neighbours in the blob), else of all pixels. */
     int interiorMedian(Blob b, int[] rgb) {
-        int[][] hist = new int[3][256];
-        int n = 0;
-        for (int pass = 0; pass < 2 && n == 0; pass++) {
+        ChannelMedian median = new ChannelMedian();
+        for (int pass = 0; pass < 2 && median.count() == 0; pass++) {
             for (int i = b.start(); i < b.end(); i++) {
                 int p = pixels[i];
                 if (pass == 0) {
@@ -226,19 +225,9 @@ final class Components {
                     if (x == 0 || y == 0 || x == w - 1 || y == h - 1) continue;
                     if (labels[p - 1] != b.id() || labels[p + 1] != b.id() || labels[p - w] != b.id() || labels[p + w] != b.id()) continue;
                 }
-                int c = rgb[p];
-                hist[0][(c >> 16) & 255]++;
-                hist[1][(c >> 8) & 255]++;
-                hist[2][c & 255]++;
-                n++;
+                median.add(rgb[p]);
             }
         }
-        int out = 0;
-        for (int ch = 0; ch < 3; ch++) {
-            int acc = 0, v = 0;
-            while (v < 255 && (acc += hist[ch][v]) * 2 < n) v++;
-            out = out << 8 | v;
-        }
-        return out;
+        return median.rgb();
     }
 }

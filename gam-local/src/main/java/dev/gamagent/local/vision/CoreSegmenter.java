@@ -72,30 +72,14 @@ public final class CoreSegmenter implements SceneAnalyzer {
             if (b.area() < settings.minArea() || text[plain.labels[comps.pixels[b.start()]]]) continue;
             double stroke = 2.0 * b.area() / Math.max(1, comps.boundary(b));
             if (stroke < 3.2) continue;
-            boolean[] mask = comps.filledMask(b);
-            Rectangle box = b.box();
-            ShapeFeatures whole = ShapeFeatures.of(mask, box.width, box.height);
-            if (whole.aspect() > 6) continue;
-            boolean[] own = own(comps, b, w);
-            for (boolean[] part : split(mask, box.width, box.height)) {
-                DetectedObject o = object(part, own, box, stretched, w);
-                if (o != null) objects.add(o);
-            }
+            addObjects(comps, b, stretched, w, objects);
         }
         // The outlines themselves, coloured by the ring.
         for (Components.Blob b : chained.blobs) {
             if (!ringIds[b.id()] || text[plain.labels[chained.pixels[b.start()]]]) continue;
             double stroke = 2.0 * b.area() / Math.max(1, chained.boundary(b));
             if (stroke < ClassicalSceneAnalyzer.HOLLOW_MIN_STROKE) continue;
-            boolean[] mask = chained.filledMask(b);
-            Rectangle box = b.box();
-            ShapeFeatures whole = ShapeFeatures.of(mask, box.width, box.height);
-            if (whole.aspect() > 6) continue;
-            boolean[] ring = own(chained, b, w);
-            for (boolean[] part : split(mask, box.width, box.height)) {
-                DetectedObject o = object(part, ring, box, stretched, w);
-                if (o != null) objects.add(o);
-            }
+            addObjects(chained, b, stretched, w, objects);
         }
         objects.sort(Comparator.comparingInt((DetectedObject o) -> o.box().x).thenComparingInt(o -> o.box().y));
         return new Scene(w, h, objects, null);
@@ -147,6 +131,22 @@ public final class CoreSegmenter implements SceneAnalyzer {
         return b.area() < 0.8 * whole.area() && c.holeIsBackground(b, filled);
     }
 
+    /**
+     * The objects of one region (a filled shape or an outline): its filled mask split into touching parts, each
+     * coloured by the region's own pixels; none when the region is a thin bar (aspect above 6).
+     */
+    private void addObjects(Components c, Components.Blob b, int[] rgb, int w, List<DetectedObject> objects) {
+        boolean[] mask = c.filledMask(b);
+        Rectangle box = b.box();
+        ShapeFeatures whole = ShapeFeatures.of(mask, box.width, box.height);
+        if (whole.aspect() > 6) return;
+        boolean[] own = own(c, b, w);
+        for (boolean[] part : split(mask, box.width, box.height)) {
+            DetectedObject o = object(part, own, box, rgb, w);
+            if (o != null) objects.add(o);
+        }
+    }
+
     /** The blob's own pixels as a mask over its box. */
     private static boolean[] own(Components c, Components.Blob b, int w) {
         Rectangle box = b.box();
@@ -176,8 +176,7 @@ public final class CoreSegmenter implements SceneAnalyzer {
         // Colour from the region's own pixels inside the part, away from its edges (two pixels in when it is big
         // enough); when none is that far in (a thin outline), from all of them.
         for (int pass = 0; pass < 2 && med == null; pass++) {
-            int[][] hist = new int[3][256];
-            int n = 0;
+            ChannelMedian median = new ChannelMedian();
             for (int y = y0; y <= y1; y++) {
                 for (int x = x0; x <= x1; x++) {
                     if (!part[y * box.width + x]) continue;
@@ -185,18 +184,12 @@ public final class CoreSegmenter implements SceneAnalyzer {
                     sample = ring[y * box.width + x] && (pass == 1 || area <= 40
                             || inside(ring, box.width, box.height, x, y, 1) && inside(part, box.width, box.height, x, y, area > 150 ? 2 : 1));
                     if (!sample) continue;
-                    int c = rgb[(box.y + y) * w + box.x + x];
-                    hist[0][(c >> 16) & 255]++; hist[1][(c >> 8) & 255]++; hist[2][c & 255]++;
-                    n++;
+                    median.add(rgb[(box.y + y) * w + box.x + x]);
                 }
             }
-            if (n == 0) continue;
-            med = new int[3];
-            for (int ch = 0; ch < 3; ch++) {
-                int acc = 0, v = 0;
-                while (v < 255 && (acc += hist[ch][v]) * 2 < n) v++;
-                med[ch] = v;
-            }
+            if (median.count() == 0) continue;
+            int c = median.rgb();
+            med = new int[] {(c >> 16) & 255, (c >> 8) & 255, c & 255};
         }
         if (med == null) return null;
         ShapeFeatures f = ShapeFeatures.of(m, pw, ph);

@@ -40,21 +40,11 @@ public final class Surfaces {
         Rectangle b = box.intersection(new Rectangle(0, 0, w, h));
         if (b.isEmpty()) return new Surface(false, new Rectangle(0, 0, w, h), background, 0);
         // The surface colour: the median inside the text box, where the thin glyph strokes are the minority.
-        int[][] hist = new int[3][256];
-        int n = 0;
+        ChannelMedian median = new ChannelMedian();
         for (int y = b.y; y < b.y + b.height; y++) {
-            for (int x = b.x; x < b.x + b.width; x++) {
-                int c = rgb[y * w + x];
-                hist[0][(c >> 16) & 255]++; hist[1][(c >> 8) & 255]++; hist[2][c & 255]++;
-                n++;
-            }
+            for (int x = b.x; x < b.x + b.width; x++) median.add(rgb[y * w + x]);
         }
-        int color = 0;
-        for (int ch = 0; ch < 3; ch++) {
-            int acc = 0, v = 0;
-            while (v < 255 && (acc += hist[ch][v]) * 2 < n) v++;
-            color = color << 8 | v;
-        }
+        int color = median.rgb();
         int limit2 = 28 * 28;
         boolean[] seen = new boolean[w * h];
         int[] queue = new int[w * h];

@@ -1,0 +1,25 @@
+package dev.gamagent.cli;
+
+import dev.gamagent.eval.ResultRecord;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The one home of a method's usage in a run (the reproduction's bill and its paper table both read it). */
+class MethodUsageTest {
+    private static ResultRecord record(String method, String outcome, String error, long prompt, long completion, int calls, long millis) {
+        return new ResultRecord("q", "q", 0, method, "c", null, outcome, "A", "A", "a", "A", 0.5, 0.5, 0, "single", prompt, completion,
+                false, calls, millis, null, error, "local", null);
+    }
+
+    @Test
+    void sumsTheMethodsAnsweredQuestionsLeavingOutErrorsAndOtherMethods() {
+        List<ResultRecord> rs = List.of(record("gam", "correct", null, 100, 10, 3, 500), record("gam", "wrong", null, 50, 5, 2, 250),
+                record("gam", "error", "timed out", 999, 999, 9, 9999), record("single", "correct", null, 7, 7, 1, 70));
+        assertThat(MethodUsage.of("gam", rs)).isEqualTo(new MethodUsage(5, 150, 15, 750, 2));
+        assertThat(MethodUsage.of("single", rs)).isEqualTo(new MethodUsage(1, 7, 7, 70, 1));
+        assertThat(MethodUsage.of("vote", rs)).isEqualTo(new MethodUsage(0, 0, 0, 0, 0));
+    }
+}
