@@ -3,6 +3,7 @@ package dev.gamagent.api;
 import dev.gamagent.config.Config;
 
 import java.util.Map;
+import java.util.Optional;
 
 /** A strategy that turns a question into a final answer using backends (single, cot, gam, dream+gam, ...). */
 public interface Method {
@@ -20,4 +21,12 @@ public interface Method {
      * @throws dev.gamagent.config.Config.ConfigException when the configuration's agent backends are malformed
      */
     default Map<String, String> backendRefs(Config config) { return Map.of(); }
+
+    /**
+     * The model calls one question costs under {@code config}, read from the same settings the run reads (the cost
+     * estimate and {@code gam reproduce} ask here); empty when the method states no count.
+     *
+     * @throws dev.gamagent.config.Config.ConfigException when the settings the count needs are malformed
+     */
+    default Optional<CallPlan> plannedCalls(Config config) { return Optional.empty(); }
 }

@@ -1,5 +1,6 @@
 package dev.gamagent.baseline;
 
+import dev.gamagent.api.CallPlan;
 import dev.gamagent.api.Answer;
 import dev.gamagent.api.MultiAgentMethod;
 import dev.gamagent.api.ProgressEvent;
@@ -24,11 +25,8 @@ public final class ChatEvalMethod implements MultiAgentMethod {
     @Override public Answer run(Question q, RunContext ctx) {
         Panel p = new Panel(name(), "chateval", q, ctx);
         List<String> roles = roles(p.config());
-        int turns = Math.max(1, p.integer("turns"));
-        String decision = p.string("decision").toLowerCase(Locale.ROOT);
-        if (!decision.equals("majority") && !decision.equals("judge")) {
-            throw new Config.ConfigException("chateval.decision must be 'majority' or 'judge', got '" + decision + "'");
-        }
+        int turns = turns(p.config());
+        String decision = decision(p.config());
         var sampling = p.sampling(p.number("temperature"));
         List<Panel.Agent> agents = p.seat(panel(roles));
         List<Turn> history = new ArrayList<>();
@@ -62,6 +60,24 @@ public final class ChatEvalMethod implements MultiAgentMethod {
     /** The discussants, greedy by default, each in its role. */
     @Override public List<Agent> agents(Question q, Config c) {
         return Debaters.roster("chateval", c, panel(roles(c)), c.number("chateval.temperature"));
+    }
+
+    /** Every role speaks once per turn, then the judge when {@code chateval.decision} is judge. */
+    @Override public java.util.Optional<CallPlan> plannedCalls(Config c) {
+        boolean judge = decision(c).equals("judge");
+        return java.util.Optional.of(CallPlan.fixed(roles(c).size() * turns(c) + (judge ? 1 : 0), "roles·turns" + (judge ? " + judge" : "")));
+    }
+
+    /** {@code chateval.turns}, at least 1. */
+    private static int turns(Config c) { return Math.max(1, Panel.integer("chateval", "turns", c)); }
+
+    /** {@code chateval.decision}: majority or judge. */
+    private static String decision(Config c) {
+        String decision = c.string("chateval.decision").toLowerCase(Locale.ROOT);
+        if (!decision.equals("majority") && !decision.equals("judge")) {
+            throw new Config.ConfigException("chateval.decision must be 'majority' or 'judge', got '" + decision + "'");
+        }
+        return decision;
     }
 
     private static List<String> roles(Config c) {

@@ -1,5 +1,6 @@
 package dev.gamagent.baseline;
 
+import dev.gamagent.api.CallPlan;
 import dev.gamagent.api.Answer;
 import dev.gamagent.api.Method;
 import dev.gamagent.api.Question;
@@ -13,6 +14,8 @@ import java.util.Map;
 /** Chain-of-thought (Wei et al.): one greedy call that reasons step by step, then states "ANSWER: X". */
 public final class CotMethod implements Method {
     @Override public String name() { return "cot"; }
+
+    @Override public java.util.Optional<CallPlan> plannedCalls(Config c) { return java.util.Optional.of(CallPlan.fixed(1, "one reply")); }
 
     @Override public Answer run(Question q, RunContext ctx) {
         Panel p = new Panel(name(), "cot", q, ctx);

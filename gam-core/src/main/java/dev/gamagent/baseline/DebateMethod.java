@@ -1,5 +1,6 @@
 package dev.gamagent.baseline;
 
+import dev.gamagent.api.CallPlan;
 import dev.gamagent.api.Answer;
 import dev.gamagent.api.MultiAgentMethod;
 import dev.gamagent.api.Question;
@@ -23,7 +24,7 @@ public final class DebateMethod implements MultiAgentMethod {
     @Override public Answer run(Question q, RunContext ctx) {
         Panel p = new Panel(name(), "debate", q, ctx);
         List<Panel.Agent> agents = p.seat(panel(ctx.config()));
-        int rounds = p.integer("rounds");
+        int rounds = rounds(p.config());
         var sampling = p.sampling(p.number("temperature"));
         List<Turn> prev = p.round(0, agents, a -> firstPrompt(p, a), sampling);
         p.record(0, prev, null, null);
@@ -41,6 +42,11 @@ public final class DebateMethod implements MultiAgentMethod {
     @Override public Map<String, String> backendRefs(Config c) { return Panel.backendRefs("debate", panel(c).size(), c); }
 
     @Override public List<Agent> agents(Question q, Config c) { return Debaters.roster("debate", c, panel(c), c.number("debate.temperature")); }
+
+    /** N agents answer, then answer again in each of R rounds. */
+    @Override public java.util.Optional<CallPlan> plannedCalls(Config c) { return java.util.Optional.of(CallPlan.fixed(panel(c).size() * (rounds(c) + 1), "N·(R+1)")); }
+
+    private static int rounds(Config c) { return Panel.integer("debate", "rounds", c); }
 
     private static List<Panel.Agent> panel(Config c) { return Debaters.of(c.integer("debate.agents"), "debater"); }
 

@@ -1,5 +1,6 @@
 package dev.gamagent.baseline;
 
+import dev.gamagent.api.CallPlan;
 import dev.gamagent.api.Answer;
 import dev.gamagent.api.MultiAgentMethod;
 import dev.gamagent.api.Question;
@@ -36,7 +37,7 @@ public final class DebuncMethod implements MultiAgentMethod {
         Panel p = new Panel(name(), "debunc", q, ctx);
         List<Panel.Agent> agents = p.seat(panel(ctx.config()));
         boolean weighted = weighted(ctx.config());
-        int rounds = p.integer("rounds");
+        int rounds = rounds(p.config());
         var sampling = p.sampling(p.number("temperature"));
         List<Turn> prev = p.round(0, agents, a -> firstPrompt(p, a), sampling);
         Levels levels = levels(p, prev);
@@ -151,6 +152,11 @@ public final class DebuncMethod implements MultiAgentMethod {
     @Override public Map<String, String> backendRefs(Config c) { return Panel.backendRefs("debunc", panel(c).size(), c); }
 
     @Override public List<Agent> agents(Question q, Config c) { return Debaters.roster("debunc", c, panel(c), c.number("debunc.temperature")); }
+
+    /** N agents answer, then answer again in each of R rounds. */
+    @Override public java.util.Optional<CallPlan> plannedCalls(Config c) { return java.util.Optional.of(CallPlan.fixed(panel(c).size() * (rounds(c) + 1), "N·(R+1)")); }
+
+    private static int rounds(Config c) { return Panel.integer("debunc", "rounds", c); }
 
     private static List<Panel.Agent> panel(Config c) { return Debaters.of(c.integer("debunc.agents"), "debater"); }
 

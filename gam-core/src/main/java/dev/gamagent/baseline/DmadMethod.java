@@ -1,5 +1,6 @@
 package dev.gamagent.baseline;
 
+import dev.gamagent.api.CallPlan;
 import dev.gamagent.api.Answer;
 import dev.gamagent.api.MultiAgentMethod;
 import dev.gamagent.api.Question;
@@ -23,7 +24,7 @@ public final class DmadMethod implements MultiAgentMethod {
     @Override public Answer run(Question q, RunContext ctx) {
         Panel p = new Panel(name(), "dmad", q, ctx);
         List<String> strategies = strategies(p.config());
-        int rounds = p.integer("rounds");
+        int rounds = rounds(p.config());
         List<Panel.Agent> agents = p.seat(panel(strategies));
         var sampling = p.sampling(p.number("temperature"));
         List<Turn> prev = p.round(0, agents, a -> firstPrompt(p, strategies, a), sampling);
@@ -46,6 +47,11 @@ public final class DmadMethod implements MultiAgentMethod {
     }
 
     @Override public Map<String, String> backendRefs(Config c) { return Panel.backendRefs("dmad", strategies(c).size(), c); }
+
+    /** Every strategy's agent answers, then answers again in each of R rounds. */
+    @Override public java.util.Optional<CallPlan> plannedCalls(Config c) { return java.util.Optional.of(CallPlan.fixed(strategies(c).size() * (rounds(c) + 1), "strategies·(R+1)")); }
+
+    private static int rounds(Config c) { return Panel.integer("dmad", "rounds", c); }
 
     private static List<String> strategies(Config c) {
         var n = c.node("dmad.strategies");

@@ -1,5 +1,6 @@
 package dev.gamagent.baseline;
 
+import dev.gamagent.api.CallPlan;
 import dev.gamagent.api.Answer;
 import dev.gamagent.api.MultiAgentMethod;
 import dev.gamagent.api.ProgressEvent;
@@ -40,6 +41,14 @@ public final class DwiMethod implements MultiAgentMethod {
         return Debaters.roster("dwi", c, agents(c.integer("dwi.agents")), c.number("dwi.temperature"));
     }
 
+    /** Every debater speaks in each of R rounds, then the judge decides. */
+    @Override public java.util.Optional<CallPlan> plannedCalls(Config c) { return java.util.Optional.of(CallPlan.fixed(debaters(c) * rounds(c) + 1, "N·R + judge")); }
+
+    private static int debaters(Config c) { return Panel.integer("dwi", "agents", c); }
+
+    /** {@code dwi.rounds}, at least 1. */
+    private static int rounds(Config c) { return Math.max(1, Panel.integer("dwi", "rounds", c)); }
+
     /** One spoken turn and the regions it marked. */
     private record Spoken(Turn turn, List<VisualEvidence.Mark> marks) { }
 
@@ -50,8 +59,8 @@ public final class DwiMethod implements MultiAgentMethod {
 
     @Override public Answer run(Question q, RunContext ctx) {
         Panel p = new Panel(name(), "dwi", q, ctx);
-        List<Panel.Agent> debaters = p.seat(agents(p.integer("agents")));
-        int rounds = Math.max(1, p.integer("rounds"));
+        List<Panel.Agent> debaters = p.seat(agents(debaters(p.config())));
+        int rounds = rounds(p.config());
         Sampling sampling = p.sampling(p.number("temperature"));
         String system = p.render("dwi_system", debaters.get(0), Map.of());
         String answerHint = q.isMultipleChoice() ? "<option letter>" : "<a single word or short phrase>";

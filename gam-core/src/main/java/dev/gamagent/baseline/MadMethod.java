@@ -1,5 +1,6 @@
 package dev.gamagent.baseline;
 
+import dev.gamagent.api.CallPlan;
 import dev.gamagent.api.Answer;
 import dev.gamagent.api.MultiAgentMethod;
 import dev.gamagent.api.ProgressEvent;
@@ -55,9 +56,18 @@ public final class MadMethod implements MultiAgentMethod {
     /** The same agents as DREAM probes them (the judge speaks only at the end), greedy by default. */
     @Override public List<Agent> agents(Question q, Config c) { return Debaters.roster("mad", c, agents(), c.number("mad.temperature")); }
 
+    /** 3 calls per round until the moderator stops, then 2 judge calls when it never did. */
+    @Override public java.util.Optional<CallPlan> plannedCalls(Config c) {
+        int r = maxRounds(c);
+        return java.util.Optional.of(new CallPlan(3, 3 * r + 2, "3 per round until the moderator stops, at most " + r + " rounds, + 2 judge calls"));
+    }
+
+    /** {@code mad.rounds}, at least 1: the rounds before the judge decides. */
+    private static int maxRounds(Config c) { return Math.max(1, Panel.integer("mad", "rounds", c)); }
+
     @Override public Answer run(Question q, RunContext ctx) {
         Panel p = new Panel(name, "mad", q, ctx);
-        int maxRounds = Math.max(1, p.integer("rounds"));
+        int maxRounds = maxRounds(p.config());
         String judgeSees = p.string("judge_sees").toLowerCase(Locale.ROOT);
         if (!judgeSees.equals("first") && !judgeSees.equals("all")) {
             throw new Config.ConfigException("mad.judge_sees must be 'first' (the authors' code) or 'all' (every round), got '" + judgeSees + "'");

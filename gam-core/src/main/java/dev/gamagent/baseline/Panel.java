@@ -129,8 +129,11 @@ public final class Panel {
     public RunContext context() { return ctx; }
 
     /** {@code <section>.<key>}, a whole number ≥ 0 with its default in defaults.json. */
-    public int integer(String key) {
-        int v = ctx.config().integer(section + "." + key);
+    public int integer(String key) { return integer(section, key, ctx.config()); }
+
+    /** {@code <section>.<key>} of {@code config}, a whole number ≥ 0 (what a run and its call count read alike). */
+    static int integer(String section, String key, Config config) {
+        int v = config.integer(section + "." + key);
         if (v < 0) throw new Config.ConfigException("config " + section + "." + key + " must be >= 0, got " + v);
         return v;
     }

@@ -1,5 +1,6 @@
 package dev.gamagent.baseline;
 
+import dev.gamagent.api.CallPlan;
 import dev.gamagent.api.Answer;
 import dev.gamagent.api.MultiAgentMethod;
 import dev.gamagent.api.ProgressEvent;
@@ -28,7 +29,7 @@ public final class SelfConsistencyMethod implements MultiAgentMethod {
 
     @Override public Answer run(Question q, RunContext ctx) {
         Panel p = new Panel(name(), "sc", q, ctx);
-        int k = Math.max(1, p.integer("samples"));
+        int k = samples(p.config());
         double temperature = p.number("temperature");
         Panel.Agent base = p.seat(List.of(SAMPLER)).get(0);
         String user = p.render("sc_answer", base, Map.of());
@@ -43,6 +44,15 @@ public final class SelfConsistencyMethod implements MultiAgentMethod {
         }
         p.record(0, turns, null, null);
         return p.finish(Panel.majority(turns), 0, Termination.SINGLE, Map.of("samples", k, "temperature", temperature));
+    }
+
+    /** {@code sc.samples}, at least 1: the draws per question. */
+    private static int samples(Config c) { return Math.max(1, Panel.integer("sc", "samples", c)); }
+
+    /** One request with n = k choices, or k requests where the backend returns one choice. */
+    @Override public java.util.Optional<CallPlan> plannedCalls(Config c) {
+        int k = samples(c);
+        return java.util.Optional.of(new CallPlan(1, k, "one request with n = " + k + " choices, or " + k + " where the backend returns one choice"));
     }
 
     /** {@code sc.backends}: the one backend every sample is drawn from. */

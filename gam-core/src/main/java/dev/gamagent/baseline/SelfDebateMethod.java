@@ -1,5 +1,6 @@
 package dev.gamagent.baseline;
 
+import dev.gamagent.api.CallPlan;
 import dev.gamagent.api.Answer;
 import dev.gamagent.api.MultiAgentMethod;
 import dev.gamagent.api.Question;
@@ -23,10 +24,15 @@ public final class SelfDebateMethod implements MultiAgentMethod {
         return Debaters.roster("self_debate", c, List.of(AGENT), c.number("self_debate.temperature"));
     }
 
+    /** One answer, then one refinement per round. */
+    @Override public java.util.Optional<CallPlan> plannedCalls(Config c) { return java.util.Optional.of(CallPlan.fixed(rounds(c) + 1, "R+1")); }
+
+    private static int rounds(Config c) { return Panel.integer("self_debate", "rounds", c); }
+
     @Override public Answer run(Question q, RunContext ctx) {
         Panel p = new Panel(name(), "self_debate", q, ctx);
         Panel.Agent a = p.seat(List.of(AGENT)).get(0);
-        int rounds = p.integer("rounds");
+        int rounds = rounds(p.config());
         var sampling = p.sampling(p.number("temperature"));
         Turn prev = p.ask(a, 0, p.render("self_debate_answer", a, Map.of()), sampling);
         p.record(0, List.of(prev), null, null);

@@ -1,5 +1,6 @@
 package dev.gamagent.baseline;
 
+import dev.gamagent.api.CallPlan;
 import dev.gamagent.api.ProgressEvent;
 import dev.gamagent.engine.ReplyParser;
 import dev.gamagent.api.Answer;
@@ -21,6 +22,8 @@ import java.util.Map;
 /** The direct-answer baseline ("IO"): one call, greedy, the answer as given. */
 public final class SingleMethod implements Method {
     @Override public String name() { return "single"; }
+
+    @Override public java.util.Optional<CallPlan> plannedCalls(Config c) { return java.util.Optional.of(CallPlan.fixed(1, "one reply")); }
 
     @Override public Answer run(Question q, RunContext ctx) {
         long t0 = System.nanoTime();

@@ -1,5 +1,6 @@
 package dev.gamagent.baseline;
 
+import dev.gamagent.api.CallPlan;
 import dev.gamagent.api.Answer;
 import dev.gamagent.api.MultiAgentMethod;
 import dev.gamagent.api.Question;
@@ -25,6 +26,9 @@ public final class VoteMethod implements MultiAgentMethod {
     @Override public Map<String, String> backendRefs(Config c) { return Panel.backendRefs("vote", panel(c).size(), c); }
 
     @Override public List<Agent> agents(Question q, Config c) { return Debaters.roster("vote", c, panel(c), c.number("vote.temperature")); }
+
+    /** N agents, one call each. */
+    @Override public java.util.Optional<CallPlan> plannedCalls(Config c) { return java.util.Optional.of(CallPlan.fixed(panel(c).size(), "N agents")); }
 
     private static List<Panel.Agent> panel(Config c) { return Debaters.of(c.integer("vote.agents"), "voter"); }
 

@@ -2,6 +2,7 @@ package dev.gamagent.dream;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.gamagent.api.Answer;
+import dev.gamagent.api.CallPlan;
 import dev.gamagent.api.Method;
 import dev.gamagent.api.MethodFailure;
 import dev.gamagent.api.MultiAgentMethod;
@@ -21,6 +22,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * DREAM (dynamic resolution assignment + uncertainty-guided rollback) around any method, through the
@@ -45,6 +47,26 @@ public final class DreamMethod implements Method {
     /** The backends of the inner method's agents. */
     @Override public Map<String, String> backendRefs(Config config) { return inner.backendRefs(config); }
 
+    /**
+     * The probe round (each agent at up to {@code dream.scales} scales; scales the pixel cap makes equal are probed once)
+     * and the inner method's own calls, which a Consensus skips when {@code dream.consensus_skips_debate}; empty when
+     * the inner method states no count.
+     */
+    @Override public Optional<CallPlan> plannedCalls(Config config) {
+        Optional<CallPlan> own = inner.plannedCalls(config);
+        if (own.isEmpty()) return Optional.empty();
+        CallPlan m = own.get();
+        DreamSettings s = DreamSettings.of(config);
+        int agents = agents(PROBE_QUESTION, config).size(), scales = s.scales().size();
+        boolean skip = s.consensusSkipsDebate();
+        return Optional.of(new CallPlan(agents + (skip ? 0 : m.min()), agents * scales + m.max(), agents + " agents probed at up to " + scales
+                + " scales (scales the pixel cap makes equal are probed once) + " + inner.name() + "'s " + m
+                + (skip ? "; Consensus skips the debate" : "")));
+    }
+
+    /** A question to ask the inner method for its agents when counting calls: they do not depend on its content. */
+    private static final Question PROBE_QUESTION = new Question("plan", List.of(), "?", null, Map.of("A", "a", "B", "b"));
+
 
     /**
      * The agents to probe: the inner method's own when it names them ({@link MultiAgentMethod}), else
@@ -64,7 +86,7 @@ public final class DreamMethod implements Method {
     /**
      * How many agents a method that does not name its agents runs, from its config section
      * ({@code <method>.agents}, or the size of its {@code experts} / {@code roles} / {@code strategies} list);
-     * {@code dream.agents} overrides; default 3. Shared with the cost estimate ({@code eval.recipe.ProtocolCalls}).
+     * {@code dream.agents} overrides; default 3.
      */
     public static int agentCount(Config c, String innerName) {
         var override = c.optionalInteger("dream.agents");

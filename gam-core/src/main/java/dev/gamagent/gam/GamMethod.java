@@ -1,6 +1,7 @@
 package dev.gamagent.gam;
 
 import dev.gamagent.api.Answer;
+import dev.gamagent.api.CallPlan;
 import dev.gamagent.api.MultiAgentMethod;
 import dev.gamagent.api.Question;
 import dev.gamagent.api.RunContext;
@@ -31,6 +32,21 @@ public final class GamMethod implements MultiAgentMethod {
     }
 
     @Override public Map<String, String> backendRefs(Config config) { return GamSettings.backendRefs(config); }
+
+    /**
+     * N experts answer; each debate round asks N_crit critics and the N experts again, at most K_max rounds (every
+     * round under {@code gam.record_full}); + 1 when the judge decides, which it does only after a debate round on an
+     * open question (GamController), so never in the least.
+     */
+    @Override public Optional<CallPlan> plannedCalls(Config config) {
+        GamSettings s = GamSettings.from(config);
+        int n = s.experts().size(), c = s.critics().size(), k = s.stopping().maxRounds();
+        int judge = s.judge() ? 1 : 0;
+        int max = n + k * (n + c) + judge;
+        int min = s.recordFull() ? max - judge : n;
+        return Optional.of(new CallPlan(min, max, "N experts, then per debate round N_crit critics and N experts, at most K_max = " + k
+                + " rounds" + (s.recordFull() ? " (record_full: every round runs)" : "") + (judge == 1 ? " + judge" : "")));
+    }
 
     /** The experts, the agents that answer (critics assess claims and never answer the question), greedy. */
     @Override public List<Agent> agents(Question question, Config config) {

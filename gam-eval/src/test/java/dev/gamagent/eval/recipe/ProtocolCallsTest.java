@@ -44,4 +44,15 @@ class ProtocolCallsTest {
         assertThat(ProtocolCalls.of("gam", c.with("gam.max_rounds", "9").with("gam.record_full", "true")).toString()).isEqualTo("57");
         assertThat(ProtocolCalls.of("dream+debate", c).toString()).isEqualTo("12–18");
     }
+
+    /** Issue 29: a method's settings are read once, by the method; the call count asks it and reads no key itself. */
+    @Test void readsNoMethodsSetting() throws java.io.IOException {
+        String src = java.nio.file.Files.readString(java.nio.file.Path.of(System.getProperty("gam.root", "."), "gam-eval/src/main/java/dev/gamagent/eval/recipe/ProtocolCalls.java"));
+        assertThat(src).doesNotContainPattern("\\.(integer|number|bool|string|node|optionalInteger|optionalString)\\(")
+                .doesNotContainPattern("\"[a-z_]+\\.[a-z_]+\"");
+        for (String m : new String[]{"debate", "mad", "gam", "dream+debate"}) {
+            assertThat(ProtocolCalls.of(m, Config.defaults()).how())
+                    .isEqualTo(MethodRegistry.create(m).plannedCalls(Config.defaults()).orElseThrow().how());
+        }
+    }
 }
