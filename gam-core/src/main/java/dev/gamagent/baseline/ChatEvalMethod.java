@@ -69,7 +69,7 @@ public final class ChatEvalMethod implements MultiAgentMethod {
     }
 
     /** {@code chateval.turns}, at least 1. */
-    private static int turns(Config c) { return Math.max(1, Panel.integer("chateval", "turns", c)); }
+    private static int turns(Config c) { return Math.max(1, new Panel.Section("chateval", c).integer("turns")); }
 
     /** {@code chateval.decision}: majority or judge. */
     private static String decision(Config c) {

@@ -156,7 +156,7 @@ public final class DebuncMethod implements MultiAgentMethod {
     /** N agents answer, then answer again in each of R rounds. */
     @Override public java.util.Optional<CallPlan> plannedCalls(Config c) { return java.util.Optional.of(CallPlan.fixed(panel(c).size() * (rounds(c) + 1), "N·(R+1)")); }
 
-    private static int rounds(Config c) { return Panel.integer("debunc", "rounds", c); }
+    private static int rounds(Config c) { return new Panel.Section("debunc", c).integer("rounds"); }
 
     private static List<Panel.Agent> panel(Config c) { return Debaters.of(c.integer("debunc.agents"), "debater"); }
 

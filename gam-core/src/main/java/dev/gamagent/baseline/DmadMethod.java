@@ -51,7 +51,7 @@ public final class DmadMethod implements MultiAgentMethod {
     /** Every strategy's agent answers, then answers again in each of R rounds. */
     @Override public java.util.Optional<CallPlan> plannedCalls(Config c) { return java.util.Optional.of(CallPlan.fixed(strategies(c).size() * (rounds(c) + 1), "strategies·(R+1)")); }
 
-    private static int rounds(Config c) { return Panel.integer("dmad", "rounds", c); }
+    private static int rounds(Config c) { return new Panel.Section("dmad", c).integer("rounds"); }
 
     private static List<String> strategies(Config c) {
         var n = c.node("dmad.strategies");

@@ -44,10 +44,10 @@ public final class DwiMethod implements MultiAgentMethod {
     /** Every debater speaks in each of R rounds, then the judge decides. */
     @Override public java.util.Optional<CallPlan> plannedCalls(Config c) { return java.util.Optional.of(CallPlan.fixed(debaters(c) * rounds(c) + 1, "N·R + judge")); }
 
-    private static int debaters(Config c) { return Panel.integer("dwi", "agents", c); }
+    private static int debaters(Config c) { return new Panel.Section("dwi", c).integer("agents"); }
 
     /** {@code dwi.rounds}, at least 1. */
-    private static int rounds(Config c) { return Math.max(1, Panel.integer("dwi", "rounds", c)); }
+    private static int rounds(Config c) { return Math.max(1, new Panel.Section("dwi", c).integer("rounds")); }
 
     /** One spoken turn and the regions it marked. */
     private record Spoken(Turn turn, List<VisualEvidence.Mark> marks) { }

@@ -63,7 +63,7 @@ public final class MadMethod implements MultiAgentMethod {
     }
 
     /** {@code mad.rounds}, at least 1: the rounds before the judge decides. */
-    private static int maxRounds(Config c) { return Math.max(1, Panel.integer("mad", "rounds", c)); }
+    private static int maxRounds(Config c) { return Math.max(1, new Panel.Section("mad", c).integer("rounds")); }
 
     @Override public Answer run(Question q, RunContext ctx) {
         Panel p = new Panel(name, "mad", q, ctx);

@@ -129,13 +129,16 @@ public final class Panel {
     public RunContext context() { return ctx; }
 
     /** {@code <section>.<key>}, a whole number ≥ 0 with its default in defaults.json. */
-    public int integer(String key) { return integer(section, key, ctx.config()); }
+    public int integer(String key) { return new Section(section, ctx.config()).integer(key); }
 
-    /** {@code <section>.<key>} of {@code config}, a whole number ≥ 0 (what a run and its call count read alike). */
-    static int integer(String section, String key, Config config) {
-        int v = config.integer(section + "." + key);
-        if (v < 0) throw new Config.ConfigException("config " + section + "." + key + " must be >= 0, got " + v);
-        return v;
+    /** A method's config section as its run reads it, so the run and the method's call count read a setting alike. */
+    record Section(String name, Config config) {
+        /** {@code <name>.<key>}, a whole number ≥ 0 with its default in defaults.json. */
+        int integer(String key) {
+            int v = config.integer(name + "." + key);
+            if (v < 0) throw new Config.ConfigException("config " + name + "." + key + " must be >= 0, got " + v);
+            return v;
+        }
     }
 
     /** {@code <section>.<key>}, a number with its default in defaults.json. */

@@ -47,7 +47,7 @@ public final class SelfConsistencyMethod implements MultiAgentMethod {
     }
 
     /** {@code sc.samples}, at least 1: the draws per question. */
-    private static int samples(Config c) { return Math.max(1, Panel.integer("sc", "samples", c)); }
+    private static int samples(Config c) { return Math.max(1, new Panel.Section("sc", c).integer("samples")); }
 
     /** One request with n = k choices, or k requests where the backend returns one choice. */
     @Override public java.util.Optional<CallPlan> plannedCalls(Config c) {

@@ -27,7 +27,7 @@ public final class SelfDebateMethod implements MultiAgentMethod {
     /** One answer, then one refinement per round. */
     @Override public java.util.Optional<CallPlan> plannedCalls(Config c) { return java.util.Optional.of(CallPlan.fixed(rounds(c) + 1, "R+1")); }
 
-    private static int rounds(Config c) { return Panel.integer("self_debate", "rounds", c); }
+    private static int rounds(Config c) { return new Panel.Section("self_debate", c).integer("rounds"); }
 
     @Override public Answer run(Question q, RunContext ctx) {
         Panel p = new Panel(name(), "self_debate", q, ctx);
