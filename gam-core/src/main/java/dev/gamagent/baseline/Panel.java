@@ -147,14 +147,6 @@ public final class Panel {
     /** {@code <section>.<key>}, a text with its default in defaults.json. */
     public String string(String key) { return ctx.config().string(section + "." + key); }
 
-    public List<String> strings(String key, List<String> fallback) {
-        var n = ctx.config().node(section + "." + key);
-        if (!n.isArray() || n.isEmpty()) return fallback;
-        List<String> out = new ArrayList<>();
-        n.forEach(x -> out.add(x.asText()));
-        return out;
-    }
-
     /** Sampling for this method's agents: {@code <section>.max_tokens} and the configured top-k log-probs. */
     public Sampling sampling(double temperature) {
         Sampling g = Sampling.greedy(integer("max_tokens"), ctx.config().integer("logprobs.top_k"));
