@@ -16,20 +16,14 @@ import java.util.Random;
  * grid lines on harder items. Values are multiples of 5 and all distinct, so tallest and shortest are unique;
  * hard charts use 9 px labels and neighbouring values.
  */
-final class ChartScenes {
+final class ChartScenes extends Scenes {
     static final List<String> LABELS = List.of("apple", "pear", "plum", "kiwi", "lime", "fig", "mango", "grape",
             "peach", "berry", "melon", "lemon");
     private static final int[] MAXIMA = {20, 40, 50, 60, 80, 100};
     private static final Color AXIS = new Color(20, 20, 20);
 
-    private final Random rng;
-    private final Difficulty d;
-    private final RenderStyle style;
-
     ChartScenes(Random rng, Difficulty d, RenderStyle style) {
-        this.rng = rng;
-        this.d = d;
-        this.style = style;
+        super(rng, d, style);
     }
 
     BenchItem item(int index) {
@@ -51,7 +45,7 @@ final class ChartScenes {
         Collections.shuffle(names, rng);
         List<String> labels = new ArrayList<>(names.subList(0, n));
 
-        Canvas c = ShapeScenes.newCanvas(rng, d, style);
+        Canvas c = newCanvas();
         List<PlacedText> texts = new ArrayList<>();
         ChartTruth truth = draw(c, labels, values, max, step, texts);
         Draft draft = question(labels, values, max);

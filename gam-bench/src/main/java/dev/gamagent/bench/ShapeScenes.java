@@ -11,31 +11,15 @@ import java.util.Random;
 import java.util.Set;
 
 /** Scenes of filled shapes for the count, color, shape and spatial families (CONTRACTS §3 templates). */
-final class ShapeScenes {
-    private static final int[] WIDTHS = {448, 512, 576, 640, 704, 768};
-    private final Random rng;
-    private final Difficulty d;
-    private final RenderStyle style;
-
+final class ShapeScenes extends Scenes {
     ShapeScenes(Random rng, Difficulty d, RenderStyle style) {
-        this.rng = rng;
-        this.d = d;
-        this.style = style;
+        super(rng, d, style);
     }
 
     private record Spec(String shape, String color) { }
 
-    /** A canvas of the style's size (classic: 448–768 px wide at 4:3, drawn from the scene's source) and a light background. */
-    static Canvas newCanvas(Random rng, Difficulty d, RenderStyle style) {
-        // The classic width is drawn in every style, so a seed asks the same questions in either rendering.
-        int classic = WIDTHS[rng.nextInt(WIDTHS.length)];
-        int w = style.classicSize() ? classic : style.width(), h = style.classicSize() ? (classic * 3 / 4) & ~1 : style.height();
-        Color bg = d.lowContrast() ? Palette.LOW_CONTRAST_BACKGROUND : Palette.pick(Palette.BACKGROUNDS, rng);
-        return new Canvas(w, h, bg, style);
-    }
-
     BenchItem count(int index) {
-        Canvas canvas = newCanvas(rng, d, style);
+        Canvas canvas = newCanvas();
         List<Spec> specs = new ArrayList<>();
         String question;
         int k;
@@ -76,7 +60,7 @@ final class ShapeScenes {
      * by its colour. Distractors prefer the other objects' values of the asked attribute.
      */
     private BenchItem askOther(int index, boolean askColor) {
-        Canvas canvas = newCanvas(rng, d, style);
+        Canvas canvas = newCanvas();
         String shape = Palette.pick(Palette.SHAPES, rng);
         String color = Palette.pick(Palette.COLORS, rng);
         List<Spec> specs = new ArrayList<>();
@@ -101,7 +85,7 @@ final class ShapeScenes {
     BenchItem spatial(int index) {
         int variant = rng.nextInt(5);
         for (int attempt = 0; attempt < 200; attempt++) {
-            Canvas canvas = newCanvas(rng, d, style);
+            Canvas canvas = newCanvas();
             int n = 3 + rng.nextInt(Math.max(2, d.clutter() - 1));
             List<Spec> specs = uniqueSpecs(n);
             List<PlacedShape> placed = place(canvas, specs);

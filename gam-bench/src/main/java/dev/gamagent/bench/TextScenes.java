@@ -20,7 +20,7 @@ import java.util.Random;
  * decoy: a wrong option written on the background below the target when there is room. Distractors are similar words: the nearest vocabulary word by edit
  * distance and confusable-letter variants (o/c/e, l/i/t, n/h/m ...).
  */
-final class TextScenes {
+final class TextScenes extends Scenes {
     static final List<String> WORDS = List.of(
             "market", "marker", "master", "basket", "bakery", "butter", "button", "garden", "golden", "harbor",
             "harvest", "station", "stadium", "exit", "enter", "open", "opera", "closed", "clover", "river",
@@ -40,20 +40,14 @@ final class TextScenes {
             Map.entry('w', "v"));
     private static final List<String> HEADINGS = List.of("NOTICE", "WARNING", "MENU", "TICKET", "RECEIPT", "INFO");
 
-    private final Random rng;
-    private final Difficulty d;
-    private final RenderStyle style;
-
     TextScenes(Random rng, Difficulty d, RenderStyle style) {
-        this.rng = rng;
-        this.d = d;
-        this.style = style;
+        super(rng, d, style);
     }
 
     BenchItem item(int index) {
         String word = Palette.pick(WORDS, rng);
         List<String> distractors = similarWords(word);
-        Canvas canvas = ShapeScenes.newCanvas(rng, d, style);
+        Canvas canvas = newCanvas();
         int variant = rng.nextInt(3);
         List<PlacedText> texts = new ArrayList<>();
         String question;

@@ -3,7 +3,6 @@ package dev.gamagent.bench;
 import dev.gamagent.bench.VideoPhrasings.Kind;
 import dev.gamagent.bench.VideoTruth.Track;
 
-import java.awt.Color;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
@@ -23,36 +22,25 @@ import java.util.Set;
  * The difficulty sets sizes, clutter, noise and contrast as in the image families; the style sets the size,
  * anti-aliasing, outlines and JPEG compression of every frame.
  */
-final class VideoScenes {
+final class VideoScenes extends Scenes {
     static final int STEPS = 8;
     static final int FRAMES_PER_STEP = 3;
     static final double FPS = 6.0;
     /** Lamp colours: black and grey lamps would look off when lit. */
     static final List<String> LIGHT_COLORS = List.of("red", "green", "blue", "yellow", "orange", "purple");
     static final List<String> DIRECTIONS = List.of("left", "right", "up", "down");
-    private static final int[] WIDTHS = {448, 512, 576, 640, 704, 768};
 
-    private final Random rng;
-    private final Difficulty d;
-    private final RenderStyle style;
-    private int width;
-    private int height;
-    private Color background;
+    private Backdrop frame;
 
     VideoScenes(Random rng, Difficulty d, RenderStyle style) {
-        this.rng = rng;
-        this.d = d;
-        this.style = style;
+        super(rng, d, style);
     }
 
     /** An item of a kind drawn from the item's random source. */
     VideoItem item(int index) { return item(index, Kind.values()[rng.nextInt(Kind.values().length)]); }
 
     VideoItem item(int index, Kind kind) {
-        int classic = WIDTHS[rng.nextInt(WIDTHS.length)];
-        width = style.classicSize() ? classic : style.width();
-        height = style.classicSize() ? (classic * 3 / 4) & ~1 : style.height();
-        background = d.lowContrast() ? Palette.LOW_CONTRAST_BACKGROUND : Palette.pick(Palette.BACKGROUNDS, rng);
+        frame = backdrop();
         for (int attempt = 0; attempt < 200; attempt++) {
             VideoItem item = switch (kind) {
                 case DIRECTION -> direction(index);
@@ -72,7 +60,7 @@ final class VideoScenes {
 
     private double rotation() { return d.maxRotationDeg() == 0 ? 0 : Math.toRadians((rng.nextDouble() * 2 - 1) * d.maxRotationDeg()); }
 
-    private int rgb(String color) { return Palette.jittered(color, rng, background, d.contrastBlend()).getRGB() & 0xFFFFFF; }
+    private int rgb(String color) { return Palette.jittered(color, rng, frame.background(), d.contrastBlend()).getRGB() & 0xFFFFFF; }
 
     /** Which way one object moves; the options are directions. */
     private VideoItem direction(int index) {
@@ -177,7 +165,7 @@ final class VideoScenes {
     private VideoItem finish(int index, Kind kind, Map<String, String> values, String correct, List<String> distractors, Layout layout) {
         String question = VideoPhrasings.pick(kind, rng, values);
         LetteredOptions lettered = LetteredOptions.place(correct, distractors, rng);
-        VideoTruth truth = new VideoTruth(width, height, background.getRGB() & 0xFFFFFF, STEPS, FRAMES_PER_STEP, FPS, layout.tracks);
+        VideoTruth truth = new VideoTruth(frame.width(), frame.height(), frame.background().getRGB() & 0xFFFFFF, STEPS, FRAMES_PER_STEP, FPS, layout.tracks);
         return new VideoItem(index, kind, question, "", lettered.options(), lettered.answer(), d.tag(), d.noiseFraction(), rng.nextLong(), truth, style);
     }
 
@@ -200,7 +188,7 @@ final class VideoScenes {
 
         Track still(Spec s, double r, int appears, boolean light, List<Boolean> lit) {
             for (int t = 0; t < 300; t++) {
-                double x = r + 8 + rng.nextDouble() * (width - 2 * r - 16), y = r + 8 + rng.nextDouble() * (height - 2 * r - 16);
+                double x = r + 8 + rng.nextDouble() * (frame.width() - 2 * r - 16), y = r + 8 + rng.nextDouble() * (frame.height() - 2 * r - 16);
                 Track track = new Track(light ? "lamp" : s.shape(), s.color(), rgb(s.color()), light, r, light ? 0 : rotation(),
                         x, y, x, y, appears, lit);
                 if (fits(track)) {
@@ -214,10 +202,10 @@ final class VideoScenes {
         /** A shape moving {@code dir} over {@code fraction} of the frame's width (left, right) or height (up, down). */
         Track moving(Spec s, String dir, double r, double fraction) {
             boolean horizontal = dir.equals("left") || dir.equals("right");
-            double extent = horizontal ? width : height, travel = fraction * (extent - 2 * r - 16);
+            double extent = horizontal ? frame.width() : frame.height(), travel = fraction * (extent - 2 * r - 16);
             for (int t = 0; t < 300; t++) {
                 double a = r + 8 + rng.nextDouble() * (extent - 2 * r - 16 - travel), b = a + travel;
-                double across = (horizontal ? height : width), c = r + 8 + rng.nextDouble() * (across - 2 * r - 16);
+                double across = (horizontal ? frame.height() : frame.width()), c = r + 8 + rng.nextDouble() * (across - 2 * r - 16);
                 boolean backwards = dir.equals("left") || dir.equals("up");
                 double from = backwards ? b : a, to = backwards ? a : b;
                 Track track = horizontal

@@ -1,0 +1,40 @@
+package dev.gamagent.bench;
+
+import java.awt.Color;
+import java.util.Random;
+
+/**
+ * A scene generator: draws one family's items from an item's random source, at the item's difficulty and in its
+ * rendering style, every scene on a backdrop of the style's size drawn first from that source.
+ */
+abstract class Scenes {
+    private static final int[] WIDTHS = {448, 512, 576, 640, 704, 768};
+
+    final Random rng;
+    final Difficulty d;
+    final RenderStyle style;
+
+    Scenes(Random rng, Difficulty d, RenderStyle style) {
+        this.rng = rng;
+        this.d = d;
+        this.style = style;
+    }
+
+    /** The size of a scene's image (of every frame of a clip) and its background colour. */
+    record Backdrop(int width, int height, Color background) { }
+
+    /** A backdrop of the style's size (classic: 448–768 px wide at 4:3, drawn from the scene's source) and a light background. */
+    Backdrop backdrop() {
+        // The classic width is drawn in every style, so a seed asks the same questions in either rendering.
+        int classic = WIDTHS[rng.nextInt(WIDTHS.length)];
+        int w = style.classicSize() ? classic : style.width(), h = style.classicSize() ? (classic * 3 / 4) & ~1 : style.height();
+        Color bg = d.lowContrast() ? Palette.LOW_CONTRAST_BACKGROUND : Palette.pick(Palette.BACKGROUNDS, rng);
+        return new Backdrop(w, h, bg);
+    }
+
+    /** A canvas on a new {@link #backdrop()}, drawn in the scene's style. */
+    Canvas newCanvas() {
+        Backdrop b = backdrop();
+        return new Canvas(b.width(), b.height(), b.background(), style);
+    }
+}
