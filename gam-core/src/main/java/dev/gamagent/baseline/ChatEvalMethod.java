@@ -80,13 +80,8 @@ public final class ChatEvalMethod implements MultiAgentMethod {
         return decision;
     }
 
-    private static List<String> roles(Config c) {
-        var n = c.node("chateval.roles");
-        List<String> roles = new ArrayList<>();
-        if (n.isArray()) n.forEach(x -> roles.add(x.asText()));
-        if (roles.isEmpty()) Config.defaults().node("chateval.roles").forEach(x -> roles.add(x.asText())); // an empty list: the default roles
-        return roles;
-    }
+    /** {@code chateval.roles}; an empty list means the default roles. */
+    private static List<String> roles(Config c) { return new Panel.Section("chateval", c).strings("roles"); }
 
     private static List<Panel.Agent> panel(List<String> roles) {
         List<Panel.Agent> agents = new ArrayList<>();

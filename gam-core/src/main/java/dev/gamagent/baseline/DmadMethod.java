@@ -53,13 +53,8 @@ public final class DmadMethod implements MultiAgentMethod {
 
     private static int rounds(Config c) { return new Panel.Section("dmad", c).integer("rounds"); }
 
-    private static List<String> strategies(Config c) {
-        var n = c.node("dmad.strategies");
-        List<String> strategies = new ArrayList<>();
-        if (n.isArray()) n.forEach(x -> strategies.add(x.asText()));
-        if (strategies.isEmpty()) Config.defaults().node("dmad.strategies").forEach(x -> strategies.add(x.asText())); // an empty list: the default strategies
-        return strategies;
-    }
+    /** {@code dmad.strategies}; an empty list means the default strategies. */
+    private static List<String> strategies(Config c) { return new Panel.Section("dmad", c).strings("strategies"); }
 
     /** One agent per strategy: id {@code scene-graph}, role {@code scene graph reasoner}. */
     private static List<Panel.Agent> panel(List<String> strategies) {

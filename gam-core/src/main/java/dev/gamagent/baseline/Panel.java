@@ -139,6 +139,15 @@ public final class Panel {
             if (v < 0) throw new Config.ConfigException("config " + name + "." + key + " must be >= 0, got " + v);
             return v;
         }
+
+        /** {@code <name>.<key>}, a list of texts; an empty or absent list means the list defaults.json gives. */
+        List<String> strings(String key) {
+            List<String> out = new ArrayList<>();
+            var n = config.node(name + "." + key);
+            if (n.isArray()) n.forEach(x -> out.add(x.asText()));
+            if (out.isEmpty()) Config.defaults().node(name + "." + key).forEach(x -> out.add(x.asText()));
+            return out;
+        }
     }
 
     /** {@code <section>.<key>}, a number with its default in defaults.json. */
