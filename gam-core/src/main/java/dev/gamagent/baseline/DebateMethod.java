@@ -19,14 +19,16 @@ import java.util.Optional;
  * {@code debate.rounds} counts the rounds after the first answers, so calls = N·(R+1).
  */
 public final class DebateMethod implements MultiAgentMethod {
+    private static final DebateRounds ROUNDS = new DebateRounds("debate");
+
     @Override public String name() { return "debate"; }
 
     @Override public Answer run(Question q, RunContext ctx) {
         Panel p = new Panel(name(), "debate", q, ctx);
-        List<Panel.Agent> agents = p.seat(panel(ctx.config()));
-        int rounds = rounds(p.config());
+        List<Panel.Agent> agents = p.seat(ROUNDS.debaters(ctx.config()));
+        int rounds = ROUNDS.rounds(p.config());
         var sampling = p.sampling(p.number("temperature"));
-        List<Turn> prev = p.round(0, agents, a -> firstPrompt(p, a), sampling);
+        List<Turn> prev = p.round(0, agents, a -> ROUNDS.firstPrompt(p, a), sampling);
         p.record(0, prev, null, null);
         p.decided(Panel.majority(prev));
         for (int k = 1; k <= rounds; k++) {
@@ -39,31 +41,19 @@ public final class DebateMethod implements MultiAgentMethod {
         return p.finish(Panel.majority(prev), rounds, Termination.FIXED_ROUNDS, null);
     }
 
-    @Override public Map<String, String> backendRefs(Config c) { return Panel.backendRefs("debate", panel(c).size(), c); }
+    @Override public Map<String, String> backendRefs(Config c) { return ROUNDS.backendRefs(c); }
 
-    @Override public List<Agent> agents(Question q, Config c) { return Debaters.roster("debate", c, panel(c), c.number("debate.temperature")); }
+    @Override public List<Agent> agents(Question q, Config c) { return ROUNDS.roster(c); }
 
-    /** N agents answer, then answer again in each of R rounds. */
-    @Override public java.util.Optional<CallPlan> plannedCalls(Config c) { return java.util.Optional.of(CallPlan.fixed(panel(c).size() * (rounds(c) + 1), "N·(R+1)")); }
+    @Override public Optional<CallPlan> plannedCalls(Config c) { return ROUNDS.plannedCalls(c); }
 
-    private static int rounds(Config c) { return new Panel.Section("debate", c).integer("rounds"); }
-
-    private static List<Panel.Agent> panel(Config c) { return Debaters.of(c.integer("debate.agents"), "debater"); }
-
-    private static String firstPrompt(Panel p, Panel.Agent a) { return p.render("debate_answer", a, Map.of()); }
-
-    /** Agent {@code index}'s round-0 request with the given images (DREAM's probe asks exactly this). */
     @Override public Optional<Opening> opening(Question q, RunContext ctx, int index, List<Picture> images) {
-        List<Panel.Agent> agents = panel(ctx.config());
-        if (index < 0 || index >= agents.size()) return Optional.empty();
-        Panel p = new Panel(name(), "debate", q, ctx);
-        return Optional.of(p.opening(agents.get(index), firstPrompt(p, agents.get(index)), p.sampling(p.number("temperature")), images));
+        return ROUNDS.opening(name(), q, ctx, index, images);
     }
 
     private static String revisePrompt(Panel p, Panel.Agent a, List<Turn> last) {
-        Turn own = Debaters.find(last, a.id());
         return p.render("debate_revise", a, Map.of(
-                "previous", own != null && own.ok() ? Panel.body(own, false) : "(no previous answer)",
+                "previous", Debaters.previous(last, a.id()),
                 "peers", Panel.peers(a.id(), last, null, false)));
     }
 

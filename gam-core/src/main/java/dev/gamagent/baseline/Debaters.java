@@ -33,8 +33,14 @@ final class Debaters {
                 instructions.apply(a), temperature)).toList();
     }
 
+    /** Agent {@code id}'s own answer of the last round as a revise prompt shows it, or "(no previous answer)" when it gave none. */
+    static String previous(List<Turn> last, String id) {
+        Turn own = find(last, id);
+        return own != null && own.ok() ? Panel.body(own, false) : "(no previous answer)";
+    }
+
     /** The turn of {@code id} in a round, or null. */
-    static Turn find(List<Turn> round, String id) {
+    private static Turn find(List<Turn> round, String id) {
         for (Turn t : round) if (t.id().equals(id)) return t;
         return null;
     }

@@ -10,6 +10,7 @@ import dev.gamagent.api.Trace;
 import dev.gamagent.backend.Choice;
 import dev.gamagent.config.Config;
 import dev.gamagent.engine.ReplyParser;
+import dev.gamagent.image.Picture;
 import dev.gamagent.uncertainty.MeanTokenEntropy;
 
 import java.util.ArrayList;
@@ -31,27 +32,26 @@ import java.util.TreeSet;
  * first. {@code debunc.decision = weighted} keeps the earlier confidence-weighted vote (weight 1 − U) as an option.
  */
 public final class DebuncMethod implements MultiAgentMethod {
+    private static final DebateRounds ROUNDS = new DebateRounds("debunc");
+
     @Override public String name() { return "debunc"; }
 
     @Override public Answer run(Question q, RunContext ctx) {
         Panel p = new Panel(name(), "debunc", q, ctx);
-        List<Panel.Agent> agents = p.seat(panel(ctx.config()));
+        List<Panel.Agent> agents = p.seat(ROUNDS.debaters(ctx.config()));
         boolean weighted = weighted(ctx.config());
-        int rounds = rounds(p.config());
+        int rounds = ROUNDS.rounds(p.config());
         var sampling = p.sampling(p.number("temperature"));
-        List<Turn> prev = p.round(0, agents, a -> firstPrompt(p, a), sampling);
+        List<Turn> prev = p.round(0, agents, a -> ROUNDS.firstPrompt(p, a), sampling);
         Levels levels = levels(p, prev);
         p.record(0, prev, weighted ? weights(prev) : null, levels.extra());
         p.decided(verdict(prev, weighted));
         for (int k = 1; k <= rounds; k++) {
             List<Turn> last = prev;
             Levels shown = levels;
-            List<Turn> now = p.round(k, agents, a -> {
-                Turn own = Debaters.find(last, a.id());
-                return p.render("debunc_revise", a, Map.of(
-                        "previous", own != null && own.ok() ? Panel.body(own, false) : "(no previous answer)",
-                        "peers", peers(a.id(), last, shown)));
-            }, sampling);
+            List<Turn> now = p.round(k, agents, a -> p.render("debunc_revise", a, Map.of(
+                    "previous", Debaters.previous(last, a.id()),
+                    "peers", peers(a.id(), last, shown))), sampling);
             prev = DebateMethod.carryOver(now, last);
             levels = levels(p, prev);
             p.record(k, now, weighted ? weights(now) : null, levels.extra());
@@ -149,25 +149,14 @@ public final class DebuncMethod implements MultiAgentMethod {
         return sb.toString().strip();
     }
 
-    @Override public Map<String, String> backendRefs(Config c) { return Panel.backendRefs("debunc", panel(c).size(), c); }
+    @Override public Map<String, String> backendRefs(Config c) { return ROUNDS.backendRefs(c); }
 
-    @Override public List<Agent> agents(Question q, Config c) { return Debaters.roster("debunc", c, panel(c), c.number("debunc.temperature")); }
+    @Override public List<Agent> agents(Question q, Config c) { return ROUNDS.roster(c); }
 
-    /** N agents answer, then answer again in each of R rounds. */
-    @Override public java.util.Optional<CallPlan> plannedCalls(Config c) { return java.util.Optional.of(CallPlan.fixed(panel(c).size() * (rounds(c) + 1), "N·(R+1)")); }
+    @Override public Optional<CallPlan> plannedCalls(Config c) { return ROUNDS.plannedCalls(c); }
 
-    private static int rounds(Config c) { return new Panel.Section("debunc", c).integer("rounds"); }
-
-    private static List<Panel.Agent> panel(Config c) { return Debaters.of(c.integer("debunc.agents"), "debater"); }
-
-    private static String firstPrompt(Panel p, Panel.Agent a) { return p.render("debunc_answer", a, Map.of()); }
-
-    /** Agent {@code index}'s round-0 request with the given images (DREAM's probe asks exactly this). */
-    @Override public Optional<Opening> opening(Question q, RunContext ctx, int index, List<dev.gamagent.image.Picture> images) {
-        List<Panel.Agent> agents = panel(ctx.config());
-        if (index < 0 || index >= agents.size()) return Optional.empty();
-        Panel p = new Panel(name(), "debunc", q, ctx);
-        return Optional.of(p.opening(agents.get(index), firstPrompt(p, agents.get(index)), p.sampling(p.number("temperature")), images));
+    @Override public Optional<Opening> opening(Question q, RunContext ctx, int index, List<Picture> images) {
+        return ROUNDS.opening(name(), q, ctx, index, images);
     }
 
     /** DebUnc's own rule over the answers DREAM's rollback kept: the plain majority (or the 1 − U vote), read replies only. */

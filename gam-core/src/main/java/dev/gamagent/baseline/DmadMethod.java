@@ -32,13 +32,10 @@ public final class DmadMethod implements MultiAgentMethod {
         p.decided(Panel.majority(prev));
         for (int k = 1; k <= rounds; k++) {
             List<Turn> last = prev;
-            List<Turn> now = p.round(k, agents, a -> {
-                Turn own = Debaters.find(last, a.id());
-                return p.render("dmad_revise", a, Map.of(
-                        "strategy", strategy(p, strategies.get(a.index())),
-                        "previous", own != null && own.ok() ? Panel.body(own, false) : "(no previous answer)",
-                        "peers", Panel.peers(a.id(), last, null, false)));
-            }, sampling);
+            List<Turn> now = p.round(k, agents, a -> p.render("dmad_revise", a, Map.of(
+                    "strategy", strategy(p, strategies.get(a.index())),
+                    "previous", Debaters.previous(last, a.id()),
+                    "peers", Panel.peers(a.id(), last, null, false))), sampling);
             p.record(k, now, null, null);
             prev = DebateMethod.carryOver(now, last);
             p.decided(Panel.majority(prev));
