@@ -54,14 +54,9 @@ final class AnthropicBackend extends HttpChatBackend {
         ObjectNode b = Json.MAPPER.createObjectNode();
         b.put("model", model);
         b.put("max_tokens", r.maxTokens());
-        StringBuilder system = new StringBuilder();
         ArrayNode msgs = Json.MAPPER.createArrayNode();
         for (ChatMessage m : r.messages()) {
-            if (m.role() == ChatMessage.Role.SYSTEM) {
-                if (system.length() > 0) system.append('\n');
-                system.append(m.text());
-                continue;
-            }
+            if (m.role() == ChatMessage.Role.SYSTEM) continue; // sent in a field of its own, below
             ObjectNode o = msgs.addObject();
             o.put("role", m.role().wire());
             ArrayNode content = o.putArray("content");
@@ -73,7 +68,8 @@ final class AnthropicBackend extends HttpChatBackend {
                 }
             }
         }
-        if (system.length() > 0) b.put("system", system.toString());
+        String system = r.systemText();
+        if (!system.isEmpty()) b.put("system", system);
         b.set("messages", msgs);
         b.put("temperature", Math.max(0.0, Math.min(1.0, r.temperature()))); // Anthropic accepts 0..1 only
         return b;

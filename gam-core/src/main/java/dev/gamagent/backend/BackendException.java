@@ -7,50 +7,51 @@ import java.time.Duration;
  * Messages name the endpoint and never contain API keys.
  */
 public abstract sealed class BackendException extends RuntimeException
-        permits BackendException.RateLimited, BackendException.ServerUnavailable, BackendException.InvalidRequest,
-        BackendException.Timeout, BackendException.ConnectionFailed, BackendException.MalformedResponse,
-        BackendException.Unauthorized, BackendException.ReplyTooLarge {
+        permits BackendException.RetryLater, BackendException.Refused, BackendException.Timeout,
+        BackendException.ConnectionFailed, BackendException.MalformedResponse, BackendException.ReplyTooLarge {
 
     protected BackendException(String message, Throwable cause) { super(message, cause); }
 
     public abstract boolean retryable();
 
-    /** HTTP 429 (and 408/409 which servers use for overload); {@code retryAfter} from the header, or null. */
-    public static final class RateLimited extends BackendException {
-        private final Duration retryAfter;
+    /** An HTTP status the server may lift later: the status and its {@code Retry-After} (or null); retried. */
+    public abstract static sealed class RetryLater extends BackendException permits RateLimited, ServerUnavailable {
         private final int status;
-        public RateLimited(String message, int status, Duration retryAfter) { super(message, null); this.status = status; this.retryAfter = retryAfter; }
-        public Duration retryAfter() { return retryAfter; }
+        private final Duration retryAfter;
+        private RetryLater(String message, int status, Duration retryAfter) { super(message, null); this.status = status; this.retryAfter = retryAfter; }
         public int status() { return status; }
+        public Duration retryAfter() { return retryAfter; }
         @Override public boolean retryable() { return true; }
+    }
+
+    /** HTTP 429 (and 408/409 which servers use for overload); {@code retryAfter} from the header, or null. */
+    public static final class RateLimited extends RetryLater {
+        public RateLimited(String message, int status, Duration retryAfter) { super(message, status, retryAfter); }
     }
 
     /** HTTP 5xx. */
-    public static final class ServerUnavailable extends BackendException {
-        private final int status;
-        private final Duration retryAfter;
-        public ServerUnavailable(String message, int status, Duration retryAfter) { super(message, null); this.status = status; this.retryAfter = retryAfter; }
-        public int status() { return status; }
-        public Duration retryAfter() { return retryAfter; }
-        @Override public boolean retryable() { return true; }
+    public static final class ServerUnavailable extends RetryLater {
+        public ServerUnavailable(String message, int status, Duration retryAfter) { super(message, status, retryAfter); }
     }
 
-    /** HTTP 400/404/422...: our request was refused; retrying the same request cannot help. */
-    public static final class InvalidRequest extends BackendException {
+    /** An HTTP status that refuses this request for good: retrying the same request cannot help. */
+    public abstract static sealed class Refused extends BackendException permits InvalidRequest, Unauthorized {
         private final int status;
-        private final String body;
-        public InvalidRequest(String message, int status, String body) { super(message, null); this.status = status; this.body = body; }
+        private Refused(String message, int status) { super(message, null); this.status = status; }
         public int status() { return status; }
-        public String body() { return body; }
         @Override public boolean retryable() { return false; }
+    }
+
+    /** HTTP 400/404/422...: our request was refused; {@code body} is what the server said about it. */
+    public static final class InvalidRequest extends Refused {
+        private final String body;
+        public InvalidRequest(String message, int status, String body) { super(message, status); this.body = body; }
+        public String body() { return body; }
     }
 
     /** HTTP 401/403. */
-    public static final class Unauthorized extends BackendException {
-        private final int status;
-        public Unauthorized(String message, int status) { super(message, null); this.status = status; }
-        public int status() { return status; }
-        @Override public boolean retryable() { return false; }
+    public static final class Unauthorized extends Refused {
+        public Unauthorized(String message, int status) { super(message, status); }
     }
 
     /** No complete answer within the configured time. */

@@ -5,6 +5,7 @@ import dev.gamagent.config.Config;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.ServiceLoader;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
@@ -20,37 +21,42 @@ import java.util.function.UnaryOperator;
 public final class BackendFactory {
     private BackendFactory() { }
 
+    /**
+     * A kind of HTTP server: its default URL, the variable its API key is read from (and whether the default URL
+     * needs one), the model asked for at the default URL (null: the server is asked which it serves), and how one
+     * endpoint is built.
+     */
+    private record RemoteKind(String defaultUrl, String keyEnv, boolean keyRequiredAtDefaultUrl, String hostedModel,
+                              Function<EndpointSettings, Backend> make) { }
+
+    private static final Map<String, RemoteKind> REMOTE_KINDS = Map.of(
+            "openai", new RemoteKind("https://api.openai.com/v1", "OPENAI_API_KEY", false, "gpt-4o-mini", OpenAiCompatibleBackend::new),
+            "ollama", new RemoteKind("http://127.0.0.1:11434", "OLLAMA_API_KEY", false, null, OllamaBackend::new),
+            "gemini", new RemoteKind("https://generativelanguage.googleapis.com/v1beta", "GEMINI_API_KEY", true, "gemini-2.5-flash",
+                    GeminiBackend::new),
+            "anthropic", new RemoteKind("https://api.anthropic.com", "ANTHROPIC_API_KEY", true, "claude-sonnet-4-5", AnthropicBackend::new));
+
     public static Backend create(BackendSpec spec, Config config) {
         return create(spec, config, System::getenv);
     }
 
     /** As {@link #create(BackendSpec, Config)} with an explicit environment (API keys are read from it). */
     public static Backend create(BackendSpec spec, Config config, Function<String, String> env) {
-        Backend b;
-        switch (spec.kind()) {
-            case "local":
-                b = provided("local", config);
-                break;
-            case "openai":
-                b = remote(spec, config, env, "https://api.openai.com/v1", "OPENAI_API_KEY", false, OpenAiCompatibleBackend::new);
-                break;
-            case "ollama":
-                b = remote(spec, config, env, "http://127.0.0.1:11434", "OLLAMA_API_KEY", false, OllamaBackend::new);
-                break;
-            case "gemini":
-                b = remote(spec, config, env, "https://generativelanguage.googleapis.com/v1beta", "GEMINI_API_KEY", true, GeminiBackend::new);
-                break;
-            case "anthropic":
-                b = remote(spec, config, env, "https://api.anthropic.com", "ANTHROPIC_API_KEY", true, AnthropicBackend::new);
-                break;
-            case "replay":
+        Backend b = switch (spec.kind()) {
+            case "local" -> provided("local", config);
+            case "replay" -> {
                 if (spec.replay() == null) throw new IllegalArgumentException("--backend replay needs --replay FILE (a file written with --record)");
-                b = new ReplayBackend(spec.replay());
-                break;
-            default:
-                throw new IllegalArgumentException("unknown backend '" + spec.kind()
-                        + "'; known: local, openai, ollama, gemini, anthropic, replay");
-        }
+                yield new ReplayBackend(spec.replay());
+            }
+            default -> {
+                RemoteKind remote = REMOTE_KINDS.get(spec.kind());
+                if (remote == null) {
+                    throw new IllegalArgumentException("unknown backend '" + spec.kind()
+                            + "'; known: local, openai, ollama, gemini, anthropic, replay");
+                }
+                yield remote(spec, config, env, remote);
+            }
+        };
         if (spec.record() == null) return b;
         // the recording holds what every backend of the run answered: keep out every key this spec can reach
         List<String> keyVars = spec.apiKeyEnv() == null ? List.of() : List.of(spec.apiKeyEnv());
@@ -73,26 +79,27 @@ public final class BackendFactory {
                 Duration.ofMillis(config.integer("backend.retry_after_cap_ms")));
     }
 
-    private static Backend remote(BackendSpec spec, Config config, Function<String, String> env, String defaultUrl,
-                                  String defaultKeyEnv, boolean keyRequiredForDefaultUrl, Function<EndpointSettings, Backend> make) {
+    private static Backend remote(BackendSpec spec, Config config, Function<String, String> env, RemoteKind kind) {
+        String defaultUrl = kind.defaultUrl();
         List<String> urls = spec.baseUrls().isEmpty() ? List.of(defaultUrl) : spec.baseUrls();
-        String keyEnv = spec.apiKeyEnv() != null ? spec.apiKeyEnv() : defaultKeyEnv;
+        String keyEnv = spec.apiKeyEnv() != null ? spec.apiKeyEnv() : kind.keyEnv();
         String key = env.apply(keyEnv);
         if ((key == null || key.isBlank()) && spec.apiKeyEnv() != null) {
             throw new IllegalArgumentException("--api-key-env " + keyEnv + " names an environment variable that is not set");
         }
-        if ((key == null || key.isBlank()) && keyRequiredForDefaultUrl && urls.contains(defaultUrl)) {
+        if ((key == null || key.isBlank()) && kind.keyRequiredAtDefaultUrl() && urls.contains(defaultUrl)) {
             throw new IllegalArgumentException("backend '" + spec.kind() + "' at " + defaultUrl + " needs an API key: set "
                     + keyEnv + " (or name another variable with --api-key-env)");
         }
-        String model = spec.model() != null ? spec.model() : defaultModel(spec.kind(), urls, defaultUrl);
+        // a hosted API gets its default model; a server elsewhere is asked which model it serves
+        String model = spec.model() != null ? spec.model() : urls.contains(defaultUrl) ? kind.hostedModel() : null;
         int maxTop = config.integer("backend.max_top_logprobs");
         String family = spec.imageTokenFamily() != null ? spec.imageTokenFamily() : defaultImageFamily(spec.kind(), urls, defaultUrl);
         long maxReply = Math.round(config.number("backend.max_reply_mb") * 1024 * 1024);
         if (maxReply <= 0) throw new IllegalArgumentException("backend.max_reply_mb must be above 0, got " + config.number("backend.max_reply_mb"));
         List<Backend> endpoints = new ArrayList<>();
         for (String url : urls) {
-            endpoints.add(make.apply(new EndpointSettings(url, model, key, spec.timeout(), maxTop, family, maxReply)));
+            endpoints.add(kind.make().apply(new EndpointSettings(url, model, key, spec.timeout(), maxTop, family, maxReply)));
         }
         RetryPolicy policy = retryPolicy(spec, config);
         if (endpoints.size() == 1) {
@@ -102,17 +109,6 @@ public final class BackendFactory {
         Backend lb = new LoadBalancedBackend(endpoints, urls.stream().map(BackendFactory::stripSlash).toList(), cooldown,
                 spec.maxConcurrent());
         return new ResilientBackend(lb, policy, spec.maxConcurrent() * endpoints.size(), String.join(",", urls));
-    }
-
-    /** Hosted APIs get a default model; local servers are asked which model they serve. */
-    private static String defaultModel(String kind, List<String> urls, String defaultUrl) {
-        if (!urls.contains(defaultUrl)) return null;
-        return switch (kind) {
-            case "openai" -> "gpt-4o-mini";
-            case "gemini" -> "gemini-2.5-flash";
-            case "anthropic" -> "claude-sonnet-4-5";
-            default -> null;
-        };
     }
 
     /** The image-token estimate for servers without usage: the vendor's own rule for hosted APIs, else Qwen2.5-VL's. */

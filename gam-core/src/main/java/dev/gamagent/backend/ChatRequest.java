@@ -29,6 +29,20 @@ public record ChatRequest(List<ChatMessage> messages, double temperature, int ma
         this(messages, temperature, maxTokens, n, seed, logprobs, topLogprobs, responseSchema, schemaName, null);
     }
 
+    /**
+     * The text of the system messages, each after a newline but the first ("" when there is none), for the APIs that
+     * take the system prompt in a field of its own rather than as a message.
+     */
+    String systemText() {
+        StringBuilder system = new StringBuilder();
+        for (ChatMessage m : messages) {
+            if (m.role() != ChatMessage.Role.SYSTEM) continue;
+            if (system.length() > 0) system.append('\n');
+            system.append(m.text());
+        }
+        return system.toString();
+    }
+
     /** The agent (its trace id) and round (the trace's k) a request belongs to. */
     public record Caller(String agent, int round) { }
 

@@ -37,13 +37,8 @@ final class GeminiBackend extends HttpChatBackend {
     static ObjectNode body(ChatRequest r, RequestBody images) {
         ObjectNode b = Json.MAPPER.createObjectNode();
         ArrayNode contents = b.putArray("contents");
-        StringBuilder system = new StringBuilder();
         for (ChatMessage m : r.messages()) {
-            if (m.role() == ChatMessage.Role.SYSTEM) {
-                if (system.length() > 0) system.append('\n');
-                system.append(m.text());
-                continue;
-            }
+            if (m.role() == ChatMessage.Role.SYSTEM) continue; // sent in a field of its own, below
             ObjectNode c = contents.addObject();
             c.put("role", m.role() == ChatMessage.Role.ASSISTANT ? "model" : "user");
             ArrayNode parts = c.putArray("parts");
@@ -54,7 +49,8 @@ final class GeminiBackend extends HttpChatBackend {
                 }
             }
         }
-        if (system.length() > 0) b.putObject("systemInstruction").putArray("parts").addObject().put("text", system.toString());
+        String system = r.systemText();
+        if (!system.isEmpty()) b.putObject("systemInstruction").putArray("parts").addObject().put("text", system);
         ObjectNode g = b.putObject("generationConfig");
         g.put("temperature", r.temperature());
         g.put("maxOutputTokens", r.maxTokens());

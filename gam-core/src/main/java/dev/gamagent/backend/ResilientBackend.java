@@ -104,14 +104,11 @@ final class ResilientBackend implements Backend {
     }
 
     private static Duration retryAfter(BackendException e) {
-        if (e instanceof BackendException.RateLimited r) return r.retryAfter();
-        if (e instanceof BackendException.ServerUnavailable s) return s.retryAfter();
-        return null;
+        return e instanceof BackendException.RetryLater r ? r.retryAfter() : null;
     }
 
     static String reason(BackendException e) {
-        if (e instanceof BackendException.RateLimited r) return Integer.toString(r.status());
-        if (e instanceof BackendException.ServerUnavailable s) return Integer.toString(s.status());
+        if (e instanceof BackendException.RetryLater r) return Integer.toString(r.status());
         if (e instanceof BackendException.Timeout) return "timeout";
         if (e instanceof BackendException.ConnectionFailed) return "connection failure";
         if (e instanceof BackendException.MalformedResponse) return "malformed response";

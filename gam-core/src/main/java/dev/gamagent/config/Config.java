@@ -13,6 +13,7 @@ import java.util.Iterator;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.function.Function;
 
 /**
  * The one immutable configuration: defaults (resource {@code /defaults.json}), then a user file (JSON),
@@ -180,33 +181,22 @@ public final class Config {
     }
 
     private static double toNumber(String dottedPath, JsonNode n) {
-        if (n.isNumber()) return n.asDouble();
-        try {
-            if (n.isTextual()) return Double.parseDouble(n.asText().strip());
-        } catch (NumberFormatException e) {
-            // reported below
-        }
-        throw new ConfigException("config " + dottedPath + " must be a number, got '" + n.asText() + "'");
+        return numeric(dottedPath, n, JsonNode::asDouble, Double::parseDouble, "a number");
     }
 
     private static int toInteger(String dottedPath, JsonNode n) {
-        if (n.isNumber()) return n.asInt();
+        return numeric(dottedPath, n, JsonNode::asInt, Integer::parseInt, "a whole number");
+    }
+
+    /** A JSON number, or a string that parses as one; else an error naming the key and what was expected. */
+    private static <N> N numeric(String dottedPath, JsonNode n, Function<JsonNode, N> fromNumber, Function<String, N> parse, String expected) {
+        if (n.isNumber()) return fromNumber.apply(n);
         try {
-            if (n.isTextual()) return Integer.parseInt(n.asText().strip());
+            if (n.isTextual()) return parse.apply(n.asText().strip());
         } catch (NumberFormatException e) {
             // reported below
         }
-        throw new ConfigException("config " + dottedPath + " must be a whole number, got '" + n.asText() + "'");
-    }
-
-    /** Reads a section as a typed object (records work); a bad value names the section and field. */
-    public <T> T section(String dottedPath, Class<T> type) {
-        JsonNode n = node(dottedPath);
-        try {
-            return Json.MAPPER.treeToValue(n.isMissingNode() ? Json.MAPPER.createObjectNode() : n, type);
-        } catch (JsonProcessingException e) {
-            throw new ConfigException("config section '" + dottedPath + "' is invalid: " + e.getOriginalMessage());
-        }
+        throw new ConfigException("config " + dottedPath + " must be " + expected + ", got '" + n.asText() + "'");
     }
 
     /** The whole tree (a copy), e.g. to record in a trace. */

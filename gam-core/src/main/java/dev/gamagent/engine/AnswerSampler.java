@@ -25,16 +25,11 @@ import java.util.function.Function;
  * temperature, in one request with {@code n} (the backends turn it into n calls where the wire format has no
  * {@code n}); U is how far those samples agree with the answer ({@link SampleAgreement}). Keeping the greedy answer
  * keeps the answers of a run with log-probs: the samples change the uncertainty only.
+ *
+ * @param fallback whether to sample, how many samples and at which temperature
+ * @param semantic Φ_sem, for what a reply's hedges say of itself (the pseudo-sample)
  */
-public final class AnswerSampler {
-    private final UncertaintyFallback fallback;
-    private final SemanticUncertainty semantic;
-
-    public AnswerSampler(UncertaintyFallback fallback, SemanticUncertainty semantic) {
-        this.fallback = fallback;
-        this.semantic = semantic;
-    }
-
+public record AnswerSampler(UncertaintyFallback fallback, SemanticUncertainty semantic) {
     /**
      * What the samples say about an answer: every sample's key (its answer as read; null = unreadable), the
      * uncertainty, and for multiple choice the option distribution (smoothed sample frequencies).

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * Writes a gam run down: each round's trace (the agents' turns, the consensus, the trigger and stop checks and what each
@@ -108,32 +109,33 @@ final class GamTrace {
                     t.u().value(), t.u().signal().label(), w, t.parsed().claims(), t.tokens(), t.raw(), t.parsed().parse(),
                     null, t.dist(), RunContext.label(t.spec().backend()), t.model()));
         }
-        Map<String, List<String>> samples = new LinkedHashMap<>();
-        for (ExpertTurn t : turns) if (t.samples() != null) samples.put(t.spec().id(), t.samples());
-        if (!samples.isEmpty()) {
-            extra = extra == null ? new LinkedHashMap<>() : new LinkedHashMap<>(extra);
-            extra.put("samples", samples); // what each expert's sampled answers were: its U is their agreement
-        }
-        Map<String, String> asked = new LinkedHashMap<>();
-        for (ExpertTurn t : turns) if (t.prompt() != null) asked.put(t.spec().id(), t.prompt());
-        if (!asked.isEmpty()) {
-            extra = extra == null ? new LinkedHashMap<>() : new LinkedHashMap<>(extra);
-            extra.put("prompts", asked); // what each expert was asked this round, as text (trace.prompts; images as notes)
-        }
-        Map<String, List<String>> notes = new LinkedHashMap<>();
-        for (ExpertTurn t : turns) if (!t.parsed().notes().isEmpty()) notes.put(t.spec().id(), t.parsed().notes());
-        if (!notes.isEmpty()) {
-            extra = extra == null ? new LinkedHashMap<>() : new LinkedHashMap<>(extra);
-            extra.put("parse_notes", notes); // what reading each reply set aside (a claim naming a frame the question lacks)
-        }
-        Map<String, String> sources = new LinkedHashMap<>();
-        for (ExpertTurn t : turns) if (t.distSource() != null) sources.put(t.spec().id(), t.distSource());
-        if (!sources.isEmpty()) {
-            extra = extra == null ? new LinkedHashMap<>() : new LinkedHashMap<>(extra);
-            extra.put("distribution_source", sources); // where each expert's option distribution came from (docs/design.md §4)
-        }
+        // what each expert's sampled answers were: its U is their agreement
+        extra = withPerExpert(extra, "samples", turns, ExpertTurn::samples);
+        // what each expert was asked this round, as text (trace.prompts; images as notes)
+        extra = withPerExpert(extra, "prompts", turns, ExpertTurn::prompt);
+        // what reading each reply set aside (a claim naming a frame the question lacks)
+        extra = withPerExpert(extra, "parse_notes", turns, t -> t.parsed().notes().isEmpty() ? null : t.parsed().notes());
+        // where each expert's option distribution came from (docs/design.md §4)
+        extra = withPerExpert(extra, "distribution_source", turns, ExpertTurn::distSource);
         return new Trace.Round(k, agents, critiques, st == null ? null : st.game().uSys(), st == null ? null : st.game().conflict(),
                 extra == null || extra.isEmpty() ? null : extra);
+    }
+
+    /**
+     * {@code extra} (a copy, or a new map when null) with {@code key} → each expert's value, in turn order, for the turns
+     * where {@code valueOf} gives one (not null); {@code extra} itself when no turn has one.
+     */
+    private static Map<String, Object> withPerExpert(Map<String, Object> extra, String key, List<ExpertTurn> turns,
+                                                     Function<ExpertTurn, ?> valueOf) {
+        Map<String, Object> byExpert = new LinkedHashMap<>();
+        for (ExpertTurn t : turns) {
+            Object v = valueOf.apply(t);
+            if (v != null) byExpert.put(t.spec().id(), v);
+        }
+        if (byExpert.isEmpty()) return extra;
+        Map<String, Object> out = extra == null ? new LinkedHashMap<>() : new LinkedHashMap<>(extra);
+        out.put(key, byExpert);
+        return out;
     }
 
     /** The run's trace: its rounds, termination, final answer and tokens, calls and time spent so far. */

@@ -8,16 +8,11 @@ import java.util.List;
  * Φ_gen from token log-probabilities (GAM-Agent §2, appendix E; docs/design.md §3):
  * Φ_t = α·Ĥ_t + β·(1 − Δ_t), Ĥ_t the entropy of (p_t1..p_tk, residual) over ln(k+1), Δ_t the top-two gap;
  * Φ_gen is the mean over scored tokens. With only the chosen token: Φ_t = 1 − p_t.
+ *
+ * @param alpha the weight of the normalised entropy Ĥ_t
+ * @param beta  the weight of the top-two gap term 1 − Δ_t
  */
-public final class GenerationUncertainty {
-    private final double alpha;
-    private final double beta;
-
-    public GenerationUncertainty(double alpha, double beta) {
-        this.alpha = alpha;
-        this.beta = beta;
-    }
-
+public record GenerationUncertainty(double alpha, double beta) {
     public static GenerationUncertainty paperDefaults() { return new GenerationUncertainty(0.5, 0.5); }
 
     /** Φ_t of one token. */

@@ -9,16 +9,11 @@ import java.util.List;
 /**
  * Picks the best available signal for one response (docs/design.md §3): top-k log-probs → Φ_gen, chosen-token
  * log-probs → mean(1 − p), none → Φ_sem. The signal used is returned with the value, for the trace.
+ *
+ * @param generation Φ_gen, for replies with log-probs
+ * @param semantic   Φ_sem, for replies without
  */
-public final class UncertaintyEstimator {
-    private final GenerationUncertainty generation;
-    private final SemanticUncertainty semantic;
-
-    public UncertaintyEstimator(GenerationUncertainty generation, SemanticUncertainty semantic) {
-        this.generation = generation;
-        this.semantic = semantic;
-    }
-
+public record UncertaintyEstimator(GenerationUncertainty generation, SemanticUncertainty semantic) {
     private static final UncertaintyEstimator DEFAULTS =
             new UncertaintyEstimator(GenerationUncertainty.paperDefaults(), new SemanticUncertainty());
 
@@ -77,8 +72,4 @@ public final class UncertaintyEstimator {
         if (!choice.hasLogprobs()) return new Estimate(semantic.of(choice.text()), UncertaintySignal.SEMANTIC);
         return new Estimate(Anll.uncertainty(choice.logprobs()), choice.signal());
     }
-
-    public SemanticUncertainty semantic() { return semantic; }
-
-    public GenerationUncertainty generation() { return generation; }
 }
