@@ -22,7 +22,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class CodebaseRulesTest {
     static final Path ROOT = PackageCyclesTest.ROOT;
-    private static final Pattern DOC = Pattern.compile("(?<![\\w/.-])((?:docs/|bench/|examples/)?[A-Za-z][\\w-]*\\.md)\\b");
+    /** A cited document: a bare name, a path in the repository, or a path outside it (climbing out, absolute). */
+    private static final Pattern DOC = Pattern.compile("(?<![\\w/.:-])((?:\\.\\./|/)*(?:[\\w.-]+/)*[A-Za-z][\\w-]*\\.md)\\b");
+    /** Where a comment names a file the code writes: under target/, or under a placeholder such as DIR/ or OUT/. */
+    private static final Pattern OUTPUT = Pattern.compile("target/|[A-Z]+/");
     private static final Pattern COMMENT = Pattern.compile("//[^\\n]*|/\\*(?s:.*?)\\*/");
     static final int MAX_LINES = 450;
 
@@ -35,8 +38,12 @@ class CodebaseRulesTest {
             Matcher m = DOC.matcher(comments);
             while (m.find()) {
                 String cited = m.group(1);
-                Path p = cited.contains("/") ? ROOT.resolve(cited) : null;
-                boolean found = p != null ? Files.isRegularFile(p) : Files.isRegularFile(ROOT.resolve(cited)) || Files.isRegularFile(ROOT.resolve("docs").resolve(cited))
+                if (OUTPUT.matcher(cited).lookingAt()) continue; // a file the code writes (target/…, DIR/…), not a citation
+                // a path must be one inside the repository (not absolute, not climbing out of it); a URL is not a citation
+                Path root = ROOT.toAbsolutePath().normalize();
+                Path p = cited.contains("/") ? root.resolve(cited).normalize() : null;
+                if (p != null && (cited.startsWith("/") || !p.startsWith(root))) p = null;
+                boolean found = cited.contains("/") ? p != null && Files.isRegularFile(p) : Files.isRegularFile(ROOT.resolve(cited)) || Files.isRegularFile(ROOT.resolve("docs").resolve(cited))
                         || Files.isRegularFile(ROOT.resolve("bench").resolve(cited));
                 if (!found) missing.add(ROOT.relativize(f) + " cites " + cited);
             }

@@ -22,10 +22,11 @@ import java.util.List;
 
 /**
  * Reads an OpenAI chat-completions request body into a {@link ChatCompletionRequest}, the one reader of the wire
- * format on the receiving side (shared/WIRE.md). It reads in one streaming pass, so a megabyte of base64 image is
- * scanned once and never turned into a tree. What it refuses, it refuses with a {@link WireFormatException} naming the
- * field; a body that is not valid JSON anywhere is reported as that, whatever else is wrong with it. Fields it does
- * not know are skipped. What a receiver accepts beyond the shape (image hosts, limits, defaults) is the receiver's.
+ * format on the receiving side (what {@code gam serve} takes: docs/SERVER.md). It reads in one streaming pass, so a
+ * megabyte of base64 image is scanned once and never turned into a tree. What it refuses, it refuses with a
+ * {@link WireFormatException} naming the field; a body that is not valid JSON anywhere is reported as that, whatever
+ * else is wrong with it. Fields it does not know are skipped. What a receiver accepts beyond the shape (image hosts,
+ * limits, defaults) is the receiver's.
  */
 public final class ChatCompletionReader {
     private static final JsonFactory FACTORY = Json.MAPPER.getFactory();
