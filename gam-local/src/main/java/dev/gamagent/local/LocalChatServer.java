@@ -2,6 +2,7 @@ package dev.gamagent.local;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
@@ -36,7 +37,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * An OpenAI-compatible {@code /v1/chat/completions} and {@code /v1/models} endpoint over a backend
  * (the local model, so the HTTP backends can be exercised end to end offline). Images must be base64
  * data URLs; log-probs come back in OpenAI's {@code choices[].logprobs.content} shape, or never (as a server
- * with log-probs switched off: {@code "logprobs": null} whatever was asked). Binds 127.0.0.1.
+ * with log-probs switched off: {@code "logprobs": null} whatever was asked); {@code "stream": true} is answered with
+ * server-sent chunks. Binds 127.0.0.1.
  * Bodies are capped, every image header is checked (per image and per request) before anything is
  * decoded, decodes share one budget, and images are downscaled to what the backend accepts.
  */
@@ -116,20 +118,27 @@ public final class LocalChatServer implements AutoCloseable {
                 send(ex, 413, error("the request body is larger than " + MAX_BODY_BYTES / (1024 * 1024) + " MB", "invalid_request_error"));
                 return;
             }
+            ChatCompletionRequest body;
             ChatRequest req;
             try {
-                req = request(raw);
+                body = ChatCompletionReader.read(raw);
+                req = request(body);
             } catch (IllegalArgumentException e) {
                 send(ex, 413 == tooLargeStatus(e) ? 413 : 400, error(e.getMessage(), "invalid_request_error"));
                 return;
             }
+            ObjectNode answer;
             try {
-                send(ex, 200, response(backend.chat(req), req));
+                answer = response(backend.chat(req), req);
             } catch (BackendException.InvalidRequest e) {
                 send(ex, 400, error(e.getMessage(), "invalid_request_error"));
+                return;
             } catch (RuntimeException e) {
                 send(ex, 500, error("the model failed: " + e.getMessage(), "server_error"));
+                return;
             }
+            if (body.stream()) sendEvents(ex, answer);
+            else send(ex, 200, answer);
         }
     }
 
@@ -146,8 +155,9 @@ public final class LocalChatServer implements AutoCloseable {
      * ({@code developer} is system), at most {@link LocalBackend#MAX_TOP_LOGPROBS} alternatives, and OpenAI's defaults
      * (temperature 1, {@code max_tokens} 512).
      */
-    ChatRequest request(byte[] raw) {
-        ChatCompletionRequest body = ChatCompletionReader.read(raw);
+    ChatRequest request(byte[] raw) { return request(ChatCompletionReader.read(raw)); }
+
+    private ChatRequest request(ChatCompletionRequest body) {
         int top = body.topLogprobs();
         if (top > LocalBackend.MAX_TOP_LOGPROBS) {
             throw new IllegalArgumentException("top_logprobs must be between 0 and " + LocalBackend.MAX_TOP_LOGPROBS + ", got " + top);
@@ -286,6 +296,47 @@ public final class LocalChatServer implements AutoCloseable {
         e.put("message", message);
         e.put("type", type);
         return o;
+    }
+
+    /**
+     * A whole answer as {@code "stream": true} asks for it: server-sent {@code chat.completion.chunk} events, for each
+     * choice one whose {@code delta} holds the role and the whole text (and the choice's {@code logprobs}) and one with
+     * an empty delta and the finish reason, then {@code data: [DONE]}. The model answers in one piece, so the text is one
+     * delta; no usage chunk is sent ({@code stream_options} is not read).
+     */
+    private static void sendEvents(HttpExchange ex, ObjectNode answer) throws IOException {
+        ex.getResponseHeaders().set("Content-Type", "text/event-stream; charset=utf-8");
+        ex.getResponseHeaders().set("Cache-Control", "no-cache");
+        ex.sendResponseHeaders(200, 0);
+        try (OutputStream out = ex.getResponseBody()) {
+            for (JsonNode choice : answer.path("choices")) {
+                ObjectNode text = Json.MAPPER.createObjectNode().put("role", "assistant");
+                text.set("content", choice.path("message").path("content"));
+                event(out, chunk(answer, choice, text, choice.path("logprobs"), NullNode.getInstance()));
+                event(out, chunk(answer, choice, Json.MAPPER.createObjectNode(), NullNode.getInstance(), choice.path("finish_reason")));
+            }
+            out.write("data: [DONE]\n\n".getBytes(StandardCharsets.UTF_8));
+        }
+    }
+
+    /** One {@code chat.completion.chunk} of {@code answer}'s stream, for one of its choices. */
+    private static ObjectNode chunk(ObjectNode answer, JsonNode choice, ObjectNode delta, JsonNode logprobs, JsonNode finishReason) {
+        ObjectNode o = Json.MAPPER.createObjectNode();
+        o.set("id", answer.path("id"));
+        o.put("object", "chat.completion.chunk");
+        o.set("created", answer.path("created"));
+        o.set("model", answer.path("model"));
+        ObjectNode c = o.putArray("choices").addObject();
+        c.set("index", choice.path("index"));
+        c.set("delta", delta);
+        c.set("logprobs", logprobs);
+        c.set("finish_reason", finishReason);
+        return o;
+    }
+
+    private static void event(OutputStream out, JsonNode chunk) throws IOException {
+        out.write(("data: " + Json.MAPPER.writeValueAsString(chunk) + "\n\n").getBytes(StandardCharsets.UTF_8));
+        out.flush();
     }
 
     private static void send(HttpExchange ex, int status, JsonNode body) throws IOException {

@@ -11,6 +11,8 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.util.ArrayList;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
@@ -64,6 +66,46 @@ class LocalChatServerTest {
         assertThat(mass).isCloseTo(1.0, within(1e-6));
         assertThat(j.path("usage").path("completion_tokens").asInt()).isEqualTo(1);
         assertThat(j.path("usage").path("prompt_tokens").asInt()).isGreaterThan(100);
+    }
+
+    @Test
+    void streamTrueIsAnsweredWithServerSentChunksThatRebuildTheWholeAnswer() throws Exception {
+        JsonNode whole = Json.MAPPER.readTree(post(request(3)).body()).path("choices").get(0);
+        HttpResponse<String> r = post(request(3).put("stream", true));
+        assertThat(r.statusCode()).isEqualTo(200);
+        assertThat(r.headers().firstValue("Content-Type").orElse("")).startsWith("text/event-stream");
+        assertThat(r.body()).endsWith("data: [DONE]\n\n");
+        List<JsonNode> chunks = new ArrayList<>();
+        for (String event : r.body().split("\n\n")) {
+            assertThat(event).startsWith("data: ");
+            if (!event.equals("data: [DONE]")) chunks.add(Json.MAPPER.readTree(event.substring("data: ".length())));
+        }
+        StringBuilder text = new StringBuilder();
+        List<String> finishes = new ArrayList<>();
+        JsonNode logprobs = null;
+        for (JsonNode c : chunks) {
+            assertThat(c.path("object").asText()).isEqualTo("chat.completion.chunk");
+            JsonNode choice = c.path("choices").get(0);
+            assertThat(choice.path("index").asInt()).isZero();
+            text.append(choice.path("delta").path("content").asText(""));
+            if (!choice.path("logprobs").isNull()) logprobs = choice.path("logprobs");
+            if (!choice.path("finish_reason").isNull()) finishes.add(choice.path("finish_reason").asText());
+        }
+        assertThat(chunks.get(0).path("choices").get(0).path("delta").path("role").asText()).isEqualTo("assistant");
+        assertThat(text.toString()).isEqualTo(whole.path("message").path("content").asText()).isEqualTo("B");
+        assertThat(finishes).containsExactly(whole.path("finish_reason").asText());
+        assertThat(logprobs).isEqualTo(whole.path("logprobs"));
+        assertThat(chunks).extracting(c -> c.path("id").asText()).containsOnly(chunks.get(0).path("id").asText());
+
+        HttpResponse<String> sampled = post(request(0).put("logprobs", false).put("n", 3).put("temperature", 1.0).put("stream", true));
+        List<Integer> ended = new ArrayList<>();
+        for (String event : sampled.body().split("\n\n")) {
+            if (event.equals("data: [DONE]")) continue;
+            JsonNode choice = Json.MAPPER.readTree(event.substring("data: ".length())).path("choices").get(0);
+            assertThat(choice.path("logprobs").isNull()).isTrue();
+            if (!choice.path("finish_reason").isNull()) ended.add(choice.path("index").asInt());
+        }
+        assertThat(ended).containsExactly(0, 1, 2);
     }
 
     @Test
