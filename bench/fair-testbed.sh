@@ -5,7 +5,13 @@
 # built-in model, each run's table with McNemar's exact test on every pair (Holm), each method's accuracy per tier,
 # and the low-level rates against their cited ranges (10 samples at 0.7 from `sc --set sc.samples=10`; the
 # switches from the run's own `debate`). Prints Markdown for the docs on stdout; progress on stderr.
-# Usage: bench/fair-testbed.sh [--n N] [--heldout SEED] [--heldout-n N] [--heldout-hard F] [--methods LIST] [--no-rates] [--reuse] SEED ...
+# With --roles (issue 39) each set also runs `single` once per GAM expert role (`--set single.role=R`, the persona
+# baseline) and prints the personas against the plain call (BenchTables roles: accuracy, Δ with Newcombe's interval
+# and McNemar's p, answers that differ, errors shared; two samples of the plain call from the `sc` run beside them);
+# with --gam-scoring it also runs `gam` with `gam.scoring=all` (the paper's Φ_gen over every generated token) and
+# prints GAM's trigger rate, rounds and terminations under both scorings (BenchTables methods).
+# Usage: bench/fair-testbed.sh [--n N] [--heldout SEED] [--heldout-n N] [--heldout-hard F] [--methods LIST] [--no-rates]
+#                              [--roles] [--gam-scoring] [--reuse] SEED ...
 #   --no-rates: leave out the `sc` run with 10 samples and the low-level rates (the methods' tables only)
 #   --heldout-hard F: the held-out set's hard fraction (0–1; default 0.5); "legacy" writes the first measurements'
 #   easy-only set (HeldOutScenes write without a fraction)
@@ -14,7 +20,8 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
-n=300; heldout=""; heldout_n=120; heldout_hard=0.5; reuse=""; rates_too=1
+n=300; heldout=""; heldout_n=120; heldout_hard=0.5; reuse=""; rates_too=1; roles=""; gam_scoring=""
+role_names="scene ocr relational object attribute"
 methods="single,sc,vote,debate,mad,dmad,chateval,dwi,gam,dream+debate,dream+gam"
 seeds=()
 while [[ $# -gt 0 ]]; do
@@ -26,6 +33,8 @@ while [[ $# -gt 0 ]]; do
     --methods) methods="${2:?--methods needs a list}"; shift 2 ;;
     --reuse) reuse=1; shift ;;
     --no-rates) rates_too=""; shift ;;
+    --roles) roles=1; shift ;;
+    --gam-scoring) gam_scoring=1; shift ;;
     -*) echo "bench/fair-testbed.sh: unknown option $1" >&2; exit 2 ;;
     *) seeds+=("$1"); shift ;;
   esac
@@ -37,9 +46,10 @@ fi
 command -v jq >/dev/null || { echo "bench/fair-testbed.sh: needs jq (to find DREAM's rescues in the traces)" >&2; exit 2; }
 
 ./gam --version >/dev/null # builds the launcher jar once
-mvn -B -q -DskipTests -Dmaven.javadoc.skip=true -Dmaven.source.skip=true -pl gam-local -am package dependency:build-classpath \
+mvn -B -q -DskipTests -Dmaven.javadoc.skip=true -Dmaven.source.skip=true -pl gam-local,gam-eval -am package dependency:build-classpath \
   -Dmdep.outputFile=target/test-classpath.txt -Dmdep.includeScope=test >&2
 cp_local="gam-local/target/test-classes:gam-local/target/classes:$(cat gam-local/target/test-classpath.txt)"
+cp_eval="gam-eval/target/test-classes:gam-eval/target/classes:$(cat gam-eval/target/test-classpath.txt)"
 java_bin="${GAM_JAVA:-java}"
 out="target/fair-testbed"; mkdir -p "$out"
 rates=()
@@ -104,6 +114,37 @@ measure() { # label data.tsv command-to-show
       and ((.trace.extra.rollbacks // []) | length) > 0) | .questionId' "$dir/all/results.jsonl" | wc -l)
   echo "dream+debate answers that a rollback turned right where the inner debate's own answer was wrong: $rescues"
   echo
+  if [[ -n "$roles" ]]; then
+    local role_args=("plain=$dir/all")
+    for r in $role_names; do
+      if [[ -n "$reuse" && -f "$dir/role-$r/summary.json" ]]; then
+        echo "== $label: reusing the finished run in $dir/role-$r" >&2
+      else
+        echo "== $label: gam eval --methods single --set single.role=$r" >&2
+        ./gam eval --data "$data" --methods single --set "single.role=$r" --out "$dir/role-$r" > "$dir/role-$r.log" 2>&1 \
+          || { echo "bench/fair-testbed.sh: the $label single.role=$r run failed; see $dir/role-$r.log" >&2; exit 1; }
+      fi
+      role_args+=("$r=$dir/role-$r")
+    done
+    [[ -z "$rates_too" ]] || role_args+=("samples=$dir/sc10")
+    echo "personas against the plain call (\`single\` with \`--set single.role=R\`; BenchTables roles):"
+    echo
+    "$java_bin" -cp "$cp_eval" dev.gamagent.eval.BenchTables roles "${role_args[@]}"
+    echo
+  fi
+  if [[ -n "$gam_scoring" ]]; then
+    if [[ -n "$reuse" && -f "$dir/gam-all/summary.json" ]]; then
+      echo "== $label: reusing the finished run in $dir/gam-all" >&2
+    else
+      echo "== $label: gam eval --methods gam --set gam.scoring=all" >&2
+      ./gam eval --data "$data" --methods gam --set gam.scoring=all --out "$dir/gam-all" > "$dir/gam-all.log" 2>&1 \
+        || { echo "bench/fair-testbed.sh: the $label gam.scoring=all run failed; see $dir/gam-all.log" >&2; exit 1; }
+    fi
+    echo "GAM's debate under content scoring (the default) and all-token scoring (\`gam.scoring=all\`; BenchTables methods):"
+    echo
+    "$java_bin" -cp "$cp_eval" dev.gamagent.eval.BenchTables methods "content=$dir/all" "all=$dir/gam-all" | awk -F'|' 'NR <= 2 || $3 ~ /`gam`/'
+    echo
+  fi
 }
 
 for s in "${seeds[@]}"; do

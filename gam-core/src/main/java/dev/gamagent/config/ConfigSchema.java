@@ -68,6 +68,8 @@ public final class ConfigSchema {
             Map.entry("gam.agents", Type.LIST), Map.entry("gam.judge_backend", Type.STRING),
             Map.entry("dream.agents", Type.INTEGER), Map.entry("dream.probe_temperature", Type.NUMBER),
             Map.entry("eval.prices", Type.OBJECT), Map.entry("server.trace_db", Type.STRING),
+            // a persona for the direct-answer baseline (docs/local-model.md, "Roles"); absent: none
+            Map.entry("single.role", Type.STRING),
             // one backend name per agent of each method (docs/methods.md)
             Map.entry("single.backends", Type.LIST), Map.entry("cot.backends", Type.LIST), Map.entry("sc.backends", Type.LIST),
             Map.entry("vote.backends", Type.LIST), Map.entry("debate.backends", Type.LIST),

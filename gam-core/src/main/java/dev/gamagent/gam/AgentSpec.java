@@ -1,5 +1,7 @@
 package dev.gamagent.gam;
 
+import dev.gamagent.engine.Role;
+
 /**
  * One configured GAM agent: a stable id (kept across rounds), its role, the backend name it uses
  * (null = the run's default backend; resolved with {@code RunContext.backendFor}) and its image scale.

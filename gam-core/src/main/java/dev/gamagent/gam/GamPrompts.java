@@ -1,5 +1,6 @@
 package dev.gamagent.gam;
 
+import dev.gamagent.engine.Role;
 import dev.gamagent.api.Question;
 import dev.gamagent.api.Trace;
 import dev.gamagent.engine.Prompts;

@@ -1,5 +1,6 @@
 package dev.gamagent.gam;
 
+import dev.gamagent.engine.Role;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.gamagent.config.Config;
 import dev.gamagent.influence.DebateRule;

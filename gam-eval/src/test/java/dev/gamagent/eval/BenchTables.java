@@ -23,6 +23,13 @@ import java.util.TreeMap;
  * BenchTables dream [--synthetic] LABEL=DIR ...  DREAM's cost per part (probe round, each round, each branch) next to the
  *                                                 method it wraps, the prompt-token ratio and DREAM's accuracy gain
  * BenchTables branches LABEL=DIR ...             DREAM's branch shares per dream method, with the consensus flag
+ * BenchTables roles plain=DIR ROLE=DIR ... [samples=DIR]
+ *                                                 personas against the plain call (issue 39): each {@code single.role} run's
+ *                                                 accuracy, its difference from the plain {@code single} run (Newcombe's
+ *                                                 interval, McNemar's exact p), how often it answers otherwise and how much
+ *                                                 its errors overlap the plain call's; beside them two samples of one plain
+ *                                                 call at temperature 0.7 (the first two samples of an {@code sc} run) and
+ *                                                 the roles' errors pairwise
  * </pre>
  * {@code --synthetic}: the replies are the simulator's, so no accuracy is printed.
  */
@@ -46,7 +53,105 @@ public final class BenchTables {
             case "dream" -> { for (var e : runs.entrySet()) dream(e.getKey(), ResultStore.read(e.getValue()), synthetic, System.out); }
             case "branches" -> branches(runs, System.out);
             case "tiers" -> tiers(runs, System.out);
-            default -> throw new IllegalArgumentException("unknown table '" + args[0] + "': methods, dream, branches or tiers");
+            case "roles" -> roles(runs, System.out);
+            default -> throw new IllegalArgumentException("unknown table '" + args[0] + "': methods, dream, branches, tiers or roles");
+        }
+    }
+
+    /** What one run answered: question id → {option (or answer), correct}; the run's only method (or {@code method}). */
+    private static Map<String, String[]> answers(Path dir, String method) {
+        Map<String, String[]> out = new TreeMap<>();
+        for (ResultRecord r : ResultStore.read(dir)) {
+            if (method != null && !method.equals(r.method())) continue;
+            if (r.isError()) continue;
+            out.put(r.questionId(), new String[]{r.option() != null ? r.option() : String.valueOf(r.answer()), r.correct() ? "1" : "0"});
+        }
+        return out;
+    }
+
+    /** The first two samples of each question of an {@code sc} run: question id → {{option, correct}, {option, correct}}. */
+    private static Map<String, String[][]> twoSamples(Path dir) {
+        Map<String, String[][]> out = new TreeMap<>();
+        for (ResultRecord r : ResultStore.read(dir)) {
+            if (!"sc".equals(r.method()) || r.isError() || r.trace() == null) continue;
+            JsonNode agents = r.trace().path("rounds").path(0).path("agents");
+            if (agents.size() < 2) continue;
+            String truth = r.trace().path("question").path("groundTruth").asText("");
+            String[][] two = new String[2][];
+            for (int i = 0; i < 2; i++) {
+                String o = agents.get(i).path("option").asText("");
+                two[i] = new String[]{o, !o.isEmpty() && o.equals(truth) ? "1" : "0"};
+            }
+            out.put(r.questionId(), two);
+        }
+        return out;
+    }
+
+    /** Answers that differ and the Jaccard overlap of the two error sets, over the questions both answered. */
+    private static String agreement(Map<String, String[]> a, Map<String, String[]> b) {
+        int n = 0, differ = 0, both = 0, either = 0;
+        for (var e : a.entrySet()) {
+            String[] y = b.get(e.getKey());
+            if (y == null) continue;
+            String[] x = e.getValue();
+            n++;
+            if (!x[0].equals(y[0])) differ++;
+            boolean wx = x[1].equals("0"), wy = y[1].equals("0");
+            if (wx && wy) both++;
+            if (wx || wy) either++;
+        }
+        return String.format(Locale.ROOT, "%.1f %% (%d/%d) | %.2f (%d/%d)", 100.0 * differ / Math.max(1, n), differ, n,
+                either == 0 ? 1.0 : (double) both / either, both, either);
+    }
+
+    /**
+     * Personas against the plain call: {@code plain=DIR} (a {@code single} run), one {@code ROLE=DIR} per
+     * {@code single.role} run, and optionally {@code samples=DIR} (an {@code sc} run whose first two samples stand for two
+     * samples of one plain call).
+     */
+    static void roles(Map<String, Path> runs, PrintStream out) {
+        Path plainDir = runs.get("plain");
+        if (plainDir == null) throw new IllegalArgumentException("roles needs plain=DIR (a single run without a role)");
+        Map<String, String[]> plain = answers(plainDir, "single");
+        int plainRight = (int) plain.values().stream().filter(v -> v[1].equals("1")).count();
+        out.println("| persona (`single.role`) | n | accuracy | Δ vs plain, points (95 % interval) | McNemar p | answers ≠ plain | errors shared with plain (Jaccard) |");
+        out.println("|---|---|---|---|---|---|---|");
+        out.printf(Locale.ROOT, "| none (plain `single`) | %d | %.1f %% | – | – | – | – |%n", plain.size(), 100.0 * plainRight / Math.max(1, plain.size()));
+        Map<String, Map<String, String[]>> roles = new LinkedHashMap<>();
+        for (var e : runs.entrySet()) {
+            if (e.getKey().equals("plain") || e.getKey().equals("samples")) continue;
+            Map<String, String[]> role = answers(e.getValue(), "single");
+            roles.put(e.getKey(), role);
+            int bothRight = 0, onlyRole = 0, onlyPlain = 0, bothWrong = 0;
+            for (var q : plain.entrySet()) {
+                String[] r = role.get(q.getKey());
+                if (r == null) continue;
+                boolean p = q.getValue()[1].equals("1"), x = r[1].equals("1");
+                if (p && x) bothRight++; else if (x) onlyRole++; else if (p) onlyPlain++; else bothWrong++;
+            }
+            var t = new dev.gamagent.eval.stats.PairedTable(bothRight, onlyRole, onlyPlain, bothWrong);
+            var ci = t.newcombe(0.95);
+            out.printf(Locale.ROOT, "| %s | %d | %.1f %% | %+.1f (%+.1f, %+.1f) | %.3f | %s |%n", e.getKey(), t.n(),
+                    100.0 * t.firstRight() / Math.max(1, t.n()), 100 * t.difference(), 100 * ci.lo(), 100 * ci.hi(), t.mcNemarP(),
+                    agreement(plain, role));
+        }
+        Path samplesDir = runs.get("samples");
+        if (samplesDir != null) {
+            Map<String, String[]> first = new TreeMap<>(), second = new TreeMap<>();
+            for (var e : twoSamples(samplesDir).entrySet()) { first.put(e.getKey(), e.getValue()[0]); second.put(e.getKey(), e.getValue()[1]); }
+            out.printf(Locale.ROOT, "| two samples of the plain call at temperature 0.7 (`sc`'s first two) | %d | – | – | – | %s |%n",
+                    first.size(), agreement(first, second));
+        }
+        if (roles.size() >= 2) {
+            out.println();
+            out.println("| role pair | answers differ | errors shared (Jaccard) |");
+            out.println("|---|---|---|");
+            List<String> names = new ArrayList<>(roles.keySet());
+            for (int i = 0; i < names.size(); i++) {
+                for (int j = i + 1; j < names.size(); j++) {
+                    out.printf(Locale.ROOT, "| %s, %s | %s |%n", names.get(i), names.get(j), agreement(roles.get(names.get(i)), roles.get(names.get(j))));
+                }
+            }
         }
     }
 

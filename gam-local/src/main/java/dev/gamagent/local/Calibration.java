@@ -22,8 +22,9 @@ package dev.gamagent.local;
  *       rate among initially wrong answers; Bertalanič and Fortuna 2026: majority answers adopted up to 85.5 %).</li>
  * </ul>
  *
- * @param swapReader        chance that a sampled look reads text with the other OCR network than the role's
- * @param swapSegmentation  chance that a sampled look segments objects with the other segmentation than the role's
+ * @param roleFocus         the weight a role gives its own reader and segmentation (the rest goes to the other one): in
+ *                          a greedy reading the mixture's weight, in a sampled look the chance of drawing its own; the
+ *                          plain call (no role) gives each ½ (see {@link Expertise})
  * @param scaleSpread       standard deviation of the log of a sampled look's image scale (drawn on {@link #SCALES})
  * @param thresholdShift    chance that a sampled look's thresholds are shifted one step (either way)
  * @param peerTrust         exponent β on each peer's stated answer as evidence: p(o) ∝ p_own(o)·Π_j L_j(o)^β
@@ -31,10 +32,13 @@ package dev.gamagent.local;
  *                          earlier turn is): how much successive answers of one agent hold together
  * @param relookWeight      weight of a second look against the first when peers disagree (the rest: the first look)
  */
-public record Calibration(double swapReader, double swapSegmentation, double scaleSpread, double thresholdShift,
+public record Calibration(double roleFocus, double scaleSpread, double thresholdShift,
                           double peerTrust, double selfTrust, double relookWeight) {
-    /** The image scales a sampled look is drawn on (a grid, so perception stays cached per image and scale). */
-    public static final double[] SCALES = {0.85, 1.0, 1.18};
+    /**
+     * The image scales a sampled look is drawn on (a grid, so perception stays cached per image and scale): never above
+     * 1, since the model sees only the pixels it was sent (a smaller look loses detail; none gains any).
+     */
+    public static final double[] SCALES = {0.85, 1.0};
 
     /** The cited ranges of the three low-level rates, {low, high}. */
     public static final double[] SAMPLES_NOT_UNANIMOUS = {0.20, 0.50};
@@ -42,10 +46,10 @@ public record Calibration(double swapReader, double swapSegmentation, double sca
     public static final double[] WRONG_TO_RIGHT = {0.44, 0.86};
 
     /** The model's behaviour (set on development data, see the class comment). */
-    public static final Calibration DEFAULT = new Calibration(0.5, 0.5, 0.12, 0.5, 0.5, 1.0, 0.5);
+    public static final Calibration DEFAULT = new Calibration(1.0, 0.12, 0.5, 0.5, 1.0, 0.5);
 
     public Calibration {
-        for (double p : new double[]{swapReader, swapSegmentation, thresholdShift, relookWeight}) {
+        for (double p : new double[]{roleFocus, thresholdShift, relookWeight}) {
             if (p < 0 || p > 1) throw new IllegalArgumentException("probabilities and weights must be in [0,1], got " + p);
         }
         if (scaleSpread < 0 || peerTrust < 0 || selfTrust < 0) throw new IllegalArgumentException("scaleSpread, peerTrust and selfTrust must be ≥ 0");

@@ -40,15 +40,17 @@ final class ClaimChecker {
         this.reasoner = reasoner;
     }
 
-    Assessment check(ParsedPrompt.ClaimRef claim, Picture image, long maxPixels) {
+    /**
+     * Checks a claim against {@code image} as sent, attending to the claim's region (15 % margin) when it names one, or
+     * against {@code crop} when the controller sent a zoomed crop of that region (null: none was sent).
+     */
+    Assessment check(ParsedPrompt.ClaimRef claim, Picture image, Picture crop) {
         if (image == null) {
             return new Assessment(claim.number(), verdict(0.5, 0.3), "no image was given to check the claim against", "none");
         }
         Region region = claim.region() == null ? Region.FULL : claim.region().expand(0.15);
-        // Without a region there is nothing to zoom into: the whole image as given (a perception cache hit).
-        Picture crop = claim.region() == null ? image : image.crop(region).scaled(2.0, maxPixels);
-        Perception zoom = perception.perceive(crop);
-        String where = claim.region() == null ? "the whole image" : "region " + region + " at 2x";
+        Perception zoom = crop != null ? perception.perceive(crop) : perception.perceive(image).attend(region);
+        String where = crop != null ? "the zoomed crop sent" : claim.region() == null ? "the whole image" : "region " + region + " as sent";
         String text = claim.text();
         String lower = text.toLowerCase(Locale.ROOT);
 

@@ -2,30 +2,39 @@ package dev.gamagent.local;
 
 import dev.gamagent.image.Picture;
 import dev.gamagent.image.Region;
-import dev.gamagent.local.vision.ClassicalSceneAnalyzer;
 import dev.gamagent.local.vision.DetectedObject;
 
 import dev.gamagent.local.QuestionFamily.Obj;
 
+import dev.gamagent.backend.ChatMessage;
+import dev.gamagent.backend.ChatRequest;
+
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
- * A critic re-examines a disputed claim against the image (GAM-Agent's critics; docs/local-model.md):
- * it perceives again, with its own instruments and at its own scale, the part of the image the claim
- * rests on, answers the question from what it finds there, and judges the claim by the probability its
- * own reading gives the option the claim states. Its correction is the option it found instead.
+ * A critic re-examines a disputed claim against the image (GAM-Agent's critics; docs/local-model.md): it perceives
+ * again, with its own instruments, the part of the image the claim rests on, answers the question from what it finds
+ * there, and judges the claim by the probability its own reading gives the option the claim states. Its correction is
+ * the option it found instead. It sees only the pixels it was sent, at the resolution sent: it attends to a region (the
+ * objects and text read there), it never crops and enlarges one itself. When the controller sent a zoomed crop of the
+ * claim's region ({@code gam.zoom}: "image 2 = zoom on CLAIM 1"), the fact and logic checkers read that crop, as sent.
  * <ul>
- *   <li>fact checker: the claim's region (15 % margin) enlarged 2–4×, PP-OCRv4 and the classical
- *       analyser (shapes on the crop denoised at its own size, so speckle is not enlarged into blobs);</li>
- *   <li>completeness checker: the whole image at 2×, PP-OCRv3 and the core segmenter, which splits
- *       touching objects: evidence the claim's region left out;</li>
- *   <li>logic checker: the claim's region with as much context again around it, at the image's own size,
- *       PP-OCRv3 and the core segmenter: does what is there answer the question asked (is the text on
- *       the sign, label or card, is the object the one named)?</li>
+ *   <li>fact checker: the claim's region (15 % margin), PP-OCRv4 and the core segmenter;</li>
+ *   <li>completeness checker: the whole image, PP-OCRv3 and the core segmenter, which splits touching objects:
+ *       evidence the claim's region left out;</li>
+ *   <li>logic checker: the claim's region with as much context again around it, PP-OCRv3 and the core segmenter:
+ *       does what is there answer the question asked (is the text on the sign, label or card, is the object the one
+ *       named)?</li>
  * </ul>
- * A claim that names no option, or an open question, is checked by {@link ClaimChecker}.
+ * Regions are attended to only where the answer rests on one object or one text (text, colour, shape); a count, a
+ * relation, a chart or a clip is checked over the whole image. A claim that names no option, or an open question, is
+ * checked by {@link ClaimChecker}.
  */
 final class Critic {
     /** The critics' checks, by role. */
@@ -40,8 +49,8 @@ final class Critic {
         }
     }
 
-    /** Largest enlarged crop the fact checker perceives, in pixels (keeps one check well under a second). */
-    static final long MAX_ZOOM_PIXELS = 1_600_000L;
+    /** "image 2 = zoom on CLAIM 1": a crop the controller sent (docs/CONTRACTS.md, the critique prompt). */
+    private static final Pattern ZOOM = Pattern.compile("(?i)image\\s+(\\d+)\\s*=\\s*zoom on claim\\s+(\\d+)");
 
     private final LocalPerception perception;
     private final FamilyReasoner reasoner;
@@ -53,19 +62,37 @@ final class Critic {
         this.fallback = new ClaimChecker(perception, reasoner);
     }
 
+    /** The zoomed crops a critique request carries: claim number → 0-based image index (none without {@code gam.zoom}). */
+    static Map<Integer, Integer> zooms(ChatRequest request, int images) {
+        ChatMessage last = null;
+        for (ChatMessage m : request.messages()) if (m.role() == ChatMessage.Role.USER) last = m;
+        Map<Integer, Integer> out = new HashMap<>();
+        if (last == null) return out;
+        Matcher m = ZOOM.matcher(last.text());
+        while (m.find()) {
+            int image = Integer.parseInt(m.group(1)) - 1;
+            if (image >= 1 && image < images) out.putIfAbsent(Integer.parseInt(m.group(2)), image);
+        }
+        return out;
+    }
+
     /** What the critic looked at: its perception and a phrase saying where and how. */
     private record Look(Perception view, String where) { }
 
-    ClaimChecker.Assessment assess(ParsedPrompt p, ParsedPrompt.ClaimRef claim, QuestionFamily family, long maxPixels) {
-        Picture image = p.images().isEmpty() ? null : p.images().get(0);
+    ClaimChecker.Assessment assess(ParsedPrompt p, ParsedPrompt.ClaimRef claim, QuestionFamily family, Map<Integer, Integer> zooms) {
+        List<Picture> frames = new ArrayList<>(p.images());
+        for (int i = frames.size() - 1; i >= 1; i--) if (zooms.containsValue(i)) frames.remove(i);
+        Picture image = frames.isEmpty() ? null : frames.get(0);
+        Integer z = zooms.get(claim.number());
+        Picture crop = z == null ? null : p.images().get(z);
         List<String> options = new ArrayList<>(p.options().values());
         String value = OptionText.named(claim.text(), options);
         if (image == null || options.isEmpty() || value == null || family instanceof QuestionFamily.Unknown) {
-            return fallback.check(claim, image, maxPixels);
+            return fallback.check(claim, image, crop);
         }
         Check check = Check.of(p.role());
-        if (family instanceof QuestionFamily.Video video) return video(check, video, claim, value, p, options);
-        Look look = look(check, family, claim.region(), image, maxPixels);
+        if (family instanceof QuestionFamily.Video video) return video(check, video, claim, value, frames, options);
+        Look look = look(check, family, claim.region(), image, crop);
         Judgement j = reasoner.combine(family, List.of(look.view()), options);
         double presence = presence(family, look.view(), () -> surfaceText(image));
         // Where the asked-about thing is not there, the claim's evidence is not what the question asks about.
@@ -79,33 +106,33 @@ final class Critic {
         return new ClaimChecker.Assessment(claim.number(), ClaimChecker.verdict(t, 0.02), reason, correction);
     }
 
-    private Look look(Check check, QuestionFamily family, Region claimed, Picture image, long maxPixels) {
+    private Look look(Check check, QuestionFamily family, Region claimed, Picture image, Picture crop) {
         boolean text = family instanceof QuestionFamily.Text || family instanceof QuestionFamily.Chart;
-        // Text is read from the raw pixels (a median would erase thin strokes); shapes from the denoised image.
-        Picture source = text ? image : perception.sight(image).denoised();
-        long cap = maxPixels > 0 ? Math.min(maxPixels, MAX_ZOOM_PIXELS) : MAX_ZOOM_PIXELS;
+        // Only where the answer rests on one object or one text is the claim's region the place to look.
+        boolean local = family instanceof QuestionFamily.Text || family instanceof QuestionFamily.Color || family instanceof QuestionFamily.Shape;
         switch (check) {
             case COMPLETENESS -> {
-                Picture whole = source.scaled(2.0, cap);
-                Sight s = perception.sight(whole);
-                return new Look(s.view(Sight.Reader.V3, Sight.Segmentation.CORES, text, true),
-                        String.format(Locale.ROOT, "the whole image at %.1fx (second reader, touching objects split)", (double) whole.width() / image.width()));
+                Sight s = perception.sight(image);
+                return new Look(s.view(Sight.Reader.V3, Sight.Segmentation.CORES, 0, text),
+                        "the whole image as sent (second reader, touching objects split)");
             }
             case LOGIC -> {
-                Region r = claimed == null ? Region.FULL : atLeast(claimed.expand(0.5), image, 48);
-                Picture crop = r.equals(Region.FULL) ? image : image.crop(r);
-                Sight s = perception.sight(text ? crop : new Picture(crop.source(), ClassicalSceneAnalyzer.denoised(crop.image())));
-                return new Look(s.view(Sight.Reader.V3, Sight.Segmentation.CORES, text, true),
-                        "region " + r + " with its surroundings at 1x");
+                if (crop != null && local) {
+                    return new Look(perception.sight(crop).view(Sight.Reader.V3, Sight.Segmentation.CORES, 0, text),
+                            String.format(Locale.ROOT, "the zoomed crop sent (%dx%d)", crop.width(), crop.height()));
+                }
+                Region r = claimed == null || !local ? Region.FULL : atLeast(claimed.expand(0.5), image, 48);
+                Perception v = perception.sight(image).view(Sight.Reader.V3, Sight.Segmentation.CORES, 0, text).attend(r);
+                return new Look(v, r.equals(Region.FULL) ? "the whole image as sent" : "region " + r + " with its surroundings, as sent");
             }
             default -> {
-                Region r = claimed == null ? Region.FULL : atLeast(claimed.expand(0.15), image, 24);
-                Picture crop = r.equals(Region.FULL) ? source : source.crop(r);
-                double zoom = Math.max(2, Math.min(4, 640.0 / Math.max(crop.width(), crop.height())));
-                Picture big = crop.scaled(zoom, cap);
-                Sight s = perception.sight(big);
-                return new Look(s.view(Sight.Reader.V4, Sight.Segmentation.CORES, text, true),
-                        String.format(Locale.ROOT, "region %s enlarged %.1fx", r, (double) big.width() / crop.width()));
+                if (crop != null && local) {
+                    return new Look(perception.sight(crop).view(Sight.Reader.V4, Sight.Segmentation.CORES, 0, text),
+                            String.format(Locale.ROOT, "the zoomed crop sent (%dx%d)", crop.width(), crop.height()));
+                }
+                Region r = claimed == null || !local ? Region.FULL : atLeast(claimed.expand(0.15), image, 24);
+                Perception v = perception.sight(image).view(Sight.Reader.V4, Sight.Segmentation.CORES, 0, text).attend(r);
+                return new Look(v, r.equals(Region.FULL) ? "the whole image as sent" : "region " + r + ", as sent");
             }
         }
     }
@@ -119,11 +146,12 @@ final class Critic {
      * stays between 0.25 and 0.75.
      */
     private ClaimChecker.Assessment video(Check check, QuestionFamily.Video q, ParsedPrompt.ClaimRef claim, String value,
-                                          ParsedPrompt p, List<String> options) {
+                                          List<Picture> frames, List<String> options) {
         Sight.Segmentation seg = check == Check.FACT ? Sight.Segmentation.CLASSICAL : Sight.Segmentation.CORES;
         int threshold = switch (check) { case FACT -> 1; case COMPLETENESS -> 0; case LOGIC -> -1; };
-        dev.gamagent.local.Look look = new dev.gamagent.local.Look(Sight.Reader.V4, seg, 1.0, threshold);
-        List<Perception> views = p.images().stream().map(pic -> perception.sight(pic).view(look, false, false, Sight.Reading.PLAIN)).toList();
+        record Instruments(Sight.Reader reader, Sight.Segmentation segmentation, int threshold) { }
+        Instruments look = new Instruments(Sight.Reader.V4, seg, threshold);
+        List<Perception> views = frames.stream().map(pic -> perception.sight(pic).view(look.reader(), look.segmentation(), look.threshold(), false)).toList();
         String how = String.format(Locale.ROOT, "%s segmentation, thresholds %+d", seg.name().toLowerCase(Locale.ROOT), threshold);
         if (views.size() >= 2) {
             Judgement j = VideoReasoner.judge(q, views, options);

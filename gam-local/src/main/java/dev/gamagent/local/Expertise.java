@@ -3,52 +3,52 @@ package dev.gamagent.local;
 import java.util.Locale;
 
 /**
- * What an agent's role perceives with (docs/local-model.md): its text reader, its segmentation, whether
- * it asks where a text is written, and which question families its instruments say something about.
- * A role the model does not know (an answerer, a voter, a debater) uses the model's default instruments
- * on every family, as one plain call of a VLM would.
+ * What an agent's role perceives with (docs/local-model.md, "Roles"): which text reader and which segmentation it
+ * attends to, and which question families its instruments say something about. The model has two of each (PP-OCRv4
+ * and PP-OCRv3; the classical analyser and the core segmenter), all reading the image exactly as sent. A plain call
+ * (no role, or one the model does not know: an answerer, a voter, a debater) reads with all of them, each counting
+ * equally, as a VLM answers with all it has; a role attends mostly to its own ({@link Calibration#roleFocus} of the
+ * weight, the rest to the other), so its errors are partly its own while it is, on average, no better than the plain
+ * call (the persona studies: a role prompt leaves accuracy unchanged on average but changes which answers are wrong).
+ * A role changes how the model looks, never what it can see: no role has an instrument the plain call lacks.
  */
 public enum Expertise {
-    /** The default: PP-OCRv4, the classical analyser, the largest text first. */
-    GENERAL(Sight.Reader.V4, Sight.Segmentation.CLASSICAL, false, false),
-    /** The scene expert: PP-OCRv3, the classical analyser, and the sign, label or card each text is on. */
-    SCENE(Sight.Reader.V3, Sight.Segmentation.CLASSICAL, true, false),
-    /** The OCR expert: PP-OCRv4, each sign, label or card read again enlarged; no object segmentation. */
-    TEXT(Sight.Reader.V4, Sight.Segmentation.CLASSICAL, true, true),
-    /**
-     * The relational expert: the core segmenter's objects and positions, bar heights against a chart's axes
-     * (whose labels and ticks it reads again enlarged); it does not read what a sign says.
-     */
-    RELATIONS(Sight.Reader.V4, Sight.Segmentation.CORES, true, false),
-    /** The object expert: the core segmenter, shapes and counts. */
-    OBJECTS(Sight.Reader.V4, Sight.Segmentation.CORES, true, false),
-    /** The attribute expert: the core segmenter with its contrast-stretched colours. */
-    ATTRIBUTES(Sight.Reader.V3, Sight.Segmentation.CORES, true, false);
+    /** The plain call: both readers and both segmentations, each counting equally. */
+    GENERAL(null, null),
+    /** The scene expert: PP-OCRv3 and the classical analyser. */
+    SCENE(Sight.Reader.V3, Sight.Segmentation.CLASSICAL),
+    /** The OCR expert: PP-OCRv4 and the classical analyser; declares itself not applicable where no text answers. */
+    TEXT(Sight.Reader.V4, Sight.Segmentation.CLASSICAL),
+    /** The relational expert: PP-OCRv4 and the core segmenter (splits touching objects); does not read what a sign says. */
+    RELATIONS(Sight.Reader.V4, Sight.Segmentation.CORES),
+    /** The object expert: PP-OCRv4 and the core segmenter. */
+    OBJECTS(Sight.Reader.V4, Sight.Segmentation.CORES),
+    /** The attribute expert: PP-OCRv3 and the core segmenter. */
+    ATTRIBUTES(Sight.Reader.V3, Sight.Segmentation.CORES);
 
     private final Sight.Reader reader;
     private final Sight.Segmentation segmentation;
-    private final boolean surfaces, close;
 
-    Expertise(Sight.Reader reader, Sight.Segmentation segmentation, boolean surfaces, boolean close) {
+    Expertise(Sight.Reader reader, Sight.Segmentation segmentation) {
         this.reader = reader;
         this.segmentation = segmentation;
-        this.surfaces = surfaces;
-        this.close = close;
     }
 
-    /** How this role reads the text a family's answer depends on (see {@link Sight.Reading}). */
-    Sight.Reading reading(QuestionFamily f) {
-        if (close && f instanceof QuestionFamily.Text) return Sight.Reading.SURFACES;
-        if (this == RELATIONS && f instanceof QuestionFamily.Chart) return Sight.Reading.AXES;
-        return Sight.Reading.PLAIN;
-    }
-
+    /** The reader this role attends to (null: none in particular, the plain call). */
     public Sight.Reader reader() { return reader; }
 
+    /** The segmentation this role attends to (null: none in particular, the plain call). */
     public Sight.Segmentation segmentation() { return segmentation; }
 
-    /** Whether this role asks which surface (sign, label, card) a text is on, rather than taking the largest text. */
-    public boolean surfaces() { return surfaces; }
+    /** The weight of reader {@code r} in this role's reading: ½ for the plain call, else the focus on its own. */
+    public double weight(Sight.Reader r, Calibration c) {
+        return reader == null ? 0.5 : r == reader ? c.roleFocus() : 1 - c.roleFocus();
+    }
+
+    /** The weight of segmentation {@code s} in this role's reading: ½ for the plain call, else the focus on its own. */
+    public double weight(Sight.Segmentation s, Calibration c) {
+        return segmentation == null ? 0.5 : s == segmentation ? c.roleFocus() : 1 - c.roleFocus();
+    }
 
     /** The expertise of a role line such as "ocr expert" or "relational expert"; no role, or one it does not know: {@link #GENERAL}. */
     public static Expertise of(String role) {

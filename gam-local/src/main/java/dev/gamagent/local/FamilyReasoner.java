@@ -17,37 +17,83 @@ public final class FamilyReasoner {
     static final String CANNOT = "cannot determine";
 
     /**
-     * Judges one question as a role with expertise {@code e} sees it, over one or more images (e.g.
-     * DREAM's several scales): a role whose instruments say nothing about the family declares itself
-     * NOT APPLICABLE; otherwise it perceives each image with its own instruments.
+     * Judges one question as a role with expertise {@code e} reads it with its greedy look ({@link Look#of}), over one
+     * or more images (e.g. DREAM's several scales); see {@link #judge(QuestionFamily, List, List, Expertise, Look, Region, boolean)}.
      */
-    public Judgement judge(QuestionFamily family, List<Sight> sights, List<String> candidates, Expertise e) {
-        return judge(family, sights, candidates, e, false);
-    }
-
-    /** As above; {@code quick}: text read as found, without the role's closer re-reading (a probe asks for a short answer). */
-    public Judgement judge(QuestionFamily family, List<Sight> sights, List<String> candidates, Expertise e, boolean quick) {
-        return judge(family, sights, candidates, e, Look.of(e), quick);
+    public Judgement judge(QuestionFamily family, List<Sight> sights, List<String> candidates, Expertise e, Calibration c) {
+        return judge(family, sights, candidates, e, Look.of(e, c), null, true);
     }
 
     /**
-     * As above, seeing with {@code look}'s reader, segmentation and thresholds ({@code sights} are already at its
-     * scale); the role's abstentions and way of reading text are its own whatever the look.
+     * Judges one question seeing with {@code look} ({@code sights} are already at its scale): each reader (for a
+     * question whose answer is read from text: text, chart) or each segmentation (the others) that the look gives
+     * weight is a reading of its own, and the readings are pooled by those weights ({@link #pool}). With
+     * {@code attend}, the reading attends to that region of the image (its objects and text lines; a peer or claim
+     * named it), the pixels as read. A role whose instruments say nothing about the family declares itself NOT
+     * APPLICABLE when the reply has room to say so ({@code canDecline}); asked for a bare letter, it reads the question
+     * like anyone else.
      */
-    public Judgement judge(QuestionFamily family, List<Sight> sights, List<String> candidates, Expertise e, Look look, boolean quick) {
+    public Judgement judge(QuestionFamily family, List<Sight> sights, List<String> candidates, Expertise e, Look look,
+                           Region attend, boolean canDecline) {
         if (sights.isEmpty()) return lowInformation(family, candidates, true, "no image was given", Region.FULL);
         if (family instanceof QuestionFamily.Unknown) {
             return lowInformation(family, candidates, false, "the question is outside what this model can perceive", Region.FULL);
         }
-        if (!e.examines(family)) {
+        if (canDecline && !e.examines(family)) {
             // The role does not examine what the answer depends on: it says so (DESIGN §5: U = 1),
             // rather than writing a guessed letter whose format tokens would look confident.
             return lowInformation(family, candidates, true, e.abstention(family), Region.FULL);
         }
         boolean text = family instanceof QuestionFamily.Text || family instanceof QuestionFamily.Chart;
-        Sight.Reading reading = quick ? Sight.Reading.PLAIN : e.reading(family);
-        List<Perception> views = sights.stream().map(s -> s.view(look, text, e.surfaces(), reading)).toList();
-        return combine(family, views, candidates);
+        List<Judgement> parts = new ArrayList<>();
+        List<Double> weights = new ArrayList<>();
+        if (text) {
+            // the chart's axes and bars always come from the classical analyser; objects do not enter a text answer
+            Sight.Segmentation seg = look.weight(Sight.Segmentation.CLASSICAL) >= 0.5 ? Sight.Segmentation.CLASSICAL : Sight.Segmentation.CORES;
+            for (Sight.Reader r : Sight.Reader.values()) {
+                if (look.weight(r) <= 0) continue;
+                parts.add(combine(family, sights.stream().map(s -> s.view(r, seg, look.threshold(), true).attend(attend)).toList(), candidates));
+                weights.add(look.weight(r));
+            }
+        } else {
+            for (Sight.Segmentation g : Sight.Segmentation.values()) {
+                if (look.weight(g) <= 0) continue;
+                parts.add(combine(family, sights.stream().map(s -> s.view(Sight.Reader.V4, g, look.threshold(), false).attend(attend)).toList(), candidates));
+                weights.add(look.weight(g));
+            }
+        }
+        return pool(parts, weights.stream().mapToDouble(Double::doubleValue).toArray(), candidates);
+    }
+
+    /**
+     * Readings of one question with different instruments, pooled by their weights: over options, the weighted mixture
+     * of the readings that found something to answer from (the model's answer marginalised over how it read the image;
+     * a sampled look draws one of them), with the findings of the heaviest reading that favours the pooled answer; an
+     * open answer is the most decided reading's.
+     */
+    static Judgement pool(List<Judgement> parts, double[] w, List<String> candidates) {
+        if (parts.size() == 1) return parts.get(0);
+        List<Integer> used = new ArrayList<>();
+        for (int i = 0; i < parts.size(); i++) if (parts.get(i).applicable()) used.add(i);
+        if (used.isEmpty()) return parts.get(argmax(w));
+        if (used.size() == 1) return parts.get(used.get(0));
+        if (candidates.isEmpty()) {
+            int best = used.get(0);
+            for (int i : used) if (w[i] * (1.05 - parts.get(i).uncertainty()) > w[best] * (1.05 - parts.get(best).uncertainty())) best = i;
+            return parts.get(best);
+        }
+        double[] uw = new double[used.size()];
+        List<Distribution> ds = new ArrayList<>();
+        for (int j = 0; j < used.size(); j++) { uw[j] = w[used.get(j)]; ds.add(parts.get(used.get(j)).answer()); }
+        Distribution mix = Distribution.mixture(ds, uw);
+        int from = -1;
+        for (int j = 0; j < used.size(); j++) {
+            Judgement p = parts.get(used.get(j));
+            if (p.answer().best().equals(mix.best()) && (from < 0 || uw[j] > uw[from])) from = j;
+        }
+        if (from < 0) from = argmax(uw);
+        Judgement top = parts.get(used.get(from));
+        return new Judgement(top.family(), true, false, mix, null, top.findings(), top.note());
     }
 
     /**

@@ -134,15 +134,14 @@ public final class LocalBackend implements Backend {
         QuestionFamily family = reading.family();
         if (p.task() == ParsedPrompt.Task.CRITIQUE) {
             List<ClaimChecker.Assessment> out = new ArrayList<>();
-            for (ParsedPrompt.ClaimRef c : p.claims()) out.add(critic.assess(p, c, family, MAX_IMAGE_PIXELS));
+            java.util.Map<Integer, Integer> zooms = Critic.zooms(request, p.images().size());
+            for (ParsedPrompt.ClaimRef c : p.claims()) out.add(critic.assess(p, c, family, zooms));
             return ReplyWriter.critique(p, out);
         }
         Expertise expertise = Expertise.of(p.role());
-        // Greedy: the role's own look. Sampled: each choice draws its look, then its answer (Calibration).
-        Look look = request.temperature() > 0 ? Look.draw(expertise, random(request, k, LOOK), calibration) : Look.of(expertise);
-        // A probe (DREAM's look at one scale) is a short answer: the role's own instruments, without its closer re-reading.
-        boolean quick = p.task() == ParsedPrompt.Task.PROBE;
-        Judgement own = judge(family, p.images(), candidates, expertise, look, quick).unsure(reading.clarity(), reading.unread());
+        // Greedy: the role's reading (the plain call pools every instrument). Sampled: each choice draws its look, then its answer.
+        Look look = request.temperature() > 0 ? Look.draw(expertise, random(request, k, LOOK), calibration) : Look.of(expertise, calibration);
+        Judgement own = judge(family, p.images(), candidates, expertise, look, null, p).unsure(reading.clarity(), reading.unread());
         Pick pick = new Pick(request, k, p);
         switch (p.task()) {
             case JUDGE -> {
@@ -180,17 +179,27 @@ public final class LocalBackend implements Backend {
         }
     }
 
-    /** The judgement of {@code pictures} seen with {@code look} (each picture at the look's scale, perceived once per image and look). */
-    private Judgement judge(QuestionFamily family, List<Picture> pictures, List<String> candidates, Expertise e, Look look, boolean quick) {
+    /**
+     * The judgement of {@code pictures} seen with {@code look} (each picture at the look's scale, never above its size as
+     * sent; perceived once per image and instrument), attending to {@code attend} when given. A role may decline (NOT
+     * APPLICABLE) only where the reply's format has room for it.
+     */
+    private Judgement judge(QuestionFamily family, List<Picture> pictures, List<String> candidates, Expertise e, Look look,
+                            Region attend, ParsedPrompt p) {
         List<Sight> sights = pictures.stream().map(pic -> perception.sight(pic, look.scale())).toList();
-        return reasoner.judge(family, sights, candidates, e, look, quick);
+        return reasoner.judge(family, sights, candidates, e, look, attend, canDecline(p));
+    }
+
+    /** Whether the reply's format has room to declare NOT APPLICABLE (a bare letter or a short answer has none). */
+    private static boolean canDecline(ParsedPrompt p) {
+        return p.format() != ParsedPrompt.OutputFormat.LETTER && p.format() != ParsedPrompt.OutputFormat.SHORT;
     }
 
     /**
      * The agent's answer when it is shown other answers ({@link Deliberation}): when they disagree with its own, it
-     * looks again (a look drawn for this request, so a debate at temperature 0 looks again too; at the region a
-     * disagreeing peer names, enlarged, when the answer rests on one object or text), mixes that second look into
-     * its own evidence, and weighs the whole against the peers and critiques. A role that declared itself not
+     * looks again (a look drawn for this request, so a debate at temperature 0 looks again too; attending to the region a
+     * disagreeing peer names when the answer rests on one object or text, the image as sent), mixes that second look
+     * into its own evidence, and weighs the whole against the peers and critiques. A role that declared itself not
      * applicable stays so.
      */
     private ReplyWriter.Answer deliberated(Judgement own, List<Deliberation.Voice> voices, List<Revision.Evidence> critiques,
@@ -209,8 +218,8 @@ public final class LocalBackend implements Backend {
             Look second = Look.draw(e, random(request, pick.k(), RELOOK), calibration);
             Region where = local(family) ? voices.stream().filter(v -> !v.answer().equalsIgnoreCase(ownBest) && v.region() != null)
                     .map(Deliberation.Voice::region).findFirst().orElse(null) : null;
-            Judgement again = where == null ? judge(family, p.images(), candidates, e, second, false)
-                    : judge(family, List.of(zoomed(p.images().get(0), where)), candidates, e, second, false);
+            Judgement again = where == null ? judge(family, p.images(), candidates, e, second, null, p)
+                    : judge(family, List.of(p.images().get(0)), candidates, e, second, Critic.atLeast(where.expand(0.15), p.images().get(0), 24), p);
             if (again.applicable() && again.answer().values().equals(evidence.values())) {
                 double w = own.applicable() ? calibration.relookWeight() : 1.0;
                 evidence = Distribution.mixture(List.of(evidence, again.answer()), new double[]{1 - w, w});
@@ -249,14 +258,6 @@ public final class LocalBackend implements Backend {
     /** Families whose answer rests on one object or one text, so a look at the region a peer names is a look at the answer. */
     private static boolean local(QuestionFamily f) {
         return f instanceof QuestionFamily.Text || f instanceof QuestionFamily.Color || f instanceof QuestionFamily.Shape;
-    }
-
-    /** A region of the image (15 % margin, at least 24 px a side) enlarged 2–4×, as the fact checker looks closer. */
-    private static Picture zoomed(Picture image, Region r) {
-        Region grown = Critic.atLeast(r.expand(0.15), image, 24);
-        Picture crop = image.crop(grown);
-        double zoom = Math.max(2, Math.min(4, 640.0 / Math.max(crop.width(), crop.height())));
-        return crop.scaled(zoom, Critic.MAX_ZOOM_PIXELS);
     }
 
     /** What the reply says it found: the findings, or, for a sampled option other than the best, that option. */

@@ -102,19 +102,19 @@ public final class LocalPerception implements AutoCloseable, Sight.Engines {
     }
 
     /**
-     * Looks at {@code picture} once, before a run, with the default instruments (the PP-OCRv4 reading, the 3×3 median
-     * and the classical scene: what a plain answer perceives), for this perception and every one made from it by
-     * {@link #withOwnCache}: their sights of the same image (content and size) share that look, so several methods
-     * evaluated side by side compute it once rather than once each, and each method's time is its own work beyond
-     * it. Everything else (the second reader, the core segmenter, close readings, other scales) stays each cache's
-     * own. Nothing is shared that was not looked at this way.
+     * Looks at {@code picture} once, before a run, with every instrument (both readers, the 3×3 median, both
+     * segmentations and the text surfaces: what a plain answer perceives with), for this perception and every one made
+     * from it by {@link #withOwnCache}: their sights of the same image (content and size) share that look, so several
+     * methods evaluated side by side compute it once rather than once each, and each method's time is its own work
+     * beyond it. Everything else (threshold levels, other scales) stays each cache's own. Nothing is shared that was not
+     * looked at this way.
      */
     public void lookAt(Picture picture) {
         BufferedImage img = picture.image();
         PerceptionCache.Key key = new PerceptionCache.Key(hashOf(img), img.getWidth(), img.getHeight());
         Sight s = looks.get(key, () -> new Sight(img, this));
-        s.lines(Sight.Reader.V4);
-        s.scene(Sight.Segmentation.CLASSICAL);
+        for (Sight.Reader r : Sight.Reader.values()) s.lines(r);
+        for (Sight.Segmentation g : Sight.Segmentation.values()) s.scene(g);
     }
 
     /** Images looked at with {@link #lookAt} and still held (the looks are bounded like the cache). */
@@ -128,6 +128,9 @@ public final class LocalPerception implements AutoCloseable, Sight.Engines {
      */
     public Sight sight(Picture picture, double scale) {
         if (scale == 1.0) return sight(picture);
+        if (!(scale > 0 && scale < 1)) {
+            throw new IllegalArgumentException("a look's scale must be in (0, 1]: the model never enlarges the image it was sent, got " + scale);
+        }
         String h = hashOf(picture.image());
         PerceptionCache.Key key = new PerceptionCache.Key(h + String.format(java.util.Locale.ROOT, "@%.3f", scale), picture.width(), picture.height());
         Sight text = sight(picture);
@@ -144,9 +147,10 @@ public final class LocalPerception implements AutoCloseable, Sight.Engines {
         return h;
     }
 
-    /** The default perception (PP-OCRv4 text, classical objects), as a plain answer uses it. */
+    /** PP-OCRv4's text and the classical analyser's objects, the image as given (no surface test). */
     public Perception perceive(Picture picture) {
-        return sight(picture).view(Sight.Reader.V4, Sight.Segmentation.CLASSICAL, true, false);
+        Sight s = sight(picture);
+        return new Perception(s.width(), s.height(), s.scene(Sight.Segmentation.CLASSICAL), s.lines(Sight.Reader.V4));
     }
 
     @Override public List<TextLine> read(Sight.Reader reader, BufferedImage image) {

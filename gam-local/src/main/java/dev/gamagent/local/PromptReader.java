@@ -31,7 +31,7 @@ public final class PromptReader {
     private static final Pattern CLAIMS = Pattern.compile("<claims>(.*?)</claims>", FLAGS);
     private static final Pattern CONSENSUS = Pattern.compile("<consensus>(.*?)</consensus>", FLAGS);
     private static final Pattern ANY_BLOCK = Pattern.compile(
-            "<(question|peer|critique|previous|claims|consensus)\\b[^>]*>.*?</\\1>", FLAGS);
+            "<(question|peer|critique|previous|claims|consensus|system)\\b[^>]*>.*?</\\1>", FLAGS);
     private static final Pattern OPTION_LINE = Pattern.compile("^\\s*([A-Z])[.)]\\s+(.+?)\\s*$");
     private static final Pattern CLAIM_LINE = Pattern.compile(
             "^\\s*CLAIM\\s+(\\d+)\\s*(?:\\[([^\\]]*)])?\\s*:\\s*(.*)$", Pattern.CASE_INSENSITIVE);
@@ -56,7 +56,9 @@ public final class PromptReader {
         for (ChatMessage m : request.messages()) {
             if (m.role() == ChatMessage.Role.SYSTEM || m == lastUser) {
                 if (sb.length() > 0) sb.append('\n');
-                sb.append(m.text());
+                // A system message (a persona, a debater's standing instructions) says who the model is and how to reply,
+                // never what is asked: it is read for the role and the format, not as lines of the question.
+                sb.append(m.role() == ChatMessage.Role.SYSTEM ? "<system>" + m.text() + "</system>" : m.text());
             }
         }
         if (lastUser != null) images = lastUser.images();

@@ -191,7 +191,7 @@ class LocalBackendTest {
     }
 
     @Test
-    void critiqueReexaminesTheClaimedRegionEnlargedTwoToFourTimes() {
+    void critiqueReexaminesTheClaimedRegionInTheImageAsSent() {
         LocalBackend b = backend();
         String prompt = tagged("fact checker", "critique", "What color is the triangle?\nA. blue\nB. red") + """
 
@@ -204,9 +204,9 @@ class LocalBackendTest {
         String[] lines = c.text().split("\n");
         assertThat(lines[0]).startsWith("CLAIM 1: INACCURATE | REASON:").contains("CORRECTION: the triangle is \"red\"");
         assertThat(lines[1]).startsWith("CLAIM 2: ACCURATE | REASON:").contains("CORRECTION: none");
-        Region claimed = new Region(0.1, 0.35, 0.3, 0.65);
-        int claimedWidth = (int) Math.round(claimed.expand(0.15).x1() * 400 - claimed.expand(0.15).x0() * 400);
-        assertThat(vision.sizes).anySatisfy(d -> assertThat(d.width).isBetween(2 * claimedWidth - 2, 4 * claimedWidth + 2).isNotEqualTo(400));
+        // it attends to the claim's region of the image as sent: no crop, nothing enlarged
+        assertThat(lines[0]).contains("region ").contains("as sent").doesNotContain("enlarged");
+        assertThat(vision.sizes).allSatisfy(d -> assertThat(d.width).isEqualTo(400));
         assertThat(token(c, "INACCURATE").top().get(0).token()).isEqualTo(" INACCURATE");
     }
 

@@ -81,10 +81,11 @@ class PanelTest {
     }
 
     @Test
-    void theSceneExpertReadsTheSignWhileThePlainAnswerTakesTheLargerWordBesideIt() {
+    void thePlainAnswerAndTheSceneExpertAlikeReadTheSignNotTheLargerWordBesideIt() {
         LocalBackend b = backend(signOcr());
         String q = "What word is written on the sign?\nA. ocean\nB. open";
-        assertThat(b.chat(ask(q + "\nAnswer with the option's letter from the given choices directly.", signScene())).text()).isEqualTo("A");
+        // no role has an instrument the plain call lacks: it too asks which text is on the sign (issue 39)
+        assertThat(b.chat(ask(q + "\nAnswer with the option's letter from the given choices directly.", signScene())).text()).isEqualTo("B");
         String scene = b.chat(ask(tagged("scene expert", "answer", q) + LINES, signScene())).text();
         assertThat(scene).startsWith("ANSWER: B\nCLAIM 1: The sign reads \"open\"").contains("on a bounded surface").contains("\"OCEAN\" on the open background");
         assertThat(b.chat(ask(tagged("relational expert", "answer", q) + LINES, signScene())).text()).startsWith("ANSWER: NOT APPLICABLE");
@@ -103,17 +104,17 @@ class PanelTest {
         String[] lines = b.chat(ask(prompt, signScene())).text().split("\n");
         // (The layout OCR places its words at the same relative places in any crop, so only the decoy's crop is checked here;
         // RealPanelTest reads real crops.)
-        assertThat(lines[0]).startsWith("CLAIM 1: INACCURATE").contains("enlarged").contains("on the open background");
+        assertThat(lines[0]).startsWith("CLAIM 1: INACCURATE").contains("as sent").contains("on the open background");
         // The completeness checker looks at the whole image: the sign's word was overlooked by claim 1.
         String completeness = b.chat(ask(prompt.replace("fact checker", "completeness checker"), signScene())).text();
         assertThat(completeness.split("\n")[0]).startsWith("CLAIM 1: INACCURATE").contains("CORRECTION: the sign reads \"open\"");
     }
 
     @Test
-    void anExpertRevisesFromTheCriticsEvidenceAndSaysWhichCritiqueMovedIt() {
+    void anExpertRevisingWeighsTheCriticsEvidenceAndSaysWhichCritiquesItWeighed() {
         LocalBackend b = backend(signOcr());
         String q = "What word is written on the sign?\nA. ocean\nB. open";
-        // The plain answerer (largest text first) would keep "ocean"; the critics re-examined and found otherwise.
+        // Its previous answer was "ocean"; the critics re-examined and found otherwise.
         String critiques = """
 
                 <previous>
@@ -124,7 +125,8 @@ class PanelTest {
                 <critique critic="completeness">CLAIM by agent: The sign reads "ocean" | INACCURATE | REASON: overlooks the board | CORRECTION: the sign reads "open" | CONFIDENCE: 0.85</critique>
                 """;
         String revised = b.chat(ask(tagged("assistant", "revise", q) + critiques + LINES, signScene())).text();
-        assertThat(revised).startsWith("ANSWER: B").contains("fact found the claim for ocean inaccurate").contains("the answer is open");
+        assertThat(revised).startsWith("ANSWER: B").contains("fact found the claim for ocean inaccurate")
+                .contains("completeness found the claim for ocean inaccurate").contains("before, I answered ocean");
         // One confident peer alone does not carry an expert whose own reading is clear.
         String peers = "\n<peer id=\"x\" weight=\"0.9\">ANSWER: A\nCONFIDENCE: 0.99</peer>";
         assertThat(b.chat(ask(tagged("scene expert", "revise", q) + peers + LINES, signScene())).text()).startsWith("ANSWER: B");

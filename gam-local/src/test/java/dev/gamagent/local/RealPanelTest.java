@@ -50,16 +50,16 @@ class RealPanelTest {
     }
 
     @Test
-    void theSceneAndOcrExpertsReadTheSignNotTheLargerWordBesideIt() {
+    void thePlainAnswerAndTheExpertsReadTheSignNotTheLargerWordBesideIt() {
         String q = "What word is written on the sign?\nA. ocean\nB. open\nC. opcn";
-        assertThat(ask(q + "\nAnswer with the option's letter from the given choices directly.")).as("the plain answer takes the largest text").isEqualTo("A");
+        assertThat(ask(q + "\nAnswer with the option's letter from the given choices directly.")).as("the plain answer reads the sign too").isEqualTo("B");
         for (String role : List.of("scene expert", "ocr expert")) {
             assertThat(ask(PanelTest.tagged(role, "answer", q) + PanelTest.LINES)).as(role).startsWith("ANSWER: B\nCLAIM 1: The sign reads \"open\"");
         }
     }
 
     @Test
-    void theFactCheckerZoomsIntoEachClaimedRegionAndRereadsIt() {
+    void theFactCheckerAttendsToEachClaimedRegionAsSent() {
         String prompt = PanelTest.tagged("fact checker", "critique", "What word is written on the sign?\nA. ocean\nB. open\nC. opcn") + """
 
                 <claims>
@@ -70,7 +70,7 @@ class RealPanelTest {
                 CLAIM n: ACCURATE|PARTIALLY ACCURATE|INACCURATE | REASON: ... | CORRECTION: ... | CONFIDENCE: <0..1>""";
         String[] lines = ask(prompt).split("\n");
         assertThat(lines[0]).startsWith("CLAIM 1: INACCURATE").contains("on the open background");
-        assertThat(lines[1]).startsWith("CLAIM 2: ACCURATE").contains("enlarged").contains("on a bounded surface");
+        assertThat(lines[1]).startsWith("CLAIM 2: ACCURATE").contains("as sent").contains("on a bounded surface");
         assertThat(lines[2]).startsWith("CLAIM 3: INACCURATE").contains("CORRECTION: the sign reads \"open\"");
     }
 

@@ -64,13 +64,23 @@ class TestbedBehaviourTest {
     }
 
     @Test
-    void aGreedyCallSeesWithTheRolesOwnInstrumentsAtTheImagesOwnSize() {
+    void aPlainGreedyCallReadsWithBothReadersAtTheImagesOwnSize() {
         LocalBackend b = backend();
-        assertThat(b.chat(ask(SIGN + LETTER)).text()).isEqualTo("A");
+        String reply = b.chat(ask(SIGN + LINES)).text();
+        // the two readers disagree ("sale" / "sole"), each counting half: the answer is far from sure
         assertThat(v4.calls.get()).isEqualTo(1);
-        assertThat(v3.calls.get()).isZero();
+        assertThat(v3.calls.get()).isEqualTo(1);
         assertThat(classical.sizes).containsOnly(new Dimension(400, 300));
         assertThat(cores.sizes).isEmpty();
+        double confidence = Double.parseDouble(reply.replaceAll("(?s).*CONFIDENCE:\\s*([0-9.]+).*", "$1"));
+        assertThat(confidence).isLessThan(0.7);
+    }
+
+    @Test
+    void aRoleLeansOnItsOwnReader() {
+        LocalBackend b = backend();
+        assertThat(b.chat(ask(tagged("ocr expert", "answer", SIGN) + LINES)).text()).contains("ANSWER: A");
+        assertThat(b.chat(ask(tagged("scene expert", "answer", SIGN) + LINES)).text()).contains("ANSWER: B");
     }
 
     @Test
@@ -126,36 +136,37 @@ class TestbedBehaviourTest {
     }
 
     @Test
-    void aDrawnLookStaysTheRolesOwnWhenTheCalibrationDrawsNothing() {
-        Calibration still = new Calibration(0, 0, 0, 0, 0.5, 0.5, 0.5);
+    void aDrawnLookIsOneOfTheRolesReadingsAndThePlainCallsDrawsEveryInstrument() {
+        Calibration still = new Calibration(1, 0, 0, 0.5, 0.5, 0.5);
         SplittableRandom r = new SplittableRandom(1);
-        for (int i = 0; i < 20; i++) assertThat(Look.draw(Expertise.SCENE, r, still)).isEqualTo(Look.of(Expertise.SCENE));
-        Calibration always = new Calibration(1, 1, 0, 0, 0.5, 0.5, 0.5);
-        assertThat(Look.draw(Expertise.GENERAL, r, always)).isEqualTo(new Look(Sight.Reader.V3, Sight.Segmentation.CORES, 1.0, 0));
+        for (int i = 0; i < 20; i++) assertThat(Look.draw(Expertise.SCENE, r, still)).isEqualTo(Look.of(Expertise.SCENE, still));
+        Set<Look> plain = new HashSet<>();
+        for (int i = 0; i < 200; i++) plain.add(Look.draw(Expertise.GENERAL, r, still));
+        assertThat(plain).hasSize(4); // each reader with each segmentation
+        assertThat(Look.of(Expertise.GENERAL, still)).isEqualTo(new Look(0.5, 0.5, 1.0, 0));
     }
 
     @Test
-    void aDebaterShownDisagreeingPeersLooksAgainEvenAtTemperatureZero() {
-        LocalBackend b = backend(new Calibration(1, 0, 0, 0, 0.5, 0.5, 0.5)); // a second look always reads with the other network
-        String agree = tagged("debater", "revise", SIGN) + "\n<peer id=\"agent-2\" weight=\"0.33\">ANSWER: A</peer>" + LINES;
-        b.chat(ask(agree));
-        assertThat(v3.calls.get()).isZero();
-        String disagree = tagged("debater", "revise", SIGN) + "\n<peer id=\"agent-2\" weight=\"0.33\">ANSWER: B</peer>" + LINES;
-        String reply = b.chat(ask(disagree)).text();
-        assertThat(v3.calls.get()).isEqualTo(1);
-        assertThat(reply).contains("looking again (V3/");
+    void anExpertShownDisagreeingPeersLooksAgainEvenAtTemperatureZero() {
+        LocalBackend b = backend();
+        String agree = tagged("ocr expert", "revise", SIGN) + "\n<peer id=\"agent-2\" weight=\"0.33\">ANSWER: A</peer>" + LINES;
+        assertThat(b.chat(ask(agree)).text()).doesNotContain("looking again");
+        String disagree = tagged("ocr expert", "revise", SIGN) + "\n<peer id=\"agent-2\" weight=\"0.33\">ANSWER: B</peer>" + LINES;
+        assertThat(b.chat(ask(disagree)).text()).contains("looking again (V4/");
     }
 
     @Test
-    void aPeerNamingARegionIsLookedAtThereEnlarged() {
+    void aPeerNamingARegionIsAttendedToInTheImageAsSent() {
         LocalBackend b = backend();
         String peer = "\n<peer id=\"ocr\" weight=\"0.5\">ANSWER: B\nCLAIM 1: The sign reads \"sole\" | CONFIDENCE: 0.90 | EVIDENCE: read | "
                 + "REGION: 0.30,0.05,0.70,0.20\nCONFIDENCE: 0.90</peer>";
-        b.chat(ask(tagged("debater", "revise", SIGN) + peer + LINES));
-        int cropWidth = (int) Math.round(400 * (0.70 - 0.30) * 1.3);
+        String reply = b.chat(ask(tagged("ocr expert", "revise", SIGN) + peer + LINES)).text();
+        assertThat(reply).contains("looking again (").contains(", at 0.");
         List<Dimension> seen = new java.util.ArrayList<>(classical.sizes);
         seen.addAll(cores.sizes);
-        assertThat(seen).anySatisfy(d -> assertThat(d.width).isBetween(2 * cropWidth - 4, 4 * cropWidth + 4).isNotEqualTo(400));
+        // never a crop, never enlarged: the image as sent, or a sampled look's smaller scale of it
+        assertThat(seen).allSatisfy(d -> assertThat(d.width).isLessThanOrEqualTo(400));
+        assertThat(seen).allSatisfy(d -> assertThat((double) d.width / d.height).isCloseTo(400.0 / 300, org.assertj.core.data.Offset.offset(0.02)));
     }
 
     @Test
@@ -163,7 +174,7 @@ class TestbedBehaviourTest {
         // Small print read weakly (9 px): "sale" is favoured about 9 to 1. The critics found nothing either way; two peers
         // say "sole" and are sure of it. Before, an expert with critiques ignored its peers.
         LayoutOcr faint = new LayoutOcr(new LayoutOcr.Placed("SALE", new Rectangle2D.Double(0.35, 0.1, 0.3, 0.03)));
-        LocalBackend b = new LocalBackend(new LocalPerception(faint, classical, 16), new Calibration(0, 0, 0, 0, 0.5, 0.5, 0.5));
+        LocalBackend b = new LocalBackend(new LocalPerception(faint, classical, 16), new Calibration(1, 0, 0, 0.5, 0.5, 0.5));
         String prompt = tagged("assistant", "revise", SIGN) + """
 
                 <peer id="scene" weight="0.40">ANSWER: B. sole

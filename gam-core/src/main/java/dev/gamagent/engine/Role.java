@@ -1,4 +1,4 @@
-package dev.gamagent.gam;
+package dev.gamagent.engine;
 
 import java.util.Arrays;
 import java.util.Locale;
@@ -8,7 +8,7 @@ import java.util.Locale;
  * {@link #label()} is the {@code <role>} line of docs/CONTRACTS.md; each role's focus text is the
  * overridable prompt template {@code gam_role_<key>}.
  */
-enum Role {
+public enum Role {
     SCENE("scene", Kind.EXPERT, "scene expert"),
     OCR("ocr", Kind.EXPERT, "ocr expert"),
     RELATIONAL("relational", Kind.EXPERT, "relational expert"),
