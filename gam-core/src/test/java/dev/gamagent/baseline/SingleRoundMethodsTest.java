@@ -20,6 +20,31 @@ class SingleRoundMethodsTest {
     }
 
     @Test
+    void singleWithARoleSendsThatExpertsRoleAsASystemMessageAndNothingElseDiffers() {
+        var plain = textBackend(u -> "B");
+        new SingleMethod().run(question(), context(plain));
+        var persona = textBackend(u -> "B");
+        Answer a = new SingleMethod().run(question(), context(persona, "single.role=ocr"));
+        var sent = persona.requests.get(0);
+        assertThat(sent.messages()).hasSize(2);
+        assertThat(sent.messages().get(0).role()).isEqualTo(dev.gamagent.backend.ChatMessage.Role.SYSTEM);
+        assertThat(sent.messages().get(0).text()).startsWith("<role>ocr expert</role>").contains("text/OCR expert");
+        assertThat(user(sent)).isEqualTo(user(plain.requests.get(0)));
+        assertThat(sent.temperature()).isEqualTo(plain.requests.get(0).temperature());
+        assertThat(a.trace().rounds().get(0).agents().get(0).role()).isEqualTo("ocr expert");
+        assertThat(plain.requests.get(0).messages()).hasSize(1);
+    }
+
+    @Test
+    void singleRefusesACriticOrAnUnknownRoleNamingTheKnownExperts() {
+        var b = textBackend(u -> "B");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new SingleMethod().run(question(), context(b, "single.role=fact")))
+                .hasMessageContaining("single.role").hasMessageContaining("critic").hasMessageContaining("scene, ocr, relational, object, attribute");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new SingleMethod().run(question(), context(b, "single.role=painter")))
+                .hasMessageContaining("single.role").hasMessageContaining("unknown GAM role 'painter'");
+    }
+
+    @Test
     void cotAsksToThinkStepByStepAndTakesTheStatedAnswerNotLettersInTheReasoning() {
         var b = textBackend(u -> "Option A says red, but the triangle is clearly blue.\nANSWER: B\nCONFIDENCE: 0.9");
         Answer a = new CotMethod().run(question(), context(b));
