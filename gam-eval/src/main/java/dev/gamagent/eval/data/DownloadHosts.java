@@ -48,7 +48,7 @@ public record DownloadHosts(Set<String> hosts, Set<String> domains, String given
             try {
                 m = HttpUrl.parse(mirror);
             } catch (HttpUrl.Invalid e) {
-                throw new DataException("--data-mirror " + mirror + ": " + e.getMessage());
+                throw new DataException("the data mirror " + mirror + " (--data-mirror or $" + DataFiles.MIRROR_ENV + "): " + e.getMessage());
             }
             hosts.add(m.host());
             given = m.authority();

@@ -183,6 +183,14 @@ class DownloadDefenceTest {
         assertThat(got.source()).isEqualTo(server.base() + "/Open_VAL.tsv (redirected to " + server.base() + "/elsewhere/Open_VAL.tsv)");
     }
 
+    @Test void aRedirectLoopEndsAfterFiveRedirects() throws Exception {
+        server.redirect("/Open_VAL.tsv", "/again/Open_VAL.tsv").redirect("/again/Open_VAL.tsv", "/Open_VAL.tsv");
+        DataException e = catchThrowableOfType(() -> files(server.base(), Config.defaults()).resolve("Open_VAL"), DataException.class);
+        assertThat(e.getMessage()).startsWith("download of " + server.base() + "/Open_VAL.tsv refused: more than 5 redirects (");
+        assertThat(server.requests()).hasSize(6);
+        assertThat(dataDirectory()).isEmpty();
+    }
+
     @Test void theFirstHopIsCheckedAfterNameResolutionToo() throws Exception {
         // no mirror: the catalogue's own host is reached only at a public address, and "localhost" is not one
         DatasetCatalogue c = DatasetCatalogue.parse(Json.MAPPER.readTree("""
