@@ -1,8 +1,8 @@
 package dev.gamagent.eval.data;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.gamagent.eval.mvbench.MvBenchLayout;
 import dev.gamagent.config.Config;
+import dev.gamagent.eval.mvbench.MvBenchLayout;
 import dev.gamagent.eval.mvbench.MvBenchVariant;
 import dev.gamagent.util.HttpUrl;
 import dev.gamagent.util.Json;
@@ -39,6 +39,8 @@ public record DataFiles(DatasetCatalogue catalogue, DataDirectory dir, String mi
     /** A file whose size the catalogue knows may come down this much larger (a re-release), and at least {@link #MIN_MARGIN} larger. */
     static final double SIZE_MARGIN = 0.25;
     static final long MIN_MARGIN = 16L << 20;
+    /** For the connection and an answer's headers; the whole download has its own deadline. */
+    private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(60);
 
     /** How a file compares with what it should be. */
     public enum Check {
@@ -149,9 +151,6 @@ public record DataFiles(DatasetCatalogue catalogue, DataDirectory dir, String mi
         Downloader d = new Downloader(CONNECT_TIMEOUT, Duration.ofMillis(Math.round(deadline * 1000)), DownloadHosts.of(catalogue, m));
         return new DataFiles(catalogue, dir, m, d, Math.round(mb * 1024 * 1024), log);
     }
-
-    /** For the connection and an answer's headers; the whole download has its own deadline. */
-    private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(60);
 
     /**
      * The most a download of {@code entry} may hold: the catalogue's size of its file with {@link #SIZE_MARGIN} more (at
