@@ -30,8 +30,8 @@ final class BenchmarkByName {
     private BenchmarkByName() { }
 
     /** The file {@code data} names, checked; a file the catalogue does not know is passed on as it is. */
-    static DataFiles.DataFile resolve(Path data, DataOptions options, PrintStream err) {
-        DataFiles f = options.files(err);
+    static DataFiles.DataFile resolve(Path data, DataOptions options, Config config, PrintStream err) {
+        DataFiles f = options.files(config, err);
         String dataset = videoDataset(data);
         if (dataset != null && !Files.exists(data)) {
             // MVBench is a snapshot of its repository (a directory), read where VLMEvalKit's download leaves it

@@ -36,8 +36,10 @@ public final class DataCommand implements Callable<Integer> {
     static final class ListCommand implements Callable<Integer> {
         @Mixin DataOptions data;
 
+        @Mixin SettingsOptions settings;
+
         @Override public Integer call() {
-            DataFiles files = data.files(System.err);
+            DataFiles files = data.files(settings.config(), System.err);
             System.out.println("data directory: " + files.dir().path() + " (" + files.dir().how() + "); URLs and md5 from VLMEvalKit "
                     + files.catalogue().vlmEvalKitCommit());
             System.out.printf(Locale.ROOT, "%-22s %-16s %-10s %-16s %s%n", "name", "here", "size", "grading", "notes");
@@ -49,6 +51,7 @@ public final class DataCommand implements Callable<Integer> {
                         case OFFICIAL -> "official";
                         case DIFFERS -> "md5 differs";
                         case CHANGED -> "changed";
+                        case UNTRUSTED -> "no baseline";
                         case SNAPSHOT -> "snapshot";
                         default -> "yes";
                     };
@@ -95,8 +98,10 @@ public final class DataCommand implements Callable<Integer> {
 
         @Mixin DataOptions data;
 
+        @Mixin SettingsOptions settings;
+
         @Override public Integer call() {
-            DataFiles files = data.files(System.err);
+            DataFiles files = data.files(settings.config(), System.err);
             for (String n : names) {
                 DatasetEntry e = files.catalogue().require(n);
                 DataFiles.DataFile f = files.fetch(e, force);
@@ -111,7 +116,8 @@ public final class DataCommand implements Callable<Integer> {
     }
 
     @Command(name = "verify", mixinStandardHelpOptions = true,
-            description = "Check the benchmark files in the data directory against the published md5 (or the sha256 recorded at first download), "
+            description = "Check the benchmark files in the data directory, reading each one whole (never trusting its modification time), "
+                    + "against the published md5 (or the sha256 recorded at first download), "
                     + "and a snapshot (MVBench) for its 20 tasks' annotations and every row's video; exit 1 when one differs, is incomplete or a named one is missing.")
     static final class VerifyCommand implements Callable<Integer> {
         @Parameters(arity = "0..*", paramLabel = "NAME", description = "benchmark names (default: every one the data directory has)")
@@ -119,12 +125,15 @@ public final class DataCommand implements Callable<Integer> {
 
         @Mixin DataOptions data;
 
+        @Mixin SettingsOptions settings;
+
         @Override public Integer call() {
-            DataFiles files = data.files(System.err);
+            DataFiles files = data.files(settings.config(), System.err);
             List<DatasetEntry> entries = names.isEmpty() ? files.catalogue().entries() : names.stream().map(files.catalogue()::require).toList();
             int bad = 0, checked = 0;
             for (DatasetEntry e : entries) {
-                DataFiles.DataFile f = files.locate(e);
+                // the whole content is read: a size and modification time that still match say nothing of the bytes
+                DataFiles.DataFile f = files.verify(e);
                 if (DatasetCatalogue.kind(e.kind(), e.name()).snapshot()) {
                     if (f == null && names.isEmpty()) continue;
                     if (f == null) {

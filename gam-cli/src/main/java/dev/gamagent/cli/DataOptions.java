@@ -1,5 +1,6 @@
 package dev.gamagent.cli;
 
+import dev.gamagent.config.Config;
 import dev.gamagent.eval.data.DataDirectory;
 import dev.gamagent.eval.data.DataFiles;
 import picocli.CommandLine.Option;
@@ -16,10 +17,10 @@ public final class DataOptions {
             + "serving MMBench_DEV_EN.tsv), used instead of the official locations (default: $" + DataFiles.MIRROR_ENV + ")")
     String mirror;
 
-    /** The data directory and mirror of this command line, reporting downloads on {@code log}. */
-    public DataFiles files(PrintStream log) {
+    /** The data directory and mirror of this command line, downloads limited by {@code config} and reported on {@code log}. */
+    public DataFiles files(Config config, PrintStream log) {
         DataDirectory dir = DataDirectory.of(dataDir);
         if (dir.note() != null) log.println("note: " + dir.note());
-        return DataFiles.open(dir, mirror != null ? mirror : System.getenv(DataFiles.MIRROR_ENV), log);
+        return DataFiles.open(dir, mirror != null ? mirror : System.getenv(DataFiles.MIRROR_ENV), config, log);
     }
 }

@@ -83,7 +83,7 @@ public final class EvalCommand implements Callable<Integer> {
     @Override public Integer call() {
         System.setProperty("java.awt.headless", "true");
         // a benchmark's name becomes its file here; from now on `data` is that file (the field keeps what was typed)
-        DataFiles.DataFile dataFile = BenchmarkByName.resolve(data, dataOptions, System.err);
+        DataFiles.DataFile dataFile = BenchmarkByName.resolve(data, dataOptions, backendOptions.config(), System.err);
         Path data = dataFile.path();
         Config config = backendOptions.config();
         if (grading != null) config = config.with(GradingMode.CONFIG_KEY, GradingMode.of(grading).label());

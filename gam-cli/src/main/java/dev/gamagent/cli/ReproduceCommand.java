@@ -231,7 +231,7 @@ public final class ReproduceCommand implements Callable<Integer> {
 
     private Planned plan(RecipePlan.EvalRun run, PriceTable.Price price) {
         Config config = config(run);
-        Path file = dataOptions.files(System.err).resolve(run.data()).path();
+        Path file = dataOptions.files(config, System.err).resolve(run.data()).path();
         // a snapshot by name (MVBench_64frame) is read as that variant, as gam eval reads it
         BenchmarkLoader.Images reading = BenchmarkLoader.Images.DEFAULT.withVideos(0,
                 dev.gamagent.eval.mvbench.MvBenchDataset.isName(run.data()) ? run.data() : null);

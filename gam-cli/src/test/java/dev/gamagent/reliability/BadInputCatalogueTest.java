@@ -192,6 +192,9 @@ class BadInputCatalogueTest {
             request(port, "a file: image URL", "application/json", "127.0.0.1", body("single", "Q?", "file:///etc/passwd"), "file:");
             request(port, "an image URL from a host not allowed", "application/json", "127.0.0.1", body("single", "Q?", "http://169.254.169.254/x.png"),
                     "169.254.169.254");
+            request(port, "\"null\" as an image URL", "application/json", "127.0.0.1", body("single", "Q?", "null"), "no scheme");
+            request(port, "a scheme-relative image URL", "application/json", "127.0.0.1", body("single", "Q?", "//127.0.0.1/x.png"), "scheme-relative");
+            request(port, "an image URL whose host is 127.1", "application/json", "127.0.0.1", body("single", "Q?", "http://127.1/x.png"), "127.0.0.1, a loopback");
             String big = "data:image/png;base64," + Base64.getEncoder().encodeToString(Pngs.claiming(6000, 6000));
             request(port, "five 6000² images in one request", "application/json", "127.0.0.1", body("single", "Q?", big, big, big, big, big),
                     "server.max_request_megapixels");

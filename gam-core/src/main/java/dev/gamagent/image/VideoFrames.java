@@ -220,7 +220,7 @@ public final class VideoFrames {
     private VideoInfo probe(Path ffprobe, Path video) {
         String out = run(List.of(ffprobe.toString(), "-v", "error", "-select_streams", "v:0", "-count_packets",
                 "-show_entries", "stream=codec_name,width,height,avg_frame_rate,r_frame_rate,nb_read_packets",
-                "-show_entries", "format=format_name", "-of", "json", video.toString()), video, "ffprobe cannot read it as a video");
+                "-show_entries", "format=format_name", "-of", "json", input(video)), video, "ffprobe cannot read it as a video");
         JsonNode root;
         try {
             root = Json.MAPPER.readTree(out);
@@ -251,7 +251,7 @@ public final class VideoFrames {
     /** Frames that actually decode (the whole video is decoded once; used only when packets overstate them). */
     private int countDecodable(Path ffprobe, Path video) {
         String out = run(List.of(ffprobe.toString(), "-v", "error", "-select_streams", "v:0", "-count_frames",
-                "-show_entries", "stream=nb_read_frames", "-of", "default=noprint_wrappers=1:nokey=1", video.toString()),
+                "-show_entries", "stream=nb_read_frames", "-of", "default=noprint_wrappers=1:nokey=1", input(video)),
                 video, "ffprobe cannot count its frames").strip();
         try {
             return Integer.parseInt(out.lines().findFirst().orElse("0").strip());
@@ -276,11 +276,11 @@ public final class VideoFrames {
             String select = "select='" + terms + "'";
             Path script = work.resolve("select.txt");
             Files.writeString(script, select);
-            List<String> cmd = new ArrayList<>(List.of(ffmpeg.toString(), "-nostdin", "-v", "error", "-i", video.toString(),
-                    "-map", "0:v:0", "-filter_script:v", script.toString()));
+            List<String> cmd = new ArrayList<>(List.of(ffmpeg.toString(), "-nostdin", "-v", "error", "-i", input(video),
+                    "-map", "0:v:0", "-filter_script:v", script.toAbsolutePath().toString()));
             int at = cmd.size();
             cmd.addAll(List.of("-frames:v", Integer.toString(missing.size()), "-q:v", "2", "-start_number", "0",
-                    work.resolve("out-%08d.jpg").toString()));
+                    work.resolve("out-%08d.jpg").toAbsolutePath().toString()));
             runFfmpeg(cmd, at, video);
             List<Path> outs;
             try (Stream<Path> s = Files.list(work)) {
@@ -296,6 +296,13 @@ public final class VideoFrames {
             deleteTree(work);
         }
     }
+
+    /**
+     * A video as ffmpeg and ffprobe are given it: its absolute path behind the {@code file:} protocol, so that no file name
+     * is read as an option ({@code -report} made ffprobe write a log into the working directory) or as another protocol
+     * ({@code concat:a|b}, {@code http:x}).
+     */
+    static String input(Path video) { return "file:" + video.toAbsolutePath(); }
 
     /** Runs ffmpeg with the option that passes selected frames through unduplicated: -fps_mode (5.1+), else -vsync. */
     private void runFfmpeg(List<String> cmd, int at, Path video) {

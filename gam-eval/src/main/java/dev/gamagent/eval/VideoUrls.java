@@ -1,6 +1,7 @@
 package dev.gamagent.eval;
 
 import dev.gamagent.config.Config;
+import dev.gamagent.util.HttpUrl;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -78,18 +79,17 @@ public record VideoUrls(List<String> hosts, long maxBytes, Duration deadline) {
 
     /** The URL a row names, checked against the policy without fetching it (the index pass: a refused host is a bad row at once). */
     URI check(String value) {
-        URI uri;
+        HttpUrl u;
         try {
-            uri = URI.create(value.strip());
-        } catch (IllegalArgumentException e) {
-            throw new BenchmarkLoader.BadRowException("'video' URL " + value.strip() + " is not a valid URL (" + e.getMessage() + ")");
+            u = HttpUrl.parse(value);
+        } catch (HttpUrl.Invalid e) {
+            throw new BenchmarkLoader.BadRowException("'video' URL: " + e.getMessage());
         }
-        if (uri.getHost() == null) throw new BenchmarkLoader.BadRowException("'video' URL " + uri + " names no host");
-        if (!allowed(uri.getHost())) {
-            throw new BenchmarkLoader.BadRowException("'video' URL " + uri + ": host " + uri.getHost() + " is not allowed "
+        if (!allowed(u.host())) {
+            throw new BenchmarkLoader.BadRowException("'video' URL " + u.uri() + ": host " + u.host() + " is not allowed "
                     + (hosts.isEmpty() ? "(no host is: list it in config server.allowed_image_hosts)" : "(config server.allowed_image_hosts: " + hosts + ")"));
         }
-        return uri;
+        return u.uri();
     }
 
     /**

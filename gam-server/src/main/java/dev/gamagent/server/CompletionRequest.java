@@ -8,6 +8,7 @@ import dev.gamagent.image.ImageException;
 import dev.gamagent.image.ImageLoader;
 import dev.gamagent.image.ImageTooLargeException;
 import dev.gamagent.image.Picture;
+import dev.gamagent.util.HttpUrl;
 
 import java.net.URI;
 import java.util.ArrayList;
@@ -137,22 +138,22 @@ public record CompletionRequest(String model, boolean stream, Question question)
     private static Encoded encoded(String where, String url, ServerSettings settings, RemoteImages remote) {
         try {
             if (url.regionMatches(true, 0, "data:", 0, 5)) return new Encoded(where, ImageLoader.dataUrlBytes(where, url));
-            URI uri;
+            HttpUrl u;
             try {
-                uri = URI.create(url.strip());
-            } catch (IllegalArgumentException e) {
-                throw ApiError.badRequest("invalid_image_url", where + ": not a valid URL");
+                u = HttpUrl.parse(url);
+            } catch (HttpUrl.Invalid e) {
+                if (e.problem() == HttpUrl.Problem.SCHEME) {
+                    throw ApiError.badRequest("image_url_scheme", where + ": image URLs must be data: URLs or http(s) URLs from "
+                            + "allowed hosts; '" + e.scheme() + ":' URLs are refused (the server never reads its own files)");
+                }
+                throw ApiError.badRequest("invalid_image_url", where + ": " + e.getMessage()
+                        + "; image URLs must be data: URLs or http(s) URLs from allowed hosts");
             }
-            String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
-            if (!scheme.equals("http") && !scheme.equals("https")) {
-                throw ApiError.badRequest("image_url_scheme", where + ": image URLs must be data: URLs or http(s) URLs from "
-                        + "allowed hosts; '" + scheme + ":' URLs are refused (the server never reads its own files)");
-            }
-            if (!settings.imageHostAllowed(uri.getHost())) {
-                throw new ApiError(403, "invalid_request_error", "image_host_not_allowed", where + ": images from host '" + uri.getHost()
+            if (!settings.imageHostAllowed(u.host())) {
+                throw new ApiError(403, "invalid_request_error", "image_host_not_allowed", where + ": images from host '" + u.host()
                         + "' are not allowed; send the image as a data URL or add the host to config server.allowed_image_hosts");
             }
-            return new Encoded(where + " (" + uri.getHost() + ")", remote.fetch(uri));
+            return new Encoded(where + " (" + u.host() + ")", remote.fetch(u.uri()));
         } catch (ImageException e) {
             throw ApiError.badRequest("invalid_image", e.getMessage());
         }

@@ -1,8 +1,10 @@
 package dev.gamagent.eval.data;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.gamagent.config.Config;
 import dev.gamagent.eval.mvbench.MvBenchLayout;
 import dev.gamagent.eval.mvbench.MvBenchVariant;
+import dev.gamagent.util.HttpUrl;
 import dev.gamagent.util.Json;
 
 import java.io.IOException;
@@ -16,6 +18,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.time.Duration;
 import java.util.Locale;
 
 /**
@@ -23,14 +26,21 @@ import java.util.Locale;
  * official location or a mirror, into a resumable partial file whose md5 is checked before it takes the
  * file's name. A download that does not match the published md5 is deleted and named; a file already in
  * the directory whose md5 differs (a user's own copy) is used, and every run says so. Where no md5 is
- * published, the sha256 recorded when gam first saw the file is what later runs are checked against.
+ * published, the sha256 recorded when gam first saw the file is what later runs are checked against (none is
+ * recorded from a mirror's download that was redirected off the mirror's host).
  *
- * @param mirror a base URL serving a data directory's layout ({@code <mirror>/MMBench_DEV_EN.tsv}) used
- *               instead of the official locations; null for the official ones
+ * @param mirror   a base URL serving a data directory's layout ({@code <mirror>/MMBench_DEV_EN.tsv}) used
+ *                 instead of the official locations; null for the official ones
+ * @param maxBytes the most a download may hold when the catalogue does not know its file's size
  */
-public record DataFiles(DatasetCatalogue catalogue, DataDirectory dir, String mirror, Downloader downloader, PrintStream log) {
+public record DataFiles(DatasetCatalogue catalogue, DataDirectory dir, String mirror, Downloader downloader, long maxBytes, PrintStream log) {
     /** The environment variable that sets the mirror when {@code --data-mirror} is not given. */
     public static final String MIRROR_ENV = "GAM_DATA_MIRROR";
+    /** A file whose size the catalogue knows may come down this much larger (a re-release), and at least {@link #MIN_MARGIN} larger. */
+    static final double SIZE_MARGIN = 0.25;
+    static final long MIN_MARGIN = 16L << 20;
+    /** For the connection and an answer's headers; the whole download has its own deadline. */
+    private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(60);
 
     /** How a file compares with what it should be. */
     public enum Check {
@@ -44,6 +54,8 @@ public record DataFiles(DatasetCatalogue catalogue, DataDirectory dir, String mi
         RECORDED_NOW("no md5 is published; sha256 recorded now, later runs are checked against it"),
         /** no md5 is published; its sha256 changed since gam first saw it */
         CHANGED("no md5 is published; sha256 differs from the one recorded when gam first saw the file"),
+        /** no md5 is published and the download was redirected off the mirror's host: its sha256 is no baseline */
+        UNTRUSTED("no md5 is published and the download was redirected off the mirror's host: its sha256 is not taken as the baseline"),
         /** no md5 is published and the file is outside the data directory, where nothing is recorded */
         UNCHECKED("no md5 is published and the file is outside the data directory: nothing recorded to compare with"),
         /** a snapshot of a dataset repository (a directory): no md5; {@code gam data verify} checks its layout */
@@ -61,7 +73,7 @@ public record DataFiles(DatasetCatalogue catalogue, DataDirectory dir, String mi
         public Boolean official() { return this == OFFICIAL ? Boolean.TRUE : this == DIFFERS ? Boolean.FALSE : null; }
 
         /** Whether a user must be told (the file is not what it should be). */
-        public boolean warns() { return this == DIFFERS || this == CHANGED; }
+        public boolean warns() { return this == DIFFERS || this == CHANGED || this == UNTRUSTED; }
     }
 
     /** A benchmark file and what is known about it. {@code entry} is null for a file the catalogue does not know. */
@@ -78,6 +90,9 @@ public record DataFiles(DatasetCatalogue catalogue, DataDirectory dir, String mi
                 case RECORDED_NOW -> base + "no md5 is published; sha256 " + sums.sha256() + " recorded now";
                 case CHANGED -> base + "no md5 is published and the file changed since " + sums.firstSeen() + " (sha256 then "
                         + sums.firstSha256() + ", now " + sums.sha256() + ")";
+                case UNTRUSTED -> base + "no md5 is published, and the file was " + sums.untrusted() + ": its sha256 " + sums.sha256()
+                        + " is not taken as the baseline (gam data fetch " + entry.name() + " --force from a source that does not redirect "
+                        + "replaces it; deleting " + Checksums.sidecar(path).getFileName() + " accepts it as it is)";
                 case UNCHECKED -> base + "no md5 is published; not checked (outside the data directory)";
                 case SNAPSHOT -> name + " (" + path + "): " + kind(entry).describe() + " (" + DatasetKind.variant(entry.name()).branch()
                         + " branch); no md5 is published for a snapshot ('gam data verify " + entry.name() + "' checks its layout)";
@@ -89,7 +104,7 @@ public record DataFiles(DatasetCatalogue catalogue, DataDirectory dir, String mi
         public DataFile withSha256(String sha256) {
             if (sums.sha256() != null || sha256 == null) return this;
             return new DataFile(entry, path, new Checksums.Sums(sums.size(), sums.md5(), sha256, sums.firstSha256(), sums.firstSeen(),
-                    sums.firstRecordedNow()), check, downloaded, source);
+                    sums.firstRecordedNow(), sums.untrusted()), check, downloaded, source);
         }
 
         /** What {@code summary.json} records under {@code data_file}. */
@@ -106,6 +121,7 @@ public record DataFiles(DatasetCatalogue catalogue, DataDirectory dir, String mi
             o.put("check", check.name().toLowerCase(Locale.ROOT));
             o.put("check_meaning", check.meaning());
             if (sums.firstSha256() != null && (entry == null || entry.md5() == null)) o.put("first_sha256", sums.firstSha256());
+            if (sums.untrusted() != null && (entry == null || entry.md5() == null)) o.put("untrusted", sums.untrusted());
             o.put("downloaded", downloaded);
             o.put("source", source);
             if (entry != null && entry.url() != null) {
@@ -117,9 +133,36 @@ public record DataFiles(DatasetCatalogue catalogue, DataDirectory dir, String mi
         }
     }
 
-    /** Files by name in {@code dir}, downloaded from the official locations or {@code mirror}, progress on {@code log}. */
-    public static DataFiles open(DataDirectory dir, String mirror, PrintStream log) {
-        return new DataFiles(DatasetCatalogue.builtIn(), dir, blankToNull(mirror), new Downloader(java.time.Duration.ofSeconds(60)), log);
+    /**
+     * Files by name in {@code dir}, downloaded from the official locations or {@code mirror} within the limits of
+     * {@code config} ({@code data.max_download_mb}, {@code data.download_deadline_s}), progress on {@code log}.
+     */
+    public static DataFiles open(DataDirectory dir, String mirror, Config config, PrintStream log) {
+        return open(DatasetCatalogue.builtIn(), dir, mirror, config, log);
+    }
+
+    /** As {@link #open(DataDirectory, String, Config, PrintStream)} with another catalogue. */
+    public static DataFiles open(DatasetCatalogue catalogue, DataDirectory dir, String mirror, Config config, PrintStream log) {
+        String m = blankToNull(mirror);
+        double mb = config.number("data.max_download_mb"), deadline = config.number("data.download_deadline_s");
+        if (!(mb > 0) || !(deadline > 0)) {
+            throw new DataException("config data.max_download_mb and data.download_deadline_s must be positive numbers, got " + mb + " and " + deadline);
+        }
+        Downloader d = new Downloader(CONNECT_TIMEOUT, Duration.ofMillis(Math.round(deadline * 1000)), DownloadHosts.of(catalogue, m));
+        return new DataFiles(catalogue, dir, m, d, Math.round(mb * 1024 * 1024), log);
+    }
+
+    /**
+     * The most a download of {@code entry} may hold: the catalogue's size of its file with {@link #SIZE_MARGIN} more (at
+     * least {@link #MIN_MARGIN}) when it knows one, else {@link #maxBytes} ({@code data.max_download_mb}).
+     */
+    public Downloader.Limit limit(DatasetEntry entry) {
+        if (entry.bytes() != null) {
+            long margin = Math.max(Math.round(entry.bytes() * SIZE_MARGIN), MIN_MARGIN);
+            return new Downloader.Limit(entry.bytes() + margin, "the catalogue's size of " + entry.name() + ", "
+                    + Downloader.Bytes.format(entry.bytes()) + ", and a quarter more");
+        }
+        return new Downloader.Limit(maxBytes, "config data.max_download_mb; the catalogue does not know the size of " + entry.name());
     }
 
     /**
@@ -146,7 +189,15 @@ public record DataFiles(DatasetCatalogue catalogue, DataDirectory dir, String mi
     }
 
     /** {@code entry}'s file in the data directory, checked; null when it is not there. */
-    public DataFile locate(DatasetEntry entry) {
+    public DataFile locate(DatasetEntry entry) { return locate(entry, false); }
+
+    /**
+     * As {@link #locate(DatasetEntry)}, with the file's sums read from all of its content rather than remembered: what
+     * {@code gam data verify} checks (a file edited with its old modification time restored is seen as changed).
+     */
+    public DataFile verify(DatasetEntry entry) { return locate(entry, true); }
+
+    private DataFile locate(DatasetEntry entry, boolean content) {
         if (kind(entry).snapshot()) {
             MvBenchVariant v = DatasetKind.variant(entry.name());
             for (Path p : kind(entry).candidates(entry, dir.path())) {
@@ -158,7 +209,7 @@ public record DataFiles(DatasetCatalogue catalogue, DataDirectory dir, String mi
             return null;
         }
         for (Path p : kind(entry).candidates(entry, dir.path())) {
-            if (Files.isRegularFile(p)) return check(p, entry, false, "found in " + dir.path());
+            if (Files.isRegularFile(p)) return check(p, entry, false, "found in " + dir.path(), content);
         }
         return null;
     }
@@ -203,7 +254,11 @@ public record DataFiles(DatasetCatalogue catalogue, DataDirectory dir, String mi
         try (FileChannel lockChannel = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
              FileLock lock = tryLock(lockChannel, entry, target)) {
             log.println(entry.name() + ": " + (Files.exists(part) ? "resuming the download" : "downloading") + " from " + src + " into " + target);
-            downloader.fetch(src, part, Downloader.lines(log, entry.file()));
+            Downloader.Download got = downloader.fetch(src, part, limit(entry), Downloader.lines(log, entry.file()));
+            String from = got.urls().size() > 1 ? src + " (redirected to " + got.last() + ")" : src.toString();
+            // a mirror's redirect elsewhere means the mirror did not serve the bytes: they vouch for nothing
+            String untrusted = entry.md5() == null && mirror != null && got.left(HttpUrl.parse(src.toString()).host())
+                    ? "downloaded from " + src + " through a redirect off the mirror's host, to " + got.last() : null;
             String[] sums = Checksums.hash(part);
             if (entry.md5() != null && !entry.md5().equals(sums[0])) {
                 long size = Files.size(part);
@@ -214,8 +269,9 @@ public record DataFiles(DatasetCatalogue catalogue, DataDirectory dir, String mi
             }
             Files.deleteIfExists(Checksums.sidecar(target));
             move(part, target);
-            Checksums.Sums s = Checksums.recordDownload(target, sums[0], sums[1], "downloaded from " + src);
-            DataFile f = new DataFile(entry, target, s, entry.md5() != null ? Check.OFFICIAL : Check.RECORDED_NOW, true, src.toString());
+            Checksums.Sums s = Checksums.recordDownload(target, sums[0], sums[1], "downloaded from " + from, untrusted);
+            DataFile f = new DataFile(entry, target, s, entry.md5() != null ? Check.OFFICIAL : untrusted != null ? Check.UNTRUSTED : Check.RECORDED_NOW,
+                    true, from);
             log.println(f.describe());
             return f;
         } catch (IOException e) {
@@ -263,13 +319,18 @@ public record DataFiles(DatasetCatalogue catalogue, DataDirectory dir, String mi
     }
 
     /** Checks a file against its entry (null: a file the catalogue does not know). */
-    public DataFile check(Path file, DatasetEntry entry, boolean downloaded, String source) {
+    public DataFile check(Path file, DatasetEntry entry, boolean downloaded, String source) { return check(file, entry, downloaded, source, false); }
+
+    /** As {@link #check(Path, DatasetEntry, boolean, String)}; with {@code content} the sums are read from the whole file. */
+    private DataFile check(Path file, DatasetEntry entry, boolean downloaded, String source, boolean content) {
         // only files in the data directory get a sidecar; a user's file elsewhere is hashed and left alone
         boolean inDataDir = file.toAbsolutePath().normalize().startsWith(dir.path());
-        Checksums.Sums s = Checksums.of(file, source, entry != null && inDataDir);
+        boolean remember = entry != null && inDataDir;
+        Checksums.Sums s = content ? Checksums.verify(file, source, remember) : Checksums.of(file, source, remember);
         Check c;
         if (entry == null) c = Check.UNKNOWN;
         else if (entry.md5() != null) c = entry.md5().equals(s.md5()) ? Check.OFFICIAL : Check.DIFFERS;
+        else if (s.untrusted() != null) c = Check.UNTRUSTED;
         else if (s.firstSha256() == null) c = Check.UNCHECKED;
         else c = s.firstRecordedNow() ? Check.RECORDED_NOW : s.sameAsFirst() ? Check.SAME_AS_FIRST : Check.CHANGED;
         String src = entry != null && entry.url() != null ? entry.url() : null;

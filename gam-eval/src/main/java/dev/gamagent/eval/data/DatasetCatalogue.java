@@ -20,19 +20,22 @@ import java.util.Set;
  * rather than a user's download.
  *
  * @param vlmEvalKitCommit the VLMEvalKit commit the URLs and md5 values were read from
+ * @param redirectDomains  domains the catalogue's hosts send downloads on to (Hugging Face's file storage): a
+ *                         redirect to them or their subdomains is followed ({@link DownloadHosts})
  */
-public record DatasetCatalogue(List<DatasetEntry> entries, String vlmEvalKitCommit, String vlmEvalKitDate) {
+public record DatasetCatalogue(List<DatasetEntry> entries, String vlmEvalKitCommit, String vlmEvalKitDate, List<String> redirectDomains) {
     public static final String RESOURCE = "/datasets/catalogue.json";
 
     /** The kinds of storage entries may name; a new kind (video) is added here. */
     public static final List<DatasetKind> KINDS = List.of(DatasetKind.VLMEVALKIT_TSV, DatasetKind.M3MAD_JSON, DatasetKind.MVBENCH_SNAPSHOT);
 
-    private static final Set<String> FIELDS = Set.of("name", "kind", "file", "url", "md5", "grading", "answers", "stand_in",
+    private static final Set<String> FIELDS = Set.of("name", "kind", "file", "url", "md5", "bytes", "grading", "answers", "stand_in",
             "submit_to", "papers", "defined_in", "build", "note");
     private static final Set<String> GRADINGS = Set.of("multiple-choice", "yes-no", "mathvista", "open", "m3mad", "mvbench");
 
     public DatasetCatalogue {
         entries = List.copyOf(entries);
+        redirectDomains = List.copyOf(redirectDomains);
     }
 
     /** The catalogue shipped in the jar. */
@@ -68,12 +71,19 @@ public record DatasetCatalogue(List<DatasetEntry> entries, String vlmEvalKitComm
             if (url != null && !url.startsWith("https://") && !url.startsWith("http://")) {
                 throw new IllegalArgumentException(where + ": url '" + url + "' is not an http(s) URL");
             }
+            Long bytes = null;
+            if (n.hasNonNull("bytes")) {
+                if (!n.get("bytes").isIntegralNumber() || n.get("bytes").asLong() <= 0) {
+                    throw new IllegalArgumentException(where + ": bytes '" + n.get("bytes") + "' is not a positive whole number");
+                }
+                bytes = n.get("bytes").asLong();
+            }
             String grading = text(n, "grading");
             if (!GRADINGS.contains(grading)) throw new IllegalArgumentException(where + ": grading '" + grading + "' is not one of " + GRADINGS);
             List<String> papers = new ArrayList<>();
             n.path("papers").forEach(p -> papers.add(p.asText()));
             String file = text(n, "file");
-            DatasetEntry e = new DatasetEntry(name, kind.name(), file != null ? file : kind.defaultFile(name), url, md5, grading,
+            DatasetEntry e = new DatasetEntry(name, kind.name(), file != null ? file : kind.defaultFile(name), url, md5, bytes, grading,
                     !n.has("answers") || n.get("answers").asBoolean(), text(n, "stand_in"), text(n, "submit_to"), papers,
                     text(n, "defined_in"), text(n, "build"), text(n, "note"));
             if (url == null && e.build() == null) throw new IllegalArgumentException(where + ": neither a url nor a build command");
@@ -85,8 +95,15 @@ public record DatasetCatalogue(List<DatasetEntry> entries, String vlmEvalKitComm
                 throw new IllegalArgumentException(source + ": dataset '" + e.name() + "': stand_in '" + e.standIn() + "' is not in the catalogue");
             }
         }
+        List<String> domains = new ArrayList<>();
+        root.path("redirect_domains").path("domains").forEach(d -> {
+            if (!d.isTextual() || !d.asText().matches("[a-z0-9-]+(\\.[a-z0-9-]+)+")) {
+                throw new IllegalArgumentException(source + ": redirect_domains: '" + d.asText() + "' is not a domain name");
+            }
+            domains.add(d.asText());
+        });
         JsonNode vk = root.path("vlmevalkit");
-        return new DatasetCatalogue(out, vk.path("commit").asText(null), vk.path("date").asText(null));
+        return new DatasetCatalogue(out, vk.path("commit").asText(null), vk.path("date").asText(null), domains);
     }
 
     private static String text(JsonNode n, String field) {

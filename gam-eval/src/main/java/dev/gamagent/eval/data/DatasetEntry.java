@@ -10,6 +10,7 @@ import java.util.List;
  * @param file      where it lives inside the data directory ({@code MMBench_DEV_EN.tsv}, VLMEvalKit's layout)
  * @param url       its official download location, or null when there is none (M3MAD-Bench builds its files locally)
  * @param md5       the published md5 of the official file, or null when none is published
+ * @param bytes     the official file's size when known (a download may not grow much past it), else null
  * @param grading   how its answers are graded: {@code multiple-choice}, {@code yes-no}, {@code mathvista}, {@code open}, {@code m3mad} or {@code mvbench}
  * @param answers   false for a test split whose answers are not public
  * @param standIn   the split that stands in for a test split without answers (null otherwise)
@@ -19,7 +20,7 @@ import java.util.List;
  * @param build     for a benchmark without a download: the command that builds it
  * @param note      anything a user must know (how it deviates from its source, what VLMEvalKit grades with a judge)
  */
-public record DatasetEntry(String name, String kind, String file, String url, String md5, String grading, boolean answers,
+public record DatasetEntry(String name, String kind, String file, String url, String md5, Long bytes, String grading, boolean answers,
                            String standIn, String submitTo, List<String> papers, String definedIn, String build, String note) {
     public DatasetEntry {
         papers = papers == null ? List.of() : List.copyOf(papers);

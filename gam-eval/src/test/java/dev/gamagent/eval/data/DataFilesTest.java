@@ -1,5 +1,6 @@
 package dev.gamagent.eval.data;
 
+import dev.gamagent.config.Config;
 import dev.gamagent.util.Json;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -13,7 +14,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
-import java.time.Duration;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -61,7 +61,7 @@ class DataFilesTest {
     }
 
     private DataFiles files(String mirror) throws Exception {
-        return new DataFiles(catalogue(), new DataDirectory(dir, "--data-dir", null), mirror, new Downloader(Duration.ofSeconds(10)),
+        return DataFiles.open(catalogue(), new DataDirectory(dir, "--data-dir", null), mirror, Config.defaults(),
                 new PrintStream(log, true, StandardCharsets.UTF_8));
     }
 

@@ -80,4 +80,27 @@ class DatasetCatalogueTest {
         Exception k = assertThrows(IllegalArgumentException.class, () -> DatasetCatalogue.parse(badKind, "t"));
         assertTrue(k.getMessage().contains("vlmevalkit-tsv"), k.getMessage());
     }
+
+    @Test void downloadsMayGoToTheCatalogueHostsAndWhereHuggingFaceServesItsFilesOnly() {
+        DownloadHosts h = DownloadHosts.of(c, null);
+        for (String ok : List.of("opencompass.openxlab.space", "huggingface.co", "cdn-lfs.hf.co", "cas-bridge.xethub.hf.co", "cdn-lfs.huggingface.co")) {
+            assertTrue(h.allowed(ok), ok);
+        }
+        for (String no : List.of("evil.example", "hf.co.evil.example", "xhf.co", "openxlab.space", "127.0.0.1")) assertTrue(!h.allowed(no), no);
+        assertEquals("the catalogue's hosts huggingface.co, opencompass.openxlab.space, *.hf.co, *.huggingface.co", h.describe());
+        assertEquals("the mirror's host 10.1.2.3 and the catalogue's hosts huggingface.co, opencompass.openxlab.space, *.hf.co, *.huggingface.co",
+                DownloadHosts.of(c, "http://10.1.2.3:8000/data").describe());
+    }
+
+    @Test void aSizeMustBeAPositiveWholeNumberAndARedirectDomainADomain() throws Exception {
+        String entry = "{\"datasets\": [{\"name\": \"X\", \"kind\": \"vlmevalkit-tsv\", \"grading\": \"open\", \"url\": \"https://a.example/X.tsv\", \"bytes\": %s}]%s}";
+        assertEquals(1234L, DatasetCatalogue.parse(Json.MAPPER.readTree(entry.formatted("1234", "")), "t").require("X").bytes());
+        for (String bad : List.of("-1", "0", "1.5", "\"12\"")) {
+            Exception e = assertThrows(IllegalArgumentException.class, () -> DatasetCatalogue.parse(Json.MAPPER.readTree(entry.formatted(bad, "")), "t"));
+            assertTrue(e.getMessage().contains("is not a positive whole number"), e.getMessage());
+        }
+        Exception e = assertThrows(IllegalArgumentException.class, () -> DatasetCatalogue.parse(Json.MAPPER.readTree(
+                entry.formatted("1", ", \"redirect_domains\": {\"domains\": [\"*.evil\"]}")), "t"));
+        assertTrue(e.getMessage().contains("'*.evil' is not a domain name"), e.getMessage());
+    }
 }
