@@ -157,28 +157,28 @@ class SecretScrubberTest {
     }
 
     /** The secret part of a key: what follows its public prefix ({@code sk-proj-}, {@code AIza}). */
-    private static String secretPart(String key) { return key.substring(SecretScrubber.publicPrefix(key)); }
+    private static String secretPart(String key) { return key.substring(SecretFinder.publicPrefix(key)); }
 
     @Test void theLengthThatCountsFollowsTheBitsOfTheKey() {
         List<String> keys = realisticKeys();
-        assertThat(keys.stream().map(SecretScrubber::publicPrefix)).containsExactly(8, 13, 4, 0, 0);
+        assertThat(keys.stream().map(SecretFinder::publicPrefix)).containsExactly(8, 13, 4, 0, 0);
         // 64 bits at 6 bits a character (base64url alphabet) or 5.95 (letters and digits): 11 characters
-        assertThat(keys.subList(0, 4).stream().map(SecretScrubber::fragmentLength)).containsOnly(11);
+        assertThat(keys.subList(0, 4).stream().map(SecretFinder::fragmentLength)).containsOnly(11);
         // 12 random characters: 8 of them leave 24 bits to guess; the floor of 8 is what counts
-        assertThat(SecretScrubber.fragmentLength(keys.get(4))).isEqualTo(8);
+        assertThat(SecretFinder.fragmentLength(keys.get(4))).isEqualTo(8);
         // 20 random characters (119 bits): 10 leave 59.5 bits hidden, fewer than 64
-        assertThat(SecretScrubber.fragmentLength(random(new Random(1), 20, false))).isEqualTo(10);
+        assertThat(SecretFinder.fragmentLength(random(new Random(1), 20, false))).isEqualTo(10);
         // 32 hex digits: 4 bits each, 16 of them are 64 bits
-        assertThat(SecretScrubber.fragmentLength("0123456789abcdef0123456789abcdef")).isEqualTo(16);
+        assertThat(SecretFinder.fragmentLength("0123456789abcdef0123456789abcdef")).isEqualTo(16);
         // this test's key, "sk-" and 19 characters of 92 kinds (6.52 bits)
-        assertThat(SecretScrubber.publicPrefix(KEY)).isEqualTo(3);
-        assertThat(SecretScrubber.fragmentLength(KEY)).isEqualTo(10);
+        assertThat(SecretFinder.publicPrefix(KEY)).isEqualTo(3);
+        assertThat(SecretFinder.fragmentLength(KEY)).isEqualTo(10);
     }
 
     @Test void everyPartOfAKeyThatCountsIsRedactedAndShorterPartsAreKept() {
         for (String key : realisticKeys()) {
             SecretScrubber s = new SecretScrubber(List.of(key));
-            int prefix = SecretScrubber.publicPrefix(key), k = SecretScrubber.fragmentLength(key), n = key.length();
+            int prefix = SecretFinder.publicPrefix(key), k = SecretFinder.fragmentLength(key), n = key.length();
             for (int c = k; c <= n - prefix; c++) {
                 // "(" and ")" are not in the key's alphabet: a neighbour that is the key's next character would go too
                 assertThat(s.scrub("( " + key.substring(0, prefix + c) + " )")).as(key + " first " + c).isEqualTo("( [redacted] )");
@@ -222,7 +222,7 @@ class SecretScrubberTest {
         keys.add(KEY);
         for (String key : keys) {
             SecretScrubber s = new SecretScrubber(List.of(key));
-            int k = SecretScrubber.fragmentLength(key);
+            int k = SecretFinder.fragmentLength(key);
             for (String before : List.of("", "u", "us", "user:", "Authorization: Bearer ")) {
                 byte[] data = (before + key + "\r\nAccept: */*").getBytes(StandardCharsets.UTF_8);
                 for (Base64.Encoder enc : List.of(Base64.getEncoder(), Base64.getUrlEncoder())) {
@@ -259,7 +259,7 @@ class SecretScrubberTest {
                 HexFormat.ofDelimiter(", ").withPrefix("0x"), HexFormat.ofDelimiter(" ").withPrefix("0X").withUpperCase());
         for (String key : keys) {
             SecretScrubber s = new SecretScrubber(List.of(key));
-            int k = SecretScrubber.fragmentLength(key);
+            int k = SecretFinder.fragmentLength(key);
             for (String before : List.of("", "Bearer ", "u:")) {
                 byte[] data = (before + key).getBytes(StandardCharsets.UTF_8);
                 for (HexFormat f : formats) {
@@ -296,7 +296,7 @@ class SecretScrubberTest {
                 Base64.getMimeEncoder().encodeToString(noise), Base64.getUrlEncoder().encodeToString(noise),
                 HexFormat.of().withPrefix("\\x").formatHex(noise, 0, 50_000),
                 // the keys' public prefixes and short runs of them, as a text about keys would hold them
-                keys.stream().map(k -> "a key like " + k.substring(0, SecretScrubber.publicPrefix(k) + 6) + "... or ..."
+                keys.stream().map(k -> "a key like " + k.substring(0, SecretFinder.publicPrefix(k) + 6) + "... or ..."
                         + k.substring(k.length() - 4)).reduce("", String::concat));
         for (String t : texts) assertThat(s.scrub(t)).isSameAs(t);
     }
@@ -313,7 +313,7 @@ class SecretScrubberTest {
             String printed = sink.toString(StandardCharsets.UTF_8);
             assertThat(printed).startsWith("the key:\n").endsWith("done\n").contains(SecretScrubber.MARK);
             // what went out before the key could be told from chance is shorter than what counts
-            assertThat(KeyRecovery.holdsRun(printed, secretPart(key), SecretScrubber.fragmentLength(key))).as(printed).isFalse();
+            assertThat(KeyRecovery.holdsRun(printed, secretPart(key), SecretFinder.fragmentLength(key))).as(printed).isFalse();
         }
     }
 
