@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import dev.gamagent.image.Picture;
 import dev.gamagent.testing.CliProcess;
+import dev.gamagent.testing.KeyRecovery;
 import dev.gamagent.testing.SecretForm;
 import dev.gamagent.testing.TriangleImage;
 import dev.gamagent.testing.http.OpenAiWireServer;
@@ -45,12 +46,14 @@ import java.util.stream.Stream;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Issue 28, item 1: an upstream that echoes the API key back (a gateway's error page, a debugging proxy, a JSON
- * encoder that writes '/' as '\/') must not get it, in any form, into anything the process prints or stores. The
- * upstream is a real OpenAI-compatible server on a socket that echoes what it was sent in the Authorization header
- * in every {@link SecretForm} at once — in the answer's text, its tokens, its {@code model} field, and in a 400
- * body — and {@code gam ask}, {@code gam eval} and {@code gam serve} run against it in child processes that hold
- * the key in their environment, as a user's would. Each output × each form is one case.
+ * Issue 28, item 1, and issue 38, item 4: an upstream that echoes the API key back (a gateway's error page, a
+ * debugging proxy, a JSON encoder that writes '/' as '\/', a model that repeats it split by spaces or line breaks,
+ * wrapped in base64, as hex, as {@code \xNN}, all but its last characters) must not get it, in any form, into anything
+ * the process prints or stores. The upstream is a real OpenAI-compatible server on a socket that echoes what it was
+ * sent in the Authorization header in every {@link SecretForm} at once — in the answer's text, its tokens, its
+ * {@code model} field, and in a 400 body — and {@code gam ask}, {@code gam eval} and {@code gam serve} run against it
+ * in child processes that hold the key in their environment, as a user's would. Each output × each form is one case;
+ * each output is also read every way {@link KeyRecovery} knows, for any part of the key.
  */
 class SecretLeakTest {
     /** A key with the characters escapers change: '/', '+', '='. */
@@ -78,7 +81,7 @@ class SecretLeakTest {
     /** Every form of what the request carried in its Authorization header, as it would sit inside a JSON string. */
     private static String allForms(Received r) {
         String key = String.valueOf(r.header("authorization")).replaceFirst("^Bearer ", "");
-        return Arrays.stream(SecretForm.values()).map(f -> f.of(key)).collect(Collectors.joining(" | "));
+        return Arrays.stream(SecretForm.values()).map(f -> f.inJson(key)).collect(Collectors.joining(" | "));
     }
 
     /** A 200 whose text, tokens and model field echo the key; a 400 echoing it for questions marked {@link #FAIL}. */
@@ -150,6 +153,7 @@ class SecretLeakTest {
         OUTPUTS.put("results.db", readAll(dir.resolve("run"), "results.db") + readAll(dir.resolve("failed"), "results.db"));
         OUTPUTS.put("summary.json", read(dir.resolve("run/summary.json")) + read(dir.resolve("failed/summary.json")));
         OUTPUTS.put("report.html", read(dir.resolve("run/report.html")) + read(dir.resolve("failed/report.html")));
+        OUTPUTS.put("report-debates", readAll(dir.resolve("run/report-debates"), "") + readAll(dir.resolve("failed/report-debates"), ""));
     }
 
     /** gam serve in a child process: a 200, a stream, a 502, a stream that fails, and the trace browser. */
@@ -212,20 +216,31 @@ class SecretLeakTest {
         return Files.exists(p) ? new String(Files.readAllBytes(p), StandardCharsets.ISO_8859_1) : "";
     }
 
-    /** A database with its journal files. */
+    /** A database with its journal files; the files of a folder. */
     private static String readAll(Path d, String prefix) throws IOException {
         StringBuilder sb = new StringBuilder();
+        if (!Files.isDirectory(d)) return "";
         try (Stream<Path> s = Files.list(d)) {
             for (Path p : s.filter(f -> f.getFileName().toString().startsWith(prefix)).sorted().toList()) sb.append(read(p));
         }
         return sb.toString();
     }
 
+    /** The outputs, in the order of the table. */
+    private static final List<String> NAMES = List.of("stdout", "stderr, `--verbose` log lines included", "`--trace` file", "`--record` file",
+            "results.jsonl", "results.db", "summary.json", "report.html", "report-debates", "serve: 200 body", "serve: SSE stream",
+            "serve: 502 body", "serve: SSE error event", "serve: traces (API)", "serve: traces.db", "serve: stdout, stderr and log lines");
+    /** Their names in the table's header. */
+    private static final List<String> COLUMNS = List.of("stdout", "stderr", "`--trace`", "`--record`", "results.jsonl", "results.db",
+            "summary.json", "report.html", "report-debates", "serve 200", "serve SSE", "serve 502", "serve SSE error", "traces API",
+            "traces.db", "serve log");
+
     static Stream<Arguments> cases() {
-        List<String> outputs = List.of("stdout", "stderr, `--verbose` log lines included", "`--trace` file", "`--record` file", "results.jsonl",
-                "results.db", "summary.json", "report.html", "serve: 200 body", "serve: SSE stream", "serve: 502 body", "serve: SSE error event",
-                "serve: traces (API)", "serve: traces.db", "serve: stdout, stderr and log lines");
-        return outputs.stream().flatMap(o -> Arrays.stream(SecretForm.values()).map(f -> Arguments.of(o, f)));
+        return NAMES.stream().flatMap(o -> Arrays.stream(SecretForm.values()).map(f -> Arguments.of(o, f)));
+    }
+
+    private static boolean leaks(String text, SecretForm form) {
+        return form.written(KEY).stream().anyMatch(text::contains);
     }
 
     @ParameterizedTest(name = "{0} holds no key {1}")
@@ -233,9 +248,21 @@ class SecretLeakTest {
     void noOutputHoldsTheKeyInAnyForm(String output, SecretForm form) {
         assertThat(OUTPUTS).containsKey(output);
         String text = OUTPUTS.get(output);
-        assertThat(text).as(output).doesNotContain(form.of(KEY));
-        if (form == SecretForm.RAW) assertThat(text).as(output + ", any part of the key").doesNotContain("SECRET");
+        for (String w : form.written(KEY)) assertThat(text).as(output).doesNotContain(w);
     }
+
+    /**
+     * Read as someone holding the output would (as it is; unescaped, white space removed; hex and base64 decoded), no
+     * part of the key's middle is there: not in the forms above, nor in one an output made of them (a 400 body quoted in
+     * a message, escaped again).
+     */
+    @ParameterizedTest(name = "{0}: no reading holds any part of the key")
+    @MethodSource("outputs")
+    void noReadingOfAnOutputHoldsAnyPartOfTheKey(String output) {
+        assertThat(KeyRecovery.holdsRun(OUTPUTS.get(output), "SECRET", 6)).as(output).isFalse();
+    }
+
+    static Stream<String> outputs() { return NAMES.stream(); }
 
     /**
      * The echo did reach the outputs (as [redacted]): the cases above are not passing for want of an echo. (The 200
@@ -246,14 +273,16 @@ class SecretLeakTest {
                 "report.html", "serve: 502 body", "serve: SSE error event", "serve: traces (API)")) {
             assertThat(OUTPUTS.get(o)).as(o).contains("[redacted]");
         }
-        StringBuilder table = new StringBuilder("| output |");
-        for (SecretForm f : SecretForm.values()) table.append(' ').append(f.label().replace("|", "\\|")).append(" |");
-        table.append("\n|---|").append("---|".repeat(SecretForm.values().length)).append('\n');
-        for (var e : OUTPUTS.entrySet()) {
-            table.append("| ").append(e.getKey()).append(" |");
-            for (SecretForm f : SecretForm.values()) table.append(e.getValue().contains(f.of(KEY)) ? " LEAKED |" : " clean |");
+        StringBuilder table = new StringBuilder("| form |");
+        for (String c : COLUMNS) table.append(' ').append(c).append(" |");
+        table.append("\n|---|").append("---|".repeat(COLUMNS.size())).append('\n');
+        for (SecretForm f : SecretForm.values()) {
+            table.append("| ").append(f.label().replace("|", "\\|")).append(" |");
+            for (String o : NAMES) table.append(leaks(OUTPUTS.get(o), f) ? " LEAKED |" : " clean |");
             table.append('\n');
         }
-        Suite.report("secret-forms", table.toString());
+        table.append("| any part of the key, read every way (unescaped, white space removed, hex and base64 decoded) |");
+        for (String o : NAMES) table.append(KeyRecovery.holdsRun(OUTPUTS.get(o), "SECRET", 6) ? " LEAKED |" : " clean |");
+        Suite.report("secret-forms", table.append('\n').toString());
     }
 }

@@ -11,7 +11,6 @@ import java.io.PrintStream;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.Collection;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
@@ -21,17 +20,19 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.function.Function;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * The one place that knows the secrets a process holds (API keys of the upstream servers, the key clients
  * send to {@code gam serve}, keys written into base URLs) and removes them from text before it is parsed,
- * stored or printed. A key is found in every form it takes on its way back: as is; JSON-escaped
- * ({@code \/}, {@code \u002f}, escaped twice); HTML-escaped ({@code &#x2F;}, {@code &#47;}, {@code &sol;},
- * {@code &amp;…}); URL-encoded ({@code %2F}, {@code %252F}); mixed; and inside base64 (of the key, of
- * {@code user:key}, of a whole header dump; standard or URL-safe alphabet), where the whole base64 run goes.
- * A key split across generated tokens is removed from the tokens too.
+ * stored or printed. A key is found in every form it takes on its way back, because the text is read the way
+ * its reader would: escapes are decoded ({@code \/}, {@code \u002f}, {@code \x2f}, escaped twice; {@code &#x2F;},
+ * {@code &#47;}, {@code &sol;}, {@code &amp;…}; {@code %2F}, {@code %252F}; mixed), white space is skipped (a key
+ * split by spaces, tabs or line breaks), and runs of hex digits (upper or lower case, with or without {@code :},
+ * {@code -}, {@code ,} or space between bytes, {@code 0x} prefixes) and of base64 digits (either alphabet, at every
+ * alignment, wrapped at any width) are decoded; the key is then looked for in each ({@link SecretFinder}). Not only
+ * the whole key: any run of it long enough to matter ({@link SecretFinder#fragmentLength}) goes too. The base64 word
+ * that spells a key goes whole; in every other form, exactly the characters that spell it. A key split across
+ * generated tokens is removed from the tokens too.
  */
 public final class SecretScrubber {
     public static final String MARK = "[redacted]";
@@ -42,47 +43,20 @@ public final class SecretScrubber {
     /** Query parameters that carry keys in URLs (Gemini's {@code ?key=}, others' {@code api_key}, tokens). */
     private static final Set<String> KEY_PARAMETERS = Set.of("key", "api_key", "apikey", "api-key", "token", "access_token", "auth");
     /** A value this short (a placeholder) would redact ordinary words. */
-    private static final int MIN_LENGTH = 4;
+    static final int MIN_LENGTH = 4;
     /** Values set where a server needs no key (vLLM's docs say {@code OPENAI_API_KEY=EMPTY}): scrubbing them would mangle text. */
+    /** Characters of earlier output a {@link #scrubbing} stream keeps to find a key split across lines (a 160-character key's {@code \xNN} form fits). */
+    private static final int STREAM_CONTEXT = 1024;
     private static final Set<String> PLACEHOLDERS = Set.of("sk-no-key-required", "no-key-required", "placeholder", "changeme",
             "your-api-key", "your_api_key", "api-key", "api_key", "apikey", "not-needed", "notneeded", "unused");
-    /** Below this, the part of a key's base64 that does not depend on its neighbours could occur by chance in image data. */
-    private static final int MIN_BASE64_LENGTH = 12;
-    private static final Map<Character, String> HTML_NAMES = Map.of('&', "amp", '<', "lt", '>', "gt", '"', "quot",
-            '\'', "apos", '/', "sol", '=', "equals", '+', "plus", ':', "colon");
 
     private final List<String> secrets;
-    private final Pattern forms;
-    private final Pattern base64;
+    private final SecretFinder finder;
 
     public SecretScrubber(Collection<String> secrets) {
         this.secrets = secrets.stream().filter(Objects::nonNull).map(String::strip).filter(SecretScrubber::couldBeASecret)
                 .distinct().sorted((a, b) -> b.length() - a.length()).toList();
-        if (this.secrets.isEmpty()) {
-            forms = null;
-            base64 = null;
-            return;
-        }
-        // every alternative starts with one of a few characters: a look-ahead for them lets the matcher skip the
-        // other positions at the cost of one class test (ten times faster on long texts without a key)
-        StringBuilder f = new StringBuilder(), b = new StringBuilder();
-        Set<Integer> fStarts = new java.util.TreeSet<>(List.of((int) '\\', (int) '&', (int) '%')), bStarts = new java.util.TreeSet<>();
-        for (String s : this.secrets) {
-            if (f.length() > 0) f.append('|');
-            f.append(textForms(s));
-            fStarts.add(s.codePointAt(0));
-            if (s.codePointAt(0) == ' ') fStarts.add((int) '+');
-            if (s.length() >= MIN_BASE64_LENGTH) {
-                for (int align = 0; align < 3; align++) {
-                    if (b.length() > 0) b.append('|');
-                    String core = base64Core(s, align);
-                    b.append(core);
-                    bStarts.addAll(base64Starts(core));
-                }
-            }
-        }
-        forms = Pattern.compile("(?=" + startClass(fStarts) + ")(?:" + f + ")");
-        base64 = b.length() == 0 ? null : Pattern.compile("(?=" + startClass(bStarts) + ")(?:" + b + ")");
+        this.finder = new SecretFinder(this.secrets);
     }
 
     /**
@@ -175,30 +149,38 @@ public final class SecretScrubber {
     public int size() { return secrets.size(); }
 
     public String scrub(String text) {
-        if (text == null || forms == null) return text;
-        List<int[]> at = ranges(text);
-        if (at.isEmpty()) return text;
-        StringBuilder out = new StringBuilder(text.length());
-        int from = 0;
+        if (text == null || text.length() < finder.shortest()) return text;
+        return redact(text, finder.ranges(text), 0);
+    }
+
+    /** {@code text} from {@code from} on, each range replaced by {@link #MARK} (a range that starts before {@code from} is cut there). */
+    private static String redact(String text, List<int[]> at, int from) {
+        if (at.isEmpty()) return from == 0 ? text : text.substring(from);
+        StringBuilder out = new StringBuilder(text.length() - from);
+        int pos = from;
         for (int[] r : at) {
-            out.append(text, from, r[0]).append(MARK);
-            from = r[1];
+            if (r[1] <= from) continue;
+            int s = Math.max(from, r[0]);
+            out.append(text, pos, s).append(MARK);
+            pos = r[1];
         }
-        return out.append(text, from, text.length()).toString();
+        return out.append(text, pos, text.length()).toString();
     }
 
     /** A copy of {@code node} with every string (values and field names) scrubbed; {@code node} itself when it holds no secret. */
     public JsonNode scrub(JsonNode node) {
-        if (node == null || forms == null) return node;
+        if (node == null || finder.isEmpty()) return node;
         return holdsSecret(node) ? copy(node) : node;
     }
 
+    private boolean holdsSecret(String s) { return s.length() >= finder.shortest() && !finder.ranges(s).isEmpty(); }
+
     private boolean holdsSecret(JsonNode n) {
-        if (n.isTextual()) return !ranges(n.textValue()).isEmpty();
+        if (n.isTextual()) return holdsSecret(n.textValue());
         if (n.isObject()) {
             for (Iterator<Map.Entry<String, JsonNode>> it = n.fields(); it.hasNext(); ) {
                 Map.Entry<String, JsonNode> e = it.next();
-                if (!ranges(e.getKey()).isEmpty() || holdsSecret(e.getValue())) return true;
+                if (holdsSecret(e.getKey()) || holdsSecret(e.getValue())) return true;
             }
             return false;
         }
@@ -225,7 +207,7 @@ public final class SecretScrubber {
 
     /** The choice with the key removed from its text, its tokens (also across token boundaries) and their alternatives. */
     public Choice scrub(Choice c) {
-        if (forms == null) return c;
+        if (finder.isEmpty()) return c;
         List<TokenLogprob> tokens = new ArrayList<>(c.logprobs());
         blankAcrossTokens(tokens);
         List<TokenLogprob> out = new ArrayList<>(tokens.size());
@@ -243,55 +225,19 @@ public final class SecretScrubber {
     /**
      * A stream that writes to {@code target} what it is given with every secret scrubbed. Text is passed on a
      * line at a time and at each flush (a progress bar's {@code \r} redraw is flushed), so a key printed in
-     * one write never reaches {@code target} whole or in part; {@code target} keeps its own encoding.
+     * one write never reaches {@code target} whole or in part; a key split across lines is found with the lines before
+     * it (the part already passed on is shorter than what counts, or it would have been redacted there);
+     * {@code target} keeps its own encoding.
      */
     public PrintStream scrubbing(PrintStream target) {
         return new PrintStream(new LineScrubber(target), false, StandardCharsets.UTF_8);
-    }
-
-    /** Where in {@code text} a secret is, in any form: sorted, non-overlapping [start, end) ranges. */
-    private List<int[]> ranges(String text) {
-        List<int[]> out = new ArrayList<>();
-        if (text.isEmpty()) return out;
-        Matcher m = forms.matcher(text);
-        while (m.find()) out.add(new int[] {m.start(), m.end()});
-        if (base64 != null) {
-            Matcher b = base64.matcher(text);
-            int after = 0;
-            while (b.find(after)) {
-                int s = b.start(), e = b.end();
-                while (s > 0 && base64Char(text.charAt(s - 1))) s--;
-                while (e < text.length() && (base64Char(text.charAt(e)) || text.charAt(e) == '=')) e++;
-                out.add(new int[] {s, e});
-                after = e;
-                if (after >= text.length()) break;
-            }
-            if (!out.isEmpty()) out = merged(out);
-        }
-        return out;
-    }
-
-    private static List<int[]> merged(List<int[]> rs) {
-        rs.sort((a, b) -> a[0] != b[0] ? Integer.compare(a[0], b[0]) : Integer.compare(b[1], a[1]));
-        List<int[]> out = new ArrayList<>();
-        for (int[] r : rs) {
-            int[] last = out.isEmpty() ? null : out.get(out.size() - 1);
-            if (last != null && r[0] <= last[1]) last[1] = Math.max(last[1], r[1]);
-            else out.add(new int[] {r[0], r[1]});
-        }
-        return out;
-    }
-
-    /** A base64 digit of either alphabet, or a JSON escape's backslash inside a run ({@code \/}). */
-    private static boolean base64Char(char c) {
-        return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '+' || c == '/' || c == '-' || c == '_' || c == '\\';
     }
 
     /** Where the tokens' concatenation holds a secret, the token it starts in says [redacted] and the rest of it go empty. */
     private void blankAcrossTokens(List<TokenLogprob> tokens) {
         StringBuilder all = new StringBuilder();
         for (TokenLogprob t : tokens) all.append(t.token());
-        List<int[]> secretsAt = ranges(all.toString());
+        List<int[]> secretsAt = finder.ranges(all.toString());
         if (secretsAt.isEmpty()) return;
         int from = 0;
         for (int i = 0; i < tokens.size(); i++) {
@@ -314,80 +260,12 @@ public final class SecretScrubber {
         }
     }
 
-    // ---- the patterns --------------------------------------------------------------------------------------
-
-    /** Each character of {@code s} in any of its escaped forms, so mixed escaping is found too. */
-    private static String textForms(String s) {
-        StringBuilder p = new StringBuilder("(?:");
-        s.codePoints().forEach(cp -> p.append(charForms(cp)));
-        return p.append(')').toString();
-    }
-
-    private static String charForms(int cp) {
-        List<String> alts = new ArrayList<>();
-        String lit = new String(Character.toChars(cp));
-        alts.add(Pattern.quote(lit));
-        boolean alnum = cp < 128 && Character.isLetterOrDigit(cp);
-        if (!alnum) alts.add("\\\\+" + Pattern.quote(lit)); // JSON's \/ (and \\\/ when escaped twice)
-        if (cp <= 0xFFFF) alts.add("\\\\+u" + hexCaseless(String.format(Locale.ROOT, "%04x", cp))); // \u002f, \\u002f
-        alts.add("&(?:amp;)*#[xX]0*" + hexCaseless(Integer.toHexString(cp)) + ";");
-        alts.add("&(?:amp;)*#0*" + cp + ";");
-        String name = cp < 128 ? HTML_NAMES.get((char) cp) : null;
-        if (name != null) alts.add("&(?:amp;)*" + name + ";");
-        StringBuilder url = new StringBuilder();
-        for (byte b : lit.getBytes(StandardCharsets.UTF_8)) url.append("%(?:25)*").append(hexCaseless(String.format(Locale.ROOT, "%02x", b & 0xFF)));
-        alts.add(url.toString());
-        if (cp == ' ') alts.add("\\+");
-        return "(?:" + String.join("|", alts) + ")";
-    }
-
-    /** A character class of the given code points. */
-    private static String startClass(Set<Integer> cps) {
-        StringBuilder sb = new StringBuilder("[");
-        for (int cp : cps) sb.append("\\x{").append(Integer.toHexString(cp)).append('}');
-        return sb.append(']').toString();
-    }
-
-    /** The characters a base64 core's pattern can start with (its first digit, or the forms of '+' and '/'). */
-    private static Set<Integer> base64Starts(String corePattern) {
-        char c = corePattern.charAt(0);
-        if (c != '(') return Set.of((int) c);
-        return corePattern.startsWith("(?:\\+") ? Set.of((int) '+', (int) '-', (int) '\\', (int) '%')
-                : Set.of((int) '/', (int) '_', (int) '\\', (int) '%');
-    }
-
-    private static String hexCaseless(String hex) {
-        StringBuilder sb = new StringBuilder();
-        for (char c : hex.toCharArray()) {
-            if (Character.isDigit(c)) sb.append(c);
-            else sb.append('[').append(Character.toLowerCase(c)).append(Character.toUpperCase(c)).append(']');
-        }
-        return sb.toString();
-    }
-
-    /**
-     * The base64 digits that depend only on the key's bytes when it starts {@code align} bytes into a 3-byte
-     * group: whatever surrounds the key ({@code user:}, other headers), these digits are in the encoding.
-     */
-    private static String base64Core(String s, int align) {
-        byte[] key = s.getBytes(StandardCharsets.UTF_8);
-        byte[] buf = new byte[align + key.length + 3];
-        System.arraycopy(key, 0, buf, align, key.length);
-        String enc = Base64.getEncoder().withoutPadding().encodeToString(buf);
-        int first = (8 * align + 5) / 6, end = 8 * (align + key.length) / 6; // digits [first, end) lie wholly on the key
-        StringBuilder p = new StringBuilder();
-        for (char c : enc.substring(first, end).toCharArray()) {
-            if (c == '+') p.append("(?:\\+|-|\\\\+u002[bB]|%2[bB])");
-            else if (c == '/') p.append("(?:\\\\*/|_|\\\\+u002[fF]|%2[fF])");
-            else p.append(c);
-        }
-        return p.toString();
-    }
-
     /** Passes text on a line (or a flush) at a time, scrubbed; holds back an unfinished UTF-8 character. */
     private final class LineScrubber extends OutputStream {
         private final PrintStream target;
         private final ByteArrayOutputStream pending = new ByteArrayOutputStream();
+        /** The end of what was passed on (as it was given): a key split across lines is found with it. */
+        private String before = "";
 
         LineScrubber(PrintStream target) { this.target = target; }
 
@@ -431,7 +309,9 @@ public final class SecretScrubber {
             String text = new String(all, 0, upTo, StandardCharsets.UTF_8);
             pending.reset();
             pending.write(all, upTo, all.length - upTo);
-            target.print(scrub(text));
+            String joined = before + text;
+            target.print(joined.length() < finder.shortest() ? text : redact(joined, finder.ranges(joined), before.length()));
+            before = joined.substring(Math.max(0, joined.length() - STREAM_CONTEXT));
             if (text.endsWith("\n")) target.flush();
         }
     }

@@ -166,15 +166,17 @@ abstract class BackendContractTest {
     }
 
     /**
-     * Issue 28: whatever header this wire format carries the key in (Authorization, x-api-key, x-goog-api-key), an
-     * upstream echoing it in any form — JSON-escaped, HTML-escaped, URL-encoded, base64 — gets none of it into the
-     * error the caller sees or the answer it gets.
+     * Issue 28 and 38: whatever header this wire format carries the key in (Authorization, x-api-key, x-goog-api-key), an
+     * upstream echoing it in any form — JSON-escaped, HTML-escaped, URL-encoded, base64 (wrapped too), split by white
+     * space, hex, {@code \xNN}, most of it — gets none of it into the error the caller sees or the answer it gets.
      */
     @Test void aKeyEchoedInAnyFormReachesNeitherTheErrorNorTheAnswer() {
         String key = "sk-test/SECRET+9876=xyz";
         String forms = java.util.Arrays.stream(dev.gamagent.testing.SecretForm.values()).map(f -> f.of(key))
                 .collect(java.util.stream.Collectors.joining(" | "));
-        server.enqueue(Reply.status(400, "{\"error\":{\"message\":\"bad key " + forms + "\"}}"), Reply.answer("ANSWER: A, key " + forms));
+        String inJson = java.util.Arrays.stream(dev.gamagent.testing.SecretForm.values()).map(f -> f.inJson(key))
+                .collect(java.util.stream.Collectors.joining(" | "));
+        server.enqueue(Reply.status(400, "{\"error\":{\"message\":\"bad key " + inJson + "\"}}"), Reply.answer("ANSWER: A, key " + forms));
         BackendSpec spec = new BackendSpec(kind(), List.of(server.baseUrl()), "test-model", null, Duration.ofSeconds(10), 0, 4, null, null, "qwen");
         try (Backend b = BackendFactory.create(spec, fastRetries(), Map.of("OPENAI_API_KEY", key, "OLLAMA_API_KEY", key, "GEMINI_API_KEY", key,
                 "ANTHROPIC_API_KEY", key)::get)) {
@@ -184,6 +186,7 @@ abstract class BackendContractTest {
             ChatResult r = b.chat(question());
             assertThat(r.text()).startsWith("ANSWER: A, key [redacted]").doesNotContain("SECRET");
             for (dev.gamagent.testing.SecretForm f : dev.gamagent.testing.SecretForm.values()) assertThat(r.text()).doesNotContain(f.of(key));
+            assertThat(dev.gamagent.testing.KeyRecovery.holdsRun(t.getMessage() + r.text(), "SECRET", 6)).isFalse();
             for (TokenLogprob tok : r.first().logprobs()) assertThat(tok.token()).doesNotContain("SECRET");
         }
         assertThat(server.chatRequests()).allSatisfy(q -> assertThat(q.headers().values()).anySatisfy(v -> assertThat(v).contains(key)));
