@@ -32,6 +32,9 @@ public final class DecodeBudget {
         return new DecodeBudget(Math.max(16_000_000L, Runtime.getRuntime().maxMemory() / 4 / BYTES_PER_PIXEL));
     }
 
+    /** The pixels that {@code bytes} of heap can decode at once (a decoded pixel needs {@value #BYTES_PER_PIXEL} bytes while decoding). */
+    public static long pixelsFor(long bytes) { return Math.max(1, bytes / BYTES_PER_PIXEL); }
+
     public long pixels() { return pixels; }
 
     /** Pixels not currently taken. */

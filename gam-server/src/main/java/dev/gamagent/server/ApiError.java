@@ -26,6 +26,16 @@ public final class ApiError extends RuntimeException {
         return new ApiError(400, "invalid_request_error", code, message);
     }
 
+    /**
+     * 503 for a request during which the heap ran out: the request is let go (what it held is garbage) and the server
+     * goes on. Built from constants and one number, so it can still be made when little memory is left.
+     */
+    public static ApiError outOfMemory(int retryAfterSeconds) {
+        return new ApiError(503, "server_error", "server_out_of_memory", "the server ran out of memory while answering this request "
+                + "(a heap of " + (Runtime.getRuntime().maxMemory() >> 20) + " MB); the request was let go and the server goes on. Retry in "
+                + retryAfterSeconds + " s, send smaller images, or give the server a larger heap (GAM_JAVA_OPTS=-Xmx...)", retryAfterSeconds);
+    }
+
     public int status() { return status; }
 
     public String type() { return type; }

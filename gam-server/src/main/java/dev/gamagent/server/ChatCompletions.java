@@ -50,6 +50,8 @@ final class ChatCompletions implements AutoCloseable {
     private final TraceStore traces;
     private final Replies replies;
     private final QuestionQueue questions;
+    private final MemoryBudget memory;
+    private final int retryAfterSeconds;
     private final ExecutorService agentExecutor;
     private final ImageFetcher fetcher;
     private final ImageLoader images;
@@ -69,6 +71,10 @@ final class ChatCompletions implements AutoCloseable {
         this.traces = traces;
         this.replies = replies;
         this.questions = new QuestionQueue(settings.maxInFlight(), settings.maxQueued(), settings.queueTimeout(), retryAfterSeconds);
+        this.memory = new MemoryBudget(settings.requestMemoryBytes(), Runtime.getRuntime().maxMemory(), settings.queueTimeout(),
+                settings.maxQueued(), retryAfterSeconds);
+        this.retryAfterSeconds = retryAfterSeconds;
+        metrics.memoryFrom(memory);
         metrics.waitingFrom(questions::waiting);
         this.agentExecutor = Concurrency.newIoExecutor("gam-serve-agent");
         this.fetcher = new ImageFetcher(settings, retryAfterSeconds);
@@ -80,50 +86,68 @@ final class ChatCompletions implements AutoCloseable {
     }
 
     /**
-     * A question: read and checked, its remote images fetched (within their own limits, holding no slot), then it
-     * takes one of the {@code server.max_in_flight} slots, waiting in line when all are busy; only then are its
-     * images decoded and the method run.
+     * A question: its body read within the memory budget, then read and checked, its remote images fetched (within
+     * their own limits, holding no slot), their cost reserved, then it takes one of the {@code server.max_in_flight}
+     * slots, waiting in line when all are busy; only then are its images decoded and the method run.
      */
     int handle(Exchange ex) throws IOException {
-        byte[] body = RequestBody.read(ex, settings);
-        long t0 = System.nanoTime();
-        String methodName = "unknown";
-        int status = 500;
-        metrics.questionStarted();
-        try (ImageFetcher.Lease lease = fetcher.lease()) {
-            lease.reserve(body.length, "this request's body");
-            CompletionRequest.Read read = CompletionRequest.read(body, settings, url -> fetcher.fetch(url, lease));
-            Method method;
+        long deadline = System.nanoTime() + settings.queueTimeout().toNanos();
+        try (MemoryBudget.Reservation memory = this.memory.reservation()) {
+            byte[] body;
             try {
-                method = catalog.create(read.model());
-            } catch (IllegalArgumentException e) {
-                throw new ApiError(404, "invalid_request_error", "model_not_found", "unknown model '" + read.model()
-                        + "': the model names the method; known: " + String.join(", ", catalog.names()));
+                body = RequestBody.read(ex, settings, memory, deadline);
+            } catch (ApiError e) {
+                LOG.info("chat.completions status={} before its body was read ({}: {})", e.status(), e.code(), e.getMessage());
+                throw e;
             }
-            methodName = method.name();
-            QuestionQueue.Slot slot = questions.take(ex::clientGone);
-            if (slot == null) {
-                status = 499; // nginx's "client closed request": nobody is there to answer
-                LOG.info("chat.completions method={}: the client went away while waiting for a slot", methodName);
-                return status;
-            }
-            // The slot frees as soon as the answer exists, before it is written, so a client that got its
-            // answer can ask again at once.
-            Runnable freeSlot = slot::close;
+            long t0 = System.nanoTime();
+            String methodName = "unknown";
+            int status = 500;
+            String why = null;
+            metrics.questionStarted();
             try {
-                CompletionRequest req = read.decode(images);
-                lease.close(); // decoded: the fetched bytes are no longer held
-                status = req.stream() ? stream(ex, req, method, freeSlot) : answer(ex, req, method, freeSlot);
-                return status;
+                CompletionRequest.Read read = CompletionRequest.read(body, settings, url -> fetcher.fetch(url, memory));
+                body = null; // parsed: from here on the request holds its images, not its body
+                Method method;
+                try {
+                    method = catalog.create(read.model());
+                } catch (IllegalArgumentException e) {
+                    throw new ApiError(404, "invalid_request_error", "model_not_found", "unknown model '" + read.model()
+                            + "': the model names the method; known: " + String.join(", ", catalog.names()));
+                }
+                methodName = method.name();
+                memory.settle(RequestCost.images(read.images(), images), "this request's images", deadline);
+                QuestionQueue.Slot slot = questions.take(ex::clientGone);
+                if (slot == null) {
+                    status = 499; // nginx's "client closed request": nobody is there to answer
+                    LOG.info("chat.completions method={}: the client went away while waiting for a slot", methodName);
+                    return status;
+                }
+                // The slot frees as soon as the answer exists, before it is written, so a client that got its
+                // answer can ask again at once.
+                Runnable freeSlot = slot::close;
+                try {
+                    CompletionRequest req = read.decode(images);
+                    read = null; // decoded: the pictures hold what the method needs
+                    status = req.stream() ? stream(ex, req, method, freeSlot) : answer(ex, req, method, freeSlot);
+                    return status;
+                } finally {
+                    freeSlot.run();
+                }
+            } catch (ApiError e) {
+                status = e.status();
+                why = e.code() + ": " + e.getMessage();
+                throw e;
+            } catch (OutOfMemoryError e) {
+                ApiError oom = ApiError.outOfMemory(retryAfterSeconds);
+                status = oom.status();
+                why = oom.code() + ": " + oom.getMessage();
+                throw oom;
             } finally {
-                freeSlot.run();
+                metrics.questionFinished(methodName, backend.name(), status, (System.nanoTime() - t0) / 1e9);
+                LOG.info("chat.completions method={} status={} in {} ms{}", methodName, status, (System.nanoTime() - t0) / 1_000_000,
+                        why == null ? "" : " (" + secrets.scrub(why) + ")");
             }
-        } catch (ApiError e) {
-            status = e.status();
-            throw e;
-        } finally {
-            metrics.questionFinished(methodName, backend.name(), status, (System.nanoTime() - t0) / 1e9);
-            LOG.info("chat.completions method={} status={} in {} ms", methodName, status, (System.nanoTime() - t0) / 1_000_000);
         }
     }
 
@@ -158,9 +182,11 @@ final class ChatCompletions implements AutoCloseable {
             last.set("usage", CompletionJson.usage(a));
             last.set("gam", CompletionJson.gam(a, traceId, backend.name()));
             sse.send(last);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | OutOfMemoryError e) {
             // Headers are gone: the error travels as an event, as OpenAI's streaming API does.
-            ApiError ae = e instanceof ApiError a ? a : new ApiError(500, "server_error", "internal_error", "internal error: " + e.getMessage());
+            ApiError ae = e instanceof ApiError a ? a : e instanceof OutOfMemoryError ? ApiError.outOfMemory(retryAfterSeconds)
+                    : new ApiError(500, "server_error", "internal_error", "internal error: " + e.getMessage());
+            LOG.info("chat.completions method={}: the stream ends with an error event ({}: {})", method.name(), ae.code(), secrets.scrub(ae.getMessage()));
             ObjectNode err = Json.MAPPER.createObjectNode();
             err.set("error", replies.errorBody(ae));
             sse.send(err);

@@ -126,7 +126,8 @@ public record CompletionRequest(String model, boolean stream, Question question)
                 }
             }
             List<Picture> out = new ArrayList<>();
-            for (Encoded e : parts) out.add(loader.bytes(e.where(), e.bytes()));
+            // PNG and JPEG within the kept size stay as their bytes (sent as they are, decoded only if a method needs pixels), as gam eval keeps them
+            for (Encoded e : parts) out.add(loader.encoded(e.where(), e.bytes()));
             return out;
         } catch (ImageTooLargeException e) {
             throw new ApiError(413, "invalid_request_error", "image_too_large", e.getMessage());

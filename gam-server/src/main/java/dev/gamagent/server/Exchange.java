@@ -23,6 +23,8 @@ final class Exchange implements AutoCloseable {
     private final Callback callback;
     /** Response headers, set until {@link #sendHeaders}; names compare without case, as HTTP's do. */
     private final Map<String, String> headers = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+    private static final byte[] NO_ANSWER = ("{\"error\":{\"message\":\"the server wrote no answer to this request (a fault in the "
+            + "server; its log says more)\",\"type\":\"server_error\",\"code\":\"no_answer\"}}").getBytes(java.nio.charset.StandardCharsets.UTF_8);
     private InputStream in;
     private OutputStream out;
     private int status = -1;
@@ -94,7 +96,12 @@ final class Exchange implements AutoCloseable {
         if (closed) return;
         closed = true;
         try {
-            if (status < 0) sendHeaders(500, -1);
+            if (status < 0) {
+                // every route answers or throws, and the router answers what is thrown: this is a fault in the server, said in words
+                setHeader("Content-Type", "application/json; charset=utf-8");
+                sendHeaders(500, NO_ANSWER.length);
+                output().write(NO_ANSWER);
+            }
             if (out != null) out.close();
             callback.succeeded();
         } catch (IOException | RuntimeException e) {

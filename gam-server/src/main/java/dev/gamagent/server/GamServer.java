@@ -8,6 +8,7 @@ import dev.gamagent.backend.SecretScrubber;
 import dev.gamagent.config.Config;
 import dev.gamagent.util.Json;
 import org.eclipse.jetty.http.HttpParser;
+import org.eclipse.jetty.io.Connection;
 import org.eclipse.jetty.io.EndPoint;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.HttpConfiguration;
@@ -25,7 +26,9 @@ import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -53,7 +56,8 @@ public final class GamServer implements AutoCloseable {
     private final ChatCompletions completions;
     private Server http;
     private ServerConnector connector;
-    private ScheduledExecutorService headerWatch;
+    private volatile ScheduledExecutorService headerWatch;
+    private final java.util.concurrent.atomic.AtomicInteger openConnections = new java.util.concurrent.atomic.AtomicInteger();
 
     /**
      * @param upstreamSecrets API keys the backend uses; they are redacted from every response, trace and log line
@@ -90,13 +94,18 @@ public final class GamServer implements AutoCloseable {
         this.completions = new ChatCompletions(settings, backends, config, this.catalog, secrets, metrics, traces, replies, RETRY_AFTER_SECONDS);
     }
 
-    /** Connections open at once; beyond it Jetty stops accepting until one closes. */
-    private static final int MAX_CONNECTIONS = 256;
+    /**
+     * Under pressure (connections past three quarters of {@code server.max_connections}), a connection that has sent no
+     * whole request for this long is closed to make room, oldest first: a client's request line and headers arrive in
+     * one round trip, a keep-alive connection between requests can be opened again, and one byte every few hundred
+     * milliseconds (which no header timeout ends sooner) must not keep {@code /healthz} and real clients out.
+     */
+    private static final long PRESSURE_GRACE_MILLIS = 1000;
 
     /** Starts listening; returns the bound port (useful with port 0). */
     public synchronized int start() throws IOException {
-        // a question waiting in line holds its thread: room for every slot and place in line, and for the rest
-        QueuedThreadPool threads = new QueuedThreadPool(Math.max(64, 16 + settings.maxInFlight() + settings.maxQueued()), 4);
+        // a question waiting in line, or for memory, holds its thread: room for every slot, every place in both lines, and the rest
+        QueuedThreadPool threads = new QueuedThreadPool(Math.max(64, 16 + settings.maxInFlight() + 2 * settings.maxQueued()), 4);
         threads.setName("gam-serve-http");
         threads.setDaemon(true);
         http = new Server(threads);
@@ -107,8 +116,20 @@ public final class GamServer implements AutoCloseable {
         connector.setHost(settings.host());
         connector.setPort(settings.port());
         connector.setIdleTimeout(settings.idleTimeout().toMillis());
+        // connections past the limit wait in the kernel's accept queue until one closes; the JDK's default queue of 50
+        // overflowed in a burst of 400, and a connection the kernel drops from a full queue is reset a minute and a half
+        // later without an answer (issue 38): a queue four times the limit holds such a burst
+        connector.setAcceptQueueSize(4 * settings.maxConnections());
+        connector.addEventListener(new Connection.Listener() {
+            @Override public void onOpened(Connection c) {
+                ScheduledExecutorService watch = headerWatch;
+                if (watch != null && openConnections.incrementAndGet() > settings.maxConnections() * 3 / 4) watch.execute(GamServer.this::makeRoom);
+            }
+
+            @Override public void onClosed(Connection c) { openConnections.decrementAndGet(); }
+        });
         http.addConnector(connector);
-        http.addBean(new NetworkConnectionLimit(MAX_CONNECTIONS, connector));
+        http.addBean(new NetworkConnectionLimit(settings.maxConnections(), connector));
         http.setHandler(new Handler.Abstract() {
             @Override public boolean handle(Request request, Response response, Callback callback) {
                 GamServer.this.handle(new Exchange(request, response, callback));
@@ -123,12 +144,16 @@ public final class GamServer implements AutoCloseable {
         } catch (Exception e) {
             throw new IOException("cannot listen on " + settings.host() + ":" + settings.port() + ": " + e.getMessage(), e);
         }
-        headerWatch = Executors.newSingleThreadScheduledExecutor(r -> {
+        ScheduledExecutorService watch = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "gam-serve-header-deadline");
             t.setDaemon(true);
             return t;
         });
-        headerWatch.scheduleWithFixedDelay(this::closeSlowHeaders, 250, 250, TimeUnit.MILLISECONDS);
+        watch.scheduleWithFixedDelay(() -> {
+            closeSlowHeaders();
+            makeRoom();
+        }, 250, 250, TimeUnit.MILLISECONDS);
+        headerWatch = watch;
         int port = connector.getLocalPort();
         LOG.info("gam serve listening on http://{}:{}/ (backend {}, methods {}, auth {})", settings.host(), port,
                 backend.name(), catalog.names(), settings.apiKey() == null ? "off" : "bearer");
@@ -158,6 +183,47 @@ public final class GamServer implements AutoCloseable {
         } catch (RuntimeException e) {
             LOG.debug("header deadline check failed: {}", e.toString()); // next tick tries again
         }
+    }
+
+    /**
+     * Past three quarters of {@code server.max_connections}, closes connections that have sent no whole request for
+     * {@link #PRESSURE_GRACE_MILLIS} (trickling headers, or idle between requests), oldest first, down to three quarters:
+     * so connections that trickle cannot fill the server while real requests and {@code /healthz} wait to be accepted.
+     * Connections whose request is being read or answered are never closed here.
+     */
+    private void makeRoom() {
+        try {
+            int high = settings.maxConnections() * 3 / 4;
+            List<EndPoint> all = List.copyOf(connector.getConnectedEndPoints());
+            if (all.size() <= high) return;
+            long now = System.nanoTime();
+            List<Map.Entry<EndPoint, Long>> waiting = new ArrayList<>();
+            for (EndPoint ep : all) {
+                if (ep.getConnection() instanceof HttpConnection c && c.getParser().inHeaderState()) {
+                    HttpParser p = c.getParser();
+                    long begun = p.getBeginNanoTime();
+                    long millis = p.isStart() || begun == 0 ? idleMillis(ep) : (now - begun) / 1_000_000;
+                    if (millis >= PRESSURE_GRACE_MILLIS) waiting.add(Map.entry(ep, millis));
+                }
+            }
+            waiting.sort(Map.Entry.<EndPoint, Long>comparingByValue().reversed());
+            int close = Math.min(all.size() - high, waiting.size());
+            for (int i = 0; i < close; i++) {
+                metrics.httpRequest("(room made)", 408);
+                waiting.get(i).getKey().close();
+            }
+            if (close > 0) {
+                LOG.info("{} connections open, more than 3/4 of server.max_connections ({}): closed {} that had sent no whole request for "
+                        + "{} s or more, oldest first (longest {} s)", all.size(), settings.maxConnections(), close, PRESSURE_GRACE_MILLIS / 1000,
+                        waiting.get(0).getValue() / 1000);
+            }
+        } catch (RuntimeException e) {
+            LOG.debug("making room for connections failed: {}", e.toString()); // the next tick tries again
+        }
+    }
+
+    private static long idleMillis(EndPoint ep) {
+        return ep instanceof org.eclipse.jetty.io.IdleTimeout t ? t.getIdleFor() : System.currentTimeMillis() - ep.getCreatedTimeStamp();
     }
 
     public int port() { return connector.getLocalPort(); }
@@ -210,9 +276,14 @@ public final class GamServer implements AutoCloseable {
             }
         } catch (ApiError e) {
             status = replies.error(ex, e);
-        } catch (RuntimeException | IOException e) {
+        } catch (OutOfMemoryError e) {
+            // what the request held is garbage once its frames are gone: say so in a body, the server goes on
+            ApiError oom = ApiError.outOfMemory(RETRY_AFTER_SECONDS);
+            LOG.warn("{} {}: 503 {}: {}", ex.method(), path, oom.code(), oom.getMessage());
+            status = replies.error(ex, oom);
+        } catch (RuntimeException | IOException | Error e) {
             LOG.warn("{} {} failed: {}", ex.method(), path, secrets.scrub(String.valueOf(e)));
-            status = replies.error(ex, new ApiError(500, "server_error", "internal_error", "internal error: " + e.getMessage()));
+            status = replies.error(ex, new ApiError(500, "server_error", "internal_error", "internal error: " + e));
         } finally {
             metrics.httpRequest(route, status);
             ex.close();

@@ -30,9 +30,9 @@ import java.util.concurrent.TimeoutException;
  * Fetches the remote images of requests (from hosts {@code server.allowed_image_hosts} allows) before their
  * questions take a slot, so a slow image host holds no slot: each fetch, connection to last byte, ends within
  * {@code server.image_fetch_timeout_s}; at most {@code server.image_fetches} run at once and
- * {@code server.image_fetches_per_host} against one host. What requests hold until their images are decoded (their
- * bodies, data URLs included, and their fetched images) stays within {@code server.waiting_budget_mb}, so requests
- * waiting for a slot cannot hold unbounded memory. Redirects are not followed (an allowed host could point anywhere).
+ * {@code server.image_fetches_per_host} against one host. Each image's bytes are counted in its request's memory
+ * reservation as they arrive ({@link MemoryBudget}); one that does not fit ends the fetch with 503. Redirects are not
+ * followed (an allowed host could point anywhere).
  */
 final class ImageFetcher implements AutoCloseable {
     private final ServerSettings settings;
@@ -41,7 +41,6 @@ final class ImageFetcher implements AutoCloseable {
     private final HttpClient client;
     private final Semaphore all;
     private final ConcurrentHashMap<String, Semaphore> perHost = new ConcurrentHashMap<>();
-    private long held;
 
     ImageFetcher(ServerSettings settings, int retryAfterSeconds) {
         this.settings = settings;
@@ -52,39 +51,8 @@ final class ImageFetcher implements AutoCloseable {
         this.all = new Semaphore(settings.imageFetches(), true);
     }
 
-    /** The bytes one request holds until its images are decoded; closing gives them back to the budget (idempotent). */
-    final class Lease implements AutoCloseable {
-        private long bytes;
-
-        /** Counts {@code n} more bytes held by this request ({@code what} names them for the refusal). */
-        void reserve(long n, String what) {
-            synchronized (ImageFetcher.this) {
-                if (held + n > settings.waitingBudgetBytes()) {
-                    throw new ApiError(503, "server_error", "server_busy", String.format(Locale.ROOT,
-                            "%s: requests waiting for their answers already hold %.1f MB of images, and %.1f MB more would pass the "
-                                    + "limit of %.1f MB (config server.waiting_budget_mb); retry in %d s", what, held / (1024.0 * 1024),
-                            n / (1024.0 * 1024), settings.waitingBudgetBytes() / (1024.0 * 1024), retryAfterSeconds), retryAfterSeconds);
-                }
-                held += n;
-                bytes += n;
-            }
-        }
-
-        @Override public void close() {
-            synchronized (ImageFetcher.this) {
-                held -= bytes;
-                bytes = 0;
-            }
-        }
-    }
-
-    Lease lease() { return new Lease(); }
-
-    /** Bytes held by all leases now. */
-    synchronized long held() { return held; }
-
-    /** The image at {@code url} (its host already allowed), counted against {@code lease}; failures are {@link ApiError}s naming the URL. */
-    byte[] fetch(URI url, Lease lease) {
+    /** The image at {@code url} (its host already allowed), counted in {@code memory}; failures are {@link ApiError}s naming the URL. */
+    byte[] fetch(URI url, MemoryBudget.Reservation memory) {
         long deadline = System.nanoTime() + settings.imageFetchTimeout().toNanos();
         String host = url.getHost() == null ? "" : url.getHost().toLowerCase(Locale.ROOT);
         Semaphore one = perHost.computeIfAbsent(host, h -> new Semaphore(settings.imageFetchesPerHost(), true));
@@ -93,7 +61,7 @@ final class ImageFetcher implements AutoCloseable {
         try {
             acquire(all, deadline, url, "the server is already fetching " + settings.imageFetches() + " images (config server.image_fetches)");
             try {
-                return get(url, lease, deadline);
+                return get(url, memory, deadline);
             } finally {
                 all.release();
             }
@@ -114,13 +82,13 @@ final class ImageFetcher implements AutoCloseable {
         }
     }
 
-    private byte[] get(URI url, Lease lease, long deadline) {
+    private byte[] get(URI url, MemoryBudget.Reservation memory, long deadline) {
         long left = deadline - System.nanoTime();
         HttpRequest request = HttpRequest.newBuilder(url).timeout(Duration.ofNanos(Math.max(1, left))).GET().build();
         int[] status = {0};
         CompletableFuture<HttpResponse<byte[]>> f = client.sendAsync(request, info -> {
             status[0] = info.statusCode();
-            return info.statusCode() == 200 ? new Collect(url, lease) : HttpResponse.BodySubscribers.replacing(null);
+            return info.statusCode() == 200 ? new Collect(url, memory) : HttpResponse.BodySubscribers.replacing(null);
         });
         try {
             HttpResponse<byte[]> r = f.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
@@ -174,14 +142,14 @@ final class ImageFetcher implements AutoCloseable {
     /** Collects a 200 body within the body limit and the budget, refusing as soon as either is passed. */
     private final class Collect implements HttpResponse.BodySubscriber<byte[]> {
         private final URI url;
-        private final Lease lease;
+        private final MemoryBudget.Reservation memory;
         private final CompletableFuture<byte[]> result = new CompletableFuture<>();
         private final ByteArrayOutputStream out = new ByteArrayOutputStream();
         private Flow.Subscription subscription;
 
-        Collect(URI url, Lease lease) {
+        Collect(URI url, MemoryBudget.Reservation memory) {
             this.url = url;
-            this.lease = lease;
+            this.memory = memory;
         }
 
         @Override public CompletionStage<byte[]> getBody() { return result; }
@@ -199,7 +167,7 @@ final class ImageFetcher implements AutoCloseable {
                         throw new ApiError(413, "invalid_request_error", "image_too_large", "image URL " + url
                                 + " is larger than the body limit of " + settings.maxBodyBytes() + " bytes (config server.max_body_mb)");
                     }
-                    lease.reserve(n, "image URL " + url);
+                    memory.grow((long) n * RequestCost.FETCH_BYTES_PER_BYTE, "image URL " + url);
                     byte[] chunk = new byte[n];
                     b.get(chunk);
                     out.write(chunk, 0, n);

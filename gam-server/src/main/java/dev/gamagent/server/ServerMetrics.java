@@ -30,12 +30,16 @@ public final class ServerMetrics {
     private final AtomicLong inFlight = new AtomicLong();
 
     private volatile java.util.function.IntSupplier waiting = () -> 0;
+    private volatile MemoryBudget memory;
 
     /** Questions read and waiting for a slot (or fetching their images) are counted in flight; this says how many wait. */
     public void questionStarted() { inFlight.incrementAndGet(); }
 
     /** Where the number of questions waiting in line comes from. */
     public void waitingFrom(java.util.function.IntSupplier w) { this.waiting = w; }
+
+    /** Where the memory budget's figures come from. */
+    void memoryFrom(MemoryBudget m) { this.memory = m; }
 
     /** One answered (or failed) question; {@code status} is the HTTP status sent. */
     public void questionFinished(String method, String backend, int status, double seconds) {
@@ -77,6 +81,19 @@ public final class ServerMetrics {
         sb.append("# HELP gam_questions_waiting Questions waiting for a free slot (server.max_queued).\n");
         sb.append("# TYPE gam_questions_waiting gauge\n");
         sb.append("gam_questions_waiting ").append(waiting.getAsInt()).append('\n');
+        MemoryBudget m = memory;
+        if (m != null) {
+            gauge(sb, "gam_request_memory_budget_bytes", "Bytes requests may hold together (server.request_memory_fraction of the heap).", m.budget());
+            gauge(sb, "gam_request_memory_reserved_bytes", "Bytes requests hold now, as estimated when they reserved them.", m.reserved());
+            gauge(sb, "gam_request_memory_waiting", "Requests waiting for bytes of the memory budget.", m.waiting());
+            sb.append("# HELP gam_request_memory_refusals_total Requests refused with 503 because their bytes did not fit in time.\n");
+            sb.append("# TYPE gam_request_memory_refusals_total counter\n");
+            sb.append("gam_request_memory_refusals_total ").append(m.refused()).append('\n');
+        }
+        java.lang.management.MemoryUsage heap = java.lang.management.ManagementFactory.getMemoryMXBean().getHeapMemoryUsage();
+        gauge(sb, "gam_heap_used_bytes", "Heap in use, garbage included until the next collection.", heap.getUsed());
+        gauge(sb, "gam_heap_committed_bytes", "Heap the JVM holds from the operating system.", heap.getCommitted());
+        gauge(sb, "gam_heap_max_bytes", "The heap's limit (-Xmx).", heap.getMax());
         sb.append("# HELP gam_http_requests_total HTTP requests by route and status.\n");
         sb.append("# TYPE gam_http_requests_total counter\n");
         new TreeMap<>(http).forEach((k, v) -> {
@@ -85,6 +102,12 @@ public final class ServerMetrics {
                     .append(v.sum()).append('\n');
         });
         return sb.toString();
+    }
+
+    private static void gauge(StringBuilder sb, String name, String help, long value) {
+        sb.append("# HELP ").append(name).append(' ').append(help).append('\n');
+        sb.append("# TYPE ").append(name).append(" gauge\n");
+        sb.append(name).append(' ').append(value).append('\n');
     }
 
     private static Map<String, Long> collect(Map<Key, LongAdder> m) {

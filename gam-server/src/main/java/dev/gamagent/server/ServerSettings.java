@@ -17,7 +17,8 @@ import java.util.Locale;
  * {@code allowed_image_hosts}, {@code allowed_hosts}, {@code cors_origins}, {@code header_timeout_s},
  * {@code read_timeout_s}, {@code idle_timeout_s}, {@code decode_budget_megapixels}, {@code trace_db},
  * {@code trace_retention}, {@code trace_retention_days}, {@code max_queued}, {@code queue_timeout_s},
- * {@code image_fetch_timeout_s}, {@code image_fetches}, {@code image_fetches_per_host}, {@code waiting_budget_mb});
+ * {@code image_fetch_timeout_s}, {@code image_fetches}, {@code image_fetches_per_host}, {@code request_memory_fraction},
+ * {@code max_connections});
  * host, port and key from flags.
  *
  * @param apiKey            the bearer token clients must send, or null (only allowed on a loopback address)
@@ -29,7 +30,7 @@ import java.util.Locale;
  * @param headerTimeout     the longest a client may take to send a request's headers
  * @param bodyTimeout       the longest a client may take to send a request's body
  * @param idleTimeout       a connection without traffic for this long is closed
- * @param decodeBudgetPixels pixels decoded at once across requests (0 = sized to the heap)
+ * @param decodeBudgetPixels pixels decoded at once across requests (0 = what a quarter of the heap decodes)
  * @param traceDb           the trace database; null = {@link #defaultTraceDb} in the user's state directory
  * @param traceMaxAge       traces older than this are deleted; zero = kept until {@code traceRetention} pushes them out
  * @param maxQueued         questions that wait for a free slot (beyond {@code maxInFlight}) before 429
@@ -37,15 +38,17 @@ import java.util.Locale;
  * @param imageFetchTimeout the whole fetch of one remote image: connection, headers and body
  * @param imageFetches      remote images fetched at once across requests
  * @param imageFetchesPerHost remote images fetched at once from one host
- * @param waitingBudgetBytes bytes that requests hold before their images are decoded (their bodies and fetched images),
- *                          so a queue of waiting requests cannot hold unbounded memory (0 = a quarter of the heap)
+ * @param requestMemoryFraction the share of the heap that requests may hold together: their bodies while read and parsed,
+ *                          their images, the copies sent to the model and the pixels decoded ({@link MemoryBudget})
+ * @param maxConnections    connections open at once; past three quarters of it, connections that have sent no whole
+ *                          request for a second are closed, oldest first, to make room
  */
 public record ServerSettings(String host, int port, String apiKey, long maxBodyBytes, long maxImagePixels,
                              int maxInFlight, List<String> allowedImageHosts, Path traceDb, int traceRetention,
                              long maxRequestPixels, List<String> allowedHosts, List<String> corsOrigins,
                              Duration headerTimeout, Duration bodyTimeout, Duration idleTimeout, long decodeBudgetPixels,
                              Duration traceMaxAge, int maxQueued, Duration queueTimeout, Duration imageFetchTimeout, int imageFetches,
-                             int imageFetchesPerHost, long waitingBudgetBytes) {
+                             int imageFetchesPerHost, double requestMemoryFraction, int maxConnections) {
     /** The limits' defaults: the {@code server} section of defaults.json (their one home; docs/configuration.md). */
     private static final Config DEFAULTS = Config.defaults();
     private static final long DEFAULT_MAX_BODY_BYTES = Math.round(DEFAULTS.number("server.max_body_mb") * 1024 * 1024);
@@ -62,6 +65,8 @@ public record ServerSettings(String host, int port, String apiKey, long maxBodyB
     private static final Duration DEFAULT_HEADER_TIMEOUT = seconds(DEFAULTS, "server.header_timeout_s");
     private static final Duration DEFAULT_BODY_TIMEOUT = seconds(DEFAULTS, "server.read_timeout_s");
     private static final Duration DEFAULT_IDLE_TIMEOUT = seconds(DEFAULTS, "server.idle_timeout_s");
+    private static final double DEFAULT_REQUEST_MEMORY_FRACTION = DEFAULTS.number("server.request_memory_fraction");
+    private static final int DEFAULT_MAX_CONNECTIONS = DEFAULTS.integer("server.max_connections");
     /** The names a keyless server answers to by default: only this machine's. */
     public static final List<String> LOOPBACK_NAMES = List.of("localhost", "127.0.0.1", "[::1]", "::1");
 
@@ -69,7 +74,7 @@ public record ServerSettings(String host, int port, String apiKey, long maxBodyB
     public ServerSettings(String host, int port, String apiKey, long maxBodyBytes, long maxImagePixels, int maxInFlight,
                           List<String> allowedImageHosts, Path traceDb, int traceRetention) {
         this(host, port, apiKey, maxBodyBytes, maxImagePixels, maxInFlight, allowedImageHosts, traceDb, traceRetention,
-                0, List.of(), List.of(), null, null, null, 0, null, -1, null, null, 0, 0, 0);
+                0, List.of(), List.of(), null, null, null, 0, null, -1, null, null, 0, 0, 0, 0);
     }
 
     public ServerSettings {
@@ -89,15 +94,21 @@ public record ServerSettings(String host, int port, String apiKey, long maxBodyB
         if (headerTimeout == null || headerTimeout.isZero() || headerTimeout.isNegative()) headerTimeout = DEFAULT_HEADER_TIMEOUT;
         if (bodyTimeout == null || bodyTimeout.isZero() || bodyTimeout.isNegative()) bodyTimeout = DEFAULT_BODY_TIMEOUT;
         if (idleTimeout == null || idleTimeout.isZero() || idleTimeout.isNegative()) idleTimeout = DEFAULT_IDLE_TIMEOUT;
-        if (decodeBudgetPixels < 0) decodeBudgetPixels = 0;
+        // a quarter of the heap for images being decoded, beside the requests' share: no floor, so in a small heap a large
+        // image decodes alone rather than past the heap
+        if (decodeBudgetPixels <= 0) decodeBudgetPixels = dev.gamagent.image.DecodeBudget.pixelsFor(Runtime.getRuntime().maxMemory() / 4);
         if (traceMaxAge == null || traceMaxAge.isNegative()) traceMaxAge = DEFAULT_TRACE_MAX_AGE;
         if (maxQueued < 0) maxQueued = DEFAULT_MAX_QUEUED;
         if (queueTimeout == null || queueTimeout.isNegative()) queueTimeout = DEFAULT_QUEUE_TIMEOUT;
         if (imageFetchTimeout == null || imageFetchTimeout.isZero() || imageFetchTimeout.isNegative()) imageFetchTimeout = DEFAULT_IMAGE_FETCH_TIMEOUT;
         if (imageFetches <= 0) imageFetches = DEFAULT_IMAGE_FETCHES;
         if (imageFetchesPerHost <= 0) imageFetchesPerHost = DEFAULT_IMAGE_FETCHES_PER_HOST;
-        if (waitingBudgetBytes <= 0) waitingBudgetBytes = Runtime.getRuntime().maxMemory() / 4;
+        if (!(requestMemoryFraction > 0 && requestMemoryFraction <= 1)) requestMemoryFraction = DEFAULT_REQUEST_MEMORY_FRACTION;
+        if (maxConnections <= 0) maxConnections = DEFAULT_MAX_CONNECTIONS;
     }
+
+    /** The bytes requests may hold together: {@link #requestMemoryFraction} of this JVM's heap. */
+    public long requestMemoryBytes() { return Math.round(Runtime.getRuntime().maxMemory() * requestMemoryFraction); }
 
     /**
      * Where traces are kept by default: the user's own state directory ({@code $XDG_STATE_HOME/gam/serve}, else
@@ -125,6 +136,11 @@ public record ServerSettings(String host, int port, String apiKey, long maxBodyB
     /** Settings for {@code host:port} with the limits from the {@code server} config section. */
     public static ServerSettings fromConfig(Config config, String host, int port, String apiKey, Path traceDb) {
         String db = config.optionalString("server.trace_db").orElse(null);
+        double memory = config.number("server.request_memory_fraction");
+        if (!(memory > 0 && memory <= 1)) {
+            throw new IllegalArgumentException("server.request_memory_fraction is the share of the heap requests may hold: above 0 and "
+                    + "at most 1, got " + memory);
+        }
         return new ServerSettings(host, port, apiKey,
                 Math.round(config.number("server.max_body_mb") * 1024 * 1024),
                 Math.round(config.number("server.max_image_megapixels") * 1e6),
@@ -141,7 +157,7 @@ public record ServerSettings(String host, int port, String apiKey, long maxBodyB
                 seconds(config, "server.image_fetch_timeout_s"),
                 config.integer("server.image_fetches"),
                 config.integer("server.image_fetches_per_host"),
-                Math.round(config.number("server.waiting_budget_mb") * 1024 * 1024));
+                memory, config.integer("server.max_connections"));
     }
 
     /** A JSON list, or a comma-separated string (as {@code --set} gives it). */
@@ -230,6 +246,6 @@ public record ServerSettings(String host, int port, String apiKey, long maxBodyB
                 + ", allowedHosts=" + allowedHosts + ", corsOrigins=" + corsOrigins + ", headerTimeout=" + headerTimeout
                 + ", bodyTimeout=" + bodyTimeout + ", idleTimeout=" + idleTimeout + ", maxQueued=" + maxQueued + ", queueTimeout=" + queueTimeout
                 + ", imageFetchTimeout=" + imageFetchTimeout + ", imageFetches=" + imageFetches + "/" + imageFetchesPerHost + " per host"
-                + ", waitingBudget=" + waitingBudgetBytes + "]";
+                + ", requestMemoryFraction=" + requestMemoryFraction + ", maxConnections=" + maxConnections + "]";
     }
 }
