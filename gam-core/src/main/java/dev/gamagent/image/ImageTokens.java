@@ -82,12 +82,12 @@ public final class ImageTokens {
         if (colon >= 0) settings.putAll(settings(s.substring(colon + 1), spec));
         Settings given = new Settings(spec.strip(), settings);
         Rule r = switch (preset.family()) {
-            case "qwen" -> new Qwen(given.integer("min_pixels"), given.integer("max_pixels"));
-            case "internvl" -> new InternVl((int) given.integer("min_num"), (int) given.integer("max_num"));
+            case "qwen" -> new Qwen(given.whole("min_pixels"), given.whole("max_pixels"));
+            case "internvl" -> new InternVl((int) given.whole("min_num"), (int) given.whole("max_num"));
             case "gemma3" -> new Gemma3();
             case "llava-next" -> new LlavaNext();
-            case "openai" -> new OpenAiTiles(given.choice("detail", "high", "low").equals("high"));
-            case "openai-patches" -> new OpenAiPatches(given.number("multiplier"));
+            case "openai" -> new OpenAiTiles(given.oneOf("detail", "high", "low").equals("high"));
+            case "openai-patches" -> new OpenAiPatches(given.positive("multiplier"));
             case "gemini" -> new Gemini();
             case "anthropic" -> new Anthropic();
             default -> throw new IllegalStateException("no rule for family " + preset.family());
@@ -126,7 +126,7 @@ public final class ImageTokens {
             return values.get(key);
         }
 
-        long integer(String key) {
+        long whole(String key) {
             String v = get(key);
             try {
                 long n = Long.parseLong(v);
@@ -137,7 +137,7 @@ public final class ImageTokens {
             }
         }
 
-        double number(String key) {
+        double positive(String key) {
             String v = get(key);
             try {
                 double d = Double.parseDouble(v);
@@ -148,7 +148,7 @@ public final class ImageTokens {
             }
         }
 
-        String choice(String key, String... allowed) {
+        String oneOf(String key, String... allowed) {
             String v = get(key);
             if (!List.of(allowed).contains(v)) {
                 throw new IllegalArgumentException("image-token family '" + spec + "': " + key + " must be one of " + List.of(allowed) + ", got " + v);
