@@ -52,6 +52,10 @@ for f in "${families[@]}"; do
 done
 
 echo "# DREAM's cost per part on $(basename "$data"), $(date -u +%Y-%m-%d), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
+echo
+echo "## Image tokens of the demo's smallest and largest image at DREAM's scales, by family"
+echo
+java -cp "$cp" dev.gamagent.eval.BenchTables imagetokens 448x336 768x576
 java -cp "$cp" dev.gamagent.eval.BenchTables dream --image-tokens=qwen "built-in model=$out/local" \
   "built-in model, dream.consensus_skips_debate=true=$out/local-skip"
 java -cp "$cp" dev.gamagent.eval.BenchTables dream --synthetic --image-tokens=qwen "simulator=$out/sim" \

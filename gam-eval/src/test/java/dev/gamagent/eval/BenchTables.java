@@ -29,6 +29,7 @@ import java.util.TreeMap;
  *                                                 image.tokens; N: the backend's pixel cap, 0 none), the prompt-token ratio
  *                                                 and DREAM's accuracy gain
  * BenchTables dreamratios LABEL=DIR ...          one row per run and DREAM method: the prompt-token ratio and its parts
+ * BenchTables imagetokens WxH ...                 each family's image tokens for these sizes at DREAM's scales 0.5, 1, 2
  * BenchTables branches LABEL=DIR ...             DREAM's branch shares per dream method, with the consensus flag
  * </pre>
  * {@code --synthetic}: the replies are the simulator's, so no accuracy is printed.
@@ -62,6 +63,7 @@ public final class BenchTables {
             case "methods" -> methods(runs, System.out);
             case "dream" -> { for (var e : runs.entrySet()) dream(e.getKey(), ResultStore.read(e.getValue()), synthetic, rule, maxPixels, System.out); }
             case "dreamratios" -> dreamRatios(runs, System.out);
+            case "imagetokens" -> imageTokens(List.copyOf(runs.keySet()), System.out);
             case "branches" -> branches(runs, System.out);
             case "tiers" -> tiers(runs, System.out);
             default -> throw new IllegalArgumentException("unknown table '" + args[0] + "': methods, dream, dreamratios, branches or tiers");
@@ -305,6 +307,36 @@ public final class BenchTables {
                 out.printf(Locale.ROOT, "| %s | %d | %s | %s | %.2f |%s%n", e.getKey(), ix.size(), tokens(probe, probeImg, img),
                         tokens(total, totalImg, img), calls, a);
             }
+        }
+    }
+
+    /** The families the papers ran, as {@code --image-tokens} names them. */
+    static final List<String> FAMILIES = List.of("qwen", "qwen-vlmevalkit", "internvl", "internvl-vlmevalkit", "gemma3", "llava-next", "openai");
+
+    /** Each family's tokens for one image of each size ({@code WxH}) at DREAM's scales 0.5, 1 and 2 (no pixel cap). */
+    static void imageTokens(List<String> sizes, PrintStream out) {
+        StringBuilder head = new StringBuilder("| family (`--image-tokens`) |"), rule = new StringBuilder("|---|");
+        List<int[]> wh = new ArrayList<>();
+        for (String s : sizes) {
+            String[] p = s.split("x");
+            wh.add(new int[]{Integer.parseInt(p[0]), Integer.parseInt(p[1])});
+            head.append(' ').append(s.replace("x", "×")).append(" at 0.5× / 1× / 2× |");
+            rule.append("---|");
+        }
+        out.println(head);
+        out.println(rule);
+        for (String f : FAMILIES) {
+            ImageTokens.Rule r = ImageTokens.rule(f);
+            StringBuilder row = new StringBuilder("| `" + f + "` |");
+            for (int[] s : wh) {
+                List<String> at = new ArrayList<>();
+                for (double scale : List.of(0.5, 1.0, 2.0)) {
+                    int[] scaled = Picture.scaledSize(s[0], s[1], scale, 0);
+                    at.add(String.format(Locale.ROOT, "%,d", r.tokens(scaled[0], scaled[1])));
+                }
+                row.append(' ').append(String.join(" / ", at)).append(" |");
+            }
+            out.println(row);
         }
     }
 
