@@ -36,6 +36,15 @@ class LocalBackendImageTokensTest {
         assertThat(((LocalBackend) gemma.withOwnCaches()).promptTokens(ask(1536, 1152))).isEqualTo(text + 256);
     }
 
+    /** {@code --image-tokens} with {@code --backend local} sets {@code image.tokens} for the built-in model. */
+    @Test void theImageTokensFlagReachesTheBuiltInModel() {
+        var spec = new dev.gamagent.backend.BackendSpec("local", List.of(), null, null, null, 0, 8, null, null, "gemma3");
+        try (var b = (LocalBackend) dev.gamagent.backend.BackendFactory.create(spec, Config.defaults());
+             LocalBackend qwen = LocalBackend.create(Config.defaults())) {
+            assertThat(b.promptTokens(ask(1536, 1152))).isEqualTo(qwen.promptTokens(ask(1536, 1152)) - 2255 + 256);
+        }
+    }
+
     @Test void anUnknownFamilyIsRefusedWhenTheBackendIsMade() {
         assertThatThrownBy(() -> LocalBackend.create(Config.defaults().with("image.tokens", "qwen2-vl")))
                 .hasMessageContaining("unknown image-token family 'qwen2-vl'");
