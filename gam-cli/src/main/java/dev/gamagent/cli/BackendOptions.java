@@ -42,7 +42,9 @@ public final class BackendOptions {
     @Option(names = "--replay", description = "answer from this recorded JSONL file (with --backend replay)")
     Path replay;
 
-    @Option(names = "--image-tokens", description = "image-token estimate family when the server reports no usage: qwen|openai|internvl")
+    @Option(names = "--image-tokens", description = "the model family whose processor counts image tokens (pixel budget included), "
+            + "for a server that reports no usage and the built-in model's usage: qwen, qwen-vlmevalkit, internvl, gemma3, llava-next, "
+            + "openai, openai-low, gpt-4.1-mini, gemini, anthropic, or family:key=value (default: the hosted vendor's, else image.tokens)")
     String imageTokens;
 
     @Option(names = "--config", description = "JSON config file (hyperparameters, prompts, agents, named backends)")

@@ -3,6 +3,7 @@ package dev.gamagent.cli;
 import dev.gamagent.bench.sim.ModelServerSimulator;
 import dev.gamagent.bench.sim.SimulatorCeiling;
 import dev.gamagent.bench.sim.SimulatorSettings;
+import dev.gamagent.image.ImageTokens;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -60,6 +61,11 @@ public final class BenchServeSimCommand implements Callable<Integer> {
     @Option(names = "--max-logprobs", defaultValue = "20", description = "largest top_logprobs accepted, 400 above (default: ${DEFAULT-VALUE}, as vLLM)")
     int maxLogprobs;
 
+    @Option(names = "--image-tokens", description = "count image tokens as this model family's processor does, pixel budget "
+            + "included: qwen (Qwen2.5-VL), qwen-vlmevalkit, internvl, gemma3, llava-next, openai, ... or family:key=value "
+            + "(default: image.tokens of defaults.json, qwen)")
+    String imageTokens;
+
     @Option(names = "--ceiling-seconds", defaultValue = "2", description = "how long to measure the ceiling first; 0 skips it (default: ${DEFAULT-VALUE})")
     double ceilingSeconds;
 
@@ -68,7 +74,8 @@ public final class BenchServeSimCommand implements Callable<Integer> {
 
     @Override public Integer call() throws Exception {
         SimulatorSettings s = new SimulatorSettings(host, port, model, Duration.ofMillis(latencyMs), msPerPromptToken, msPerOutputToken,
-                slots, SimulatorSettings.Overflow.parse(overflow), completionTokens, agreement, maxLogprobs);
+                slots, SimulatorSettings.Overflow.parse(overflow), completionTokens, agreement, maxLogprobs,
+                imageTokens == null ? null : ImageTokens.rule(imageTokens));
         System.out.println("gam bench serve-sim: a model-server SIMULATOR for benchmarks; it holds no model and its replies are synthetic");
         if (ceilingSeconds > 0) {
             SimulatorCeiling.Result c = SimulatorCeiling.measure(ceilingConnections, Duration.ofMillis(Math.round(ceilingSeconds * 1000)));
@@ -83,8 +90,8 @@ public final class BenchServeSimCommand implements Callable<Integer> {
         Runtime.getRuntime().addShutdownHook(new Thread(() -> { sims.forEach(ModelServerSimulator::close); stop.countDown(); }));
         for (ModelServerSimulator sim : sims) {
             System.out.printf(Locale.ROOT, "serving %s: latency %d ms + %.3g ms/prompt token + %.3g ms/output token, %d slots, %s past them; "
-                            + "stats at http://%s:%d/sim/stats%n", sim.baseUrl(), latencyMs, msPerPromptToken, msPerOutputToken, slots,
-                    s.overflow() == SimulatorSettings.Overflow.QUEUE ? "queue" : "429", host, sim.port());
+                            + "image tokens as %s; stats at http://%s:%d/sim/stats%n", sim.baseUrl(), latencyMs, msPerPromptToken, msPerOutputToken,
+                    slots, s.overflow() == SimulatorSettings.Overflow.QUEUE ? "queue" : "429", s.imageTokens().spec(), host, sim.port());
         }
         System.out.flush();
         stop.await();

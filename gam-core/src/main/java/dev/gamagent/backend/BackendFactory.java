@@ -43,7 +43,8 @@ public final class BackendFactory {
     /** As {@link #create(BackendSpec, Config)} with an explicit environment (API keys are read from it). */
     public static Backend create(BackendSpec spec, Config config, Function<String, String> env) {
         Backend b = switch (spec.kind()) {
-            case "local" -> provided("local", config);
+            // --image-tokens names the family whose processor the built-in model's usage counts images by (image.tokens)
+            case "local" -> provided("local", spec.imageTokenFamily() == null ? config : config.with("image.tokens", spec.imageTokenFamily()));
             case "replay" -> {
                 if (spec.replay() == null) throw new IllegalArgumentException("--backend replay needs --replay FILE (a file written with --record)");
                 yield new ReplayBackend(spec.replay());
@@ -94,7 +95,7 @@ public final class BackendFactory {
         // a hosted API gets its default model; a server elsewhere is asked which model it serves
         String model = spec.model() != null ? spec.model() : urls.contains(defaultUrl) ? kind.hostedModel() : null;
         int maxTop = config.integer("backend.max_top_logprobs");
-        String family = spec.imageTokenFamily() != null ? spec.imageTokenFamily() : defaultImageFamily(spec.kind(), urls, defaultUrl);
+        String family = spec.imageTokenFamily() != null ? spec.imageTokenFamily() : defaultImageFamily(spec.kind(), urls, defaultUrl, config);
         long maxReply = Math.round(config.number("backend.max_reply_mb") * 1024 * 1024);
         if (maxReply <= 0) throw new IllegalArgumentException("backend.max_reply_mb must be above 0, got " + config.number("backend.max_reply_mb"));
         List<Backend> endpoints = new ArrayList<>();
@@ -111,13 +112,16 @@ public final class BackendFactory {
         return new ResilientBackend(lb, policy, spec.maxConcurrent() * endpoints.size(), String.join(",", urls));
     }
 
-    /** The image-token estimate for servers without usage: the vendor's own rule for hosted APIs, else Qwen2.5-VL's. */
-    private static String defaultImageFamily(String kind, List<String> urls, String defaultUrl) {
+    /**
+     * The image-token estimate for servers without usage: the vendor's own rule for hosted APIs, else the family of
+     * {@code image.tokens} (Qwen2.5-VL's processor by default: a self-hosted server most often serves an open VLM).
+     */
+    private static String defaultImageFamily(String kind, List<String> urls, String defaultUrl, Config config) {
         return switch (kind) {
             case "gemini" -> "gemini";
             case "anthropic" -> "anthropic";
-            case "openai" -> urls.contains(defaultUrl) ? "openai" : "qwen";
-            default -> "qwen";
+            case "openai" -> urls.contains(defaultUrl) ? "openai" : config.string("image.tokens");
+            default -> config.string("image.tokens");
         };
     }
 

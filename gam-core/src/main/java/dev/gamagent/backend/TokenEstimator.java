@@ -8,8 +8,9 @@ import dev.gamagent.image.ImageTokens;
 import java.util.List;
 
 /**
- * Token counts for servers that report no usage: text with the cl100k tokenizer (jtokkit), images with
- * {@link ImageTokens} for the configured family. Results are marked {@code estimated}.
+ * Token counts for servers that report no usage: text with the cl100k tokenizer (jtokkit), images with the
+ * {@link ImageTokens} rule of the configured family (its processor's resizing and pixel budget included). Results are
+ * marked {@code estimated}.
  */
 public final class TokenEstimator {
     /** Chat templates add a few tokens per message (role markers); 4 is OpenAI's documented figure. */
@@ -31,9 +32,16 @@ public final class TokenEstimator {
         }
     }
 
-    private final String imageFamily;
+    private final ImageTokens.Rule imageRule;
 
-    public TokenEstimator(String imageFamily) { this.imageFamily = imageFamily; }
+    /**
+     * An estimator counting images by the rule named {@code imageFamily} ({@link ImageTokens#rule}; null: the family of
+     * {@code image.tokens} in defaults.json). An unknown family is refused here, when the backend is made, not at its
+     * first image.
+     */
+    public TokenEstimator(String imageFamily) {
+        this.imageRule = ImageTokens.rule(imageFamily != null ? imageFamily : dev.gamagent.config.Config.defaults().string("image.tokens"));
+    }
 
     public long text(String s) {
         if (s == null || s.isEmpty()) return 0;
@@ -74,23 +82,8 @@ public final class TokenEstimator {
         return total;
     }
 
-    /**
-     * Image tokens by family: {@code gemini} 258 per 768-px tile (one tile when both sides ≤ 384 px),
-     * {@code anthropic} w·h/750 after fitting the long side to 1568 px (both from the vendors' docs);
-     * other families via {@link ImageTokens}.
-     */
-    public long image(int width, int height) {
-        String f = imageFamily == null ? "" : imageFamily.toLowerCase(java.util.Locale.ROOT);
-        if (f.contains("gemini")) {
-            if (width <= 384 && height <= 384) return 258;
-            return 258L * (long) Math.ceil(width / 768.0) * (long) Math.ceil(height / 768.0);
-        }
-        if (f.contains("anthropic") || f.contains("claude")) {
-            double s = Math.min(1.0, 1568.0 / Math.max(width, height));
-            return (long) Math.ceil(width * s * height * s / 750.0);
-        }
-        return ImageTokens.estimate(imageFamily, width, height);
-    }
+    /** Image tokens of one image by the family's rule. */
+    public long image(int width, int height) { return imageRule.tokens(width, height); }
 
     public long completion(List<Choice> choices) {
         long total = 0;

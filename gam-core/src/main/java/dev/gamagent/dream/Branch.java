@@ -41,7 +41,11 @@ sealed interface Branch {
         }
     }
 
-    /** Confident answers agree but an agent that answered had no confident scale: everyone gets the confident scales. */
+    /**
+     * Confident answers agree but an agent that answered had no confident scale: everyone gets the confident scales. When
+     * they are one scale the payload is not mixed: no note, so each agent's round-0 request is its probe at that scale and
+     * the probe's reply is its round-0 answer (docs/design.md §7), as under PerAgent.
+     */
     record MixRes(List<Double> scales) implements Branch {
         public MixRes { scales = List.copyOf(scales); }
 
@@ -50,6 +54,7 @@ sealed interface Branch {
         public List<List<Double>> assignment(int agents) { return repeat(scales, agents); }
 
         @Override public String note() {
+            if (scales.size() < 2) return "";
             return "You receive each image at several resolutions (" + describe(scales) + " of the original size): "
                     + "use the fine detail of the larger copies and the overview of the smaller ones.";
         }

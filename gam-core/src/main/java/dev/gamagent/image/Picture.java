@@ -137,8 +137,22 @@ public final class Picture {
      * shared by every caller (all agents of a question that see the image at that size).
      */
     public Picture scaled(double factor, long maxPixels) {
+        int[] size = scaledSize(width(), height(), factor, maxPixels);
+        int nw = size[0], nh = size[1];
+        if (nw == width() && nh == height()) return this;
+        int tw = nw, th = nh;
+        return sizes.computeIfAbsent(((long) tw << 32) | th,
+                k -> new Picture(source + "@" + trim(factor) + "x", resize(image(), tw, th), jpegFamily));
+    }
+
+    /**
+     * The {width, height} {@link #scaled} makes of a {@code width}×{@code height} image: scaled by {@code factor}, then
+     * shrunk so that width×height ≤ {@code maxPixels} (0 = no cap). Also for counting what a scaled copy costs from a
+     * trace, without the pixels.
+     */
+    public static int[] scaledSize(int width, int height, double factor, long maxPixels) {
         if (!(factor > 0)) throw new IllegalArgumentException("scale factor must be > 0, got " + factor);
-        double w = width() * factor, h = height() * factor;
+        double w = width * factor, h = height * factor;
         int nw, nh;
         if (maxPixels > 0 && w * h > maxPixels) {
             double shrink = Math.sqrt(maxPixels / (w * h));
@@ -153,10 +167,7 @@ public final class Picture {
             nw = Math.max(1, (int) Math.round(w));
             nh = Math.max(1, (int) Math.round(h));
         }
-        if (nw == width() && nh == height()) return this;
-        int tw = nw, th = nh;
-        return sizes.computeIfAbsent(((long) tw << 32) | th,
-                k -> new Picture(source + "@" + trim(factor) + "x", resize(image(), tw, th), jpegFamily));
+        return new int[]{nw, nh};
     }
 
     /** Crops a normalised region (at least 1×1 pixel). */

@@ -83,6 +83,23 @@ class DreamThirdPassTest {
         assertThat(probes).noneMatch(Probe::reused);
     }
 
+    /**
+     * Issue 39: a MixRes whose confident probes are all at one scale sends each agent that one copy, no "several
+     * resolutions" note, so each agent's round 0 is its probe at that scale (before: a false note, and 3 more calls).
+     */
+    @Test void aMixResOfOneScaleTakesTheProbesAtThatScaleAsRoundZero() {
+        // agents 1 and 2 sure of B at 2x (400 px wide), agent 3 answers A everywhere and is sure nowhere: MixRes at {2x}
+        var b = DreamMethodTest.probing(0, (agent, w) -> !agent.equals("agent-3") && w == 400 ? Reply.of("ANSWER: B", 0.95)
+                : Reply.of("ANSWER: A", 0.4));
+        Answer a = dream("dream+debate", b, "dream.threshold=static", "dream.static_tau=0.1");
+        assertThat(a.trace().extra()).containsEntry("branch", "MixRes").containsEntry("assignment",
+                List.of(List.of(2.0), List.of(2.0), List.of(2.0))).doesNotContainKey("note");
+        assertThat(a.calls()).isEqualTo(9 + 9 - 3);
+        @SuppressWarnings("unchecked") List<Probe> probes = (List<Probe>) a.trace().extra().get("probes");
+        assertThat(probes).filteredOn(Probe::reused).extracting(Probe::scale).containsOnly(2.0).hasSize(3);
+        assertThat(sent(b)).noneMatch(r -> user(r).contains("several resolutions"));
+    }
+
     @Test void dreamGamsExpertsTakeTheirProbesAsRoundZeroAnswersToo() {
         var b = DreamMethodTest.probing(0, (agent, w) -> Reply.of("ANSWER: A", 0.5));
         Answer a = dream("dream+gam", b, "dream.threshold=static", "dream.static_tau=0.1");

@@ -1,6 +1,9 @@
 package dev.gamagent.eval;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.gamagent.config.Config;
+import dev.gamagent.image.ImageTokens;
+import dev.gamagent.image.Picture;
 import dev.gamagent.util.Json;
 
 import java.io.IOException;
@@ -20,8 +23,13 @@ import java.util.TreeMap;
  *
  * <pre>
  * BenchTables methods LABEL=DIR ...              one row per (run, method): accuracy, debates, rounds, terminations, cost
- * BenchTables dream [--synthetic] LABEL=DIR ...  DREAM's cost per part (probe round, each round, each branch) next to the
- *                                                 method it wraps, the prompt-token ratio and DREAM's accuracy gain
+ * BenchTables dream [--synthetic] [--image-tokens=F] [--max-pixels=N] LABEL=DIR ...
+ *                                                 DREAM's cost per part (probe round, each round, each branch) next to the
+ *                                                 method it wraps, with the image tokens among them by family F (default:
+ *                                                 image.tokens; N: the backend's pixel cap, 0 none), the prompt-token ratio
+ *                                                 and DREAM's accuracy gain
+ * BenchTables dreamratios LABEL=DIR ...          one row per run and DREAM method: the prompt-token ratio and its parts
+ * BenchTables imagetokens WxH ...                 each family's image tokens for these sizes at DREAM's scales 0.5, 1, 2
  * BenchTables branches LABEL=DIR ...             DREAM's branch shares per dream method, with the consensus flag
  * BenchTables roles plain=DIR ROLE=DIR ... [samples=DIR]
  *                                                 personas against the plain call (issue 39): each {@code single.role} run's
@@ -38,23 +46,35 @@ public final class BenchTables {
 
     public static void main(String[] args) throws IOException {
         if (args.length < 2) {
-            System.err.println("usage: BenchTables methods|dream|branches [--synthetic] LABEL=DIR ...");
+            System.err.println("usage: BenchTables methods|dream|dreamratios|branches|tiers|roles [--synthetic] [--image-tokens=FAMILY] [--max-pixels=N] LABEL=DIR ...");
             System.exit(2);
         }
         boolean synthetic = Arrays.asList(args).contains("--synthetic");
+        ImageTokens.Rule rule = ImageTokens.rule(Config.defaults().string("image.tokens"));
+        long maxPixels = 0;
         Map<String, Path> runs = new LinkedHashMap<>();
         for (String a : Arrays.copyOfRange(args, 1, args.length)) {
             if (a.equals("--synthetic")) continue;
+            if (a.startsWith("--image-tokens=")) {
+                rule = ImageTokens.rule(a.substring("--image-tokens=".length()));
+                continue;
+            }
+            if (a.startsWith("--max-pixels=")) {
+                maxPixels = Long.parseLong(a.substring("--max-pixels=".length()));
+                continue;
+            }
             int eq = a.lastIndexOf('='); // labels may hold '=' (a setting), directories do not
             runs.put(eq < 0 ? a : a.substring(0, eq), Path.of(eq < 0 ? a : a.substring(eq + 1)));
         }
         switch (args[0]) {
             case "methods" -> methods(runs, System.out);
-            case "dream" -> { for (var e : runs.entrySet()) dream(e.getKey(), ResultStore.read(e.getValue()), synthetic, System.out); }
+            case "dream" -> { for (var e : runs.entrySet()) dream(e.getKey(), ResultStore.read(e.getValue()), synthetic, rule, maxPixels, System.out); }
+            case "dreamratios" -> dreamRatios(runs, System.out);
+            case "imagetokens" -> imageTokens(List.copyOf(runs.keySet()), System.out);
             case "branches" -> branches(runs, System.out);
             case "tiers" -> tiers(runs, System.out);
             case "roles" -> roles(runs, System.out);
-            default -> throw new IllegalArgumentException("unknown table '" + args[0] + "': methods, dream, branches, tiers or roles");
+            default -> throw new IllegalArgumentException("unknown table '" + args[0] + "': methods, dream, dreamratios, branches, tiers or roles");
         }
     }
 
@@ -238,13 +258,27 @@ public final class BenchTables {
         }
     }
 
-    /** What one question's run spent: the probe round's own share and each debate round's, prompt and completion. */
-    record Parts(long probePrompt, long probeCompletion, int probeCalls, int reused, Map<Integer, long[]> rounds) {
-        static Parts of(ResultRecord r) {
+    /**
+     * What one question's run spent: the probe round's own share and each debate round's, prompt and completion; and of
+     * the prompt tokens, how many were images by {@code rule} ({@code probeImages}; index 3 of each round), worked out from
+     * the trace (the question's image sizes, each probe's scale, each turn's assigned scales). {@code imagesKnown} is false
+     * when a round holds calls whose images the trace does not say (GAM's critics).
+     */
+    record Parts(long probePrompt, long probeCompletion, int probeCalls, int reused, Map<Integer, long[]> rounds, long probeImages,
+                 boolean imagesKnown) {
+        static Parts of(ResultRecord r) { return of(r, null, 0); }
+
+        static Parts of(ResultRecord r, ImageTokens.Rule rule, long maxPixels) {
             JsonNode t = r.trace();
             JsonNode x = t.path("extra");
-            long pp = 0, pc = 0;
+            List<int[]> sizes = imageSizes(t.path("question").path("images"));
+            long pp = 0, pc = 0, pi = 0;
             int calls = 0, reused = 0;
+            for (JsonNode p : x.path("probes")) {
+                if (rule != null && !p.hasNonNull("error") && !p.path("reused").asBoolean(false)) {
+                    pi += images(rule, sizes, List.of(p.path("scale").asDouble(1.0)), maxPixels);
+                }
+            }
             if (x.has("probe_usage")) {
                 pp = x.path("probe_usage").path("prompt").asLong();
                 pc = x.path("probe_usage").path("completion").asLong();
@@ -257,28 +291,67 @@ public final class BenchTables {
                     if (!p.hasNonNull("error")) calls++;
                 }
             }
+            // each agent's scales: DREAM's assignment by the agent's place in round 0, else the scale its turn records
+            Map<String, Integer> index = new LinkedHashMap<>();
+            for (JsonNode a : t.path("rounds").path(0).path("agents")) index.putIfAbsent(a.path("id").asText(), index.size());
             Map<Integer, long[]> rounds = new TreeMap<>();
+            boolean known = true;
             for (JsonNode round : t.path("rounds")) {
-                long[] u = rounds.computeIfAbsent(round.path("k").asInt(), k -> new long[3]);
+                long[] u = rounds.computeIfAbsent(round.path("k").asInt(), k -> new long[4]);
                 for (JsonNode a : round.path("agents")) {
                     u[0] += a.path("tokens").path("prompt").asLong();
                     u[1] += a.path("tokens").path("completion").asLong();
                     if (!a.hasNonNull("error")) u[2]++;
+                    if (rule != null && !a.hasNonNull("error")) {
+                        JsonNode assigned = x.path("assignment").path(index.getOrDefault(a.path("id").asText(), -1));
+                        List<Double> scales = new ArrayList<>();
+                        if (assigned.isArray()) assigned.forEach(s -> scales.add(s.asDouble()));
+                        else scales.add(a.path("scale").asDouble(1.0));
+                        u[3] += images(rule, sizes, scales, maxPixels);
+                    }
                 }
                 u[0] += round.path("extra").path("tokens").path("prompt").asLong(); // GAM's critics
                 u[1] += round.path("extra").path("tokens").path("completion").asLong();
                 u[2] += round.path("extra").path("calls").asLong();
+                if (round.path("extra").path("calls").asLong() > 0) known = false;
             }
-            return new Parts(pp, pc, calls, reused, rounds);
+            return new Parts(pp, pc, calls, reused, rounds, pi, known && rule != null);
         }
+
+        /** Image tokens of one call that sends every question image at each of {@code scales}. */
+        private static long images(ImageTokens.Rule rule, List<int[]> sizes, List<Double> scales, long maxPixels) {
+            long n = 0;
+            for (int[] wh : sizes) {
+                for (double s : scales) {
+                    int[] scaled = Picture.scaledSize(wh[0], wh[1], s, maxPixels);
+                    n += rule.tokens(scaled[0], scaled[1]);
+                }
+            }
+            return n;
+        }
+
+        /** The question's image sizes from the trace's "name (WxH)" entries. */
+        private static List<int[]> imageSizes(JsonNode images) {
+            List<int[]> out = new ArrayList<>();
+            for (JsonNode i : images) {
+                java.util.regex.Matcher m = SIZE.matcher(i.asText());
+                if (m.find()) out.add(new int[]{Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2))});
+            }
+            return out;
+        }
+
+        private static final java.util.regex.Pattern SIZE = java.util.regex.Pattern.compile("\\((\\d+)x(\\d+)\\)$");
     }
 
     /**
      * For each dream method in the records with its inner method beside it: prompt tokens per question of the probe round
-     * (without the probes the inner round 0 reused), of each round, and in all; the ratio of the totals (DREAM Table 4
-     * reports prompt tokens: LLM Debate 9.38 M → 12.18 M = 1.30); per branch, the questions, prompt tokens and accuracy.
+     * (without the probes the inner round 0 reused), of each round, and in all, each with the image tokens among them by
+     * {@code rule} (null: the image column is left out); the ratio of the totals (DREAM Table 4 reports prompt tokens: LLM
+     * Debate 9.38 M → 12.18 M = 1.30); per branch, the questions, prompt tokens and accuracy.
      */
-    static void dream(String label, List<ResultRecord> all, boolean synthetic, PrintStream out) {
+    static void dream(String label, List<ResultRecord> all, boolean synthetic, PrintStream out) { dream(label, all, synthetic, null, 0, out); }
+
+    static void dream(String label, List<ResultRecord> all, boolean synthetic, ImageTokens.Rule rule, long maxPixels, PrintStream out) {
         Map<String, List<ResultRecord>> byMethod = new TreeMap<>();
         for (ResultRecord r : all) if (!r.isError()) byMethod.computeIfAbsent(r.method(), k -> new ArrayList<>()).add(r);
         for (String dm : byMethod.keySet()) {
@@ -286,24 +359,31 @@ public final class BenchTables {
             String inner = dm.substring("dream+".length());
             List<ResultRecord> d = byMethod.get(dm), b = byMethod.getOrDefault(inner, List.of());
             int n = d.size();
-            List<Parts> dp = d.stream().map(Parts::of).toList(), bp = b.stream().map(Parts::of).toList();
+            List<Parts> dp = d.stream().map(r -> Parts.of(r, rule, maxPixels)).toList(), bp = b.stream().map(r -> Parts.of(r, rule, maxPixels)).toList();
+            boolean img = rule != null && dp.stream().allMatch(Parts::imagesKnown) && bp.stream().allMatch(Parts::imagesKnown);
             int maxK = 0;
             for (Parts p : dp) maxK = Math.max(maxK, p.rounds().keySet().stream().mapToInt(Integer::intValue).max().orElse(0));
             for (Parts p : bp) maxK = Math.max(maxK, p.rounds().keySet().stream().mapToInt(Integer::intValue).max().orElse(0));
-            out.printf(Locale.ROOT, "%n%s: `%s` (%d questions) next to `%s` (%d)%n%n", label, dm, n, inner, b.size());
+            out.printf(Locale.ROOT, "%n%s: `%s` (%d questions) next to `%s` (%d)%s%n%n", label, dm, n, inner, b.size(),
+                    img ? "; of the prompt tokens, images by " + rule.spec() + " (in parentheses)" : "");
             out.printf("| part | `%s` prompt tokens/q | `%s` prompt tokens/q | `%s` calls/q |%n", inner, dm, dm);
             out.println("|---|---|---|---|");
-            out.printf(Locale.ROOT, "| probe round (its own calls) | - | %,.0f | %.2f |%n", mean(dp, p -> p.probePrompt()), mean(dp, p -> p.probeCalls()));
+            out.printf(Locale.ROOT, "| probe round (its own calls) | - | %s | %.2f |%n", tokens(mean(dp, Parts::probePrompt), mean(dp, Parts::probeImages), img),
+                    mean(dp, p -> p.probeCalls()));
             out.printf(Locale.ROOT, "| probes taken as round-0 answers | - | (in round 0) | %.2f |%n", mean(dp, p -> p.reused()));
             for (int k = 0; k <= maxK; k++) {
                 final int kk = k;
-                out.printf(Locale.ROOT, "| round %d | %s | %,.0f | %.2f |%n", k, b.isEmpty() ? "-" : String.format(Locale.ROOT, "%,.0f",
-                        mean(bp, p -> p.rounds().getOrDefault(kk, new long[3])[0])), mean(dp, p -> p.rounds().getOrDefault(kk, new long[3])[0]),
-                        mean(dp, p -> p.rounds().getOrDefault(kk, new long[3])[2]));
+                out.printf(Locale.ROOT, "| round %d | %s | %s | %.2f |%n", k, b.isEmpty() ? "-"
+                                : tokens(mean(bp, p -> p.rounds().getOrDefault(kk, new long[4])[0]), mean(bp, p -> p.rounds().getOrDefault(kk, new long[4])[3]), img),
+                        tokens(mean(dp, p -> p.rounds().getOrDefault(kk, new long[4])[0]), mean(dp, p -> p.rounds().getOrDefault(kk, new long[4])[3]), img),
+                        mean(dp, p -> p.rounds().getOrDefault(kk, new long[4])[2]));
             }
             double pb = b.stream().mapToLong(ResultRecord::promptTokens).average().orElse(Double.NaN);
             double pd = d.stream().mapToLong(ResultRecord::promptTokens).average().orElse(Double.NaN);
-            out.printf(Locale.ROOT, "| **total** | **%,.0f** | **%,.0f** | %.2f |%n", pb, pd, d.stream().mapToInt(ResultRecord::calls).average().orElse(0));
+            double ib = mean(bp, p -> p.probeImages() + p.rounds().values().stream().mapToLong(u -> u[3]).sum());
+            double id = mean(dp, p -> p.probeImages() + p.rounds().values().stream().mapToLong(u -> u[3]).sum());
+            out.printf(Locale.ROOT, "| **total** | **%s** | **%s** | %.2f |%n", tokens(pb, ib, img), tokens(pd, id, img),
+                    d.stream().mapToInt(ResultRecord::calls).average().orElse(0));
             out.printf(Locale.ROOT, "| completion tokens/q (total) | %,.0f | %,.0f | |%n",
                     b.stream().mapToLong(ResultRecord::completionTokens).average().orElse(Double.NaN),
                     d.stream().mapToLong(ResultRecord::completionTokens).average().orElse(Double.NaN));
@@ -323,10 +403,71 @@ public final class BenchTables {
             for (var e : byBranch.entrySet()) {
                 List<Integer> ix = e.getValue();
                 double probe = ix.stream().mapToLong(i -> dp.get(i).probePrompt()).average().orElse(0);
+                double probeImg = ix.stream().mapToLong(i -> dp.get(i).probeImages()).average().orElse(0);
                 double total = ix.stream().mapToLong(i -> d.get(i).promptTokens()).average().orElse(0);
+                double totalImg = ix.stream().mapToLong(i -> dp.get(i).probeImages() + dp.get(i).rounds().values().stream().mapToLong(u -> u[3]).sum())
+                        .average().orElse(0);
                 double calls = ix.stream().mapToInt(i -> d.get(i).calls()).average().orElse(0);
                 String a = synthetic ? "" : String.format(Locale.ROOT, " %.1f%% |", 100.0 * ix.stream().filter(i -> d.get(i).correct()).count() / ix.size());
-                out.printf(Locale.ROOT, "| %s | %d | %,.0f | %,.0f | %.2f |%s%n", e.getKey(), ix.size(), probe, total, calls, a);
+                out.printf(Locale.ROOT, "| %s | %d | %s | %s | %.2f |%s%n", e.getKey(), ix.size(), tokens(probe, probeImg, img),
+                        tokens(total, totalImg, img), calls, a);
+            }
+        }
+    }
+
+    /** The families the papers ran, as {@code --image-tokens} names them. */
+    static final List<String> FAMILIES = List.of("qwen", "qwen-vlmevalkit", "internvl", "internvl-vlmevalkit", "gemma3", "llava-next", "openai");
+
+    /** Each family's tokens for one image of each size ({@code WxH}) at DREAM's scales 0.5, 1 and 2 (no pixel cap). */
+    static void imageTokens(List<String> sizes, PrintStream out) {
+        StringBuilder head = new StringBuilder("| family (`--image-tokens`) |"), rule = new StringBuilder("|---|");
+        List<int[]> wh = new ArrayList<>();
+        for (String s : sizes) {
+            String[] p = s.split("x");
+            wh.add(new int[]{Integer.parseInt(p[0]), Integer.parseInt(p[1])});
+            head.append(' ').append(s.replace("x", "×")).append(" at 0.5× / 1× / 2× |");
+            rule.append("---|");
+        }
+        out.println(head);
+        out.println(rule);
+        for (String f : FAMILIES) {
+            ImageTokens.Rule r = ImageTokens.rule(f);
+            StringBuilder row = new StringBuilder("| `" + f + "` |");
+            for (int[] s : wh) {
+                List<String> at = new ArrayList<>();
+                for (double scale : List.of(0.5, 1.0, 2.0)) {
+                    int[] scaled = Picture.scaledSize(s[0], s[1], scale, 0);
+                    at.add(String.format(Locale.ROOT, "%,d", r.tokens(scaled[0], scaled[1])));
+                }
+                row.append(' ').append(String.join(" / ", at)).append(" |");
+            }
+            out.println(row);
+        }
+    }
+
+    /** Prompt tokens, with the image tokens among them in parentheses when they are known. */
+    private static String tokens(double prompt, double images, boolean withImages) {
+        return withImages ? String.format(Locale.ROOT, "%,.0f (%,.0f)", prompt, images) : String.format(Locale.ROOT, "%,.0f", prompt);
+    }
+
+    /**
+     * One row per run (its label names the image-token family it ran under): `debate`-like inner method and its DREAM
+     * wrapper's prompt tokens per question, their ratio, and the probe round's own calls beside the inner debate.
+     */
+    static void dreamRatios(Map<String, Path> runs, PrintStream out) {
+        out.println("| run | method | inner prompt tokens/q | DREAM prompt tokens/q | ratio | probe round (own calls) / inner | debate inside DREAM / inner |");
+        out.println("|---|---|---|---|---|---|---|");
+        for (var run : runs.entrySet()) {
+            Map<String, List<ResultRecord>> byMethod = new TreeMap<>();
+            for (ResultRecord r : ResultStore.read(run.getValue())) if (!r.isError()) byMethod.computeIfAbsent(r.method(), k -> new ArrayList<>()).add(r);
+            for (String dm : byMethod.keySet()) {
+                if (!dm.startsWith("dream+") || !byMethod.containsKey(dm.substring("dream+".length()))) continue;
+                List<ResultRecord> d = byMethod.get(dm), b = byMethod.get(dm.substring("dream+".length()));
+                double pb = b.stream().mapToLong(ResultRecord::promptTokens).average().orElse(Double.NaN);
+                double pd = d.stream().mapToLong(ResultRecord::promptTokens).average().orElse(Double.NaN);
+                double probe = d.stream().mapToLong(r -> Parts.of(r).probePrompt()).average().orElse(Double.NaN);
+                out.printf(Locale.ROOT, "| %s | `%s` | %,.0f | %,.0f | **%.2f** | %.2f | %.2f |%n", run.getKey(), dm, pb, pd, pd / pb, probe / pb,
+                        (pd - probe) / pb);
             }
         }
     }

@@ -37,4 +37,34 @@ class BenchTablesTest {
         BenchTables.dream("simulator", List.of(debate, dream), true, new PrintStream(sim, true, StandardCharsets.UTF_8));
         assertThat(sim.toString(StandardCharsets.UTF_8)).contains("accuracy not shown").doesNotContain("gain");
     }
+
+    /**
+     * Issue 39: the image tokens among each part's prompt tokens, from the trace's image sizes and scales by a family's
+     * rule: Qwen2.5-VL's 448×336 is 192 tokens at 1x, 48 at 0.5x (224×168), 768 at 2x (896×672).
+     */
+    @Test void theDreamTableShowsTheImageTokensOfEachPartByTheFamilysRule() throws Exception {
+        String question = "\"question\": {\"images\": [\"row 1 (448x336)\"]}";
+        ResultRecord debate = record("debate", "wrong", 700, 2, """
+                {%s, "rounds": [{"k":0,"agents":[{"id":"agent-1","scale":1.0,"tokens":{"prompt":300,"completion":5}}]},
+                            {"k":1,"agents":[{"id":"agent-1","scale":1.0,"tokens":{"prompt":400,"completion":5}}]}]}""".formatted(question));
+        // probes at 0.5x (own call) and 2x (taken as round 0); the agent debates at 2x
+        ResultRecord dream = record("dream+debate", "correct", 1900, 3, """
+                {%s, "extra": {"branch":"PerAgent","assignment":[[2.0]],
+                  "probes":[{"scale":0.5,"reused":false},{"scale":2.0,"reused":true}],
+                  "probe_usage":{"prompt":150,"completion":10,"calls":1,"reused_as_round_0":1}},
+                 "rounds": [{"k":0,"agents":[{"id":"agent-1","scale":2.0,"tokens":{"prompt":850,"completion":5}}]},
+                            {"k":1,"agents":[{"id":"agent-1","scale":2.0,"tokens":{"prompt":900,"completion":5}}]}]}""".formatted(question));
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        BenchTables.dream("demo", List.of(debate, dream), true, dev.gamagent.image.ImageTokens.rule("qwen"), 0,
+                new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        assertThat(bytes.toString(StandardCharsets.UTF_8)).contains("images by qwen:min_pixels=3136,max_pixels=12845056",
+                "| probe round (its own calls) | - | 150 (48) | 1.00 |", "| round 0 | 300 (192) | 850 (768) | 1.00 |",
+                "| round 1 | 400 (192) | 900 (768) | 1.00 |", "| **total** | **700 (384)** | **1,900 (1,584)** | 3.00 |",
+                "| PerAgent | 1 | 150 (48) | 1,900 (1,584) | 3.00 |");
+        // under VLMEvalKit's min_pixels every scale of this image costs 1,302
+        ByteArrayOutputStream vlm = new ByteArrayOutputStream();
+        BenchTables.dream("demo", List.of(debate, dream), true, dev.gamagent.image.ImageTokens.rule("qwen-vlmevalkit"), 0,
+                new PrintStream(vlm, true, StandardCharsets.UTF_8));
+        assertThat(vlm.toString(StandardCharsets.UTF_8)).contains("| probe round (its own calls) | - | 150 (1,302) | 1.00 |");
+    }
 }

@@ -47,19 +47,26 @@ public final class LocalBackend implements Backend {
     private final FamilyReasoner reasoner = new FamilyReasoner();
     private final Critic critic;
     private final Encoding encoding = ScoredText.CL100K;
+    /** How its usage counts an image's tokens: the processor of the family in {@code image.tokens} (default Qwen2.5-VL's). */
+    private final ImageTokens.Rule imageTokens;
 
     public LocalBackend(LocalPerception perception) { this(perception, Calibration.DEFAULT); }
 
     /** The backend with another behaviour under sampling and debate (measurements of the calibration itself). */
     public LocalBackend(LocalPerception perception, Calibration calibration) {
+        this(perception, calibration, ImageTokens.rule(Config.defaults().string("image.tokens")));
+    }
+
+    private LocalBackend(LocalPerception perception, Calibration calibration, ImageTokens.Rule imageTokens) {
         this.perception = perception;
         this.calibration = calibration;
         this.critic = new Critic(perception, reasoner);
+        this.imageTokens = imageTokens;
     }
 
     /** The backend over the real OCR and vision engines (see {@link LocalPerception#standard}). */
     public static LocalBackend create(Config config) {
-        return new LocalBackend(LocalPerception.standard(config));
+        return new LocalBackend(LocalPerception.standard(config), Calibration.DEFAULT, ImageTokens.rule(config.string("image.tokens")));
     }
 
     @Override public String name() { return NAME; }
@@ -79,7 +86,7 @@ public final class LocalBackend implements Backend {
     public void lookAt(Picture picture) { perception.lookAt(picture); }
 
     /** The same engines with a perception cache of its own (one per method in an evaluation). */
-    @Override public Backend withOwnCaches() { return new LocalBackend(perception.withOwnCache(), calibration); }
+    @Override public Backend withOwnCaches() { return new LocalBackend(perception.withOwnCache(), calibration, imageTokens); }
 
     @Override public ChatResult chat(ChatRequest request) throws BackendException {
         long start = System.nanoTime();
@@ -112,7 +119,10 @@ public final class LocalBackend implements Backend {
                 Duration.ofNanos(System.nanoTime() - start), MODEL);
     }
 
-    /** Prompt tokens as a Qwen2.5-VL-style model counts them: cl100k text tokens plus 28×28-patch image tokens. */
+    /**
+     * Prompt tokens as a served VLM counts them: cl100k text tokens plus each image's tokens by the processor rule of
+     * {@code image.tokens} (Qwen2.5-VL's 28×28 patches within its pixel budget by default; {@link ImageTokens}).
+     */
     long promptTokens(ChatRequest request) {
         long n = 0;
         for (ChatMessage m : request.messages()) {
@@ -120,7 +130,7 @@ public final class LocalBackend implements Backend {
             for (ChatMessage.Part part : m.parts()) {
                 if (part instanceof ChatMessage.Text t) n += encoding.countTokens(dev.gamagent.backend.TokenEstimator.wellFormed(t.text()));
                 else if (part instanceof ChatMessage.Image img) {
-                    n += ImageTokens.qwen(img.picture().width(), img.picture().height(), 3136, 12_845_056);
+                    n += imageTokens.tokens(img.picture().width(), img.picture().height());
                 }
             }
         }

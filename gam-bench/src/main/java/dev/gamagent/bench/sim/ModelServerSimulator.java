@@ -120,7 +120,7 @@ public final class ModelServerSimulator implements AutoCloseable {
             choices.add(c);
             completionTokens += c.tokens().size();
         }
-        long prompt = r.promptTokens();
+        long prompt = r.promptTokens(settings.imageTokens());
         byte[] body = SimulatedReply.body("chatcmpl-sim-" + ids.incrementAndGet(), r.model() == null ? settings.model() : r.model(),
                 r, choices, prompt);
         admit(new Pending(ex, body, settings.latencyNanos(prompt, completionTokens)));

@@ -14,7 +14,7 @@ import java.util.List;
 /**
  * What the simulator needs from an OpenAI chat-completions body ({@link ChatCompletionReader} reads it in one streaming
  * pass): sampling fields with the simulator's defaults, the text of every message, and each image's size (from its PNG
- * or JPEG header) for a Qwen2.5-VL-style token count.
+ * or JPEG header) for the served family's image-token count ({@code --image-tokens}).
  */
 record SimulatedRequest(String model, int maxTokens, int n, boolean logprobs, int topLogprobs, Long seed, boolean stream,
                         JsonNode schema, String text, List<int[]> imageSizes) {
@@ -77,10 +77,10 @@ record SimulatedRequest(String model, int maxTokens, int n, boolean logprobs, in
         return ((b[at] & 0xff) << 24) | ((b[at + 1] & 0xff) << 16) | ((b[at + 2] & 0xff) << 8) | (b[at + 3] & 0xff);
     }
 
-    /** Prompt tokens as a Qwen2.5-VL server would count them, text at about four characters a token. */
-    long promptTokens() {
+    /** Prompt tokens as a server of the family {@code images} would count them, text at about four characters a token. */
+    long promptTokens(ImageTokens.Rule images) {
         long t = 3 + (text.length() + 3) / 4;
-        for (int[] s : imageSizes) t += s == null ? UNKNOWN_IMAGE_TOKENS : ImageTokens.qwen(s[0], s[1], 3136, 12_845_056);
+        for (int[] s : imageSizes) t += s == null ? UNKNOWN_IMAGE_TOKENS : images.tokens(s[0], s[1]);
         return t;
     }
 }

@@ -1,5 +1,8 @@
 package dev.gamagent.bench.sim;
 
+import dev.gamagent.config.Config;
+import dev.gamagent.image.ImageTokens;
+
 import java.time.Duration;
 
 /**
@@ -11,10 +14,12 @@ import java.time.Duration;
  *
  * @param completionTokens the length of a reply when {@code max_tokens} allows it
  * @param maxTopLogprobs   the largest {@code top_logprobs} accepted (vLLM's {@code --max-logprobs}, 20)
+ * @param imageTokens      how its usage counts an image's tokens: the processor rule of the family it stands for
+ *                         ({@code --image-tokens}; {@code image.tokens} of defaults.json, Qwen2.5-VL's, when not given)
  */
 public record SimulatorSettings(String host, int port, String model, Duration latency, double msPerPromptToken,
                                 double msPerCompletionToken, int slots, Overflow overflow, int completionTokens,
-                                double agreement, int maxTopLogprobs) {
+                                double agreement, int maxTopLogprobs, ImageTokens.Rule imageTokens) {
     /** What happens to a request that finds every slot busy. */
     public enum Overflow {
         /** waits for a slot, first come first served */
@@ -44,26 +49,33 @@ public record SimulatorSettings(String host, int port, String model, Duration la
         if (completionTokens < 1) throw new IllegalArgumentException("--completion-tokens must be ≥ 1, got " + completionTokens);
         if (!(agreement >= 0 && agreement <= 1)) throw new IllegalArgumentException("--agreement must be in [0, 1], got " + agreement);
         if (maxTopLogprobs < 0) maxTopLogprobs = 20;
+        if (imageTokens == null) imageTokens = ImageTokens.rule(Config.defaults().string("image.tokens"));
     }
 
     /** A simulator on a free loopback port with a fixed latency and {@code slots} slots that queue. */
     public static SimulatorSettings fixed(Duration latency, int slots) {
-        return new SimulatorSettings("127.0.0.1", 0, DEFAULT_MODEL, latency, 0, 0, slots, Overflow.QUEUE, 48, 0.7, 20);
+        return new SimulatorSettings("127.0.0.1", 0, DEFAULT_MODEL, latency, 0, 0, slots, Overflow.QUEUE, 48, 0.7, 20, null);
     }
 
     public SimulatorSettings withOverflow(Overflow o) {
         return new SimulatorSettings(host, port, model, latency, msPerPromptToken, msPerCompletionToken, slots, o, completionTokens,
-                agreement, maxTopLogprobs);
+                agreement, maxTopLogprobs, imageTokens);
     }
 
     public SimulatorSettings onPort(int p) {
         return new SimulatorSettings(host, p, model, latency, msPerPromptToken, msPerCompletionToken, slots, overflow, completionTokens,
-                agreement, maxTopLogprobs);
+                agreement, maxTopLogprobs, imageTokens);
     }
 
     public SimulatorSettings withTokenLatency(double msPerPrompt, double msPerCompletion) {
         return new SimulatorSettings(host, port, model, latency, msPerPrompt, msPerCompletion, slots, overflow, completionTokens,
-                agreement, maxTopLogprobs);
+                agreement, maxTopLogprobs, imageTokens);
+    }
+
+    /** The same simulator counting image tokens as {@code rule}'s family does. */
+    public SimulatorSettings withImageTokens(ImageTokens.Rule rule) {
+        return new SimulatorSettings(host, port, model, latency, msPerPromptToken, msPerCompletionToken, slots, overflow, completionTokens,
+                agreement, maxTopLogprobs, rule);
     }
 
     /** How long a request of this many tokens occupies its slot. */

@@ -78,6 +78,26 @@ class ModelServerSimulatorTest {
         }
     }
 
+    /** Issue 39: --image-tokens picks the family whose processor counts the image, its pixel budget included. */
+    @Test void imageTokensAreCountedAsTheChosenFamilysProcessorCountsThem() throws Exception {
+        List<ImageTokens.Rule> rules = List.of(ImageTokens.rule("qwen"), ImageTokens.rule("gemma3"), ImageTokens.rule("qwen:max_pixels=1003520"));
+        List<int[]> sizes = List.of(new int[]{448, 336}, new int[]{1536, 1152});
+        long[][] seen = new long[rules.size()][sizes.size()];
+        for (int i = 0; i < rules.size(); i++) {
+            try (ModelServerSimulator sim = new ModelServerSimulator(SimulatorSettings.fixed(Duration.ZERO, 4).withImageTokens(rules.get(i)));
+                 Backend b = client(sim, 0)) {
+                for (int j = 0; j < sizes.size(); j++) {
+                    seen[i][j] = b.chat(question(List.of(picture(sizes.get(j)[0], sizes.get(j)[1])), 5)).usage().promptTokens();
+                }
+            }
+        }
+        long text = seen[1][0] - 256; // Gemma 3: every image is 256 tokens, so the rest is the text
+        assertThat(seen[1][1]).isEqualTo(seen[1][0]);
+        assertThat(seen[0][0]).isEqualTo(text + 192); // Qwen2.5-VL, 448×336: 16·12
+        assertThat(seen[0][1]).isEqualTo(text + 2255); // 1536×1152: 55·41
+        assertThat(seen[2][1]).isEqualTo(text + 1230); // past a 1,003,520-pixel budget: 41·30, no more
+    }
+
     @Test void theSameRequestGetsTheSameReplyAndNChoicesComeBack() throws Exception {
         try (ModelServerSimulator sim = new ModelServerSimulator(SimulatorSettings.fixed(Duration.ZERO, 4));
              Backend b = client(sim, 0)) {
