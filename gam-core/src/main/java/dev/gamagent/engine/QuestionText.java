@@ -118,6 +118,21 @@ public final class QuestionText {
     }
 
     /**
+     * {@code text} without its instructions and labels, line by line (a system message as context: "You are a helpful
+     * assistant." goes, "The chart shows 2023's sales." stays); null when nothing is left.
+     */
+    public static String withoutInstructions(String text) {
+        List<String> out = new ArrayList<>();
+        for (String line : (text == null ? "" : text).split("\\R")) {
+            List<String> kept = new ArrayList<>(), dropped = new ArrayList<>();
+            split(line.strip(), kept, dropped);
+            if (!kept.isEmpty()) out.add(dropped.isEmpty() ? line.strip() : String.join(" ", kept));
+        }
+        String s = String.join("\n", out).strip();
+        return s.isEmpty() ? null : s;
+    }
+
+    /**
      * Whether {@code sentence} tells a model how to answer rather than asking something: it names the answer's form
      * ("the option's letter", "from the given choices", "the options above", "a single word or phrase", "step by step"),
      * addresses the answerer ("You are …", "Your answer must …", "Keep your answer …"), or is an imperative to answer,
