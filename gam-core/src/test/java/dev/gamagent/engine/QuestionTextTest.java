@@ -151,6 +151,15 @@ class QuestionTextTest {
         reads(open.render(), open.text(), null, Map.of());
     }
 
+    @Test void aSystemMessageKeepsItsContextAndLosesItsInstructions() {
+        // the cookbook's system message: a persona, then a request that is context
+        assertThat(QuestionText.withoutInstructions("You are a helpful assistant that responds in Markdown. Help me with my math homework!"))
+                .isEqualTo("Help me with my math homework!");
+        assertThat(QuestionText.withoutInstructions("You are a helpful assistant.\nAnswer with the option's letter from the given choices directly."))
+                .isNull();
+        assertThat(QuestionText.withoutInstructions("The chart shows 2023's sales.")).isEqualTo("The chart shows 2023's sales.");
+    }
+
     @Test void instructionsAreSentencesAboutTheAnswersForm() {
         assertThat(List.of("Answer with the option's letter from the given choices directly.", "Please select the correct answer from the options above.",
                 "Answer the question using a single word or phrase.", "Only give the best option.", "Give me the answer letter directly.",
