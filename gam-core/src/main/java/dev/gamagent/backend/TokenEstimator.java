@@ -49,6 +49,23 @@ public final class TokenEstimator {
     }
 
     /**
+     * The start of {@code s} that fits in {@code maxTokens} tokens as {@link #text} counts them (cl100k; without jtokkit
+     * 4 characters a token): what a client's {@code max_tokens} lets through. A character cut in half by the last token is
+     * left out, so the result is always a prefix of {@code s}.
+     */
+    public static String firstTokens(String s, int maxTokens) {
+        if (s == null || s.isEmpty() || maxTokens <= 0) return "";
+        if (!HAS_TOKENIZER) return s.length() <= 4L * maxTokens ? s : s.substring(0, 4 * maxTokens);
+        String w = wellFormed(s);
+        var r = Tokenizer.CL100K.encode(w, maxTokens);
+        if (!r.isTruncated()) return s;
+        String d = Tokenizer.CL100K.decode(r.getTokens());
+        int n = 0;
+        while (n < d.length() && n < w.length() && d.charAt(n) == w.charAt(n)) n++;
+        return s.substring(0, n);
+    }
+
+    /**
      * The text with lone surrogates (half an emoji, as a server cutting a reply mid-character may send)
      * replaced by U+FFFD: the tokenizer assumes well-formed UTF-16 (found by the wire fuzz test).
      */

@@ -40,4 +40,20 @@ class TokenEstimatorTest {
         assertThat(partly.completionTokens()).isEqualTo(3);
         assertThat(partly.promptTokens()).isEqualTo(e.prompt(q));
     }
+
+    @Test void firstTokensIsTheLongestPrefixWithinTheLimit() {
+        TokenEstimator e = new TokenEstimator("qwen");
+        String s = "A. a red triangle on a white ground";
+        assertThat(TokenEstimator.firstTokens(s, 1000)).isEqualTo(s);
+        for (int n = 1; n < e.text(s); n++) {
+            String cut = TokenEstimator.firstTokens(s, n);
+            assertThat(s).startsWith(cut);
+            assertThat(e.text(cut)).as(cut).isLessThanOrEqualTo(n);
+            assertThat(cut.length()).isLessThan(s.length());
+        }
+        assertThat(TokenEstimator.firstTokens(s, 0)).isEmpty();
+        // a character split between two tokens is left out whole
+        String emoji = "🙂🙂🙂";
+        assertThat(emoji).startsWith(TokenEstimator.firstTokens(emoji, 1));
+    }
 }

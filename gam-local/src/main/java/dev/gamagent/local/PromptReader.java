@@ -2,6 +2,7 @@ package dev.gamagent.local;
 
 import dev.gamagent.backend.ChatMessage;
 import dev.gamagent.backend.ChatRequest;
+import dev.gamagent.engine.QuestionText;
 import dev.gamagent.image.Picture;
 import dev.gamagent.image.Region;
 
@@ -15,8 +16,8 @@ import java.util.regex.Pattern;
 
 /**
  * Reads a chat request the way the local model understands it: the tagged blocks of docs/CONTRACTS.md
- * §1 when present, otherwise a plain "question, then {@code A. text} option lines" prompt such as the
- * VLMEvalKit baseline prompts. Only the system messages and the last user message are read, and of a
+ * §1 when present, otherwise a plain prompt as the harnesses write one (VLMEvalKit's, lmms-eval's); the question inside
+ * either is read by {@link QuestionText}, so instruction lines, labels and inline options read as a VLM would read them. Only the system messages and the last user message are read, and of a
  * conversation's earlier turns the last assistant message, as the agent's previous answer when no
  * {@code <previous>} block gives one.
  */
@@ -32,7 +33,6 @@ public final class PromptReader {
     private static final Pattern CONSENSUS = Pattern.compile("<consensus>(.*?)</consensus>", FLAGS);
     private static final Pattern ANY_BLOCK = Pattern.compile(
             "<(question|peer|critique|previous|claims|consensus|system)\\b[^>]*>.*?</\\1>", FLAGS);
-    private static final Pattern OPTION_LINE = Pattern.compile("^\\s*([A-Z])[.)]\\s+(.+?)\\s*$");
     private static final Pattern CLAIM_LINE = Pattern.compile(
             "^\\s*CLAIM\\s+(\\d+)\\s*(?:\\[([^\\]]*)])?\\s*:\\s*(.*)$", Pattern.CASE_INSENSITIVE);
     private static final Pattern ATTR = Pattern.compile("([a-z_]+)\\s*=\\s*\"([^\"]*)\"", Pattern.CASE_INSENSITIVE);
@@ -43,8 +43,7 @@ public final class PromptReader {
     private static final Pattern CONFIDENCE_FORMAT = Pattern.compile("(?im)^\\s*CONFIDENCE\\s*:|\"confidence\"");
     private static final Pattern CLAIM_TAIL = Pattern.compile("\\s*\\|\\s*(?:EVIDENCE|CONFIDENCE|REGION)\\s*:.*$", Pattern.CASE_INSENSITIVE);
     private static final Pattern LETTER_FORMAT = Pattern.compile("option'?s letter|letter from the given choices|answer with the letter", Pattern.CASE_INSENSITIVE);
-    private static final Pattern INSTRUCTION = Pattern.compile(
-            "(?i)^\\s*(answer (with|the question)|please (answer|select)|select the (best|correct)|respond with|choose).*");
+    private static final Pattern TAG_LINE = Pattern.compile("(?m)^\\s*<.*$");
 
     private PromptReader() { }
 
@@ -78,33 +77,15 @@ public final class PromptReader {
     public static ParsedPrompt read(String text, List<Picture> images, String schemaText) {
         boolean schema = schemaText != null;
         if (schemaText == null) schemaText = "";
-        String question;
-        String hint = null;
-        Map<String, String> options = new LinkedHashMap<>();
         Matcher qm = QUESTION.matcher(text);
         String outside = ANY_BLOCK.matcher(text).replaceAll("\n");
-        List<String> qLines = new ArrayList<>();
         boolean tagged = qm.find();
-        String body = tagged ? qm.group(1) : outside;
-        for (String line : body.split("\\R")) {
-            String l = line.strip();
-            if (l.isEmpty()) continue;
-            Matcher om = OPTION_LINE.matcher(l);
-            char expected = (char) ('A' + options.size());
-            if (om.matches() && om.group(1).charAt(0) == expected) {
-                options.put(om.group(1), om.group(2));
-                continue;
-            }
-            if (l.regionMatches(true, 0, "Hint:", 0, 5)) {
-                hint = l.substring(5).strip();
-                continue;
-            }
-            if (!options.isEmpty() && tagged) continue; // text after the options inside a block is not the question
-            if (!tagged && (INSTRUCTION.matcher(l).matches() || l.startsWith("<"))) continue;
-            if (!options.isEmpty()) continue;
-            qLines.add(l);
-        }
-        question = String.join("\n", qLines).strip();
+        // the question as harnesses and our templates write it (QuestionText: labels, hint, options, instructions set
+        // apart); outside a <question> block, lines of other tags are not the question
+        QuestionText.Read asked = QuestionText.read(tagged ? qm.group(1) : TAG_LINE.matcher(outside).replaceAll(""));
+        String question = asked.question();
+        String hint = asked.hint();
+        Map<String, String> options = asked.options();
 
         String role = first(ROLE, text);
         role = role == null ? "assistant" : role.strip().toLowerCase(Locale.ROOT);

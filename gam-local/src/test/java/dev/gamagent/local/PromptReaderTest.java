@@ -144,7 +144,7 @@ class PromptReaderTest {
     @Test
     void theRoleAndTaskMayComeFromTheSystemMessage() {
         ChatRequest r = ChatRequest.of(List.of(ChatMessage.system("<role>relational expert</role>\n<task>answer</task>"),
-                ChatMessage.user("<question>\nWhich object is above the red circle?\nA. blue square\n</question>", List.of())));
+                ChatMessage.user("<question>\nWhich object is above the red circle?\nA. blue square\nB. green star\n</question>", List.of())));
         ParsedPrompt p = PromptReader.read(r);
         assertThat(p.role()).isEqualTo("relational expert");
         assertThat(p.question()).isEqualTo("Which object is above the red circle?");

@@ -153,9 +153,17 @@ final class ChatCompletions implements AutoCloseable {
 
     private int answer(Exchange ex, CompletionRequest req, Method method, Runnable freeSlot) throws IOException {
         String traceId = newTraceId();
-        Answer a = run(req, method, traceId, ProgressListener.NONE);
+        ClientWatch watch = new ClientWatch(ex::clientGone, () -> false);
+        Answer a;
+        try {
+            a = run(req, method, traceId, ProgressListener.NONE, watch);
+        } catch (ApiError e) {
+            if (watch.left(true)) return left(method, watch);
+            throw e;
+        }
         freeSlot.run();
-        return replies.json(ex, 200, CompletionJson.completion(a, method.name(), traceId, backend.name()));
+        if (watch.left(true)) return left(method, watch);
+        return replies.json(ex, 200, CompletionJson.completion(a, req.reply().reply(a), method.name(), traceId, backend.name()));
     }
 
     private int stream(Exchange ex, CompletionRequest req, Method method, Runnable freeSlot) throws IOException {
@@ -166,6 +174,7 @@ final class ChatCompletions implements AutoCloseable {
         ex.setHeader("Cache-Control", "no-cache");
         ex.sendHeaders(200, 0);
         EventStream sse = new EventStream(ex.output(), secrets);
+        ClientWatch watch = new ClientWatch(ex::clientGone, sse::broken);
         sse.send(CompletionJson.chunk(id, created, method.name(), Json.MAPPER.createObjectNode().put("role", "assistant").put("content", ""), null));
         ProgressListener progress = event -> {
             ObjectNode c = CompletionJson.chunk(id, created, method.name(), Json.MAPPER.createObjectNode().put("content", ""), null);
@@ -175,14 +184,18 @@ final class ChatCompletions implements AutoCloseable {
             sse.send(c);
         };
         try {
-            Answer a = run(req, method, traceId, progress);
+            Answer a = run(req, method, traceId, progress, watch);
             freeSlot.run();
-            sse.send(CompletionJson.chunk(id, created, method.name(), Json.MAPPER.createObjectNode().put("content", CompletionJson.content(a)), null));
-            ObjectNode last = CompletionJson.chunk(id, created, method.name(), Json.MAPPER.createObjectNode(), "stop");
+            if (watch.left(true)) return left(method, watch);
+            ReplyParameters.Reply reply = req.reply().reply(a);
+            // the same content and finish reason as a whole reply, in one chunk
+            sse.send(CompletionJson.chunk(id, created, method.name(), Json.MAPPER.createObjectNode().put("content", reply.content()), null));
+            ObjectNode last = CompletionJson.chunk(id, created, method.name(), Json.MAPPER.createObjectNode(), reply.finishReason());
             last.set("usage", CompletionJson.usage(a));
             last.set("gam", CompletionJson.gam(a, traceId, backend.name()));
             sse.send(last);
         } catch (RuntimeException | OutOfMemoryError e) {
+            if (watch.left(true)) return left(method, watch);
             // Headers are gone: the error travels as an event, as OpenAI's streaming API does.
             ApiError ae = e instanceof ApiError a ? a : e instanceof OutOfMemoryError ? ApiError.outOfMemory(retryAfterSeconds)
                     : new ApiError(500, "server_error", "internal_error", "internal error: " + e.getMessage());
@@ -197,8 +210,16 @@ final class ChatCompletions implements AutoCloseable {
         return 200;
     }
 
-    private Answer run(CompletionRequest req, Method method, String traceId, ProgressListener progress) {
-        RunContext ctx = new RunContext(backend, backends, config, agentExecutor, progress);
+    /** A question whose client left while its method ran: logged as such, with the calls it did not make (status 499). */
+    private static int left(Method method, ClientWatch watch) {
+        LOG.info("chat.completions method={}: the client went away mid-debate; {} backend calls made, {} not made",
+                method.name(), watch.made(), watch.notMade());
+        return 499; // nginx's "client closed request"
+    }
+
+    /** Runs the method on backends that make no call once the client has left ({@link ClientWatch}). */
+    private Answer run(CompletionRequest req, Method method, String traceId, ProgressListener progress, ClientWatch watch) {
+        RunContext ctx = new RunContext(watch.guard(backend), watch.guard(backends), config, agentExecutor, progress);
         Answer a;
         try {
             // the trace names the question by this request's id (the response's chatcmpl-<id>, the trace's id), not "request"

@@ -8,12 +8,14 @@ import dev.gamagent.util.Json;
 
 /**
  * An answer in OpenAI's chat-completions response shapes: the whole {@code chat.completion}, the
- * {@code chat.completion.chunk}s of a stream, their {@code usage}, and our {@code gam} object.
+ * {@code chat.completion.chunk}s of a stream, their {@code usage}, and our {@code gam} object (where a reply without an
+ * answer says {@code "answer": null}; its content says so in words, {@link ReplyParameters#NO_ANSWER}).
  */
 final class CompletionJson {
     private CompletionJson() { }
 
-    static ObjectNode completion(Answer a, String model, String traceId, String backendName) {
+    /** The whole reply: the content and finish reason as {@code reply} shapes them, usage, and our {@code gam} object. */
+    static ObjectNode completion(Answer a, ReplyParameters.Reply reply, String model, String traceId, String backendName) {
         ObjectNode o = Json.MAPPER.createObjectNode();
         o.put("id", "chatcmpl-" + traceId);
         o.put("object", "chat.completion");
@@ -22,16 +24,11 @@ final class CompletionJson {
         ArrayNode choices = o.putArray("choices");
         ObjectNode c = choices.addObject();
         c.put("index", 0);
-        c.putObject("message").put("role", "assistant").put("content", content(a));
-        c.put("finish_reason", "stop");
+        c.putObject("message").put("role", "assistant").put("content", reply.content());
+        c.put("finish_reason", reply.finishReason());
         o.set("usage", usage(a));
         o.set("gam", gam(a, traceId, backendName));
         return o;
-    }
-
-    /** For multiple choice "B. triangle", so clients matching either the letter or the text both work. */
-    static String content(Answer a) {
-        return a.option() != null && !a.option().equals(a.answer()) ? a.option() + ". " + a.answer() : a.answer();
     }
 
     static ObjectNode usage(Answer a) {

@@ -4,6 +4,7 @@ import dev.gamagent.api.Question;
 import dev.gamagent.backend.openai.ChatCompletionReader;
 import dev.gamagent.backend.openai.ChatCompletionRequest;
 import dev.gamagent.backend.openai.WireFormatException;
+import dev.gamagent.engine.QuestionText;
 import dev.gamagent.image.ImageException;
 import dev.gamagent.image.ImageLoader;
 import dev.gamagent.image.ImageTooLargeException;
@@ -12,21 +13,18 @@ import dev.gamagent.util.HttpUrl;
 
 import java.net.URI;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
- * An OpenAI chat-completions request turned into a {@link Question}: text parts of the user messages
- * become the question (lines like "A. red" become options), system messages the hint, and image parts
- * (data URLs, or http(s) URLs from allowed hosts) the images. {@code model} names the method.
+ * An OpenAI chat-completions request turned into a {@link Question}: the user messages' text is read as the harnesses
+ * write a question ({@link QuestionText}: labels, hint, options one per line or inline, instruction sentences set apart
+ * and not passed on), system and developer messages become the hint (their instructions set apart the same way), and
+ * image parts (data URLs, or http(s) URLs from allowed hosts) the images. {@code model} names the method; the other
+ * parameters are checked by {@link ReplyParameters}.
  */
-public record CompletionRequest(String model, boolean stream, Question question) {
-    private static final Pattern OPTION = Pattern.compile("^\\s*\\(?([A-Z])[.):]\\s+(\\S.*)$");
-
+public record CompletionRequest(String model, boolean stream, Question question, ReplyParameters reply) {
     /** Fetches a remote image URL; the caller has already checked the host. */
     @FunctionalInterface
     public interface RemoteImages {
@@ -51,11 +49,11 @@ public record CompletionRequest(String model, boolean stream, Question question)
      * server reads requests before they wait for a slot, and decodes them when one is free.
      */
     public record Read(String model, boolean stream, String question, String hint, Map<String, String> options,
-                       List<Encoded> images, ServerSettings settings) {
+                       List<Encoded> images, ServerSettings settings, ReplyParameters reply) {
         /** Checks every image's header and the request's total, then decodes within the loader's budget. */
         public CompletionRequest decode(ImageLoader loader) {
             return new CompletionRequest(model, stream, new Question("request", CompletionRequest.decode(images, loader, settings), question,
-                    hint, options));
+                    hint, options), reply);
         }
     }
 
@@ -67,6 +65,7 @@ public record CompletionRequest(String model, boolean stream, Question question)
         } catch (WireFormatException e) {
             throw ApiError.badRequest(e.problem().code(), e.getMessage());
         }
+        ReplyParameters reply = ReplyParameters.of(wire);
         String model = wire.model() == null || wire.model().isBlank() ? "single" : wire.model();
         List<Encoded> images = new ArrayList<>();
         StringBuilder text = new StringBuilder();
@@ -90,24 +89,16 @@ public record CompletionRequest(String model, boolean stream, Question question)
             throw ApiError.badRequest("missing_image", "no image in the request: add a user content part "
                     + "{\"type\":\"image_url\",\"image_url\":{\"url\":\"data:image/png;base64,...\"}}");
         }
-        Map<String, String> options = new LinkedHashMap<>();
-        StringBuilder question = new StringBuilder();
-        for (String line : text.toString().split("\n")) {
-            Matcher om = OPTION.matcher(line);
-            if (om.matches() && om.group(1).charAt(0) == (char) ('A' + options.size())) {
-                options.put(om.group(1), om.group(2).strip());
-            } else if (!line.strip().equalsIgnoreCase("options:")) {
-                append(question, line);
-            }
-        }
-        if (options.size() == 1) { // a lone "A. ..." line is ordinary text, not a choice
-            question.append('\n').append("A. ").append(options.get("A"));
-            options.clear();
-        }
-        String q = question.toString().strip();
+        QuestionText.Read asked = QuestionText.read(text.toString());
+        String q = asked.question().strip();
         if (q.isEmpty()) throw ApiError.badRequest("missing_question", "no question text in the user messages");
-        String h = hint.toString().strip();
-        return new Read(model.strip(), wire.stream(), q, h.isEmpty() ? null : h, options, List.copyOf(images), settings);
+        // a system message is context for the question, less what only tells a model how to reply ("You are a helpful assistant")
+        StringBuilder h = new StringBuilder();
+        append(h, QuestionText.withoutInstructions(hint.toString()));
+        append(h, asked.hint());
+        String hintText = h.toString().strip();
+        return new Read(model.strip(), wire.stream(), q, hintText.isEmpty() ? null : hintText, asked.options(), List.copyOf(images),
+                settings, reply);
     }
 
     /** An image part's bytes, not yet decoded, and where it was in the request. */

@@ -15,7 +15,7 @@ import java.nio.charset.StandardCharsets;
 final class EventStream {
     private final OutputStream out;
     private final SecretScrubber secrets;
-    private boolean open = true;
+    private volatile boolean open = true;
 
     EventStream(OutputStream out, SecretScrubber secrets) {
         this.out = out;
@@ -25,6 +25,9 @@ final class EventStream {
     synchronized void send(JsonNode payload) { write("data: " + Json.write(secrets.scrub(payload)) + "\n\n"); }
 
     synchronized void done() { write("data: [DONE]\n\n"); }
+
+    /** Whether a write failed: the client has gone. */
+    boolean broken() { return !open; }
 
     private void write(String s) {
         if (!open) return;

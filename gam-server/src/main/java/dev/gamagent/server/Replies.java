@@ -40,6 +40,7 @@ final class Replies {
         err.put("message", secrets.scrub(e.getMessage()));
         err.put("type", e.type());
         err.put("code", e.code());
+        if (e.param() != null) err.put("param", e.param());
         return err;
     }
 

@@ -24,6 +24,6 @@ class GamServerAnswerJsonTest {
         own.remove("backend");
         own.remove("trace_id");
         assertThat(own).isEqualTo(AnswerJson.of(ANSWER, false));
-        assertThat(CompletionJson.content(ANSWER)).isEqualTo("B. triangle");
+        assertThat(ReplyParameters.content(ANSWER)).isEqualTo("B. triangle");
     }
 }

@@ -71,6 +71,9 @@ public final class ChatCompletionReader {
         Long seed = null;
         Boolean logprobs = null, stream = null;
         ResponseFormat response = null;
+        List<String> stop = null;
+        String toolChoice = null;
+        List<String> others = new ArrayList<>();
         while (p.nextToken() == JsonToken.FIELD_NAME) {
             String field = p.currentName();
             p.nextToken();
@@ -86,14 +89,55 @@ public final class ChatCompletionReader {
                 case "logprobs" -> logprobs = bool(p, field);
                 case "stream" -> stream = bool(p, field);
                 case "response_format" -> response = responseFormat(p);
-                default -> p.skipChildren();
+                case "stop" -> stop = stop(p);
+                case "tool_choice" -> toolChoice = toolChoice(p);
+                default -> {
+                    if (p.currentToken() != JsonToken.VALUE_NULL && !others.contains(field)) others.add(field);
+                    p.skipChildren();
+                }
             }
         }
         if (messages == null) {
             throw new WireFormatException(Problem.MISSING_MESSAGES, "'messages' is missing: send a non-empty array of {role, content}");
         }
         return new ChatCompletionRequest(model, messages, maxCompletionTokens != null ? maxCompletionTokens : maxTokens, temperature,
-                n == null ? 1 : n, seed, logprobs != null && logprobs, top == null ? 0 : top, stream != null && stream, response);
+                n == null ? 1 : n, seed, logprobs != null && logprobs, top == null ? 0 : top, stream != null && stream, response,
+                stop, toolChoice, others);
+    }
+
+    /** {@code stop}: a string or an array of strings (OpenAI's limit of 4 is the receivers' to apply). */
+    private static List<String> stop(JsonParser p) throws IOException {
+        switch (p.currentToken()) {
+            case VALUE_NULL: return null;
+            case VALUE_STRING: return List.of(p.getText());
+            case START_ARRAY: break;
+            default: throw invalid(p, "stop", "must be a string or an array of strings");
+        }
+        List<String> out = new ArrayList<>();
+        JsonToken t;
+        while ((t = p.nextToken()) != JsonToken.END_ARRAY) {
+            if (t != JsonToken.VALUE_STRING) throw invalid(p, "stop[" + out.size() + "]", "must be a string");
+            out.add(p.getText());
+        }
+        return out;
+    }
+
+    /** {@code tool_choice}: "none", "auto", "required", or an object whose {@code type} is read ("function"). */
+    private static String toolChoice(JsonParser p) throws IOException {
+        switch (p.currentToken()) {
+            case VALUE_NULL: return null;
+            case VALUE_STRING: return p.getText();
+            case START_OBJECT: break;
+            default: throw invalid(p, "tool_choice", "must be a string or an object");
+        }
+        String type = null;
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String f = p.currentName();
+            p.nextToken();
+            if (f.equals("type") && p.currentToken() == JsonToken.VALUE_STRING) type = p.getText();
+            else p.skipChildren();
+        }
+        return type == null ? "object" : type;
     }
 
     private static List<Message> messages(JsonParser p) throws IOException {

@@ -16,11 +16,19 @@ import java.util.Locale;
  * @param maxTokens {@code max_completion_tokens}, else {@code max_tokens} (OpenAI's older name for it), or null;
  *                  at least 1
  * @param response  {@code response_format}, or null
+ * @param stop      {@code stop} (one string or an array of them) as a list, or null
+ * @param toolChoice {@code tool_choice}: its string ("none", "auto", "required"), the {@code type} of an object, or null
+ * @param others    the other top-level fields the body set to something other than null, by name, in order: what the
+ *                  reader does not type ({@code tools}, {@code logit_bias}, {@code top_p}, ...), so that a receiver can
+ *                  refuse or accept each by name instead of never seeing it
  */
 public record ChatCompletionRequest(String model, List<Message> messages, Integer maxTokens, Double temperature, int n,
-                                    Long seed, boolean logprobs, int topLogprobs, boolean stream, ResponseFormat response) {
+                                    Long seed, boolean logprobs, int topLogprobs, boolean stream, ResponseFormat response,
+                                    List<String> stop, String toolChoice, List<String> others) {
     public ChatCompletionRequest {
         messages = List.copyOf(messages);
+        stop = stop == null ? null : List.copyOf(stop);
+        others = others == null ? List.of() : List.copyOf(others);
     }
 
     /** Who speaks a message; {@code developer} is OpenAI's newer name for {@code system}. */

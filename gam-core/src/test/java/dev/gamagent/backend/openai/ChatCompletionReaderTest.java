@@ -55,6 +55,8 @@ class ChatCompletionReaderTest {
         assertThat(r.response().jsonSchema()).isTrue();
         assertThat(r.response().name()).isEqualTo("answer");
         assertThat(r.response().schema().path("type").asText()).isEqualTo("object");
+        assertThat(r.stop()).containsExactly("\n");
+        assertThat(r.others()).containsExactly("extra");
         assertThat(r.messages()).extracting(ChatCompletionRequest.Message::role).containsExactly(Role.SYSTEM, Role.USER, Role.ASSISTANT);
         assertThat(r.messages().get(0).content()).containsExactly(new Text("Be brief."));
         assertThat(r.messages().get(1).content()).containsExactly(new Text("What colour?"), new ImageUrl(IMAGE, "high"),
@@ -88,6 +90,23 @@ class ChatCompletionReaderTest {
         assertThat(bare.jsonSchema()).isTrue();
         assertThat(bare.schema()).isNull();
         assertThat(bare.name()).isNull();
+    }
+
+    @Test void stopToolChoiceAndTheFieldsNotTypedAreReadForTheReceiversToDecideOn() {
+        String m = "\"messages\": [{\"role\": \"user\", \"content\": \"Hi\"}]";
+        assertThat(read("{\"stop\": \"END\", " + m + "}").stop()).containsExactly("END");
+        assertThat(read("{\"stop\": [\"a\", \"b\"], " + m + "}").stop()).containsExactly("a", "b");
+        assertThat(read("{\"stop\": null, " + m + "}").stop()).isNull();
+        assertThat(read("{" + m + "}").stop()).isNull();
+        assertThat(refusal("{\"stop\": [\"a\", 1], " + m + "}").getMessage()).startsWith("stop[1]: must be a string, got 1");
+        assertThat(refusal("{\"stop\": 5, " + m + "}").getMessage()).startsWith("stop: must be a string or an array of strings");
+        assertThat(read("{\"tool_choice\": \"none\", " + m + "}").toolChoice()).isEqualTo("none");
+        assertThat(read("{\"tool_choice\": {\"function\": {\"name\": \"f\"}, \"type\": \"function\"}, " + m + "}").toolChoice())
+                .isEqualTo("function");
+        assertThat(refusal("{\"tool_choice\": 3, " + m + "}").getMessage()).startsWith("tool_choice: must be a string or an object");
+        // what is not typed is named, in order, once; a field sent as null is as good as left out
+        assertThat(read("{\"tools\": [{\"type\": \"function\"}], \"top_p\": 1, \"logit_bias\": {}, \"user\": null, \"top_p\": 0.5, "
+                + m + "}").others()).containsExactly("tools", "top_p", "logit_bias");
     }
 
     @Test void everyRoleIsReadAsTheWireSpellsIt() {
