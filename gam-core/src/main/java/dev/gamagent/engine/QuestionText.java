@@ -79,6 +79,11 @@ public final class QuestionText {
             String line = raw.strip();
             boolean optionsLabel = false;
             Matcher label = LABEL.matcher(line);
+            if (r.formatBlock) {
+                // after an instruction that followed the options, every line is part of the reply's format
+                if (!line.isEmpty()) r.instructions.add(line);
+                continue;
+            }
             if (label.matches()) {
                 String name = label.group(1).toLowerCase(Locale.ROOT), rest = label.group(2).strip();
                 if (name.equals("hint") || name.equals("context")) {
@@ -256,6 +261,11 @@ public final class QuestionText {
         StringBuilder open;
         String openLetter;
         boolean seenQuestionLabel;
+        /**
+         * An instruction came after the options ("Reply in this format:", "Please select …"): what follows is the reply's
+         * format ("ANSWER: <letter>", "CONFIDENCE: <0..1>"), neither a continuation of the last option nor the question.
+         */
+        boolean formatBlock;
 
         /** A hint's line, without the instructions a harness may put there ("Hint: Please answer … the option letter"). */
         void hint(String s) {
@@ -283,8 +293,19 @@ public final class QuestionText {
 
         /** A line that is neither a label, a hint nor an option line. */
         void content(String raw, String line) {
+            if (formatBlock) {
+                instructions.add(line);
+                return;
+            }
             List<String> kept = new ArrayList<>(), dropped = new ArrayList<>();
             split(line, kept, dropped);
+            if (kept.isEmpty() && !dropped.isEmpty() && !options.isEmpty()) {
+                // a line that only instructs, after the options: it and everything after it are about the reply's form
+                closeOption();
+                instructions.addAll(dropped);
+                formatBlock = true;
+                return;
+            }
             if (open != null && !kept.isEmpty() && !endsAsQuestion(kept)) {
                 // a line after an option that asks nothing continues it (multi-line options: code, poems, addresses)
                 instructions.addAll(dropped);

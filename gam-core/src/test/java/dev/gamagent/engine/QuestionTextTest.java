@@ -52,6 +52,16 @@ class QuestionTextTest {
         return query + "\n" + "\nAnswer with the option's letter from the given choices directly.";
     }
 
+    @Test void aFormatBlockAfterTheOptionsIsNeitherTheLastOptionNorTheQuestion() {
+        // an instruction line after the options, then the reply's format: none of it continues option C or asks anything
+        reads("What colour is the triangle?\nA. red\nB. green\nC. blue\nReply in this format:\nANSWER: <the option letter>\n"
+                + "CONFIDENCE: <0..1>", "What colour is the triangle?", null, RGB);
+        reads("What colour is the triangle?\nA. red\nB. green\nC. blue\nAnswer with the option's letter from the given choices directly.\n"
+                + "Then explain why.", "What colour is the triangle?", null, RGB);
+        // a code option's lines still continue it (no instruction came between)
+        reads("Which prints 3?\nA. x = 1\nprint(x + 2)\nB. print(4)", "Which prints 3?", null, opts("A", "x = 1\nprint(x + 2)", "B", "print(4)"));
+    }
+
     @Test void vlmEvalKitsPromptWithAndWithoutAHint() {
         reads(vlmEvalKit(null, "What colour is the triangle?", RGB), "What colour is the triangle?", null, RGB);
         Map<String, String> solutions = opts("A", "neither; their concentrations are the same", "B", "Solution B", "C", "Solution A");

@@ -77,6 +77,16 @@ class SentPixelsTest {
 
     static final String SIGN = "What word is written on the sign?\nA. ocean\nB. open\nC. opcn";
 
+    /**
+     * The sign of {@link RealPanelTest#sign()} with one pixel of its own per test, so no test's perception is a cache
+     * hit of another's and every test sees its instruments run.
+     */
+    static Picture sign(int variant) {
+        BufferedImage img = RealPanelTest.sign().image();
+        img.setRGB(1 + variant, 1, 0xFFEEEEEE - variant);
+        return new Picture("sign-" + variant, img);
+    }
+
     /** Sizes the instruments may be handed for these sent images: each whole, at 1 or a sampled look's scale. */
     static List<int[]> allowed(List<Picture> sent) {
         List<int[]> out = new ArrayList<>();
@@ -109,7 +119,7 @@ class SentPixelsTest {
 
     @Test
     void answersOfEveryRoleUseOnlyTheImageAsSent() {
-        List<Picture> sent = List.of(RealPanelTest.sign());
+        List<Picture> sent = List.of(sign(1));
         chat(SIGN + "\nAnswer with the option's letter from the given choices directly.", sent, 0, 1);
         for (String role : List.of("scene expert", "ocr expert", "relational expert", "object expert", "attribute expert")) {
             chat(PanelTest.tagged(role, "answer", SIGN) + PanelTest.LINES, sent, 0, 1);
@@ -120,7 +130,7 @@ class SentPixelsTest {
 
     @Test
     void aCritiqueAttendsToTheClaimedRegionWithoutEnlargingIt() {
-        List<Picture> sent = List.of(RealPanelTest.sign());
+        List<Picture> sent = List.of(sign(2));
         for (String critic : List.of("fact checker", "completeness checker", "logic checker")) {
             String reply = chat(PanelTest.tagged(critic, "critique", SIGN) + CLAIMS, sent, 0, 1);
             assertThat(reply).as(critic).doesNotContain("enlarged").doesNotContain("at 2.0x").doesNotContain("at 2x");
@@ -130,7 +140,7 @@ class SentPixelsTest {
 
     @Test
     void aZoomedCropTheControllerSentIsReadAsSent() {
-        Picture sign = RealPanelTest.sign();
+        Picture sign = sign(3);
         Picture crop = sign.crop(new Region(0.35, 0.16, 0.61, 0.29).expand(0.15));
         Picture zoom = crop.scaled(3.0, LocalBackend.MAX_IMAGE_PIXELS);
         List<Picture> sent = List.of(sign, zoom);
@@ -143,7 +153,7 @@ class SentPixelsTest {
 
     @Test
     void aRevisionAfterAPeerNamingARegionLooksAgainAtTheImageAsSent() {
-        List<Picture> sent = List.of(RealPanelTest.sign());
+        List<Picture> sent = List.of(sign(4));
         String prompt = PanelTest.tagged("ocr expert", "revise", SIGN) + """
 
                 <previous>

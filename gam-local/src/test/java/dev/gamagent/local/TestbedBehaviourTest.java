@@ -88,9 +88,11 @@ class TestbedBehaviourTest {
         LocalBackend b = backend();
         String asExpert = tagged("scene expert", "answer", SIGN) + "\nCheck the image for text on signs." + LINES;
         String asDebater = tagged("scene expert", "answer", SIGN) + "\nYou are agent-2, one of several agents." + LINES;
-        assertThat(b.chat(ask(asExpert)).text()).contains("ANSWER: B");
-        assertThat(b.chat(ask(asDebater)).text()).contains("ANSWER: B");
-        assertThat(v4.calls.get()).isZero();
+        String expert = b.chat(ask(asExpert)).text(), debater = b.chat(ask(asDebater)).text();
+        assertThat(expert).contains("ANSWER: B");
+        assertThat(debater).contains("ANSWER: B");
+        // the scene expert leans on PP-OCRv3 ("sole") whatever prompt carries its role, with the same confidence
+        assertThat(expert.replaceAll("(?s).*CONFIDENCE: ", "")).isEqualTo(debater.replaceAll("(?s).*CONFIDENCE: ", ""));
     }
 
     @Test
@@ -140,6 +142,10 @@ class TestbedBehaviourTest {
         Calibration still = new Calibration(1, 0, 0, 0.5, 0.5, 0.5);
         SplittableRandom r = new SplittableRandom(1);
         for (int i = 0; i < 20; i++) assertThat(Look.draw(Expertise.SCENE, r, still)).isEqualTo(Look.of(Expertise.SCENE, still));
+        // with the default focus a role's own reader is drawn about three times in four
+        int own = 0;
+        for (int i = 0; i < 400; i++) if (Look.draw(Expertise.SCENE, r, Calibration.DEFAULT).v4() == 0) own++;
+        assertThat(own).isBetween(260, 340);
         Set<Look> plain = new HashSet<>();
         for (int i = 0; i < 200; i++) plain.add(Look.draw(Expertise.GENERAL, r, still));
         assertThat(plain).hasSize(4); // each reader with each segmentation
@@ -152,7 +158,7 @@ class TestbedBehaviourTest {
         String agree = tagged("ocr expert", "revise", SIGN) + "\n<peer id=\"agent-2\" weight=\"0.33\">ANSWER: A</peer>" + LINES;
         assertThat(b.chat(ask(agree)).text()).doesNotContain("looking again");
         String disagree = tagged("ocr expert", "revise", SIGN) + "\n<peer id=\"agent-2\" weight=\"0.33\">ANSWER: B</peer>" + LINES;
-        assertThat(b.chat(ask(disagree)).text()).contains("looking again (V4/");
+        assertThat(b.chat(ask(disagree)).text()).contains("looking again (V");
     }
 
     @Test
