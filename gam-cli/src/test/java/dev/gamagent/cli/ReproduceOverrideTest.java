@@ -15,7 +15,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Issue 38, item 9: {@code gam reproduce --set} changing a recipe's own setting is said once, recorded in plan.json,
- * paper-table.md and paper-table.json, and the rows that ran it have no Δ against the paper; the same setting given at
+ * DIR/paper-table.md and DIR/paper-table.json, and the rows that ran it have no Δ against the paper; the same setting given at
  * the recipe's value changes nothing.
  */
 class ReproduceOverrideTest {

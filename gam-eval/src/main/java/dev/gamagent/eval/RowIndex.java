@@ -25,7 +25,7 @@ final class RowIndex {
 
     // the flags of a row (bits of one int)
     static final int OPTIONS_MASK = 0x1F;             // how many options (0..26)
-    private static final int KIND_SHIFT = 5;          // how it gives its images (3 bits, IndexPass.Kind)
+    private static final int KIND_SHIFT = 5;          // how it gives its images (3 bits, KeptRows.Kind)
     static final int HOLDS_IMAGE = 1 << 8;            // its own image cell holds an image (another row may name it)
     static final int CANDIDATE = 1 << 9;              // of the category asked for: it may become a question
     static final int TEXT_OK_CHOICE = 1 << 10;        // its text reads as a question in a multiple-choice file
