@@ -164,6 +164,10 @@ public final class ReproduceCommand implements Callable<Integer> {
         PriceTable prices = PriceTable.from(backendOptions.config());
         PriceTable.Price price = prices.priceFor(spec.kind() + ":" + (spec.model() == null ? "" : spec.model()));
 
+        // the command line's settings that replace the recipe's: said once here, recorded in plan.json and the paper's table
+        List<RecipePlan.Override> overrides = RecipePlan.overrides(runs, backendOptions.overrides);
+        overrides.forEach(o -> System.err.println("note: " + o.describe() + "; " + (o.rows().size() > 1 ? "their" : "its")
+                + " Δ against the paper is withheld"));
         List<Planned> plan = new ArrayList<>();
         for (RecipePlan.EvalRun run : runs) plan.add(plan(run, price));
         System.out.println("Plan: " + r.id() + " (" + r.table() + ") on " + modelRun + (limit > 0 ? ", first " + limit + " questions per benchmark" : ""));
@@ -183,10 +187,10 @@ public final class ReproduceCommand implements Callable<Integer> {
             System.out.println();
             System.out.println("Narrowed by the pilot (" + pilot + " questions per benchmark; the full run resumes from them):");
             ReproduceBill.print(narrowed, price, load.questions(), modelRun(spec));
-            writeJson(out.resolve("plan.json"), planJson(r, narrowed, modelRun));
+            writeJson(out.resolve("plan.json"), planJson(r, narrowed, modelRun, overrides));
             return 0;
         }
-        writeJson(out.resolve("plan.json"), planJson(r, plan, modelRun));
+        writeJson(out.resolve("plan.json"), planJson(r, plan, modelRun, overrides));
         if (dryRun) {
             System.out.println("wrote " + out.resolve("plan.json") + " (dry run: nothing was asked)");
             return 0;
@@ -211,7 +215,7 @@ public final class ReproduceCommand implements Callable<Integer> {
                     a.get("benchmark").asText(), a.get("method").asText(), a.get("answers").asInt(),
                     ReproduceBill.inside(a, "calls"), ReproduceBill.inside(a, "promptTokens"), ReproduceBill.inside(a, "completionTokens"));
         }
-        PaperTable table = PaperTable.build(r, modelRun, matched, notPaper, measured, standIns, imported);
+        PaperTable table = PaperTable.build(r, modelRun, matched, notPaper, measured, standIns, imported, overrides);
         String md = table.markdown();
         System.out.println();
         System.out.print(md);
@@ -273,12 +277,7 @@ public final class ReproduceCommand implements Callable<Integer> {
         b.config = backendOptions.config;
         Map<String, String> sets = new LinkedHashMap<>();
         run.settings().forEach((k, v) -> sets.put(k, v.isTextual() ? v.asText() : v.toString()));
-        backendOptions.overrides.forEach((k, v) -> {
-            if (sets.containsKey(k) && !sets.get(k).equals(v)) {
-                System.err.println("note: --set " + k + "=" + v + " replaces the recipe's " + k + "=" + sets.get(k) + " (the paper's setting)");
-            }
-            sets.put(k, v);
-        });
+        sets.putAll(backendOptions.overrides); // wins over the recipe's: RecipePlan.overrides said so once
         b.overrides = sets;
         return b;
     }
@@ -358,11 +357,12 @@ public final class ReproduceCommand implements Callable<Integer> {
         }
     }
 
-    private ObjectNode planJson(Recipe r, List<Planned> plan, String modelRun) {
+    private ObjectNode planJson(Recipe r, List<Planned> plan, String modelRun, List<RecipePlan.Override> overrides) {
         ObjectNode o = Json.MAPPER.createObjectNode();
         o.put("recipe", r.id());
         o.put("model", modelRun);
         o.put("limit", limit);
+        if (!overrides.isEmpty()) o.set("overrides", Json.MAPPER.valueToTree(overrides));
         ArrayNode runs = o.putArray("runs");
         for (Planned p : plan) {
             ObjectNode n = runs.addObject();

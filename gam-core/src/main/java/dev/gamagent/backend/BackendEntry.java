@@ -129,7 +129,7 @@ public record BackendEntry(String name, BackendSpec spec, Integer maxTopLogprobs
         JsonNode v = n.get(field);
         if (v == null || v.isNull()) return fallback;
         if (!v.isNumber()) throw new Config.ConfigException(where + "." + field + " must be a number, got " + v);
-        return v.asDouble();
+        return Config.numberAt(where + "." + field, v);
     }
 
     private static int whole(JsonNode n, String where, String field, int fallback, int min) {

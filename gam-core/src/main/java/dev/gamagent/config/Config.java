@@ -180,6 +180,15 @@ public final class Config {
         return n.isMissingNode() || n.isNull() ? null : n;
     }
 
+    /**
+     * A number the code reads from a section it takes as a tree (a price of {@code eval.prices}, an agent's scale), named
+     * {@code dottedPath} in messages, under the same rules as {@link #number}: a JSON number or its text, finite.
+     */
+    public static double numberAt(String dottedPath, JsonNode n) {
+        if (n == null || n.isMissingNode() || n.isNull()) throw new ConfigException("config " + dottedPath + " has no value: give a number");
+        return toNumber(dottedPath, n);
+    }
+
     private static double toNumber(String dottedPath, JsonNode n) {
         return numeric(dottedPath, n, JsonNode::asDouble, Double::parseDouble, "a number");
     }
@@ -188,8 +197,13 @@ public final class Config {
         return numeric(dottedPath, n, JsonNode::asInt, Integer::parseInt, "a whole number");
     }
 
-    /** A JSON number, or a string that parses as one; else an error naming the key and what was expected. */
+    /**
+     * A JSON number, or a string that parses as one; else an error naming the key and what was expected. NaN and
+     * ±Infinity are refused here too ({@link ConfigSchema#nonFinite}), whatever put them in the configuration.
+     */
     private static <N> N numeric(String dottedPath, JsonNode n, Function<JsonNode, N> fromNumber, Function<String, N> parse, String expected) {
+        String notFinite = ConfigSchema.nonFinite(dottedPath, n);
+        if (notFinite != null) throw new ConfigException("config " + notFinite);
         if (n.isNumber()) return fromNumber.apply(n);
         try {
             if (n.isTextual()) return parse.apply(n.asText().strip());
@@ -202,7 +216,8 @@ public final class Config {
     /** The whole tree (a copy), e.g. to record in a trace. */
     public ObjectNode tree() { return root.deepCopy(); }
 
-    private static JsonNode parseValue(String v) {
+    /** A {@code --set} value as the configuration reads it: JSON when it parses (numbers, booleans, lists), else the text. */
+    public static JsonNode parseValue(String v) {
         try {
             JsonNode n = Json.MAPPER.readTree(v);
             if (n != null && !n.isMissingNode()) return n;

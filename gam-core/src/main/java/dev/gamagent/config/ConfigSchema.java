@@ -30,6 +30,9 @@ public final class ConfigSchema {
 
         public String expected() { return expected; }
 
+        /** Whether the key holds numbers, to which {@link #nonFinite} applies. */
+        boolean numeric() { return this == NUMBER || this == INTEGER || this == NUMBER_LIST; }
+
         boolean fits(JsonNode v) {
             return switch (this) {
                 case NUMBER -> v.isNumber() || (v.isTextual() && parses(v.asText(), false));
@@ -183,9 +186,43 @@ public final class ConfigSchema {
             return;
         }
         if (t == null) throw new Config.ConfigException(unknown(key, where));
+        checkValue(key, t, value, where);
+    }
+
+    /** A value of a known type: a non-finite number first ({@link #nonFinite}), then the type. */
+    private static void checkValue(String key, Type t, JsonNode value, String where) {
+        String notFinite = t.numeric() ? nonFinite(key, value) : null;
+        if (notFinite != null) throw new Config.ConfigException(where + ": " + notFinite);
         if (t == Type.OBJECT && !value.isObject() || !t.fits(value)) {
             throw new Config.ConfigException(where + ": " + key + " must be " + t.expected() + ", got " + show(value));
         }
+    }
+
+    /**
+     * The one rule for numbers in settings, whatever gave them (a file, {@code --set}, a recipe, the code): NaN and
+     * ±Infinity, as numbers or as their text ({@code NaN}, {@code Infinity}, {@code -Infinity}, {@code 1e999}), are no
+     * setting — every formula that reads one would turn NaN silently. Returns what is wrong, naming the key ("gam.lambda
+     * must be a finite number, got 'NaN'"), or null when {@code v} holds no such number (a list: none of its elements).
+     */
+    public static String nonFinite(String key, JsonNode v) {
+        if (v == null) return null;
+        if (v.isArray()) {
+            for (JsonNode x : v) if (nonFinite(key, x) != null) return key + " must hold finite numbers only, got " + show(v);
+            return null;
+        }
+        double d;
+        if (v.isNumber()) {
+            d = v.asDouble();
+        } else if (v.isTextual()) {
+            try {
+                d = Double.parseDouble(v.asText().strip());
+            } catch (NumberFormatException notANumber) {
+                return null; // not a number at all: the type's check says so
+            }
+        } else {
+            return null;
+        }
+        return Double.isFinite(d) ? null : key + " must be a finite number, got " + (v.isNumber() ? Double.toString(d) : show(v));
     }
 
     /** The {@code backends} section: entry names are free, each entry's fields are {@link #BACKEND_FIELDS}. */
@@ -216,7 +253,7 @@ public final class ConfigSchema {
                     : "did you mean '" + nearestField(field) + "'?";
             throw new Config.ConfigException(where + ": unknown backend field '" + key + "'; " + hint);
         }
-        if (!t.fits(value)) throw new Config.ConfigException(where + ": " + key + " must be " + t.expected() + ", got " + show(value));
+        checkValue(key, t, value, where);
     }
 
     /** The backend field a typo most likely meant, or null. */

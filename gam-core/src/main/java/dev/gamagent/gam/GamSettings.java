@@ -109,7 +109,7 @@ public record GamSettings(InfluenceWeights game, StoppingRule stopping, int maxD
                     role = Role.parse(e.path("role").asText(null), where);
                     id = e.hasNonNull("id") ? e.get("id").asText() : null;
                     backend = e.hasNonNull("backend") && !e.get("backend").asText().isBlank() ? e.get("backend").asText().strip() : null;
-                    if (e.has("scale")) scale = e.get("scale").asDouble();
+                    if (e.has("scale")) scale = Config.numberAt(where + ".scale", e.get("scale"));
                 } else {
                     throw new IllegalArgumentException(where + " must be a role name or an object with \"role\"");
                 }

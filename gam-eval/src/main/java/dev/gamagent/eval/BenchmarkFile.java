@@ -150,23 +150,21 @@ final class BenchmarkFile {
                 + "when the file was indexed (was the file changed?); rerun the command");
     }
 
-    /** A question that reads row {@code e} when asked. */
-    EvalQuestion.Source source(RowEntry e, String idx) {
-        return new EvalQuestion.Source() {
-            @Override public KeyedQuestion shell() { return RowFields.toQuestion(idx, fields(e, idx), multipleChoice); }
+    /** The question of row {@code e} without its pixels. */
+    KeyedQuestion shell(RowEntry e) { return RowFields.toQuestion(e.idx, fields(e, e.idx), multipleChoice); }
 
-            @Override public KeyedQuestion full() {
-                Map<String, String> m = fields(e, idx);
-                KeyedQuestion shell = RowFields.toQuestion(idx, m, multipleChoice);
-                if (e.imageRow != null && RowImages.namesAnotherRow(m)) return shell.withImages(namedPictures(e.imageRow, idx, m));
-                String named = e.imageRow == null ? null : referencedCell(e.imageRow);
-                return shell.withImages(RowImages.decodeImages(idx, m, named, baseDir, images));
-            }
+    /** The question of row {@code e} with its images decoded. */
+    KeyedQuestion full(RowEntry e) {
+        Map<String, String> m = fields(e, e.idx);
+        KeyedQuestion shell = RowFields.toQuestion(e.idx, m, multipleChoice);
+        if (e.imageRow != null && RowImages.namesAnotherRow(m)) return shell.withImages(namedPictures(e.imageRow, e.idx, m));
+        String named = e.imageRow == null ? null : referencedCell(e.imageRow);
+        return shell.withImages(RowImages.decodeImages(e.idx, m, named, baseDir, images));
+    }
 
-            @Override public List<ImageLoader.Header> imageSizes() {
-                String named = e.imageRow == null ? null : referencedCell(e.imageRow);
-                return RowImages.imageSizes(idx, fields(e, idx), named, baseDir, images);
-            }
-        };
+    /** The sizes of row {@code e}'s images, from their headers. */
+    List<ImageLoader.Header> imageSizes(RowEntry e) {
+        String named = e.imageRow == null ? null : referencedCell(e.imageRow);
+        return RowImages.imageSizes(e.idx, fields(e, e.idx), named, baseDir, images);
     }
 }

@@ -31,8 +31,9 @@ import java.util.stream.Stream;
  *
  * <p>The three formats share one row pipeline: {@link IndexPass} reads each format's rows into TSV-style fields, where
  * they differ (a TSV line, a JSONL object, an M3MAD record), and from there every row goes the same way: its text
- * through {@link RowFields}, its images through {@link RowImages}; {@link BenchmarkFile} reads a row again when its
- * question starts.
+ * through {@link RowFields}, its images through {@link RowImages}, what is kept of it into {@link KeptRows} (a few
+ * dozen bytes a row, bounded by {@code --limit} and by half of the heap); {@link BenchmarkFile} reads a row again when
+ * its question starts.
  */
 public final class BenchmarkLoader {
     /** Frames taken from a row's video when no decoder says otherwise (VLMEvalKit's MVBench_8frame). */

@@ -9,87 +9,69 @@ import dev.gamagent.eval.BenchmarkLoader.BadRowException;
 import dev.gamagent.eval.BenchmarkLoader.Filter;
 import dev.gamagent.eval.BenchmarkLoader.Format;
 import dev.gamagent.eval.BenchmarkLoader.Images;
-import dev.gamagent.image.ImageException;
 import dev.gamagent.util.Json;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.function.Supplier;
 
 /**
- * Reads a benchmark file once, from start to end, and keeps per row only what the run needs (where the row lies,
- * its index, category, split, option count, whether its text and images can be used), then decides which rows
- * become questions. Row checks that depend on the whole file (is it a multiple-choice file? which row holds the
- * image another names? is an index repeated?) are made after the pass, from what it kept.
+ * Reads a benchmark file once, from start to end, in each format's way (a TSV line, a JSONL object, an M3MAD record),
+ * hashing it on the way; each row's fields go to {@link KeptRows}, which keeps what the run needs of it and, when the
+ * file is read, decides which rows become questions. Rows too broken to read (bytes that are not UTF-8, a wrong field
+ * count, JSON that does not parse) are skipped here, naming their line. Once {@link KeptRows#idle} the rest of the file is
+ * only hashed and its rows counted.
  */
 final class IndexPass {
-    /** How a row gives its images. */
-    private enum Kind { NONE, INLINE, REF, PATH, VIDEO }
-
-    /** What the pass keeps of one row until the whole file is read. */
-    private static final class PassRow {
-        String idx;
-        long line;
-        RowEntry entry;
-        String category, l2, split;
-        int options;
-        /** Why the row's text cannot be used in a multiple-choice file / in another file (null: it can). */
-        String errorIfChoice, errorIfOpen;
-        Kind kind = Kind.NONE;
-        String value;
-        boolean holdsImage;
-        /** The images' check: null not yet made, a Long (their pixels, -1 left to the question's start) or a String (why not). */
-        Object check;
-    }
-
     private final DataBytes data;
-    private final Format format;
-    /** The dataset's name (the file's name). */
-    private final String name;
     /** The file as given, for messages. */
     private final String where;
-    private final Path baseDir;
-    private final Filter filter;
-    private final Images images;
-    private final List<PassRow> rows = new ArrayList<>();
-    private final List<SkippedRow> structural = new ArrayList<>();
+    private final KeptRows kept;
     private final Utf8Scan utf8 = new Utf8Scan();
-    private final Map<String, String> interned = new HashMap<>();
     private List<String> header;
     private TsvScanner scanner;
     private int dataRows;
-    private int candidates;
 
-    private IndexPass(DataBytes data, Format format, String name, Path baseDir, Filter filter, Images images) {
+    private IndexPass(DataBytes data, KeptRows kept) {
         this.data = data;
-        this.format = format;
-        this.name = name;
         this.where = data.name();
-        this.baseDir = baseDir;
-        this.filter = filter;
-        this.images = images;
+        this.kept = kept;
     }
 
     static Dataset index(DataBytes data, Format format, String name, Path baseDir, Filter filter, Images images) {
+        return index(data, format, name, baseDir, filter, images, Runtime.getRuntime().maxMemory());
+    }
+
+    /** As above, measuring what it keeps against {@code heap} bytes instead of the JVM's maximum heap. */
+    static Dataset index(DataBytes data, Format format, String name, Path baseDir, Filter filter, Images images, long heap) {
         FormatCheck.check(data, format, data.name());
-        IndexPass pass = new IndexPass(data, format, name, baseDir, filter, images);
+        KeptRows kept = new KeptRows(data, format, baseDir, filter, images, heap);
+        IndexPass pass = new IndexPass(data, kept);
         String sha = switch (format) {
             case TSV -> pass.tsv();
             case JSONL -> pass.jsonl();
             case M3MAD -> pass.m3mad();
         };
-        return pass.resolve(sha);
+        if (kept.over()) throw new IllegalArgumentException(kept.tooMany());
+        return kept.resolve(name, sha);
+    }
+
+    private boolean idle() { return kept.idle(); }
+
+    private void skip(SkippedRow row) { kept.skip(row); }
+
+    private void add(String idx, Map<String, String> m, ImageCell cell, long lineNr, long start, int length) {
+        kept.add(idx, m, cell, lineNr, start, length);
     }
 
     // ---- TSV -------------------------------------------------------------------------------------------
+
+    private int indexColumn;
 
     private String tsv() {
         scanner = new TsvScanner('\t', this::tsvRow);
@@ -115,30 +97,40 @@ final class IndexPass {
             if (r.overflow) throw new IllegalArgumentException(where + ": its header row is longer than " + (TsvScanner.MAX_ROW_TEXT >> 20) + " MB");
             header = r.fields.stream().map(s -> s == null ? "" : s.strip()).toList();
             scanner.imageColumn(header.lastIndexOf("image")); // as in a map, a repeated column's last value is the one kept
+            indexColumn = header.indexOf("index");
+            kept.header(header);
+            return;
+        }
+        if (r.fields == null) { // counted only
+            if (!r.blank) kept.seen();
             return;
         }
         int number = dataRows++;
         List<String> cells = r.fields;
         if (cells.size() == 1 && (cells.get(0) == null ? r.image == null || r.image.firstNonSpace() < 0 : cells.get(0).isBlank())) return;
-        int indexColumn = header.indexOf("index");
+        kept.seen();
+        if (idle()) {
+            scanner.countOnly();
+            return;
+        }
         String idxCell = indexColumn >= 0 && indexColumn < cells.size() && cells.get(indexColumn) != null ? cells.get(indexColumn).strip() : null;
         String who = idxCell != null ? idxCell : "line " + r.line;
         if (bad != null) {
-            structural.add(new SkippedRow(who, bad.describe() + "; " + Utf8Scan.FIX, r.line));
+            skip(new SkippedRow(who, bad.describe() + "; " + Utf8Scan.FIX, r.line));
             return;
         }
         if (r.overflow) {
-            structural.add(new SkippedRow(who, "its text outside the image is longer than " + (TsvScanner.MAX_ROW_TEXT >> 20)
+            skip(new SkippedRow(who, "its text outside the image is longer than " + (TsvScanner.MAX_ROW_TEXT >> 20)
                     + " MB (a quote opened and never closed, or a missing newline?)", r.line));
             return;
         }
         if (cells.size() != header.size()) {
-            structural.add(new SkippedRow(who, "has " + cells.size() + " fields, the header has " + header.size()
+            skip(new SkippedRow(who, "has " + cells.size() + " fields, the header has " + header.size()
                     + " (a tab or newline inside an unquoted field?)", r.line));
             return;
         }
         if (r.end - r.start > Integer.MAX_VALUE - 16) {
-            structural.add(new SkippedRow(who, "is larger than 2 GB", r.line));
+            skip(new SkippedRow(who, "is larger than 2 GB", r.line));
             return;
         }
         Map<String, String> m = new LinkedHashMap<>();
@@ -208,25 +200,25 @@ final class IndexPass {
         lineLength = 0;
         Utf8Scan.BadByte bad = utf8.firstIn(start, end);
         String where = "line " + number;
-        if (tooLong) {
-            structural.add(new SkippedRow(where, String.format(Locale.ROOT, "is %.0f MB long, more than the %d MB a JSONL row may hold "
+        boolean blank = !tooLong;
+        for (int i = 0; i < length && blank; i++) blank = Character.isWhitespace(line[i]);
+        if (!blank) kept.seen();
+        if (idle()) blank = true; // counted only
+        if (tooLong && !idle()) {
+            skip(new SkippedRow(where, String.format(Locale.ROOT, "is %.0f MB long, more than the %d MB a JSONL row may hold "
                     + "(keep its images in files named by image_path, or give Java more memory with GAM_JAVA_OPTS=-Xmx...)",
                     (end - start) / 1e6, maxJsonlLine() >> 20), number));
-            return;
-        }
-        boolean blank = true;
-        for (int i = 0; i < length && blank; i++) blank = Character.isWhitespace(line[i]);
-        if (!blank) {
+        } else if (!blank) {
             if (bad != null) {
-                structural.add(new SkippedRow(where, bad.describe() + "; " + Utf8Scan.FIX, number));
+                skip(new SkippedRow(where, bad.describe() + "; " + Utf8Scan.FIX, number));
             } else {
                 JsonNode node = null;
                 try {
                     node = Json.MAPPER.readTree(line, 0, length);
                 } catch (IOException e) {
-                    structural.add(new SkippedRow(where, "not valid JSON: " + BenchmarkLoader.firstLine(e.getMessage()), number));
+                    skip(new SkippedRow(where, "not valid JSON: " + BenchmarkLoader.firstLine(e.getMessage()), number));
                 }
-                if (node != null && !node.isObject()) structural.add(new SkippedRow(where, "not a JSON object", number));
+                if (node != null && !node.isObject()) skip(new SkippedRow(where, "not a JSON object", number));
                 else if (node != null) {
                     Map<String, String> m = RowFields.jsonlFields(node);
                     String idx = m.containsKey("index") ? m.get("index").strip() : Integer.toString(index);
@@ -260,6 +252,12 @@ final class IndexPass {
                 int position = 0;
                 for (JsonToken t2 = p.nextToken(); t2 != JsonToken.END_ARRAY; t2 = p.nextToken()) {
                     if (t2 == null) throw new IllegalArgumentException(where + ": ends inside its list of records");
+                    kept.seen();
+                    if (idle()) { // counted only
+                        p.skipChildren();
+                        position++;
+                        continue;
+                    }
                     JsonLocation at = p.currentTokenLocation();
                     JsonNode o = p.readValueAsTree();
                     long end = p.currentLocation().getByteOffset();
@@ -296,148 +294,13 @@ final class IndexPass {
         try {
             m = RowFields.m3madFields(o, idx);
         } catch (BadRowException e) {
-            structural.add(new SkippedRow(idx, e.getMessage(), lineNr));
+            skip(new SkippedRow(idx, e.getMessage(), lineNr));
             return;
         }
         if (end - start > Integer.MAX_VALUE - 16) {
-            structural.add(new SkippedRow(idx, "is larger than 2 GB", lineNr));
+            skip(new SkippedRow(idx, "is larger than 2 GB", lineNr));
             return;
         }
         add(idx, m, null, lineNr, start, (int) (end - start));
     }
-
-    // ---- every format ----------------------------------------------------------------------------------
-
-    /** Keeps what the rest of the run needs of one row whose fields are {@code m} (its image cell apart). */
-    private void add(String idx, Map<String, String> m, ImageCell cell, long lineNr, long start, int length) {
-        PassRow p = new PassRow();
-        p.idx = idx;
-        p.line = lineNr;
-        p.entry = new RowEntry(start, length, lineNr);
-        p.category = intern(RowFields.blankToNull(m.get("category")));
-        p.l2 = intern(RowFields.blankToNull(m.getOrDefault("l2-category", m.get("l2_category"))));
-        p.split = intern(RowFields.blankToNull(m.get("split")));
-        p.options = RowFields.options(m).size();
-        p.errorIfChoice = errorOf(() -> RowFields.toQuestion(idx, m, true));
-        p.errorIfOpen = errorOf(() -> RowFields.toQuestion(idx, m, false));
-        // a short cell is read as text (blank, "nan", or another row's index); a long one is an image, looked at as bytes
-        boolean shortCell = cell != null && cell.complete() && cell.strippedLength() <= RowImages.REFERENCE_MAX_LENGTH;
-        boolean hasImage = cell != null && (shortCell ? RowFields.blankToNull(cell.text()) != null : cell.firstNonSpace() >= 0);
-        if (hasImage) {
-            String t = shortCell ? cell.text().strip() : null;
-            if (t != null && t.length() <= RowImages.REFERENCE_MAX_LENGTH && !t.startsWith("[")) {
-                p.kind = Kind.REF;
-                p.value = t;
-            } else {
-                p.kind = Kind.INLINE;
-            }
-            p.holdsImage = !shortCell;
-        } else if (RowFields.blankToNull(m.get("image_path")) != null) {
-            p.kind = Kind.PATH;
-            p.value = m.get("image_path");
-        } else if (RowFields.blankToNull(m.get("video")) != null) {
-            p.kind = Kind.VIDEO;
-            p.value = m.get("video");
-        }
-        if (filter.keepsCategory(p.category)) {
-            // images are checked now, as they pass, while the rows could still be within --limit; others when resolved
-            if (p.kind == Kind.INLINE && (filter.limit() <= 0 || candidates < filter.limit())) p.check = inspect(idx, cell);
-            candidates++;
-        }
-        rows.add(p);
-    }
-
-    private String intern(String s) { return s == null ? null : interned.computeIfAbsent(s, k -> k); }
-
-    private static String errorOf(Runnable r) {
-        try {
-            r.run();
-            return null;
-        } catch (BadRowException e) {
-            return e.getMessage();
-        }
-    }
-
-    /** Checks a row's own image cell: whole when the pass kept all of it, else from its start. */
-    private Object inspect(String idx, ImageCell cell) {
-        return check(() -> cell.firstNonSpace() == '[' ? (cell.complete() ? RowImages.inspectText(idx, cell.text(), images) : -1L)
-                : RowImages.inspectBytes(idx, cell.bytes(), cell.kept(), cell.complete(), images));
-    }
-
-    private static Object check(Supplier<Long> s) {
-        try {
-            return s.get();
-        } catch (BadRowException | ImageException e) {
-            return e.getMessage() == null ? e.toString() : e.getMessage();
-        }
-    }
-
-    // ---- after the pass --------------------------------------------------------------------------------
-
-    private Dataset resolve(String sha) {
-        boolean choiceFile = false;
-        for (PassRow p : rows) choiceFile |= p.options > 0;
-        // a file where some row has options is a multiple-choice file: a row there without options is broken, not open
-        Map<String, PassRow> imageRows = new HashMap<>();
-        for (PassRow p : rows) if (p.holdsImage) imageRows.putIfAbsent(p.idx, p);
-        BenchmarkFile file = new BenchmarkFile(data, format, header, baseDir, images, choiceFile);
-        List<EvalQuestion> out = new ArrayList<>();
-        List<SkippedRow> skips = new ArrayList<>(structural);
-        // results are keyed by index, so a repeated index would silently take the first row's result
-        Map<String, Long> firstLine = new HashMap<>();
-        for (PassRow p : rows) {
-            if (filter.limit() > 0 && out.size() >= filter.limit()) break;
-            if (!filter.keepsCategory(p.category)) continue;
-            Long earlier = firstLine.putIfAbsent(p.idx, p.line);
-            if (earlier != null) {
-                skips.add(new SkippedRow(p.idx, "duplicate index: line " + p.line + " is left out, the row on line " + earlier
-                        + " has the same index", p.line));
-                continue;
-            }
-            String error = choiceFile ? p.errorIfChoice : p.errorIfOpen;
-            if (error == null) error = imageError(p, imageRows, file);
-            if (error != null) {
-                skips.add(SkippedRow.of(p.idx, error, p.line));
-                continue;
-            }
-            out.add(EvalQuestion.indexed(p.idx, p.split, p.category, p.l2, p.options, p.line, file.source(p.entry, p.idx)));
-        }
-        return new Dataset(name, out, skips, sha);
-    }
-
-    /** Why a row's images cannot be used, or null; checks what the pass left unchecked, reading the row again. */
-    private String imageError(PassRow p, Map<String, PassRow> imageRows, BenchmarkFile file) {
-        switch (p.kind) {
-            case NONE -> { return RowImages.NO_IMAGE; }
-            case INLINE -> {
-                if (p.check == null) p.check = check(() -> RowImages.inspectText(p.idx, file.imageCell(p.entry), images));
-                return p.check instanceof String why ? why : null;
-            }
-            case REF -> {
-                PassRow target = imageRows.get(p.value);
-                if (target == null) return "'image' value '" + p.value + "' names no row with an image";
-                p.entry.imageRow = target.entry;
-                if (target.check == null) target.check = check(() -> RowImages.inspectText(target.idx, file.imageCell(target.entry), images));
-                if (target.check instanceof String why) {
-                    return "its image is row " + target.idx + "'s (line " + target.line + "), which cannot be used: "
-                            + (why.startsWith("row " + target.idx + ": ") ? why.substring(("row " + target.idx + ": ").length()) : why);
-                }
-                return null;
-            }
-            case PATH -> { return (String) nullIfLong(check(() -> RowImages.inspectPaths(p.value, baseDir, images))); }
-            case VIDEO -> {
-                try {
-                    // a URL is checked against the policy here and fetched when its question starts
-                    if (VideoUrls.isUrl(p.value)) images.videos().urls().check(p.value);
-                    else RowImages.videoFile(p.value, baseDir);
-                    return null;
-                } catch (BadRowException e) {
-                    return e.getMessage();
-                }
-            }
-            default -> throw new IllegalStateException(p.kind.toString());
-        }
-    }
-
-    private static Object nullIfLong(Object o) { return o instanceof Long ? null : o; }
 }

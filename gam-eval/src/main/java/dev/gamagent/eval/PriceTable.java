@@ -43,7 +43,8 @@ public record PriceTable(Map<String, Price> prices, double gpuHourRate, boolean 
                 if (!v.has("input") || !v.has("output")) {
                     throw new Config.ConfigException("eval.prices." + e.getKey() + " needs numbers 'input' and 'output' ($ per million tokens)");
                 }
-                p.put(e.getKey(), new Price(v.get("input").asDouble(), v.get("output").asDouble()));
+                p.put(e.getKey(), new Price(Config.numberAt("eval.prices." + e.getKey() + ".input", v.get("input")),
+                        Config.numberAt("eval.prices." + e.getKey() + ".output", v.get("output"))));
             });
         }
         boolean given = config.given("eval.gpu_hour_rate");

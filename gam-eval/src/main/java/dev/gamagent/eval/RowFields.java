@@ -18,6 +18,8 @@ import java.util.regex.Pattern;
  */
 final class RowFields {
     private static final Pattern OPTION_LINE = Pattern.compile("^\\s*\\(?([A-Z])[.):]\\s+(.+?)\\s*$");
+    /** An answer that is an option letter ("B", "(b)", "B."); compiled once, as every row is read with it. */
+    private static final Pattern LETTER = Pattern.compile("\\(?[A-Za-z][.)]?");
 
     private RowFields() { }
 
@@ -58,7 +60,7 @@ final class RowFields {
         String kind = type == null ? "" : type.strip().toLowerCase(Locale.ROOT);
         boolean declaredChoice = kind.contains("choice");
         boolean declaredOpen = !kind.isEmpty() && !declaredChoice;
-        boolean letterAnswer = answer.matches("\\(?[A-Za-z][.)]?");
+        boolean letterAnswer = LETTER.matcher(answer).matches();
         if (options.isEmpty() && (declaredChoice || multipleChoiceFile && letterAnswer && !declaredOpen)) {
             throw new BadRowException("no options (columns A, B, ... are empty) but "
                     + (declaredChoice ? "question_type is '" + type.strip() + "'" : "the answer '" + answer + "' names an option "

@@ -26,6 +26,8 @@ final class TsvScanner {
         ImageCell image;
         /** The non-image text passed {@link #MAX_ROW_TEXT} (its fields are cut). */
         boolean overflow;
+        /** Rows are only being counted ({@link #countOnly}): the row held nothing but white space; its fields are null. */
+        boolean blank;
     }
 
     interface RowSink {
@@ -45,6 +47,7 @@ final class TsvScanner {
     private int[] fieldEnds = new int[64];
     private ImageCell image;
     private boolean overflow;
+    private boolean countOnly, nonSpace;
 
     TsvScanner(char separator, RowSink sink) { this(separator, MAX_ROW_TEXT, sink); }
 
@@ -67,6 +70,9 @@ final class TsvScanner {
 
     /** From the next row on, column {@code c} (0-based; -1 none) is the image: streamed past, not kept. */
     void imageColumn(int c) { imageColumn = c; }
+
+    /** From the next row on, rows are found and counted only: their fields are not made (see {@link Row#blank}). */
+    void countOnly() { countOnly = true; }
 
     /** Skips {@code n} bytes at the start (a byte-order mark) so that offsets stay the file's. */
     void skipStart(long n) { rowStart = n; }
@@ -135,6 +141,10 @@ final class TsvScanner {
     private void put(byte[] b, int from, int to) {
         if (from >= to) return;
         fieldLength += to - from;
+        if (countOnly) {
+            for (int i = from; i < to && !nonSpace; i++) nonSpace = !Character.isWhitespace(b[i]);
+            return;
+        }
         if (col == imageColumn) {
             image().append(b, from, to);
             return;
@@ -148,6 +158,10 @@ final class TsvScanner {
 
     private void put(char c) {
         fieldLength++;
+        if (countOnly) {
+            nonSpace |= !Character.isWhitespace(c);
+            return;
+        }
         if (col == imageColumn) {
             image().append((byte) c);
             return;
@@ -174,6 +188,13 @@ final class TsvScanner {
         r.end = end;
         r.line = rowLine;
         r.overflow = overflow;
+        if (countOnly) {
+            r.blank = col <= 1 && !nonSpace;
+            col = 0;
+            nonSpace = false;
+            sink.row(r);
+            return;
+        }
         List<String> fields = new ArrayList<>(col);
         int from = 0;
         for (int k = 0; k < col; k++) {

@@ -25,7 +25,7 @@ import java.util.Map;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record PaperTable(String recipe, String paper, String table, String title, String unit, String modelRun, String paperModel,
                          String paperLabel, boolean paperIsModelRun, List<String> columns, List<String> rows, List<Cell> cells,
-                         List<String> notes) {
+                         List<RecipePlan.Override> overrides, List<String> notes) {
 
     /** What we measured for one row on one benchmark: {@code right} of {@code n} graded items and what the answers cost. */
     public record Measured(int right, int n, double promptTokens, double completionTokens, double calls, int answers) {
@@ -37,13 +37,22 @@ public record PaperTable(String recipe, String paper, String table, String title
 
     /**
      * One cell: ours (null: not run), its interval and items, the paper's figure as printed (null: none for this model), Δ;
-     * {@code imported}: the file ours was read from when it is the official score of a test split ({@link ImportedScores}), else null.
+     * {@code imported}: the file ours was read from when it is the official score of a test split ({@link ImportedScores}), else null;
+     * {@code deltaWithheld}: why Δ is not given although both figures are (the row ran with settings other than the recipe's), else null.
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    public record Cell(String row, String column, Double ours, Interval ci, Integer n, String paper, Double delta, String note, String imported) {
-        public Cell(String row, String column, Double ours, Interval ci, Integer n, String paper, Double delta, String note) {
-            this(row, column, ours, ci, n, paper, delta, note, null);
+    public record Cell(String row, String column, Double ours, Interval ci, Integer n, String paper, Double delta, String note, String imported,
+                       String deltaWithheld) {
+        public Cell(String row, String column, Double ours, Interval ci, Integer n, String paper, Double delta, String note, String imported) {
+            this(row, column, ours, ci, n, paper, delta, note, imported, null);
         }
+
+        public Cell(String row, String column, Double ours, Interval ci, Integer n, String paper, Double delta, String note) {
+            this(row, column, ours, ci, n, paper, delta, note, null, null);
+        }
+
+        /** This cell without its Δ, saying why. */
+        Cell withoutDelta(String why) { return new Cell(row, column, ours, ci, n, paper, null, note, imported, why); }
     }
 
     /**
@@ -64,6 +73,17 @@ public record PaperTable(String recipe, String paper, String table, String title
     public static PaperTable build(Recipe r, String modelRun, Recipe.Model paperModel, String notPaperModel,
                                    Map<String, Map<String, Measured>> measured, Map<String, String> standIns,
                                    Map<String, Map<String, ImportedScores>> imported) {
+        return build(r, modelRun, paperModel, notPaperModel, measured, standIns, imported, List.of());
+    }
+
+    /**
+     * As above, with {@code overrides}: the command line's settings that replace the recipe's for some rows
+     * ({@link RecipePlan#overrides}); those rows ran another setting than the paper's, so their Δ is withheld (the paper's
+     * figure stays beside ours), and the table says which setting, with which value, in place of which.
+     */
+    public static PaperTable build(Recipe r, String modelRun, Recipe.Model paperModel, String notPaperModel,
+                                   Map<String, Map<String, Measured>> measured, Map<String, String> standIns,
+                                   Map<String, Map<String, ImportedScores>> imported, List<RecipePlan.Override> overrides) {
         List<String> notes = new ArrayList<>();
         boolean own = !r.columns().isEmpty();
         List<String> columns = own ? r.columns() : r.benchmarks().stream().map(Recipe.Benchmark::column).toList();
@@ -79,6 +99,9 @@ public record PaperTable(String recipe, String paper, String table, String title
         List<Cell> cells = new ArrayList<>();
         for (Recipe.MethodRow m : r.methods()) {
             Map<String, Measured> mine = measured.getOrDefault(m.row(), Map.of());
+            List<String> changed = overrides.stream().filter(o -> o.rows().contains(m.row()))
+                    .map(o -> "--set " + o.key() + "=" + o.value() + " for the recipe's " + String.join(", ", o.recipeValues())).toList();
+            String withheld = changed.isEmpty() ? null : "ran with " + String.join("; ", changed) + ", not the paper's setting";
             for (String c : columns) {
                 String paper = null;
                 if (paperModel != null) {
@@ -92,12 +115,14 @@ public record PaperTable(String recipe, String paper, String table, String title
                 ImportedScores official = imported.getOrDefault(m.row(), Map.of()).get(c);
                 if (official != null && !own) {
                     String standIn = cell.ours() == null ? "" : String.format(Locale.ROOT, "; the dev stand-in gave %.2f (n=%d)", cell.ours(), cell.n());
-                    cells.add(new Cell(cell.row(), header.get(c), official.overall(), null, null, paper, delta(official.overall(), paper),
+                    Cell im = new Cell(cell.row(), header.get(c), official.overall(), null, null, paper, delta(official.overall(), paper),
                             "imported: the official score of the " + official.split() + " split, from " + official.file() + standIn,
-                            official.file().toString()));
+                            official.file().toString());
+                    cells.add(withheld != null && im.delta() != null ? im.withoutDelta(withheld) : im);
                     continue;
                 }
-                cells.add(new Cell(cell.row(), header.get(c), cell.ours(), cell.ci(), cell.n(), cell.paper(), cell.delta(), cell.note()));
+                Cell out = new Cell(cell.row(), header.get(c), cell.ours(), cell.ci(), cell.n(), cell.paper(), cell.delta(), cell.note());
+                cells.add(withheld != null && out.delta() != null ? out.withoutDelta(withheld) : out);
             }
             if (m.method() == null) notes.add(m.row() + ": no method (" + m.note() + "): an empty row.");
         }
@@ -114,11 +139,15 @@ public record PaperTable(String recipe, String paper, String table, String title
         } else {
             label = "paper, " + paperModel.name();
         }
+        for (RecipePlan.Override o : overrides) {
+            notes.add("Settings other than the recipe's: " + o.describe() + "; Δ against the paper is withheld for "
+                    + (o.rows().size() > 1 ? "them" : "it") + " (the paper ran its own setting; a setting given at the recipe's value changes nothing).");
+        }
         notes.add("ours: " + (own ? "each column as its header says; accuracy" : r.metric() + (r.unit() != null ? " (" + r.unit() + ")" : ""))
                 + " with its 95 % interval (" + IntervalMethod.WILSON.label() + ") over the graded items (a circular group counts once); Δ = ours − paper."
                 + " Paper figures marked * are derived (the recipe says how). Missing in the paper's text: " + r.missing());
         return new PaperTable(r.id(), r.paper(), r.table(), r.title(), r.unit(), modelRun, paperModel == null ? null : paperModel.name(), label,
-                paperModel != null && notPaperModel == null, columns.stream().map(header::get).toList(), rows, cells, notes);
+                paperModel != null && notPaperModel == null, columns.stream().map(header::get).toList(), rows, cells, List.copyOf(overrides), notes);
     }
 
     private static Cell benchmarkColumn(Recipe r, String row, String column, Map<String, Measured> mine, Map<String, Map<String, Measured>> all,
@@ -221,7 +250,8 @@ public record PaperTable(String recipe, String paper, String table, String title
             for (String c : columns) {
                 Cell cell = cells.stream().filter(x -> x.row().equals(row) && x.column().equals(c)).findFirst().orElse(null);
                 sb.append(' ').append(ours(cell)).append(" | ").append(cell == null || cell.paper() == null ? "" : cell.paper())
-                        .append(" | ").append(cell == null || cell.delta() == null ? "" : String.format(Locale.ROOT, "%+.2f", cell.delta())).append(" |");
+                        .append(" | ").append(cell == null ? "" : cell.deltaWithheld() != null ? "withheld" : cell.delta() == null ? ""
+                                : String.format(Locale.ROOT, "%+.2f", cell.delta())).append(" |");
             }
             sb.append('\n');
         }

@@ -97,6 +97,78 @@ public final class RecipePlan {
         return out;
     }
 
+    /**
+     * A command line's {@code --set} that changes a setting the recipe gives some of its rows (the paper's
+     * hyperparameters): the key, the value given, the recipe's values it replaces, and those rows, whose Δ against the
+     * paper is withheld. A setting given at the recipe's own value ({@code 0.50} for {@code 0.5}) changes nothing.
+     */
+    public record Override(String key, String value, List<String> recipeValues, List<String> rows) {
+        /** "--set dream.rho=0.7 replaces the recipe's dream.rho=0.5 (the paper's setting) for row w/ DREAM". */
+        public String describe() {
+            return "--set " + key + "=" + value + " replaces the recipe's " + key + "=" + String.join(", ", recipeValues)
+                    + " (the paper's setting" + (recipeValues.size() > 1 ? "s" : "") + ") for row" + (rows.size() > 1 ? "s " : " ")
+                    + String.join(", ", rows);
+        }
+    }
+
+    /**
+     * The settings the recipe gives {@code row} as run by {@code run}: the row's own; for a sweep, the recorded run's
+     * (the rows are re-decided from that one run, so its settings are theirs).
+     */
+    public static Map<String, JsonNode> settingsOf(EvalRun run, Recipe.MethodRow row) {
+        return run.sweep() != null ? run.settings() : row.settings();
+    }
+
+    /**
+     * The command line's settings ({@code key=value}, as {@code --set} gives them) that change what the recipe gives
+     * the rows of {@code runs}, one per key, in the order given; keys the recipe does not set are not among them.
+     */
+    public static List<Override> overrides(List<EvalRun> runs, Map<String, String> sets) {
+        List<Override> out = new ArrayList<>();
+        for (var e : sets.entrySet()) {
+            String key = e.getKey().strip();
+            JsonNode given = Config.parseValue(e.getValue());
+            List<String> values = new ArrayList<>(), rows = new ArrayList<>();
+            for (EvalRun run : runs) {
+                for (Recipe.MethodRow row : run.rows()) {
+                    JsonNode recipe = settingsOf(run, row).get(key);
+                    if (recipe == null || sameSetting(recipe, given)) continue;
+                    String v = recipe.isTextual() ? recipe.asText() : recipe.toString();
+                    if (!values.contains(v)) values.add(v);
+                    if (!rows.contains(row.row())) rows.add(row.row());
+                }
+            }
+            if (!rows.isEmpty()) out.add(new Override(key, e.getValue(), List.copyOf(values), List.copyOf(rows)));
+        }
+        return out;
+    }
+
+    /**
+     * Whether a value given on the command line is the recipe's own: numbers by value (0.50 is 0.5, "3" is 3), lists
+     * element by element, anything else by its text.
+     */
+    static boolean sameSetting(JsonNode recipe, JsonNode given) {
+        if (recipe.isArray() || given.isArray()) {
+            if (!recipe.isArray() || !given.isArray() || recipe.size() != given.size()) return false;
+            for (int i = 0; i < recipe.size(); i++) if (!sameSetting(recipe.get(i), given.get(i))) return false;
+            return true;
+        }
+        if (recipe.isObject() || given.isObject()) return recipe.equals(given);
+        Double a = number(recipe), b = number(given);
+        if (a != null && b != null) return a.doubleValue() == b.doubleValue();
+        return recipe.asText().equals(given.asText());
+    }
+
+    private static Double number(JsonNode n) {
+        if (n.isNumber()) return n.asDouble();
+        if (!n.isTextual()) return null;
+        try {
+            return Double.parseDouble(n.asText().strip());
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+
     /** The command lines that run {@code r} into {@code outRoot/<recipe>/…}; columns that cannot run yet are named. */
     public static List<Step> steps(Recipe r, DatasetCatalogue data, Config defaults, String outRoot) {
         List<Step> out = new ArrayList<>();
