@@ -144,6 +144,20 @@ measure() { # label data.tsv command-to-show
     echo
     "$java_bin" -cp "$cp_eval" dev.gamagent.eval.BenchTables methods "content=$dir/all" "all=$dir/gam-all" | awk -F'|' 'NR <= 2 || $3 ~ /`gam`/'
     echo
+    # the trigger rule at the paper's thresholds too (θ_U 0.35, θ_C 0.45: GAM-Agent's 82 % trigger rate), from each
+    # question's round 0 (U_sys and C as recorded in the trace; the rule is U_sys > θ_U or C > θ_C)
+    echo "GAM's round 0 against the trigger rule (U_sys > θ_U or C > θ_C) at the defaults (0.5, 0.6) and at the paper's thresholds (0.35, 0.45):"
+    echo
+    echo "| scoring | n | mean U_sys | mean C | triggered at 0.5/0.6 | triggered at 0.35/0.45 | U_sys > 0.35 | C > 0.45 |"
+    echo "|---|---|---|---|---|---|---|---|"
+    for sc in content:all all:gam-all; do
+      jq -rs --arg s "${sc%%:*}" '[.[] | select(.method == "gam" and (.trace.rounds | length) > 0) | .trace.rounds[0]] as $r | ($r | length) as $n
+        | def pct(f): "\([$r[] | select(f)] | length) (\((100 * ([$r[] | select(f)] | length) / $n * 10 | round) / 10) %)";
+          "| \($s) | \($n) | \(([$r[].U_sys] | add / $n * 1000 | round) / 1000) | \(([$r[].conflict] | add / $n * 1000 | round) / 1000)"
+          + " | \(pct(.U_sys > 0.5 or .conflict > 0.6)) | \(pct(.U_sys > 0.35 or .conflict > 0.45)) | \(pct(.U_sys > 0.35)) | \(pct(.conflict > 0.45)) |"' \
+        "$dir/${sc#*:}/results.jsonl"
+    done
+    echo
   fi
 }
 
