@@ -39,6 +39,15 @@ final class RecipePages {
                         + ProtocolCalls.of(r.run().method(), withSettings(defaults, r.run().settings())) + ", re-decided by gam sweep at no cost");
             }
             System.out.println("  calls per question (methods' protocols): " + String.join("; ", calls));
+            for (Recipe.Variant v : r.variants()) {
+                Recipe read = r.withVariant(v.name());
+                List<String> changed = new ArrayList<>();
+                for (Recipe.MethodRow m : read.methods()) {
+                    if (v.rows().contains(m.row())) changed.add(m.row() + " " + ProtocolCalls.of(m.method(), withSettings(defaults, m.settings())));
+                }
+                System.out.println("  variant " + v.name() + " (--variant " + v.name() + "): " + v.setFlags() + " for " + String.join(", ", v.rows())
+                        + "; calls " + String.join("; ", changed));
+            }
         }
         System.out.println("Calls are ranges from each protocol (no debate … every round), assuming the backend gives log-probs. "
                 + "'gam reproduce RECIPE --dry-run --out DIR' adds tokens, dollars and the questions of your copy of each benchmark; "
@@ -49,6 +58,10 @@ final class RecipePages {
     static void show(Recipe r, String root) {
         System.out.println(r.id() + ": " + r.paper());
         System.out.println(r.table() + " — " + r.title() + (r.unit() != null ? " (" + r.unit() + ")" : ""));
+        if (r.reading() != null) {
+            System.out.println("Read as variant " + r.reading().name() + ": rows " + String.join(", ", r.reading().rows()) + " run with "
+                    + r.reading().setFlags() + " (the readings are below)");
+        }
         List<String> columns = r.columns().isEmpty() ? r.benchmarks().stream().map(Recipe.Benchmark::column).toList() : r.columns();
         for (Recipe.Model model : r.models()) {
             Map<String, Map<String, String>> cells = new LinkedHashMap<>();
@@ -69,14 +82,36 @@ final class RecipePages {
         }
         System.out.println();
         System.out.println("· = not in the text we hold; * = derived, not printed (see the recipe). Missing: " + r.missing());
+        List<Recipe.Figure> noted = r.figures().stream().filter(f -> f.note() != null).toList();
+        if (!noted.isEmpty()) {
+            System.out.println();
+            System.out.println("Beside the figures:");
+            for (Recipe.Figure f : noted) {
+                System.out.println("  " + f.value() + " (" + f.model() + ", " + f.row() + ", " + f.column() + "): " + f.note() + ".");
+            }
+        }
         System.out.println();
         System.out.println("Rows:");
         for (Recipe.MethodRow m : r.methods()) {
             System.out.println("  " + m.row() + ": " + (m.method() == null ? "no method (" + m.note() + ")" : m.method()
                     + (m.paperSettings() != null ? "; paper: " + m.paperSettings() : "")));
         }
+        if (!r.variants().isEmpty()) {
+            System.out.println();
+            System.out.println("Readings: the recipe's default" + (r.reading() == null ? " (shown here)" : "") + ", or one of its variants (--variant NAME):");
+            for (Recipe.Variant v : r.variants()) {
+                boolean shown = r.reading() != null && r.reading().name().equals(v.name());
+                System.out.println("  " + v.name() + (shown ? " (shown here)" : "") + " — " + v.reads() + ". Rows " + String.join(", ", v.rows())
+                        + ": " + v.setFlags() + ".");
+                System.out.println("    reads " + cite(v.passage()));
+                System.out.println("    in place of the default reading, " + v.defaultReading() + " (" + cite(v.defaultPassage()) + ")");
+                if (!shown) System.out.println("    gam reproduce --show " + r.id() + " --variant " + v.name() + " prints its commands");
+            }
+        }
         System.out.println();
-        System.out.println("Run it all: gam reproduce " + r.id() + " --out " + root + "/" + r.id() + " [backend flags] (add --dry-run for the plan and its cost)");
+        String flag = r.reading() == null ? "" : " --variant " + r.reading().name();
+        System.out.println("Run it all: gam reproduce " + r.id() + flag + " --out " + root + "/" + RecipePlan.directory(r)
+                + " [backend flags] (add --dry-run for the plan and its cost)");
         System.out.println("or step by step (add your backend flags, e.g. --backend openai --base-url http://127.0.0.1:8000/v1 --model Qwen/Qwen2.5-VL-7B-Instruct):");
         for (RecipePlan.Step s : RecipePlan.steps(r, DatasetCatalogue.builtIn(), Config.defaults(), root)) {
             if (s.command() != null) System.out.println("  " + s.command());
@@ -84,6 +119,11 @@ final class RecipePages {
         }
     }
 
+
+    /** "gam-agent-termination line 77: "…"" — an excerpt's line and the words read there. */
+    private static String cite(Recipe.Source s) {
+        return s.excerpt() + " line " + s.lines().get(0) + ": \"" + s.quote() + "\"";
+    }
 
     private static String shortPaper(String paper) { return paper.contains(":") ? paper.substring(0, paper.indexOf(':')) : paper; }
 

@@ -53,14 +53,16 @@ import java.util.concurrent.Callable;
  * {@code DIR/<column>} (a {@code gam sweep} of one recorded run for the K_max ablation), then prints the paper's layout
  * with our figures, the paper's for the model run, Δ and our 95 % intervals, and writes it to
  * {@code DIR/paper-table.md} and {@code .json}. {@code --dry-run} prints the plan and its cost; {@code --pilot N}
- * answers N questions per benchmark first and narrows the estimate from them.
+ * answers N questions per benchmark first and narrows the estimate from them; {@code --variant NAME} runs (or shows) another
+ * reading of a passage the recipe names.
  */
 @Command(name = "reproduce", mixinStandardHelpOptions = true,
         description = {"The papers' tables as recipes: --list shows them with what each costs per question; --show RECIPE prints the published "
                 + "figures, where each comes from, and the gam eval / gam sweep commands that run the grid.",
                 "gam reproduce RECIPE --out DIR [backend flags] runs it: one resumable gam eval per benchmark in DIR/<benchmark>, then the paper's "
                         + "table with ours, the paper's figure for your --model, Δ and 95 %% intervals (DIR/paper-table.md, .json). "
-                        + "--dry-run: the plan and its cost; --pilot N: run N questions per benchmark and narrow the estimate."})
+                        + "--dry-run: the plan and its cost; --pilot N: run N questions per benchmark and narrow the estimate; "
+                        + "--variant NAME: another reading of a passage, as the recipe names it (--show lists them)."})
 public final class ReproduceCommand implements Callable<Integer> {
     @Option(names = "--list", description = "list the recipes: paper, table, transcribed cells, calls per question per method")
     boolean list;
@@ -74,6 +76,10 @@ public final class ReproduceCommand implements Callable<Integer> {
 
     @Parameters(arity = "0..1", paramLabel = "RECIPE", description = "the recipe to run ('gam reproduce --list')")
     String recipe;
+
+    @Option(names = "--variant", paramLabel = "NAME", description = "run (or --show) the recipe as one of its variants: another reading of a "
+            + "passage, named with the passage it reads (--show lists them); without it, the recipe's default reading")
+    String variant;
 
     @Option(names = "--benchmarks", split = ",", description = "only these columns (the paper's names, or the datasets' names)")
     List<String> benchmarks = new ArrayList<>();
@@ -124,13 +130,14 @@ public final class ReproduceCommand implements Callable<Integer> {
             if (out == null) throw new IllegalArgumentException("gam reproduce " + recipe + " needs --out DIR (one directory per benchmark goes under it)");
             if (pilot != null && pilot < 1) throw new IllegalArgumentException("--pilot must be at least 1, got " + pilot);
             if (limit < 0) throw new IllegalArgumentException("--limit must be ≥ 0, got " + limit);
-            return run(c.require(recipe));
+            return run(c.require(recipe).withVariant(variant));
         }
         if (show != null) {
-            RecipePages.show(c.require(show), out == null ? "runs" : out.toString());
+            RecipePages.show(c.require(show).withVariant(variant), out == null ? "runs" : out.toString());
             return 0;
         }
         if (out != null) throw new IllegalArgumentException("--out goes with a RECIPE to run or with --show");
+        if (variant != null) throw new IllegalArgumentException("--variant goes with a RECIPE to run or with --show RECIPE");
         RecipePages.list(c);
         return 0;
     }
@@ -164,13 +171,18 @@ public final class ReproduceCommand implements Callable<Integer> {
         PriceTable prices = PriceTable.from(backendOptions.config());
         PriceTable.Price price = prices.priceFor(spec.kind() + ":" + (spec.model() == null ? "" : spec.model()));
 
+        if (r.reading() != null) {
+            Recipe.Variant v = r.reading();
+            System.err.println("note: recipe " + r.id() + " read as variant " + v.name() + " (" + v.reads() + "): rows " + String.join(", ", v.rows())
+                    + " run with " + v.setFlags() + "; recorded in plan.json and the paper's table");
+        }
         // the command line's settings that replace the recipe's: said once here, recorded in plan.json and the paper's table
         List<RecipePlan.Override> overrides = RecipePlan.overrides(runs, backendOptions.overrides);
         overrides.forEach(o -> System.err.println("note: " + o.describe() + "; " + (o.rows().size() > 1 ? "their" : "its")
                 + " Δ against the paper is withheld"));
         List<Planned> plan = new ArrayList<>();
         for (RecipePlan.EvalRun run : runs) plan.add(plan(run, price));
-        System.out.println("Plan: " + r.id() + " (" + r.table() + ") on " + modelRun + (limit > 0 ? ", first " + limit + " questions per benchmark" : ""));
+        System.out.println("Plan: " + r.id() + (r.reading() == null ? "" : " as variant " + r.reading().name()) + " (" + r.table() + ") on " + modelRun + (limit > 0 ? ", first " + limit + " questions per benchmark" : ""));
         System.out.println("  images sized from their headers, one row at a time (nothing decoded; a video: its stream's size × the frames taken)");
         ReproduceBill.print(plan, price, load.questions(), modelRun(spec));
         if (pilot != null) {
@@ -362,6 +374,7 @@ public final class ReproduceCommand implements Callable<Integer> {
         o.put("recipe", r.id());
         o.put("model", modelRun);
         o.put("limit", limit);
+        if (r.reading() != null) o.set("variant", Json.MAPPER.valueToTree(r.reading()));
         if (!overrides.isEmpty()) o.set("overrides", Json.MAPPER.valueToTree(overrides));
         ArrayNode runs = o.putArray("runs");
         for (Planned p : plan) {

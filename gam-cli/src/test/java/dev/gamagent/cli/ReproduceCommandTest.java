@@ -11,7 +11,7 @@ class ReproduceCommandTest {
         CommandRun r = CommandRun.main("reproduce", "--list");
         assertThat(r.code()).as(r.err()).isZero();
         assertThat(r.out()).contains("gam-agent-main: GAM-Agent", "gam-agent-kmax", "gam-agent-debate-rounds", "dream-table1: DREAM, Table 1",
-                "dream-table4: DREAM, Table 4", "published figures in our text: 70 of", "GAM-Agent 3–21", "DMPL (no method: empty row)",
+                "dream-table4: DREAM, Table 4", "published figures in our text: 75 of", "GAM-Agent 3–21", "DMPL (no method: empty row)",
                 "LLM Debate 9", "w/ DREAM 12–18", "one gam run", "57, re-decided by gam sweep");
     }
 

@@ -12,7 +12,9 @@ import java.util.regex.Pattern;
  * Checks every figure of a recipe against the excerpt it cites: a table cell must be the number in its
  * column on the cited line, under a line naming its model (a table names a model on its first row); a
  * prose figure must be in the quote and the quote on the cited line; a derived figure must be the stated
- * arithmetic on figures printed there. Returns what does not hold, one line each.
+ * arithmetic on figures printed there; a variant's passages must be quoted from their lines. Across recipes
+ * ({@link #conflicts}), two figures of one model, benchmark and configuration that differ must each say so.
+ * Returns what does not hold, one line each.
  */
 public final class FigureCheck {
     private FigureCheck() { }
@@ -47,6 +49,10 @@ public final class FigureCheck {
                 checkDerived(at, f, evidence, out);
             }
         }
+        for (Recipe.Variant v : r.variants()) {
+            quoted(r.id() + ": variant " + v.name() + ": its passage", v.passage(), excerpts, out);
+            quoted(r.id() + ": variant " + v.name() + ": the default reading's passage", v.defaultPassage(), excerpts, out);
+        }
         for (Recipe.MethodRow m : r.methods()) {
             if (m.settingsSource() == null) continue;
             Excerpt e = excerpts.get(m.settingsSource().excerpt());
@@ -57,10 +63,60 @@ public final class FigureCheck {
         return out;
     }
 
+    private static void quoted(String at, Recipe.Source s, Map<String, Excerpt> excerpts, List<String> out) {
+        Excerpt e = excerpts.get(s.excerpt());
+        if (e == null) { out.add(at + ": no excerpt '" + s.excerpt() + "'"); return; }
+        for (int line : s.lines()) {
+            String text = e.lines().get(line);
+            if (text == null) out.add(at + ": excerpt " + e.name() + " has no line " + line);
+            else if (s.quote() == null || !text.contains(s.quote())) out.add(at + ": the quote is not on line " + line + " of " + e.name());
+        }
+    }
+
+    /**
+     * Figures of the same model on the same benchmark (its dataset) for the same method and settings in two places (two
+     * recipes, or two rows of one) that differ: two experiments of the paper, which a reader must not take for one. Each
+     * must carry a note naming the other's value.
+     */
+    public static List<String> conflicts(List<Recipe> recipes) {
+        record Placed(Recipe recipe, Recipe.Figure figure, String data, Recipe.MethodRow row) {
+            String where() { return recipe.id() + ": " + figure.model() + " / " + figure.row() + " / " + figure.column() + " = " + figure.value(); }
+        }
+        List<Placed> all = new ArrayList<>();
+        for (Recipe r : recipes) {
+            for (Recipe.Figure f : r.figures()) {
+                Recipe.Benchmark b = r.benchmarks().stream().filter(x -> x.column().equals(f.column())).findFirst().orElse(null);
+                Recipe.MethodRow m = r.method(f.row());
+                if (b == null || b.data() == null || m == null || m.method() == null || f.derived() != null) continue;
+                all.add(new Placed(r, f, b.data(), m));
+            }
+        }
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < all.size(); i++) {
+            for (int j = i + 1; j < all.size(); j++) {
+                Placed a = all.get(i), b = all.get(j);
+                if (!a.figure().model().equals(b.figure().model()) || !a.data().equals(b.data()) || !a.row().method().equals(b.row().method())
+                        || !a.row().settings().equals(b.row().settings()) || a.figure().value().equals(b.figure().value())) continue;
+                for (Placed[] p : new Placed[][] {{a, b}, {b, a}}) {
+                    String note = p[0].figure().note();
+                    if (note == null || !containsNumber(note, p[1].figure().value())) {
+                        out.add(p[0].where() + ": " + p[1].where() + " is the same model, benchmark and configuration with another figure; "
+                                + "its note must say so (name " + p[1].figure().value() + ")");
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
     private static void checkCell(String at, Recipe.Figure f, Excerpt e, int line, String text, List<String> models, List<String> out) {
         String cell = f.source().cell() != null ? f.source().cell() : f.column();
         int col = e.columns().indexOf(cell);
         if (col < 0) { out.add(at + ": excerpt " + e.name() + " has no column '" + cell + "' " + e.columns()); return; }
+        // a table whose columns are models (DREAM Table 3): the cell read must be the figure's model's
+        if (models.stream().anyMatch(e.columns()::contains) && !cell.equals(f.model())) {
+            out.add(at + ": column '" + cell + "' of " + e.name() + " is " + (models.contains(cell) ? cell + "'s" : "no model's") + ", not " + f.model() + "'s");
+        }
         List<String> nums = Excerpt.numericCells(text);
         if (col >= nums.size()) { out.add(at + ": line " + line + " has " + nums.size() + " numbers, none for " + cell); return; }
         if (!nums.get(col).equals(f.value())) out.add(at + ": line " + line + " has " + nums.get(col) + " in column " + cell);

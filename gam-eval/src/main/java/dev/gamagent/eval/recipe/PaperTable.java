@@ -20,12 +20,13 @@ import java.util.Map;
  *
  * @param paperModel the paper's name of the model whose figures are in the paper column (null: none)
  * @param paperLabel how the paper column is labelled: the model's name, or a warning that it is not the model run
+ * @param variant    the reading the rows ran ({@code --variant}), or null: the recipe's default reading
  * @param notes      stand-ins, empty cells and what the figures are
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record PaperTable(String recipe, String paper, String table, String title, String unit, String modelRun, String paperModel,
                          String paperLabel, boolean paperIsModelRun, List<String> columns, List<String> rows, List<Cell> cells,
-                         List<RecipePlan.Override> overrides, List<String> notes) {
+                         List<RecipePlan.Override> overrides, String variant, List<String> notes) {
 
     /** What we measured for one row on one benchmark: {@code right} of {@code n} graded items and what the answers cost. */
     public record Measured(int right, int n, double promptTokens, double completionTokens, double calls, int answers) {
@@ -139,6 +140,15 @@ public record PaperTable(String recipe, String paper, String table, String title
         } else {
             label = "paper, " + paperModel.name();
         }
+        if (r.reading() != null) notes.add(reading(r.reading()));
+        if (paperModel != null) {
+            // a figure that must not be read alone (another experiment's for the same model and benchmark), as the recipe says
+            for (Recipe.Figure f : r.figures()) {
+                if (f.model().equals(paperModel.name()) && f.note() != null && rows.contains(f.row()) && columns.contains(f.column())) {
+                    notes.add("Paper's " + f.value() + " (" + f.row() + ", " + f.column() + "): " + f.note() + ".");
+                }
+            }
+        }
         for (RecipePlan.Override o : overrides) {
             notes.add("Settings other than the recipe's: " + o.describe() + "; Δ against the paper is withheld for "
                     + (o.rows().size() > 1 ? "them" : "it") + " (the paper ran its own setting; a setting given at the recipe's value changes nothing).");
@@ -147,7 +157,16 @@ public record PaperTable(String recipe, String paper, String table, String title
                 + " with its 95 % interval (" + IntervalMethod.WILSON.label() + ") over the graded items (a circular group counts once); Δ = ours − paper."
                 + " Paper figures marked * are derived (the recipe says how). Missing in the paper's text: " + r.missing());
         return new PaperTable(r.id(), r.paper(), r.table(), r.title(), r.unit(), modelRun, paperModel == null ? null : paperModel.name(), label,
-                paperModel != null && notPaperModel == null, columns.stream().map(header::get).toList(), rows, cells, List.copyOf(overrides), notes);
+                paperModel != null && notPaperModel == null, columns.stream().map(header::get).toList(), rows, cells, List.copyOf(overrides),
+                r.reading() == null ? null : r.reading().name(), notes);
+    }
+
+    /** What a variant's rows ran, and in place of what: the reading, its passage and the default's. */
+    static String reading(Recipe.Variant v) {
+        return "Variant " + v.name() + " (rows " + String.join(", ", v.rows()) + ", " + v.setFlags() + "): " + v.reads() + " — reading "
+                + v.passage().excerpt() + " line " + v.passage().lines().get(0) + ", \"" + v.passage().quote() + "\"; the recipe's default reading: "
+                + v.defaultReading() + " (" + v.defaultPassage().excerpt() + " line " + v.defaultPassage().lines().get(0) + "). Δ is against the "
+                + "paper's figure under this reading.";
     }
 
     private static Cell benchmarkColumn(Recipe r, String row, String column, Map<String, Measured> mine, Map<String, Map<String, Measured>> all,
@@ -233,7 +252,8 @@ public record PaperTable(String recipe, String paper, String table, String title
     public String markdown() {
         StringBuilder sb = new StringBuilder();
         sb.append("### ").append(recipe).append(": ").append(title).append("\n\n");
-        sb.append(paper).append(", ").append(table).append(". Model run: ").append(modelRun == null ? "(the server's own)" : modelRun).append(".\n\n");
+        sb.append(paper).append(", ").append(table).append(". Model run: ").append(modelRun == null ? "(the server's own)" : modelRun)
+                .append(variant == null ? "" : ". Read as variant " + variant + " (see below)").append(".\n\n");
         String paperHeader = paperLabel;
         if (paperModel != null && !paperIsModelRun) {
             // the warning once above the table; each paper column points to it

@@ -20,8 +20,9 @@ import java.util.Set;
  */
 public record RecipeCatalogue(List<Recipe> recipes, Map<String, Excerpt> excerpts) {
     private static final Set<String> RECIPE_FIELDS = Set.of("id", "paper", "paper_file", "table", "title", "metric", "unit", "compare",
-            "benchmarks", "columns", "methods", "models", "figures", "run", "missing");
-    private static final Set<String> FIGURE_FIELDS = Set.of("model", "row", "column", "value", "derived", "source");
+            "benchmarks", "columns", "methods", "models", "figures", "run", "missing", "variants");
+    private static final Set<String> FIGURE_FIELDS = Set.of("model", "row", "column", "value", "derived", "source", "note");
+    private static final Set<String> VARIANT_FIELDS = Set.of("name", "reads", "passage", "default_reading", "default_passage", "rows", "settings");
     private static final Set<String> SOURCE_FIELDS = Set.of("excerpt", "line", "lines", "cell", "paper_row", "quote");
 
     /** The built-in recipes and every excerpt they cite. */
@@ -34,6 +35,10 @@ public record RecipeCatalogue(List<Recipe> recipes, Map<String, Excerpt> excerpt
             for (Recipe.Figure f : r.figures()) excerpts.computeIfAbsent(f.source().excerpt(), RecipeCatalogue::excerpt);
             for (Recipe.MethodRow m : r.methods()) {
                 if (m.settingsSource() != null) excerpts.computeIfAbsent(m.settingsSource().excerpt(), RecipeCatalogue::excerpt);
+            }
+            for (Recipe.Variant v : r.variants()) {
+                excerpts.computeIfAbsent(v.passage().excerpt(), RecipeCatalogue::excerpt);
+                excerpts.computeIfAbsent(v.defaultPassage().excerpt(), RecipeCatalogue::excerpt);
             }
         }
         return new RecipeCatalogue(List.copyOf(recipes), Map.copyOf(excerpts));
@@ -97,7 +102,7 @@ public record RecipeCatalogue(List<Recipe> recipes, Map<String, Excerpt> excerpt
             }
             if (!f.has("source")) throw new IllegalArgumentException(where + ": figure " + f + " has no source");
             figures.add(new Recipe.Figure(req(f, "model", where), req(f, "row", where), req(f, "column", where), req(f, "value", where), d,
-                    source(f.get("source"), where)));
+                    source(f.get("source"), where), text(f, "note")));
         }
         Recipe.Run run = null;
         if (n.has("run")) {
@@ -111,9 +116,42 @@ public record RecipeCatalogue(List<Recipe> recipes, Map<String, Excerpt> excerpt
             run = new Recipe.Run(req(r, "how", where), r.path("record").path("method").asText(null), settings(r.path("record").path("settings")),
                     sweep, text(r, "why"));
         }
+        List<Recipe.Variant> variants = new ArrayList<>();
+        for (JsonNode v : n.path("variants")) variants.add(variant(v, methods, run, variants, where));
         return new Recipe(id, req(n, "paper", where), req(n, "paper_file", where), req(n, "table", where), req(n, "title", where),
                 req(n, "metric", where), text(n, "unit"), text(n, "compare"), List.copyOf(benchmarks), List.copyOf(columns), List.copyOf(methods),
-                List.copyOf(models), List.copyOf(figures), run, req(n, "missing", where));
+                List.copyOf(models), List.copyOf(figures), run, req(n, "missing", where), List.copyOf(variants), null);
+    }
+
+    /**
+     * One variant: a name of its own, the passage it reads otherwise (a quote on a line) and the default reading's, rows
+     * the recipe has (with a method), and settings that change what those rows run — a variant that changes nothing is
+     * refused, as is one whose name is taken.
+     */
+    private static Recipe.Variant variant(JsonNode v, List<Recipe.MethodRow> methods, Recipe.Run run, List<Recipe.Variant> before, String where) {
+        known(v, VARIANT_FIELDS, where + " variant " + v.path("name").asText("?"));
+        String name = req(v, "name", where);
+        String at = where + " variant '" + name + "'";
+        if (!name.matches("[a-z0-9][a-z0-9-]*")) throw new IllegalArgumentException(at + ": a name is lower-case letters, digits and '-'");
+        if (before.stream().anyMatch(b -> b.name().equals(name))) throw new IllegalArgumentException(at + ": the name is taken twice");
+        if (!v.has("passage") || !v.has("default_passage")) throw new IllegalArgumentException(at + ": needs 'passage' (what it reads otherwise) "
+                + "and 'default_passage' (what the recipe's own reading rests on)");
+        Recipe.Source passage = source(v.get("passage"), at), byDefault = source(v.get("default_passage"), at);
+        if (passage.quote() == null || byDefault.quote() == null) throw new IllegalArgumentException(at + ": its passages quote the text they read");
+        List<String> rows = strings(v.path("rows"));
+        if (rows.isEmpty()) throw new IllegalArgumentException(at + ": names no rows");
+        Map<String, JsonNode> settings = settings(v.path("settings"));
+        if (settings.isEmpty()) throw new IllegalArgumentException(at + ": gives no settings");
+        for (String row : rows) {
+            Recipe.MethodRow m = methods.stream().filter(x -> x.row().equals(row)).findFirst().orElseThrow(() -> new IllegalArgumentException(
+                    at + ": no row '" + row + "'; rows: " + methods.stream().map(Recipe.MethodRow::row).toList()));
+            if (m.method() == null) throw new IllegalArgumentException(at + ": row '" + row + "' has no method to run");
+            Map<String, JsonNode> own = run != null && "sweep".equals(run.how()) ? run.settings() : m.settings();
+            if (settings.entrySet().stream().allMatch(e -> e.getValue().equals(own.get(e.getKey())))) {
+                throw new IllegalArgumentException(at + ": its settings " + settings + " are row '" + row + "''s own: it changes nothing");
+            }
+        }
+        return new Recipe.Variant(name, req(v, "reads", at), passage, req(v, "default_reading", at), byDefault, rows, settings);
     }
 
     private static Recipe.Source source(JsonNode s, String where) {

@@ -169,10 +169,14 @@ public final class RecipePlan {
         }
     }
 
-    /** The command lines that run {@code r} into {@code outRoot/<recipe>/…}; columns that cannot run yet are named. */
+    /**
+     * The command lines that run {@code r} into {@code outRoot/<recipe>/…} ({@code outRoot/<recipe>-<variant>/…} for a variant,
+     * so that its runs never resume another reading's); columns that cannot run yet are named.
+     */
     public static List<Step> steps(Recipe r, DatasetCatalogue data, Config defaults, String outRoot) {
         List<Step> out = new ArrayList<>();
         List<EvalRun> runs = runs(r, data);
+        String root = outRoot + "/" + directory(r);
         for (Recipe.Benchmark b : r.benchmarks()) {
             if (b.data() == null) {
                 if (b.aggregate() == null) out.add(new Step(null, b.column() + ": not runnable yet" + (b.note() != null ? " (" + b.note() + ")" : "")));
@@ -180,7 +184,7 @@ public final class RecipePlan {
             }
             for (EvalRun run : runs) {
                 if (run.benchmark() != b) continue;
-                String dir = outRoot + "/" + r.id() + "/" + run.dir();
+                String dir = root + "/" + run.dir();
                 String note = run.standIn() == null ? null : b.column() + " has no public answers: its stand-in " + run.data()
                         + " is run instead (label every figure so)";
                 out.add(new Step("gam eval --data " + run.data() + " --methods " + String.join(",", run.methods()) + " --out " + dir
@@ -195,6 +199,9 @@ public final class RecipePlan {
         }
         return out;
     }
+
+    /** The directory a recipe's runs go to under a root: its id, and its variant's name when it is read as one. */
+    public static String directory(Recipe r) { return r.id() + (r.reading() == null ? "" : "-" + r.reading().name()); }
 
     private static boolean matches(String given, String name) {
         return name != null && given.strip().toLowerCase(Locale.ROOT).equals(name.toLowerCase(Locale.ROOT));

@@ -91,7 +91,7 @@ class PaperTableTest {
     @Test void aColumnNoOneKnowsHowToMeasureIsRefusedNamingIt() {
         Recipe t4 = recipes.require("dream-table4");
         Recipe odd = new Recipe(t4.id(), t4.paper(), t4.paperFile(), t4.table(), t4.title(), t4.metric(), t4.unit(), t4.compare(), t4.benchmarks(),
-                java.util.List.of("Latency (s)"), t4.methods(), t4.models(), java.util.List.of(), null, t4.missing());
+                java.util.List.of("Latency (s)"), t4.methods(), t4.models(), java.util.List.of(), null, t4.missing(), java.util.List.of(), null);
         assertThatThrownBy(() -> PaperTable.build(odd, "x", null, null, Map.of("LLM Debate", Map.of("MME", new PaperTable.Measured(1, 2, 3, 4, 5, 2))), Map.of()))
                 .hasMessageContaining("no way to measure its column 'Latency (s)'");
     }
