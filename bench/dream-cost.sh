@@ -22,12 +22,11 @@ out="target/dream-cost"; mkdir -p "$out"
 port="${GAM_BENCH_PORT:-18288}"
 if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then echo "bench/dream-cost.sh: port $port is in use (set GAM_BENCH_PORT)" >&2; exit 2; fi
 
+source bench/lib/eval-run.sh
+model=local # what answers: the built-in model, or the simulator with its image-token family
 run() { # name, methods, extra args...
   local name="$1" methods="$2"; shift 2
-  rm -rf "$out/$name" # this script's own output: a new run each time
-  echo "== $name: gam eval --methods $methods $*" >&2
-  ./gam eval --data "$data" --methods "$methods" --out "$out/$name" "$@" > "$out/$name.log" 2>&1 \
-    || { echo "bench/dream-cost.sh: the $name run failed; see $out/$name.log" >&2; exit 1; }
+  bench_eval "$model" "$out/$name" "$out/$name.log" "$data" "$methods" "$@"
 }
 run local debate,dream+debate,gam,dream+gam
 run local-skip debate,dream+debate --set dream.consensus_skips_debate=true
@@ -38,6 +37,7 @@ simulator() { # image-token family: (re)starts the simulator counting images as 
   if [[ -n "$sim" ]]; then kill "$sim" 2>/dev/null || true; wait "$sim" 2>/dev/null || true; fi
   ./gam bench serve-sim --port "$port" --latency-ms 0 --slots 64 --ceiling-seconds 0 --image-tokens "$1" > "$out/simulator-$1.log" 2>&1 &
   sim=$!
+  model="sim-$1"
   for _ in $(seq 1 120); do (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && return 0; sleep 0.5; done
   echo "bench/dream-cost.sh: the simulator did not start; see $out/simulator-$1.log" >&2; exit 1
 }
@@ -56,15 +56,21 @@ echo
 echo "## Image tokens of the demo's smallest and largest image at DREAM's scales, by family"
 echo
 java -cp "$cp" dev.gamagent.eval.BenchTables imagetokens 448x336 768x576
-java -cp "$cp" dev.gamagent.eval.BenchTables dream --image-tokens=qwen "built-in model=$out/local" \
+echo
+echo "## Where the tokens go"
+java -cp "$cp" dev.gamagent.eval.BenchTables dream --methods=debate,dream+debate,gam,dream+gam --image-tokens=qwen \
+  "built-in model=$out/local"
+java -cp "$cp" dev.gamagent.eval.BenchTables dream --methods=debate,dream+debate --image-tokens=qwen \
   "built-in model, dream.consensus_skips_debate=true=$out/local-skip"
-java -cp "$cp" dev.gamagent.eval.BenchTables dream --synthetic --image-tokens=qwen "simulator=$out/sim" \
+java -cp "$cp" dev.gamagent.eval.BenchTables dream --methods=debate,dream+debate,gam,dream+gam --synthetic --image-tokens=qwen \
+  "simulator=$out/sim"
+java -cp "$cp" dev.gamagent.eval.BenchTables dream --methods=debate,dream+debate --synthetic --image-tokens=qwen \
   "simulator, dream.consensus_skips_debate=true=$out/sim-skip"
 echo
 echo "## The ratio by model family (simulator, --image-tokens)"
 echo
 ratio_runs=("qwen=$out/sim")
 for f in "${families[@]}"; do ratio_runs+=("$f=$out/sim-$f"); done
-java -cp "$cp" dev.gamagent.eval.BenchTables dreamratios "${ratio_runs[@]}"
+java -cp "$cp" dev.gamagent.eval.BenchTables dreamratios --methods=debate,dream+debate,gam,dream+gam "${ratio_runs[@]}"
 echo
 echo "runs in $out/ (results.jsonl, summary.json, report.html each)"

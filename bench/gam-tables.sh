@@ -24,28 +24,33 @@ demo="gam-bench/src/main/resources/bench/demo.tsv"
 hard="$out/hard-$seed.tsv"
 ./gam bench generate --n "$n" --seed "$seed" --hard-fraction 1.0 --render classic --out "$hard" > /dev/null
 
+source bench/lib/eval-run.sh
 run() { # name, data, extra args...
   local name="$1" data="$2"; shift 2
-  rm -rf "$out/$name" # this script's own output: a new run each time
-  echo "== $name: gam eval --data $data --methods gam $*" >&2
-  ./gam eval --data "$data" --methods gam --out "$out/$name" "$@" > "$out/$name.log" 2>&1 \
-    || { echo "bench/gam-tables.sh: the $name run failed; see $out/$name.log" >&2; exit 1; }
+  bench_eval local "$out/$name" "$out/$name.log" "$data" gam "$@"
 }
 scoring=(); ablation=()
 for set in demo hard; do
   data="$demo"; [[ "$set" == hard ]] && data="$hard"
-  for s in content all answer-span; do run "$set-scoring-$s" "$data" --set "gam.scoring=$s"; scoring+=("$set, scoring=$s=$out/$set-scoring-$s"); done
+  for s in content all answer-span; do
+    # the default scoring (content) is the defaults' run, which other scripts share
+    if [[ "$s" == content ]]; then run "$set-scoring-$s" "$data"; else run "$set-scoring-$s" "$data" --set "gam.scoring=$s"; fi
+    label="$s"; [[ "$s" == content ]] && label="content (default)"
+    scoring+=("$set, scoring=$label=$out/$set-scoring-$s")
+  done
   ablation+=("$set, full gam=$out/$set-scoring-content")
   for a in no_uncertainty no_dynamic_weights no_debate fixed_rounds; do
     run "$set-$a" "$data" --set "gam.ablation.$a=true"; ablation+=("$set, $a=$out/$set-$a")
   done
 done
-echo "# gam on the built-in model, $(date -u +%Y-%m-%d): demo = $demo (60), hard = gam bench generate --n $n --seed $seed --hard-fraction 1.0 --render classic"
+echo "# gam on the built-in model, $(date -u +%Y-%m-%d): demo = $demo, hard = gam bench generate --n $n --seed $seed --hard-fraction 1.0 --render classic"
 echo
 echo "## Debate trigger rate by scoring"
-java -cp "$cp" dev.gamagent.eval.BenchTables methods "${scoring[@]}"
+echo
+java -cp "$cp" dev.gamagent.eval.BenchTables methods --methods=gam "${scoring[@]}"
 echo
 echo "## Ablations"
-java -cp "$cp" dev.gamagent.eval.BenchTables methods "${ablation[@]}"
+echo
+java -cp "$cp" dev.gamagent.eval.BenchTables methods --methods=gam "${ablation[@]}"
 echo
 echo "runs in $out/"

@@ -13,22 +13,23 @@ mvn -B -q -DskipTests -Dmaven.javadoc.skip=true -Dmaven.source.skip=true -pl gam
   -Dmdep.outputFile=target/test-classpath.txt -Dmdep.includeScope=test >&2
 cp="gam-eval/target/test-classes:gam-eval/target/classes:$(cat gam-eval/target/test-classpath.txt)"
 out="target/methods"; mkdir -p "$out"
+source bench/lib/eval-run.sh
 run() { # name, methods
-  rm -rf "$out/$1" # this script's own output: a new run each time
-  echo "== $1: gam eval --data $data --methods $2" >&2
-  ./gam eval --data "$data" --methods "$2" --out "$out/$1" > "$out/$1.log" 2>&1 \
-    || { echo "bench/methods.sh: the $1 run failed; see $out/$1.log" >&2; exit 1; }
+  bench_eval local "$out/$1" "$out/$1.log" "$data" "$2"
 }
-run comparators single,mad,div-mad,dwi,dream+div-mad,dream+dwi
+comparators=single,mad,div-mad,dwi,dream+div-mad,dream+dwi
+run comparators "$comparators"
 run dream dream+gam,dream+debate
 echo "# $(basename "$data") with the built-in model, $(date -u +%Y-%m-%d)"
 echo
 echo "## The papers' comparators (the eval table)"
+echo
 echo '```'
-sed -n '/^method /,/^$/p' "$out/comparators.log"
+sed -n '/^method /,/^$/p' "$out/comparators.log" | sed '/^$/d'
 echo '```'
 echo
 echo "## DREAM's branch shares"
-java -cp "$cp" dev.gamagent.eval.BenchTables branches "demo set=$out/dream"
+echo
+java -cp "$cp" dev.gamagent.eval.BenchTables branches --methods=dream+gam,dream+debate "$(basename "$data")=$out/dream"
 echo
 echo "runs in $out/"

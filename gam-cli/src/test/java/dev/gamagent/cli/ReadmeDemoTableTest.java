@@ -3,7 +3,6 @@ package dev.gamagent.cli;
 import dev.gamagent.testing.CommandRun;
 
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,10 +18,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Issue 26, item 8: the README's demo table is what {@code gam demo} prints. The demo runs here as a user runs it (the
  * built-in model on the bundled 60 questions, every method of the demo); the table's rows must match the README's
  * block column for column, except {@code s/q}, which is each method's measured time. When a change moves the demo's
- * figures, rerun {@code ./gam demo} and paste its table into the README (and say what moved it).
+ * figures, rerun {@code bench/doc-tables.sh} (it writes the README's block and every other table it regenerates) and say
+ * what moved it. The demo's run is {@link DemoRun}'s, shared with {@code DocTablesTest}.
  */
 class ReadmeDemoTableTest {
-    @TempDir Path dir;
 
     /** The table lines of the README's "What the demo prints" block: the header and one row per method. */
     static List<String> readmeTable() throws Exception {
@@ -61,11 +60,11 @@ class ReadmeDemoTableTest {
         List<String> readme = readmeTable();
         assertThat(readme).as("the README's demo table: a header and the demo's methods").hasSize(1 + DemoCommand.METHODS.size());
 
-        CommandRun run = CommandRun.of(new DemoCommand(), "--out", dir.toString());
+        CommandRun run = DemoRun.get().run();
         assertThat(run.code()).as(run.err()).isZero();
         List<String> printed = table(run.out());
         assertThat(withoutTime(printed)).as("README.md's demo table differs from what `gam demo` prints now:\n"
-                + String.join("\n", printed) + "\n(rerun ./gam demo and update the README's table and the text under it)")
+                + String.join("\n", printed) + "\n(run bench/doc-tables.sh, which rewrites the README's block, and update the text under it)")
                 .isEqualTo(withoutTime(readme));
     }
 }

@@ -39,24 +39,30 @@ import java.util.TreeMap;
  *                                                 call at temperature 0.7 (the first two samples of an {@code sc} run) and
  *                                                 the roles' errors pairwise
  * </pre>
- * {@code --synthetic}: the replies are the simulator's, so no accuracy is printed.
+ * {@code --synthetic}: the replies are the simulator's, so no accuracy is printed. {@code --methods=A,B}: only these methods'
+ * records and summaries (a run directory that {@code bench/doc-tables.sh} shares between scripts holds other methods too).
  */
 public final class BenchTables {
     private BenchTables() { }
 
     public static void main(String[] args) throws IOException {
         if (args.length < 2) {
-            System.err.println("usage: BenchTables methods|dream|dreamratios|branches|tiers|roles [--synthetic] [--image-tokens=FAMILY] [--max-pixels=N] LABEL=DIR ...");
+            System.err.println("usage: BenchTables methods|dream|dreamratios|branches|tiers|roles [--synthetic] [--methods=A,B] [--image-tokens=FAMILY] [--max-pixels=N] LABEL=DIR ...");
             System.exit(2);
         }
         boolean synthetic = Arrays.asList(args).contains("--synthetic");
         ImageTokens.Rule rule = ImageTokens.rule(Config.defaults().string("image.tokens"));
         long maxPixels = 0;
+        java.util.Set<String> only = java.util.Set.of();
         Map<String, Path> runs = new LinkedHashMap<>();
         for (String a : Arrays.copyOfRange(args, 1, args.length)) {
             if (a.equals("--synthetic")) continue;
             if (a.startsWith("--image-tokens=")) {
                 rule = ImageTokens.rule(a.substring("--image-tokens=".length()));
+                continue;
+            }
+            if (a.startsWith("--methods=")) {
+                only = java.util.Set.of(a.substring("--methods=".length()).split(","));
                 continue;
             }
             if (a.startsWith("--max-pixels=")) {
@@ -67,15 +73,21 @@ public final class BenchTables {
             runs.put(eq < 0 ? a : a.substring(0, eq), Path.of(eq < 0 ? a : a.substring(eq + 1)));
         }
         switch (args[0]) {
-            case "methods" -> methods(runs, System.out);
-            case "dream" -> { for (var e : runs.entrySet()) dream(e.getKey(), ResultStore.read(e.getValue()), synthetic, rule, maxPixels, System.out); }
-            case "dreamratios" -> dreamRatios(runs, System.out);
+            case "methods" -> methods(runs, only, System.out);
+            case "dream" -> { for (var e : runs.entrySet()) dream(e.getKey(), read(e.getValue(), only), synthetic, rule, maxPixels, System.out); }
+            case "dreamratios" -> dreamRatios(runs, only, System.out);
             case "imagetokens" -> imageTokens(List.copyOf(runs.keySet()), System.out);
-            case "branches" -> branches(runs, System.out);
-            case "tiers" -> tiers(runs, System.out);
+            case "branches" -> branches(runs, only, System.out);
+            case "tiers" -> tiers(runs, only, System.out);
             case "roles" -> roles(runs, System.out);
             default -> throw new IllegalArgumentException("unknown table '" + args[0] + "': methods, dream, dreamratios, branches, tiers or roles");
         }
+    }
+
+    /** A run's records, only those of the methods in {@code only} when it names any. */
+    static List<ResultRecord> read(Path dir, java.util.Set<String> only) {
+        List<ResultRecord> all = ResultStore.read(dir);
+        return only.isEmpty() ? all : all.stream().filter(r -> only.contains(r.method())).toList();
     }
 
     /** What one run answered: question id → {option (or answer), correct}; the run's only method (or {@code method}). */
@@ -176,12 +188,15 @@ public final class BenchTables {
     }
 
     /** One row per (run, method) from each run's {@code summary.json}. */
-    static void methods(Map<String, Path> runs, PrintStream out) throws IOException {
+    static void methods(Map<String, Path> runs, PrintStream out) throws IOException { methods(runs, java.util.Set.of(), out); }
+
+    static void methods(Map<String, Path> runs, java.util.Set<String> only, PrintStream out) throws IOException {
         out.println("| run | method | n | accuracy | debated | mean rounds | terminations | calls/q | prompt tokens/q | completion tokens/q | ECE |");
         out.println("|---|---|---|---|---|---|---|---|---|---|---|");
         for (var run : runs.entrySet()) {
             JsonNode metrics = Json.MAPPER.readTree(run.getValue().resolve("summary.json").toFile()).path("metrics");
             metrics.fields().forEachRemaining(e -> {
+                if (!only.isEmpty() && !only.contains(e.getKey())) return;
                 JsonNode m = e.getValue();
                 StringBuilder terms = new StringBuilder();
                 m.path("terminations").fields().forEachRemaining(t -> terms.append(terms.length() == 0 ? "" : ", ")
@@ -198,7 +213,7 @@ public final class BenchTables {
      * Accuracy per difficulty tier: {@code LABEL=DIR} where DIR holds the run and {@code DIR/data.tsv} the generated file it
      * ran on (its {@code difficulty} column); one row per (run, method).
      */
-    static void tiers(Map<String, Path> runs, PrintStream out) throws IOException {
+    static void tiers(Map<String, Path> runs, java.util.Set<String> only, PrintStream out) throws IOException {
         out.println("| run | method | easy | medium | hard | overall | debated |");
         out.println("|---|---|---|---|---|---|---|");
         for (var run : runs.entrySet()) {
@@ -212,7 +227,7 @@ public final class BenchTables {
                 if (f.length > Math.max(ix, dx)) tier.put(f[ix], f[dx]);
             }
             Map<String, List<ResultRecord>> byMethod = new LinkedHashMap<>();
-            for (ResultRecord r : ResultStore.read(run.getValue())) if (!r.isError()) byMethod.computeIfAbsent(r.method(), k -> new ArrayList<>()).add(r);
+            for (ResultRecord r : read(run.getValue(), only)) if (!r.isError()) byMethod.computeIfAbsent(r.method(), k -> new ArrayList<>()).add(r);
             for (var e : byMethod.entrySet()) {
                 StringBuilder row = new StringBuilder("| " + run.getKey() + " | `" + e.getKey() + "` |");
                 for (String t : List.of("easy", "medium", "hard")) {
@@ -228,12 +243,14 @@ public final class BenchTables {
     }
 
     /** DREAM's branch shares per dream method and run. */
-    static void branches(Map<String, Path> runs, PrintStream out) {
+    static void branches(Map<String, Path> runs, PrintStream out) { branches(runs, java.util.Set.of(), out); }
+
+    static void branches(Map<String, Path> runs, java.util.Set<String> only, PrintStream out) {
         out.println("| run | method | n | StaticAll | PerAgent | MixRes | ConflictMixRes | every readable probe agreed | debate skipped | accuracy | calls/q |");
         out.println("|---|---|---|---|---|---|---|---|---|---|---|");
         for (var run : runs.entrySet()) {
             Map<String, List<ResultRecord>> byMethod = new TreeMap<>();
-            for (ResultRecord r : ResultStore.read(run.getValue())) if (!r.isError() && r.method().startsWith("dream+")) byMethod.computeIfAbsent(r.method(), k -> new ArrayList<>()).add(r);
+            for (ResultRecord r : read(run.getValue(), only)) if (!r.isError() && r.method().startsWith("dream+")) byMethod.computeIfAbsent(r.method(), k -> new ArrayList<>()).add(r);
             for (var e : byMethod.entrySet()) {
                 List<ResultRecord> rs = e.getValue();
                 int n = rs.size();
@@ -419,7 +436,7 @@ public final class BenchTables {
     static final List<String> FAMILIES = List.of("qwen", "qwen-vlmevalkit", "internvl", "internvl-vlmevalkit", "gemma3", "llava-next", "openai");
 
     /** Each family's tokens for one image of each size ({@code WxH}) at DREAM's scales 0.5, 1 and 2 (no pixel cap). */
-    static void imageTokens(List<String> sizes, PrintStream out) {
+    public static void imageTokens(List<String> sizes, PrintStream out) {
         StringBuilder head = new StringBuilder("| family (`--image-tokens`) |"), rule = new StringBuilder("|---|");
         List<int[]> wh = new ArrayList<>();
         for (String s : sizes) {
@@ -454,12 +471,12 @@ public final class BenchTables {
      * One row per run (its label names the image-token family it ran under): `debate`-like inner method and its DREAM
      * wrapper's prompt tokens per question, their ratio, and the probe round's own calls beside the inner debate.
      */
-    static void dreamRatios(Map<String, Path> runs, PrintStream out) {
+    static void dreamRatios(Map<String, Path> runs, java.util.Set<String> only, PrintStream out) {
         out.println("| run | method | inner prompt tokens/q | DREAM prompt tokens/q | ratio | probe round (own calls) / inner | debate inside DREAM / inner |");
         out.println("|---|---|---|---|---|---|---|");
         for (var run : runs.entrySet()) {
             Map<String, List<ResultRecord>> byMethod = new TreeMap<>();
-            for (ResultRecord r : ResultStore.read(run.getValue())) if (!r.isError()) byMethod.computeIfAbsent(r.method(), k -> new ArrayList<>()).add(r);
+            for (ResultRecord r : read(run.getValue(), only)) if (!r.isError()) byMethod.computeIfAbsent(r.method(), k -> new ArrayList<>()).add(r);
             for (String dm : byMethod.keySet()) {
                 if (!dm.startsWith("dream+") || !byMethod.containsKey(dm.substring("dream+".length()))) continue;
                 List<ResultRecord> d = byMethod.get(dm), b = byMethod.get(dm.substring("dream+".length()));

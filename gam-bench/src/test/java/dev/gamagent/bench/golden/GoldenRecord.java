@@ -41,12 +41,24 @@ public final class GoldenRecord {
             System.exit(2);
         }
         List<String> lines = normalise(Path.of(args[0]));
-        byte[] text = (String.join("\n", lines) + "\n").getBytes(StandardCharsets.UTF_8);
+        byte[] text = record(lines);
         // Java's gzip header holds no time of writing: the same record gives the same file
         try (OutputStream out = new GZIPOutputStream(Files.newOutputStream(Path.of(args[1])))) {
             out.write(text);
         }
         System.out.println(sha256(text) + "  " + lines.size() + " lines  " + args[0]);
+    }
+
+    /**
+     * The SHA-256 that {@code bench/golden.sh} records for a run's {@code results.jsonl} (the record's bytes before gzip):
+     * what {@code bench/doc-tables.sh} stamps on the tables it regenerates and {@code DocTablesTest} recomputes.
+     */
+    public static String sha256Of(Path results) throws IOException {
+        return sha256(record(normalise(results)));
+    }
+
+    private static byte[] record(List<String> lines) {
+        return (String.join("\n", lines) + "\n").getBytes(StandardCharsets.UTF_8);
     }
 
     /** The file's records, normalised and in a fixed order. */
