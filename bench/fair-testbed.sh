@@ -9,9 +9,11 @@
 # baseline) and prints the personas against the plain call (BenchTables roles: accuracy, Δ with Newcombe's interval
 # and McNemar's p, answers that differ, errors shared; two samples of the plain call from the `sc` run beside them);
 # with --gam-scoring it also runs `gam` with `gam.scoring=all` (the paper's Φ_gen over every generated token) and
-# prints GAM's trigger rate, rounds and terminations under both scorings (BenchTables methods).
+# prints GAM's trigger rate, rounds and terminations under both scorings (BenchTables methods); with --zoom it also runs
+# `gam` with `gam.zoom=true` (the controller sends each critic a zoomed crop of every disputed claim's region) and
+# prints it beside the default.
 # Usage: bench/fair-testbed.sh [--n N] [--heldout SEED] [--heldout-n N] [--heldout-hard F] [--methods LIST] [--no-rates]
-#                              [--roles] [--gam-scoring] [--reuse] SEED ...
+#                              [--roles] [--gam-scoring] [--zoom] [--reuse] SEED ...
 #   --no-rates: leave out the `sc` run with 10 samples and the low-level rates (the methods' tables only)
 #   --heldout-hard F: the held-out set's hard fraction (0–1; default 0.5); "legacy" writes the first measurements'
 #   easy-only set (HeldOutScenes write without a fraction)
@@ -20,7 +22,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
-n=300; heldout=""; heldout_n=120; heldout_hard=0.5; reuse=""; rates_too=1; roles=""; gam_scoring=""
+n=300; heldout=""; heldout_n=120; heldout_hard=0.5; reuse=""; rates_too=1; roles=""; gam_scoring=""; zoom=""
 role_names="scene ocr relational object attribute"
 methods="single,sc,vote,debate,mad,dmad,chateval,dwi,gam,dream+debate,dream+gam"
 seeds=()
@@ -35,6 +37,7 @@ while [[ $# -gt 0 ]]; do
     --no-rates) rates_too=""; shift ;;
     --roles) roles=1; shift ;;
     --gam-scoring) gam_scoring=1; shift ;;
+    --zoom) zoom=1; shift ;;
     -*) echo "bench/fair-testbed.sh: unknown option $1" >&2; exit 2 ;;
     *) seeds+=("$1"); shift ;;
   esac
@@ -157,6 +160,19 @@ measure() { # label data.tsv command-to-show
           + " | \(pct(.U_sys > 0.5 or .conflict > 0.6)) | \(pct(.U_sys > 0.35 or .conflict > 0.45)) | \(pct(.U_sys > 0.35)) | \(pct(.conflict > 0.45)) |"' \
         "$dir/${sc#*:}/results.jsonl"
     done
+    echo
+  fi
+  if [[ -n "$zoom" ]]; then
+    if [[ -n "$reuse" && -f "$dir/gam-zoom/summary.json" ]]; then
+      echo "== $label: reusing the finished run in $dir/gam-zoom" >&2
+    else
+      echo "== $label: gam eval --methods gam --set gam.zoom=true" >&2
+      ./gam eval --data "$data" --methods gam --set gam.zoom=true --out "$dir/gam-zoom" > "$dir/gam-zoom.log" 2>&1 \
+        || { echo "bench/fair-testbed.sh: the $label gam.zoom=true run failed; see $dir/gam-zoom.log" >&2; exit 1; }
+    fi
+    echo "GAM with the controller's zoomed crops (\`gam.zoom=true\`) beside the default (off; BenchTables methods):"
+    echo
+    "$java_bin" -cp "$cp_eval" dev.gamagent.eval.BenchTables methods "$label, zoom off=$dir/all" "$label, zoom on=$dir/gam-zoom" | awk -F'|' 'NR <= 2 || $3 ~ /`gam`/'
     echo
   fi
 }
