@@ -57,6 +57,18 @@ java_bin="${GAM_JAVA:-java}"
 out="target/fair-testbed"; mkdir -p "$out"
 rates=()
 
+# one extra run of a set: METHOD with one setting into DIR/SUB (read again, not rerun, with --reuse once finished)
+one_run() { # label data.tsv dir sub method setting
+  local label="$1" data="$2" dir="$3" sub="$4" method="$5" setting="$6"
+  if [[ -n "$reuse" && -f "$dir/$sub/summary.json" ]]; then
+    echo "== $label: reusing the finished run in $dir/$sub" >&2
+  else
+    echo "== $label: gam eval --methods $method --set $setting" >&2
+    ./gam eval --data "$data" --methods "$method" --set "$setting" --out "$dir/$sub" > "$dir/$sub.log" 2>&1 \
+      || { echo "bench/fair-testbed.sh: the $label $setting run failed; see $dir/$sub.log" >&2; exit 1; }
+  fi
+}
+
 # one data file: every method (defaults), then sc with 10 samples for the sample-disagreement rate
 measure() { # label data.tsv command-to-show
   local label="$1" data="$2" how="$3" dir="$out/$1"
@@ -120,13 +132,7 @@ measure() { # label data.tsv command-to-show
   if [[ -n "$roles" ]]; then
     local role_args=("plain=$dir/all")
     for r in $role_names; do
-      if [[ -n "$reuse" && -f "$dir/role-$r/summary.json" ]]; then
-        echo "== $label: reusing the finished run in $dir/role-$r" >&2
-      else
-        echo "== $label: gam eval --methods single --set single.role=$r" >&2
-        ./gam eval --data "$data" --methods single --set "single.role=$r" --out "$dir/role-$r" > "$dir/role-$r.log" 2>&1 \
-          || { echo "bench/fair-testbed.sh: the $label single.role=$r run failed; see $dir/role-$r.log" >&2; exit 1; }
-      fi
+      one_run "$label" "$data" "$dir" "role-$r" single "single.role=$r"
       role_args+=("$r=$dir/role-$r")
     done
     [[ -z "$rates_too" ]] || role_args+=("samples=$dir/sc10")
@@ -136,13 +142,7 @@ measure() { # label data.tsv command-to-show
     echo
   fi
   if [[ -n "$gam_scoring" ]]; then
-    if [[ -n "$reuse" && -f "$dir/gam-all/summary.json" ]]; then
-      echo "== $label: reusing the finished run in $dir/gam-all" >&2
-    else
-      echo "== $label: gam eval --methods gam --set gam.scoring=all" >&2
-      ./gam eval --data "$data" --methods gam --set gam.scoring=all --out "$dir/gam-all" > "$dir/gam-all.log" 2>&1 \
-        || { echo "bench/fair-testbed.sh: the $label gam.scoring=all run failed; see $dir/gam-all.log" >&2; exit 1; }
-    fi
+    one_run "$label" "$data" "$dir" gam-all gam gam.scoring=all
     echo "GAM's debate under content scoring (the default) and all-token scoring (\`gam.scoring=all\`; BenchTables methods):"
     echo
     "$java_bin" -cp "$cp_eval" dev.gamagent.eval.BenchTables methods "content=$dir/all" "all=$dir/gam-all" | awk -F'|' 'NR <= 2 || $3 ~ /`gam`/'
@@ -163,13 +163,7 @@ measure() { # label data.tsv command-to-show
     echo
   fi
   if [[ -n "$zoom" ]]; then
-    if [[ -n "$reuse" && -f "$dir/gam-zoom/summary.json" ]]; then
-      echo "== $label: reusing the finished run in $dir/gam-zoom" >&2
-    else
-      echo "== $label: gam eval --methods gam --set gam.zoom=true" >&2
-      ./gam eval --data "$data" --methods gam --set gam.zoom=true --out "$dir/gam-zoom" > "$dir/gam-zoom.log" 2>&1 \
-        || { echo "bench/fair-testbed.sh: the $label gam.zoom=true run failed; see $dir/gam-zoom.log" >&2; exit 1; }
-    fi
+    one_run "$label" "$data" "$dir" gam-zoom gam gam.zoom=true
     echo "GAM with the controller's zoomed crops (\`gam.zoom=true\`) beside the default (off; BenchTables methods):"
     echo
     "$java_bin" -cp "$cp_eval" dev.gamagent.eval.BenchTables methods "$label, zoom off=$dir/all" "$label, zoom on=$dir/gam-zoom" | awk -F'|' 'NR <= 2 || $3 ~ /`gam`/'

@@ -110,31 +110,29 @@ final class Critic {
         boolean text = family instanceof QuestionFamily.Text || family instanceof QuestionFamily.Chart;
         // Only where the answer rests on one object or one text is the claim's region the place to look.
         boolean local = family instanceof QuestionFamily.Text || family instanceof QuestionFamily.Color || family instanceof QuestionFamily.Shape;
-        switch (check) {
-            case COMPLETENESS -> {
-                Sight s = perception.sight(image);
-                return new Look(s.view(Sight.Reader.V3, Sight.Segmentation.CORES, 0, text),
-                        "the whole image as sent (second reader, touching objects split)");
-            }
-            case LOGIC -> {
-                if (crop != null && local) {
-                    return new Look(perception.sight(crop).view(Sight.Reader.V3, Sight.Segmentation.CORES, 0, text),
-                            String.format(Locale.ROOT, "the zoomed crop sent (%dx%d)", crop.width(), crop.height()));
-                }
-                Region r = claimed == null || !local ? Region.FULL : atLeast(claimed.expand(0.5), image, 48);
-                Perception v = perception.sight(image).view(Sight.Reader.V3, Sight.Segmentation.CORES, 0, text).attend(r);
-                return new Look(v, r.equals(Region.FULL) ? "the whole image as sent" : "region " + r + " with its surroundings, as sent");
-            }
-            default -> {
-                if (crop != null && local) {
-                    return new Look(perception.sight(crop).view(Sight.Reader.V4, Sight.Segmentation.CORES, 0, text),
-                            String.format(Locale.ROOT, "the zoomed crop sent (%dx%d)", crop.width(), crop.height()));
-                }
-                Region r = claimed == null || !local ? Region.FULL : atLeast(claimed.expand(0.15), image, 24);
-                Perception v = perception.sight(image).view(Sight.Reader.V4, Sight.Segmentation.CORES, 0, text).attend(r);
-                return new Look(v, r.equals(Region.FULL) ? "the whole image as sent" : "region " + r + ", as sent");
-            }
+        // the logic checker: the claim's region with as much context again around it; the fact checker: the region
+        return switch (check) {
+            case COMPLETENESS -> new Look(perception.sight(image).view(Sight.Reader.V3, Sight.Segmentation.CORES, 0, text),
+                    "the whole image as sent (second reader, touching objects split)");
+            case LOGIC -> claimLook(Sight.Reader.V3, claimed, image, crop, local, text, 0.5, 48, " with its surroundings");
+            default -> claimLook(Sight.Reader.V4, claimed, image, crop, local, text, 0.15, 24, "");
+        };
+    }
+
+    /**
+     * A look at what a claim rests on with {@code reader} and the core segmenter: the zoomed crop the controller sent
+     * for it, if any (read as sent), else its region in the image as sent ({@code margin} of its size around it, at
+     * least {@code minPx}), or the whole image where the answer does not rest on one object or text.
+     */
+    private Look claimLook(Sight.Reader reader, Region claimed, Picture image, Picture crop, boolean local, boolean text,
+                           double margin, int minPx, String context) {
+        if (crop != null && local) {
+            return new Look(perception.sight(crop).view(reader, Sight.Segmentation.CORES, 0, text),
+                    String.format(Locale.ROOT, "the zoomed crop sent (%dx%d)", crop.width(), crop.height()));
         }
+        Region r = claimed == null || !local ? Region.FULL : atLeast(claimed.expand(margin), image, minPx);
+        Perception v = perception.sight(image).view(reader, Sight.Segmentation.CORES, 0, text).attend(r);
+        return new Look(v, r.equals(Region.FULL) ? "the whole image as sent" : "region " + r + context + ", as sent");
     }
 
     /**
