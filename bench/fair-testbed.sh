@@ -69,6 +69,9 @@ one_run() { # label data.tsv dir sub method setting
   fi
 }
 
+# `gam`'s rows of BenchTables methods over LABEL=DIR runs: accuracy, debates, rounds, terminations, tokens
+gam_rows() { "$java_bin" -cp "$cp_eval" dev.gamagent.eval.BenchTables methods "$@" | awk -F'|' 'NR <= 2 || $3 ~ /`gam`/'; }
+
 # one data file: every method (defaults), then sc with 10 samples for the sample-disagreement rate
 measure() { # label data.tsv command-to-show
   local label="$1" data="$2" how="$3" dir="$out/$1"
@@ -145,7 +148,7 @@ measure() { # label data.tsv command-to-show
     one_run "$label" "$data" "$dir" gam-all gam gam.scoring=all
     echo "GAM's debate under content scoring (the default) and all-token scoring (\`gam.scoring=all\`; BenchTables methods):"
     echo
-    "$java_bin" -cp "$cp_eval" dev.gamagent.eval.BenchTables methods "content=$dir/all" "all=$dir/gam-all" | awk -F'|' 'NR <= 2 || $3 ~ /`gam`/'
+    gam_rows "content=$dir/all" "all=$dir/gam-all"
     echo
     # the trigger rule at the paper's thresholds too (θ_U 0.35, θ_C 0.45: GAM-Agent's 82 % trigger rate), from each
     # question's round 0 (U_sys and C as recorded in the trace; the rule is U_sys > θ_U or C > θ_C)
@@ -166,7 +169,7 @@ measure() { # label data.tsv command-to-show
     one_run "$label" "$data" "$dir" gam-zoom gam gam.zoom=true
     echo "GAM with the controller's zoomed crops (\`gam.zoom=true\`) beside the default (off; BenchTables methods):"
     echo
-    "$java_bin" -cp "$cp_eval" dev.gamagent.eval.BenchTables methods "$label, zoom off=$dir/all" "$label, zoom on=$dir/gam-zoom" | awk -F'|' 'NR <= 2 || $3 ~ /`gam`/'
+    gam_rows "$label, zoom off=$dir/all" "$label, zoom on=$dir/gam-zoom"
     echo
   fi
 }

@@ -2,6 +2,7 @@ package dev.gamagent.reliability;
 
 import dev.gamagent.eval.data.FileServer;
 import dev.gamagent.testing.CommandRun;
+import dev.gamagent.testing.http.CountingListener;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -10,10 +11,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,7 +19,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -111,33 +107,9 @@ class HostileMirrorTest {
         }
     }
 
-    /** A listener that counts the connections it gets. */
-    private static final class Listener implements AutoCloseable {
-        final ServerSocket socket = new ServerSocket();
-        final AtomicInteger accepted = new AtomicInteger();
-
-        Listener(String address) throws IOException {
-            socket.bind(new InetSocketAddress(InetAddress.getByName(address), 0));
-            Thread t = new Thread(() -> {
-                while (!socket.isClosed()) {
-                    try (Socket s = socket.accept()) {
-                        accepted.incrementAndGet();
-                    } catch (IOException closed) {
-                        return;
-                    }
-                }
-            });
-            t.setDaemon(true);
-            t.start();
-        }
-
-        int port() { return socket.getLocalPort(); }
-
-        @Override public void close() throws IOException { socket.close(); }
-    }
 
     @Test @Order(4) void redirectsToAddressesThatAreNotPublicOrToHostsNotAllowedAreRefusedBeforeConnecting() throws Exception {
-        try (FileServer mirror = new FileServer(); Listener loopback2 = new Listener("127.0.0.2"); Listener loopback1 = new Listener("127.0.0.1")) {
+        try (FileServer mirror = new FileServer(); CountingListener loopback2 = new CountingListener("127.0.0.2"); CountingListener loopback1 = new CountingListener("127.0.0.1")) {
             Map<String, String> targets = new LinkedHashMap<>();
             targets.put("the cloud's metadata address", "http://169.254.169.254/latest/meta-data/");
             targets.put("another loopback address, a server listening", "http://127.0.0.2:" + loopback2.port() + "/PathVQA_VAL.tsv");
@@ -152,8 +124,8 @@ class HostileMirrorTest {
                 assertThat(dataDirectory(data)).isEmpty();
                 ROWS.put("302 to " + t.getKey(), new String[]{"exit 1, no connection made", shown(e, mirror, data, loopback1.port(), loopback2.port())});
             }
-            assertThat(loopback2.accepted).as("nothing connected to 127.0.0.2").hasValue(0);
-            assertThat(loopback1.accepted).as("nothing connected to the other server on 127.0.0.1").hasValue(0);
+            assertThat(loopback2.accepted()).as("nothing connected to 127.0.0.2").hasValue(0);
+            assertThat(loopback1.accepted()).as("nothing connected to the other server on 127.0.0.1").hasValue(0);
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.gamagent.eval.data;
 
 import dev.gamagent.config.Config;
+import dev.gamagent.testing.http.CountingListener;
 import dev.gamagent.util.Json;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -13,9 +14,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,7 +22,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -127,27 +124,6 @@ class DownloadDefenceTest {
     }
 
     /** A listener on 127.0.0.2 that counts the connections it is given. */
-    private static final class Listener implements AutoCloseable {
-        final ServerSocket socket = new ServerSocket();
-        final AtomicInteger accepted = new AtomicInteger();
-
-        Listener() throws IOException {
-            socket.bind(new InetSocketAddress(InetAddress.getByName("127.0.0.2"), 0));
-            Thread t = new Thread(() -> {
-                while (!socket.isClosed()) {
-                    try (Socket s = socket.accept()) {
-                        accepted.incrementAndGet();
-                    } catch (IOException closed) {
-                        return;
-                    }
-                }
-            });
-            t.setDaemon(true);
-            t.start();
-        }
-
-        @Override public void close() throws IOException { socket.close(); }
-    }
 
     @ParameterizedTest(name = "302 to {0}")
     @CsvSource(delimiter = '|', textBlock = """
@@ -162,15 +138,15 @@ class DownloadDefenceTest {
             file:///etc/passwd                       | 'file:' URLs are not http: or https: URLs
             """)
     void aRedirectToAnAddressThatIsNotPublicOrToAHostNotAllowedIsRefusedWithoutConnecting(String target, String why) throws Exception {
-        try (Listener other = new Listener()) {
-            String to = target.replace("PORT2", Integer.toString(other.socket.getLocalPort()));
+        try (CountingListener other = new CountingListener("127.0.0.2")) {
+            String to = target.replace("PORT2", Integer.toString(other.port()));
             server.redirect("/Open_VAL.tsv", to);
             long t0 = System.nanoTime();
             DataException e = catchThrowableOfType(() -> files(server.base(), Config.defaults()).resolve("Open_VAL"), DataException.class);
             assertThat(e.getMessage()).isEqualTo("download of " + server.base() + "/Open_VAL.tsv refused: the server redirected it to " + to
                     + ", and " + why + "; nothing was fetched from there");
             assertThat((System.nanoTime() - t0) / 1_000_000).as("no connection was tried").isLessThan(3000);
-            assertThat(other.accepted).as("nothing connected to the other address").hasValue(0);
+            assertThat(other.accepted()).as("nothing connected to the other address").hasValue(0);
             assertThat(dataDirectory()).isEmpty();
         }
     }
