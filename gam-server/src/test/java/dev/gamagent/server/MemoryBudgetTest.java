@@ -78,20 +78,34 @@ class MemoryBudgetTest {
         MemoryBudget.Reservation holder = b.reservation();
         holder.admit(100 * MB, "a body", in(0));
         List<String> order = new CopyOnWriteArrayList<>();
+        java.util.concurrent.CountDownLatch bigDone = new java.util.concurrent.CountDownLatch(1);
+        // big and small cannot be admitted together (96 + 5 > 100): whichever is admitted first holds its bytes
+        // until the test lets it go, so the order they are recorded in is the order they were admitted in
         CompletableFuture<Void> big = CompletableFuture.runAsync(() -> {
-            b.reservation().admit(90 * MB, "big", in(30));
-            order.add("big");
+            try (MemoryBudget.Reservation r = b.reservation()) {
+                r.admit(96 * MB, "big", in(30));
+                order.add("big");
+                bigDone.await(30, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         });
         until(() -> b.waiting() == 1);
         CompletableFuture<Void> small = CompletableFuture.runAsync(() -> {
-            b.reservation().admit(5 * MB, "small", in(30));
-            order.add("small");
+            try (MemoryBudget.Reservation r = b.reservation()) {
+                r.admit(5 * MB, "small", in(30));
+                order.add("small");
+            }
         });
         until(() -> b.waiting() == 2);
         holder.close();
+        until(() -> !order.isEmpty());
+        assertThat(order).as("the small one does not pass the big one that came first").containsExactly("big");
+        assertThat(b.waiting()).as("the small one waits while the big one holds its bytes").isEqualTo(1);
+        bigDone.countDown();
         big.get(30, TimeUnit.SECONDS);
         small.get(30, TimeUnit.SECONDS);
-        assertThat(order).as("the small one does not pass the big one that came first").containsExactly("big", "small");
+        assertThat(order).containsExactly("big", "small");
     }
 
     @Test void aRequestLargerThanTheWholeBudgetRunsAloneOnceTheOthersAreDone() throws Exception {
