@@ -122,7 +122,7 @@ public final class ModelServerSimulator implements AutoCloseable {
         }
         long prompt = r.promptTokens(settings.imageTokens());
         byte[] body = SimulatedReply.body("chatcmpl-sim-" + ids.incrementAndGet(), r.model() == null ? settings.model() : r.model(),
-                r, choices, prompt);
+                System.currentTimeMillis() / 1000, r, choices, prompt);
         admit(new Pending(ex, body, settings.latencyNanos(prompt, completionTokens)));
     }
 

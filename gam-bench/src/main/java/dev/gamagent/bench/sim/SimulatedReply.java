@@ -263,15 +263,15 @@ final class SimulatedReply {
         return sb.length() > 0 ? sb.toString() : text;
     }
 
-    /** The chat.completion body for {@code choices}, in OpenAI's shape. */
-    static byte[] body(String id, String model, SimulatedRequest r, List<Choice> choices, long promptTokens) {
+    /** The chat.completion body for {@code choices}, in OpenAI's shape; {@code created} in seconds since the epoch. */
+    static byte[] body(String id, String model, long created, SimulatedRequest r, List<Choice> choices, long promptTokens) {
         ByteArrayOutputStream out = new ByteArrayOutputStream(2048);
         try (JsonGenerator g = Json.MAPPER.getFactory().createGenerator(out)) {
             long completion = 0;
             g.writeStartObject();
             g.writeStringField("id", id);
             g.writeStringField("object", "chat.completion");
-            g.writeNumberField("created", System.currentTimeMillis() / 1000);
+            g.writeNumberField("created", created);
             g.writeStringField("model", model);
             g.writeStringField("system_fingerprint", "gam-bench-serve-sim");
             g.writeArrayFieldStart("choices");
