@@ -1,9 +1,6 @@
 package dev.gamagent.local;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.NullNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.gamagent.backend.Backend;
@@ -12,9 +9,10 @@ import dev.gamagent.backend.ChatMessage;
 import dev.gamagent.backend.ChatRequest;
 import dev.gamagent.backend.ChatResult;
 import dev.gamagent.backend.Choice;
-import dev.gamagent.backend.TokenLogprob;
 import dev.gamagent.backend.openai.ChatCompletionReader;
+import dev.gamagent.backend.openai.ChatCompletionReply;
 import dev.gamagent.backend.openai.ChatCompletionRequest;
+import dev.gamagent.backend.openai.ChatCompletionWriter;
 import dev.gamagent.image.DecodeBudget;
 import dev.gamagent.image.ImageException;
 import dev.gamagent.image.ImageLoader;
@@ -94,14 +92,7 @@ public final class LocalChatServer implements AutoCloseable {
     }
 
     private void models(HttpExchange ex) throws IOException {
-        ObjectNode o = Json.MAPPER.createObjectNode();
-        o.put("object", "list");
-        ObjectNode m = o.putArray("data").addObject();
-        m.put("id", model);
-        m.put("object", "model");
-        m.put("created", 0);
-        m.put("owned_by", "gam-agent");
-        send(ex, 200, o);
+        send(ex, 200, ChatCompletionReply.ModelList.of(List.of(model), "gam-agent"));
     }
 
     private void completions(HttpExchange ex) throws IOException {
@@ -127,7 +118,7 @@ public final class LocalChatServer implements AutoCloseable {
                 send(ex, 413 == tooLargeStatus(e) ? 413 : 400, error(e.getMessage(), "invalid_request_error"));
                 return;
             }
-            ObjectNode answer;
+            ChatCompletionReply.Completion answer;
             try {
                 answer = response(backend.chat(req), req);
             } catch (BackendException.InvalidRequest e) {
@@ -242,60 +233,15 @@ public final class LocalChatServer implements AutoCloseable {
         }
     }
 
-    ObjectNode response(ChatResult r, ChatRequest req) {
-        ObjectNode o = Json.MAPPER.createObjectNode();
-        o.put("id", "chatcmpl-" + ids.incrementAndGet());
-        o.put("object", "chat.completion");
-        o.put("created", System.currentTimeMillis() / 1000);
-        o.put("model", model);
-        ArrayNode choices = o.putArray("choices");
-        int idx = 0;
-        for (Choice c : r.choices()) {
-            ObjectNode ch = choices.addObject();
-            ch.put("index", idx++);
-            ch.put("finish_reason", c.finishReason());
-            ObjectNode msg = ch.putObject("message");
-            msg.put("role", "assistant");
-            msg.put("content", c.text());
-            if (!req.logprobs()) {
-                ch.putNull("logprobs");
-                continue;
-            }
-            ObjectNode lp = ch.putObject("logprobs");
-            ArrayNode content = lp.putArray("content");
-            for (TokenLogprob t : c.logprobs()) {
-                ObjectNode tn = content.addObject();
-                tn.put("token", t.token());
-                tn.put("logprob", t.logprob());
-                bytes(tn, t.token());
-                ArrayNode top = tn.putArray("top_logprobs");
-                for (TokenLogprob.Alternative a : t.top()) {
-                    ObjectNode an = top.addObject();
-                    an.put("token", a.token());
-                    an.put("logprob", a.logprob());
-                    bytes(an, a.token());
-                }
-            }
-            lp.putNull("refusal");
-        }
-        ObjectNode usage = o.putObject("usage");
-        usage.put("prompt_tokens", r.usage().promptTokens());
-        usage.put("completion_tokens", r.usage().completionTokens());
-        usage.put("total_tokens", r.usage().promptTokens() + r.usage().completionTokens());
-        return o;
+    ChatCompletionReply.Completion response(ChatResult r, ChatRequest req) {
+        List<ChatCompletionReply.CompletionChoice> choices = new ArrayList<>();
+        for (Choice c : r.choices()) choices.add(ChatCompletionReply.CompletionChoice.of(choices.size(), c, req.logprobs()));
+        return new ChatCompletionReply.Completion("chatcmpl-" + ids.incrementAndGet(), System.currentTimeMillis() / 1000, model, null, choices,
+                ChatCompletionReply.TokenUsage.of(r.usage().promptTokens(), r.usage().completionTokens()), null);
     }
 
-    private static void bytes(ObjectNode n, String token) {
-        ArrayNode b = n.putArray("bytes");
-        for (byte x : token.getBytes(StandardCharsets.UTF_8)) b.add(x & 0xff);
-    }
-
-    private static ObjectNode error(String message, String type) {
-        ObjectNode o = Json.MAPPER.createObjectNode();
-        ObjectNode e = o.putObject("error");
-        e.put("message", message);
-        e.put("type", type);
-        return o;
+    private static ChatCompletionReply.ErrorReply error(String message, String type) {
+        return ChatCompletionReply.ErrorReply.of(message, type, null);
     }
 
     /**
@@ -304,43 +250,28 @@ public final class LocalChatServer implements AutoCloseable {
      * an empty delta and the finish reason, then {@code data: [DONE]}. The model answers in one piece, so the text is one
      * delta; no usage chunk is sent ({@code stream_options} is not read).
      */
-    private static void sendEvents(HttpExchange ex, ObjectNode answer) throws IOException {
+    private static void sendEvents(HttpExchange ex, ChatCompletionReply.Completion answer) throws IOException {
         ex.getResponseHeaders().set("Content-Type", "text/event-stream; charset=utf-8");
         ex.getResponseHeaders().set("Cache-Control", "no-cache");
         ex.sendResponseHeaders(200, 0);
         try (OutputStream out = ex.getResponseBody()) {
-            for (JsonNode choice : answer.path("choices")) {
-                ObjectNode text = Json.MAPPER.createObjectNode().put("role", "assistant");
-                text.set("content", choice.path("message").path("content"));
-                event(out, chunk(answer, choice, text, choice.path("logprobs"), NullNode.getInstance()));
-                event(out, chunk(answer, choice, Json.MAPPER.createObjectNode(), NullNode.getInstance(), choice.path("finish_reason")));
+            for (ChatCompletionReply.CompletionChoice c : answer.choices()) {
+                event(out, ChatCompletionReply.Chunk.of(answer.id(), answer.created(), answer.model(), new ChatCompletionReply.ChunkChoice(c.index(),
+                        ChatCompletionReply.Delta.first(c.message().content()), c.logprobs(), null)));
+                event(out, ChatCompletionReply.Chunk.of(answer.id(), answer.created(), answer.model(), new ChatCompletionReply.ChunkChoice(c.index(),
+                        ChatCompletionReply.Delta.none(), null, c.finishReason())));
             }
-            out.write("data: [DONE]\n\n".getBytes(StandardCharsets.UTF_8));
+            out.write(ChatCompletionWriter.DONE.getBytes(StandardCharsets.UTF_8));
         }
     }
 
-    /** One {@code chat.completion.chunk} of {@code answer}'s stream, for one of its choices. */
-    private static ObjectNode chunk(ObjectNode answer, JsonNode choice, ObjectNode delta, JsonNode logprobs, JsonNode finishReason) {
-        ObjectNode o = Json.MAPPER.createObjectNode();
-        o.set("id", answer.path("id"));
-        o.put("object", "chat.completion.chunk");
-        o.set("created", answer.path("created"));
-        o.set("model", answer.path("model"));
-        ObjectNode c = o.putArray("choices").addObject();
-        c.set("index", choice.path("index"));
-        c.set("delta", delta);
-        c.set("logprobs", logprobs);
-        c.set("finish_reason", finishReason);
-        return o;
-    }
-
-    private static void event(OutputStream out, JsonNode chunk) throws IOException {
-        out.write(("data: " + Json.MAPPER.writeValueAsString(chunk) + "\n\n").getBytes(StandardCharsets.UTF_8));
+    private static void event(OutputStream out, ChatCompletionReply.Chunk chunk) throws IOException {
+        out.write(ChatCompletionWriter.event(chunk));
         out.flush();
     }
 
-    private static void send(HttpExchange ex, int status, JsonNode body) throws IOException {
-        byte[] bytes = Json.MAPPER.writeValueAsBytes(body);
+    private static void send(HttpExchange ex, int status, Object reply) throws IOException {
+        byte[] bytes = ChatCompletionWriter.bytes(reply);
         ex.getResponseHeaders().set("Content-Type", "application/json");
         ex.sendResponseHeaders(status, bytes.length);
         try (OutputStream out = ex.getResponseBody()) {

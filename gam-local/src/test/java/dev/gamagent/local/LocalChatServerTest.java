@@ -2,6 +2,8 @@ package dev.gamagent.local;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.gamagent.backend.ChatResult;
+import dev.gamagent.backend.OpenAiReplyContract;
 import dev.gamagent.util.Json;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -11,6 +13,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -66,6 +69,20 @@ class LocalChatServerTest {
         assertThat(mass).isCloseTo(1.0, within(1e-6));
         assertThat(j.path("usage").path("completion_tokens").asInt()).isEqualTo(1);
         assertThat(j.path("usage").path("prompt_tokens").asInt()).isGreaterThan(100);
+    }
+
+    /** The shared reply contract: the one reader reads what the model answered, from the whole reply and from the stream alike. */
+    @Test
+    void everyReplyParsesWithTheOneReaderAsTheModelAnsweredWholeOrStreamed() throws Exception {
+        for (ObjectNode body : List.of(request(3), request(0).put("n", 2).put("temperature", 1.0).put("seed", 5), request(2).put("logprobs", false))) {
+            ChatResult meant = new LocalBackend(new LocalPerception(new LayoutOcr(), new BlobSceneAnalyzer(), 8))
+                    .chat(server.request(Json.write(body).getBytes(StandardCharsets.UTF_8)));
+            OpenAiReplyContract.Read whole = OpenAiReplyContract.parse(post(body).body());
+            assertThat(whole.choices()).as(Json.write(body)).isEqualTo(meant.choices());
+            assertThat(whole.promptTokens()).isEqualTo(meant.usage().promptTokens());
+            assertThat(whole.completionTokens()).isEqualTo(meant.usage().completionTokens());
+            assertThat(OpenAiReplyContract.parseStream(post(body.deepCopy().put("stream", true)).body()).choices()).isEqualTo(whole.choices());
+        }
     }
 
     @Test

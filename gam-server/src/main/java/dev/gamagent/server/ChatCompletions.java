@@ -3,6 +3,7 @@ package dev.gamagent.server;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gamagent.api.Answer;
+import dev.gamagent.api.AnswerJson;
 import dev.gamagent.api.Method;
 import dev.gamagent.api.MethodFailure;
 import dev.gamagent.api.ProgressListener;
@@ -13,6 +14,8 @@ import dev.gamagent.backend.Backend;
 import dev.gamagent.backend.BackendException;
 import dev.gamagent.backend.NamedBackends;
 import dev.gamagent.backend.SecretScrubber;
+import dev.gamagent.backend.openai.ChatCompletionReply;
+import dev.gamagent.backend.openai.ChatCompletionWriter;
 import dev.gamagent.config.Config;
 import dev.gamagent.image.DecodeBudget;
 import dev.gamagent.image.ImageLoader;
@@ -22,7 +25,6 @@ import dev.gamagent.uncertainty.UncertaintyFallback;
 import dev.gamagent.util.Concurrency;
 import dev.gamagent.util.Json;
 import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.security.SecureRandom;
@@ -38,7 +40,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 final class ChatCompletions implements AutoCloseable {
     /** The server's logger: its lines keep the name they had before this class was split out of the server. */
-    private static final Logger LOG = LoggerFactory.getLogger(GamServer.class);
+    private final Logger log;
 
     private final ServerSettings settings;
     private final Backend backend;
@@ -60,7 +62,8 @@ final class ChatCompletions implements AutoCloseable {
     private final AtomicBoolean semanticNoticed = new AtomicBoolean();
 
     ChatCompletions(ServerSettings settings, NamedBackends backends, Config config, MethodCatalog catalog, SecretScrubber secrets,
-                    ServerMetrics metrics, TraceStore traces, Replies replies, int retryAfterSeconds) {
+                    ServerMetrics metrics, TraceStore traces, Replies replies, int retryAfterSeconds, Logger log) {
+        this.log = log;
         this.settings = settings;
         this.backends = backends;
         this.backend = backends.defaultBackend();
@@ -97,7 +100,7 @@ final class ChatCompletions implements AutoCloseable {
             try {
                 body = RequestBody.read(ex, settings, memory, deadline);
             } catch (ApiError e) {
-                LOG.info("chat.completions status={} before its body was read ({}: {})", e.status(), e.code(), e.getMessage());
+                log.info("chat.completions status={} before its body was read ({}: {})", e.status(), e.code(), e.getMessage());
                 throw e;
             }
             long t0 = System.nanoTime();
@@ -120,7 +123,7 @@ final class ChatCompletions implements AutoCloseable {
                 QuestionQueue.Slot slot = questions.take(ex::clientGone);
                 if (slot == null) {
                     status = 499; // nginx's "client closed request": nobody is there to answer
-                    LOG.info("chat.completions method={}: the client went away while waiting for a slot", methodName);
+                    log.info("chat.completions method={}: the client went away while waiting for a slot", methodName);
                     return status;
                 }
                 // The slot frees as soon as the answer exists, before it is written, so a client that got its
@@ -145,7 +148,7 @@ final class ChatCompletions implements AutoCloseable {
                 throw oom;
             } finally {
                 metrics.questionFinished(methodName, backend.name(), status, (System.nanoTime() - t0) / 1e9);
-                LOG.info("chat.completions method={} status={} in {} ms{}", methodName, status, (System.nanoTime() - t0) / 1_000_000,
+                log.info("chat.completions method={} status={} in {} ms{}", methodName, status, (System.nanoTime() - t0) / 1_000_000,
                         why == null ? "" : " (" + secrets.scrub(why) + ")");
             }
         }
@@ -163,7 +166,32 @@ final class ChatCompletions implements AutoCloseable {
         }
         freeSlot.run();
         if (watch.left(true)) return left(method, watch);
-        return replies.json(ex, 200, CompletionJson.completion(a, req.reply().reply(a), method.name(), traceId, backend.name()));
+        ReplyParameters.Reply reply = req.reply().reply(a);
+        return replies.json(ex, 200, ChatCompletionWriter.tree(new ChatCompletionReply.Completion("chatcmpl-" + traceId,
+                System.currentTimeMillis() / 1000, method.name(), null,
+                List.of(new ChatCompletionReply.CompletionChoice(0, new ChatCompletionReply.Message(reply.content()), null, reply.finishReason())),
+                usage(a), gamAnswer(a, traceId, backend.name()))));
+    }
+
+    private static ChatCompletionReply.TokenUsage usage(Answer a) {
+        return new ChatCompletionReply.TokenUsage(a.tokens().prompt(), a.tokens().completion(), a.tokens().total());
+    }
+
+    /**
+     * Our {@code gam} object of a reply: the answer as {@code gam ask --json} gives it (where a reply without an answer
+     * says {@code "answer": null}; its content says so in words, {@link ReplyParameters#NO_ANSWER}), with the backend and
+     * the trace's id.
+     */
+    static ObjectNode gamAnswer(Answer a, String traceId, String backendName) {
+        ObjectNode g = AnswerJson.of(a, false);
+        g.put("backend", backendName);
+        g.put("trace_id", traceId);
+        return g;
+    }
+
+    /** A chunk of this stream's one choice: a piece of the message and, on the last one, why it ended. */
+    private static ChatCompletionReply.Chunk chunk(String id, long created, String model, ChatCompletionReply.Delta delta, String finish) {
+        return ChatCompletionReply.Chunk.of(id, created, model, new ChatCompletionReply.ChunkChoice(0, delta, null, finish));
     }
 
     private int stream(Exchange ex, CompletionRequest req, Method method, Runnable freeSlot) throws IOException {
@@ -175,13 +203,12 @@ final class ChatCompletions implements AutoCloseable {
         ex.sendHeaders(200, 0);
         EventStream sse = new EventStream(ex.output(), secrets);
         ClientWatch watch = new ClientWatch(ex::clientGone, sse::broken);
-        sse.send(CompletionJson.chunk(id, created, method.name(), Json.MAPPER.createObjectNode().put("role", "assistant").put("content", ""), null));
+        sse.send(ChatCompletionWriter.tree(chunk(id, created, method.name(), ChatCompletionReply.Delta.first(""), null)));
         ProgressListener progress = event -> {
-            ObjectNode c = CompletionJson.chunk(id, created, method.name(), Json.MAPPER.createObjectNode().put("content", ""), null);
-            ObjectNode ev = c.putObject("gam_event");
+            ObjectNode ev = Json.MAPPER.createObjectNode();
             ev.put("type", event.type());
             ev.set("data", eventData(event.data()));
-            sse.send(c);
+            sse.send(ChatCompletionWriter.tree(chunk(id, created, method.name(), ChatCompletionReply.Delta.text(""), null).withEvent(ev)));
         };
         try {
             Answer a = run(req, method, traceId, progress, watch);
@@ -189,20 +216,16 @@ final class ChatCompletions implements AutoCloseable {
             if (watch.left(true)) return left(method, watch);
             ReplyParameters.Reply reply = req.reply().reply(a);
             // the same content and finish reason as a whole reply, in one chunk
-            sse.send(CompletionJson.chunk(id, created, method.name(), Json.MAPPER.createObjectNode().put("content", reply.content()), null));
-            ObjectNode last = CompletionJson.chunk(id, created, method.name(), Json.MAPPER.createObjectNode(), reply.finishReason());
-            last.set("usage", CompletionJson.usage(a));
-            last.set("gam", CompletionJson.gam(a, traceId, backend.name()));
-            sse.send(last);
+            sse.send(ChatCompletionWriter.tree(chunk(id, created, method.name(), ChatCompletionReply.Delta.text(reply.content()), null)));
+            sse.send(ChatCompletionWriter.tree(chunk(id, created, method.name(), ChatCompletionReply.Delta.none(), reply.finishReason())
+                    .withUsage(usage(a), gamAnswer(a, traceId, backend.name()))));
         } catch (RuntimeException | OutOfMemoryError e) {
             if (watch.left(true)) return left(method, watch);
             // Headers are gone: the error travels as an event, as OpenAI's streaming API does.
             ApiError ae = e instanceof ApiError a ? a : e instanceof OutOfMemoryError ? ApiError.outOfMemory(retryAfterSeconds)
                     : new ApiError(500, "server_error", "internal_error", "internal error: " + e.getMessage());
-            LOG.info("chat.completions method={}: the stream ends with an error event ({}: {})", method.name(), ae.code(), secrets.scrub(ae.getMessage()));
-            ObjectNode err = Json.MAPPER.createObjectNode();
-            err.set("error", replies.errorBody(ae));
-            sse.send(err);
+            log.info("chat.completions method={}: the stream ends with an error event ({}: {})", method.name(), ae.code(), secrets.scrub(ae.getMessage()));
+            sse.send(ChatCompletionWriter.tree(replies.errorReply(ae)));
             sse.done();
             return ae.status();
         }
@@ -211,8 +234,8 @@ final class ChatCompletions implements AutoCloseable {
     }
 
     /** A question whose client left while its method ran: logged as such, with the calls it did not make (status 499). */
-    private static int left(Method method, ClientWatch watch) {
-        LOG.info("chat.completions method={}: the client went away mid-debate; {} backend calls made, {} not made",
+    private int left(Method method, ClientWatch watch) {
+        log.info("chat.completions method={}: the client went away mid-debate; {} backend calls made, {} not made",
                 method.name(), watch.made(), watch.notMade());
         return 499; // nginx's "client closed request"
     }
@@ -235,7 +258,7 @@ final class ChatCompletions implements AutoCloseable {
         if (a.trace() != null) store(traceId, method.name(), req, a.trace());
         if (!semanticNoticed.get() && a.trace() != null && SignalMix.usedSemantic(Json.MAPPER.valueToTree(a.trace()))
                 && !semanticNoticed.getAndSet(true)) {
-            LOG.warn(UncertaintyFallback.semanticNotice(method.name()));
+            log.warn(UncertaintyFallback.semanticNotice(method.name()));
         }
         return a;
     }

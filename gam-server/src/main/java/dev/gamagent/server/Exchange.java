@@ -1,5 +1,7 @@
 package dev.gamagent.server;
 
+import dev.gamagent.backend.openai.ChatCompletionReply;
+import dev.gamagent.backend.openai.ChatCompletionWriter;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
@@ -23,8 +25,6 @@ final class Exchange implements AutoCloseable {
     private final Callback callback;
     /** Response headers, set until {@link #sendHeaders}; names compare without case, as HTTP's do. */
     private final Map<String, String> headers = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
-    private static final byte[] NO_ANSWER = ("{\"error\":{\"message\":\"the server wrote no answer to this request (a fault in the "
-            + "server; its log says more)\",\"type\":\"server_error\",\"code\":\"no_answer\"}}").getBytes(java.nio.charset.StandardCharsets.UTF_8);
     private InputStream in;
     private OutputStream out;
     private int status = -1;
@@ -98,9 +98,11 @@ final class Exchange implements AutoCloseable {
         try {
             if (status < 0) {
                 // every route answers or throws, and the router answers what is thrown: this is a fault in the server, said in words
+                byte[] body = ChatCompletionWriter.bytes(ChatCompletionReply.ErrorReply.of("the server wrote no answer to this request (a fault "
+                        + "in the server; its log says more)", "server_error", "no_answer"));
                 setHeader("Content-Type", "application/json; charset=utf-8");
-                sendHeaders(500, NO_ANSWER.length);
-                output().write(NO_ANSWER);
+                sendHeaders(500, body.length);
+                output().write(body);
             }
             if (out != null) out.close();
             callback.succeeded();

@@ -1,10 +1,11 @@
 package dev.gamagent.server;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.gamagent.backend.Backend;
 import dev.gamagent.backend.NamedBackends;
 import dev.gamagent.backend.SecretScrubber;
+import dev.gamagent.backend.openai.ChatCompletionReply;
+import dev.gamagent.backend.openai.ChatCompletionWriter;
 import dev.gamagent.config.Config;
 import dev.gamagent.util.Json;
 import org.eclipse.jetty.http.HttpParser;
@@ -91,7 +92,7 @@ public final class GamServer implements AutoCloseable {
         this.traces = new TraceStore(settings.traceDb(), settings.traceRetention(), settings.traceMaxAge(),
                 settings.defaultTraceLocation(System.getenv(), System.getProperty("user.home")), java.time.Clock.systemUTC());
         this.traceApi = new TraceApi(traces, settings, replies);
-        this.completions = new ChatCompletions(settings, backends, config, this.catalog, secrets, metrics, traces, replies, RETRY_AFTER_SECONDS);
+        this.completions = new ChatCompletions(settings, backends, config, this.catalog, secrets, metrics, traces, replies, RETRY_AFTER_SECONDS, LOG);
     }
 
     /**
@@ -303,13 +304,6 @@ public final class GamServer implements AutoCloseable {
         }
     }
 
-    private ObjectNode models() {
-        ObjectNode o = Json.MAPPER.createObjectNode();
-        o.put("object", "list");
-        ArrayNode data = o.putArray("data");
-        for (String n : catalog.names()) {
-            data.addObject().put("id", n).put("object", "model").put("created", 0).put("owned_by", "gam-agent");
-        }
-        return o;
-    }
+    /** The methods, as OpenAI's model list. */
+    private JsonNode models() { return ChatCompletionWriter.tree(ChatCompletionReply.ModelList.of(catalog.names(), "gam-agent")); }
 }

@@ -1,8 +1,9 @@
 package dev.gamagent.server;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gamagent.backend.SecretScrubber;
+import dev.gamagent.backend.openai.ChatCompletionReply;
+import dev.gamagent.backend.openai.ChatCompletionWriter;
 import dev.gamagent.util.Json;
 
 import java.io.IOException;
@@ -34,22 +35,15 @@ final class Replies {
         return status;
     }
 
-    /** The {@code error} object of an OpenAI error body, its message scrubbed. */
-    ObjectNode errorBody(ApiError e) {
-        ObjectNode err = Json.MAPPER.createObjectNode();
-        err.put("message", secrets.scrub(e.getMessage()));
-        err.put("type", e.type());
-        err.put("code", e.code());
-        if (e.param() != null) err.put("param", e.param());
-        return err;
+    /** The OpenAI error body of {@code e}, its message scrubbed. */
+    ChatCompletionReply.ErrorReply errorReply(ApiError e) {
+        return new ChatCompletionReply.ErrorReply(new ChatCompletionReply.ErrorDetail(secrets.scrub(e.getMessage()), e.type(), e.code(), e.param()));
     }
 
     int error(Exchange ex, ApiError e) {
         try {
             if (e.retryAfterSeconds() != null) ex.setHeader("Retry-After", Integer.toString(e.retryAfterSeconds()));
-            ObjectNode o = Json.MAPPER.createObjectNode();
-            o.set("error", errorBody(e));
-            return json(ex, e.status(), o);
+            return json(ex, e.status(), ChatCompletionWriter.tree(errorReply(e)));
         } catch (IOException | RuntimeException io) {
             return e.status(); // headers were already sent (a stream broke); nothing more to tell the client
         }
@@ -58,7 +52,7 @@ final class Replies {
     /** One of the web page's files ({@code /web/NAME} on the class path), under a content security policy. */
     static int resource(Exchange ex, String name) throws IOException {
         if (!name.matches("[A-Za-z0-9_-]+\\.(html|js|css|svg)")) throw new ApiError(404, "invalid_request_error", "not_found", "no file " + name);
-        try (InputStream in = GamServer.class.getResourceAsStream("/web/" + name)) {
+        try (InputStream in = Replies.class.getResourceAsStream("/web/" + name)) {
             if (in == null) throw new ApiError(404, "invalid_request_error", "not_found", "no file " + name);
             String type = name.endsWith(".html") ? "text/html; charset=utf-8" : name.endsWith(".js") ? "text/javascript; charset=utf-8"
                     : name.endsWith(".css") ? "text/css; charset=utf-8" : "image/svg+xml";

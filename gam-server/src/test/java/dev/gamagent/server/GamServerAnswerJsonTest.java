@@ -17,10 +17,10 @@ class GamServerAnswerJsonTest {
     static final Answer ANSWER = new Answer("triangle", "B", 0.75, 0.25, 2, Termination.CONSENSUS, new TokenCount(100, 20, false), 5, 1234L, null);
 
     @Test void theGamObjectIsTheSharedAnswerObjectThenTheBackendAndTheTraceIdByteForByte() {
-        assertThat(Json.write(CompletionJson.gam(ANSWER, "tr-1", "scripted"))).isEqualTo("{\"answer\":\"triangle\",\"option\":\"B\","
+        assertThat(Json.write(ChatCompletions.gamAnswer(ANSWER, "tr-1", "scripted"))).isEqualTo("{\"answer\":\"triangle\",\"option\":\"B\","
                 + "\"confidence\":0.75,\"uncertainty\":0.25,\"rounds\":2,\"termination\":\"consensus\",\"tokens\":{\"prompt\":100,"
                 + "\"completion\":20,\"estimated\":false},\"calls\":5,\"millis\":1234,\"backend\":\"scripted\",\"trace_id\":\"tr-1\"}");
-        var own = CompletionJson.gam(ANSWER, "tr-1", "scripted");
+        var own = ChatCompletions.gamAnswer(ANSWER, "tr-1", "scripted");
         own.remove("backend");
         own.remove("trace_id");
         assertThat(own).isEqualTo(AnswerJson.of(ANSWER, false));

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpServer;
 import dev.gamagent.api.Method;
 import dev.gamagent.api.MethodFailure;
+import dev.gamagent.backend.OpenAiReplyContract;
 import dev.gamagent.image.ImageLoader;
 import dev.gamagent.image.Picture;
 import dev.gamagent.testing.ScriptedBackend;
@@ -115,6 +116,26 @@ class GamServerTest {
         assertThat(last.at("/gam/termination").asText()).isEqualTo("consensus");
         JsonNode trace = ServerFixture.json(f.get("/v1/traces/" + last.at("/gam/trace_id").asText()));
         assertThat(trace.path("rounds")).hasSize(3);
+    }
+
+    /** The shared reply contract: the one reader reads the answer the server meant, whole or streamed alike. */
+    @Test void theOneReaderReadsTheSameAnswerWholeOrStreamed() throws Exception {
+        ServerFixture f = start(ScriptedBackend.text(r -> "B"));
+        for (String method : List.of("single", "scripted-debate")) {
+            String question = "What colour is the left half?\nA. blue\nB. red\nC. green";
+            HttpResponse<String> whole = f.post("/v1/chat/completions", ServerFixture.request(method, question, false, ServerFixture.dataUrl()));
+            OpenAiReplyContract.Read read = OpenAiReplyContract.parse(whole.body());
+            JsonNode gam = ServerFixture.json(whole).path("gam");
+            assertThat(read.choices()).extracting(dev.gamagent.backend.Choice::text, dev.gamagent.backend.Choice::finishReason)
+                    .containsExactly(org.assertj.core.groups.Tuple.tuple("B. red", "stop"));
+            assertThat(read.choices().get(0).logprobs()).isEmpty();
+            assertThat(read.model()).isEqualTo(method);
+            assertThat(read.promptTokens()).isEqualTo(gam.at("/tokens/prompt").asLong());
+            assertThat(read.completionTokens()).isEqualTo(gam.at("/tokens/completion").asLong());
+            OpenAiReplyContract.Read streamed = OpenAiReplyContract.parseStream(f.post("/v1/chat/completions",
+                    ServerFixture.request(method, question, true, ServerFixture.dataUrl())).body());
+            assertThat(streamed).as(method).isEqualTo(read);
+        }
     }
 
     @Test void modelsListsEveryMethodFromTheCatalog() throws Exception {

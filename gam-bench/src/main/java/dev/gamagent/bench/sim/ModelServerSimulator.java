@@ -2,6 +2,8 @@ package dev.gamagent.bench.sim;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import dev.gamagent.backend.openai.ChatCompletionReply;
+import dev.gamagent.backend.openai.ChatCompletionWriter;
 import dev.gamagent.backend.openai.WireFormatException;
 import dev.gamagent.util.Json;
 
@@ -182,8 +184,7 @@ public final class ModelServerSimulator implements AutoCloseable {
     }
 
     private void models(HttpExchange ex) throws IOException {
-        String body = "{\"object\":\"list\",\"data\":[{\"id\":\"" + settings.model() + "\",\"object\":\"model\",\"owned_by\":\"gam-bench-serve-sim\"}]}";
-        send(ex, 200, body.getBytes(StandardCharsets.UTF_8), null);
+        send(ex, 200, ChatCompletionWriter.bytes(ChatCompletionReply.ModelList.of(List.of(settings.model()), SimulatedReply.FINGERPRINT)), null);
     }
 
     /** Counters since start; {@code busy_slot_seconds} integrates the busy slots over time. */
@@ -206,11 +207,7 @@ public final class ModelServerSimulator implements AutoCloseable {
     }
 
     private static byte[] error(String message, String type) {
-        Map<String, Object> e = new LinkedHashMap<>();
-        e.put("message", message);
-        e.put("type", type);
-        e.put("code", null);
-        return Json.write(Map.of("error", e)).getBytes(StandardCharsets.UTF_8);
+        return ChatCompletionWriter.bytes(ChatCompletionReply.ErrorReply.of(message, type, null));
     }
 
     private static void send(HttpExchange ex, int status, byte[] body, String retryAfter) throws IOException {

@@ -1,13 +1,10 @@
 package dev.gamagent.bench.sim;
 
-import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.gamagent.util.Json;
+import dev.gamagent.backend.TokenLogprob;
+import dev.gamagent.backend.openai.ChatCompletionReply;
+import dev.gamagent.backend.openai.ChatCompletionWriter;
 
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -25,6 +22,8 @@ import java.util.regex.Pattern;
  * same reply; agents of one question name the common answer with probability {@code agreement}.
  */
 final class SimulatedReply {
+    /** The {@code system_fingerprint} of its replies and the {@code owned_by} of its model: how a client knows the simulator. */
+    static final String FINGERPRINT = "gam-bench-serve-sim";
     private static final Pattern OPTION = Pattern.compile("(?m)^\\(?([A-Z])[.)]\\s+\\S");
     private static final String[] WORDS = {"red", "blue", "green", "circle", "square", "left", "right", "three", "seven",
         "large", "small", "text", "sign", "chart", "bar", "top", "below", "near", "shape", "color"};
@@ -263,69 +262,33 @@ final class SimulatedReply {
         return sb.length() > 0 ? sb.toString() : text;
     }
 
-    /** The chat.completion body for {@code choices}, in OpenAI's shape; {@code created} in seconds since the epoch. */
+    /**
+     * The chat.completion body for {@code choices}, in OpenAI's shape ({@link ChatCompletionWriter}); {@code created} in
+     * seconds since the epoch. Log-probs are rounded to 6 places, and each token keeps at most {@code top_logprobs}
+     * alternatives.
+     */
     static byte[] body(String id, String model, long created, SimulatedRequest r, List<Choice> choices, long promptTokens) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(2048);
-        try (JsonGenerator g = Json.MAPPER.getFactory().createGenerator(out)) {
-            long completion = 0;
-            g.writeStartObject();
-            g.writeStringField("id", id);
-            g.writeStringField("object", "chat.completion");
-            g.writeNumberField("created", created);
-            g.writeStringField("model", model);
-            g.writeStringField("system_fingerprint", "gam-bench-serve-sim");
-            g.writeArrayFieldStart("choices");
-            for (int i = 0; i < choices.size(); i++) {
-                Choice c = choices.get(i);
-                completion += c.tokens().size();
-                g.writeStartObject();
-                g.writeNumberField("index", i);
-                g.writeObjectFieldStart("message");
-                g.writeStringField("role", "assistant");
-                g.writeStringField("content", c.content());
-                g.writeEndObject();
-                if (r.logprobs()) {
-                    g.writeObjectFieldStart("logprobs");
-                    g.writeArrayFieldStart("content");
-                    for (Token t : c.tokens()) {
-                        g.writeStartObject();
-                        entry(g, t.text(), t.logprob());
-                        g.writeArrayFieldStart("top_logprobs");
-                        for (int k = 0; k < Math.min(r.topLogprobs(), t.top().size()); k++) {
-                            g.writeStartObject();
-                            entry(g, t.top().get(k).text(), t.top().get(k).logprob());
-                            g.writeEndObject();
-                        }
-                        g.writeEndArray();
-                        g.writeEndObject();
-                    }
-                    g.writeEndArray();
-                    g.writeNullField("refusal");
-                    g.writeEndObject();
-                } else {
-                    g.writeNullField("logprobs");
-                }
-                g.writeStringField("finish_reason", c.finishReason());
-                g.writeEndObject();
-            }
-            g.writeEndArray();
-            g.writeObjectFieldStart("usage");
-            g.writeNumberField("prompt_tokens", promptTokens);
-            g.writeNumberField("completion_tokens", completion);
-            g.writeNumberField("total_tokens", promptTokens + completion);
-            g.writeEndObject();
-            g.writeEndObject();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+        List<ChatCompletionReply.CompletionChoice> out = new ArrayList<>(choices.size());
+        long completion = 0;
+        for (int i = 0; i < choices.size(); i++) {
+            Choice c = choices.get(i);
+            completion += c.tokens().size();
+            out.add(new ChatCompletionReply.CompletionChoice(i, new ChatCompletionReply.Message(c.content()),
+                    r.logprobs() ? logprobs(c.tokens(), r.topLogprobs()) : null, c.finishReason()));
         }
-        return out.toByteArray();
+        return ChatCompletionWriter.bytes(new ChatCompletionReply.Completion(id, created, model, FINGERPRINT, out,
+                ChatCompletionReply.TokenUsage.of(promptTokens, completion), null));
     }
 
-    private static void entry(JsonGenerator g, String token, double logprob) throws IOException {
-        g.writeStringField("token", token);
-        g.writeNumberField("logprob", Math.round(logprob * 1e6) / 1e6);
-        g.writeArrayFieldStart("bytes");
-        for (byte b : token.getBytes(StandardCharsets.UTF_8)) g.writeNumber(b & 0xff);
-        g.writeEndArray();
+    private static ChatCompletionReply.Logprobs logprobs(List<Token> tokens, int top) {
+        List<TokenLogprob> out = new ArrayList<>(tokens.size());
+        for (Token t : tokens) {
+            List<TokenLogprob.Alternative> alts = new ArrayList<>(t.top().size());
+            for (Alternative a : t.top()) alts.add(new TokenLogprob.Alternative(a.text(), rounded(a.logprob())));
+            out.add(new TokenLogprob(t.text(), rounded(t.logprob()), alts));
+        }
+        return ChatCompletionReply.Logprobs.of(out, top);
     }
+
+    private static double rounded(double logprob) { return Math.round(logprob * 1e6) / 1e6; }
 }

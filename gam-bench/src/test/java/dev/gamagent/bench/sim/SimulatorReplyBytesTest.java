@@ -1,5 +1,8 @@
 package dev.gamagent.bench.sim;
 
+import dev.gamagent.backend.Choice;
+import dev.gamagent.backend.OpenAiReplyContract;
+import dev.gamagent.backend.TokenLogprob;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayInputStream;
@@ -46,15 +49,25 @@ class SimulatorReplyBytesTest {
         return c;
     }
 
+    private static final SimulatorSettings SETTINGS = SimulatorSettings.fixed(Duration.ZERO, 1);
+
+    private static SimulatedRequest request(String body) throws IOException {
+        try (InputStream in = new ByteArrayInputStream(body.getBytes(StandardCharsets.UTF_8))) {
+            return SimulatedRequest.parse(in);
+        }
+    }
+
+    private static List<SimulatedReply.Choice> choices(SimulatedRequest r) {
+        List<SimulatedReply.Choice> choices = new ArrayList<>();
+        for (int i = 0; i < r.n(); i++) choices.add(SimulatedReply.generate(r, SETTINGS, i));
+        return choices;
+    }
+
     /** The reply the simulator sends for {@code body}, as its handler builds it (id, model and creation time fixed). */
     private static byte[] reply(String body) throws IOException {
-        SimulatorSettings settings = SimulatorSettings.fixed(Duration.ZERO, 1);
-        SimulatedRequest r;
-        try (InputStream in = new ByteArrayInputStream(body.getBytes(StandardCharsets.UTF_8))) {
-            r = SimulatedRequest.parse(in);
-        }
-        List<SimulatedReply.Choice> choices = new ArrayList<>();
-        for (int i = 0; i < r.n(); i++) choices.add(SimulatedReply.generate(r, settings, i));
+        SimulatorSettings settings = SETTINGS;
+        SimulatedRequest r = request(body);
+        List<SimulatedReply.Choice> choices = choices(r);
         return SimulatedReply.body("chatcmpl-sim-1", r.model() == null ? settings.model() : r.model(), CREATED, r, choices,
                 r.promptTokens(settings.imageTokens()));
     }
@@ -70,4 +83,28 @@ class SimulatorReplyBytesTest {
                     .isEqualTo(Files.readString(fixture, StandardCharsets.UTF_8));
         }
     }
+
+    /** The shared reply contract: what the simulator meant (its choices, log-probs to 6 places, top-k) is what the one reader reads. */
+    @Test void theOneReaderReadsWhatTheSimulatorMeant() throws IOException {
+        for (Map.Entry<String, String> c : cases().entrySet()) {
+            SimulatedRequest r = request(c.getValue());
+            List<Choice> meant = new ArrayList<>();
+            long tokens = 0;
+            for (SimulatedReply.Choice ch : choices(r)) {
+                List<TokenLogprob> lp = new ArrayList<>();
+                for (SimulatedReply.Token t : r.logprobs() ? ch.tokens() : List.<SimulatedReply.Token>of()) {
+                    lp.add(new TokenLogprob(t.text(), round(t.logprob()), t.top().subList(0, Math.min(r.topLogprobs(), t.top().size())).stream()
+                            .map(a -> new TokenLogprob.Alternative(a.text(), round(a.logprob()))).toList()));
+                }
+                meant.add(new Choice(ch.content(), lp, ch.finishReason()));
+                tokens += ch.tokens().size();
+            }
+            OpenAiReplyContract.Read read = OpenAiReplyContract.parse(new String(reply(c.getValue()), StandardCharsets.UTF_8));
+            assertThat(read.choices()).as(c.getKey()).isEqualTo(meant);
+            assertThat(read.completionTokens()).as(c.getKey()).isEqualTo(tokens);
+            assertThat(read.promptTokens()).as(c.getKey()).isEqualTo(r.promptTokens(SETTINGS.imageTokens()));
+        }
+    }
+
+    private static double round(double logprob) { return Math.round(logprob * 1e6) / 1e6; }
 }
