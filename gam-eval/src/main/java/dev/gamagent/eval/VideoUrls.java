@@ -57,10 +57,8 @@ public record VideoUrls(List<String> hosts, long maxBytes, Duration deadline) {
 
     /** The policy config gives: {@code server.allowed_image_hosts}, {@code server.max_body_mb}, {@code server.image_fetch_timeout_s}. */
     public static VideoUrls from(Config config) {
-        List<String> hosts = new java.util.ArrayList<>();
-        config.node("server.allowed_image_hosts").forEach(n -> hosts.add(n.asText()));
-        return new VideoUrls(hosts, Math.round(config.number("server.max_body_mb") * 1024 * 1024),
-                Duration.ofMillis(Math.round(config.number("server.image_fetch_timeout_s") * 1000)));
+        dev.gamagent.config.RemoteMedia media = dev.gamagent.config.RemoteMedia.from(config);
+        return new VideoUrls(media.hosts().entries(), media.maxBytes(), media.fetchTimeout());
     }
 
     /** Whether a row's {@code video} value is a URL (http or https) rather than a path. */
@@ -70,12 +68,7 @@ public record VideoUrls(List<String> hosts, long maxBytes, Duration deadline) {
     }
 
     /** Whether the policy lets videos come from {@code host}. */
-    public boolean allowed(String host) {
-        if (host == null) return false;
-        String u = host.toLowerCase(Locale.ROOT);
-        for (String a : hosts) if (a.startsWith(".") ? u.endsWith(a) || u.equals(a.substring(1)) : u.equals(a)) return true;
-        return false;
-    }
+    public boolean allowed(String host) { return new dev.gamagent.util.HostPolicy(hosts).allows(host); }
 
     /** The URL a row names, checked against the policy without fetching it (the index pass: a refused host is a bad row at once). */
     URI check(String value) {

@@ -1,7 +1,8 @@
 package dev.gamagent.server;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.gamagent.config.Config;
+import dev.gamagent.config.RemoteMedia;
+import dev.gamagent.util.HostPolicy;
 
 import java.net.InetAddress;
 import java.net.UnknownHostException;
@@ -135,6 +136,7 @@ public record ServerSettings(String host, int port, String apiKey, long maxBodyB
 
     /** Settings for {@code host:port} with the limits from the {@code server} config section. */
     public static ServerSettings fromConfig(Config config, String host, int port, String apiKey, Path traceDb) {
+        RemoteMedia media = RemoteMedia.from(config);
         String db = config.optionalString("server.trace_db").orElse(null);
         double memory = config.number("server.request_memory_fraction");
         if (!(memory > 0 && memory <= 1)) {
@@ -142,9 +144,9 @@ public record ServerSettings(String host, int port, String apiKey, long maxBodyB
                     + "at most 1, got " + memory);
         }
         return new ServerSettings(host, port, apiKey,
-                Math.round(config.number("server.max_body_mb") * 1024 * 1024),
+                media.maxBytes(),
                 Math.round(config.number("server.max_image_megapixels") * 1e6),
-                config.integer("server.max_in_flight"), list(config, "server.allowed_image_hosts"),
+                config.integer("server.max_in_flight"), media.hosts().entries(),
                 traceDb != null ? traceDb : db == null ? null : Path.of(db),
                 config.integer("server.trace_retention"),
                 Math.round(config.number("server.max_request_megapixels") * 1e6),
@@ -154,20 +156,13 @@ public record ServerSettings(String host, int port, String apiKey, long maxBodyB
                 Math.round(config.number("server.decode_budget_megapixels") * 1e6),
                 Duration.ofMillis(Math.round(config.number("server.trace_retention_days") * 86_400_000L)),
                 config.integer("server.max_queued"), seconds(config, "server.queue_timeout_s"),
-                seconds(config, "server.image_fetch_timeout_s"),
+                media.fetchTimeout(),
                 config.integer("server.image_fetches"),
                 config.integer("server.image_fetches_per_host"),
                 memory, config.integer("server.max_connections"));
     }
 
-    /** A JSON list, or a comma-separated string (as {@code --set} gives it). */
-    private static List<String> list(Config config, String key) {
-        List<String> out = new ArrayList<>();
-        JsonNode h = config.node(key);
-        if (h.isArray()) h.forEach(n -> out.add(n.asText()));
-        else if (h.isTextual()) out.addAll(List.of(h.asText().split(",")));
-        return out;
-    }
+    private static List<String> list(Config config, String key) { return RemoteMedia.names(config, key); }
 
     private static Duration seconds(Config config, String key) {
         return Duration.ofMillis(Math.round(config.number(key) * 1000));
@@ -193,10 +188,7 @@ public record ServerSettings(String host, int port, String apiKey, long maxBodyB
             allowed = new ArrayList<>(LOOPBACK_NAMES);
             allowed.add(host.toLowerCase(Locale.ROOT));
         }
-        for (String a : allowed) {
-            if (a.equals("*") || a.equals(h) || a.startsWith(".") && (h.endsWith(a) || h.equals(a.substring(1)))) return true;
-        }
-        return false;
+        return allowed.contains("*") || new HostPolicy(allowed).allows(h);
     }
 
     /** The names {@link #hostAllowed} accepts, for the refusal message. */
@@ -229,14 +221,8 @@ public record ServerSettings(String host, int port, String apiKey, long maxBodyB
         }
     }
 
-    public boolean imageHostAllowed(String urlHost) {
-        if (urlHost == null) return false;
-        String u = urlHost.toLowerCase(Locale.ROOT);
-        for (String a : allowedImageHosts) {
-            if (a.startsWith(".") ? u.endsWith(a) || u.equals(a.substring(1)) : u.equals(a)) return true;
-        }
-        return false;
-    }
+    /** Whether remote images may come from {@code urlHost} ({@link HostPolicy}: exact names, '.'-entries with their subdomains). */
+    public boolean imageHostAllowed(String urlHost) { return new HostPolicy(allowedImageHosts).allows(urlHost); }
 
     @Override public String toString() {
         // Never print the key itself.
