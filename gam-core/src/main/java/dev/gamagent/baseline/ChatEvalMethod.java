@@ -41,7 +41,7 @@ public final class ChatEvalMethod implements MultiAgentMethod {
                 if (t.ok()) history.add(t);
             }
             p.record(k, now, null, null);
-            last = DebateMethod.carryOver(now, last);
+            last = DebateRounds.carryOver(now, last);
             p.decided(Panel.majority(last));
         }
         if (decision.equals("judge")) {

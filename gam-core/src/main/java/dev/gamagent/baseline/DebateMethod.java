@@ -28,17 +28,9 @@ public final class DebateMethod implements MultiAgentMethod {
         List<Panel.Agent> agents = p.seat(ROUNDS.debaters(ctx.config()));
         int rounds = ROUNDS.rounds(p.config());
         var sampling = p.sampling(p.number("temperature"));
-        List<Turn> prev = p.round(0, agents, a -> ROUNDS.firstPrompt(p, a), sampling);
-        p.record(0, prev, null, null);
-        p.decided(Panel.majority(prev));
-        for (int k = 1; k <= rounds; k++) {
-            List<Turn> last = prev;
-            List<Turn> now = p.round(k, agents, a -> revisePrompt(p, a, last), sampling);
-            p.record(k, now, null, null);
-            prev = carryOver(now, last);
-            p.decided(Panel.majority(prev));
-        }
-        return p.finish(Panel.majority(prev), rounds, Termination.FIXED_ROUNDS, null);
+        List<Turn> last = DebateRounds.debate(p, agents, rounds, sampling, a -> ROUNDS.firstPrompt(p, a), (a, prev) -> revisePrompt(p, a, prev),
+                DebateRounds.majority(p));
+        return p.finish(Panel.majority(last), rounds, Termination.FIXED_ROUNDS, null);
     }
 
     @Override public Map<String, String> backendRefs(Config c) { return ROUNDS.backendRefs(c); }
@@ -55,11 +47,5 @@ public final class DebateMethod implements MultiAgentMethod {
         return p.render("debate_revise", a, Map.of(
                 "previous", Debaters.previous(last, a.id()),
                 "peers", Panel.peers(a.id(), last, null, false)));
-    }
-
-    /** An agent whose call failed keeps its previous answer, so one dropped call does not lose its vote. */
-    static List<Turn> carryOver(List<Turn> now, List<Turn> last) {
-        return java.util.stream.IntStream.range(0, now.size())
-                .mapToObj(i -> now.get(i).ok() || i >= last.size() ? now.get(i) : last.get(i)).toList();
     }
 }

@@ -42,22 +42,16 @@ public final class DebuncMethod implements MultiAgentMethod {
         boolean weighted = weighted(ctx.config());
         int rounds = ROUNDS.rounds(p.config());
         var sampling = p.sampling(p.number("temperature"));
-        List<Turn> prev = p.round(0, agents, a -> ROUNDS.firstPrompt(p, a), sampling);
-        Levels levels = levels(p, prev);
-        p.record(0, prev, weighted ? weights(prev) : null, levels.extra());
-        p.decided(verdict(prev, weighted));
-        for (int k = 1; k <= rounds; k++) {
-            List<Turn> last = prev;
-            Levels shown = levels;
-            List<Turn> now = p.round(k, agents, a -> p.render("debunc_revise", a, Map.of(
-                    "previous", Debaters.previous(last, a.id()),
-                    "peers", peers(a.id(), last, shown))), sampling);
-            prev = DebateMethod.carryOver(now, last);
-            levels = levels(p, prev);
-            p.record(k, now, weighted ? weights(now) : null, levels.extra());
-            p.decided(verdict(prev, weighted));
-        }
-        return p.finish(verdict(prev, weighted), rounds, Termination.FIXED_ROUNDS, null);
+        // each round's levels are computed from the turns kept (after carry-over), recorded with the round as answered, and
+        // shown to the agents of the next round
+        Levels[] shown = new Levels[1];
+        List<Turn> last = DebateRounds.debate(p, agents, rounds, sampling, a -> ROUNDS.firstPrompt(p, a), (a, prev) -> p.render("debunc_revise", a,
+                Map.of("previous", Debaters.previous(prev, a.id()), "peers", peers(a.id(), prev, shown[0]))), (k, answered, kept) -> {
+                    shown[0] = levels(p, kept);
+                    p.record(k, answered, weighted ? weights(answered) : null, shown[0].extra());
+                    p.decided(verdict(kept, weighted));
+                });
+        return p.finish(verdict(last, weighted), rounds, Termination.FIXED_ROUNDS, null);
     }
 
     /** {@code debunc.decision}: {@code majority} (the authors' evaluation, default) or {@code weighted} (1 − U weighted vote). */

@@ -27,20 +27,11 @@ public final class DmadMethod implements MultiAgentMethod {
         int rounds = rounds(p.config());
         List<Panel.Agent> agents = p.seat(panel(strategies));
         var sampling = p.sampling(p.number("temperature"));
-        List<Turn> prev = p.round(0, agents, a -> firstPrompt(p, strategies, a), sampling);
-        p.record(0, prev, null, null);
-        p.decided(Panel.majority(prev));
-        for (int k = 1; k <= rounds; k++) {
-            List<Turn> last = prev;
-            List<Turn> now = p.round(k, agents, a -> p.render("dmad_revise", a, Map.of(
-                    "strategy", strategy(p, strategies.get(a.index())),
-                    "previous", Debaters.previous(last, a.id()),
-                    "peers", Panel.peers(a.id(), last, null, false))), sampling);
-            p.record(k, now, null, null);
-            prev = DebateMethod.carryOver(now, last);
-            p.decided(Panel.majority(prev));
-        }
-        return p.finish(Panel.majority(prev), rounds, Termination.FIXED_ROUNDS, null);
+        List<Turn> last = DebateRounds.debate(p, agents, rounds, sampling, a -> firstPrompt(p, strategies, a), (a, prev) -> p.render("dmad_revise", a,
+                Map.of("strategy", strategy(p, strategies.get(a.index())),
+                        "previous", Debaters.previous(prev, a.id()),
+                        "peers", Panel.peers(a.id(), prev, null, false))), DebateRounds.majority(p));
+        return p.finish(Panel.majority(last), rounds, Termination.FIXED_ROUNDS, null);
     }
 
     @Override public Map<String, String> backendRefs(Config c) { return Panel.backendRefs("dmad", strategies(c).size(), c); }

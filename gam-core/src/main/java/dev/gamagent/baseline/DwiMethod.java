@@ -83,7 +83,7 @@ public final class DwiMethod implements MultiAgentMethod {
                 history.add(new Spoken(t, marks));
                 evidence.put(t.id(), marks);
             }
-            last = DebateMethod.carryOver(now, last);
+            last = DebateRounds.carryOver(now, last);
             if (k < rounds - 1) {
                 p.record(k, now, null, Map.of("evidence", evidence));
                 continue;
