@@ -19,7 +19,7 @@ import java.util.Random;
 final class ChartScenes extends Scenes {
     static final List<String> LABELS = List.of("apple", "pear", "plum", "kiwi", "lime", "fig", "mango", "grape",
             "peach", "berry", "melon", "lemon");
-    private static final int[] MAXIMA = {20, 40, 50, 60, 80, 100};
+    private static final List<Integer> MAXIMA = List.of(20, 40, 50, 60, 80, 100);
     private static final Color AXIS = new Color(20, 20, 20);
 
     ChartScenes(Random rng, Difficulty d, RenderStyle style) {
@@ -29,7 +29,7 @@ final class ChartScenes extends Scenes {
     BenchItem item(int index) {
         int n = 3 + rng.nextInt(d.tag().equals("hard") ? 5 : d.tag().equals("medium") ? 4 : 3);
         int max;
-        do max = MAXIMA[rng.nextInt(MAXIMA.length)]; while (max / 5 < n + 1);
+        do max = MAXIMA.get(rng.nextInt(MAXIMA.size())); while (max / 5 < n + 1);
         int step = max <= 20 ? 5 : max <= 50 ? 10 : 20;
         List<Integer> pool = new ArrayList<>();
         int lo = 5, hi = max;

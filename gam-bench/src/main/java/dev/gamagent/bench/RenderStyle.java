@@ -32,7 +32,7 @@ public record RenderStyle(boolean antialias, boolean outlined, String font, bool
     static final List<String> FONTS = List.of(Font.SANS_SERIF, Font.SERIF, Font.MONOSPACED, Font.DIALOG,
             "DejaVu Sans Condensed", "DejaVu Serif", "Liberation Sans", "Liberation Serif", "Liberation Sans Narrow");
     /** Width:height ratios of the varied style: landscape, square, wide, portrait. */
-    private static final double[] ASPECTS = {4.0 / 3, 1.0, 16.0 / 9, 3.0 / 2, 3.0 / 4, 2.0, 4.0 / 5};
+    private static final List<Double> ASPECTS = List.of(4.0 / 3, 1.0, 16.0 / 9, 3.0 / 2, 3.0 / 4, 2.0, 4.0 / 5);
 
     /** Which styles a benchmark is drawn in. */
     public enum Render {
@@ -68,7 +68,7 @@ public record RenderStyle(boolean antialias, boolean outlined, String font, bool
         String font = FONTS.get(rng.nextInt(FONTS.size()));
         boolean italic = rng.nextDouble() < 0.2;
         double jpeg = rng.nextBoolean() ? 0 : Math.round((0.45 + 0.45 * rng.nextDouble()) * 100) / 100.0;
-        double aspect = ASPECTS[rng.nextInt(ASPECTS.length)];
+        double aspect = ASPECTS.get(rng.nextInt(ASPECTS.size()));
         double area = 150_000 + 300_000 * rng.nextDouble();
         int w = Math.max(300, (int) Math.round(Math.sqrt(area * aspect))) & ~1;
         int h = Math.max(300, (int) Math.round(w / aspect)) & ~1;

@@ -1,6 +1,7 @@
 package dev.gamagent.bench;
 
 import java.awt.Color;
+import java.util.List;
 import java.util.Random;
 
 /**
@@ -8,7 +9,7 @@ import java.util.Random;
  * rendering style, every scene on a backdrop of the style's size drawn first from that source.
  */
 abstract class Scenes {
-    private static final int[] WIDTHS = {448, 512, 576, 640, 704, 768};
+    private static final List<Integer> WIDTHS = List.of(448, 512, 576, 640, 704, 768);
 
     final Random rng;
     final Difficulty d;
@@ -26,7 +27,7 @@ abstract class Scenes {
     /** A backdrop of the style's size (classic: 448–768 px wide at 4:3, drawn from the scene's source) and a light background. */
     Backdrop backdrop() {
         // The classic width is drawn in every style, so a seed asks the same questions in either rendering.
-        int classic = WIDTHS[rng.nextInt(WIDTHS.length)];
+        int classic = WIDTHS.get(rng.nextInt(WIDTHS.size()));
         int w = style.classicSize() ? classic : style.width(), h = style.classicSize() ? (classic * 3 / 4) & ~1 : style.height();
         Color bg = d.lowContrast() ? Palette.LOW_CONTRAST_BACKGROUND : Palette.pick(Palette.BACKGROUNDS, rng);
         return new Backdrop(w, h, bg);

@@ -33,7 +33,7 @@ public final class MadMethod implements MultiAgentMethod {
     private static final Pattern SIDE = Pattern.compile("(?im)^[\\s*]*supported\\s+side\\s*\\**\\s*[:=]\\s*\\**\\s*(affirmative|negative)");
     /** A side's name is not an answer (M3MAD's Div-MAD rejects it too). */
     private static final Pattern SIDE_NAME = Pattern.compile("(?i)^(?:the\\s+)?(?:affirmative|negative)(?:\\s+side)?[.!]?$");
-    private static final String[] ORDINALS = {"first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth"};
+    private static final List<String> ORDINALS = List.of("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth");
 
     private final String name;
 
@@ -199,7 +199,7 @@ public final class MadMethod implements MultiAgentMethod {
         return m.find() ? m.group(1).toLowerCase(Locale.ROOT) : null;
     }
 
-    static String ordinal(int n) { return n >= 1 && n <= ORDINALS.length ? ORDINALS[n - 1] : n + "th"; }
+    static String ordinal(int n) { return n >= 1 && n <= ORDINALS.size() ? ORDINALS.get(n - 1) : n + "th"; }
 
     private static String transcript(List<Turn> arguments, boolean byRound) {
         StringBuilder sb = new StringBuilder();

@@ -27,8 +27,8 @@ final class VisualEvidence {
     private static final Pattern REGION = Pattern.compile("(?i)region\\s*[:=]\\s*\\[?\\s*(-?[0-9.]+)\\s*,\\s*(-?[0-9.]+)\\s*,\\s*(-?[0-9.]+)\\s*,\\s*(-?[0-9.]+)");
     private static final Pattern CLAIM = Pattern.compile("(?i)^[\\s*#>-]*claim\\s*\\d*\\s*(?:\\[[^\\]]*])?\\s*[:：]\\s*([^|]*)");
     private static final Pattern EVIDENCE = Pattern.compile("(?i)\\|\\s*evidence\\s*[:=]\\s*([^|]*)");
-    private static final Color[] PALETTE = {new Color(255, 0, 255), new Color(0, 200, 255), new Color(255, 140, 0),
-            new Color(120, 60, 255), new Color(0, 160, 80), new Color(255, 60, 60)};
+    private static final List<Color> PALETTE = List.of(new Color(255, 0, 255), new Color(0, 200, 255), new Color(255, 140, 0),
+            new Color(120, 60, 255), new Color(0, 160, 80), new Color(255, 60, 60));
 
     private VisualEvidence() { }
 
@@ -91,7 +91,7 @@ final class VisualEvidence {
                 Region r = marks.get(i).region();
                 int x0 = (int) Math.round(r.x0() * (w - 1)), y0 = (int) Math.round(r.y0() * (h - 1));
                 int x1 = (int) Math.round(r.x1() * (w - 1)), y1 = (int) Math.round(r.y1() * (h - 1));
-                g.setColor(PALETTE[i % PALETTE.length]);
+                g.setColor(PALETTE.get(i % PALETTE.size()));
                 g.drawRect(x0, y0, Math.max(1, x1 - x0), Math.max(1, y1 - y0));
                 int ascent = g.getFontMetrics().getAscent();
                 int ty = y0 - 3 >= ascent ? y0 - 3 : Math.min(h - 2, y0 + ascent + 2);

@@ -1,5 +1,6 @@
 package dev.gamagent.server;
 
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
@@ -12,14 +13,14 @@ import java.util.concurrent.atomic.LongAdder;
 /** Request counters and latency histograms per method and backend, in the Prometheus text format. */
 public final class ServerMetrics {
     /** Seconds; a debate takes from a fraction of a second (local model) to minutes (remote, several rounds). */
-    static final double[] BUCKETS = {0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300};
+    static final List<Double> BUCKETS = List.of(0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0, 120.0, 300.0);
 
     private record Key(String method, String backend, String status) { }
 
     private record Series(String method, String backend) { }
 
     private static final class Histogram {
-        final AtomicLongArray counts = new AtomicLongArray(BUCKETS.length);
+        final AtomicLongArray counts = new AtomicLongArray(BUCKETS.size());
         final LongAdder count = new LongAdder();
         final DoubleAdder sum = new DoubleAdder();
     }
@@ -46,7 +47,7 @@ public final class ServerMetrics {
         inFlight.decrementAndGet();
         requests.computeIfAbsent(new Key(method, backend, Integer.toString(status)), k -> new LongAdder()).increment();
         Histogram h = latency.computeIfAbsent(new Series(method, backend), k -> new Histogram());
-        for (int i = 0; i < BUCKETS.length; i++) if (seconds <= BUCKETS[i]) h.counts.incrementAndGet(i);
+        for (int i = 0; i < BUCKETS.size(); i++) if (seconds <= BUCKETS.get(i)) h.counts.incrementAndGet(i);
         h.count.increment();
         h.sum.add(seconds);
     }
@@ -67,8 +68,8 @@ public final class ServerMetrics {
                 java.util.Comparator.comparing(Series::method).thenComparing(Series::backend))).forEach(e -> {
             String base = "method=\"" + esc(e.getKey().method()) + "\",backend=\"" + esc(e.getKey().backend()) + "\"";
             Histogram h = e.getValue();
-            for (int i = 0; i < BUCKETS.length; i++) {
-                sb.append("gam_question_seconds_bucket{").append(base).append(",le=\"").append(num(BUCKETS[i])).append("\"} ")
+            for (int i = 0; i < BUCKETS.size(); i++) {
+                sb.append("gam_question_seconds_bucket{").append(base).append(",le=\"").append(num(BUCKETS.get(i))).append("\"} ")
                         .append(h.counts.get(i)).append('\n');
             }
             sb.append("gam_question_seconds_bucket{").append(base).append(",le=\"+Inf\"} ").append(h.count.sum()).append('\n');

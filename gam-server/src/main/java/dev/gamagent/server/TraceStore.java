@@ -30,8 +30,8 @@ public final class TraceStore implements AutoCloseable {
     /** One row of the recent-traces list. */
     public record Summary(String id, String method, String question, long time) { }
 
-    private static final Set<PosixFilePermission> OWNER_FILE = PosixFilePermissions.fromString("rw-------");
-    private static final Set<PosixFilePermission> OWNER_DIR = PosixFilePermissions.fromString("rwx------");
+    private static final Set<PosixFilePermission> OWNER_FILE = Set.copyOf(PosixFilePermissions.fromString("rw-------"));
+    private static final Set<PosixFilePermission> OWNER_DIR = Set.copyOf(PosixFilePermissions.fromString("rwx------"));
 
     private final Connection db;
     private final Path file;

@@ -25,11 +25,11 @@ final class SimulatedReply {
     /** The {@code system_fingerprint} of its replies and the {@code owned_by} of its model: how a client knows the simulator. */
     static final String FINGERPRINT = "gam-bench-serve-sim";
     private static final Pattern OPTION = Pattern.compile("(?m)^\\(?([A-Z])[.)]\\s+\\S");
-    private static final String[] WORDS = {"red", "blue", "green", "circle", "square", "left", "right", "three", "seven",
-        "large", "small", "text", "sign", "chart", "bar", "top", "below", "near", "shape", "color"};
-    private static final String[] FILLER = {" the", " image", " shows", " a", " clear", " region", " with", " visible",
-        " detail", " and", " it", " is", " near", " that", " part", " of", " scene"};
-    private static final String[] ALTERNATIVES = {" the", " a", ",", " of", " this", " in", ".", " which"};
+    private static final List<String> WORDS = List.of("red", "blue", "green", "circle", "square", "left", "right", "three", "seven",
+        "large", "small", "text", "sign", "chart", "bar", "top", "below", "near", "shape", "color");
+    private static final List<String> FILLER = List.of(" the", " image", " shows", " a", " clear", " region", " with", " visible",
+        " detail", " and", " it", " is", " near", " that", " part", " of", " scene");
+    private static final List<String> ALTERNATIVES = List.of(" the", " a", ",", " of", " this", " in", ".", " which");
 
     /** One generated token and its alternatives, the chosen token first. */
     record Token(String text, double logprob, List<Alternative> top) { }
@@ -55,7 +55,7 @@ final class SimulatedReply {
         long seed = request.text().hashCode() * 0x9E3779B97F4A7C15L + (request.seed() == null ? 0 : request.seed()) * 31 + index;
         this.random = new SplittableRandom(seed);
         this.letters = options(request.text());
-        List<String> pool = letters.isEmpty() ? List.of(WORDS) : letters;
+        List<String> pool = letters.isEmpty() ? WORDS : letters;
         int common = Math.floorMod(identity(request.text(), letters).hashCode(), pool.size());
         int chosen = common;
         if (pool.size() > 1 && random.nextDouble() >= settings.agreement()) chosen = (common + 1 + random.nextInt(pool.size() - 1)) % pool.size();
@@ -172,7 +172,7 @@ final class SimulatedReply {
     }
 
     private void filler(int words) {
-        for (int i = 0; i < words; i++) text(FILLER[random.nextInt(FILLER.length)]);
+        for (int i = 0; i < words; i++) text(FILLER.get(random.nextInt(FILLER.size())));
     }
 
     /** The answer token: its alternatives are the other options (or words), with what probability is left. */
@@ -186,10 +186,10 @@ final class SimulatedReply {
             rest -= q;
             top.add(new Alternative(prefix + o, Math.log(q)));
         }
-        for (int i = 0; top.size() < 5 && i < ALTERNATIVES.length; i++) {
+        for (int i = 0; top.size() < 5 && i < ALTERNATIVES.size(); i++) {
             double q = rest * 0.5; // a server returns k alternatives even when few of them are options
             rest -= q;
-            top.add(new Alternative(ALTERNATIVES[i], Math.log(q)));
+            top.add(new Alternative(ALTERNATIVES.get(i), Math.log(q)));
         }
         content.append(text);
         tokens.add(new Token(text, Math.log(answerProbability), top));
@@ -203,9 +203,9 @@ final class SimulatedReply {
             List<Alternative> top = new ArrayList<>(5);
             top.add(new Alternative(t, Math.log(p)));
             double rest = 1 - p;
-            int start = random.nextInt(ALTERNATIVES.length);
-            for (int i = 0; top.size() < 5 && i < ALTERNATIVES.length; i++) {
-                String alt = ALTERNATIVES[(start + i) % ALTERNATIVES.length];
+            int start = random.nextInt(ALTERNATIVES.size());
+            for (int i = 0; top.size() < 5 && i < ALTERNATIVES.size(); i++) {
+                String alt = ALTERNATIVES.get((start + i) % ALTERNATIVES.size());
                 if (alt.equals(t)) continue;
                 double q = rest * 0.5;
                 rest -= q;
