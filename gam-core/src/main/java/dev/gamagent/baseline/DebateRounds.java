@@ -19,7 +19,7 @@ import java.util.stream.IntStream;
  * N identical debaters over R rounds, as debate and DebUnc read them from their config section: {@code <section>.agents}
  * debaters answer with prompt {@code <section>_answer}, then answer again in each of {@code <section>.rounds} rounds, so
  * calls = N·(R+1); {@code <section>.temperature} and {@code <section>.backends} as every panel reads them. Also the one
- * round loop of the debates ({@link #debate}: debate, DebUnc, DMAD and self-debate).
+ * round loop of the debates ({@link #debate}: debate, DebUnc and DMAD).
  */
 record DebateRounds(String section) {
     /** What a debate records of a round: the turns as answered, and the turns it goes on with (after {@link #carryOver}). */

@@ -13,7 +13,7 @@ import java.util.Map;
 
 /**
  * Self-debate (the GAM-Agent paper's Base-Debate): one model answers, then in each of R rounds critiques
- * and refines its own previous answer (a failed refinement keeps the previous one); the last answer is final. Calls = R + 1.
+ * and refines its own previous answer; the last answer is final. Calls = R + 1.
  */
 public final class SelfDebateMethod implements MultiAgentMethod {
     private static final Panel.Agent AGENT = new Panel.Agent("agent-1", "debater", 0);
@@ -34,10 +34,17 @@ public final class SelfDebateMethod implements MultiAgentMethod {
         Panel.Agent a = p.seat(List.of(AGENT)).get(0);
         int rounds = rounds(p.config());
         var sampling = p.sampling(p.number("temperature"));
-        // the debates' loop with one agent: a failed refinement keeps the previous answer
-        List<Turn> last = DebateRounds.debate(p, List.of(a), rounds, sampling, x -> p.render("self_debate_answer", x, Map.of()),
-                (x, prev) -> p.render("self_debate_revise", x.role(), Map.of("previous", Panel.body(prev.get(0), false))), DebateRounds.majority(p));
-        return p.finish(Panel.majority(last), rounds, Termination.FIXED_ROUNDS, null);
+        Turn prev = p.ask(a, 0, p.render("self_debate_answer", a, Map.of()), sampling);
+        p.record(0, List.of(prev), null, null);
+        p.decided(Panel.majority(List.of(prev)));
+        for (int k = 1; k <= rounds; k++) {
+            Turn now = p.ask(a, k, p.render("self_debate_revise", a.role(),
+                    Map.of("previous", Panel.body(prev, false))), sampling);
+            p.record(k, List.of(now), null, null);
+            if (now.ok()) prev = now;
+            p.decided(Panel.majority(List.of(prev)));
+        }
+        return p.finish(Panel.majority(List.of(prev)), rounds, Termination.FIXED_ROUNDS, null);
     }
 
     @Override public Map<String, String> backendRefs(Config c) { return Panel.backendRefs("self_debate", 1, c); }

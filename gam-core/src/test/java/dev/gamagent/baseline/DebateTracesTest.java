@@ -27,7 +27,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The traces of the debates (debate, DebUnc, DMAD, self-debate), as committed in {@code src/test/resources/debate-traces/}:
  * agents that change their answers over the rounds, with log-probs, and a call that fails in round 1 (its agent keeps its
- * previous answer), so the one round loop they share records, carries over and decides as each did on its own.
+ * previous answer): the round loop debate, DebUnc and DMAD share ({@code DebateRounds.debate}) records, carries over and
+ * decides as each did on its own; self-debate, which keeps its own loop, is pinned alongside.
  * {@code -Ddebate.traces.write=true} rewrites the fixtures.
  */
 class DebateTracesTest {
