@@ -4,9 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.gamagent.api.Question;
 import dev.gamagent.image.ImageLoader;
 import dev.gamagent.image.Picture;
-import dev.gamagent.eval.BenchmarkLoader.BadRowException;
-import dev.gamagent.eval.BenchmarkLoader.Format;
-import dev.gamagent.eval.BenchmarkLoader.Images;
 import dev.gamagent.util.Json;
 
 import java.io.IOException;
@@ -19,15 +16,15 @@ import java.util.Map;
  * An indexed benchmark file as its questions read it: a row's bytes are read again by position and parsed as the
  * index pass parsed them, into the question's text (its shell) and, when it starts, its images.
  */
-final class BenchmarkFile {
+final class BenchmarkFile implements RowEntry.Rows {
     private final DataBytes data;
-    private final Format format;
+    private final FileFormat format;
     private final List<String> header;
     private final Path baseDir;
     private final Images images;
     private final boolean multipleChoice;
 
-    BenchmarkFile(DataBytes data, Format format, List<String> header, Path baseDir, Images images, boolean multipleChoice) {
+    BenchmarkFile(DataBytes data, FileFormat format, List<String> header, Path baseDir, Images images, boolean multipleChoice) {
         this.data = data;
         this.format = format;
         this.header = header;
@@ -151,10 +148,10 @@ final class BenchmarkFile {
     }
 
     /** The question of row {@code e} without its pixels. */
-    KeyedQuestion shell(RowEntry e) { return RowFields.toQuestion(e.idx, fields(e, e.idx), multipleChoice); }
+    @Override public KeyedQuestion shell(RowEntry e) { return RowFields.toQuestion(e.idx, fields(e, e.idx), multipleChoice); }
 
     /** The question of row {@code e} with its images decoded. */
-    KeyedQuestion full(RowEntry e) {
+    @Override public KeyedQuestion full(RowEntry e) {
         Map<String, String> m = fields(e, e.idx);
         KeyedQuestion shell = RowFields.toQuestion(e.idx, m, multipleChoice);
         if (e.imageRow != null && RowImages.namesAnotherRow(m)) return shell.withImages(namedPictures(e.imageRow, e.idx, m));
@@ -163,7 +160,7 @@ final class BenchmarkFile {
     }
 
     /** The sizes of row {@code e}'s images, from their headers. */
-    List<ImageLoader.Header> imageSizes(RowEntry e) {
+    @Override public List<ImageLoader.Header> imageSizes(RowEntry e) {
         String named = e.imageRow == null ? null : referencedCell(e.imageRow);
         return RowImages.imageSizes(e.idx, fields(e, e.idx), named, baseDir, images);
     }

@@ -20,7 +20,13 @@ public final class CircularExpansion {
 
     /** On by default for files whose name contains "mmbench" or "ccbench" (case-insensitive), as VLMEvalKit decides. */
     public static boolean defaultFor(String fileName) {
-        return fileName != null && VlmEvalKitGrading.circularFor(fileName);
+        return fileName != null && circularFor(fileName);
+    }
+
+    /** VLMEvalKit's rule for a dataset (or a file name holding it): MMBench and CCBench are evaluated circularly. */
+    public static boolean circularFor(String dataset) {
+        String d = dataset.toLowerCase(java.util.Locale.ROOT);
+        return d.contains("mmbench") || d.contains("ccbench");
     }
 
     /** Each question followed by its rotations (made lazily: each reads its row when it runs). */
@@ -31,7 +37,10 @@ public final class CircularExpansion {
             out.add(eq);
             int n = eq.optionCount();
             // the rotations are read from the question's source when they run, not held here
-            for (int r = 1; r < n; r++) out.add(eq.rotated(r));
+            for (int r = 1; r < n; r++) {
+                int turn = r;
+                out.add(eq.rotated(r, q -> rotate(q, turn)));
+            }
         }
         return out;
     }

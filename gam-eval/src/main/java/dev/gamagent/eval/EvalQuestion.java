@@ -123,13 +123,13 @@ public final class EvalQuestion {
     /** The 1-based line of the benchmark file the row starts on, 0 when it did not come from a file. */
     public long line() { return line; }
 
-    /** Circular rotation {@code r} of this question ({@link CircularExpansion#rotate}), read from the same source. */
-    EvalQuestion rotated(int r) {
+    /** Circular rotation {@code r} of this question, read from the same source and turned by {@code rotate} (CircularExpansion's). */
+    EvalQuestion rotated(int r, java.util.function.UnaryOperator<KeyedQuestion> rotate) {
         Source base = source;
         return new EvalQuestion(id + "#r" + r, group, r, split, category, l2Category, optionCount, line, new Source() {
-            @Override public KeyedQuestion shell() { return CircularExpansion.rotate(base.shell(), r); }
+            @Override public KeyedQuestion shell() { return rotate.apply(base.shell()); }
 
-            @Override public KeyedQuestion full() { return CircularExpansion.rotate(base.full(), r); }
+            @Override public KeyedQuestion full() { return rotate.apply(base.full()); }
 
             @Override public List<ImageLoader.Header> imageSizes() { return base.imageSizes(); }
         });

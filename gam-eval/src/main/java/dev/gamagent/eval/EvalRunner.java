@@ -202,7 +202,7 @@ public final class EvalRunner {
      * running out of memory or being interrupted, which a rerun may not meet again.
      */
     static boolean isBadInput(RuntimeException e) {
-        if (e instanceof BenchmarkLoader.BadRowException) return true;
+        if (e instanceof BadRowException) return true;
         return e instanceof dev.gamagent.image.ImageException && !(e.getCause() instanceof OutOfMemoryError);
     }
 
@@ -255,7 +255,7 @@ public final class EvalRunner {
         try {
             // the method is asked the question alone; the answer key grades it and joins the trace written
             Answer a = m.run(q.question(), new RunContext(backend, resolver, config, agents, null).metered(meter));
-            Grader.Graded g = grader.grade(q, a);
+            Grade g = grader.grade(q, a);
             // scrubbed like every output (with trace.prompts the trace holds what each agent was asked)
             JsonNode trace = a.trace() == null ? null : SecretScrubber.forProcess().scrub(finiteOnly(Json.MAPPER.valueToTree(q.keyed(a.trace()))));
             TokenCount tokens = a.tokens() == null ? TokenCount.ZERO : a.tokens();

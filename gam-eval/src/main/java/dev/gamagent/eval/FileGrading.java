@@ -250,7 +250,7 @@ public final class FileGrading {
                 kept++;
                 continue;
             }
-            Grader.Graded g = grader.grade(q, new Answer(r.answer(), r.option(), r.confidence(), r.uncertainty(), r.rounds(),
+            Grade g = grader.grade(q, new Answer(r.answer(), r.option(), r.confidence(), r.uncertainty(), r.rounds(),
                     Termination.fromLabel(r.termination()).orElse(null), TokenCount.ZERO, r.calls(), r.millis(), null));
             regraded++;
             if (!g.outcome().label().equals(r.outcome())) changed++;

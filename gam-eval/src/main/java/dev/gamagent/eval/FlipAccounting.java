@@ -91,7 +91,7 @@ public final class FlipAccounting {
     }
 
     private static List<JsonNode> sortedRounds(ResultRecord r) {
-        JsonNode rounds = MethodMetrics.rounds(r);
+        JsonNode rounds = Sweep.rounds(r);
         if (rounds == null || !rounds.isArray()) return List.of();
         List<JsonNode> out = new ArrayList<>();
         rounds.forEach(out::add);

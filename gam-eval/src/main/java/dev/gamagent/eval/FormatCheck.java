@@ -29,9 +29,9 @@ final class FormatCheck {
 
     private FormatCheck() { }
 
-    static void check(DataBytes data, BenchmarkLoader.Format format, String name) {
+    static void check(DataBytes data, FileFormat format, String name) {
         long size = data.size();
-        if (size == 0) throw new IllegalArgumentException(name + ": empty file (0 bytes)" + (format == BenchmarkLoader.Format.TSV
+        if (size == 0) throw new IllegalArgumentException(name + ": empty file (0 bytes)" + (format == FileFormat.TSV
                 ? ", expected a header row" : ""));
         byte[] head = data.read(0, (int) Math.min(size, BYTES));
         boolean whole = head.length == size;
@@ -58,7 +58,7 @@ final class FormatCheck {
     /** For a file whose extension names no format: a binary file is said to be one, else null. */
     static String binary(DataBytes data, String name) {
         try {
-            FormatCheck.check(data, BenchmarkLoader.Format.JSONL, name);
+            FormatCheck.check(data, FileFormat.JSONL, name);
             return null;
         } catch (IllegalArgumentException e) {
             return e.getMessage() != null && e.getMessage().startsWith(name + " is not UTF-8 text") ? e.getMessage() : null;
@@ -126,7 +126,7 @@ final class FormatCheck {
                     if (n != null && n.isObject()) objects++;
                     else if (firstError == null) firstError = "line " + line + " is not a JSON object";
                 } catch (IOException e) {
-                    if (firstError == null) firstError = "line " + line + " is not valid JSON: " + BenchmarkLoader.firstLine(e.getMessage());
+                    if (firstError == null) firstError = "line " + line + " is not valid JSON: " + BadRowException.firstLine(e.getMessage());
                 }
             }
             start = i + 1;
@@ -158,7 +158,7 @@ final class FormatCheck {
             // the first megabyte ends inside a value: fine so far
         } catch (JsonProcessingException e) {
             JsonLocation at = e.getLocation();
-            throw new IllegalArgumentException(name + ": not valid " + kind + ": " + BenchmarkLoader.firstLine(e.getOriginalMessage())
+            throw new IllegalArgumentException(name + ": not valid " + kind + ": " + BadRowException.firstLine(e.getOriginalMessage())
                     + (at == null ? "" : " (line " + at.getLineNr() + ", column " + at.getColumnNr() + ")"));
         } catch (IOException e) {
             throw new IllegalArgumentException(name + ": cannot be read as " + kind + ": " + e.getMessage());

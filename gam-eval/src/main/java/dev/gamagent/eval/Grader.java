@@ -63,41 +63,38 @@ public final class Grader {
 
     public GradingMode mode() { return mode; }
 
-    /** The grade, the letter or text that was graded, and which rule decided it. */
-    public record Graded(Outcome outcome, String predicted, String rule) { }
-
     /**
      * The grade of {@code a}; a question without a ground truth (a test split without public answers) is read the same
      * way (the letter or text is kept for the submission file) and comes out {@code UNGRADED}, never right or wrong.
      */
-    public Graded grade(KeyedQuestion q, Answer a) {
+    public Grade grade(KeyedQuestion q, Answer a) {
         if (q.groundTruth() != null) return gradeAgainstTruth(q, a);
         if (!q.isMultipleChoice() && !openRule.equals("yes-no")) {
-            return new Graded(Outcome.UNGRADED, OpenAnswerMatcher.answerPart(a.answer() == null ? "" : a.answer()), "ungraded");
+            return new Grade(Outcome.UNGRADED, OpenAnswerMatcher.answerPart(a.answer() == null ? "" : a.answer()), "ungraded");
         }
-        Graded g = gradeAgainstTruth(q, a);
-        return new Graded(Outcome.UNGRADED, g.predicted(), g.rule());
+        Grade g = gradeAgainstTruth(q, a);
+        return new Grade(Outcome.UNGRADED, g.predicted(), g.rule());
     }
 
-    private Graded gradeAgainstTruth(KeyedQuestion q, Answer a) {
+    private Grade gradeAgainstTruth(KeyedQuestion q, Answer a) {
         if (!q.isMultipleChoice()) {
             String text = a.answer() == null ? "" : a.answer();
             if (openRule.equals("yes-no")) {
                 // VLMEvalKit: the extracted word must equal the answer ("Yes"/"No"); "Unknown" would go to its judge
                 String word = VlmEvalKitYesNo.extract(text);
-                if (word.equals(VlmEvalKitYesNo.UNKNOWN)) return new Graded(Outcome.UNMATCHED, null, "yes-no:unknown");
-                return new Graded(word.equals(q.groundTruth()) ? Outcome.CORRECT : Outcome.WRONG, word, "yes-no:yorn");
+                if (word.equals(VlmEvalKitYesNo.UNKNOWN)) return new Grade(Outcome.UNMATCHED, null, "yes-no:unknown");
+                return new Grade(word.equals(q.groundTruth()) ? Outcome.CORRECT : Outcome.WRONG, word, "yes-no:yorn");
             }
             if (openRule.equals("mathvista")) {
                 String reply = text.strip();
                 return switch (VlmEvalKitMathVista.prefetch(reply, q.groundTruth())) {
-                    case RIGHT -> new Graded(Outcome.CORRECT, reply, "mathvista:prefetch");
-                    case WRONG -> new Graded(Outcome.WRONG, reply, "mathvista:prefetch");
-                    case NEEDS_JUDGE -> new Graded(Outcome.UNMATCHED, reply, "mathvista:needs-judge");
+                    case RIGHT -> new Grade(Outcome.CORRECT, reply, "mathvista:prefetch");
+                    case WRONG -> new Grade(Outcome.WRONG, reply, "mathvista:prefetch");
+                    case NEEDS_JUDGE -> new Grade(Outcome.UNMATCHED, reply, "mathvista:needs-judge");
                 };
             }
             OpenAnswerMatcher.Match m = open.match(text, q.groundTruth());
-            return new Graded(m == OpenAnswerMatcher.Match.NONE ? Outcome.WRONG : Outcome.CORRECT,
+            return new Grade(m == OpenAnswerMatcher.Match.NONE ? Outcome.WRONG : Outcome.CORRECT,
                     OpenAnswerMatcher.answerPart(text), m.name().toLowerCase(java.util.Locale.ROOT));
         }
         if (choiceRule.equals(MvBenchGrading.RULE)) return MvBenchGrading.grade(q, a);
@@ -105,7 +102,7 @@ public final class Grader {
         String rule = "method";
         if (letter == null) {
             Reading r = read(a.answer(), q.options());
-            if (r.refused()) return new Graded(Outcome.UNMATCHED, null, rule(r.rule()));
+            if (r.refused()) return new Grade(Outcome.UNMATCHED, null, rule(r.rule()));
             letter = r.letter();
             rule = r.rule();
             if (letter == null && judge != null) {
@@ -113,8 +110,8 @@ public final class Grader {
                 rule = letter == null ? "judge_unmatched" : "judge";
             }
         }
-        if (letter == null) return new Graded(Outcome.UNMATCHED, null, rule(rule));
-        return new Graded(letter.equals(q.groundTruth()) ? Outcome.CORRECT : Outcome.WRONG, letter, rule(rule));
+        if (letter == null) return new Grade(Outcome.UNMATCHED, null, rule(rule));
+        return new Grade(letter.equals(q.groundTruth()) ? Outcome.CORRECT : Outcome.WRONG, letter, rule(rule));
     }
 
     private String rule(String step) { return mode.label() + ":" + step; }

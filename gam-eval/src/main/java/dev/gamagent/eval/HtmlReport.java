@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gamagent.eval.stats.Pairwise;
 import dev.gamagent.uncertainty.SignalMix;
+import dev.gamagent.util.AtomicFiles;
 import dev.gamagent.util.Json;
 
 import java.io.IOException;
@@ -28,13 +29,6 @@ import java.util.Map;
 public final class HtmlReport {
     private HtmlReport() { }
 
-    /**
-     * One run to show: its name (empty for a single run), summary, the records behind it (may be empty), and small
-     * images of its questions by question id (may be empty) for the trace viewer to draw claim regions on.
-     */
-    public record Run(String name, RunSummary summary, List<ResultRecord> records, Map<String, String> images) {
-        public Run(String name, RunSummary summary, List<ResultRecord> records) { this(name, summary, records, Map.of()); }
-    }
 
     /** Questions up to which {@link #thumbnails} embeds images (about 10–20 kB each, in the sidecar). */
     static final int MAX_THUMBNAILS = 600;
@@ -48,11 +42,11 @@ public final class HtmlReport {
     public static void write(Path file, RunSummary s) { write(file, s, List.of(), Map.of()); }
 
     public static void write(Path file, RunSummary s, List<ResultRecord> records, Map<String, String> images) {
-        write(file, List.of(new Run("", s, records, images)), s.statistics());
+        write(file, List.of(new ReportRun("", s, records, images)), s.statistics());
     }
 
     /** {@code gam report}: several runs, every method a series "run / method"; {@code pairs} compares the series across runs. */
-    public static void writeComparison(Path file, List<Run> runs, Pairwise.Report pairs) {
+    public static void writeComparison(Path file, List<ReportRun> runs, Pairwise.Report pairs) {
         write(file, runs, pairs);
     }
 
@@ -60,7 +54,7 @@ public final class HtmlReport {
      * Writes the page to {@code file} and its debates to the folder {@link #sidecar} beside it (parts left by an earlier
      * report there are removed first, so a smaller run does not show stale debates).
      */
-    static void write(Path file, List<Run> runs, Pairwise.Report pairs) {
+    static void write(Path file, List<ReportRun> runs, Pairwise.Report pairs) {
         Path dir = sidecar(file);
         Page page = page(runs, pairs, dir.getFileName().toString());
         try {
@@ -75,7 +69,7 @@ public final class HtmlReport {
             } else {
                 Files.deleteIfExists(dir);
             }
-            Files.writeString(file, page.html());
+            AtomicFiles.writeString(file, page.html());
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
         }
@@ -89,7 +83,7 @@ public final class HtmlReport {
     }
 
     /** The page of one run without answers (tables and plots only). */
-    public static String render(RunSummary s) { return page(List.of(new Run("", s, List.of(), Map.of())), s.statistics(), "report-debates").html(); }
+    public static String render(RunSummary s) { return page(List.of(new ReportRun("", s, List.of(), Map.of())), s.statistics(), "report-debates").html(); }
 
     /**
      * Each question's first image scaled to at most 420 px wide, as a JPEG data URL by question id; none when
@@ -145,25 +139,25 @@ public final class HtmlReport {
     }
 
     /** The page over {@code runs} (one run: a report; several: a comparison) and its sidecar parts, which live in folder {@code sidecar}. */
-    public static Page page(List<Run> runs, Pairwise.Report pairs, String sidecar) {
+    public static Page page(List<ReportRun> runs, Pairwise.Report pairs, String sidecar) {
         boolean comparison = runs.size() > 1;
         StringBuilder h = new StringBuilder();
         if (!comparison) {
             RunSummary s = runs.get(0).summary();
             head(h, "GAM-Agent evaluation: " + s.data());
-            h.append("<header><h1>Evaluation of ").append(esc(s.data())).append("</h1>\n<p>")
+            h.append("<header><h1>Evaluation of ").append(Html.esc(s.data())).append("</h1>\n<p>")
                     .append(s.questions()).append(" questions").append(s.circular() ? " (circular evaluation: a question counts only if every option rotation is right)" : "")
-                    .append("; methods: ").append(esc(String.join(", ", s.methods()))).append(".");
-            if (s.command() != null) h.append(" Reproduce with <code>").append(esc(s.command())).append("</code>.");
-            h.append(" Multiple-choice grading: ").append(esc(GradingMode.describeLabels(s.grading()))).append('.');
+                    .append("; methods: ").append(Html.esc(String.join(", ", s.methods()))).append(".");
+            if (s.command() != null) h.append(" Reproduce with <code>").append(Html.esc(s.command())).append("</code>.");
+            h.append(" Multiple-choice grading: ").append(Html.esc(GradingMode.describeLabels(s.grading()))).append('.');
             h.append("</p></header>\n");
         } else {
             head(h, "GAM-Agent run comparison");
             h.append("<header><h1>Run comparison</h1>\n<p>");
-            for (Run r : runs) {
-                h.append("<b>").append(esc(r.name())).append("</b>: ").append(esc(r.summary().data())).append(", ")
+            for (ReportRun r : runs) {
+                h.append("<b>").append(Html.esc(r.name())).append("</b>: ").append(Html.esc(r.summary().data())).append(", ")
                         .append(r.summary().questions()).append(" questions");
-                if (r.summary().command() != null) h.append(" (<code>").append(esc(r.summary().command())).append("</code>)");
+                if (r.summary().command() != null) h.append(" (<code>").append(Html.esc(r.summary().command())).append("</code>)");
                 h.append(". ");
             }
             h.append("</p></header>\n");
@@ -171,7 +165,7 @@ public final class HtmlReport {
         h.append("<nav class=toc><a href=\"#methods\">Methods</a> <a href=\"#pairs\">Differences</a> <a href=\"#plots\">Plots</a> "
                 + "<a href=\"#answers\">Answers and debates</a> <a href=\"#categories\">Categories</a></nav>\n");
         Map<String, MethodMetrics> all = new LinkedHashMap<>();
-        for (Run run : runs) {
+        for (ReportRun run : runs) {
             for (var m : run.summary().metrics().entrySet()) all.put(comparison ? run.name() + " / " + m.getKey() : m.getKey(), m.getValue());
         }
         h.append("<h2 id=methods>Methods</h2>\n");
@@ -186,7 +180,7 @@ public final class HtmlReport {
         samples(h, comparison);
         h.append("<h2 id=categories>Accuracy per category</h2>\n");
         Map<String, Map<String, RunSummary.Cell>> cats = new LinkedHashMap<>(), l2 = new LinkedHashMap<>();
-        for (Run run : runs) {
+        for (ReportRun run : runs) {
             String prefix = comparison ? run.name() + " / " : "";
             if (run.summary().byCategory() != null) run.summary().byCategory().forEach((m, c) -> cats.put(prefix + m, c));
             if (run.summary().byL2Category() != null) run.summary().byL2Category().forEach((m, c) -> l2.put(prefix + m, c));
@@ -198,7 +192,7 @@ public final class HtmlReport {
             RunSummary s = runs.get(0).summary();
             if (!s.skipped().isEmpty()) {
                 h.append("<h2>Skipped rows</h2>\n<ul>\n");
-                for (SkippedRow r : s.skipped()) h.append("<li>row ").append(esc(r.index())).append(": ").append(esc(r.reason())).append("</li>\n");
+                for (SkippedRow r : s.skipped()) h.append("<li>row ").append(Html.esc(r.index())).append(": ").append(Html.esc(r.reason())).append("</li>\n");
                 h.append("</ul>\n");
             }
         }
@@ -209,9 +203,9 @@ public final class HtmlReport {
     }
 
     /** How the accuracy intervals shown were computed ("Wilson score"), from the pairs or any run's summary. */
-    private static String intervalLabel(List<Run> runs, Pairwise.Report pairs) {
+    private static String intervalLabel(List<ReportRun> runs, Pairwise.Report pairs) {
         if (pairs != null) return pairs.interval();
-        for (Run r : runs) if (r.summary().statistics() != null) return r.summary().statistics().interval();
+        for (ReportRun r : runs) if (r.summary().statistics() != null) return r.summary().statistics().interval();
         return null;
     }
 
@@ -221,7 +215,7 @@ public final class HtmlReport {
         h.append("<p class=signals>Uncertainty signals (agent turns and probes):");
         for (var e : mix.entrySet()) {
             if (e.getValue().isEmpty()) continue;
-            h.append(" <b>").append(esc(e.getKey())).append("</b> ").append(esc(SignalMix.describe(e.getValue()))).append(";");
+            h.append(" <b>").append(Html.esc(e.getKey())).append("</b> ").append(Html.esc(SignalMix.describe(e.getValue()))).append(";");
         }
         h.setLength(h.length() - 1);
         h.append(".</p>\n");
@@ -262,9 +256,9 @@ public final class HtmlReport {
     }
 
     /** ECharts, the viewer, the page script and the data, inline so the file works from disk with no network. */
-    private static void scripts(StringBuilder h, List<Run> runs, Pairwise.Report pairs, ReportAnswers answers) {
+    private static void scripts(StringBuilder h, List<ReportRun> runs, Pairwise.Report pairs, ReportAnswers answers) {
         h.append(ReportTables.SORT_SCRIPT);
-        h.append(DATA_OPEN).append(safeJson(data(runs, pairs, answers))).append("</script>\n");
+        h.append(DATA_OPEN).append(Html.safeJson(data(runs, pairs, answers))).append("</script>\n");
         for (String js : List.of("echarts.js", "viewer.js", "report.js")) {
             h.append("<script>/* ").append(js).append(" */\n").append(resource(js)).append("\n</script>\n");
         }
@@ -274,12 +268,12 @@ public final class HtmlReport {
      * The page's data: per run its summary and its questions' texts (for the search), the pairs, and the answers as
      * compact rows ({@link ReportAnswers}).
      */
-    static ObjectNode data(List<Run> runs, Pairwise.Report pairs, ReportAnswers answers) {
+    static ObjectNode data(List<ReportRun> runs, Pairwise.Report pairs, ReportAnswers answers) {
         ObjectNode root = Json.MAPPER.createObjectNode();
         root.put("kind", runs.size() > 1 ? "comparison" : "run");
         if (pairs != null) root.set("pairs", Json.MAPPER.valueToTree(pairs));
         ArrayNode list = root.putArray("runs");
-        for (Run run : runs) {
+        for (ReportRun run : runs) {
             ObjectNode o = list.addObject();
             o.put("name", run.name());
             o.set("summary", Json.MAPPER.valueToTree(run.summary()));
@@ -308,17 +302,12 @@ public final class HtmlReport {
                 throw new IllegalStateException(report + " is not the report of one run");
             }
             run.set("paperFigures", paperFigures);
-            java.nio.file.Files.writeString(report, html.substring(0, at + DATA_OPEN.length()) + safeJson(root) + html.substring(end),
-                    StandardCharsets.UTF_8);
+            AtomicFiles.writeString(report, html.substring(0, at + DATA_OPEN.length()) + Html.safeJson(root) + html.substring(end));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot add the paper's figures to " + report + ": " + e.getMessage(), e);
         }
     }
 
-    /** JSON inside a script element: '<', '>' and '&' only occur inside strings, where \\u escapes mean the same. */
-    static String safeJson(com.fasterxml.jackson.databind.JsonNode data) {
-        return Json.write(data).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026");
-    }
 
     static String resource(String name) {
         try (InputStream in = HtmlReport.class.getResourceAsStream("/web/" + name)) {
@@ -334,12 +323,7 @@ public final class HtmlReport {
 
     private static void head(StringBuilder h, String title) {
         h.append("<!DOCTYPE html>\n<html lang=en><head><meta charset=utf-8><meta name=viewport content=\"width=device-width, initial-scale=1\">")
-                .append("<title>").append(esc(title)).append("</title>\n<style>\n").append(resource("report.css")).append('\n')
+                .append("<title>").append(Html.esc(title)).append("</title>\n<style>\n").append(resource("report.css")).append('\n')
                 .append(resource("viewer.css")).append("</style></head><body>\n");
-    }
-
-    static String esc(String s) {
-        if (s == null) return "";
-        return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
     }
 }

@@ -5,10 +5,6 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.gamagent.eval.BenchmarkLoader.BadRowException;
-import dev.gamagent.eval.BenchmarkLoader.Filter;
-import dev.gamagent.eval.BenchmarkLoader.Format;
-import dev.gamagent.eval.BenchmarkLoader.Images;
 import dev.gamagent.util.Json;
 
 import java.io.IOException;
@@ -43,12 +39,12 @@ final class IndexPass {
         this.kept = kept;
     }
 
-    static Dataset index(DataBytes data, Format format, String name, Path baseDir, Filter filter, Images images) {
+    static Dataset index(DataBytes data, FileFormat format, String name, Path baseDir, RowFilter filter, Images images) {
         return index(data, format, name, baseDir, filter, images, Runtime.getRuntime().maxMemory());
     }
 
     /** As above, measuring what it keeps against {@code heap} bytes instead of the JVM's maximum heap. */
-    static Dataset index(DataBytes data, Format format, String name, Path baseDir, Filter filter, Images images, long heap) {
+    static Dataset index(DataBytes data, FileFormat format, String name, Path baseDir, RowFilter filter, Images images, long heap) {
         FormatCheck.check(data, format, data.name());
         KeptRows kept = new KeptRows(data, format, baseDir, filter, images, heap);
         IndexPass pass = new IndexPass(data, kept);
@@ -216,7 +212,7 @@ final class IndexPass {
                 try {
                     node = Json.MAPPER.readTree(line, 0, length);
                 } catch (IOException e) {
-                    skip(new SkippedRow(where, "not valid JSON: " + BenchmarkLoader.firstLine(e.getMessage()), number));
+                    skip(new SkippedRow(where, "not valid JSON: " + BadRowException.firstLine(e.getMessage()), number));
                 }
                 if (node != null && !node.isObject()) skip(new SkippedRow(where, "not a JSON object", number));
                 else if (node != null) {
@@ -267,7 +263,7 @@ final class IndexPass {
                 utf8.end();
                 refuseBadUtf8();
                 JsonLocation at = e.getLocation();
-                throw new IllegalArgumentException(where + ": not valid JSON: " + BenchmarkLoader.firstLine(e.getOriginalMessage())
+                throw new IllegalArgumentException(where + ": not valid JSON: " + BadRowException.firstLine(e.getOriginalMessage())
                         + (at == null ? "" : " (line " + at.getLineNr() + ", column " + at.getColumnNr() + ")"));
             }
             String sha = in.sha256();

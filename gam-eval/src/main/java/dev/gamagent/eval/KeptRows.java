@@ -1,9 +1,5 @@
 package dev.gamagent.eval;
 
-import dev.gamagent.eval.BenchmarkLoader.BadRowException;
-import dev.gamagent.eval.BenchmarkLoader.Filter;
-import dev.gamagent.eval.BenchmarkLoader.Format;
-import dev.gamagent.eval.BenchmarkLoader.Images;
 import dev.gamagent.image.ImageException;
 
 import java.nio.charset.StandardCharsets;
@@ -50,11 +46,11 @@ final class KeptRows {
     private static final int CHOICE = 0, OPEN = 1, IMAGE = 2;
 
     private final DataBytes data;
-    private final Format format;
+    private final FileFormat format;
     /** The file as given, for messages. */
     private final String where;
     private final Path baseDir;
-    private final Filter filter;
+    private final RowFilter filter;
     private final Images images;
     /** The heap the rows are measured against, in bytes (the JVM's maximum heap; smaller in tests). */
     private final long heap;
@@ -87,7 +83,7 @@ final class KeptRows {
     private boolean over;
     private long overAtRows, overAtBytes;
 
-    KeptRows(DataBytes data, Format format, Path baseDir, Filter filter, Images images, long heap) {
+    KeptRows(DataBytes data, FileFormat format, Path baseDir, RowFilter filter, Images images, long heap) {
         this.data = data;
         this.format = format;
         this.where = data.name();
@@ -245,7 +241,7 @@ final class KeptRows {
         try {
             // a URL is checked against the policy here and fetched when its question starts
             if (VideoUrls.isUrl(video)) images.videos().urls().check(video);
-            else RowImages.videoFile(video, baseDir);
+            else RowPaths.videoFile(video, baseDir);
             rows.set(row, RowIndex.CHECKED | RowIndex.IMAGES_OK);
         } catch (BadRowException e) {
             rows.set(row, RowIndex.CHECKED);

@@ -255,12 +255,8 @@ public record MethodMetrics(String method, int records, int errors, int unmatche
         return rs.isEmpty() ? 0 : rs.stream().mapToDouble(f).sum() / rs.size();
     }
 
-    static JsonNode rounds(ResultRecord r) {
-        return r.trace() == null ? null : r.trace().get("rounds");
-    }
-
     static Double roundValue(ResultRecord r, int k, String field) {
-        JsonNode rounds = rounds(r);
+        JsonNode rounds = Sweep.rounds(r);
         if (rounds == null || !rounds.isArray()) return null;
         for (JsonNode round : rounds) {
             if (round.path("k").asInt(-1) == k && round.hasNonNull(field)) return round.get(field).asDouble();
@@ -287,7 +283,7 @@ public record MethodMetrics(String method, int records, int errors, int unmatche
         List<long[]> perRecord = new ArrayList<>();
         int maxK = -1;
         for (ResultRecord r : rs) {
-            JsonNode rounds = rounds(r);
+            JsonNode rounds = Sweep.rounds(r);
             long probes = Math.max(0, probeTokens(r));
             boolean hasRounds = rounds != null && rounds.isArray() && !rounds.isEmpty();
             if (!hasRounds && probes == 0) continue;
@@ -319,7 +315,7 @@ public record MethodMetrics(String method, int records, int errors, int unmatche
     static List<Double> uSysPerRound(List<ResultRecord> rs) {
         Map<Integer, double[]> acc = new TreeMap<>();
         for (ResultRecord r : rs) {
-            JsonNode rounds = rounds(r);
+            JsonNode rounds = Sweep.rounds(r);
             if (rounds == null) continue;
             for (JsonNode round : rounds) {
                 if (!round.hasNonNull("U_sys")) continue;
@@ -341,7 +337,7 @@ public record MethodMetrics(String method, int records, int errors, int unmatche
         Map<String, Map<Integer, double[]>> acc = new TreeMap<>();
         int maxK = -1;
         for (ResultRecord r : rs) {
-            JsonNode rounds = rounds(r);
+            JsonNode rounds = Sweep.rounds(r);
             if (rounds == null) continue;
             for (JsonNode round : rounds) {
                 int k = round.path("k").asInt();

@@ -33,12 +33,12 @@ public final class MvBenchGrading {
      * One question's verdict: the method's own option letter when it gave one (what a VLMEvalKit model wrapper
      * around the method would return), else its answer text, read by MVBench's rule.
      */
-    public static Grader.Graded grade(KeyedQuestion q, Answer a) {
+    public static Grade grade(KeyedQuestion q, Answer a) {
         String letter = a.option() != null && q.options().containsKey(a.option()) ? a.option() : null;
         String prediction = letter != null ? letter : a.answer() == null ? "" : a.answer();
         Verdict v = verdict(prediction, q.options(), q.groundTruth());
         Outcome o = v.hit() ? Outcome.CORRECT : v.read() == null ? Outcome.UNMATCHED : Outcome.WRONG;
-        return new Grader.Graded(o, v.read(), RULE + ":" + (letter != null ? "method" : v.step()));
+        return new Grade(o, v.read(), RULE + ":" + (letter != null ? "method" : v.step()));
     }
 
     /** Whether the prediction is right, the letter read from it (null when none), and which step decided. */

@@ -1,5 +1,6 @@
 package dev.gamagent.eval;
 
+import java.util.List;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -64,12 +65,12 @@ public final class OpenAnswerMatcher {
         return count == 1 ? found : null;
     }
 
-    private static final String[] WORDS = {"zero", "one", "two", "three", "four", "five", "six", "seven", "eight",
-            "nine", "ten", "eleven", "twelve"};
+    private static final List<String> WORDS = List.of("zero", "one", "two", "three", "four", "five", "six", "seven", "eight",
+            "nine", "ten", "eleven", "twelve");
 
     private static Double wordNumber(String t) {
         String n = normalise(t);
-        for (int i = 0; i < WORDS.length; i++) if (n.equals(WORDS[i])) return (double) i;
-        return null;
+        int i = WORDS.indexOf(n);
+        return i < 0 ? null : (double) i;
     }
 }

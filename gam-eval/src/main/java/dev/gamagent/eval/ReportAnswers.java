@@ -2,7 +2,6 @@ package dev.gamagent.eval;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.gamagent.eval.HtmlReport.Run;
 import dev.gamagent.util.Json;
 import dev.gamagent.util.NaturalOrder;
 
@@ -28,11 +27,11 @@ record ReportAnswers(ObjectNode index, Map<String, String> parts) {
     private static final Set<String> DICT = Set.of("method", "category", "outcome", "flip", "termination", "branch");
 
     /** The answers of {@code runs}, their debates in sidecar parts that live in folder {@code sidecar}. */
-    static ReportAnswers of(List<Run> runs, String sidecar) {
+    static ReportAnswers of(List<ReportRun> runs, String sidecar) {
         record Row(int run, String method, ResultRecord r, String flip, boolean debating) { }
         List<Row> rows = new ArrayList<>();
         for (int ri = 0; ri < runs.size(); ri++) {
-            Run run = runs.get(ri);
+            ReportRun run = runs.get(ri);
             Map<String, List<ResultRecord>> byMethod = new LinkedHashMap<>();
             for (ResultRecord r : run.records()) byMethod.computeIfAbsent(r.method(), k -> new ArrayList<>()).add(r);
             for (var e : byMethod.entrySet()) {
@@ -125,7 +124,7 @@ record ReportAnswers(ObjectNode index, Map<String, String> parts) {
 
     /** A sidecar part: a script (so a page opened from disk can load it, which it could not with fetch) handing its data to the page. */
     private static String partScript(int n, ObjectNode part) {
-        return "gamDebates(" + n + ", " + HtmlReport.safeJson(part).replace("\u2028", "\\u2028").replace("\u2029", "\\u2029") + ");\n";
+        return "gamDebates(" + n + ", " + Html.safeJson(part).replace("\u2028", "\\u2028").replace("\u2029", "\\u2029") + ");\n";
     }
 
     /** The flip the list shows: the recorded one, or for a debate method's question without rounds (DREAM's consensus) unchanged. */

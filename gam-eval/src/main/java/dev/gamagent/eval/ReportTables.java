@@ -10,7 +10,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
-import static dev.gamagent.eval.HtmlReport.esc;
+import static dev.gamagent.eval.Html.esc;
 
 /**
  * The report's HTML tables: the methods' metrics with the notes on figures not shown, per-backend costs, the pairwise

@@ -1,14 +1,16 @@
 package dev.gamagent.eval;
 
+import dev.gamagent.util.AtomicFiles;
 import dev.gamagent.util.Json;
 
 import java.io.BufferedWriter;
 import java.io.IOException;
+import java.io.OutputStreamWriter;
 import java.io.UncheckedIOException;
+import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -359,17 +361,18 @@ public final class ResultStore implements AutoCloseable {
 
     /** Rewrites results.jsonl from the database (one line per pair, the latest attempt), atomically. */
     public synchronized void rebuildJsonl() {
-        Path tmp = dir.resolve("results.jsonl.tmp");
         try {
             if (jsonlOut != null) jsonlOut.close();
-            try (BufferedWriter w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8);
-                 Statement s = db.createStatement(); ResultSet rs = s.executeQuery("SELECT record FROM results ORDER BY seq")) {
-                // the stored JSON is the line: copied through, one record at a time
-                while (rs.next()) { w.write(rs.getString(1)); w.newLine(); }
-            } catch (SQLException e) {
-                throw new IllegalStateException("cannot read " + dir.resolve("results.db") + ": " + e.getMessage(), e);
-            }
-            Files.move(tmp, jsonl, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            AtomicFiles.write(jsonl, out -> {
+                Writer w = new OutputStreamWriter(out, StandardCharsets.UTF_8);
+                try (Statement s = db.createStatement(); ResultSet rs = s.executeQuery("SELECT record FROM results ORDER BY seq")) {
+                    // the stored JSON is the line: copied through, one record at a time
+                    while (rs.next()) { w.write(rs.getString(1)); w.write(System.lineSeparator()); }
+                } catch (SQLException e) {
+                    throw new IllegalStateException("cannot read " + dir.resolve("results.db") + ": " + e.getMessage(), e);
+                }
+                w.flush();
+            });
             if (jsonlOut != null) jsonlOut = Files.newBufferedWriter(jsonl, StandardCharsets.UTF_8, StandardOpenOption.APPEND);
             superseded = false;
         } catch (IOException e) {

@@ -10,7 +10,16 @@ import java.util.List;
  * of a large file holds until it starts. It is the question's {@link EvalQuestion.Source}: asked, it reads its row again.
  */
 final class RowEntry implements EvalQuestion.Source {
-    final BenchmarkFile file;
+    /** What reads a row again by its entry ({@link BenchmarkFile}). */
+    interface Rows {
+        KeyedQuestion shell(RowEntry e);
+
+        KeyedQuestion full(RowEntry e);
+
+        List<ImageLoader.Header> imageSizes(RowEntry e);
+    }
+
+    final Rows file;
     final String idx;
     final long start;
     final int length;
@@ -18,7 +27,7 @@ final class RowEntry implements EvalQuestion.Source {
     /** The row whose image this row's image cell names (shared by every row naming it), or null. */
     final RowEntry imageRow;
 
-    RowEntry(BenchmarkFile file, String idx, long start, int length, long line, RowEntry imageRow) {
+    RowEntry(Rows file, String idx, long start, int length, long line, RowEntry imageRow) {
         this.file = file;
         this.idx = idx;
         this.start = start;

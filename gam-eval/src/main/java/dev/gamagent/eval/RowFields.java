@@ -2,7 +2,6 @@ package dev.gamagent.eval;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.gamagent.api.Question;
-import dev.gamagent.eval.BenchmarkLoader.BadRowException;
 
 import java.util.LinkedHashMap;
 import java.util.List;

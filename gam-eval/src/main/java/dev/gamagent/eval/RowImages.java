@@ -1,8 +1,6 @@
 package dev.gamagent.eval;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.gamagent.eval.BenchmarkLoader.BadRowException;
-import dev.gamagent.eval.BenchmarkLoader.Images;
 import dev.gamagent.image.ImageException;
 import dev.gamagent.image.ImageLoader;
 import dev.gamagent.image.ImageTooLargeException;
@@ -19,8 +17,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Stream;
 
-import static dev.gamagent.eval.BenchmarkLoader.DEFAULT_VIDEO_FRAMES;
-import static dev.gamagent.eval.BenchmarkLoader.firstLine;
 import static dev.gamagent.eval.RowFields.blankToNull;
 
 /**
@@ -131,7 +127,7 @@ final class RowImages {
         List<String> paths = p0.startsWith("[") ? jsonStrings(p0, "image_path") : List.of(p0);
         List<Path> files = new ArrayList<>();
         for (String p : paths) {
-            Path f = path(p, baseDir, "image_path");
+            Path f = RowPaths.path(p, baseDir, "image_path");
             if (Files.isDirectory(f)) files.addAll(frames(f));
             else if (!Files.exists(f)) throw new BadRowException("image file " + f + " does not exist");
             else files.add(f);
@@ -140,21 +136,6 @@ final class RowImages {
     }
 
     /** A path a row names, relative to the data file; one the file system cannot name skips the row. */
-    private static Path path(String p, Path baseDir, String column) {
-        try {
-            return baseDir == null ? Path.of(p) : baseDir.resolve(p);
-        } catch (java.nio.file.InvalidPathException e) {
-            throw new BadRowException("'" + column + "' is not a valid path (" + e.getReason() + ")");
-        }
-    }
-
-    /** The video file or frame directory a row's {@code video} names, which must exist. */
-    static Path videoFile(String video, Path baseDir) {
-        Path f = path(video.strip(), baseDir, "video");
-        if (!Files.exists(f)) throw new BadRowException("video " + f + " does not exist");
-        return f;
-    }
-
     /**
      * A question's images, decoded when it starts: the {@code image} cell's base64 (a list, or a single image;
      * {@code imageCell} is the cell of the row whose image a short value names, null when none), else the files
@@ -234,7 +215,7 @@ final class RowImages {
             Path v = limits.videos().file(r.get("video"), baseDir);
             if (limits.video() != null || Files.isDirectory(v)) return EvalQuestion.sizesOf(limits.frames("row " + idx, v, r));
             dev.gamagent.image.VideoInfo info = limits.videos().frames().probe(v);
-            int n = dev.gamagent.image.FrameSelection.uniform(limits.videos().countOr(DEFAULT_VIDEO_FRAMES)).indices(0, Math.max(0, info.frames() - 1), info.fps()).size();
+            int n = dev.gamagent.image.FrameSelection.uniform(limits.videos().countOr(Videos.DEFAULT_FRAMES)).indices(0, Math.max(0, info.frames() - 1), info.fps()).size();
             for (int i = 0; i < n; i++) out.add(new ImageLoader.Header(null, info.width(), info.height()));
         } else {
             throw new BadRowException(NO_IMAGE);
@@ -306,7 +287,7 @@ final class RowImages {
             n.forEach(e -> out.add(e.asText()));
             return out;
         } catch (IOException e) {
-            throw new BadRowException("'" + column + "' is not a valid JSON list: " + firstLine(e.getMessage()));
+            throw new BadRowException("'" + column + "' is not a valid JSON list: " + BadRowException.firstLine(e.getMessage()));
         }
     }
 
@@ -320,6 +301,6 @@ final class RowImages {
 
     /** One base64 image decoded with the default limits. */
     static Picture decode(String base64, String source) {
-        return Images.DEFAULT.loader().encodedBase64(source, base64.strip());
+        return new ImageLoader(ImageLoader.DEFAULT_MAX_PIXELS).encodedBase64(source, base64.strip());
     }
 }

@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HexFormat;
 import java.util.Iterator;
 import java.util.List;
@@ -111,7 +112,7 @@ public record RunIdentity(String data, String dataSha256, String backend, String
 
     /** Today's default settings, read once when a stored identity is first compared. */
     private static final class Defaults {
-        static final Map<String, String> SETTINGS = settings(Config.defaults());
+        static final Map<String, String> SETTINGS = Collections.unmodifiableMap(settings(Config.defaults()));
     }
 
     private static void diff(List<String> out, String what, String before, String now) {

@@ -5,6 +5,7 @@ import dev.gamagent.eval.stats.Interval;
 import dev.gamagent.eval.stats.IntervalMethod;
 import dev.gamagent.eval.stats.Pairwise;
 import dev.gamagent.uncertainty.SignalMix;
+import dev.gamagent.util.AtomicFiles;
 import dev.gamagent.util.Json;
 
 import java.io.IOException;
@@ -125,7 +126,7 @@ public record RunSummary(String data, List<String> methods, boolean circular, in
 
     public void write(Path file) {
         try {
-            Files.writeString(file, Json.writePretty(this));
+            AtomicFiles.writeString(file, Json.writePretty(this));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
         }

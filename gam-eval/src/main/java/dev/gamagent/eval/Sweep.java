@@ -136,7 +136,7 @@ public final class Sweep {
         return out;
     }
 
-    /** Graded as {@link Grader} grades a fresh run: the option letter, or the open answer against the ground truth. */
+    /** Grade as {@link Grader} grades a fresh run: the option letter, or the open answer against the ground truth. */
     private static boolean right(ResultRecord r, Decision d, OpenAnswerMatcher open) {
         if (d.option() != null) return d.option().equals(r.groundTruth());
         if (options(r).isEmpty()) return open.match(d.answer() == null ? "" : d.answer(), r.groundTruth()) != OpenAnswerMatcher.Match.NONE;
@@ -226,7 +226,7 @@ public final class Sweep {
 
     static Map<Integer, JsonNode> roundsByK(ResultRecord r) {
         Map<Integer, JsonNode> m = new TreeMap<>();
-        JsonNode rounds = MethodMetrics.rounds(r);
+        JsonNode rounds = rounds(r);
         if (rounds != null) for (JsonNode round : rounds) m.put(round.path("k").asInt(), round);
         return m;
     }
@@ -244,5 +244,10 @@ public final class Sweep {
             for (long b : tokenBudget) g.add(new Setting(t, u, c, e, k, b));
         }
         return g;
+    }
+
+    /** The {@code rounds} of a record's trace, null when it has none. */
+    public static JsonNode rounds(ResultRecord r) {
+        return r.trace() == null ? null : r.trace().get("rounds");
     }
 }

@@ -1,6 +1,7 @@
 package dev.gamagent.eval;
 
 import dev.gamagent.config.Config;
+import dev.gamagent.util.AtomicFiles;
 import dev.gamagent.util.HttpUrl;
 
 import java.io.IOException;
@@ -12,10 +13,8 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
@@ -47,7 +46,10 @@ public record VideoUrls(List<String> hosts, long maxBytes, Duration deadline) {
     /** The folder under the frame cache's root that fetched videos go to. */
     public static final String FOLDER = "url-videos";
 
-    private static final ConcurrentHashMap<String, Object> LOCKS = new ConcurrentHashMap<>();
+    /** The fetches under way among the questions of one run: a lock per URL, so that each URL is fetched once at a time. */
+    public static final class InFlight {
+        private final ConcurrentHashMap<String, Object> locks = new ConcurrentHashMap<>();
+    }
 
     public VideoUrls {
         hosts = hosts == null ? List.of() : hosts.stream().map(h -> h.strip().toLowerCase(Locale.ROOT)).filter(h -> !h.isEmpty()).toList();
@@ -83,10 +85,10 @@ public record VideoUrls(List<String> hosts, long maxBytes, Duration deadline) {
         try {
             u = HttpUrl.parse(value);
         } catch (HttpUrl.Invalid e) {
-            throw new BenchmarkLoader.BadRowException("'video' URL: " + e.getMessage());
+            throw new BadRowException("'video' URL: " + e.getMessage());
         }
         if (!allowed(u.host())) {
-            throw new BenchmarkLoader.BadRowException("'video' URL " + u.uri() + ": host " + u.host() + " is not allowed "
+            throw new BadRowException("'video' URL " + u.uri() + ": host " + u.host() + " is not allowed "
                     + (hosts.isEmpty() ? "(no host is: list it in config server.allowed_image_hosts)" : "(config server.allowed_image_hosts: " + hosts + ")"));
         }
         return u.uri();
@@ -94,13 +96,14 @@ public record VideoUrls(List<String> hosts, long maxBytes, Duration deadline) {
 
     /**
      * The local copy of the video at {@code value}: fetched into {@code cacheRoot/url-videos} the first time, found there
-     * afterwards (by URL, then by content hash). One fetch per URL at a time in this process.
+     * afterwards (by URL, then by content hash). One fetch per URL at a time among the questions sharing {@code inFlight}
+     * (a run's).
      */
-    Path fetch(String value, Path cacheRoot) {
+    Path fetch(String value, Path cacheRoot, InFlight inFlight) {
         URI uri = check(value);
         Path dir = cacheRoot.resolve(FOLDER);
         Path byUrl = dir.resolve("url-" + sha256(uri.toString().getBytes(StandardCharsets.UTF_8)));
-        Object lock = LOCKS.computeIfAbsent(byUrl.toString(), k -> new Object());
+        Object lock = inFlight.locks.computeIfAbsent(byUrl.toString(), k -> new Object());
         synchronized (lock) {
             try {
                 if (Files.isRegularFile(byUrl)) {
@@ -110,9 +113,9 @@ public record VideoUrls(List<String> hosts, long maxBytes, Duration deadline) {
                 Files.createDirectories(dir);
                 return download(uri, dir, byUrl);
             } catch (IOException e) {
-                throw new BenchmarkLoader.BadRowException("'video' URL " + uri + ": cannot be kept in " + dir + " (" + e.getMessage() + ")");
+                throw new BadRowException("'video' URL " + uri + ": cannot be kept in " + dir + " (" + e.getMessage() + ")");
             } finally {
-                LOCKS.remove(byUrl.toString(), lock);
+                inFlight.locks.remove(byUrl.toString(), lock);
             }
         }
     }
@@ -136,26 +139,26 @@ public record VideoUrls(List<String> hosts, long maxBytes, Duration deadline) {
                 body.cancel(true);
                 InputStream in = stream.get();
                 if (in != null) in.close(); // ends the read where it is
-                throw new BenchmarkLoader.BadRowException("'video' URL " + uri + " was not fetched within " + seconds(deadline)
+                throw new BadRowException("'video' URL " + uri + " was not fetched within " + seconds(deadline)
                         + " (config server.image_fetch_timeout_s)");
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException("interrupted while fetching " + uri, e);
             } catch (ExecutionException e) {
                 Throwable c = e.getCause();
-                if (c instanceof BenchmarkLoader.BadRowException b) throw b;
+                if (c instanceof BadRowException b) throw b;
                 if (c instanceof HttpTimeoutException) {
-                    throw new BenchmarkLoader.BadRowException("'video' URL " + uri + " did not answer within " + seconds(deadline)
+                    throw new BadRowException("'video' URL " + uri + " did not answer within " + seconds(deadline)
                             + " (config server.image_fetch_timeout_s)");
                 }
-                throw new BenchmarkLoader.BadRowException("'video' URL " + uri + " cannot be fetched: " + (c.getMessage() != null ? c.getMessage() : c));
+                throw new BadRowException("'video' URL " + uri + " cannot be fetched: " + (c.getMessage() != null ? c.getMessage() : c));
             }
             String name = sha + extension(uri);
             Path target = dir.resolve(name);
-            if (!Files.exists(target)) move(part, target);
+            if (!Files.exists(target)) AtomicFiles.move(part, target);
             Path index = Files.createTempFile(dir, "url-", ".part");
             Files.writeString(index, name);
-            move(index, byUrl);
+            AtomicFiles.move(index, byUrl);
             return target;
         } finally {
             Files.deleteIfExists(part);
@@ -166,7 +169,7 @@ public record VideoUrls(List<String> hosts, long maxBytes, Duration deadline) {
     private String save(URI uri, HttpResponse<InputStream> r, Path part) {
         try (InputStream in = r.body()) {
             if (r.statusCode() != 200) {
-                throw new BenchmarkLoader.BadRowException("'video' URL " + uri + " answered HTTP " + r.statusCode());
+                throw new BadRowException("'video' URL " + uri + " answered HTTP " + r.statusCode());
             }
             long declared = r.headers().firstValueAsLong("content-length").orElse(-1);
             if (declared > maxBytes) throw tooLarge(uri, declared);
@@ -181,15 +184,15 @@ public record VideoUrls(List<String> hosts, long maxBytes, Duration deadline) {
                     out.write(buf, 0, n);
                 }
             }
-            if (total == 0) throw new BenchmarkLoader.BadRowException("'video' URL " + uri + " answered an empty body");
+            if (total == 0) throw new BadRowException("'video' URL " + uri + " answered an empty body");
             return HexFormat.of().formatHex(md.digest());
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
     }
 
-    private BenchmarkLoader.BadRowException tooLarge(URI uri, long bytes) {
-        return new BenchmarkLoader.BadRowException(String.format(Locale.ROOT, "'video' URL %s is larger than the limit of %.1f MB (%s%d bytes; "
+    private BadRowException tooLarge(URI uri, long bytes) {
+        return new BadRowException(String.format(Locale.ROOT, "'video' URL %s is larger than the limit of %.1f MB (%s%d bytes; "
                 + "config server.max_body_mb)", uri, maxBytes / (1024.0 * 1024), bytes > maxBytes ? "at least " : "", bytes));
     }
 
@@ -200,14 +203,6 @@ public record VideoUrls(List<String> hosts, long maxBytes, Duration deadline) {
         if (dot <= slash) return "";
         String ext = p.substring(dot).toLowerCase(Locale.ROOT);
         return ext.matches("\\.[a-z0-9]{1,5}") ? ext : "";
-    }
-
-    private static void move(Path from, Path to) throws IOException {
-        try {
-            Files.move(from, to, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        } catch (AtomicMoveNotSupportedException e) {
-            Files.move(from, to, StandardCopyOption.REPLACE_EXISTING);
-        }
     }
 
     private static String seconds(Duration d) { return d.toMillis() % 1000 == 0 ? d.toSeconds() + " s" : d.toMillis() / 1000.0 + " s"; }

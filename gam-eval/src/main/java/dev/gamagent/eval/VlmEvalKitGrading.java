@@ -1,6 +1,7 @@
 package dev.gamagent.eval;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -26,9 +27,10 @@ public final class VlmEvalKitGrading {
             "finegrained_perception (cross-instance)", "FP-C", "logic_reasoning", "LR", "relation_reasoning", "RR",
             "attribute_reasoning", "AR");
     /** VLMEvalKit's MMT_abbrs, in its order (the column order of report_acc_MMT). */
-    private static final Map<String, String> MMT_ABBRS = new LinkedHashMap<>();
+    private static final Map<String, String> MMT_ABBRS = mmtAbbrs();
 
-    static {
+    private static Map<String, String> mmtAbbrs() {
+        Map<String, String> m = new LinkedHashMap<>();
         String[] pairs = {"visual_recognition", "VR", "localization", "Loc", "ocr", "OCR", "counting", "Count",
                 "hallucination", "HLN", "image_retrieval", "IR", "threed", "3D", "visual_captioning", "VC",
                 "visual_grounding", "VG", "doc_understanding", "DU", "action_recognition", "AR",
@@ -39,7 +41,8 @@ public final class VlmEvalKitGrading {
                 "cross_image_matching", "CIM", "temporal_understanding", "TU", "visual_code", "VP",
                 "medical_understanding", "MedU", "autonomous_driving", "AUD", "discipline_knowledge_reasoning", "DKR",
                 "embodied_ai", "EA", "gui_navigation", "GN"};
-        for (int i = 0; i < pairs.length; i += 2) MMT_ABBRS.put(pairs[i], pairs[i + 1]);
+        for (int i = 0; i < pairs.length; i += 2) m.put(pairs[i], pairs[i + 1]);
+        return Collections.unmodifiableMap(m);
     }
 
     private VlmEvalKitGrading() { }
@@ -123,10 +126,7 @@ public final class VlmEvalKitGrading {
     }
 
     /** VLMEvalKit evaluates MMBench and CCBench circularly: its rule on the dataset name. */
-    public static boolean circularFor(String dataset) {
-        String d = dataset.toLowerCase(Locale.ROOT);
-        return d.contains("mmbench") || d.contains("ccbench");
-    }
+    public static boolean circularFor(String dataset) { return CircularExpansion.circularFor(dataset); }
 
     /**
      * @param dataset the dataset name VLMEvalKit would have (decides MMMU's preprocessing and MMT's report);

@@ -1,6 +1,7 @@
 package dev.gamagent.eval;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -19,18 +20,20 @@ import java.util.regex.Pattern;
  */
 public final class VlmEvalKitYesNo {
     public static final String YES = "Yes", NO = "No", UNKNOWN = "Unknown";
-    private static final String[] PUNCT = {";", "/", "[", "]", "\"", "{", "}", "(", ")", "=", "+", "\\", "_", "-", ">", "<", "@", "`",
-            ",", "?", "!"};
+    private static final List<String> PUNCT = List.of(";", "/", "[", "]", "\"", "{", "}", "(", ")", "=", "+", "\\", "_", "-", ">", "<", "@", "`",
+            ",", "?", "!");
     private static final Pattern COMMA_STRIP = Pattern.compile("(?U)(\\d)(,)(\\d)");
     private static final Pattern PERIOD_STRIP = Pattern.compile("(?U)(?<!\\d)\\.(?!\\d)");
     /** VLMEvalKit passes re.UNICODE (32) where Pattern.sub takes its count: only the first 32 periods go. */
     private static final int PERIODS_REMOVED = 32;
     /** MME_rating's super-categories, in its order. */
-    static final Map<String, List<String>> MME_SUPER = new LinkedHashMap<>();
+    static final Map<String, List<String>> MME_SUPER = mmeSuper();
 
-    static {
-        MME_SUPER.put("perception", List.of("OCR", "artwork", "celebrity", "color", "count", "existence", "landmark", "position", "posters", "scene"));
-        MME_SUPER.put("reasoning", List.of("code_reasoning", "commonsense_reasoning", "numerical_calculation", "text_translation"));
+    private static Map<String, List<String>> mmeSuper() {
+        Map<String, List<String>> m = new LinkedHashMap<>();
+        m.put("perception", List.of("OCR", "artwork", "celebrity", "color", "count", "existence", "landmark", "position", "posters", "scene"));
+        m.put("reasoning", List.of("code_reasoning", "commonsense_reasoning", "numerical_calculation", "text_translation"));
+        return Collections.unmodifiableMap(m);
     }
 
     private VlmEvalKitYesNo() { }

@@ -1,14 +1,13 @@
 package dev.gamagent.eval;
 
-import java.io.BufferedOutputStream;
+import dev.gamagent.util.AtomicFiles;
+
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.OutputStreamWriter;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.List;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipOutputStream;
@@ -22,8 +21,8 @@ public final class XlsxWriter {
     private XlsxWriter() { }
 
     public static void write(Path file, List<String> header, Iterable<List<String>> rows) throws IOException {
-        Path tmp = file.resolveSibling(file.getFileName() + ".partial");
-        try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(tmp)); ZipOutputStream zip = new ZipOutputStream(out)) {
+        AtomicFiles.write(file, out -> {
+            ZipOutputStream zip = new ZipOutputStream(out);
             entry(zip, "[Content_Types].xml", "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?>\n"
                     + "<Types xmlns=\"http://schemas.openxmlformats.org/package/2006/content-types\">"
                     + "<Default Extension=\"rels\" ContentType=\"application/vnd.openxmlformats-package.relationships+xml\"/>"
@@ -53,8 +52,8 @@ public final class XlsxWriter {
             w.write("</sheetData></worksheet>");
             w.flush();
             zip.closeEntry();
-        }
-        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            zip.finish();
+        });
     }
 
     private static void entry(ZipOutputStream zip, String name, String text) throws IOException {

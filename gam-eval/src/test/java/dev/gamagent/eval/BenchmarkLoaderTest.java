@@ -109,7 +109,7 @@ class BenchmarkLoaderTest {
         StringBuilder sb = new StringBuilder(row("index", "image", "question", "A", "B", "answer", "category"));
         for (int i = 0; i < 6; i++) sb.append(row(Integer.toString(i), i == 5 ? "broken" + "x".repeat(70) : img, "q" + i, "x", "y", "A", i % 2 == 0 ? "even" : "odd"));
         Path f = Files.writeString(dir.resolve("f.tsv"), sb.toString());
-        Dataset d = BenchmarkLoader.load(f, new BenchmarkLoader.Filter(2, "odd"));
+        Dataset d = BenchmarkLoader.load(f, new RowFilter(2, "odd"));
         assertThat(d.questions()).extracting(EvalQuestion::id).containsExactly("1", "3");
         assertThat(d.skipped()).isEmpty(); // row 5 was never decoded
     }

@@ -23,8 +23,8 @@ class BenchmarkRulesGraderTest {
 
     @Test void yesNoQuestionsAreReadAsVlmEvalKitReadsThemNotAsFreeText() {
         Grader g = grader("yes-no");
-        assertThat(g.grade(open("Yes"), answer("Yes, there is a dog on the sofa."))).isEqualTo(new Grader.Graded(Outcome.CORRECT, "Yes", "yes-no:yorn"));
-        assertThat(g.grade(open("Yes"), answer("No"))).isEqualTo(new Grader.Graded(Outcome.WRONG, "No", "yes-no:yorn"));
+        assertThat(g.grade(open("Yes"), answer("Yes, there is a dog on the sofa."))).isEqualTo(new Grade(Outcome.CORRECT, "Yes", "yes-no:yorn"));
+        assertThat(g.grade(open("Yes"), answer("No"))).isEqualTo(new Grade(Outcome.WRONG, "No", "yes-no:yorn"));
         assertThat(g.grade(open("No"), answer("Maybe yes, maybe no")).outcome()).isEqualTo(Outcome.UNMATCHED);
         // the default matcher would not credit the sentence: the rule is what changed
         assertThat(grader("matcher").grade(open("Yes"), answer("Yes, there is a dog on the sofa.")).outcome()).isEqualTo(Outcome.WRONG);
@@ -32,10 +32,10 @@ class BenchmarkRulesGraderTest {
 
     @Test void mathVistaFreeFormAnswersAreDecidedOnlyWhereVlmEvalKitsRuleDecidesThem() {
         Grader g = grader("mathvista");
-        assertThat(g.grade(open("14"), answer(" 14 "))).isEqualTo(new Grader.Graded(Outcome.CORRECT, "14", "mathvista:prefetch"));
+        assertThat(g.grade(open("14"), answer(" 14 "))).isEqualTo(new Grade(Outcome.CORRECT, "14", "mathvista:prefetch"));
         assertThat(g.grade(open("14"), answer("15")).outcome()).isEqualTo(Outcome.WRONG);
         // int("14.0") fails in Python: VLMEvalKit hands that reply to its judge
-        assertThat(g.grade(open("14"), answer("14.0"))).isEqualTo(new Grader.Graded(Outcome.UNMATCHED, "14.0", "mathvista:needs-judge"));
+        assertThat(g.grade(open("14"), answer("14.0"))).isEqualTo(new Grade(Outcome.UNMATCHED, "14.0", "mathvista:needs-judge"));
         assertThat(g.grade(open("14"), answer("The answer is 14")).outcome()).isEqualTo(Outcome.UNMATCHED);
         assertThat(g.grade(open("1.5"), answer("1.50")).outcome()).isEqualTo(Outcome.CORRECT);
         assertThat(g.grade(open("1.5"), answer("1.49")).outcome()).isEqualTo(Outcome.WRONG);

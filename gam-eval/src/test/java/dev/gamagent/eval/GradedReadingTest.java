@@ -91,7 +91,7 @@ class GradedReadingTest {
                 assertThat(row.extracted()).as(name + " " + REPLIES.get(i)).isEqualTo(r.letter());
                 assertThat(row.step()).as(name + " " + REPLIES.get(i)).isEqualTo(r.step());
                 // results.jsonl: a refusal is unmatched, the extended mode's is "refused", nothing read is "unmatched"
-                Grader.Graded g = grader.grade(q, new Answer(REPLIES.get(i), null, 0.5, 0.5, 0, Termination.SINGLE, TokenCount.ZERO, 1, 1, null));
+                Grade g = grader.grade(q, new Answer(REPLIES.get(i), null, 0.5, 0.5, 0, Termination.SINGLE, TokenCount.ZERO, 1, 1, null));
                 String step = r.none() ? "unmatched" : r.declined() && !mode.isVlmEvalKit() ? "refused" : r.step();
                 assertThat(g.rule()).as(name + " " + REPLIES.get(i)).isEqualTo(name + ":" + step);
                 assertThat(g.predicted()).isEqualTo(r.declined() ? null : r.letter());

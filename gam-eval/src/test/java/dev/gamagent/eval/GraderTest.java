@@ -28,22 +28,22 @@ class GraderTest {
 
     @Test void theMethodsOwnLetterIsGradedFirst() {
         Grader g = new Grader(Config.defaults(), null);
-        assertThat(g.grade(mc(), answer("dog", "B"))).isEqualTo(new Grader.Graded(Outcome.CORRECT, "B", "vlmevalkit-2026:method"));
+        assertThat(g.grade(mc(), answer("dog", "B"))).isEqualTo(new Grade(Outcome.CORRECT, "B", "vlmevalkit-2026:method"));
         assertThat(g.grade(mc(), answer("cat", "A")).outcome()).isEqualTo(Outcome.WRONG);
     }
 
     @Test void withoutALetterTheTextIsExtractedAndRefusalsAreUnmatched() {
         Grader g = new Grader(Config.defaults(), null);
-        assertThat(g.grade(mc(), answer("a dog", null))).isEqualTo(new Grader.Graded(Outcome.CORRECT, "B", "vlmevalkit-2026:text"));
+        assertThat(g.grade(mc(), answer("a dog", null))).isEqualTo(new Grade(Outcome.CORRECT, "B", "vlmevalkit-2026:text"));
         assertThat(g.grade(mc(), answer("Cannot determine the answer", null)).outcome()).isEqualTo(Outcome.UNMATCHED);
-        assertThat(g.grade(mc(), answer("either a cat or a dog", null))).isEqualTo(new Grader.Graded(Outcome.UNMATCHED, null, "vlmevalkit-2026:unmatched"));
+        assertThat(g.grade(mc(), answer("either a cat or a dog", null))).isEqualTo(new Grade(Outcome.UNMATCHED, null, "vlmevalkit-2026:unmatched"));
     }
 
     @Test void aJudgeMapsAnswersTheRulesCannotAndItsZIsUnmatched() {
         ScriptedBackend judge = ScriptedBackend.text(r -> r.messages().get(0).toString().contains("puppy") ? "B" : "Z");
         Grader g = new Grader(Config.defaults(), judge);
         assertThat(g.grade(mc(), answer("it's a small puppy, I would say, looking at the ears and the tail of the animal", null)))
-                .isEqualTo(new Grader.Graded(Outcome.CORRECT, "B", "vlmevalkit-2026:judge"));
+                .isEqualTo(new Grade(Outcome.CORRECT, "B", "vlmevalkit-2026:judge"));
         assertThat(g.grade(mc(), answer("a horse is what I see here in the middle of the picture, clearly", null)).outcome())
                 .isEqualTo(Outcome.UNMATCHED);
         assertThat(judge.requests).hasSize(2);
@@ -53,7 +53,7 @@ class GraderTest {
         ScriptedBackend judge = ScriptedBackend.text(r -> "A or B");
         Grader g = new Grader(Config.defaults(), judge);
         assertThat(g.grade(mc(), answer("something that is neither of them, seen from the distance, hard to say", null)))
-                .isEqualTo(new Grader.Graded(Outcome.UNMATCHED, null, "vlmevalkit-2026:judge_unmatched"));
+                .isEqualTo(new Grade(Outcome.UNMATCHED, null, "vlmevalkit-2026:judge_unmatched"));
         assertThat(judge.requests).hasSize(3);
     }
 

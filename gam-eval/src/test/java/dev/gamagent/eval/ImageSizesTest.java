@@ -114,7 +114,7 @@ class ImageSizesTest {
         EvalQuestion q = d.questions().get(0);
         List<ImageLoader.Header> sizes = q.imageSizes();
         var decoded = q.question().images();
-        assertThat(sizes).hasSize(decoded.size()).hasSize(BenchmarkLoader.DEFAULT_VIDEO_FRAMES);
+        assertThat(sizes).hasSize(decoded.size()).hasSize(Videos.DEFAULT_FRAMES);
         for (int i = 0; i < sizes.size(); i++) {
             assertThat(sizes.get(i).width()).isEqualTo(decoded.get(i).width());
             assertThat(sizes.get(i).height()).isEqualTo(decoded.get(i).height());

@@ -35,20 +35,20 @@ class IndexBoundTest {
         return sb.toString().getBytes(StandardCharsets.UTF_8);
     }
 
-    private static Dataset index(byte[] bytes, String name, BenchmarkLoader.Format format, BenchmarkLoader.Filter filter, long heap) {
-        return IndexPass.index(DataBytes.of(name, bytes), format, name, null, filter, BenchmarkLoader.Images.DEFAULT, heap);
+    private static Dataset index(byte[] bytes, String name, FileFormat format, RowFilter filter, long heap) {
+        return IndexPass.index(DataBytes.of(name, bytes), format, name, null, filter, Images.defaults(), heap);
     }
 
     @Test void pastItsShareOfTheHeapTheIndexRefusesInOneLineNamingTheRowsAndTheHeap() {
         byte[] file = namingRowZero(100_000);
-        assertThatThrownBy(() -> index(file, "many.tsv", BenchmarkLoader.Format.TSV, BenchmarkLoader.Filter.ALL, 4L << 20))
+        assertThatThrownBy(() -> index(file, "many.tsv", FileFormat.TSV, RowFilter.ALL, 4L << 20))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("many.tsv: its 100,000 rows are more than a Java heap of 4 MB can index: after ")
                 .hasMessageContaining("bytes a row), the half of the heap it may use; give Java a larger heap (e.g. GAM_JAVA_OPTS=-Xmx1g")
                 .hasMessageEndingWith(", or take fewer questions with --limit N")
                 .hasMessageNotContaining("\n");
         // the same rows fit a heap of their size
-        assertThat(index(file, "many.tsv", BenchmarkLoader.Format.TSV, BenchmarkLoader.Filter.ALL, 128L << 20).questions()).hasSize(100_000);
+        assertThat(index(file, "many.tsv", FileFormat.TSV, RowFilter.ALL, 128L << 20).questions()).hasSize(100_000);
     }
 
     @Test void jsonlAndM3madFilesAreCountedAndRefusedTheSameWay() {
@@ -59,16 +59,16 @@ class IndexBoundTest {
             m3mad.append(i == 0 ? "" : ",\n").append("{\"image_path\": \"a.png\", \"query\": \"Q?\\nA. x\\nB. y\", \"gt\": \"A\"}");
         }
         m3mad.append("]");
-        assertThatThrownBy(() -> index(jsonl.toString().getBytes(StandardCharsets.UTF_8), "m.jsonl", BenchmarkLoader.Format.JSONL,
-                BenchmarkLoader.Filter.ALL, 2L << 20)).hasMessageStartingWith("m.jsonl: its 30,000 rows are more than a Java heap of 2 MB can index");
-        assertThatThrownBy(() -> index(m3mad.toString().getBytes(StandardCharsets.UTF_8), "m.json", BenchmarkLoader.Format.M3MAD,
-                BenchmarkLoader.Filter.ALL, 2L << 20)).hasMessageStartingWith("m.json: its 30,000 rows are more than a Java heap of 2 MB can index");
+        assertThatThrownBy(() -> index(jsonl.toString().getBytes(StandardCharsets.UTF_8), "m.jsonl", FileFormat.JSONL,
+                RowFilter.ALL, 2L << 20)).hasMessageStartingWith("m.jsonl: its 30,000 rows are more than a Java heap of 2 MB can index");
+        assertThatThrownBy(() -> index(m3mad.toString().getBytes(StandardCharsets.UTF_8), "m.json", FileFormat.M3MAD,
+                RowFilter.ALL, 2L << 20)).hasMessageStartingWith("m.json: its 30,000 rows are more than a Java heap of 2 MB can index");
     }
 
     @Test void aLimitBoundsWhatTheIndexKeepsWhateverTheFileHolds() {
         byte[] file = namingRowZero(200_000);
         // half a megabyte cannot hold 200,000 rows, but it holds the three the limit needs
-        Dataset d = index(file, "many.tsv", BenchmarkLoader.Format.TSV, new BenchmarkLoader.Filter(2, null), 1L << 20);
+        Dataset d = index(file, "many.tsv", FileFormat.TSV, new RowFilter(2, null), 1L << 20);
         assertThat(d.questions()).extracting(EvalQuestion::id).containsExactly("0", "1");
         assertThat(d.questions().get(1).question().images().get(0).width()).isEqualTo(8);
         assertThat(d.sha256()).as("the whole file is still read for its hash").isEqualTo(
@@ -81,7 +81,7 @@ class IndexBoundTest {
         for (int i = 100; i < 100_100; i++) sb.append(i).append("\t").append(IMG).append("\tOwn?\tred\tblue\tB\tc\n");
         sb.append("9\t").append(TestImages.base64(5, 3, Color.BLUE)).append("\tNamed?\tred\tblue\tB\tother\n");
         byte[] file = sb.toString().getBytes(StandardCharsets.UTF_8);
-        Dataset d = index(file, "later.tsv", BenchmarkLoader.Format.TSV, new BenchmarkLoader.Filter(1, null), 1L << 20);
+        Dataset d = index(file, "later.tsv", FileFormat.TSV, new RowFilter(1, null), 1L << 20);
         assertThat(d.questions()).extracting(EvalQuestion::id).containsExactly("1");
         assertThat(d.questions().get(0).question().images().get(0).width()).as("row 9's image, of another category").isEqualTo(5);
     }
@@ -90,10 +90,10 @@ class IndexBoundTest {
         String text = HEADER + "1\t" + IMG + "\tQ?\tred\tblue\tA\tc\n" + "2\t" + IMG + "\t\tred\tblue\tA\tc\n"
                 + "3\t" + IMG + "\tQ?\tred\tblue\tA\tc\n" + "4\ttoo\tfew\n";
         byte[] file = text.getBytes(StandardCharsets.UTF_8);
-        Dataset limited = index(file, "s.tsv", BenchmarkLoader.Format.TSV, new BenchmarkLoader.Filter(2, null), 1L << 30);
+        Dataset limited = index(file, "s.tsv", FileFormat.TSV, new RowFilter(2, null), 1L << 30);
         assertThat(limited.questions()).extracting(EvalQuestion::id).containsExactly("1", "3");
         assertThat(limited.skipped()).extracting(SkippedRow::index).containsExactly("2");
-        Dataset all = index(file, "s.tsv", BenchmarkLoader.Format.TSV, BenchmarkLoader.Filter.ALL, 1L << 30);
+        Dataset all = index(file, "s.tsv", FileFormat.TSV, RowFilter.ALL, 1L << 30);
         assertThat(all.skipped()).extracting(SkippedRow::index).containsExactly("4", "2");
     }
 
@@ -127,12 +127,12 @@ class IndexBoundTest {
             }
             byte[] bytes = sb.toString().getBytes(StandardCharsets.UTF_8);
             for (String category : new String[] {null, "c1"}) {
-                Dataset whole = IndexPass.index(DataBytes.of("f.tsv", bytes), BenchmarkLoader.Format.TSV, "f.tsv", dir,
-                        new BenchmarkLoader.Filter(0, category), BenchmarkLoader.Images.DEFAULT, 1L << 30);
+                Dataset whole = IndexPass.index(DataBytes.of("f.tsv", bytes), FileFormat.TSV, "f.tsv", dir,
+                        new RowFilter(0, category), Images.defaults(), 1L << 30);
                 List<String> all = lines(whole.questions());
                 for (int n = 1; n <= 5; n++) {
-                    Dataset limited = IndexPass.index(DataBytes.of("f.tsv", bytes), BenchmarkLoader.Format.TSV, "f.tsv", dir,
-                            new BenchmarkLoader.Filter(n, category), BenchmarkLoader.Images.DEFAULT, 1L << 30);
+                    Dataset limited = IndexPass.index(DataBytes.of("f.tsv", bytes), FileFormat.TSV, "f.tsv", dir,
+                            new RowFilter(n, category), Images.defaults(), 1L << 30);
                     assertThat(lines(limited.questions())).as("file %d, limit %d, category %s:\n%s", file, n, category, sb)
                             .isEqualTo(all.subList(0, Math.min(n, all.size())));
                     assertThat(limited.skipped()).as("file %d, limit %d", file, n).isSubsetOf(whole.skipped());

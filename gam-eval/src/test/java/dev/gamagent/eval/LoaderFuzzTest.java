@@ -105,12 +105,12 @@ class LoaderFuzzTest {
         Dataset d;
         try {
             d = switch (kind) {
-                case "tsv" -> BenchmarkLoader.fromBytes("f.tsv", file, BenchmarkLoader.Format.TSV, BASE, BenchmarkLoader.Filter.ALL,
-                        BenchmarkLoader.Images.DEFAULT);
-                case "jsonl" -> BenchmarkLoader.fromBytes("f.jsonl", file, BenchmarkLoader.Format.JSONL, BASE, BenchmarkLoader.Filter.ALL,
-                        BenchmarkLoader.Images.DEFAULT);
-                default -> BenchmarkLoader.fromBytes("f.json", file, BenchmarkLoader.Format.M3MAD, BASE, BenchmarkLoader.Filter.ALL,
-                        BenchmarkLoader.Images.DEFAULT);
+                case "tsv" -> BenchmarkLoader.fromBytes("f.tsv", file, FileFormat.TSV, BASE, RowFilter.ALL,
+                        Images.defaults());
+                case "jsonl" -> BenchmarkLoader.fromBytes("f.jsonl", file, FileFormat.JSONL, BASE, RowFilter.ALL,
+                        Images.defaults());
+                default -> BenchmarkLoader.fromBytes("f.json", file, FileFormat.M3MAD, BASE, RowFilter.ALL,
+                        Images.defaults());
             };
         } catch (IllegalArgumentException wholeFileRefused) {
             org.assertj.core.api.Assertions.assertThat(wholeFileRefused.getMessage()).startsWith("f.").doesNotContain("\n");
@@ -120,7 +120,7 @@ class LoaderFuzzTest {
         for (EvalQuestion q : CircularExpansion.expand(d.questions())) {
             try {
                 q.question();
-            } catch (ImageException | BenchmarkLoader.BadRowException badInputFoundWhenDecoding) {
+            } catch (ImageException | BadRowException badInputFoundWhenDecoding) {
                 // reported as a skipped row by the runner
             }
         }

@@ -69,14 +69,14 @@ class StreamingLoaderTest {
         }
     }
 
-    private static Dataset index(DataBytes data, BenchmarkLoader.Format format) {
-        return IndexPass.index(data, format, data.name(), null, BenchmarkLoader.Filter.ALL, BenchmarkLoader.Images.DEFAULT);
+    private static Dataset index(DataBytes data, FileFormat format) {
+        return IndexPass.index(data, format, data.name(), null, RowFilter.ALL, Images.defaults());
     }
 
     @Test void randomBytesAreRefusedInOneLineFromTheFirstMegabyte() {
         byte[] junk = new byte[8 << 20];
         new Random(1).nextBytes(junk);
-        for (BenchmarkLoader.Format f : BenchmarkLoader.Format.values()) {
+        for (FileFormat f : FileFormat.values()) {
             CountingBytes data = new CountingBytes(DataBytes.of("junk." + f.name().toLowerCase(), junk));
             assertThatThrownBy(() -> index(data, f)).isInstanceOf(IllegalArgumentException.class)
                     .hasMessageStartingWith("junk.").hasMessageContaining("not").hasMessageNotContaining("\n");
@@ -92,7 +92,7 @@ class StreamingLoaderTest {
             sb.append('\n');
         }
         CountingBytes data = new CountingBytes(DataBytes.of("lines.tsv", sb.toString().getBytes(StandardCharsets.UTF_8)));
-        assertThatThrownBy(() -> index(data, BenchmarkLoader.Format.TSV))
+        assertThatThrownBy(() -> index(data, FileFormat.TSV))
                 .hasMessageStartingWith("lines.tsv: not a VLMEvalKit TSV: its header (line 1) has no 'question' column");
         assertThat(data.read).isLessThanOrEqualTo(FormatCheck.BYTES);
     }
@@ -100,18 +100,18 @@ class StreamingLoaderTest {
     @Test void aGoodHeaderOverRowsWithoutItsFieldsIsRefusedAsAWhole() {
         StringBuilder sb = new StringBuilder(HEADER);
         for (int i = 0; i < 5000; i++) sb.append("junk ").append(i).append(" without tabs\n");
-        assertThatThrownBy(() -> index(DataBytes.of("rows.tsv", sb.toString().getBytes(StandardCharsets.UTF_8)), BenchmarkLoader.Format.TSV))
+        assertThatThrownBy(() -> index(DataBytes.of("rows.tsv", sb.toString().getBytes(StandardCharsets.UTF_8)), FileFormat.TSV))
                 .hasMessage("rows.tsv: not a VLMEvalKit TSV: none of its first 5000 rows has the header's 7 tab-separated fields "
                         + "(line 2 has 1)");
     }
 
     @Test void jsonlAndJsonThatAreNotRecordsAreRefusedInOneLine() {
         String notObjects = "[1]\n[2]\n[3]\n[4]\n";
-        assertThatThrownBy(() -> index(DataBytes.of("a.jsonl", notObjects.getBytes(StandardCharsets.UTF_8)), BenchmarkLoader.Format.JSONL))
+        assertThatThrownBy(() -> index(DataBytes.of("a.jsonl", notObjects.getBytes(StandardCharsets.UTF_8)), FileFormat.JSONL))
                 .hasMessageStartingWith("a.jsonl: not JSONL");
-        assertThatThrownBy(() -> index(DataBytes.of("b.json", "hello world".getBytes(StandardCharsets.UTF_8)), BenchmarkLoader.Format.M3MAD))
+        assertThatThrownBy(() -> index(DataBytes.of("b.json", "hello world".getBytes(StandardCharsets.UTF_8)), FileFormat.M3MAD))
                 .hasMessageStartingWith("b.json: not an M3MAD JSON file: it starts with 'hello world'");
-        assertThatThrownBy(() -> index(DataBytes.of("c.json", "[{\"query\": }]".getBytes(StandardCharsets.UTF_8)), BenchmarkLoader.Format.M3MAD))
+        assertThatThrownBy(() -> index(DataBytes.of("c.json", "[{\"query\": }]".getBytes(StandardCharsets.UTF_8)), FileFormat.M3MAD))
                 .hasMessageStartingWith("c.json: not valid JSON").hasMessageContaining("line 1, column");
     }
 
@@ -133,7 +133,7 @@ class StreamingLoaderTest {
         String text = HEADER + row("1", img, "Own?", "x", "y", "A", "c") + row("2", "1", "Named?", "x", "y", "B", "c")
                 + row("3", "1", "Again?", "x", "y", "A", "c");
         CountingBytes data = new CountingBytes(DataBytes.of("shared.tsv", text.getBytes(StandardCharsets.UTF_8)));
-        Dataset d = index(data, BenchmarkLoader.Format.TSV);
+        Dataset d = index(data, FileFormat.TSV);
         Picture second = d.questions().get(1).question().images().get(0);
         long before = data.read;
         Picture third = d.questions().get(2).question().images().get(0);
@@ -173,26 +173,33 @@ class StreamingLoaderTest {
 
     @Test void aDirectorySaysWhatItLacksAndNamesTheBenchmarkFilesInIt() throws Exception {
         Path empty = Files.createDirectories(dir.resolve("empty"));
-        assertThatThrownBy(() -> BenchmarkLoader.load(empty)).hasMessageContaining(empty + " is a directory, not a benchmark file")
+        List<DirectoryLayout> layouts = List.of(new TestLayout());
+        assertThatThrownBy(() -> load(empty, layouts)).hasMessageContaining(empty + " is a directory, not a benchmark file")
                 .hasMessageContaining("TestLayout: a layout.marker file").hasMessageEndingWith("it is empty");
+        // gam's own layouts are named when none matches
+        assertThatThrownBy(() -> BenchmarkLoader.load(empty)).hasMessageContaining("MVBench: json/").hasMessageNotContaining("TestLayout");
         Path full = Files.createDirectories(dir.resolve("full"));
         Files.writeString(full.resolve("MMBench_DEV_EN.tsv"), HEADER);
         Files.writeString(full.resolve("notes.txt"), "x");
-        assertThatThrownBy(() -> BenchmarkLoader.load(full)).hasMessageNotContaining("does not exist")
+        assertThatThrownBy(() -> load(full, layouts)).hasMessageNotContaining("does not exist")
                 .hasMessageEndingWith("it holds MMBench_DEV_EN.tsv: pass one of them, e.g. --data " + full.resolve("MMBench_DEV_EN.tsv"));
         Files.writeString(full.resolve("layout.marker"), "");
-        assertThat(BenchmarkLoader.load(full).name()).isEqualTo("test layout");
+        assertThat(load(full, layouts).name()).isEqualTo("test layout");
     }
 
-    /** A directory layout for the test above, registered in META-INF/services. */
-    public static final class TestLayout implements BenchmarkLoader.DirectoryLayout {
+    private static Dataset load(Path dir, List<DirectoryLayout> layouts) {
+        return BenchmarkLoader.load(dir, RowFilter.ALL, Images.defaults(), BenchmarkLoader.Progress.NONE, layouts);
+    }
+
+    /** A directory layout for the test above, passed to the loader. */
+    public static final class TestLayout implements DirectoryLayout {
         @Override public String name() { return "TestLayout"; }
 
         @Override public String expects() { return "a layout.marker file"; }
 
         @Override public boolean matches(Path d) { return Files.exists(d.resolve("layout.marker")); }
 
-        @Override public Dataset load(Path d, BenchmarkLoader.Filter filter, BenchmarkLoader.Images images) {
+        @Override public Dataset load(Path d, RowFilter filter, Images images) {
             return new Dataset("test layout", List.of(), List.of());
         }
     }
@@ -224,8 +231,8 @@ class StreamingLoaderTest {
     @Test void aLongImageWhoseHeaderIsTooLargeIsSkippedAtLoad() throws Exception {
         String big = noisePngBase64(300, 300);
         Path f = Files.writeString(dir.resolve("large.tsv"), HEADER + row("1", big, "Q?", "x", "y", "A", "c"));
-        var limits = new BenchmarkLoader.Images(new dev.gamagent.image.ImageLoader(200 * 200), 0, "image.max_question_megapixels");
-        Dataset d = BenchmarkLoader.load(f, BenchmarkLoader.Filter.ALL, limits);
+        var limits = new Images(new dev.gamagent.image.ImageLoader(200 * 200), 0, "image.max_question_megapixels");
+        Dataset d = BenchmarkLoader.load(f, RowFilter.ALL, limits);
         assertThat(d.questions()).isEmpty();
         assertThat(d.skipped()).singleElement().satisfies(s -> assertThat(s.reason()).contains("300x300 pixels").contains("larger than the limit"));
     }
@@ -234,12 +241,12 @@ class StreamingLoaderTest {
         String a = TestImages.base64(30, 30, Color.RED);
         String multi = "['" + a + "', '" + a + "']";
         Path f = Files.writeString(dir.resolve("multi.tsv"), HEADER + row("1", multi, "Q?", "x", "y", "A", "c"));
-        var strict = new BenchmarkLoader.Images(dev.gamagent.image.ImageLoader.withMaxMegapixels(100), 1500, "image.max_question_megapixels");
-        assertThat(BenchmarkLoader.load(f, BenchmarkLoader.Filter.ALL, strict).skipped()).singleElement()
+        var strict = new Images(dev.gamagent.image.ImageLoader.withMaxMegapixels(100), 1500, "image.max_question_megapixels");
+        assertThat(BenchmarkLoader.load(f, RowFilter.ALL, strict).skipped()).singleElement()
                 .satisfies(s -> assertThat(s.reason()).startsWith("its first 2 images hold"));
         // what the index pass could not check (a list too long to keep as it passed) is checked when the question starts
         assertThatThrownBy(() -> RowImages.decodeImages("1", Map.of("image", multi), null, null, strict))
-                .isInstanceOf(BenchmarkLoader.BadRowException.class).hasMessageStartingWith("its first 2 images hold")
+                .isInstanceOf(BadRowException.class).hasMessageStartingWith("its first 2 images hold")
                 .hasMessageContaining("image.max_question_megapixels");
     }
 
@@ -250,11 +257,11 @@ class StreamingLoaderTest {
                 "right", "B") + row("2", "clips/none.mp4", "Which way?", "left", "right", "B"));
         AtomicReference<Path> asked = new AtomicReference<>();
         Picture frame = RowImages.decode(TestImages.base64(5, 5, Color.BLUE), "frame");
-        var images = BenchmarkLoader.Images.DEFAULT.withVideo((source, video, row, loader) -> {
+        var images = Images.defaults().withVideo((source, video, row, loader) -> {
             asked.set(video);
             return List.of(frame, frame);
         });
-        Dataset d = BenchmarkLoader.load(f, BenchmarkLoader.Filter.ALL, images);
+        Dataset d = BenchmarkLoader.load(f, RowFilter.ALL, images);
         assertThat(asked.get()).isNull();
         assertThat(d.skipped()).singleElement().satisfies(s -> assertThat(s.reason()).contains("none.mp4").contains("does not exist"));
         assertThat(d.questions().get(0).question().images()).hasSize(2);
@@ -267,7 +274,7 @@ class StreamingLoaderTest {
         for (int i = 0; i < 3000; i++) sb.append(row(Integer.toString(i), i == 0 ? img : "0", "Q" + i + "?", "x", "y", "A", "c"));
         byte[] bytes = sb.toString().getBytes(StandardCharsets.UTF_8);
         CountingBytes data = new CountingBytes(DataBytes.of("once.tsv", bytes));
-        Dataset d = index(data, BenchmarkLoader.Format.TSV);
+        Dataset d = index(data, FileFormat.TSV);
         assertThat(d.questions()).hasSize(3000);
         assertThat(data.read).isLessThanOrEqualTo(bytes.length + FormatCheck.BYTES);
     }

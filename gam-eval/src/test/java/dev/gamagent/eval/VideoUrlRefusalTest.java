@@ -26,7 +26,7 @@ class VideoUrlRefusalTest {
             """)
     void aRefusedVideoUrlSaysWhatWasWrong(String url, String message) {
         VideoUrls policy = new VideoUrls(List.of("127.0.0.1"), 1000, Duration.ofSeconds(1));
-        BenchmarkLoader.BadRowException e = catchThrowableOfType(() -> policy.check(url), BenchmarkLoader.BadRowException.class);
+        BadRowException e = catchThrowableOfType(() -> policy.check(url), BadRowException.class);
         assertThat(e).as(url).isNotNull();
         assertThat(e.getMessage()).isEqualTo(message);
     }

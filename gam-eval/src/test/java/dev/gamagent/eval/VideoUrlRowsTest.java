@@ -66,13 +66,13 @@ class VideoUrlRowsTest {
 
     @AfterEach void stop() { if (server != null) server.stop(0); }
 
-    private BenchmarkLoader.Images images(Path cache) {
+    private Images images(Path cache) {
         // twice the clip's size: the clip passes, big.mp4 (4×) does not
         Config c = Config.defaults().withOverrides(Map.of("server.allowed_image_hosts", "[\"127.0.0.1\"]",
                 "server.max_body_mb", Double.toString(2.0 * clipBytes / (1024 * 1024))));
         ImageLoader loader = new ImageLoader(ImageLoader.DEFAULT_MAX_PIXELS);
-        return new BenchmarkLoader.Images(loader, 0, "image.max_question_megapixels", null,
-                new BenchmarkLoader.Videos(new VideoFrames(System.getenv("PATH"), loader, new FrameCache(cache)), 0, null, VideoUrls.from(c)));
+        return new Images(loader, 0, "image.max_question_megapixels", null,
+                new Videos(new VideoFrames(System.getenv("PATH"), loader, new FrameCache(cache)), 0, null, VideoUrls.from(c)));
     }
 
     private Path benchmark() throws Exception {
@@ -89,7 +89,7 @@ class VideoUrlRowsTest {
     @Test void anAllowedUrlIsFetchedOnceIntoTheCacheAndDecodedAsAFile() throws Exception {
         Path cache = dir.resolve("frames");
         Path file = benchmark();
-        Dataset d = BenchmarkLoader.load(file, BenchmarkLoader.Filter.ALL, images(cache));
+        Dataset d = BenchmarkLoader.load(file, RowFilter.ALL, images(cache));
         // the host not allowed is refused when the file is indexed, nothing fetched
         Map<String, String> skipped = d.skipped().stream().collect(Collectors.toMap(SkippedRow::index, SkippedRow::reason));
         assertThat(skipped).containsOnlyKeys("4");
@@ -98,11 +98,11 @@ class VideoUrlRowsTest {
 
         EvalQuestion q1 = d.questions().stream().filter(q -> q.id().equals("1")).findFirst().orElseThrow();
         List<Picture> frames = q1.question().images();
-        assertThat(frames).hasSize(BenchmarkLoader.DEFAULT_VIDEO_FRAMES);
+        assertThat(frames).hasSize(Videos.DEFAULT_FRAMES);
         assertThat(frames.stream().map(p -> TestVideos.number(p.image())).toList()).containsExactly(1, 4, 7, 10, 13, 15, 18, 21);
         q1.question();
         // a second load of the benchmark (another run) finds the fetched file on disk
-        Dataset again = BenchmarkLoader.load(file, BenchmarkLoader.Filter.ALL, images(cache));
+        Dataset again = BenchmarkLoader.load(file, RowFilter.ALL, images(cache));
         again.questions().get(0).question();
         assertThat(hits.get("/clip.mp4").get()).isEqualTo(1);
         try (var s = Files.list(cache.resolve(VideoUrls.FOLDER))) {
@@ -119,13 +119,13 @@ class VideoUrlRowsTest {
     }
 
     @Test void a404AndAnOversizedVideoAreNamedBadRows() throws Exception {
-        Dataset d = BenchmarkLoader.load(benchmark(), BenchmarkLoader.Filter.ALL, images(dir.resolve("frames")));
+        Dataset d = BenchmarkLoader.load(benchmark(), RowFilter.ALL, images(dir.resolve("frames")));
         EvalQuestion missing = d.questions().stream().filter(q -> q.id().equals("2")).findFirst().orElseThrow();
         EvalQuestion big = d.questions().stream().filter(q -> q.id().equals("3")).findFirst().orElseThrow();
-        assertThatThrownBy(missing::question).isInstanceOf(BenchmarkLoader.BadRowException.class)
+        assertThatThrownBy(missing::question).isInstanceOf(BadRowException.class)
                 .hasMessageContaining(base + "/missing.mp4 answered HTTP 404")
                 .satisfies(e -> assertThat(EvalRunner.isBadInput((RuntimeException) e)).isTrue());
-        assertThatThrownBy(big::question).isInstanceOf(BenchmarkLoader.BadRowException.class)
+        assertThatThrownBy(big::question).isInstanceOf(BadRowException.class)
                 .hasMessageContaining(base + "/big.mp4 is larger than the limit of").hasMessageContaining("server.max_body_mb")
                 .satisfies(e -> assertThat(EvalRunner.isBadInput((RuntimeException) e)).isTrue());
         // nothing of them is kept
@@ -135,7 +135,7 @@ class VideoUrlRowsTest {
     }
 
     @Test void withoutAnAllowedHostNoUrlIsFetched() throws Exception {
-        Dataset d = BenchmarkLoader.load(benchmark(), BenchmarkLoader.Filter.ALL, BenchmarkLoader.Images.DEFAULT);
+        Dataset d = BenchmarkLoader.load(benchmark(), RowFilter.ALL, Images.defaults());
         assertThat(d.questions()).isEmpty();
         assertThat(d.skipped()).hasSize(5).allSatisfy(r -> assertThat(r.reason()).contains("no host is: list it in config server.allowed_image_hosts"));
         assertThat(hits).isEmpty();

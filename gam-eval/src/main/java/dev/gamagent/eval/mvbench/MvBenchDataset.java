@@ -49,7 +49,7 @@ public final class MvBenchDataset {
 
     /** The dataset named {@code name}, looked for under {@code dataDir} and VLMEvalKit's hub cache, every row. */
     public static Dataset load(String name, Path dataDir, VideoFrames frames) {
-        return load(name, dataDir, MvBenchLayout.defaultHubCaches(), frames, BenchmarkLoader.Filter.ALL);
+        return load(name, dataDir, MvBenchLayout.defaultHubCaches(), frames, RowFilter.ALL);
     }
 
     /**
@@ -59,19 +59,19 @@ public final class MvBenchDataset {
      * @throws IllegalArgumentException for an unknown name or when no snapshot is found (saying where it looked)
      * @throws ImageException when ffmpeg, which the videos need, is not installed (one line saying what to install)
      */
-    public static Dataset load(String name, Path dataDir, List<Path> hubCaches, VideoFrames frames, BenchmarkLoader.Filter filter) {
+    public static Dataset load(String name, Path dataDir, List<Path> hubCaches, VideoFrames frames, RowFilter filter) {
         MvBenchVariant variant = MvBenchVariant.of(name).orElseThrow(() -> new IllegalArgumentException(
                 "'" + name + "' is not an MVBench name; use one of " + String.join(", ", MvBenchVariant.names())));
         return load(variant, MvBenchLayout.locate(variant, dataDir, hubCaches), frames, filter);
     }
 
     /** The variant's rows from the snapshot at {@code root} (already known to hold the variant's layout). */
-    static Dataset load(MvBenchVariant variant, Path root, VideoFrames frames, BenchmarkLoader.Filter filter) {
+    static Dataset load(MvBenchVariant variant, Path root, VideoFrames frames, RowFilter filter) {
         return load(variant, root, frames, filter, 0);
     }
 
     /** As above, taking {@code count} frames per video sampled uniformly (within a bounded task's seconds) in place of the variant's, when positive. */
-    static Dataset load(MvBenchVariant variant, Path root, VideoFrames frames, BenchmarkLoader.Filter filter, int count) {
+    static Dataset load(MvBenchVariant variant, Path root, VideoFrames frames, RowFilter filter, int count) {
         if (!frames.decoderAvailable()) { // every variant has video files: say it once, not once per row
             throw new ImageException(variant.datasetName() + " (" + root + "): decoding its videos needs ffmpeg and ffprobe, "
                     + "which are not on PATH; " + VideoFrames.INSTALL);

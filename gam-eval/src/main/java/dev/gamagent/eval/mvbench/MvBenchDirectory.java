@@ -10,11 +10,11 @@ import java.nio.file.Path;
  * {@code --data DIR} where DIR is a snapshot of MVBench's repository in VLMEvalKit's layout ({@link MvBenchLayout}):
  * the main branch ({@code json/} and {@code video/}) is read as {@code MVBench_8frame}, the video branch
  * ({@code test.json} and the mp4 files) as {@code MVBench_MP4_8frame}, VLMEvalKit's usual frame counts, unless the
- * loader's {@link BenchmarkLoader.Videos} names another variant of the same branch ({@code gam eval --data MVBench_64frame})
+ * loader's {@link Videos} names another variant of the same branch ({@code gam eval --data MVBench_64frame})
  * or a frame count ({@code --frames N}); every question's video goes through the loader's one VideoFrames. Found by
- * {@link BenchmarkLoader} through {@link java.util.ServiceLoader}; a directory that is neither is told what it lacks.
+ * {@link BenchmarkLoader} in its list of layouts; a directory that is neither is told what it lacks.
  */
-public final class MvBenchDirectory implements BenchmarkLoader.DirectoryLayout {
+public final class MvBenchDirectory implements DirectoryLayout {
     @Override public String name() { return "MVBench"; }
 
     @Override public String expects() {
@@ -32,7 +32,7 @@ public final class MvBenchDirectory implements BenchmarkLoader.DirectoryLayout {
         return "no json/ folder and no test.json";
     }
 
-    @Override public Dataset load(Path dir, BenchmarkLoader.Filter filter, BenchmarkLoader.Images images) {
+    @Override public Dataset load(Path dir, RowFilter filter, Images images) {
         MvBenchVariant found = variant(dir);
         if (found == null) throw new IllegalArgumentException(dir + " is not a snapshot of " + MvBenchVariant.REPOSITORY + ": " + lacks(dir));
         MvBenchVariant v = found;

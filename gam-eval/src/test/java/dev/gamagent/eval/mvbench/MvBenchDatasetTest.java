@@ -136,7 +136,7 @@ class MvBenchDatasetTest {
     }
 
     @Test void mvBench8frameLoadsByNameWithVlmEvalKitsQuestionsAndFrames() throws Exception {
-        Dataset d = MvBenchDataset.load("MVBench_8frame", data, List.of(), frames(), BenchmarkLoader.Filter.ALL);
+        Dataset d = MvBenchDataset.load("MVBench_8frame", data, List.of(), frames(), RowFilter.ALL);
         assertThat(d.name()).isEqualTo("MVBench_8frame");
         // indices run over every row in VLMEvalKit's task order, whether or not a row can be used
         assertThat(d.questions()).extracting(EvalQuestion::id).containsExactly("0", "1", "2", "4", "6", "8");
@@ -168,7 +168,7 @@ class MvBenchDatasetTest {
     }
 
     @Test void mvBench64frameRepeatsFramesOfShortClipsAsVlmEvalKitDoes() throws Exception {
-        Dataset d = MvBenchDataset.load("MVBench_64frame", data, List.of(), frames(), new BenchmarkLoader.Filter(0, "moving direction"));
+        Dataset d = MvBenchDataset.load("MVBench_64frame", data, List.of(), frames(), new RowFilter(0, "moving direction"));
         assertThat(d.questions()).extracting(EvalQuestion::id).containsExactly("4");
         // get_index(None, 5, 19, 64)
         assertThat(numbers(d.questions().get(0))).containsExactly(0, 0, 1, 1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 6, 6, 6,
@@ -177,13 +177,13 @@ class MvBenchDatasetTest {
     }
 
     @Test void theMp4VariantsReadTheVideoBranchAtEightFramesOrOnePerSecond() throws Exception {
-        Dataset eight = MvBenchDataset.load("MVBench_MP4_8frame", data, List.of(), frames(), BenchmarkLoader.Filter.ALL);
+        Dataset eight = MvBenchDataset.load("MVBench_MP4_8frame", data, List.of(), frames(), RowFilter.ALL);
         assertThat(eight.questions()).extracting(q -> q.shell().category()).containsExactly("Action Sequence", "Moving Direction");
         assertThat(eight.questions().get(1).shell().groundTruth()).isEqualTo("B");
         // get_index_by_frame(35, 8) and get_index_by_frame(23, 8)
         assertThat(numbers(eight.questions().get(0))).containsExactly(2, 6, 11, 15, 20, 24, 28, 33);
         assertThat(numbers(eight.questions().get(1))).containsExactly(1, 4, 7, 10, 13, 15, 18, 21);
-        Dataset fps = MvBenchDataset.load("mvbench_mp4_1fps", data, List.of(), frames(), BenchmarkLoader.Filter.ALL);
+        Dataset fps = MvBenchDataset.load("mvbench_mp4_1fps", data, List.of(), frames(), RowFilter.ALL);
         // get_index_by_fps: 36 frames at 12 fps, 24 at 6 fps, one frame per second
         assertThat(numbers(fps.questions().get(0))).containsExactly(0, 12, 24);
         assertThat(numbers(fps.questions().get(1))).containsExactly(0, 6, 12, 18);
@@ -200,12 +200,12 @@ class MvBenchDatasetTest {
         Path empty = Files.createDirectories(dir.resolve("empty-data"));
         assertThat(MvBenchLayout.locate(MvBenchVariant.MVBENCH_8FRAME, empty, List.of(hub))).isEqualTo(repo.resolve("snapshots/0c7c5b3e"));
         assertThat(MvBenchLayout.locate(MvBenchVariant.MVBENCH_MP4_1FPS, empty, List.of(hub))).isEqualTo(repo.resolve("snapshots/9f1d2a40"));
-        assertThat(MvBenchDataset.load("MVBench_MP4_8frame", empty, List.of(hub), frames(), BenchmarkLoader.Filter.ALL).questions()).hasSize(2);
+        assertThat(MvBenchDataset.load("MVBench_MP4_8frame", empty, List.of(hub), frames(), RowFilter.ALL).questions()).hasSize(2);
     }
 
     @Test void noSnapshotSaysWhereItLookedAndHowToGetOne() throws Exception {
         Path mine = Files.createDirectories(dir.resolve("LMUData"));
-        assertThatThrownBy(() -> MvBenchDataset.load("MVBench_8frame", mine, List.of(dir.resolve("hub")), frames(), BenchmarkLoader.Filter.ALL))
+        assertThatThrownBy(() -> MvBenchDataset.load("MVBench_8frame", mine, List.of(dir.resolve("hub")), frames(), RowFilter.ALL))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("no snapshot of OpenGVLab/MVBench").hasMessageContaining(mine.resolve("MVBench") + " (absent)")
                 .hasMessageContaining("datasets--OpenGVLab--MVBench (absent)").hasMessageContaining("huggingface-cli download OpenGVLab/MVBench");
@@ -214,26 +214,26 @@ class MvBenchDatasetTest {
         copy(data.resolve("MVBench/json"), root.resolve("json"));
         Files.createDirectories(root.resolve("video"));
         Files.writeString(root.resolve("video/star.zip"), "zip");
-        assertThatThrownBy(() -> MvBenchDataset.load("MVBench_8frame", mine, List.of(), frames(), BenchmarkLoader.Filter.ALL))
+        assertThatThrownBy(() -> MvBenchDataset.load("MVBench_8frame", mine, List.of(), frames(), RowFilter.ALL))
                 .hasMessageContaining("the videos are still zipped: unzip video/*.zip inside video/");
         Files.delete(root.resolve("json/state_change.json"));
-        assertThatThrownBy(() -> MvBenchDataset.load("MVBench_8frame", mine, List.of(), frames(), BenchmarkLoader.Filter.ALL))
+        assertThatThrownBy(() -> MvBenchDataset.load("MVBench_8frame", mine, List.of(), frames(), RowFilter.ALL))
                 .hasMessageContaining("json/ lacks state_change.json");
-        assertThatThrownBy(() -> MvBenchDataset.load("MVBench_16frame", mine, List.of(), frames(), BenchmarkLoader.Filter.ALL))
+        assertThatThrownBy(() -> MvBenchDataset.load("MVBench_16frame", mine, List.of(), frames(), RowFilter.ALL))
                 .hasMessageContaining("not an MVBench name").hasMessageContaining("MVBench_8frame, MVBench_64frame, MVBench_MP4_8frame, MVBench_MP4_1fps");
     }
 
     @Test void withoutFfmpegTheDatasetSaysOnceWhatToInstall() {
         VideoFrames noDecoder = new VideoFrames(dir.resolve("no-bin").toString(), new ImageLoader(ImageLoader.DEFAULT_MAX_PIXELS),
                 new FrameCache(dir.resolve("frame-cache")));
-        assertThatThrownBy(() -> MvBenchDataset.load("MVBench_8frame", data, List.of(), noDecoder, BenchmarkLoader.Filter.ALL))
+        assertThatThrownBy(() -> MvBenchDataset.load("MVBench_8frame", data, List.of(), noDecoder, RowFilter.ALL))
                 .isInstanceOf(ImageException.class).hasMessageStartingWith("MVBench_8frame (").hasMessageContaining("needs ffmpeg")
                 .hasMessageContaining("apt-get install ffmpeg")
                 .hasMessageNotContaining("\n");
     }
 
     @Test void answersAreGradedAsVlmEvalKitGradesMvBenchWithoutAJudge() {
-        Dataset d = MvBenchDataset.load("MVBench_8frame", data, List.of(), frames(), BenchmarkLoader.Filter.ALL);
+        Dataset d = MvBenchDataset.load("MVBench_8frame", data, List.of(), frames(), RowFilter.ALL);
         // predictions (answer text, no option letter) and VLMEvalKit's verdict on each: check_ans, then can_infer
         Map<String, String> predictions = Map.of("0", "C) Sat on the sofa.", "1", "The cup.", "2", "", "4", "a", "6", "(D",
                 "8", "The answer is E");
