@@ -3,19 +3,19 @@ package dev.gamagent.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gamagent.config.Config;
-import dev.gamagent.eval.Dataset;
-import dev.gamagent.eval.Grader;
-import dev.gamagent.eval.MvBenchGrading;
-import dev.gamagent.eval.data.Checksums;
-import dev.gamagent.eval.mvbench.MvBenchDataset;
-import dev.gamagent.eval.mvbench.MvBenchLayout;
-import dev.gamagent.eval.mvbench.MvBenchVariant;
-import dev.gamagent.eval.ResultStore;
 import dev.gamagent.eval.data.BenchmarkScore;
+import dev.gamagent.eval.data.Checksums;
 import dev.gamagent.eval.data.DataFiles;
 import dev.gamagent.eval.data.DatasetCatalogue;
 import dev.gamagent.eval.data.DatasetEntry;
 import dev.gamagent.eval.data.SummaryData;
+import dev.gamagent.eval.grade.Grader;
+import dev.gamagent.eval.grade.MvBenchGrading;
+import dev.gamagent.eval.load.Dataset;
+import dev.gamagent.eval.load.mvbench.MvBenchDataset;
+import dev.gamagent.eval.load.mvbench.MvBenchLayout;
+import dev.gamagent.eval.load.mvbench.MvBenchVariant;
+import dev.gamagent.eval.store.ResultStore;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -63,8 +63,8 @@ final class BenchmarkByName {
      */
     private static void submission(DataFiles.DataFile file, Path out, Path summary) {
         if (!Files.isRegularFile(summary)) return;
-        List<dev.gamagent.eval.ResultRecord> records = ResultStore.read(out);
-        long ungraded = records.stream().filter(dev.gamagent.eval.ResultRecord::ungraded).count();
+        List<dev.gamagent.eval.store.ResultRecord> records = ResultStore.read(out);
+        long ungraded = records.stream().filter(dev.gamagent.eval.store.ResultRecord::ungraded).count();
         if (ungraded == 0) return;
         DatasetEntry e = file.entry();
         String name = e != null ? e.name() : stem(file.path());

@@ -1,19 +1,21 @@
 package dev.gamagent.cli;
 
 import dev.gamagent.backend.Backend;
-import dev.gamagent.backend.Capabilities;
 import dev.gamagent.backend.BackendSpec;
+import dev.gamagent.backend.Capabilities;
 import dev.gamagent.backend.NamedBackends;
 import dev.gamagent.config.Config;
-import dev.gamagent.eval.BenchmarkLoader;
-import dev.gamagent.eval.CircularExpansion;
-import dev.gamagent.eval.Dataset;
 import dev.gamagent.eval.Evaluation;
-import dev.gamagent.eval.GradingMode;
 import dev.gamagent.eval.ProgressBar;
-import dev.gamagent.eval.RunIdentity;
-import dev.gamagent.eval.RunSummary;
 import dev.gamagent.eval.data.DataFiles;
+import dev.gamagent.eval.grade.GradingMode;
+import dev.gamagent.eval.load.BenchmarkLoader;
+import dev.gamagent.eval.load.CircularExpansion;
+import dev.gamagent.eval.load.Dataset;
+import dev.gamagent.eval.load.Images;
+import dev.gamagent.eval.load.RowFilter;
+import dev.gamagent.eval.report.RunSummary;
+import dev.gamagent.eval.store.RunIdentity;
 import dev.gamagent.image.DecodeBudget;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -104,10 +106,10 @@ public final class EvalCommand implements Callable<Integer> {
             if (!panel.entries().isEmpty()) keep = Math.max(keep, Capabilities.DEFAULT_MAX_PIXELS);
             if (frames < 0) throw new IllegalArgumentException("--frames " + frames + ": give a positive number of frames (or 0 for the benchmark's default)");
             // one VideoFrames (one on-disk frame cache) for every question's video; a benchmark's name picks its variant (MVBench_64frame)
-            var images = BenchmarkLoader.Images.from(config, DecodeBudget.megapixels(config.number("image.decode_budget_megapixels")), keep)
+            var images = Images.from(config, DecodeBudget.megapixels(config.number("image.decode_budget_megapixels")), keep)
                     .withVideos(frames, BenchmarkByName.videoDataset(this.data));
             // one read of the file indexes its rows and hashes it for the run identity
-            Dataset ds = BenchmarkLoader.load(data, new BenchmarkLoader.Filter(limit, category), images, indexing(data));
+            Dataset ds = BenchmarkLoader.load(data, new RowFilter(limit, category), images, indexing(data));
             dataFile = dataFile.withSha256(ds.sha256());
             config = BenchmarkByName.gradingOf(ds, config);
             RunIdentity identity = RunIdentity.of(ds.name(), ds.sha256() != null ? ds.sha256() : "(not hashed)", spec.kind(),

@@ -1,10 +1,10 @@
 package dev.gamagent.cli;
 
 import dev.gamagent.eval.FileGrading;
-import dev.gamagent.eval.GradingMode;
-import dev.gamagent.eval.HtmlReport;
-import dev.gamagent.eval.ResultRecord;
-import dev.gamagent.eval.VlmEvalKitGrading;
+import dev.gamagent.eval.grade.GradingMode;
+import dev.gamagent.eval.grade.VlmEvalKitGrading;
+import dev.gamagent.eval.report.HtmlReport;
+import dev.gamagent.eval.store.ResultRecord;
 import dev.gamagent.util.Json;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;

@@ -1,14 +1,15 @@
 package dev.gamagent.cli;
 
-import dev.gamagent.gam.GamSettings;
 import dev.gamagent.config.Config;
-import dev.gamagent.eval.HtmlReport;
-import dev.gamagent.eval.PriceTable;
-import dev.gamagent.eval.ResultRecord;
-import dev.gamagent.eval.ResultStore;
-import dev.gamagent.eval.RunSummary;
+import dev.gamagent.eval.report.HtmlReport;
+import dev.gamagent.eval.report.PriceTable;
+import dev.gamagent.eval.report.ReportRun;
+import dev.gamagent.eval.report.RunSummary;
 import dev.gamagent.eval.stats.IntervalMethod;
 import dev.gamagent.eval.stats.Pairwise;
+import dev.gamagent.eval.store.ResultRecord;
+import dev.gamagent.eval.store.ResultStore;
+import dev.gamagent.gam.GamSettings;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -56,7 +57,7 @@ public final class ReportCommand implements Callable<Integer> {
     @Override public Integer call() throws Exception {
         IntervalMethod method = IntervalMethod.of(interval);
         Map<String, RunSummary> runs = new LinkedHashMap<>();
-        List<HtmlReport.Run> pages = new ArrayList<>();
+        List<ReportRun> pages = new ArrayList<>();
         // every run's methods as series "run / method", each with its graded items (question or circular group → right)
         Map<String, Map<String, Boolean>> items = new LinkedHashMap<>();
         List<String> withoutRecords = new ArrayList<>();
@@ -73,7 +74,7 @@ public final class ReportCommand implements Callable<Integer> {
             // a summary.json from before intervals, or another interval method: recompute them from the records (when there are some)
             RunSummary shown = records.isEmpty() || method == IntervalMethod.WILSON && s.statistics() != null ? s : s.withIntervals(method, mine);
             runs.put(name, shown);
-            pages.add(new HtmlReport.Run(name, shown, records));
+            pages.add(new ReportRun(name, shown, records));
         }
         // across runs the same question id is the same question: every series against every other on the ones both answered
         Pairwise.Report pairs = Pairwise.compare(items, method);

@@ -5,23 +5,25 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gamagent.backend.BackendSpec;
 import dev.gamagent.config.Config;
-import dev.gamagent.eval.BenchmarkLoader;
-import dev.gamagent.eval.CircularExpansion;
-import dev.gamagent.eval.Dataset;
-import dev.gamagent.eval.EvalQuestion;
-import dev.gamagent.eval.OpenAnswerMatcher;
-import dev.gamagent.eval.PriceTable;
-import dev.gamagent.eval.ResultRecord;
-import dev.gamagent.eval.ResultStore;
-import dev.gamagent.eval.RunSummary;
-import dev.gamagent.eval.Sweep;
 import dev.gamagent.eval.data.DatasetCatalogue;
+import dev.gamagent.eval.grade.OpenAnswerMatcher;
+import dev.gamagent.eval.load.BenchmarkLoader;
+import dev.gamagent.eval.load.CircularExpansion;
+import dev.gamagent.eval.load.Dataset;
+import dev.gamagent.eval.load.EvalQuestion;
+import dev.gamagent.eval.load.Images;
+import dev.gamagent.eval.load.RowFilter;
 import dev.gamagent.eval.recipe.CostEstimate;
 import dev.gamagent.eval.recipe.ImportedScores;
 import dev.gamagent.eval.recipe.PaperTable;
 import dev.gamagent.eval.recipe.Recipe;
 import dev.gamagent.eval.recipe.RecipeCatalogue;
 import dev.gamagent.eval.recipe.RecipePlan;
+import dev.gamagent.eval.replay.Sweep;
+import dev.gamagent.eval.report.PriceTable;
+import dev.gamagent.eval.report.RunSummary;
+import dev.gamagent.eval.store.ResultRecord;
+import dev.gamagent.eval.store.ResultStore;
 import dev.gamagent.gam.GamSettings;
 import dev.gamagent.influence.StoppingRule;
 import dev.gamagent.util.Json;
@@ -249,9 +251,9 @@ public final class ReproduceCommand implements Callable<Integer> {
         Config config = config(run);
         Path file = dataOptions.files(config, System.err).resolve(run.data()).path();
         // a snapshot by name (MVBench_64frame) is read as that variant, as gam eval reads it
-        BenchmarkLoader.Images reading = BenchmarkLoader.Images.DEFAULT.withVideos(0,
-                dev.gamagent.eval.mvbench.MvBenchDataset.isName(run.data()) ? run.data() : null);
-        Dataset ds = BenchmarkLoader.load(file, new BenchmarkLoader.Filter(limit, null), reading);
+        Images reading = Images.defaults().withVideos(0,
+                dev.gamagent.eval.load.mvbench.MvBenchDataset.isName(run.data()) ? run.data() : null);
+        Dataset ds = BenchmarkLoader.load(file, new RowFilter(limit, null), reading);
         List<EvalQuestion> qs = ds.questions();
         if (CircularExpansion.defaultFor(file.getFileName().toString())) qs = CircularExpansion.expand(qs);
         String all = String.join(",", run.methods());
@@ -362,7 +364,7 @@ public final class ReproduceCommand implements Callable<Integer> {
         }
         try {
             dev.gamagent.eval.data.SummaryData.addTo(p.dir().resolve("summary.json"), "paper_figures", o);
-            dev.gamagent.eval.HtmlReport.markPaperFigures(p.dir().resolve("report.html"), o);
+            dev.gamagent.eval.report.HtmlReport.markPaperFigures(p.dir().resolve("report.html"), o);
         } catch (RuntimeException e) {
             System.err.println("warning: could not add the paper's figures to " + p.dir().resolve("summary.json") + " and report.html: "
                     + e.getMessage());

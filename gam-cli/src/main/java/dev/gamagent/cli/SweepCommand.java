@@ -2,10 +2,10 @@ package dev.gamagent.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.gamagent.config.Config;
-import dev.gamagent.eval.OpenAnswerMatcher;
-import dev.gamagent.eval.ResultRecord;
-import dev.gamagent.eval.ResultStore;
-import dev.gamagent.eval.Sweep;
+import dev.gamagent.eval.grade.OpenAnswerMatcher;
+import dev.gamagent.eval.replay.Sweep;
+import dev.gamagent.eval.store.ResultRecord;
+import dev.gamagent.eval.store.ResultStore;
 import dev.gamagent.gam.GamSettings;
 import dev.gamagent.influence.StoppingRule;
 import picocli.CommandLine.Command;

@@ -9,6 +9,10 @@ import dev.gamagent.backend.Choice;
 import dev.gamagent.backend.TokenLogprob;
 import dev.gamagent.backend.Usage;
 import dev.gamagent.cli.EvalCommand;
+import dev.gamagent.eval.replay.FullLengthRuns;
+import dev.gamagent.eval.replay.Sweep;
+import dev.gamagent.eval.store.ResultRecord;
+import dev.gamagent.eval.store.ResultStore;
 import dev.gamagent.testing.ScriptedBackend;
 import dev.gamagent.util.Json;
 import org.junit.jupiter.api.BeforeAll;
@@ -16,7 +20,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
-import javax.imageio.ImageIO;
 import java.awt.image.BufferedImage;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -33,6 +36,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import javax.imageio.ImageIO;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;

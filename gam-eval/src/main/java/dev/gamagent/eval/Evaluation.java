@@ -1,9 +1,21 @@
 package dev.gamagent.eval;
 
-import dev.gamagent.gam.GamSettings;
 import dev.gamagent.backend.Backend;
 import dev.gamagent.backend.NamedBackends;
 import dev.gamagent.config.Config;
+import dev.gamagent.eval.grade.Grader;
+import dev.gamagent.eval.load.CircularExpansion;
+import dev.gamagent.eval.load.Dataset;
+import dev.gamagent.eval.load.EvalQuestion;
+import dev.gamagent.eval.load.KeyedQuestion;
+import dev.gamagent.eval.load.SkippedRow;
+import dev.gamagent.eval.report.HtmlReport;
+import dev.gamagent.eval.report.PriceTable;
+import dev.gamagent.eval.report.RunSummary;
+import dev.gamagent.eval.store.ResultRecord;
+import dev.gamagent.eval.store.ResultStore;
+import dev.gamagent.eval.store.RunIdentity;
+import dev.gamagent.gam.GamSettings;
 
 import java.io.PrintStream;
 import java.nio.file.Path;

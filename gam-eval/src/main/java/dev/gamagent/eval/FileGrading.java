@@ -1,12 +1,25 @@
 package dev.gamagent.eval;
 
-import dev.gamagent.gam.GamSettings;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.gamagent.api.Answer;
 import dev.gamagent.api.Question;
 import dev.gamagent.api.Termination;
 import dev.gamagent.backend.TokenCount;
 import dev.gamagent.config.Config;
+import dev.gamagent.eval.format.Tsv;
+import dev.gamagent.eval.grade.Grade;
+import dev.gamagent.eval.grade.Grader;
+import dev.gamagent.eval.grade.GradingMode;
+import dev.gamagent.eval.grade.Outcome;
+import dev.gamagent.eval.grade.PredictionFile;
+import dev.gamagent.eval.grade.VlmEvalKitGrading;
+import dev.gamagent.eval.grade.VlmEvalKitMatcher;
+import dev.gamagent.eval.load.KeyedQuestion;
+import dev.gamagent.eval.report.PriceTable;
+import dev.gamagent.eval.report.RunSummary;
+import dev.gamagent.eval.store.ResultRecord;
+import dev.gamagent.eval.store.ResultStore;
+import dev.gamagent.gam.GamSettings;
 import dev.gamagent.util.Json;
 
 import java.io.IOException;

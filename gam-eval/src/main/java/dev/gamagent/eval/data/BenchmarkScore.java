@@ -1,8 +1,8 @@
 package dev.gamagent.eval.data;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.gamagent.eval.ResultRecord;
-import dev.gamagent.eval.VlmEvalKitYesNo;
+import dev.gamagent.eval.grade.VlmEvalKitYesNo;
+import dev.gamagent.eval.store.ResultRecord;
 import dev.gamagent.util.Json;
 
 import java.io.IOException;

@@ -2,8 +2,8 @@ package dev.gamagent.eval.data;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gamagent.config.Config;
-import dev.gamagent.eval.mvbench.MvBenchLayout;
-import dev.gamagent.eval.mvbench.MvBenchVariant;
+import dev.gamagent.eval.load.mvbench.MvBenchLayout;
+import dev.gamagent.eval.load.mvbench.MvBenchVariant;
 import dev.gamagent.util.AtomicFiles;
 import dev.gamagent.util.HttpUrl;
 import dev.gamagent.util.Json;

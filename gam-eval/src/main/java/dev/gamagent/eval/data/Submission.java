@@ -1,8 +1,8 @@
 package dev.gamagent.eval.data;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.gamagent.eval.ResultRecord;
-import dev.gamagent.eval.XlsxWriter;
+import dev.gamagent.eval.format.XlsxWriter;
+import dev.gamagent.eval.store.ResultRecord;
 import dev.gamagent.util.Json;
 
 import java.io.IOException;

@@ -1,4 +1,0 @@
-package dev.gamagent.eval;
-
-/** A grade ({@link Grader}), the letter or text that was graded, and which rule decided it. */
-public record Grade(Outcome outcome, String predicted, String rule) { }
