@@ -1,6 +1,7 @@
 package dev.gamagent.cli;
 
 import dev.gamagent.eval.FileGrading;
+import dev.gamagent.eval.format.PandasQuoting;
 import dev.gamagent.eval.grade.GradingMode;
 import dev.gamagent.eval.grade.VlmEvalKitGrading;
 import dev.gamagent.eval.report.HtmlReport;
@@ -180,12 +181,8 @@ public final class GradeCommand implements Callable<Integer> {
         }
     }
 
-    /** A TSV field as pandas writes it: quoted when it holds a tab, newline or quote. */
-    private static String cell(String s) {
-        if (s == null) return "";
-        if (s.indexOf('\t') < 0 && s.indexOf('\n') < 0 && s.indexOf('\r') < 0 && s.indexOf('"') < 0) return s;
-        return '"' + s.replace("\"", "\"\"") + '"';
-    }
+    /** A TSV field as pandas writes it (quoted when it holds a tab, newline or quote). */
+    private static String cell(String s) { return PandasQuoting.field(s, '\t'); }
 
     private static void printGam(PrintStream o, FileGrading.Regraded g, Path dir) {
         o.printf(Locale.ROOT, "%s: %d records re-graded with %s, %d kept as recorded (errors, judge verdicts, no question in the trace); %d changed outcome%n",

@@ -6,7 +6,7 @@ import dev.gamagent.api.Question;
 import dev.gamagent.api.Termination;
 import dev.gamagent.backend.TokenCount;
 import dev.gamagent.config.Config;
-import dev.gamagent.eval.format.Tsv;
+import dev.gamagent.eval.format.PandasTable;
 import dev.gamagent.eval.grade.Grade;
 import dev.gamagent.eval.grade.Grader;
 import dev.gamagent.eval.grade.GradingMode;
@@ -102,7 +102,7 @@ public final class FileGrading {
         Path verdicts = o.recorded() != null ? o.recorded() : pf.has("hit") ? null : sibling(file);
         Map<String, VlmEvalKitGrading.Recorded> recorded = verdicts == null ? null : recordedVerdicts(verdicts);
         Path acc = o.recordedAcc() != null ? o.recordedAcc() : accSibling(file);
-        List<List<String>> recordedAcc = acc == null ? null : Tsv.parse(PredictionFile.text(acc), ',');
+        List<List<String>> recordedAcc = acc == null ? null : PandasTable.parse(PredictionFile.text(acc), ',');
 
         List<Fit> fits = new ArrayList<>();
         VlmEvalKitGrading.Result chosen;
@@ -187,7 +187,7 @@ public final class FileGrading {
 
     /** The recorded cells (split × column) whose printed value differs from ours, or that we do not have. */
     static List<String> accDifferences(VlmEvalKitGrading.AccTable ours, List<List<String>> recorded) {
-        List<List<String>> mine = Tsv.parse(ours.toCsv(), ',');
+        List<List<String>> mine = PandasTable.parse(ours.toCsv(), ',');
         Map<String, String> have = new LinkedHashMap<>();
         for (int r = 1; r < mine.size(); r++) {
             for (int c = 1; c < mine.get(r).size(); c++) have.put(mine.get(r).get(0) + " / " + mine.get(0).get(c), mine.get(r).get(c));

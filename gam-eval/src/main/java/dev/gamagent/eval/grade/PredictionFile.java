@@ -2,7 +2,7 @@ package dev.gamagent.eval.grade;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.gamagent.eval.format.PandasFrame;
-import dev.gamagent.eval.format.Tsv;
+import dev.gamagent.eval.format.PandasTable;
 import dev.gamagent.eval.format.Xlsx;
 import dev.gamagent.util.Json;
 
@@ -73,7 +73,7 @@ public record PredictionFile(Path path, List<String> columns, List<Map<String, S
 
     private static List<List<Object>> textTable(Path file, char sep) {
         List<List<Object>> out = new ArrayList<>();
-        for (List<String> r : Tsv.parse(text(file), sep)) out.add(new ArrayList<>(r));
+        for (List<String> r : PandasTable.parse(text(file), sep)) out.add(new ArrayList<>(r));
         return out;
     }
 

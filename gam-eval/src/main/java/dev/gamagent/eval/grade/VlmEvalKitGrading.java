@@ -1,6 +1,7 @@
 package dev.gamagent.eval.grade;
 
 import dev.gamagent.eval.format.PandasFrame;
+import dev.gamagent.eval.format.PandasQuoting;
 import dev.gamagent.eval.load.CircularExpansion;
 
 import java.util.ArrayList;
@@ -75,21 +76,19 @@ public final class VlmEvalKitGrading {
     public record AccTable(List<String> rowLabels, Map<String, List<Double>> columns) {
         /** As VLMEvalKit's {@code dump(acc, '*_acc.csv')} writes it: every field quoted, floats as Python prints them, NaN empty. */
         public String toCsv() {
-            StringBuilder sb = new StringBuilder(q("split"));
-            for (String c : columns.keySet()) sb.append(',').append(q(c));
+            StringBuilder sb = new StringBuilder(PandasQuoting.quoted("split"));
+            for (String c : columns.keySet()) sb.append(',').append(PandasQuoting.quoted(c));
             sb.append('\n');
             for (int i = 0; i < rowLabels.size(); i++) {
-                sb.append(q(rowLabels.get(i)));
+                sb.append(PandasQuoting.quoted(rowLabels.get(i)));
                 for (List<Double> v : columns.values()) {
                     Double d = i < v.size() ? v.get(i) : null;
-                    sb.append(',').append(q(d == null || d.isNaN() ? "" : PandasFrame.repr(d)));
+                    sb.append(',').append(PandasQuoting.quoted(d == null || d.isNaN() ? "" : PandasFrame.repr(d)));
                 }
                 sb.append('\n');
             }
             return sb.toString();
         }
-
-        private static String q(String s) { return '"' + s.replace("\"", "\"\"") + '"'; }
 
         /** A figure as VLMEvalKit's CSV prints it (Python's repr of the float; empty for NaN). */
         public static String format(double v) { return Double.isNaN(v) ? "" : PandasFrame.repr(v); }

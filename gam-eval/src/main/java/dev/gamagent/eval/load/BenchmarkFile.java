@@ -2,7 +2,7 @@ package dev.gamagent.eval.load;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.gamagent.api.Question;
-import dev.gamagent.eval.format.TsvScanner;
+import dev.gamagent.eval.format.PandasTable;
 import dev.gamagent.image.ImageLoader;
 import dev.gamagent.image.Picture;
 import dev.gamagent.util.Json;
@@ -39,7 +39,7 @@ final class BenchmarkFile implements RowEntry.Rows {
         byte[] bytes = data.read(e.start, e.length);
         switch (format) {
             case TSV -> {
-                List<String> cells = TsvScanner.fields(bytes); // the bytes split as the index pass split them, whole this time
+                List<String> cells = PandasTable.fields(bytes); // the bytes split as the index pass split them, whole this time
                 if (cells == null || cells.size() != header.size()) throw changed(e);
                 Map<String, String> m = new LinkedHashMap<>();
                 for (int c = 0; c < header.size(); c++) m.put(header.get(c), cells.get(c));

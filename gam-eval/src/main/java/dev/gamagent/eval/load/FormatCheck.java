@@ -5,7 +5,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.io.JsonEOFException;
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.gamagent.eval.format.TsvScanner;
+import dev.gamagent.eval.format.PandasTable;
 import dev.gamagent.eval.format.Utf8Scan;
 import dev.gamagent.util.Json;
 
@@ -72,8 +72,8 @@ final class FormatCheck {
     }
 
     private static void tsv(byte[] head, int from, boolean whole, String name) {
-        List<TsvScanner.Row> rows = new ArrayList<>();
-        TsvScanner scanner = new TsvScanner('\t', rows::add);
+        List<PandasTable.Row> rows = new ArrayList<>();
+        PandasTable scanner = new PandasTable('\t', rows::add);
         scanner.skipStart(from);
         scanner.feed(head, from, head.length, 0);
         if (whole) scanner.end(head.length);
@@ -89,7 +89,7 @@ final class FormatCheck {
         }
         int judged = 0, broken = 0;
         String example = null;
-        for (TsvScanner.Row r : rows.subList(1, rows.size())) {
+        for (PandasTable.Row r : rows.subList(1, rows.size())) {
             if (r.fields.size() == 1 && r.fields.get(0).isBlank()) continue;
             judged++;
             if (r.fields.size() != header.size()) {

@@ -6,7 +6,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.gamagent.eval.format.ImageCell;
-import dev.gamagent.eval.format.TsvScanner;
+import dev.gamagent.eval.format.PandasTable;
 import dev.gamagent.eval.format.Utf8Scan;
 import dev.gamagent.util.Json;
 
@@ -33,7 +33,7 @@ final class IndexPass {
     private final KeptRows kept;
     private final Utf8Scan utf8 = new Utf8Scan();
     private List<String> header;
-    private TsvScanner scanner;
+    private PandasTable scanner;
     private int dataRows;
 
     private IndexPass(DataBytes data, KeptRows kept) {
@@ -73,7 +73,7 @@ final class IndexPass {
     private int indexColumn;
 
     private String tsv() {
-        scanner = new TsvScanner('\t', this::tsvRow);
+        scanner = new PandasTable('\t', this::tsvRow);
         String sha = data.stream((b, from, to, offset) -> {
             int start = from;
             if (offset == 0) {
@@ -89,11 +89,11 @@ final class IndexPass {
         return sha;
     }
 
-    private void tsvRow(TsvScanner.Row r) {
+    private void tsvRow(PandasTable.Row r) {
         Utf8Scan.BadByte bad = utf8.firstIn(r.start, r.end);
         if (header == null) {
             if (bad != null) throw new IllegalArgumentException(where + ": header row: " + bad.describe() + "; " + Utf8Scan.FIX);
-            if (r.overflow) throw new IllegalArgumentException(where + ": its header row is longer than " + (TsvScanner.MAX_ROW_TEXT >> 20) + " MB");
+            if (r.overflow) throw new IllegalArgumentException(where + ": its header row is longer than " + (PandasTable.MAX_ROW_TEXT >> 20) + " MB");
             header = r.fields.stream().map(s -> s == null ? "" : s.strip()).toList();
             scanner.imageColumn(header.lastIndexOf("image")); // as in a map, a repeated column's last value is the one kept
             indexColumn = header.indexOf("index");
@@ -119,7 +119,7 @@ final class IndexPass {
             return;
         }
         if (r.overflow) {
-            skip(new SkippedRow(who, "its text outside the image is longer than " + (TsvScanner.MAX_ROW_TEXT >> 20)
+            skip(new SkippedRow(who, "its text outside the image is longer than " + (PandasTable.MAX_ROW_TEXT >> 20)
                     + " MB (a quote opened and never closed, or a missing newline?)", r.line));
             return;
         }

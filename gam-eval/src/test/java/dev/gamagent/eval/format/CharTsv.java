@@ -4,12 +4,13 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Splits tab-separated text as pandas writes it ({@code to_csv(sep='\t')}): a field may be quoted with
+ * The reference the byte-level {@link PandasTable} is checked against (PandasTableTest): the text-level parser it
+ * replaced, kept in the tests only. Splits tab-separated text as pandas writes it ({@code to_csv(sep='\t')}): a field may be quoted with
  * {@code "} (then it may hold tabs and newlines, and {@code ""} is a quote); rows end at an unquoted newline.
  * {@link #parse(String, char)} does the same for another separator (comma for CSV).
  */
-public final class Tsv {
-    private Tsv() { }
+final class CharTsv {
+    private CharTsv() { }
 
     /** One row's fields and where it lies in the text: chars [start, end), starting on 1-based {@code line}. */
     public record Row(List<String> fields, int start, int end, int line) { }

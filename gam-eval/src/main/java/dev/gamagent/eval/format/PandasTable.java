@@ -1,26 +1,36 @@
 package dev.gamagent.eval.format;
 
+import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.function.IntPredicate;
+import java.util.function.Predicate;
 
 /**
- * Splits tab-separated bytes into rows as they stream past, as pandas writes them ({@code to_csv(sep='\t')}) and
- * {@link Tsv} reads text: a field may be quoted with {@code "} (then it may hold tabs and newlines, and {@code ""}
- * is a quote); rows end at an unquoted newline; {@code \r\n} ends a row as {@code \n} does. Works on bytes: the
- * separators are ASCII and never occur inside a UTF-8 sequence. The image column is not kept: only its
- * {@link ImageCell} (length and first bytes); the other fields of a row are kept up to {@link #MAX_ROW_TEXT}
- * bytes together, so a row's memory is bounded whatever the file holds.
+ * The one reader of pandas-quoted tables (VLMEvalKit's TSV and CSV files, as pandas' {@code to_csv} writes them; the
+ * writer is {@link PandasQuoting}): splits separated bytes into rows as they stream past. A field may be quoted with
+ * {@code "} (then it may hold separators and newlines, and {@code ""} is a quote); rows end at an unquoted newline;
+ * {@code \r\n} ends a row as {@code \n} does. Works on bytes: the separators are ASCII and never occur inside a
+ * UTF-8 sequence. The image column is not kept: only its {@link ImageCell} (length and first bytes); columns a reader
+ * does not want ({@link #skipColumns}) are passed over; the other fields of a row are kept up to
+ * {@link #MAX_ROW_TEXT} bytes together, so a row's memory is bounded whatever the file holds (a multi-GB file's base64
+ * images stream past, byte by byte, without being held). No CSV library keeps that skip, so this is the project's own.
  */
-public final class TsvScanner {
+public final class PandasTable {
     /** The text of one row outside its image; more is junk or a missing newline, and the row is refused. */
     public static final int MAX_ROW_TEXT = 16 << 20;
 
     /** One row: bytes [start, end) of the file, starting on 1-based {@code line}. */
     public static final class Row {
         public long start, end, line;
-        /** Fields in order; the image column's is null (see {@link #image}). */
+        /** Fields in order; the image column's and skipped columns' are null (see {@link #image}). */
         public List<String> fields;
         /** The image column's cell; null when the row has no image column. */
         public ImageCell image;
@@ -38,6 +48,7 @@ public
     private final RowSink sink;
     private final int maxText;
     private int imageColumn = -1;
+    private IntPredicate skipped;
 
     private boolean quoted, quotePending, crPending, fieldStart = true;
     private long rowStart, rowLine = 1, line = 1, fieldLength;
@@ -49,10 +60,10 @@ public
     private boolean overflow;
     private boolean countOnly, nonSpace;
 
-    public TsvScanner(char separator, RowSink sink) { this(separator, MAX_ROW_TEXT, sink); }
+    public PandasTable(char separator, RowSink sink) { this(separator, MAX_ROW_TEXT, sink); }
 
     /** @param maxText the text kept of a row outside its image column (a row read again whole: its length) */
-    public TsvScanner(char separator, int maxText, RowSink sink) {
+    public PandasTable(char separator, int maxText, RowSink sink) {
         this.sep = (byte) separator;
         this.sink = sink;
         this.maxText = maxText;
@@ -60,13 +71,55 @@ public
 
     /** The fields of one whole row held in {@code bytes} (no image column kept apart), as a question reads its row again. */
     public static List<String> fields(byte[] bytes) {
-        List<List<String>> rows = new ArrayList<>(1);
-        TsvScanner s = new TsvScanner('\t', Math.max(1, bytes.length), r -> rows.add(r.fields));
+        List<List<String>> rows = whole(bytes, '\t');
+        return rows.size() == 1 ? rows.get(0) : null;
+    }
+
+    /** Rows of fields of a whole text split at {@code separator} (tab for TSV, comma for CSV); a trailing empty line is dropped. */
+    public static List<List<String>> parse(String text, char separator) {
+        return whole(text.getBytes(StandardCharsets.UTF_8), separator);
+    }
+
+    private static List<List<String>> whole(byte[] bytes, char separator) {
+        List<List<String>> rows = new ArrayList<>();
+        PandasTable s = new PandasTable(separator, Math.max(1, bytes.length), r -> rows.add(r.fields));
         s.text = new byte[Math.max(16, bytes.length)];
         s.feed(bytes, 0, bytes.length, 0);
         s.end(bytes.length);
-        return rows.size() == 1 ? rows.get(0) : null;
+        return rows;
     }
+
+    /**
+     * The columns of a tab-separated file that {@code wanted} names (by its header, stripped), one map per row in the
+     * header's order, read in one streaming pass: the other columns (a file's base64 images) are passed over, not held.
+     * A blank line is no row.
+     */
+    public static List<Map<String, String>> columns(Path file, Predicate<String> wanted) throws IOException {
+        List<Map<String, String>> out = new ArrayList<>();
+        List<String> header = new ArrayList<>();
+        PandasTable[] table = new PandasTable[1];
+        table[0] = new PandasTable('\t', r -> {
+            if (header.isEmpty()) {
+                for (String h : r.fields) header.add(h.strip());
+                table[0].skipColumns(c -> c >= header.size() || !wanted.test(header.get(c)));
+                return;
+            }
+            if (r.fields.size() == 1 && (r.fields.get(0) == null || r.fields.get(0).isEmpty())) return; // a blank line
+            Map<String, String> row = new LinkedHashMap<>();
+            for (int c = 0; c < r.fields.size() && c < header.size(); c++) if (wanted.test(header.get(c))) row.put(header.get(c), r.fields.get(c));
+            out.add(row);
+        });
+        byte[] buf = new byte[1 << 16];
+        long at = 0;
+        try (InputStream in = Files.newInputStream(file)) {
+            for (int n; (n = in.read(buf)) > 0; at += n) table[0].feed(buf, 0, n, at);
+        }
+        table[0].end(at);
+        return out;
+    }
+
+    /** From the next row on, the columns {@code skip} names (0-based) are passed over: not kept, their fields null. */
+    public void skipColumns(IntPredicate skip) { skipped = skip; }
 
     /** From the next row on, column {@code c} (0-based; -1 none) is the image: streamed past, not kept. */
     public void imageColumn(int c) { imageColumn = c; }
@@ -149,6 +202,7 @@ public
             image().append(b, from, to);
             return;
         }
+        if (skipped != null && skipped.test(col)) return;
         int n = to - from;
         if (textLength + n > maxText) { overflow = true; return; }
         if (textLength + n > text.length) text = Arrays.copyOf(text, Math.max(textLength + n, Math.min(maxText, text.length * 2)));
@@ -166,6 +220,7 @@ public
             image().append((byte) c);
             return;
         }
+        if (skipped != null && skipped.test(col)) return;
         if (textLength + 1 > maxText) { overflow = true; return; }
         if (textLength == text.length) text = Arrays.copyOf(text, Math.min(maxText, text.length * 2));
         text[textLength++] = (byte) c;
@@ -201,6 +256,8 @@ public
             if (k == imageColumn) {
                 fields.add(null);
                 if (image == null) image = new ImageCell();
+            } else if (skipped != null && skipped.test(k)) {
+                fields.add(null);
             } else {
                 fields.add(new String(text, from, fieldEnds[k] - from, StandardCharsets.UTF_8));
             }
