@@ -156,9 +156,7 @@ public record VideoUrls(List<String> hosts, long maxBytes, Duration deadline) {
             String name = sha + extension(uri);
             Path target = dir.resolve(name);
             if (!Files.exists(target)) AtomicFiles.move(part, target);
-            Path index = Files.createTempFile(dir, "url-", ".part");
-            Files.writeString(index, name);
-            AtomicFiles.move(index, byUrl);
+            AtomicFiles.writeString(byUrl, name);
             return target;
         } finally {
             Files.deleteIfExists(part);
