@@ -12,7 +12,6 @@ import dev.gamagent.bench.VideoRows;
 import dev.gamagent.config.Config;
 import dev.gamagent.eval.EvalRequest;
 import dev.gamagent.eval.Evaluation;
-import dev.gamagent.eval.ProgressBar;
 import dev.gamagent.eval.load.BenchmarkLoader;
 import dev.gamagent.eval.load.Dataset;
 import dev.gamagent.eval.load.RowFilter;

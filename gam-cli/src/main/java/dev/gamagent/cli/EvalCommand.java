@@ -6,7 +6,6 @@ import dev.gamagent.backend.NamedBackends;
 import dev.gamagent.config.Config;
 import dev.gamagent.eval.EvalRequest;
 import dev.gamagent.eval.Evaluation;
-import dev.gamagent.eval.load.BenchmarkLoader;
 import dev.gamagent.eval.load.RowFilter;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;

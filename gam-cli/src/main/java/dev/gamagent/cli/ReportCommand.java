@@ -1,15 +1,12 @@
 package dev.gamagent.cli;
 
-import dev.gamagent.config.Config;
 import dev.gamagent.eval.report.HtmlReport;
-import dev.gamagent.eval.report.PriceTable;
 import dev.gamagent.eval.report.ReportRun;
 import dev.gamagent.eval.report.RunSummary;
 import dev.gamagent.eval.stats.IntervalMethod;
 import dev.gamagent.eval.stats.Pairwise;
 import dev.gamagent.eval.store.ResultRecord;
 import dev.gamagent.eval.store.ResultStore;
-import dev.gamagent.gam.GamSettings;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -38,22 +35,6 @@ public final class ReportCommand implements Callable<Integer> {
             + "of two methods by Newcombe's paired method) or bootstrap (percentile, 2000 paired resamples, fixed seed) (default: ${DEFAULT-VALUE})")
     String interval;
 
-    /** The run's summary.json, or, for a run killed before writing it, a summary computed from its results.db. */
-    static RunSummary summaryOf(Path d) {
-        Path f = d.resolve("summary.json");
-        if (Files.isRegularFile(f)) return RunSummary.read(f);
-        if (!Files.isRegularFile(d.resolve("results.db"))) {
-            throw new IllegalArgumentException(d + " holds neither summary.json nor results.db; run `gam eval ... --out " + d + "` first");
-        }
-        List<ResultRecord> records = ResultStore.read(d);
-        List<String> methods = records.stream().map(ResultRecord::method).distinct().toList();
-        boolean circular = records.stream().anyMatch(r -> r.rotation() > 0);
-        int questions = (int) records.stream().map(ResultRecord::group).distinct().count();
-        Config c = Config.defaults();
-        return RunSummary.compute(d.toString(), methods, circular, questions, List.of(), records, PriceTable.from(c),
-                GamSettings.stopping(c).thetaU(), null);
-    }
-
     @Override public Integer call() throws Exception {
         IntervalMethod method = IntervalMethod.of(interval);
         Map<String, RunSummary> runs = new LinkedHashMap<>();
@@ -64,7 +45,7 @@ public final class ReportCommand implements Callable<Integer> {
         for (Path d : dirs) {
             String name = d.getFileName() == null ? d.toString() : d.getFileName().toString();
             if (runs.containsKey(name)) name = d.toString();
-            RunSummary s = summaryOf(d);
+            RunSummary s = RunSummary.ofRun(d);
             // the answers behind the summary, for the pairs, the comparison page's sample list and trace viewer
             List<ResultRecord> records = Files.isRegularFile(d.resolve("results.db"))
                     ? ResultStore.read(d).stream().filter(r -> s.methods().contains(r.method())).toList() : List.of();

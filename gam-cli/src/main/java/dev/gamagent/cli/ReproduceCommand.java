@@ -22,6 +22,7 @@ import dev.gamagent.eval.recipe.PaperTable;
 import dev.gamagent.eval.recipe.Recipe;
 import dev.gamagent.eval.recipe.RecipeCatalogue;
 import dev.gamagent.eval.recipe.RecipePlan;
+import dev.gamagent.eval.replay.RecordedRule;
 import dev.gamagent.eval.replay.Sweep;
 import dev.gamagent.eval.report.PriceTable;
 import dev.gamagent.eval.report.RunSummary;
@@ -329,7 +330,7 @@ public final class ReproduceCommand implements Callable<Integer> {
         if (p.run().sweep() != null) {
             List<ResultRecord> mine = records.stream().filter(x -> x.method().equals(p.run().sweep().method())).toList();
             Config c = p.config();
-            StoppingRule rule = GamSettings.stopping(c);
+            StoppingRule rule = RecordedRule.of(RecordedRule.config(mine), GamSettings.stopping(c));
             for (Recipe.MethodRow row : p.run().rows()) {
                 int k = row.settings().containsKey("gam.max_rounds") ? row.settings().get("gam.max_rounds").asInt() : rule.maxRounds();
                 double term = row.settings().containsKey("gam.theta_term") ? row.settings().get("gam.theta_term").asDouble() : rule.thetaTerm();

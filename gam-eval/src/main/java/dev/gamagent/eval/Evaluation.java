@@ -127,7 +127,7 @@ public final class Evaluation {
     /** summary.json's field with a reproduction's paper figures; the report marks them. */
     static final String PAPER_FIGURES = "paper_figures";
     /** The summary's file in a run's directory. */
-    static final String SUMMARY = "summary.json";
+    static final String SUMMARY = RunSummary.FILE;
 
     /** What is added to summary.json once the run's records are known, before it is written. */
     @FunctionalInterface

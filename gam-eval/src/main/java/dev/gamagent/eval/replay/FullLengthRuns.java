@@ -29,7 +29,7 @@ public final class FullLengthRuns {
 
     /** True when the records' traces say they were recorded with {@code gam.record_full=true}. */
     public static boolean recordedFull(List<ResultRecord> records) {
-        return records.stream().anyMatch(r -> config(r).path("record_full").asBoolean(false));
+        return records.stream().anyMatch(r -> { JsonNode c = RecordedRule.config(r); return c != null && c.path("record_full").asBoolean(false); });
     }
 
     /**
@@ -45,10 +45,7 @@ public final class FullLengthRuns {
 
     private static ResultRecord redecide(ResultRecord r) {
         if (r.isError() || r.trace() == null) return r;
-        JsonNode c = config(r);
-        Sweep.Setting at = new Sweep.Setting(c.path("theta_term").asDouble(DEFAULT_RULE.thetaTerm()), c.path("theta_u").asDouble(DEFAULT_RULE.thetaU()),
-                c.path("theta_c").asDouble(DEFAULT_RULE.thetaC()), c.path("epsilon").asDouble(DEFAULT_RULE.epsilon()),
-                c.path("max_rounds").asInt(DEFAULT_RULE.maxRounds()));
+        StoppingRule at = RecordedRule.of(RecordedRule.config(r), DEFAULT_RULE);
         Sweep.Result s;
         try {
             s = Sweep.run(List.of(r), List.of(at)).get(0);
@@ -98,7 +95,4 @@ public final class FullLengthRuns {
         return fallback == null || fallback.isMissingNode() || fallback.isNull() ? null : fallback.asText();
     }
 
-    private static JsonNode config(ResultRecord r) {
-        return r.trace() == null ? Json.MAPPER.missingNode() : r.trace().path("config");
-    }
 }

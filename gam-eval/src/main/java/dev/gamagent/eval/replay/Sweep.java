@@ -27,20 +27,11 @@ import java.util.TreeMap;
 public final class Sweep {
     private Sweep() { }
 
-    /** One point of the grid; {@code tokenBudget} 0 = none. */
-    public record Setting(double thetaTerm, double thetaU, double thetaC, double epsilon, int maxRounds, long tokenBudget) {
-        public Setting(double thetaTerm, double thetaU, double thetaC, double epsilon, int maxRounds) {
-            this(thetaTerm, thetaU, thetaC, epsilon, maxRounds, 0);
-        }
-
-        StoppingRule rule() { return new StoppingRule(thetaU, thetaC, thetaTerm, epsilon, maxRounds, tokenBudget); }
-    }
-
     /**
      * The outcome of one setting. {@code incomplete} counts questions whose trace ended before this
      * setting would stop (a longer debate would need new calls); they are scored at their last round.
      */
-    public record Result(Setting setting, int groups, Double accuracy, double tokensPerQuestion, double meanRounds,
+    public record Result(StoppingRule setting, int groups, Double accuracy, double tokensPerQuestion, double meanRounds,
                          double triggerRate, int incomplete, Map<String, Integer> terminations,
                          double promptTokensPerQuestion, double completionTokensPerQuestion, double callsPerQuestion) { }
 
@@ -81,9 +72,9 @@ public final class Sweep {
      * ({@code gam.ablation.no_debate}, {@code fixed_rounds}, {@code no_uncertainty} in the trace's config), as the
      * controller ran them ({@link dev.gamagent.gam.GamSettings#rule}); a run without them, as the default rule.
      */
-    static DebateRule rule(ResultRecord r, Setting s) {
+    static DebateRule rule(ResultRecord r, StoppingRule s) {
         JsonNode a = ablations(r);
-        return new DebateRule(s.rule(), a.path("no_debate").asBoolean(false), a.path("fixed_rounds").asBoolean(false), false,
+        return new DebateRule(s, a.path("no_debate").asBoolean(false), a.path("fixed_rounds").asBoolean(false), false,
                 a.path("no_uncertainty").asBoolean(false));
     }
 
@@ -100,12 +91,12 @@ public final class Sweep {
     }
 
     /** Sweeps with the default open-answer tolerance (numbers within 1 %). */
-    public static List<Result> run(List<ResultRecord> records, List<Setting> grid) {
+    public static List<Result> run(List<ResultRecord> records, List<StoppingRule> grid) {
         return run(records, grid, new OpenAnswerMatcher(0.01));
     }
 
     /** Sweeps {@code grid}; open answers are graded with {@code open}, as {@code gam eval} grades them. */
-    public static List<Result> run(List<ResultRecord> records, List<Setting> grid, OpenAnswerMatcher open) {
+    public static List<Result> run(List<ResultRecord> records, List<StoppingRule> grid, OpenAnswerMatcher open) {
         List<ResultRecord> usable = records.stream().filter(r -> !r.isError() && roundsByK(r).containsKey(0)
                 && roundsByK(r).get(0).hasNonNull("U_sys")).toList();
         if (usable.isEmpty()) {
@@ -113,7 +104,7 @@ public final class Sweep {
                     + "method and --set gam.record_full=true first");
         }
         List<Result> out = new ArrayList<>();
-        for (Setting s : grid) {
+        for (StoppingRule s : grid) {
             Map<String, boolean[]> groups = new HashMap<>(); // group -> {all right}
             long tokens = 0, prompt = 0, completion = 0, calls = 0, rounds = 0, triggered = 0;
             int incomplete = 0;
@@ -147,7 +138,7 @@ public final class Sweep {
         return false; // multiple choice without an option: no expert chose one
     }
 public 
-    static Decision decide(ResultRecord r, Setting s) {
+    static Decision decide(ResultRecord r, StoppingRule s) {
         Map<Integer, JsonNode> byK = roundsByK(r);
         int recorded = byK.keySet().stream().mapToInt(Integer::intValue).max().orElse(0);
         Map<String, String> options = options(r);
@@ -236,16 +227,16 @@ public
     }
 
     /** Every combination of the given values, without a token budget. */
-    public static List<Setting> grid(List<Double> thetaTerm, List<Double> thetaU, List<Double> thetaC, List<Double> epsilon, List<Integer> maxRounds) {
+    public static List<StoppingRule> grid(List<Double> thetaTerm, List<Double> thetaU, List<Double> thetaC, List<Double> epsilon, List<Integer> maxRounds) {
         return grid(thetaTerm, thetaU, thetaC, epsilon, maxRounds, List.of(0L));
     }
 
     /** Every combination of the given values. */
-    public static List<Setting> grid(List<Double> thetaTerm, List<Double> thetaU, List<Double> thetaC, List<Double> epsilon,
+    public static List<StoppingRule> grid(List<Double> thetaTerm, List<Double> thetaU, List<Double> thetaC, List<Double> epsilon,
                                      List<Integer> maxRounds, List<Long> tokenBudget) {
-        List<Setting> g = new ArrayList<>();
+        List<StoppingRule> g = new ArrayList<>();
         for (double t : thetaTerm) for (double u : thetaU) for (double c : thetaC) for (double e : epsilon) for (int k : maxRounds) {
-            for (long b : tokenBudget) g.add(new Setting(t, u, c, e, k, b));
+            for (long b : tokenBudget) g.add(new StoppingRule(u, c, t, e, k, b));
         }
         return g;
     }

@@ -143,6 +143,28 @@ public record RunSummary(String data, List<String> methods, boolean circular, in
         }
     }
 
+    /** The summary file of a run's directory. */
+    public static final String FILE = "summary.json";
+
+    /**
+     * The summary of a {@code gam eval} directory: its summary.json, or, for a run killed before writing it, a summary
+     * computed from its results.db with the default settings.
+     */
+    public static RunSummary ofRun(Path dir) {
+        Path f = dir.resolve(FILE);
+        if (Files.isRegularFile(f)) return read(f);
+        if (!Files.isRegularFile(dir.resolve("results.db"))) {
+            throw new IllegalArgumentException(dir + " holds neither " + FILE + " nor results.db; run `gam eval ... --out " + dir + "` first");
+        }
+        List<ResultRecord> records = dev.gamagent.eval.store.ResultStore.read(dir);
+        List<String> methods = records.stream().map(ResultRecord::method).distinct().toList();
+        boolean circular = records.stream().anyMatch(r -> r.rotation() > 0);
+        int questions = (int) records.stream().map(ResultRecord::group).distinct().count();
+        dev.gamagent.config.Config c = dev.gamagent.config.Config.defaults();
+        return compute(dir.toString(), methods, circular, questions, List.of(), records, PriceTable.from(c),
+                dev.gamagent.gam.GamSettings.stopping(c).thetaU(), null);
+    }
+
     public static RunSummary read(Path file) {
         try {
             return Json.MAPPER.readValue(file.toFile(), RunSummary.class);

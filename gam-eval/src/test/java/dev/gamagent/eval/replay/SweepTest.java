@@ -1,5 +1,6 @@
 package dev.gamagent.eval.replay;
 
+import dev.gamagent.influence.StoppingRule;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.gamagent.eval.store.ResultRecord;
 import dev.gamagent.util.Json;
@@ -39,7 +40,7 @@ class SweepTest {
     }
 
     private static Sweep.Result one(double term, double u, double c, double eps, int k) throws Exception {
-        return Sweep.run(List.of(recorded()), List.of(new Sweep.Setting(term, u, c, eps, k))).get(0);
+        return Sweep.run(List.of(recorded()), List.of(new StoppingRule(u, c, term, eps, k, 0))).get(0);
     }
 
     @Test void theDefaultThresholdsStopWhenUncertaintyFallsBelowThetaTerm() throws Exception {
@@ -80,7 +81,7 @@ class SweepTest {
 
     @Test void aRunRecordedWithFixedRoundsKeepsItsTriggerAndRunsToKMax() throws Exception {
         // default thresholds would stop at round 2 on uncertainty (A); fixed_rounds runs to K_max = 3 (B)
-        Sweep.Result r = Sweep.run(List.of(recordedWith("fixed_rounds")), List.of(new Sweep.Setting(0.15, 0.5, 0.6, 0.01, 3))).get(0);
+        Sweep.Result r = Sweep.run(List.of(recordedWith("fixed_rounds")), List.of(new StoppingRule(0.5, 0.6, 0.15, 0.01, 3, 0))).get(0);
         assertThat(r.meanRounds()).isEqualTo(3);
         assertThat(r.terminations()).containsOnlyKeys("fixed_rounds");
         assertThat(r.accuracy()).isEqualTo(1.0);
@@ -88,7 +89,7 @@ class SweepTest {
     }
 
     @Test void aRunRecordedWithNoDebateIsNeverDebated() throws Exception {
-        Sweep.Result r = Sweep.run(List.of(recordedWith("no_debate")), List.of(new Sweep.Setting(0.15, 0.5, 0.6, 0.01, 3))).get(0);
+        Sweep.Result r = Sweep.run(List.of(recordedWith("no_debate")), List.of(new StoppingRule(0.5, 0.6, 0.15, 0.01, 3, 0))).get(0);
         assertThat(r.meanRounds()).isZero();
         assertThat(r.terminations()).containsOnlyKeys("consensus");
         assertThat(r.tokensPerQuestion()).isEqualTo(10);
@@ -96,12 +97,12 @@ class SweepTest {
 
     @Test void aRunRecordedWithoutUncertaintyStopsWhenTheChosenAnswersAgree() throws Exception {
         // θ_C 0.1 < C0 0.2 triggers; round 1: both experts chose B, so the ablation's stop ends the debate there
-        Sweep.Result r = Sweep.run(List.of(recordedWith("no_uncertainty")), List.of(new Sweep.Setting(0.15, 0.5, 0.1, 0.01, 3))).get(0);
+        Sweep.Result r = Sweep.run(List.of(recordedWith("no_uncertainty")), List.of(new StoppingRule(0.5, 0.1, 0.15, 0.01, 3, 0))).get(0);
         assertThat(r.meanRounds()).isEqualTo(1);
         assertThat(r.terminations()).containsOnlyKeys("agreement");
         assertThat(r.accuracy()).isEqualTo(1.0);
         // U_sys 0.6 > θ_U says nothing under the ablation: with θ_C above C0 there is no debate
-        Sweep.Result calm = Sweep.run(List.of(recordedWith("no_uncertainty")), List.of(new Sweep.Setting(0.15, 0.5, 0.6, 0.01, 3))).get(0);
+        Sweep.Result calm = Sweep.run(List.of(recordedWith("no_uncertainty")), List.of(new StoppingRule(0.5, 0.6, 0.15, 0.01, 3, 0))).get(0);
         assertThat(calm.meanRounds()).isZero();
     }
 
