@@ -22,6 +22,7 @@ import dev.gamagent.eval.recipe.PaperTable;
 import dev.gamagent.eval.recipe.Recipe;
 import dev.gamagent.eval.recipe.RecipeCatalogue;
 import dev.gamagent.eval.recipe.RecipePlan;
+import dev.gamagent.eval.recipe.ModelRun;
 import dev.gamagent.eval.replay.RecordedRule;
 import dev.gamagent.eval.replay.Sweep;
 import dev.gamagent.eval.report.PriceTable;
@@ -38,13 +39,8 @@ import picocli.CommandLine.Parameters;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -163,8 +159,8 @@ public final class ReproduceCommand implements Callable<Integer> {
         notRunnable.forEach(n -> System.err.println("note: " + r.id() + ": " + n + ": not runnable yet; its cells stay empty"));
         if (runs.isEmpty()) throw new IllegalArgumentException("nothing of recipe " + r.id() + " to run with these --benchmarks/--methods");
         BackendSpec spec = backendOptions.spec();
-        String modelRun = modelRun(spec);
-        String notPaper = notPaperModel(spec);
+        String modelRun = ModelRun.label(spec);
+        String notPaper = ModelRun.notPaperModel(spec);
         Recipe.Model matched = paperModel != null ? r.models().stream().filter(m -> m.name().equalsIgnoreCase(paperModel)).findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("--paper-model " + paperModel + ": recipe " + r.id() + " reports "
                         + r.models().stream().map(Recipe.Model::name).toList())) : PaperTable.matchModel(r, spec.model());
@@ -189,7 +185,7 @@ public final class ReproduceCommand implements Callable<Integer> {
         for (RecipePlan.EvalRun run : runs) plan.add(plan(run, price));
         System.out.println("Plan: " + r.id() + (r.reading() == null ? "" : " as variant " + r.reading().name()) + " (" + r.table() + ") on " + modelRun + (limit > 0 ? ", first " + limit + " questions per benchmark" : ""));
         System.out.println("  images sized from their headers, one row at a time (nothing decoded; a video: its stream's size × the frames taken)");
-        ReproduceBill.print(plan, price, load.questions(), modelRun(spec));
+        ReproduceBill.print(plan, price, load.questions(), ModelRun.label(spec));
         if (pilot != null) {
             List<Planned> narrowed = new ArrayList<>();
             for (Planned p : plan) {
@@ -203,7 +199,7 @@ public final class ReproduceCommand implements Callable<Integer> {
             }
             System.out.println();
             System.out.println("Narrowed by the pilot (" + pilot + " questions per benchmark; the full run resumes from them):");
-            ReproduceBill.print(narrowed, price, load.questions(), modelRun(spec));
+            ReproduceBill.print(narrowed, price, load.questions(), ModelRun.label(spec));
             writeJson(out.resolve("plan.json"), planJson(r, narrowed, modelRun, overrides));
             return 0;
         }
@@ -405,34 +401,6 @@ public final class ReproduceCommand implements Callable<Integer> {
             Files.writeString(file, Json.writePretty(n));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
-        }
-    }
-
-    private static String modelRun(BackendSpec spec) {
-        if (spec.kind().equals("local")) return "the built-in model (gam-perception)";
-        return spec.kind() + ":" + (spec.model() == null ? "(the server's own)" : spec.model());
-    }
-
-    /** Why the model run is not a paper's model whatever its name: the built-in model, or the model-server simulator. */
-    private static String notPaperModel(BackendSpec spec) {
-        if (spec.kind().equals("local") || "gam-perception".equals(spec.model())) return "the built-in model";
-        for (String base : spec.baseUrls()) if (isSimulator(base)) return "gam bench serve-sim, the model-server simulator at " + base;
-        return null;
-    }
-
-    /** Whether the server at {@code base} says it is {@code gam bench serve-sim} ({@code owned_by} in its model list). */
-    static boolean isSimulator(String base) {
-        try {
-            HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
-            String b = base.endsWith("/") ? base.substring(0, base.length() - 1) : base;
-            HttpResponse<String> res = http.send(HttpRequest.newBuilder(URI.create(b + "/models")).timeout(Duration.ofSeconds(5)).GET().build(),
-                    HttpResponse.BodyHandlers.ofString());
-            return res.statusCode() == 200 && res.body().contains("\"owned_by\":\"gam-bench-serve-sim\"");
-        } catch (IOException | IllegalArgumentException e) {
-            return false;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
         }
     }
 
