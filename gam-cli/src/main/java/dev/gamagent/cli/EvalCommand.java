@@ -67,8 +67,9 @@ public final class EvalCommand implements Callable<Integer> {
     @Option(names = "--force-new", description = "start a new run even if --out holds another run's results (they are moved aside, not deleted)")
     boolean forceNew;
 
-    @Mixin
-    JudgeOptions judgeOptions = new JudgeOptions();
+    @Option(names = "--judge-backend", description = "the backend that maps unmatched multiple-choice answers to an option (like VLMEvalKit's "
+            + "LLM extraction), by name as gam.judge_backend: default, local or an entry of the config's backends section")
+    String judgeBackend;
 
     @Mixin
     BackendOptions backendOptions;
@@ -92,12 +93,12 @@ public final class EvalCommand implements Callable<Integer> {
         EvalConcurrency load = EvalConcurrency.resolve(concurrency, backendOptions.maxConcurrent, Math.max(1, spec.baseUrls().size()),
                 spec.kind().equals("local"), Runtime.getRuntime().availableProcessors());
         load.warnings().forEach(w -> System.err.println("warning: " + w));
-        BackendSpec judgeSpec = judgeOptions.spec(backendOptions, load.perEndpoint());
         List<String> ms = methods.stream().map(String::strip).filter(s -> !s.isEmpty()).toList();
         boolean circ = circular != null ? circular : CircularExpansion.defaultFor(data.getFileName().toString());
         RunSummary s;
-        try (NamedBackends panel = NamedBackends.open(backendOptions.spec(load.perEndpoint()), config, backends::create);
-             Backend judge = judgeSpec == null ? null : backends.create(judgeSpec, config)) {
+        try (NamedBackends panel = NamedBackends.open(backendOptions.spec(load.perEndpoint()), config, backends::create)) {
+            BackendSpec judgeSpec = judgeBackend == null ? null : panel.spec(judgeBackend);
+            Backend judge = judgeBackend == null ? null : panel.resolve(judgeBackend);
             PanelCheck.require(panel, config, ms, System.err);
             // decode within one budget for the run and keep each image at most as large as a backend of the run can use
             long keep = panel.defaultBackend().capabilities().maxImagePixels();
@@ -157,7 +158,7 @@ public final class EvalCommand implements Callable<Integer> {
         if (backendOptions.model != null) parts.addAll(List.of("--model", backendOptions.model));
         if (backendOptions.config != null) parts.addAll(List.of("--config", backendOptions.config.toString()));
         for (var e : backendOptions.overrides.entrySet()) parts.addAll(List.of("--set", e.getKey() + "=" + e.getValue()));
-        if (judgeOptions.judgeBackend != null) parts.addAll(List.of("--judge-backend", judgeOptions.judgeBackend));
+        if (judgeBackend != null) parts.addAll(List.of("--judge-backend", judgeBackend));
         return String.join(" ", parts);
     }
 }
