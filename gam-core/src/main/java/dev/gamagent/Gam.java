@@ -10,7 +10,7 @@ import dev.gamagent.api.Trace;
 import dev.gamagent.backend.Backend;
 import dev.gamagent.backend.BackendFactory;
 import dev.gamagent.backend.BackendSpec;
-import dev.gamagent.backend.NamedBackends;
+import dev.gamagent.backend.internal.NamedBackends;
 import dev.gamagent.config.Config;
 import dev.gamagent.util.Concurrency;
 

@@ -1,7 +1,7 @@
 package dev.gamagent.cli;
 
 import dev.gamagent.backend.BackendSpec;
-import dev.gamagent.backend.NamedBackends;
+import dev.gamagent.backend.internal.NamedBackends;
 import dev.gamagent.config.Config;
 import picocli.CommandLine.Option;
 

@@ -3,7 +3,7 @@ package dev.gamagent.cli;
 import dev.gamagent.backend.Backend;
 import dev.gamagent.backend.Capabilities;
 import dev.gamagent.backend.BackendSpec;
-import dev.gamagent.backend.NamedBackends;
+import dev.gamagent.backend.internal.NamedBackends;
 import dev.gamagent.config.Config;
 import dev.gamagent.eval.BenchmarkLoader;
 import dev.gamagent.eval.CircularExpansion;

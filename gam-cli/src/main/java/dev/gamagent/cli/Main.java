@@ -42,16 +42,16 @@ public final class Main implements Callable<Integer> {
      * process's {@link ProcessSecrets secret scrubber}, when there is a secret to scrub.
      */
     public static int run(String... args) {
-        dev.gamagent.backend.SecretScrubber secrets = ProcessSecrets.of(Arrays.asList(args), System.getenv());
-        var before = dev.gamagent.backend.SecretScrubber.useForProcess(secrets); // files written far from here scrub with it too
+        dev.gamagent.backend.internal.SecretScrubber secrets = ProcessSecrets.of(Arrays.asList(args), System.getenv());
+        var before = dev.gamagent.backend.internal.SecretScrubber.useForProcess(secrets); // files written far from here scrub with it too
         try {
             return scrubbed(secrets, args);
         } finally {
-            dev.gamagent.backend.SecretScrubber.useForProcess(before);
+            dev.gamagent.backend.internal.SecretScrubber.useForProcess(before);
         }
     }
 
-    private static int scrubbed(dev.gamagent.backend.SecretScrubber secrets, String... args) {
+    private static int scrubbed(dev.gamagent.backend.internal.SecretScrubber secrets, String... args) {
         if (secrets.isEmpty()) {
             return run(new PrintWriter(System.out, true, StandardCharsets.UTF_8), new PrintWriter(System.err, true, StandardCharsets.UTF_8), args);
         }

@@ -2,7 +2,7 @@ package dev.gamagent.architecture;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.gamagent.config.Config;
-import dev.gamagent.config.ConfigSchema;
+import dev.gamagent.config.internal.ConfigSchema;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.function.Function;
+import dev.gamagent.config.internal.ConfigSchema;
 
 /**
  * The one immutable configuration: defaults (resource {@code /defaults.json}), then a user file (JSON),

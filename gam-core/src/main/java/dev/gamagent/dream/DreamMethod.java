@@ -5,7 +5,7 @@ import dev.gamagent.api.Answer;
 import dev.gamagent.api.CallPlan;
 import dev.gamagent.api.Method;
 import dev.gamagent.api.MethodFailure;
-import dev.gamagent.api.MultiAgentMethod;
+import dev.gamagent.api.internal.MultiAgentMethod;
 import dev.gamagent.api.ProgressEvent;
 import dev.gamagent.api.Question;
 import dev.gamagent.api.RunContext;

@@ -1,6 +1,6 @@
 package dev.gamagent.gam;
 
-import dev.gamagent.api.MultiAgentMethod;
+import dev.gamagent.api.internal.MultiAgentMethod;
 import dev.gamagent.api.ProgressEvent;
 import dev.gamagent.api.Question;
 import dev.gamagent.backend.Backend;

@@ -1,5 +1,6 @@
 package dev.gamagent.image;
 
+import dev.gamagent.image.internal.ImageFormat;
 import com.twelvemonkeys.imageio.plugins.webp.WebPImageReaderSpi;
 
 import javax.imageio.ImageIO;

@@ -1,6 +1,6 @@
 package dev.gamagent.gam;
 
-import dev.gamagent.api.MultiAgentMethod;
+import dev.gamagent.api.internal.MultiAgentMethod;
 import dev.gamagent.api.Question;
 import dev.gamagent.api.Trace;
 import dev.gamagent.backend.TokenCount;

@@ -2,7 +2,7 @@ package dev.gamagent.eval;
 
 import dev.gamagent.gam.GamSettings;
 import dev.gamagent.backend.Backend;
-import dev.gamagent.backend.NamedBackends;
+import dev.gamagent.backend.internal.NamedBackends;
 import dev.gamagent.config.Config;
 
 import java.io.PrintStream;

@@ -2,7 +2,7 @@ package dev.gamagent.eval;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.gamagent.config.Config;
-import dev.gamagent.image.ImageTokens;
+import dev.gamagent.image.internal.ImageTokens;
 import dev.gamagent.image.Picture;
 import dev.gamagent.util.Json;
 

@@ -2,10 +2,10 @@ package dev.gamagent.eval;
 
 import com.sun.net.httpserver.HttpServer;
 import dev.gamagent.config.Config;
-import dev.gamagent.image.FrameCache;
+import dev.gamagent.image.internal.FrameCache;
 import dev.gamagent.image.ImageLoader;
 import dev.gamagent.image.Picture;
-import dev.gamagent.image.VideoFrames;
+import dev.gamagent.image.internal.VideoFrames;
 import dev.gamagent.testing.TestVideos;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;

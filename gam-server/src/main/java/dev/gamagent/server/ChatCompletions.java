@@ -11,8 +11,8 @@ import dev.gamagent.api.RunContext;
 import dev.gamagent.api.Trace;
 import dev.gamagent.backend.Backend;
 import dev.gamagent.backend.BackendException;
-import dev.gamagent.backend.NamedBackends;
-import dev.gamagent.backend.SecretScrubber;
+import dev.gamagent.backend.internal.NamedBackends;
+import dev.gamagent.backend.internal.SecretScrubber;
 import dev.gamagent.config.Config;
 import dev.gamagent.image.DecodeBudget;
 import dev.gamagent.image.ImageLoader;
@@ -245,7 +245,7 @@ final class ChatCompletions implements AutoCloseable {
         List<Picture> pictures = req.question().images();
         if (pictures.size() > 1) {
             // a video's frames (or several images): side by side, which the viewer shows as a strip of frames in time order
-            png = new Picture("frames", dev.gamagent.image.FrameStrip.of(pictures)).png();
+            png = new Picture("frames", dev.gamagent.image.internal.FrameStrip.of(pictures)).png();
         } else if (!pictures.isEmpty()) {
             png = pictures.get(0).scaled(1.0, 1_000_000).png(); // enough for the viewer; keeps the database small
         }

@@ -3,7 +3,7 @@ package dev.gamagent.server;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gamagent.api.Answer;
-import dev.gamagent.api.AnswerJson;
+import dev.gamagent.api.internal.AnswerJson;
 import dev.gamagent.util.Json;
 
 /**

@@ -2,7 +2,7 @@ package dev.gamagent.server;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.gamagent.backend.SecretScrubber;
+import dev.gamagent.backend.internal.SecretScrubber;
 import dev.gamagent.util.Json;
 
 import java.io.IOException;

@@ -6,11 +6,11 @@ import dev.gamagent.eval.Dataset;
 import dev.gamagent.eval.EvalQuestion;
 import dev.gamagent.eval.KeyedQuestion;
 import dev.gamagent.eval.SkippedRow;
-import dev.gamagent.image.FrameSelection;
+import dev.gamagent.image.internal.FrameSelection;
 import dev.gamagent.image.ImageException;
 import dev.gamagent.image.ImageLoader;
-import dev.gamagent.image.VideoInfo;
-import dev.gamagent.image.VideoFrames;
+import dev.gamagent.image.internal.VideoInfo;
+import dev.gamagent.image.internal.VideoFrames;
 
 import java.nio.file.Path;
 import java.util.ArrayList;

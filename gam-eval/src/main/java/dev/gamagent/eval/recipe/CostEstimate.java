@@ -3,11 +3,11 @@ package dev.gamagent.eval.recipe;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.gamagent.api.Question;
-import dev.gamagent.backend.TokenEstimator;
+import dev.gamagent.backend.internal.TokenEstimator;
 import dev.gamagent.config.Config;
 import dev.gamagent.eval.PriceTable;
 import dev.gamagent.eval.ResultRecord;
-import dev.gamagent.image.ImageTokens;
+import dev.gamagent.image.internal.ImageTokens;
 import dev.gamagent.image.ImageLoader;
 
 import java.util.ArrayList;

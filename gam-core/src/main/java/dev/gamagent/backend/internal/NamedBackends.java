@@ -1,4 +1,4 @@
-package dev.gamagent.backend;
+package dev.gamagent.backend.internal;
 
 import dev.gamagent.config.Config;
 
@@ -7,6 +7,12 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BiFunction;
+import dev.gamagent.backend.Backend;
+import dev.gamagent.backend.BackendResolver;
+import dev.gamagent.backend.BackendSpec;
+import dev.gamagent.backend.Capabilities;
+import dev.gamagent.backend.ChatRequest;
+import dev.gamagent.backend.ChatResult;
 
 /**
  * The backends a run can use, by name: {@code default} (the command line's backend), {@code local} (the

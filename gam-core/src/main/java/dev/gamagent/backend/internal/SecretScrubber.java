@@ -1,4 +1,4 @@
-package dev.gamagent.backend;
+package dev.gamagent.backend.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -20,6 +20,8 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.function.Function;
+import dev.gamagent.backend.Choice;
+import dev.gamagent.backend.TokenLogprob;
 
 /**
  * The one place that knows the secrets a process holds (API keys of the upstream servers, the key clients

@@ -1,4 +1,4 @@
-package dev.gamagent.image;
+package dev.gamagent.image.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.gamagent.util.Json;
@@ -20,6 +20,9 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.stream.Stream;
+import dev.gamagent.image.ImageException;
+import dev.gamagent.image.ImageLoader;
+import dev.gamagent.image.Picture;
 
 /**
  * A video as a list of frames (the question's images, in time order): a directory of frame images, or a

@@ -1,4 +1,4 @@
-package dev.gamagent.config;
+package dev.gamagent.config.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeSet;
+import dev.gamagent.config.Config;
 
 /**
  * The configuration keys the code reads, with their types: every key of {@code defaults.json} (its type from
@@ -31,7 +32,7 @@ public final class ConfigSchema {
         public String expected() { return expected; }
 
         /** Whether the key holds numbers, to which {@link #nonFinite} applies. */
-        boolean numeric() { return this == NUMBER || this == INTEGER || this == NUMBER_LIST; }
+        public boolean numeric() { return this == NUMBER || this == INTEGER || this == NUMBER_LIST; }
 
         boolean fits(JsonNode v) {
             return switch (this) {
@@ -110,7 +111,7 @@ public final class ConfigSchema {
     }
 
     /** Sections whose keys the user names: prompt templates by name; {@code runtime} is set by DREAM, not by users. */
-    static final List<String> FREE_SECTIONS = List.of("prompts", "runtime");
+    public static final List<String> FREE_SECTIONS = List.of("prompts", "runtime");
 
     private final Map<String, Type> keys;
 
