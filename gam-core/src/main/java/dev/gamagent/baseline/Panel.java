@@ -17,6 +17,7 @@ import dev.gamagent.backend.TokenCount;
 import dev.gamagent.config.Config;
 import dev.gamagent.engine.AgentCall;
 import dev.gamagent.engine.AgentImages;
+import dev.gamagent.engine.AgentScales;
 import dev.gamagent.engine.ParallelCalls;
 import dev.gamagent.engine.Prompts;
 import dev.gamagent.engine.ReplyParser;
@@ -395,7 +396,7 @@ public final class Panel {
      */
     private Map<String, Object> runtime() {
         var own = ctx.config().node("runtime");
-        RunContext.AgentScales dream = ctx.scales();
+        AgentScales dream = AgentImages.assignment(ctx);
         if (own.isMissingNode() && !dream.assigned()) return null;
         Map<String, Object> out = new LinkedHashMap<>();
         if (!own.isMissingNode()) out.putAll(Json.MAPPER.convertValue(own, new com.fasterxml.jackson.core.type.TypeReference<Map<String, Object>>() { }));

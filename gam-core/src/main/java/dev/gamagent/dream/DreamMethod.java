@@ -16,6 +16,7 @@ import dev.gamagent.backend.TokenCount;
 import dev.gamagent.backend.UncertaintySignal;
 import dev.gamagent.baseline.MajorityVote;
 import dev.gamagent.config.Config;
+import dev.gamagent.engine.AgentScales;
 import dev.gamagent.util.Json;
 
 import java.util.ArrayList;
@@ -120,14 +121,14 @@ public final class DreamMethod implements Method {
         }
         RunContext innerCtx = ctx;
         if (probe.branch() != null) {
-            innerCtx = ctx.withScales(new RunContext.AgentScales(probe.branch().assignment(probe.agents()), probe.branch().note()));
+            innerCtx = ctx.withTag(AgentScales.class, new AgentScales(probe.branch().assignment(probe.agents()), probe.branch().note()));
         }
         // record ANLL of every inner reply so rollback can use DREAM's signal; the trace's own u otherwise
         // a probe that asked exactly an agent's round-0 request is its round-0 answer (docs/design.md §7): the inner method takes it
         AnllRecorder recorder = new AnllRecorder(replies.over(innerCtx.backend()));
         BackendResolver resolver = innerCtx.backends();
         innerCtx = new RunContext(recorder, agentBackend -> recorder.alongside(replies.over(resolver.resolve(agentBackend))),
-                innerCtx.config(), innerCtx.executor(), innerCtx.progress(), innerCtx.scales());
+                innerCtx.config(), innerCtx.executor(), innerCtx.progress(), innerCtx.tags());
         Answer in;
         try {
             in = inner.run(q, innerCtx);

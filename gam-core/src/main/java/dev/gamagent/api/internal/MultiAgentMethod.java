@@ -37,7 +37,7 @@ public interface MultiAgentMethod extends Method {
 
     /**
      * The agents this method would run for this question and configuration, in the order of their image index
-     * (agent i receives the images at DREAM's scales for index i, {@link RunContext.AgentScales}, see {@code engine.AgentImages}).
+     * (agent i receives the images at DREAM's scales for index i, {@code engine.AgentScales}, see {@code engine.AgentImages}).
      */
     List<Agent> agents(Question question, Config config);
 
