@@ -1,6 +1,5 @@
 package dev.gamagent.image;
 
-import dev.gamagent.image.internal.ImageFormat;
 import com.twelvemonkeys.imageio.plugins.webp.WebPImageReaderSpi;
 
 import javax.imageio.ImageIO;
@@ -80,6 +79,11 @@ public final class ImageLoader {
     }
 
     // ---- static entry points with the default limit -------------------------------------------------
+
+    /** The file extensions of the formats this loader reads (png, jpg, jpeg, gif, bmp, webp), lower case. */
+    public static List<String> extensions() { return ImageFormat.EXTENSIONS; }
+    /** Whether {@code fileName} ends in one of the {@link #extensions()} (any case). */
+    public static boolean hasImageExtension(String fileName) { return ImageFormat.hasImageExtension(fileName); }
 
     public static Picture load(Path file) { return new ImageLoader(DEFAULT_MAX_PIXELS).file(file); }
 

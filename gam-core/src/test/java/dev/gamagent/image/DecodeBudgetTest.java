@@ -1,6 +1,5 @@
 package dev.gamagent.image;
 
-import dev.gamagent.image.internal.ImageFormat;
 import org.junit.jupiter.api.Test;
 
 import java.awt.image.BufferedImage;

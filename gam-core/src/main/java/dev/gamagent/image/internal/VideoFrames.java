@@ -136,7 +136,7 @@ public final class VideoFrames {
         List<Path> files;
         try (Stream<Path> s = Files.list(dir)) {
             files = s.filter(Files::isRegularFile)
-                    .filter(p -> ImageFormat.hasImageExtension(p.getFileName().toString()))
+                    .filter(p -> ImageLoader.hasImageExtension(p.getFileName().toString()))
                     .sorted(Comparator.comparing(p -> p.getFileName().toString(), VideoFrames::compareNatural))
                     .toList();
         } catch (IOException e) {
@@ -144,7 +144,7 @@ public final class VideoFrames {
         }
         if (files.isEmpty()) {
             throw new ImageException(dir + ": no frame images in this directory (expected files ending in "
-                    + String.join(", ", ImageFormat.EXTENSIONS) + ")");
+                    + String.join(", ", ImageLoader.extensions()) + ")");
         }
         return files;
     }

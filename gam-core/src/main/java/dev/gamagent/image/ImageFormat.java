@@ -1,4 +1,4 @@
-package dev.gamagent.image.internal;
+package dev.gamagent.image;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -10,7 +10,7 @@ import java.util.Optional;
  * The image formats we decode, recognised by their magic bytes rather than the file name (datasets and
  * data URLs often carry wrong or no extensions).
  */
-public enum ImageFormat {
+enum ImageFormat {
     PNG("png", "image/png"), JPEG("jpeg", "image/jpeg"), GIF("gif", "image/gif"), BMP("bmp", "image/bmp"),
     WEBP("webp", "image/webp");
 
