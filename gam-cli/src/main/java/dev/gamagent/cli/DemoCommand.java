@@ -14,6 +14,8 @@ import dev.gamagent.eval.Dataset;
 import dev.gamagent.eval.Evaluation;
 import dev.gamagent.eval.ProgressBar;
 import dev.gamagent.eval.RunSummary;
+import dev.gamagent.eval.EvalRequest;
+import dev.gamagent.backend.internal.NamedBackends;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -118,6 +120,9 @@ public final class DemoCommand implements Callable<Integer> {
                 pictures.get(), (System.nanoTime() - t0) / 1e9);
     }
 
+    @picocli.CommandLine.ParentCommand
+    CommandContext parent;
+
     @Override public Integer call() throws IOException {
         System.setProperty("java.awt.headless", "true");
         String tsv;
@@ -141,15 +146,14 @@ public final class DemoCommand implements Callable<Integer> {
                 + " of them about a video) × " + methods.size() + " methods (" + String.join(", ", methods)
                 + ") on the built-in local model, " + concurrency + " in flight");
         long t0 = System.nanoTime();
-        RunSummary s;
+        Evaluation.Result r;
         try (Backend backend = backends.create(BackendSpec.local(), config)) {
             if (backend instanceof dev.gamagent.local.LocalBackend local) lookFirst(local, ds);
-            s = Evaluation.run(new Evaluation.Plan(ds, false, methods, out, concurrency, "gam demo"), backend, null, config, System.err,
-                    n -> {
-                        ProgressBar bar = ProgressBar.onStderr(n);
-                        return r -> bar.step(r.outcomeValue());
-                    });
+            EvalRequest req = new EvalRequest(EvalRequest.Data.loaded(ds), null, 0, false, null, methods, out, concurrency, "gam demo",
+                    false, config, null, CommandContext.secretsOf(parent), null);
+            r = Evaluation.run(req, NamedBackends.of(backend), null, EvalRequest.Progress.onStderr());
         }
+        RunSummary s = r.summary();
         System.out.print(SummaryTable.render(Map.of("", s), false));
         System.out.printf(java.util.Locale.ROOT, "%.1f s in total; report: %s%n", (System.nanoTime() - t0) / 1e9, out.resolve("report.html"));
         return 0;

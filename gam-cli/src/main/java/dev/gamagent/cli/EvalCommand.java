@@ -1,20 +1,13 @@
 package dev.gamagent.cli;
 
 import dev.gamagent.backend.Backend;
-import dev.gamagent.backend.Capabilities;
 import dev.gamagent.backend.BackendSpec;
 import dev.gamagent.backend.internal.NamedBackends;
 import dev.gamagent.config.Config;
 import dev.gamagent.eval.BenchmarkLoader;
-import dev.gamagent.eval.CircularExpansion;
-import dev.gamagent.eval.Dataset;
+import dev.gamagent.eval.EvalRequest;
 import dev.gamagent.eval.Evaluation;
-import dev.gamagent.eval.GradingMode;
-import dev.gamagent.eval.ProgressBar;
-import dev.gamagent.eval.RunIdentity;
-import dev.gamagent.eval.RunSummary;
-import dev.gamagent.eval.data.DataFiles;
-import dev.gamagent.image.DecodeBudget;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -81,72 +74,59 @@ public final class EvalCommand implements Callable<Integer> {
     /** For tests: the same command with backends from {@code backends}. */
     public EvalCommand(BackendSource backends) { this.backends = backends; }
 
+    @CommandLine.ParentCommand
+    CommandContext parent;
+
     @Override public Integer call() {
         System.setProperty("java.awt.headless", "true");
-        // a benchmark's name becomes its file here; from now on `data` is that file (the field keeps what was typed)
-        DataFiles.DataFile dataFile = BenchmarkByName.resolve(data, dataOptions, backendOptions.config(), System.err);
-        Path data = dataFile.path();
-        Config config = backendOptions.config();
-        if (grading != null) config = config.with(GradingMode.CONFIG_KEY, GradingMode.of(grading).label());
-        config = BenchmarkByName.grading(dataFile, config);
         BackendSpec spec = backendOptions.spec();
         EvalConcurrency load = EvalConcurrency.resolve(concurrency, backendOptions.maxConcurrent, Math.max(1, spec.baseUrls().size()),
                 spec.kind().equals("local"), Runtime.getRuntime().availableProcessors());
         load.warnings().forEach(w -> System.err.println("warning: " + w));
-        List<String> ms = methods.stream().map(String::strip).filter(s -> !s.isEmpty()).toList();
-        boolean circ = circular != null ? circular : CircularExpansion.defaultFor(data.getFileName().toString());
-        RunSummary s;
-        try (NamedBackends panel = NamedBackends.open(backendOptions.spec(load.perEndpoint()), config, backends::create)) {
-            BackendSpec judgeSpec = judgeBackend == null ? null : panel.spec(judgeBackend);
-            Backend judge = judgeBackend == null ? null : panel.resolve(judgeBackend);
-            PanelCheck.require(panel, config, ms, System.err);
-            // decode within one budget for the run and keep each image at most as large as a backend of the run can use
-            long keep = panel.defaultBackend().capabilities().maxImagePixels();
-            if (!panel.entries().isEmpty()) keep = Math.max(keep, Capabilities.DEFAULT_MAX_PIXELS);
-            if (frames < 0) throw new IllegalArgumentException("--frames " + frames + ": give a positive number of frames (or 0 for the benchmark's default)");
-            // one VideoFrames (one on-disk frame cache) for every question's video; a benchmark's name picks its variant (MVBench_64frame)
-            var images = BenchmarkLoader.Images.from(config, DecodeBudget.megapixels(config.number("image.decode_budget_megapixels")), keep)
-                    .withVideos(frames, BenchmarkByName.videoDataset(this.data));
-            // one read of the file indexes its rows and hashes it for the run identity
-            Dataset ds = BenchmarkLoader.load(data, new BenchmarkLoader.Filter(limit, category), images, indexing(data));
-            dataFile = dataFile.withSha256(ds.sha256());
-            config = BenchmarkByName.gradingOf(ds, config);
-            RunIdentity identity = RunIdentity.of(ds.name(), ds.sha256() != null ? ds.sha256() : "(not hashed)", spec.kind(),
-                    spec.model(), judgeSpec == null ? null : judgeSpec.kind() + ":" + (judgeSpec.model() == null ? "(the server's own)"
-                    : judgeSpec.model()), config);
-            if (ds.questions().isEmpty()) {
-                throw new IllegalArgumentException(data + ": no usable questions" + (category != null ? " in category '" + category + "'" : "")
-                        + (ds.skipped().isEmpty() ? "" : " (" + ds.skipped().size() + " rows skipped, first: " + ds.skipped().get(0) + ")"));
-            }
-            var plan = new Evaluation.Plan(ds, circ, ms, out, load.questions(), commandLine(), identity, forceNew);
-            try {
-                s = Evaluation.run(plan, panel, judge, config, System.err, n -> {
-                    ProgressBar bar = ProgressBar.onStderr(n);
-                    return r -> bar.step(r.outcomeValue());
-                });
-            } finally {
-                BenchmarkByName.record(dataFile, out);
-            }
-        }
-        System.out.print(SummaryTable.render(s));
-        System.out.println("wrote " + out.resolve("results.jsonl") + ", " + out.resolve("summary.json") + ", " + out.resolve("report.html"));
+        Config config = backendOptions.config();
+        EvalRequest req = new EvalRequest(EvalRequest.Data.named(data.toString(), () -> dataOptions.files(config, System.err)),
+                new BenchmarkLoader.Filter(limit, category), frames, circular, grading, methods(methods), out, load.questions(), commandLine(),
+                forceNew, config, null, CommandContext.secretsOf(parent), null);
+        Evaluation.Result r = evaluate(req, backendOptions, judgeBackend, load.perEndpoint(), backends);
+        r.notes().forEach(System.out::println);
+        System.out.print(SummaryTable.render(r.summary()));
+        System.out.println("wrote " + String.join(", ", r.files().stream().map(Path::toString).toList()));
         return 0;
     }
 
-    /** Progress of the one read that indexes the file: a line every 2 s on stderr (none for a file read in less). */
-    private static BenchmarkLoader.Progress indexing(Path data) {
-        long start = System.nanoTime();
-        long[] last = {start};
-        return (bytes, size) -> {
-            long now = System.nanoTime();
-            if (now - last[0] < 2_000_000_000L) return;
-            last[0] = now;
-            System.err.printf(java.util.Locale.ROOT, "indexing %s: %.0f of %.0f MB (%.0f s)%n", data, bytes / 1e6, size / 1e6, (now - start) / 1e9);
-        };
+    /** The methods as typed: {@code single, gam} and {@code single,,gam} are {@code single,gam}. */
+    static List<String> methods(List<String> typed) {
+        return typed.stream().map(String::strip).filter(s -> !s.isEmpty()).toList();
+    }
+
+    /**
+     * Opens the run's backends (the panel, checked against the methods, and the judge: a backend of the panel by name, null
+     * for none) and runs the one evaluation ({@link Evaluation#run(EvalRequest, NamedBackends, Backend, EvalRequest.Progress)});
+     * shared by {@code gam eval} and {@code gam reproduce}.
+     */
+    static Evaluation.Result evaluate(EvalRequest req, BackendOptions backendOptions, String judgeBackend, int perEndpoint,
+                                      BackendSource backends) {
+        BackendSpec spec = backendOptions.spec();
+        try (NamedBackends panel = NamedBackends.open(backendOptions.spec(perEndpoint), req.config(), backends::create)) {
+            BackendSpec judgeSpec = judgeBackend == null ? null : panel.spec(judgeBackend);
+            Backend judge = judgeBackend == null ? null : panel.resolve(judgeBackend);
+            EvalRequest.Backends identity = new EvalRequest.Backends(spec.kind(), spec.model(), judgeSpec == null ? null
+                    : judgeSpec.kind() + ":" + (judgeSpec.model() == null ? "(the server's own)" : judgeSpec.model()));
+            EvalRequest run = new EvalRequest(req.data(), req.filter(), req.frames(), req.circular(), req.grading(), req.methods(), req.out(),
+                    req.concurrency(), req.command(), req.forceNew(), req.config(), identity, req.secrets(), req.paperFigures());
+            PanelCheck.require(panel, req.config(), req.methods(), System.err);
+            return Evaluation.run(run, panel, judge, EvalRequest.Progress.onStderr());
+        }
     }
 
     private String commandLine() {
-        List<String> parts = new ArrayList<>(Arrays.asList("gam", "eval", "--data", data.toString(), "--methods", String.join(",", methods),
+        return commandLine(data.toString(), methods, out, limit, category, frames, circular, grading, backendOptions, judgeBackend);
+    }
+
+    /** The {@code gam eval} command line that repeats a run, written into its report. */
+    static String commandLine(String data, List<String> methods, Path out, int limit, String category, int frames, Boolean circular,
+                              String grading, BackendOptions backendOptions, String judgeBackend) {
+        List<String> parts = new ArrayList<>(Arrays.asList("gam", "eval", "--data", data, "--methods", String.join(",", methods),
                 "--out", out.toString()));
         if (limit > 0) parts.addAll(List.of("--limit", Integer.toString(limit)));
         if (category != null) parts.addAll(List.of("--category", category));

@@ -23,11 +23,21 @@ import java.util.stream.Stream;
         subcommands = {AskCommand.class, EvalCommand.class, GradeCommand.class, DemoCommand.class, ServeCommand.class, ReportCommand.class,
                 SweepCommand.class, BenchCommand.class, BackendsCommand.class, LocalServerCommand.class, ConfigCommand.class,
                 DataCommand.class, ReproduceCommand.class, CommandLine.HelpCommand.class})
-public final class Main implements Callable<Integer> {
+public final class Main implements Callable<Integer>, CommandContext {
     static final String VERBOSE = "--verbose";
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
+
+    /** The secrets this command line can reach; a command scrubs what it writes with them ({@link CommandContext}). */
+    private final dev.gamagent.backend.internal.SecretScrubber secrets;
+
+    private Main(dev.gamagent.backend.internal.SecretScrubber secrets) { this.secrets = secrets; }
+
+    /** A command line that knows no secrets (tests that parse options). */
+    Main() { this(dev.gamagent.backend.internal.SecretScrubber.NONE); }
+
+    @Override public dev.gamagent.backend.internal.SecretScrubber secrets() { return secrets; }
 
     public static void main(String[] args) {
         boolean verbose = Arrays.asList(args).contains(VERBOSE);
@@ -42,25 +52,19 @@ public final class Main implements Callable<Integer> {
      * process's {@link ProcessSecrets secret scrubber}, when there is a secret to scrub.
      */
     public static int run(String... args) {
-        dev.gamagent.backend.internal.SecretScrubber secrets = ProcessSecrets.of(Arrays.asList(args), System.getenv());
-        var before = dev.gamagent.backend.internal.SecretScrubber.useForProcess(secrets); // files written far from here scrub with it too
-        try {
-            return scrubbed(secrets, args);
-        } finally {
-            dev.gamagent.backend.internal.SecretScrubber.useForProcess(before);
-        }
+        return scrubbed(ProcessSecrets.of(Arrays.asList(args), System.getenv()), args);
     }
 
     private static int scrubbed(dev.gamagent.backend.internal.SecretScrubber secrets, String... args) {
         if (secrets.isEmpty()) {
-            return run(new PrintWriter(System.out, true, StandardCharsets.UTF_8), new PrintWriter(System.err, true, StandardCharsets.UTF_8), args);
+            return run(secrets, new PrintWriter(System.out, true, StandardCharsets.UTF_8), new PrintWriter(System.err, true, StandardCharsets.UTF_8), args);
         }
         PrintStream out = System.out, err = System.err;
         PrintStream scrubbedOut = secrets.scrubbing(out), scrubbedErr = secrets.scrubbing(err);
         System.setOut(scrubbedOut);
         System.setErr(scrubbedErr);
         try {
-            return run(new PrintWriter(scrubbedOut, true, StandardCharsets.UTF_8), new PrintWriter(scrubbedErr, true, StandardCharsets.UTF_8), args);
+            return run(secrets, new PrintWriter(scrubbedOut, true, StandardCharsets.UTF_8), new PrintWriter(scrubbedErr, true, StandardCharsets.UTF_8), args);
         } finally {
             scrubbedOut.flush();
             scrubbedErr.flush();
@@ -72,9 +76,13 @@ public final class Main implements Callable<Integer> {
 
     /** Runs one command line; {@code --verbose} anywhere is taken out (it only changes logging, see {@link #main}). */
     public static int run(PrintWriter out, PrintWriter err, String... args) {
+        return run(ProcessSecrets.of(Arrays.asList(args), System.getenv()), out, err, args);
+    }
+
+    private static int run(dev.gamagent.backend.internal.SecretScrubber secrets, PrintWriter out, PrintWriter err, String... args) {
         List<String> rest = new ArrayList<>(Arrays.asList(args));
         rest.removeIf(VERBOSE::equals);
-        CommandLine cl = new CommandLine(new Main());
+        CommandLine cl = new CommandLine(new Main(secrets));
         cl.setOut(out);
         cl.setErr(err);
         cl.setParameterExceptionHandler(Main::usageError);

@@ -2,20 +2,28 @@ package dev.gamagent.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.gamagent.config.Config;
 import dev.gamagent.eval.PriceTable;
 import dev.gamagent.eval.ResultRecord;
 import dev.gamagent.eval.recipe.CostEstimate;
+import dev.gamagent.eval.recipe.RecipePlan;
 import dev.gamagent.util.Json;
 
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /** What a reproduction costs (calls, tokens, dollars, time) before it runs, and what its runs actually took against that. */
 final class ReproduceBill {
+    /** One run of a reproduction's plan with what the estimate needs. */
+    record Planned(RecipePlan.EvalRun run, Config config, Path dir, Path file, List<CostEstimate.QuestionSize> sizes,
+                   Map<String, CostEstimate.QuestionSize> byId, List<CostEstimate.MethodEstimate> estimates) { }
+
     private ReproduceBill() { }
 
     /** What a method's run actually took against its estimated ranges, scaled to the questions it answered. */
-    static ObjectNode actual(ReproduceCommand.Planned p, CostEstimate.MethodEstimate e, List<ResultRecord> records) {
+    static ObjectNode actual(Planned p, CostEstimate.MethodEstimate e, List<ResultRecord> records) {
         MethodUsage used = MethodUsage.of(e.method(), records);
         int answers = used.answers();
         // the range is for the questions of the plan; scale it to the questions answered
@@ -49,11 +57,11 @@ final class ReproduceBill {
     }
 
     /** The bill of a reproduction before it runs: each run's methods with their ranges, the totals, dollars and time. */
-    static void print(List<ReproduceCommand.Planned> plan, PriceTable.Price price, int inFlight, String model) {
+    static void print(List<Planned> plan, PriceTable.Price price, int inFlight, String model) {
         double callsLo = 0, callsHi = 0, promptLo = 0, promptHi = 0, complLo = 0, complHi = 0, dollarsLo = 0, dollarsHi = 0;
         double pCalls = 0, pPrompt = 0, pCompl = 0, pSeconds = 0, pDollars = 0;
         boolean piloted = false;
-        for (ReproduceCommand.Planned p : plan) {
+        for (Planned p : plan) {
             System.out.println("  " + p.run().benchmark().column() + " = " + p.run().data() + " (" + p.file().getFileName() + "): "
                     + p.sizes().size() + " questions" + (p.run().standIn() != null ? "; " + p.run().standIn() : "")
                     + (p.run().sweep() != null ? "; one full-length run, every K_max re-decided by gam sweep at no cost" : ""));

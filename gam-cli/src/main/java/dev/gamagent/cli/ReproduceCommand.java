@@ -14,6 +14,10 @@ import dev.gamagent.eval.PriceTable;
 import dev.gamagent.eval.ResultRecord;
 import dev.gamagent.eval.ResultStore;
 import dev.gamagent.eval.RunSummary;
+import dev.gamagent.eval.BenchmarkLoader;
+import dev.gamagent.eval.EvalRequest;
+import dev.gamagent.eval.Evaluation;
+import dev.gamagent.cli.ReproduceBill.Planned;
 import dev.gamagent.eval.Sweep;
 import dev.gamagent.eval.data.DatasetCatalogue;
 import dev.gamagent.eval.recipe.CostEstimate;
@@ -144,9 +148,8 @@ public final class ReproduceCommand implements Callable<Integer> {
 
     // ---- running a recipe -------------------------------------------------------------------------------------------
 
-    /** One run of the plan with what the estimate needs. */
-    record Planned(RecipePlan.EvalRun run, Config config, Path dir, Path file, List<CostEstimate.QuestionSize> sizes,
-                           Map<String, CostEstimate.QuestionSize> byId, List<CostEstimate.MethodEstimate> estimates) { }
+    @picocli.CommandLine.ParentCommand
+    CommandContext parent;
 
     private int run(Recipe r) {
         System.setProperty("java.awt.headless", "true");
@@ -188,7 +191,7 @@ public final class ReproduceCommand implements Callable<Integer> {
         if (pilot != null) {
             List<Planned> narrowed = new ArrayList<>();
             for (Planned p : plan) {
-                eval(p, Math.min(pilot, limit > 0 ? limit : pilot));
+                eval(p, Math.min(pilot, limit > 0 ? limit : pilot), null);
                 List<ResultRecord> records = ResultStore.read(p.dir());
                 List<CostEstimate.MethodEstimate> es = new ArrayList<>();
                 for (CostEstimate.MethodEstimate e : p.estimates()) {
@@ -214,10 +217,15 @@ public final class ReproduceCommand implements Callable<Integer> {
         for (Planned p : plan) {
             System.err.println("== " + r.id() + " / " + p.run().benchmark().column() + ": gam eval --data " + p.run().data() + " --methods "
                     + String.join(",", p.run().methods()) + " --out " + p.dir());
-            eval(p, limit);
             if (p.run().standIn() != null) standIns.put(p.run().benchmark().column(), p.run().standIn());
+            String notPaperModel = notPaper;
+            // the paper's figures beside this run's go into its summary and report as they are written: the table so far
+            // holds this benchmark's cells as the whole table will
+            eval(p, limit, records -> {
+                collect(p, records, measured);
+                return paperFigures(p, PaperTable.build(r, modelRun, matched, notPaperModel, measured, standIns, imported, overrides));
+            });
             List<ResultRecord> records = ResultStore.read(p.dir());
-            collect(p, records, measured);
             for (CostEstimate.MethodEstimate e : p.estimates()) actuals.add(ReproduceBill.actual(p, e, records));
         }
         System.out.println();
@@ -237,7 +245,6 @@ public final class ReproduceCommand implements Callable<Integer> {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + out.resolve("paper-table.md") + ": " + e.getMessage(), e);
         }
-        for (Planned p : plan) paperFigures(p, table);
         ObjectNode json = Json.MAPPER.valueToTree(table);
         json.set("actuals", actuals);
         writeJson(out.resolve("paper-table.json"), json);
@@ -296,16 +303,23 @@ public final class ReproduceCommand implements Callable<Integer> {
 
     private Config config(RecipePlan.EvalRun run) { return options(run).config(); }
 
-    private void eval(Planned p, int questions) {
-        EvalCommand e = new EvalCommand(backends);
-        e.data = Path.of(p.run().data());
-        e.dataOptions = dataOptions;
-        e.methods = new ArrayList<>(p.run().methods());
-        e.out = p.dir();
-        e.limit = questions;
-        e.concurrency = concurrency;
-        e.backendOptions = options(p.run());
-        e.call();
+    /** One benchmark's run through the one evaluation, printed as {@code gam eval} prints it; {@code figures} add the paper's. */
+    private void eval(Planned p, int questions, EvalRequest.PaperFigures figures) {
+        BackendOptions b = options(p.run());
+        BackendSpec spec = b.spec();
+        EvalConcurrency load = EvalConcurrency.resolve(concurrency, b.maxConcurrent, Math.max(1, spec.baseUrls().size()),
+                spec.kind().equals("local"), Runtime.getRuntime().availableProcessors());
+        load.warnings().forEach(w -> System.err.println("warning: " + w));
+        Config config = b.config();
+        String judge = null; // a recipe's runs have no judge
+        EvalRequest req = new EvalRequest(EvalRequest.Data.named(p.run().data(), () -> dataOptions.files(config, System.err)),
+                new BenchmarkLoader.Filter(questions, null), 0, null, null, p.run().methods(), p.dir(), load.questions(),
+                EvalCommand.commandLine(p.run().data(), p.run().methods(), p.dir(), questions, null, 0, null, null, b, judge),
+                false, config, null, CommandContext.secretsOf(parent), figures);
+        Evaluation.Result r = EvalCommand.evaluate(req, b, judge, load.perEndpoint(), backends);
+        r.notes().forEach(System.out::println);
+        System.out.print(SummaryTable.render(r.summary()));
+        System.out.println("wrote " + String.join(", ", r.files().stream().map(Path::toString).toList()));
     }
 
     /** What each row measured on this run's benchmark (rows of a sweep: each K_max re-decided from the one recorded run). */
@@ -338,10 +352,10 @@ public final class ReproduceCommand implements Callable<Integer> {
     }
 
     /**
-     * Adds {@code paper_figures} to the run's {@code summary.json}: per row of this benchmark, our method, our figure and
+     * The run's {@code paper_figures} (in its summary and report): per row of this benchmark, our method, our figure and
      * the paper's (with the model and whether it is the model run), so that reports can mark the paper's figures.
      */
-    private static void paperFigures(Planned p, PaperTable table) {
+    private static ObjectNode paperFigures(Planned p, PaperTable table) {
         String column = table.columns().stream().filter(c -> c.replace("†", "").equals(p.run().benchmark().column())).findFirst().orElse(null);
         ObjectNode o = Json.MAPPER.createObjectNode();
         o.put("recipe", table.recipe());
@@ -360,13 +374,7 @@ public final class ReproduceCommand implements Callable<Integer> {
             if (cell != null && cell.ours() != null) n.put("ours", cell.ours());
             if (cell != null && cell.paper() != null) n.put("paper", cell.paper());
         }
-        try {
-            dev.gamagent.eval.data.SummaryData.addTo(p.dir().resolve("summary.json"), "paper_figures", o);
-            dev.gamagent.eval.HtmlReport.markPaperFigures(p.dir().resolve("report.html"), o);
-        } catch (RuntimeException e) {
-            System.err.println("warning: could not add the paper's figures to " + p.dir().resolve("summary.json") + " and report.html: "
-                    + e.getMessage());
-        }
+        return o;
     }
 
     private ObjectNode planJson(Recipe r, List<Planned> plan, String modelRun, List<RecipePlan.Override> overrides) {

@@ -28,7 +28,7 @@ import java.util.Optional;
 /**
  * DREAM (dynamic resolution assignment + uncertainty-guided rollback) around any method, through the
  * {@link Method} interface and its {@link Trace}: a probe round picks each agent's image scales (passed to the
- * inner method on its run context, {@link RunContext.AgentScales}, CONTRACTS §4), the inner method
+ * inner method on its run context, {@link AgentScales}, CONTRACTS §4), the inner method
  * debates, and rollback aggregation re-reads its per-agent trajectories. A {@link MultiAgentMethod} has its
  * own agents probed (role, instructions, backend, sampling) and its own rule decide after the rollback.
  * Ablations: {@code dream.mode} = full | probe_only | rollback_only; {@code dream.threshold} = adaptive | static.

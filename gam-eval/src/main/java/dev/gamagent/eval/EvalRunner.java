@@ -50,6 +50,7 @@ public final class EvalRunner {
     private final Grader grader;
     private final ResultStore store;
     private final int concurrency;
+    private final SecretScrubber secrets;
     private java.util.function.BiConsumer<EvalQuestion, Question> onLoaded = (eq, q) -> { };
 
     /** A runner whose agents all use {@code backend}. */
@@ -57,8 +58,16 @@ public final class EvalRunner {
         this(NamedBackends.of(backend), config, grader, store, concurrency);
     }
 
-    /** @param backends the run's default backend and the named ones its agents may use */
+    /** A runner that scrubs nothing from the traces it stores. */
     public EvalRunner(NamedBackends backends, Config config, Grader grader, ResultStore store, int concurrency) {
+        this(backends, config, grader, store, concurrency, SecretScrubber.NONE);
+    }
+
+    /**
+     * @param backends the run's default backend and the named ones its agents may use
+     * @param secrets  scrubbed from every trace stored (the process's keys, as {@code gam}'s command line knows them)
+     */
+    public EvalRunner(NamedBackends backends, Config config, Grader grader, ResultStore store, int concurrency, SecretScrubber secrets) {
         if (concurrency < 1) throw new IllegalArgumentException("--concurrency must be at least 1, got " + concurrency);
         this.backends = backends;
         this.backend = backends.defaultBackend();
@@ -66,6 +75,7 @@ public final class EvalRunner {
         this.grader = grader;
         this.store = store;
         this.concurrency = concurrency;
+        this.secrets = secrets == null ? SecretScrubber.NONE : secrets;
     }
 
     /**
@@ -257,7 +267,7 @@ public final class EvalRunner {
             Answer a = m.run(q.question(), new RunContext(backend, resolver, config, agents, null).metered(meter));
             Grader.Graded g = grader.grade(q, a);
             // scrubbed like every output (with trace.prompts the trace holds what each agent was asked)
-            JsonNode trace = a.trace() == null ? null : SecretScrubber.forProcess().scrub(finiteOnly(Json.MAPPER.valueToTree(q.keyed(a.trace()))));
+            JsonNode trace = a.trace() == null ? null : secrets.scrub(finiteOnly(Json.MAPPER.valueToTree(q.keyed(a.trace()))));
             TokenCount tokens = a.tokens() == null ? TokenCount.ZERO : a.tokens();
             return new ResultRecord(eq.id(), eq.group(), eq.rotation(), p.method(), eq.category(), eq.l2Category(),
                     g.outcome().label(), g.predicted(), q.groundTruth(), a.answer(), a.option(),
@@ -276,7 +286,7 @@ public final class EvalRunner {
     private ResultRecord failed(Pair p, RuntimeException e, long ms, UsageMeter meter, KeyedQuestion q) {
         EvalQuestion eq = p.question();
         JsonNode trace = e instanceof MethodFailure mf && mf.partialTrace() != null
-                ? SecretScrubber.forProcess().scrub(finiteOnly(Json.MAPPER.valueToTree(q == null ? mf.partialTrace() : q.keyed(mf.partialTrace())))) : null;
+                ? secrets.scrub(finiteOnly(Json.MAPPER.valueToTree(q == null ? mf.partialTrace() : q.keyed(mf.partialTrace())))) : null;
         String msg = e.getClass().getSimpleName() + ": " + e.getMessage();
         return new ResultRecord(eq.id(), eq.group(), eq.rotation(), p.method(), eq.category(), eq.l2Category(),
                 Outcome.ERROR.label(), null, groundTruth(eq), null, null, 0, 1, 0, null, 0, 0, false, 0,

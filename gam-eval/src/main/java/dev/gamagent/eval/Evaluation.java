@@ -3,7 +3,10 @@ package dev.gamagent.eval;
 import dev.gamagent.gam.GamSettings;
 import dev.gamagent.backend.Backend;
 import dev.gamagent.backend.internal.NamedBackends;
+import dev.gamagent.backend.internal.SecretScrubber;
 import dev.gamagent.config.Config;
+import dev.gamagent.eval.data.DataFiles;
+import dev.gamagent.image.DecodeBudget;
 
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -26,9 +29,9 @@ public final class Evaluation {
      * {@code identity} (null = not checked) must match the one stored in {@code out}, unless {@code forceNew}
      * moves the earlier run aside first.
      */
-    public record Plan(Dataset dataset, boolean circular, List<String> methods, Path out, int concurrency, String command,
+    record Plan(Dataset dataset, boolean circular, List<String> methods, Path out, int concurrency, String command,
                        RunIdentity identity, boolean forceNew) {
-        public Plan(Dataset dataset, boolean circular, List<String> methods, Path out, int concurrency, String command) {
+        Plan(Dataset dataset, boolean circular, List<String> methods, Path out, int concurrency, String command) {
             this(dataset, circular, methods, out, concurrency, command, null, false);
         }
     }
@@ -38,18 +41,112 @@ public final class Evaluation {
         public AllPairsFailed(String message) { super(message); }
     }
 
-    /** A run whose agents all use {@code backend}. */
-    public static RunSummary run(Plan plan, Backend backend, Backend judge, Config config, PrintStream err,
-                                 LongFunction<EvalRunner.ProgressSink> progress) {
-        return run(plan, NamedBackends.of(backend), judge, config, err, progress);
+    /** What a run wrote: its summary (as in summary.json), the lines to print about the benchmark, and the files. */
+    public record Result(RunSummary summary, List<String> notes, List<Path> files) { }
+
+    /**
+     * The one way into an evaluation ({@code gam eval}, {@code gam demo}, {@code gam reproduce}): resolve the benchmark
+     * (a file, a benchmark's name, an MVBench snapshot, or questions already loaded), read its grading rule, check the run
+     * identity, run what is missing, store it, and write summary.json once (with the data file's provenance, the
+     * submission of a split without public answers, the benchmark's own score and a reproduction's paper figures) and
+     * report.html.
+     *
+     * @param panel the default backend and the named ones the methods' agents may use
+     * @param judge the judge of open answers (null: none)
+     */
+    public static Result run(EvalRequest req, NamedBackends panel, Backend judge, EvalRequest.Progress progress) {
+        PrintStream err = progress.err();
+        if (req.grading() != null) GradingMode.of(req.grading()); // a bad --grading is refused before anything is read
+        Config config = req.config();
+        DataFiles.DataFile file = null;
+        Dataset ds;
+        if (req.data() instanceof EvalRequest.Named named) {
+            file = BenchmarkResolver.resolve(named.data(), named.files(), err);
+            // decode within one budget for the run and keep each image at most as large as a backend of the run can use
+            long keep = panel.defaultBackend().capabilities().maxImagePixels();
+            if (!panel.entries().isEmpty()) keep = Math.max(keep, dev.gamagent.backend.Capabilities.DEFAULT_MAX_PIXELS);
+            // one VideoFrames (one on-disk frame cache) for every question's video; a benchmark's name picks its variant (MVBench_64frame)
+            var images = BenchmarkLoader.Images.from(config, DecodeBudget.megapixels(config.number("image.decode_budget_megapixels")), keep)
+                    .withVideos(req.frames(), BenchmarkResolver.videoDataset(named.data()));
+            // one read of the file indexes its rows and hashes it for the run identity
+            ds = BenchmarkLoader.load(file.path(), req.filter(), images, indexing(file.path(), err));
+            file = file.withSha256(ds.sha256());
+            if (ds.questions().isEmpty()) {
+                throw new IllegalArgumentException(file.path() + ": no usable questions"
+                        + (req.filter().category() != null ? " in category '" + req.filter().category() + "'" : "")
+                        + (ds.skipped().isEmpty() ? "" : " (" + ds.skipped().size() + " rows skipped, first: " + ds.skipped().get(0) + ")"));
+            }
+        } else {
+            ds = ((EvalRequest.Loaded) req.data()).dataset();
+        }
+        config = BenchmarkResolver.grading(file, ds, config, req.grading());
+        boolean circular = req.circular() != null ? req.circular()
+                : file != null && CircularExpansion.defaultFor(file.path().getFileName().toString());
+        RunIdentity identity = req.identity() == null ? null : RunIdentity.of(ds.name(), ds.sha256() != null ? ds.sha256() : "(not hashed)",
+                req.identity().kind(), req.identity().model(), req.identity().judge(), config);
+        Plan plan = new Plan(ds, circular, req.methods(), req.out(), req.concurrency(), req.command(), identity, req.forceNew());
+        DataFiles.DataFile data = file;
+        List<String> notes = new ArrayList<>();
+        Finish finish = (records, e) -> {
+            Map<String, com.fasterxml.jackson.databind.JsonNode> fields = new java.util.LinkedHashMap<>();
+            if (data != null) {
+                BenchmarkResolver.Additions a = BenchmarkResolver.additions(data, req.out(), records, e);
+                fields.putAll(a.fields());
+                notes.addAll(a.notes());
+            }
+            if (req.paperFigures() != null) {
+                try {
+                    com.fasterxml.jackson.databind.JsonNode figures = req.paperFigures().of(records);
+                    if (figures != null) fields.put(PAPER_FIGURES, figures);
+                } catch (RuntimeException ex) {
+                    e.println("warning: could not add the paper's figures to the summary and report: " + ex.getMessage());
+                }
+            }
+            return fields;
+        };
+        RunSummary s = run(plan, panel, judge, config, req.secrets(), err, progress.display(), finish);
+        return new Result(s, List.copyOf(notes), List.of(req.out().resolve("results.jsonl"), req.out().resolve(SUMMARY),
+                req.out().resolve("report.html")));
+    }
+
+    /** summary.json's field with a reproduction's paper figures; the report marks them. */
+    static final String PAPER_FIGURES = "paper_figures";
+    /** The summary's file in a run's directory. */
+    static final String SUMMARY = "summary.json";
+
+    /** What is added to summary.json once the run's records are known, before it is written. */
+    @FunctionalInterface
+    interface Finish {
+        Map<String, com.fasterxml.jackson.databind.JsonNode> fields(List<ResultRecord> records, PrintStream err);
+
+        Finish NOTHING = (records, err) -> Map.of();
+    }
+
+    /** Progress of the one read that indexes the file: a line every 2 s (none for a file read in less). */
+    private static BenchmarkLoader.Progress indexing(Path data, PrintStream err) {
+        long start = System.nanoTime();
+        long[] last = {start};
+        return (bytes, size) -> {
+            long now = System.nanoTime();
+            if (now - last[0] < 2_000_000_000L) return;
+            last[0] = now;
+            err.printf(java.util.Locale.ROOT, "indexing %s: %.0f of %.0f MB (%.0f s)%n", data, bytes / 1e6, size / 1e6, (now - start) / 1e9);
+        };
+    }
+
+    /** A run whose agents all use {@code backend} (tests). */
+    static RunSummary run(Plan plan, Backend backend, Backend judge, Config config, PrintStream err,
+                          LongFunction<EvalRunner.ProgressSink> progress) {
+        return run(plan, NamedBackends.of(backend), judge, config, SecretScrubber.NONE, err, progress, Finish.NOTHING);
     }
 
     /**
      * @param backends the default backend and the named ones the methods' agents may use
      * @param progress makes the progress display for the number of pending pairs
+     * @param finish   what summary.json adds from the run's records
      */
-    public static RunSummary run(Plan plan, NamedBackends backends, Backend judge, Config config, PrintStream err,
-                                 LongFunction<EvalRunner.ProgressSink> progress) {
+    private static RunSummary run(Plan plan, NamedBackends backends, Backend judge, Config config, SecretScrubber secrets, PrintStream err,
+                                  LongFunction<EvalRunner.ProgressSink> progress, Finish finish) {
         printSkipped(plan.dataset().name(), plan.dataset().skipped(), err);
         if (plan.forceNew()) {
             Path moved = ResultStore.moveAside(plan.out());
@@ -61,7 +158,7 @@ public final class Evaluation {
         boolean thumbnails = plan.dataset().questions().size() <= HtmlReport.MAX_THUMBNAILS;
         try (ResultStore store = new ResultStore(plan.out())) {
             if (plan.identity() != null) checkIdentity(plan, store, err);
-            EvalRunner runner = new EvalRunner(backends, config, new Grader(config, judge), store, plan.concurrency());
+            EvalRunner runner = new EvalRunner(backends, config, new Grader(config, judge), store, plan.concurrency(), secrets);
             // thumbnails are made while the questions wait on the model, on threads of their own, from copies of the images
             java.util.concurrent.ExecutorService thumbs = thumbnails ? java.util.concurrent.Executors.newFixedThreadPool(
                     Math.max(1, Runtime.getRuntime().availableProcessors()), r -> {
@@ -116,12 +213,13 @@ public final class Evaluation {
                     (int) questions.stream().map(EvalQuestion::group).distinct().filter(g -> !badGroups.contains(g)).count(), skipped,
                     records, PriceTable.from(config), GamSettings.stopping(config).thetaU(), plan.command());
             String firstError = stats.allFailed() ? records.stream().filter(ResultRecord::isError).map(ResultRecord::error).findFirst().orElse("?") : null;
+            Map<String, com.fasterxml.jackson.databind.JsonNode> added = finish.fields(records, err);
             records.clear(); // the report reads them again from the store, one at a time
-            summary.write(plan.out().resolve("summary.json"));
+            summary.write(plan.out().resolve(SUMMARY), added);
             long summarised = System.nanoTime();
             Map<String, String> images = thumbnails ? thumbnails(store, plan.dataset().questions()) : Map.of();
             Path report = plan.out().resolve("report.html");
-            HtmlReport.write(report, summary, store.view(ids, methods), images);
+            HtmlReport.write(report, summary, store.view(ids, methods), images, added.get(PAPER_FIGURES));
             err.printf(java.util.Locale.ROOT, "wrote summary.json in %.2f s and report.html (%.1f MB) in %.2f s%n", (summarised - ended) / 1e9,
                     size(report) / 1e6, (System.nanoTime() - summarised) / 1e9);
             if (stats.allFailed()) {

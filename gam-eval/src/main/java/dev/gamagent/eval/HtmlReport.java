@@ -32,8 +32,9 @@ public final class HtmlReport {
      * One run to show: its name (empty for a single run), summary, the records behind it (may be empty), and small
      * images of its questions by question id (may be empty) for the trace viewer to draw claim regions on.
      */
-    public record Run(String name, RunSummary summary, List<ResultRecord> records, Map<String, String> images) {
-        public Run(String name, RunSummary summary, List<ResultRecord> records) { this(name, summary, records, Map.of()); }
+    public record Run(String name, RunSummary summary, List<ResultRecord> records, Map<String, String> images,
+                      com.fasterxml.jackson.databind.JsonNode paperFigures) {
+        public Run(String name, RunSummary summary, List<ResultRecord> records) { this(name, summary, records, Map.of(), null); }
     }
 
     /** Questions up to which {@link #thumbnails} embeds images (about 10–20 kB each, in the sidecar). */
@@ -45,10 +46,16 @@ public final class HtmlReport {
     /** The page and its sidecar parts (file name → content), written together by {@link #write(Path, List, Pairwise.Report)}. */
     public record Page(String html, Map<String, String> parts) { }
 
-    public static void write(Path file, RunSummary s) { write(file, s, List.of(), Map.of()); }
+    public static void write(Path file, RunSummary s) { write(file, s, List.of(), Map.of(), null); }
 
     public static void write(Path file, RunSummary s, List<ResultRecord> records, Map<String, String> images) {
-        write(file, List.of(new Run("", s, records, images)), s.statistics());
+        write(file, s, records, images, null);
+    }
+
+    /** One run's report; {@code paperFigures} (a reproduction's, or null) are marked beside ours on the accuracy plot. */
+    public static void write(Path file, RunSummary s, List<ResultRecord> records, Map<String, String> images,
+                             com.fasterxml.jackson.databind.JsonNode paperFigures) {
+        write(file, List.of(new Run("", s, records, images, paperFigures)), s.statistics());
     }
 
     /** {@code gam report}: several runs, every method a series "run / method"; {@code pairs} compares the series across runs. */
@@ -89,7 +96,7 @@ public final class HtmlReport {
     }
 
     /** The page of one run without answers (tables and plots only). */
-    public static String render(RunSummary s) { return page(List.of(new Run("", s, List.of(), Map.of())), s.statistics(), "report-debates").html(); }
+    public static String render(RunSummary s) { return page(List.of(new Run("", s, List.of())), s.statistics(), "report-debates").html(); }
 
     /**
      * Each question's first image scaled to at most 420 px wide, as a JPEG data URL by question id; none when
@@ -283,37 +290,13 @@ public final class HtmlReport {
             ObjectNode o = list.addObject();
             o.put("name", run.name());
             o.set("summary", Json.MAPPER.valueToTree(run.summary()));
+            if (run.paperFigures() != null) o.set("paperFigures", run.paperFigures());
         }
         root.set("answers", answers.index());
         return root;
     }
 
     private static final String DATA_OPEN = "<script id=gam-data type=\"application/json\">";
-
-    /**
-     * Adds the paper's figures ({@code summary.json}'s {@code paper_figures}, written by {@code gam reproduce} after the run's
-     * report) to a written report's data, where the accuracy plot marks them beside ours; does nothing when the report is
-     * not there. Rewrites the page's data element only: the plots are drawn from it when the page opens.
-     */
-    public static void markPaperFigures(Path report, com.fasterxml.jackson.databind.JsonNode paperFigures) {
-        if (!java.nio.file.Files.isRegularFile(report)) return;
-        try {
-            String html = java.nio.file.Files.readString(report, StandardCharsets.UTF_8);
-            int at = html.indexOf(DATA_OPEN);
-            int end = at < 0 ? -1 : html.indexOf("</script>", at);
-            if (end < 0) throw new IllegalStateException(report + " has no report data element");
-            com.fasterxml.jackson.databind.JsonNode root = Json.MAPPER.readTree(html.substring(at + DATA_OPEN.length(), end));
-            com.fasterxml.jackson.databind.JsonNode runs = root.path("runs");
-            if (runs.size() != 1 || !(runs.get(0) instanceof ObjectNode run)) {
-                throw new IllegalStateException(report + " is not the report of one run");
-            }
-            run.set("paperFigures", paperFigures);
-            java.nio.file.Files.writeString(report, html.substring(0, at + DATA_OPEN.length()) + safeJson(root) + html.substring(end),
-                    StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot add the paper's figures to " + report + ": " + e.getMessage(), e);
-        }
-    }
 
     /** JSON inside a script element: '<', '>' and '&' only occur inside strings, where \\u escapes mean the same. */
     static String safeJson(com.fasterxml.jackson.databind.JsonNode data) {

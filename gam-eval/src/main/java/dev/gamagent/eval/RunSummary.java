@@ -123,9 +123,17 @@ public record RunSummary(String data, List<String> methods, boolean circular, in
         return out;
     }
 
-    public void write(Path file) {
+    public void write(Path file) { write(file, Map.of()); }
+
+    /**
+     * Writes summary.json once, with {@code added} fields after the summary's own (the data file's provenance, a
+     * benchmark's own score, a reproduction's paper figures); {@link #read} reads the summary's own back.
+     */
+    public void write(Path file, Map<String, com.fasterxml.jackson.databind.JsonNode> added) {
+        com.fasterxml.jackson.databind.node.ObjectNode tree = Json.MAPPER.valueToTree(this);
+        added.forEach(tree::set);
         try {
-            Files.writeString(file, Json.writePretty(this));
+            Files.writeString(file, Json.writePretty(tree));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
         }

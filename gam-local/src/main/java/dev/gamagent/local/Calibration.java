@@ -1,5 +1,7 @@
 package dev.gamagent.local;
 
+import java.util.List;
+
 /**
  * How the built-in model behaves under sampling and in a debate: the only place its low-level behaviour is
  * set (docs/local-model.md, "A fair testbed"). These values were chosen so that three low-level rates of the
@@ -43,12 +45,17 @@ public record Calibration(double roleFocus, double scaleSpread, double threshold
      * The image scales a sampled look is drawn on (a grid, so perception stays cached per image and scale): never above
      * 1, since the model sees only the pixels it was sent (a smaller look loses detail; none gains any).
      */
-    public static final double[] SCALES = {0.85, 1.0};
+    public static final List<Double> SCALES = List.of(0.85, 1.0);
 
-    /** The cited ranges of the three low-level rates, {low, high}. */
-    public static final double[] SAMPLES_NOT_UNANIMOUS = {0.20, 0.50};
-    public static final double[] RIGHT_TO_WRONG = {0.20, 0.70};
-    public static final double[] WRONG_TO_RIGHT = {0.44, 0.86};
+    /** The cited ranges of the three low-level rates. */
+    public static final Range SAMPLES_NOT_UNANIMOUS = new Range(0.20, 0.50);
+    public static final Range RIGHT_TO_WRONG = new Range(0.20, 0.70);
+    public static final Range WRONG_TO_RIGHT = new Range(0.44, 0.86);
+
+    /** A cited range of a rate, both ends included. */
+    public record Range(double low, double high) {
+        public boolean contains(double rate) { return rate >= low && rate <= high; }
+    }
 
     /** The model's behaviour (set on development data, see the class comment; parameters frozen for issue 39's measurement). */
     public static final Calibration DEFAULT = new Calibration(0.75, 0.12, 0.5, 0.5, 1.0, 0.5);

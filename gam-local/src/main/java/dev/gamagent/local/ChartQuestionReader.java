@@ -1,7 +1,6 @@
 package dev.gamagent.local;
 
 import dev.gamagent.local.QuestionFamily.ChartKind;
-import dev.gamagent.local.QuestionReader.OptionKind;
 import dev.gamagent.local.QuestionWords.Word;
 
 import java.util.ArrayList;
@@ -11,7 +10,6 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import static dev.gamagent.local.QuestionReader.kindOf;
 import static dev.gamagent.local.QuestionWords.CHART_CUES;
 import static dev.gamagent.local.QuestionWords.COMPARE_DOWN;
 import static dev.gamagent.local.QuestionWords.COMPARE_UP;
@@ -48,7 +46,7 @@ final class ChartQuestionReader {
         Map<Integer, String> at = new java.util.TreeMap<>();
         for (String o : options) {
             String n = o.toLowerCase(Locale.ROOT).replaceAll("[^\\p{L}\\p{N}]+", " ").strip();
-            if (n.isEmpty() || kindOf(o) != OptionKind.WORD) continue;
+            if (n.isEmpty() || OptionKind.of(o) != OptionKind.WORD) continue;
             int i = joined.indexOf(" " + n + " ");
             if (i >= 0) at.put(i, o.strip());
         }

@@ -9,13 +9,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
-import static dev.gamagent.local.FamilyReasoner.argmax;
-import static dev.gamagent.local.FamilyReasoner.lowInformation;
-import static dev.gamagent.local.FamilyReasoner.over;
-import static dev.gamagent.local.FamilyReasoner.phi;
-import static dev.gamagent.local.FamilyReasoner.stated;
+import static dev.gamagent.local.Judgement.lowInformation;
 import static dev.gamagent.local.NumberText.format;
 import static dev.gamagent.local.NumberText.parseNumber;
+import static dev.gamagent.local.Scores.argmax;
+import static dev.gamagent.local.Scores.over;
+import static dev.gamagent.local.Scores.phi;
+import static dev.gamagent.local.Scores.stated;
 
 /**
  * Answers questions about a bar chart (the tallest or shortest bar, a bar's value, which of two bars is larger): bars

@@ -12,6 +12,8 @@ import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import static dev.gamagent.local.Assessment.verdict;
+
 /**
  * Re-examines a disputed claim: crops its region (with a 15% margin) from the first image, upscales it ×2,
  * perceives the crop afresh and compares what it finds with what the claim says (text, count, colour,
@@ -19,18 +21,10 @@ import java.util.regex.Pattern;
  * ACCURATE and INACCURATE derived from the probability that the claim holds.
  */
 final class ClaimChecker {
-    static final List<String> VERDICTS = List.of("ACCURATE", "PARTIALLY ACCURATE", "INACCURATE");
     private static final Pattern QUOTED = Pattern.compile("[\"“']([^\"”']{1,60})[\"”']");
     private static final Pattern READS = Pattern.compile("(?i)\\b(?:reads|says|written|text|word|label)\\b\\s*(?:is|:)?\\s*[\"“']?([A-Za-z0-9][^\"”'|]{0,40}?)[\"”']?\\s*(?:$|[.|])");
     private static final Pattern NUMBER = Pattern.compile("\\b(\\d+|zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\\b", Pattern.CASE_INSENSITIVE);
     private static final Pattern OBJ = Pattern.compile("\\b([a-z]+)\\s+(circle|square|triangle|star|hexagon)s?\\b", Pattern.CASE_INSENSITIVE);
-
-    /** One assessment, with the verdict's distribution for the log-probs. */
-    record Assessment(int claim, Distribution verdict, String reason, String correction) {
-        String label() { return verdict.best(); }
-
-        double confidence() { return verdict.bestProbability(); }
-    }
 
     private final LocalPerception perception;
     private final FamilyReasoner reasoner;
@@ -81,7 +75,7 @@ final class ClaimChecker {
             Distribution counts = CountReasoner.countDistribution(objs, shape, c, zoom.width(), zoom.height());
             double exact = counts.p(Integer.toString(n));
             double near = counts.p(Integer.toString(n - 1)) + counts.p(Integer.toString(n + 1));
-            Distribution v = Distribution.of(VERDICTS, new double[]{exact, near, Math.max(0, 1 - exact - near)}).smoothed(Distribution.FLOOR);
+            Distribution v = Distribution.of(Assessment.VERDICTS, new double[]{exact, near, Math.max(0, 1 - exact - near)}).smoothed(Distribution.FLOOR);
             String noun = shape != null ? shape + "s" : c != null ? c + " objects" : "objects";
             return new Assessment(claim.number(), v, "counted " + noun + " in " + where + ": " + counts,
                     counts.best().equals(Integer.toString(n)) ? "none" : "there are " + counts.best() + " " + noun);
@@ -122,12 +116,6 @@ final class ClaimChecker {
         return new Assessment(claim.number(), verdict(best, 0.1),
                 String.format(Locale.ROOT, "OCR of %s reads \"%s\" (mean character probability %.2f)", where, bestLine.text().strip(), bestLine.meanConfidence()),
                 best >= 0.5 ? "none" : "the text reads \"" + bestLine.text().strip() + "\"");
-    }
-
-    /** ACCURATE with P(true), INACCURATE with P(false), a little mass on PARTIALLY ACCURATE. */
-    static Distribution verdict(double pTrue, double partial) {
-        pTrue = Math.max(0, Math.min(1, pTrue));
-        return Distribution.of(VERDICTS, new double[]{pTrue * (1 - partial), partial, (1 - pTrue) * (1 - partial)}).smoothed(Distribution.FLOOR);
     }
 
     static String quoted(String text) {

@@ -8,12 +8,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
-import static dev.gamagent.local.FamilyReasoner.over;
-import static dev.gamagent.local.FamilyReasoner.stated;
 import static dev.gamagent.local.NumberText.parseCount;
 import static dev.gamagent.local.ObjectMatch.colorP;
 import static dev.gamagent.local.ObjectMatch.reliability;
 import static dev.gamagent.local.ObjectMatch.shapeP;
+import static dev.gamagent.local.Scores.over;
+import static dev.gamagent.local.Scores.stated;
 
 /**
  * Answers "how many": a distribution over counts from each region's chance of being one (or two touching) objects of

@@ -79,7 +79,7 @@ final class Critic {
     /** What the critic looked at: its perception and a phrase saying where and how. */
     private record Look(Perception view, String where) { }
 
-    ClaimChecker.Assessment assess(ParsedPrompt p, ParsedPrompt.ClaimRef claim, QuestionFamily family, Map<Integer, Integer> zooms) {
+    Assessment assess(ParsedPrompt p, ParsedPrompt.ClaimRef claim, QuestionFamily family, Map<Integer, Integer> zooms) {
         List<Picture> frames = new ArrayList<>(p.images());
         for (int i = frames.size() - 1; i >= 1; i--) if (zooms.containsValue(i)) frames.remove(i);
         Picture image = frames.isEmpty() ? null : frames.get(0);
@@ -103,7 +103,7 @@ final class Critic {
         String reason = String.format(Locale.ROOT, "%s: %s; there P(%s) = %.2f%s", look.where(), j.note(), value, t,
                 best.equals(value) ? "" : String.format(Locale.ROOT, ", P(%s) = %.2f", best, pBest));
         if (presence < 0.5) reason += String.format(Locale.ROOT, "; the object the question names is not clearly there (match %.2f)", presence);
-        return new ClaimChecker.Assessment(claim.number(), ClaimChecker.verdict(t, 0.02), reason, correction);
+        return new Assessment(claim.number(), Assessment.verdict(t, 0.02), reason, correction);
     }
 
     private Look look(Check check, QuestionFamily family, Region claimed, Picture image, Picture crop) {
@@ -143,7 +143,7 @@ final class Critic {
      * check that what the claim names is where the claim says, not how it changes over time: the verdict then
      * stays between 0.25 and 0.75.
      */
-    private ClaimChecker.Assessment video(Check check, QuestionFamily.Video q, ParsedPrompt.ClaimRef claim, String value,
+    private Assessment video(Check check, QuestionFamily.Video q, ParsedPrompt.ClaimRef claim, String value,
                                           List<Picture> frames, List<String> options) {
         Sight.Segmentation seg = check == Check.FACT ? Sight.Segmentation.CLASSICAL : Sight.Segmentation.CORES;
         int threshold = switch (check) { case FACT -> 1; case COMPLETENESS -> 0; case LOGIC -> -1; };
@@ -159,7 +159,7 @@ final class Critic {
             String correction = best.equals(value) || pBest < 1.5 * t ? "none" : "the answer is \"" + best + "\"";
             String reason = String.format(Locale.ROOT, "all %d frames read again (%s): %s; there P(%s) = %.2f%s", views.size(), how,
                     j.note(), value, t, best.equals(value) ? "" : String.format(Locale.ROOT, ", P(%s) = %.2f", best, pBest));
-            return new ClaimChecker.Assessment(claim.number(), ClaimChecker.verdict(t, 0.02), reason, correction);
+            return new Assessment(claim.number(), Assessment.verdict(t, 0.02), reason, correction);
         }
         // One frame: is what the claim names there, in the claim's region?
         Perception v = views.get(0);
@@ -176,7 +176,7 @@ final class Critic {
         double t = 0.25 + 0.5 * presence;
         String reason = String.format(Locale.ROOT, "one frame was given (%s): the %s %s in the claim's region (match %.2f); "
                 + "a single frame does not show what changes over time", how, named, presence >= 0.5 ? "is there" : "is not clearly there", presence);
-        return new ClaimChecker.Assessment(claim.number(), ClaimChecker.verdict(t, 0.02), reason, "none");
+        return new Assessment(claim.number(), Assessment.verdict(t, 0.02), reason, "none");
     }
 
     /** The region grown to at least {@code px} pixels on each side (a claim about a few pixels still gets context). */

@@ -77,7 +77,7 @@ final class Deliberation {
             return letter == null ? null : p.options().get(letter);
         }
         String v = line.strip().replaceAll("[.\"']+$", "").toLowerCase(Locale.ROOT);
-        if (v.isEmpty() || v.contains(FamilyReasoner.CANNOT)) return null;
+        if (v.isEmpty() || v.contains(Judgement.CANNOT)) return null;
         return v;
     }
 

@@ -5,6 +5,9 @@ import dev.gamagent.image.Region;
 import java.util.ArrayList;
 import java.util.List;
 
+import static dev.gamagent.local.Judgement.lowInformation;
+import static dev.gamagent.local.Scores.argmax;
+
 /**
  * Answers a recognised question from perception results: hands it to its family's reasoner ({@link TextReasoner},
  * {@link CountReasoner}, {@link ObjectReasoner}, {@link ChartReasoner}, {@link VideoReasoner}), mixes the answers of
@@ -14,8 +17,6 @@ import java.util.List;
  * an empty candidate list means an open question, answered over the values the model considered.
  */
 public final class FamilyReasoner {
-    static final String CANNOT = "cannot determine";
-
     /**
      * Judges one question as a role with expertise {@code e} reads it with its greedy look ({@link Look#of}), over one
      * or more images (e.g. DREAM's several scales); see {@link #judge(QuestionFamily, List, List, Expertise, Look, Region, boolean)}.
@@ -132,59 +133,5 @@ public final class FamilyReasoner {
         if (family instanceof QuestionFamily.Spatial s) return ObjectReasoner.spatial(s, v, candidates);
         if (family instanceof QuestionFamily.Chart c) return ChartReasoner.chart(c, v, candidates);
         return lowInformation(family, candidates, false, "the question is outside what this model can perceive", Region.FULL);
-    }
-
-    /** A uniform answer: the honest "cannot determine", optionally declared NOT APPLICABLE. */
-    static Judgement lowInformation(QuestionFamily family, List<String> candidates, boolean declare, String why, Region region) {
-        Distribution d = candidates.isEmpty() ? cannotDetermine() : Distribution.uniform(candidates);
-        // A role that abstains makes no claim for critics to examine; one that looked and found nothing says so.
-        if (declare) return new Judgement(family, false, true, d, null, List.of(), why);
-        Judgement.Finding f = new Judgement.Finding(List.of(Piece.plain("Cannot determine the answer: " + why)), 0.1, why, region);
-        return new Judgement(family, false, false, d, null, List.of(f), why);
-    }
-
-    /** Answers an open question may have, for "cannot determine": as many as a top-20 log-prob list shows. */
-    static final int OPEN_ALTERNATIVES = 20;
-
-    /**
-     * "cannot determine" as one of {@link #OPEN_ALTERNATIVES} equally likely answers (the others unnamed):
-     * an open question the model cannot answer is near-uniform over what the answer might be, so the
-     * refusal is written with probability 1/20 (U ≈ 0.95), never as a certain reply.
-     */
-    static Distribution cannotDetermine() {
-        List<String> values = new ArrayList<>(java.util.Collections.nCopies(OPEN_ALTERNATIVES, ScoredText.OTHER));
-        values.set(0, CANNOT);
-        return Distribution.uniform(values);
-    }
-
-
-    // ---------------------------------------------------------------- shared arithmetic
-
-    /** What a claim states: the answer over the options when there are options (so claim and answer agree), else the perceived values. */
-    static Distribution stated(Distribution perceived, Distribution answer, List<String> candidates) {
-        return candidates.isEmpty() ? perceived : answer;
-    }
-
-    /** A distribution over candidates from a score per candidate, smoothed so no option is impossible. */
-    static Distribution over(List<String> candidates, java.util.function.ToDoubleFunction<String> score) {
-        double[] s = new double[candidates.size()];
-        for (int i = 0; i < s.length; i++) s[i] = Math.max(0, score.applyAsDouble(candidates.get(i)));
-        return Distribution.of(candidates, s).smoothed(Distribution.FLOOR);
-    }
-
-    static int argmax(double[] v) {
-        int b = 0;
-        for (int i = 1; i < v.length; i++) if (v[i] > v[b]) b = i;
-        return b;
-    }
-
-    static double sigmoid(double x) { return 1 / (1 + Math.exp(-x)); }
-
-    /** Standard normal CDF (Abramowitz–Stegun 7.1.26 via erf). */
-    static double phi(double x) {
-        double t = 1 / (1 + 0.3275911 * Math.abs(x) / Math.sqrt(2));
-        double y = 1 - (((((1.061405429 * t - 1.453152027) * t) + 1.421413741) * t - 0.284496736) * t + 0.254829592) * t
-                * Math.exp(-x * x / 2);
-        return x >= 0 ? (1 + y) / 2 : (1 - y) / 2;
     }
 }

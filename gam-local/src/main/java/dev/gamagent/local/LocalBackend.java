@@ -36,7 +36,6 @@ import java.util.SplittableRandom;
 public final class LocalBackend implements Backend {
     public static final String NAME = "local:gam-perception";
     public static final String MODEL = "gam-perception";
-    public static final long MAX_IMAGE_PIXELS = 4_000_000L;
     public static final int MAX_TOP_LOGPROBS = 20;
 
     /** Random streams of one choice: its look, its answer, its second look. */
@@ -72,7 +71,7 @@ public final class LocalBackend implements Backend {
     @Override public String name() { return NAME; }
 
     @Override public Capabilities capabilities() {
-        return new Capabilities(true, true, MAX_TOP_LOGPROBS, true, true, MAX_IMAGE_PIXELS);
+        return new Capabilities(true, true, MAX_TOP_LOGPROBS, true, true, LocalPerception.MAX_IMAGE_PIXELS);
     }
 
     public LocalPerception perception() { return perception; }
@@ -92,9 +91,9 @@ public final class LocalBackend implements Backend {
         long start = System.nanoTime();
         ParsedPrompt p = PromptReader.read(request);
         for (Picture pic : p.images()) {
-            if (pic.pixels() > MAX_IMAGE_PIXELS) {
+            if (pic.pixels() > LocalPerception.MAX_IMAGE_PIXELS) {
                 throw new BackendException.InvalidRequest("image " + pic + " has " + pic.pixels() + " pixels; "
-                        + NAME + " accepts at most " + MAX_IMAGE_PIXELS + " (scale it down first)", 400, null);
+                        + NAME + " accepts at most " + LocalPerception.MAX_IMAGE_PIXELS + " (scale it down first)", 400, null);
             }
         }
         List<Choice> choices = new ArrayList<>();
@@ -139,11 +138,11 @@ public final class LocalBackend implements Backend {
 
     private List<Piece> reply(ParsedPrompt p, int k, ChatRequest request) {
         List<String> candidates = new ArrayList<>(p.options().values());
-        QuestionReader.Reading reading = QuestionFamily.read(p.question(), candidates);
+        QuestionReader.Reading reading = QuestionReader.read(p.question(), candidates);
         List<String> letters = new ArrayList<>(p.options().keySet());
         QuestionFamily family = reading.family();
         if (p.task() == ParsedPrompt.Task.CRITIQUE) {
-            List<ClaimChecker.Assessment> out = new ArrayList<>();
+            List<Assessment> out = new ArrayList<>();
             java.util.Map<Integer, Integer> zooms = Critic.zooms(request, p.images().size());
             for (ParsedPrompt.ClaimRef c : p.claims()) out.add(critic.assess(p, c, family, zooms));
             return ReplyWriter.critique(p, out);
@@ -163,7 +162,7 @@ public final class LocalBackend implements Backend {
                 ReplyWriter.Answer a = pooledAnswer(own, pooled, pick, p);
                 // Stop once the pooled answer is settled: P(stop) = σ((p_best − 0.75)/0.05), also requiring peer agreement.
                 double settled = pooled.answer().bestProbability() * (0.5 + 0.5 * pooled.agreement());
-                double pStop = FamilyReasoner.sigmoid((settled - 0.75) / 0.05);
+                double pStop = Scores.sigmoid((settled - 0.75) / 0.05);
                 return ReplyWriter.moderate(p, a, Distribution.of(List.of("stop", "continue"), new double[]{pStop, 1 - pStop}));
             }
             case PROBE -> {

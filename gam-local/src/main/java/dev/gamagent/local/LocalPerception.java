@@ -4,6 +4,7 @@ import dev.gamagent.config.Config;
 import dev.gamagent.image.Picture;
 import dev.gamagent.local.ocr.OcrEngine;
 import dev.gamagent.local.ocr.PpOcrEngine;
+import dev.gamagent.local.ocr.PpOcrOptions;
 import dev.gamagent.local.ocr.TextLine;
 import dev.gamagent.local.vision.ClassicalSceneAnalyzer;
 import dev.gamagent.local.vision.CoreSegmenter;
@@ -27,6 +28,9 @@ import java.util.function.Supplier;
  * checks both); one image is perceived once, by whichever call asks first.
  */
 public final class LocalPerception implements AutoCloseable, Sight.Engines {
+    /** The largest image the model perceives, in pixels: the backend refuses a larger one, and no look rescales beyond it. */
+    public static final long MAX_IMAGE_PIXELS = 4_000_000L;
+
     private final OcrEngine ocr;
     private final SceneAnalyzer vision;
     private final SceneAnalyzer cores;
@@ -87,7 +91,7 @@ public final class LocalPerception implements AutoCloseable, Sight.Engines {
      */
     public static LocalPerception standard(Config config) {
         int entries = config.integer("local.cache_entries");
-        PpOcrEngine.Options v4 = PpOcrEngine.Options.defaults().withCacheSize(0);
+        PpOcrOptions v4 = PpOcrOptions.defaults().withCacheSize(0);
         return new LocalPerception(PpOcrEngine.create(v4),
                 () -> PpOcrEngine.create(v4.withModels(PpOcrEngine.V3_DET, PpOcrEngine.V3_REC)),
                 new ClassicalSceneAnalyzer(), new CoreSegmenter(), entries);
@@ -134,7 +138,7 @@ public final class LocalPerception implements AutoCloseable, Sight.Engines {
         String h = hashOf(picture.image());
         PerceptionCache.Key key = new PerceptionCache.Key(h + String.format(java.util.Locale.ROOT, "@%.3f", scale), picture.width(), picture.height());
         Sight text = sight(picture);
-        return cache.get(key, () -> new Sight(picture.scaled(scale, LocalBackend.MAX_IMAGE_PIXELS).image(), this, text));
+        return cache.get(key, () -> new Sight(picture.scaled(scale, MAX_IMAGE_PIXELS).image(), this, text));
     }
 
     private String hashOf(BufferedImage img) {

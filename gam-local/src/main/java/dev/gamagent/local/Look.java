@@ -1,5 +1,6 @@
 package dev.gamagent.local;
 
+import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
 
@@ -49,21 +50,21 @@ public record Look(double v4, double classical, double scale, int threshold) {
 
     /** A scale from {@link Calibration#SCALES}, each weighted by a log-normal density of spread {@code sigma} around 1. */
     static double scale(double u, double sigma) {
-        double[] grid = Calibration.SCALES;
+        List<Double> grid = Calibration.SCALES;
         if (sigma <= 0) return 1.0;
-        double[] w = new double[grid.length];
+        double[] w = new double[grid.size()];
         double s = 0;
-        for (int i = 0; i < grid.length; i++) {
-            double z = Math.log(grid[i]) / sigma;
+        for (int i = 0; i < w.length; i++) {
+            double z = Math.log(grid.get(i)) / sigma;
             w[i] = Math.exp(-0.5 * z * z);
             s += w[i];
         }
         double x = u * s;
-        for (int i = 0; i < grid.length; i++) {
+        for (int i = 0; i < w.length; i++) {
             x -= w[i];
-            if (x <= 0) return grid[i];
+            if (x <= 0) return grid.get(i);
         }
-        return grid[grid.length - 1];
+        return grid.get(w.length - 1);
     }
 
     @Override public String toString() {

@@ -5,7 +5,7 @@ import dev.gamagent.local.vision.DetectedObject;
 
 import java.util.List;
 
-import static dev.gamagent.local.FamilyReasoner.sigmoid;
+import static dev.gamagent.local.Scores.sigmoid;
 
 /**
  * How well each detected object fits what a question names (a colour, a shape, a place): the classifier's scores as

@@ -10,17 +10,17 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-import static dev.gamagent.local.FamilyReasoner.argmax;
-import static dev.gamagent.local.FamilyReasoner.lowInformation;
-import static dev.gamagent.local.FamilyReasoner.over;
-import static dev.gamagent.local.FamilyReasoner.sigmoid;
-import static dev.gamagent.local.FamilyReasoner.stated;
+import static dev.gamagent.local.Judgement.lowInformation;
 import static dev.gamagent.local.ObjectMatch.colorP;
 import static dev.gamagent.local.ObjectMatch.exactlyOne;
 import static dev.gamagent.local.ObjectMatch.match;
 import static dev.gamagent.local.ObjectMatch.name;
 import static dev.gamagent.local.ObjectMatch.shapeP;
 import static dev.gamagent.local.ObjectMatch.targetWeights;
+import static dev.gamagent.local.Scores.argmax;
+import static dev.gamagent.local.Scores.over;
+import static dev.gamagent.local.Scores.sigmoid;
+import static dev.gamagent.local.Scores.stated;
 
 /**
  * Answers questions about the detected objects themselves: an object's colour, its shape, and where objects stand
@@ -117,7 +117,7 @@ final class ObjectReasoner {
             List<String> words = horizontal ? List.of("left", "right") : List.of("above", "below");
             Distribution dirs = Distribution.of(words, new double[]{pFirst, 1 - pFirst});
             Distribution answer = candidates.isEmpty() ? dirs : over(candidates, c -> {
-                String dir = QuestionFamily.direction(c);
+                String dir = OptionKind.direction(c);
                 return words.get(0).equals(dir) ? dirs.p(0) : words.get(1).equals(dir) ? dirs.p(1) : 0;
             });
             DetectedObject other = objs.get(argmax(wo));

@@ -5,7 +5,7 @@ import java.util.Locale;
 
 /**
  * The question families the local model answers (the synthetic benchmark's, docs/CONTRACTS.md §3, in any
- * phrasing), recognised by {@link QuestionReader} from the question's content words and its options.
+ * phrasing), recognised by {@code QuestionReader} from the question's content words and its options.
  * Anything else is {@link Unknown}: the local model then says it cannot tell, with a uniform distribution.
  */
 public sealed interface QuestionFamily {
@@ -79,21 +79,6 @@ public sealed interface QuestionFamily {
     enum VideoKind { MOTION, BLINKS, FIRST, LAST }
 
     record Unknown() implements QuestionFamily { public String category() { return "unknown"; } }
-
-    /** Recognises the family of a question text without options (an open question). */
-    static QuestionFamily recognize(String question) { return recognize(question, List.of()); }
-
-    /**
-     * Recognises the family, target and relation of a question from its content words and, when given,
-     * the kind of value its options are (colours, shapes, objects, directions, numbers, words).
-     */
-    static QuestionFamily recognize(String question, List<String> options) { return QuestionReader.read(question, options); }
-
-    /** As {@link #recognize(String, List)}, with how clearly the question was read (see {@link QuestionReader.Reading}). */
-    static QuestionReader.Reading read(String question, List<String> options) { return QuestionReader.reading(question, options); }
-
-    /** An option as a direction: "left", "On the right", "ABOVE", "higher" → left, right, above, below; else null. */
-    static String direction(String option) { return QuestionReader.direction(option); }
 
     /** "circles" → "circle", "boxes" stays a non-shape. */
     static String singular(String w) {

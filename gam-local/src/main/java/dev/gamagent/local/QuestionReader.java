@@ -15,14 +15,12 @@ import static dev.gamagent.local.ChartQuestionReader.chart;
 import static dev.gamagent.local.ChartQuestionReader.comparesLabels;
 import static dev.gamagent.local.QuestionWords.CHART_CUES;
 import static dev.gamagent.local.QuestionWords.COLOR_ASKED;
-import static dev.gamagent.local.QuestionWords.COLOR_SYNONYMS;
 import static dev.gamagent.local.QuestionWords.DETERMINERS;
 import static dev.gamagent.local.QuestionWords.DOWN;
 import static dev.gamagent.local.QuestionWords.GENERIC;
 import static dev.gamagent.local.QuestionWords.LABEL;
 import static dev.gamagent.local.QuestionWords.LEFT;
 import static dev.gamagent.local.QuestionWords.NEAR;
-import static dev.gamagent.local.QuestionWords.NUMBER_WORDS;
 import static dev.gamagent.local.QuestionWords.REFERENCE_MARKERS;
 import static dev.gamagent.local.QuestionWords.RIGHT;
 import static dev.gamagent.local.QuestionWords.SHAPE_ASKED;
@@ -45,14 +43,12 @@ import static dev.gamagent.local.VideoQuestionReader.video;
  * Synonyms ("colour", "hue"; "figure", "form"; "higher", "over"; "how many", "number of") and any word
  * order are read the same. A question naming something this model cannot perceive ("the sky", "people")
  * is {@link QuestionFamily.Unknown}: the reasoner then answers with a uniform distribution. The words and their
- * vocabulary are {@link QuestionWords}'; a question about a chart or a clip is read by {@link ChartQuestionReader}
- * and {@link VideoQuestionReader}.
+ * vocabulary are {@link QuestionWords}', the kinds of options {@link OptionKind}'s; a question about a chart or a clip
+ * is read by {@link ChartQuestionReader} and {@link VideoQuestionReader}. The question families themselves
+ * ({@link QuestionFamily}) know nothing of how they are read.
  */
 final class QuestionReader {
     private QuestionReader() { }
-
-    /** What kind of value an option is. */
-    enum OptionKind { COLOR, SHAPE, OBJECT, DIRECTION, NUMBER, YES_NO, WORD, NONE }
 
     /** An object named in the question, at word index {@code at}; {@code reference} when a relation word points at it. */
     private record Mention(Obj obj, int at, boolean reference) { }
@@ -71,16 +67,24 @@ final class QuestionReader {
     /** Each word this model does not read halves the confidence it may put in its reading of the question. */
     static final double UNREAD_FACTOR = 0.5;
 
-    static QuestionFamily read(String question, List<String> options) { return reading(question, options).family(); }
+    /** Recognises the family of a question text without options (an open question). */
+    static QuestionFamily recognize(String question) { return recognize(question, List.of()); }
 
-    static Reading reading(String question, List<String> options) {
+    /**
+     * Recognises the family, target and relation of a question from its content words and, when given,
+     * the kind of value its options are (colours, shapes, objects, directions, numbers, words).
+     */
+    static QuestionFamily recognize(String question, List<String> options) { return read(question, options).family(); }
+
+    /** As {@link #recognize(String, List)}, with how clearly the question was read. */
+    static Reading read(String question, List<String> options) {
         String q = question == null ? "" : question.strip();
         List<Word> words = words(q);
         if (words.isEmpty()) return Reading.unknown();
         // "why", "who", "when" ask for something no perception answers; a negation would invert the answer.
         if (any(words, UNANSWERABLE) || any(words, NEGATIONS)) return Reading.unknown();
         List<String> opts = options == null ? List.of() : options;
-        OptionKind kind = kindOf(opts);
+        OptionKind kind = OptionKind.of(opts);
         QuestionFamily.Video video = video(q, words, kind);
         if (video != null) return new Reading(video, 1, List.of());
 
@@ -118,54 +122,6 @@ final class QuestionReader {
             "lettering", "caption", "print", "printed", "says", "say", "reads");
 
 
-    // ---------------------------------------------------------------- options
-
-    static OptionKind kindOf(List<String> options) {
-        if (options.isEmpty()) return OptionKind.NONE;
-        OptionKind k = null;
-        for (String o : options) {
-            OptionKind ok = kindOf(o);
-            if (k == null) k = ok;
-            else if (k != ok) return OptionKind.WORD;
-        }
-        return k;
-    }
-
-    static OptionKind kindOf(String option) {
-        String bare = option.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9. ]", " ").strip();
-        if (bare.matches("\\d+(\\.\\d+)?") || NUMBER_WORDS.contains(bare)) return OptionKind.NUMBER;
-        String s = option.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9 ]", " ")
-                .replaceAll("\\b(a|an|the|on|to|it|is|at|of|side|one|object|shape)\\b", " ").strip().replaceAll("\\s+", " ");
-        if (s.matches("\\d+(\\.\\d+)?") || NUMBER_WORDS.contains(s)) return OptionKind.NUMBER;
-        if (s.equals("yes") || s.equals("no")) return OptionKind.YES_NO;
-        String[] parts = s.split(" ");
-        if (parts.length == 1 && direction(parts[0]) != null) return OptionKind.DIRECTION;
-        String colour = null, shape = null;
-        int other = 0;
-        for (String p : parts) {
-            String c = COLOR_SYNONYMS.getOrDefault(p, p);
-            if (QuestionFamily.COLORS.contains(c)) colour = c;
-            else if (QuestionFamily.SHAPES.contains(QuestionFamily.singular(p))) shape = p;
-            else other++;
-        }
-        if (other == 0 && colour != null && shape != null) return OptionKind.OBJECT;
-        if (other == 0 && colour != null) return OptionKind.COLOR;
-        if (other == 0 && shape != null) return OptionKind.SHAPE;
-        return OptionKind.WORD;
-    }
-
-    /** "left", "on the right", "Above", "higher" → left, right, above, below; null for anything else. */
-    static String direction(String option) {
-        String s = option == null ? "" : option.toLowerCase(Locale.ROOT).replaceAll("[^a-z ]", " ")
-                .replaceAll("\\b(a|an|the|on|to|it|is|at|of|side|hand|in|of)\\b", " ").strip().replaceAll("\\s+", " ");
-        return switch (s) {
-            case "left", "leftward", "leftwards" -> "left";
-            case "right", "rightward", "rightwards" -> "right";
-            case "above", "over", "higher", "up", "top", "upper", "higher up" -> "above";
-            case "below", "under", "beneath", "underneath", "lower", "down", "bottom", "lower down" -> "below";
-            default -> null;
-        };
-    }
     // ---------------------------------------------------------------- families
 
     /** Small, tiny or fine print prefers the smallest text; a label or jar the label; anything else the sign. */
@@ -228,7 +184,7 @@ final class QuestionReader {
             Mention subject = named.get(0), reference = named.get(1);
             if (subject.reference() && !reference.reference()) { Mention t = subject; subject = reference; reference = t; }
             boolean h = kind == OptionKind.DIRECTION
-                    ? options.stream().map(QuestionReader::direction).anyMatch(d -> "left".equals(d) || "right".equals(d))
+                    ? options.stream().map(OptionKind::direction).anyMatch(d -> "left".equals(d) || "right".equals(d))
                     : horizontal && !vertical || count(words, LEFT) + count(words, RIGHT) >= count(words, UP) + count(words, DOWN);
             return new QuestionFamily.Spatial(h ? Relation.LEFT_OR_RIGHT : Relation.ABOVE_OR_BELOW, subject.obj(), reference.obj());
         }

@@ -123,12 +123,12 @@ final class ReplyWriter {
         return List.of(Piece.chosen(prefix, d, a.chosen()));
     }
 
-    static List<Piece> critique(ParsedPrompt p, List<ClaimChecker.Assessment> assessments) {
+    static List<Piece> critique(ParsedPrompt p, List<Assessment> assessments) {
         List<Piece> out = new ArrayList<>();
         if (p.format() == ParsedPrompt.OutputFormat.JSON) {
             out.add(Piece.plain("{\"assessments\": ["));
             boolean first = true;
-            for (ClaimChecker.Assessment a : assessments) {
+            for (Assessment a : assessments) {
                 out.add(Piece.plain((first ? "" : ", ") + "{\"claim\": " + a.claim() + ", \"assessment\": \""));
                 first = false;
                 out.add(Piece.best("", a.verdict().renamed(a.verdict().values().stream().map(v -> v.toLowerCase(Locale.ROOT)).toList())));
@@ -143,7 +143,7 @@ final class ReplyWriter {
             return out;
         }
         boolean first = true;
-        for (ClaimChecker.Assessment a : assessments) {
+        for (Assessment a : assessments) {
             out.add(Piece.plain((first ? "" : "\n") + "CLAIM " + a.claim() + ":"));
             first = false;
             out.add(Piece.best(" ", a.verdict()));

@@ -1,7 +1,7 @@
 package dev.gamagent.local;
 
 import dev.gamagent.local.ocr.TextLine;
-import dev.gamagent.local.vision.ClassicalSceneAnalyzer;
+import dev.gamagent.local.vision.MedianFilter;
 import dev.gamagent.local.vision.Scene;
 import dev.gamagent.local.vision.Surfaces;
 
@@ -76,7 +76,7 @@ public final class Sight {
         this.text = text;
         this.v4 = look != null ? look.v4 : new Lazy<>(() -> nonNull(engines.read(Reader.V4, image)));
         this.v3 = look != null ? look.v3 : new Lazy<>(() -> nonNull(engines.read(Reader.V3, image)));
-        this.denoised = look != null ? look.denoised : new Lazy<>(() -> ClassicalSceneAnalyzer.median(image));
+        this.denoised = look != null ? look.denoised : new Lazy<>(() -> MedianFilter.median(image));
         this.classical = look != null ? look.classical : new Lazy<>(() -> engines.analyze(Segmentation.CLASSICAL, 0, image, denoised.get()));
         this.cores = look != null ? look.cores : new Lazy<>(() -> engines.analyze(Segmentation.CORES, 0, image, denoised.get()));
         this.surfaces = look != null ? look.surfaces : new Lazy<>(() -> new Surfaces(image, denoised.get()));

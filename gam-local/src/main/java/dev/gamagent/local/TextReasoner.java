@@ -9,8 +9,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
-import static dev.gamagent.local.FamilyReasoner.argmax;
-import static dev.gamagent.local.FamilyReasoner.lowInformation;
+import static dev.gamagent.local.Judgement.lowInformation;
+import static dev.gamagent.local.Scores.argmax;
 
 /**
  * Answers what a sign, label or small print reads: the OCR line the question is about (the largest or smallest text,

@@ -1,7 +1,6 @@
 package dev.gamagent.local;
 
 import dev.gamagent.local.QuestionFamily.Obj;
-import dev.gamagent.local.QuestionReader.OptionKind;
 import dev.gamagent.local.QuestionWords.Word;
 
 import java.util.List;

@@ -39,7 +39,7 @@ final class VideoReasoner {
 
     static Judgement judge(QuestionFamily.Video q, List<Perception> frames, List<String> candidates) {
         if (frames.size() < 2) {
-            return FamilyReasoner.lowInformation(q, candidates, false, "a question about time needs two frames or more; "
+            return Judgement.lowInformation(q, candidates, false, "a question about time needs two frames or more; "
                     + frames.size() + " image was given", Region.FULL);
         }
         return switch (q.kind()) {
@@ -63,7 +63,7 @@ final class VideoReasoner {
             if (objs.isEmpty()) continue;
             double[] m = objs.stream().mapToDouble(o -> ObjectMatch.match(o, obj)).toArray();
             double[] w = ObjectMatch.exactlyOne(m);
-            int best = FamilyReasoner.argmax(w);
+            int best = Scores.argmax(w);
             double presence = m[best];
             // Relative, not absolute: a black shape whose colour reads mostly grey is still the best match there is.
             if (presence < 1e-6) continue;
@@ -75,7 +75,7 @@ final class VideoReasoner {
             lastBox = o.box();
         }
         if (pts.size() < 2) {
-            return FamilyReasoner.lowInformation(q, candidates, false, "the " + obj + " was not found in two frames", Region.FULL);
+            return Judgement.lowInformation(q, candidates, false, "the " + obj + " was not found in two frames", Region.FULL);
         }
         double[] fx = fit(pts, 1), fy = fit(pts, 2);
         // Displacement over the clip (first to last frame) and the spread of the readings about the path.
@@ -87,20 +87,20 @@ final class VideoReasoner {
         // Direction scores: the displacement along each direction (in frame widths) against the spread.
         double[] score = new double[candidates.size()];
         for (int i = 0; i < score.length; i++) {
-            String d = QuestionFamily.direction(candidates.get(i));
+            String d = OptionKind.direction(candidates.get(i));
             double along = d == null ? Double.NaN : switch (d) {
                 case "left" -> -dx;
                 case "right" -> dx;
                 case "above" -> -dy * aspect;
                 default -> dy * aspect;
             };
-            score[i] = Double.isNaN(along) ? 0 : FamilyReasoner.phi(along / sigma - 2) + 1e-9;
+            score[i] = Double.isNaN(along) ? 0 : Scores.phi(along / sigma - 2) + 1e-9;
         }
         Distribution answer = candidates.isEmpty() ? Distribution.uniform(List.of("left", "right", "up", "down"))
-                : FamilyReasoner.over(candidates, c -> score[candidates.indexOf(c)]);
+                : Scores.over(candidates, c -> score[candidates.indexOf(c)]);
         if (candidates.isEmpty()) {
-            double[] s4 = {FamilyReasoner.phi(-dx / sigma - 2), FamilyReasoner.phi(dx / sigma - 2),
-                    FamilyReasoner.phi(-dy * aspect / sigma - 2), FamilyReasoner.phi(dy * aspect / sigma - 2)};
+            double[] s4 = {Scores.phi(-dx / sigma - 2), Scores.phi(dx / sigma - 2),
+                    Scores.phi(-dy * aspect / sigma - 2), Scores.phi(dy * aspect / sigma - 2)};
             answer = Distribution.of(List.of("left", "right", "up", "down"), s4).smoothed(Distribution.FLOOR);
         }
         Perception last = frames.get(lastSeen);
@@ -177,7 +177,7 @@ final class VideoReasoner {
         if (spots.isEmpty()) {
             // Never lit in any frame: a lamp that never turns on blinks 0 times, if there is one at all.
             Distribution counts = Distribution.of(List.of("0", "1"), new double[]{0.7, 0.3});
-            Distribution answer = candidates.isEmpty() ? counts : FamilyReasoner.over(candidates, c -> {
+            Distribution answer = candidates.isEmpty() ? counts : Scores.over(candidates, c -> {
                 Integer k = NumberText.parseCount(c);
                 return k == null ? 0 : counts.p(Integer.toString(k));
             });
@@ -209,7 +209,7 @@ final class VideoReasoner {
         List<String> values = new ArrayList<>();
         for (int k = 0; k < mix.length; k++) values.add(Integer.toString(k));
         Distribution counts = Distribution.of(values, mix);
-        Distribution answer = candidates.isEmpty() ? counts : FamilyReasoner.over(candidates, c -> {
+        Distribution answer = candidates.isEmpty() ? counts : Scores.over(candidates, c -> {
             Integer k = NumberText.parseCount(c);
             return k == null ? 0 : counts.p(Integer.toString(k));
         });
@@ -270,7 +270,7 @@ final class VideoReasoner {
         boolean first = q.kind() == VideoKind.FIRST;
         int n = frames.size();
         if (candidates.isEmpty()) {
-            return FamilyReasoner.lowInformation(q, candidates, false, "an open question about order names no objects to compare", Region.FULL);
+            return Judgement.lowInformation(q, candidates, false, "an open question about order names no objects to compare", Region.FULL);
         }
         int m = candidates.size();
         double[][] when = new double[m][]; // P(option i appears at frame t), t = 0..n (n: never)
@@ -316,7 +316,7 @@ final class VideoReasoner {
             }
             score[i] = s;
         }
-        Distribution answer = FamilyReasoner.over(candidates, c -> score[candidates.indexOf(c)]);
+        Distribution answer = Scores.over(candidates, c -> score[candidates.indexOf(c)]);
         int b = answer.bestIndex();
         StringBuilder ev = new StringBuilder();
         for (int i = 0; i < m; i++) {

@@ -5,6 +5,7 @@ import dev.gamagent.bench.BenchmarkGenerator;
 import dev.gamagent.bench.Family;
 import dev.gamagent.image.Picture;
 import dev.gamagent.local.ocr.PpOcrEngine;
+import dev.gamagent.local.ocr.PpOcrOptions;
 import dev.gamagent.local.ocr.TextLine;
 import dev.gamagent.local.vision.ClassicalSceneAnalyzer;
 import dev.gamagent.local.vision.Scene;
@@ -28,10 +29,10 @@ public final class ChartProbe {
         Map<String, int[]> acc = new TreeMap<>();
         FamilyReasoner r = new FamilyReasoner();
         var vision = new ClassicalSceneAnalyzer();
-        try (PpOcrEngine v4 = PpOcrEngine.create(); PpOcrEngine v3 = PpOcrEngine.create(PpOcrEngine.Options.defaults()
+        try (PpOcrEngine v4 = PpOcrEngine.create(); PpOcrEngine v3 = PpOcrEngine.create(PpOcrOptions.defaults()
                 .withModels("/models/ch_PP-OCRv3_det_infer.onnx", "/models/ch_PP-OCRv3_rec_infer.onnx"))) {
             for (BenchItem it : items) {
-                QuestionFamily f = QuestionFamily.recognize(it.question());
+                QuestionFamily f = QuestionReader.recognize(it.question());
                 List<String> cands = new ArrayList<>(it.options().values());
                 int gt = new ArrayList<>(it.options().keySet()).indexOf(it.answer());
                 int w = it.image().getWidth(), h = it.image().getHeight();

@@ -33,7 +33,7 @@ public final class InstrumentProbe {
         Map<String, int[]> acc = new TreeMap<>();
         Map<String, double[]> conf = new TreeMap<>();
         for (BenchItem it : items) {
-            QuestionFamily f = QuestionFamily.recognize(it.question());
+            QuestionFamily f = QuestionReader.recognize(it.question());
             List<String> cands = new ArrayList<>(it.options().values());
             int gt = new ArrayList<>(it.options().keySet()).indexOf(it.answer());
             Perception a = new Perception(it.image().getWidth(), it.image().getHeight(), classical.analyze(it.image()), List.of());

@@ -347,13 +347,13 @@ class LocalBackendTest {
         var chart = new dev.gamagent.local.vision.Scene.Chart(bars, new java.awt.Rectangle(60, 40, 320, 220), 260);
         Perception p = new Perception(400, 300, new dev.gamagent.local.vision.Scene(400, 300, List.of(), chart), lines);
         FamilyReasoner r = new FamilyReasoner();
-        assertThat(r.combine(QuestionFamily.recognize("Which bar is the tallest?"), List.of(p), List.of("ab", "cd", "ef")).answer().best()).isEqualTo("cd");
-        assertThat(r.combine(QuestionFamily.recognize("Which bar is the shortest?"), List.of(p), List.of("ab", "cd", "ef")).answer().best()).isEqualTo("ef");
-        Judgement value = r.combine(QuestionFamily.recognize("What is the value of the bar labeled ab?"), List.of(p), List.of("10", "20", "30"));
+        assertThat(r.combine(QuestionReader.recognize("Which bar is the tallest?"), List.of(p), List.of("ab", "cd", "ef")).answer().best()).isEqualTo("cd");
+        assertThat(r.combine(QuestionReader.recognize("Which bar is the shortest?"), List.of(p), List.of("ab", "cd", "ef")).answer().best()).isEqualTo("ef");
+        Judgement value = r.combine(QuestionReader.recognize("What is the value of the bar labeled ab?"), List.of(p), List.of("10", "20", "30"));
         assertThat(value.answer().best()).isEqualTo("20");
         assertThat(value.answer().bestProbability()).isGreaterThan(0.9);
-        assertThat(r.combine(QuestionFamily.recognize("Which is larger, ef or ab?"), List.of(p), List.of("ef", "ab")).answer().best()).isEqualTo("ab");
-        assertThat(r.combine(QuestionFamily.recognize("What is the value of the bar labeled cd?"), List.of(p), List.of()).answer().best()).isEqualTo("30");
+        assertThat(r.combine(QuestionReader.recognize("Which is larger, ef or ab?"), List.of(p), List.of("ef", "ab")).answer().best()).isEqualTo("ab");
+        assertThat(r.combine(QuestionReader.recognize("What is the value of the bar labeled cd?"), List.of(p), List.of()).answer().best()).isEqualTo("30");
     }
 
     @Test
@@ -371,7 +371,7 @@ class LocalBackendTest {
         Perception p = new LocalPerception(new LayoutOcr(), vision, 4).perceive(scene());
         for (String q : List.of("What color is the triangle?", "How many objects are there in the image?", "What shape is the red object?",
                 "Which object is above the blue circle?", "Is the red triangle above or below the green square?", "Why?")) {
-            Judgement j = r.combine(QuestionFamily.recognize(q), List.of(p), List.of("red", "3", "triangle", "green square", "above"));
+            Judgement j = r.combine(QuestionReader.recognize(q), List.of(p), List.of("red", "3", "triangle", "green square", "above"));
             double sum = 0;
             for (double x : j.answer().probabilities()) { assertThat(x).isBetween(0.0, 1.0); sum += x; }
             assertThat(sum).as(q).isCloseTo(1.0, within(1e-9));
@@ -384,7 +384,7 @@ class LocalBackendTest {
     void anOpenQuestionThisModelCannotReadGetsAnUncertainCannotDetermineNeverAConfidentOne() {
         Choice c = backend().chat(ask("Why is the triangle sad?" + SHORT, scene())).first();
         assertThat(c.text()).isEqualTo("cannot determine");
-        assertThat(Math.exp(c.logprobs().get(0).logprob())).isCloseTo(1.0 / FamilyReasoner.OPEN_ALTERNATIVES, within(1e-9));
+        assertThat(Math.exp(c.logprobs().get(0).logprob())).isCloseTo(1.0 / Judgement.OPEN_ALTERNATIVES, within(1e-9));
         assertThat(dev.gamagent.uncertainty.UncertaintyEstimator.defaults().estimate(c).value()).isGreaterThan(0.9);
     }
 

@@ -52,7 +52,7 @@ class PanelTest {
         assertThat(defaults).containsExactly(Expertise.SCENE, Expertise.TEXT, Expertise.RELATIONS);
         for (String q : List.of("What word is written on the sign?", "How many circles are there in the image?", "What color is the square?",
                 "What shape is the red object?", "Which object is left of the red circle?", "Which bar is the tallest?")) {
-            QuestionFamily f = QuestionFamily.recognize(q);
+            QuestionFamily f = QuestionReader.recognize(q);
             assertThat(defaults.stream().filter(e -> e.examines(f)).count()).as(q).isGreaterThanOrEqualTo(2);
         }
         assertThat(Expertise.of("voter")).isEqualTo(Expertise.GENERAL);

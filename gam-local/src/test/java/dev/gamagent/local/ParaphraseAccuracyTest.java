@@ -38,13 +38,13 @@ class ParaphraseAccuracyTest {
         List<String> wrong = new ArrayList<>();
         int checked = 0;
         for (BenchItem it : items) {
-            QuestionFamily want = QuestionFamily.recognize(it.question(), new ArrayList<>(it.options().values()));
+            QuestionFamily want = QuestionReader.recognize(it.question(), new ArrayList<>(it.options().values()));
             Rephrasings.Asked asked = Rephrasings.asked(it.question());
             Random rng = new Random(it.index());
             for (Rephrasings.Phrasing p : SET.of(asked)) {
                 KeyedItem q = Rephrasings.rewriteOptions(KeyedItem.of(it), asked.family(), rng);
                 String text = Rephrasings.fill(p.text(), asked.values());
-                QuestionReader.Reading got = QuestionFamily.read(text, new ArrayList<>(q.options().values()));
+                QuestionReader.Reading got = QuestionReader.read(text, new ArrayList<>(q.options().values()));
                 checked++;
                 // Chart labels keep the case the options gave them; the local model compares them case-blind.
                 if (!want.toString().equalsIgnoreCase(got.family().toString()) || got.clarity() < 1) {

@@ -82,14 +82,14 @@ public final class PhrasingAccuracy {
             List<String> misses = new ArrayList<>();
             for (BenchItem it : items) {
                 KeyedItem q = rephrased(set, seed).apply(it);
-                QuestionFamily want = QuestionFamily.recognize(it.question(), new ArrayList<>(it.options().values()));
-                QuestionFamily got = QuestionFamily.recognize(q.text(), new ArrayList<>(q.options().values()));
+                QuestionFamily want = QuestionReader.recognize(it.question(), new ArrayList<>(it.options().values()));
+                QuestionFamily got = QuestionReader.recognize(q.text(), new ArrayList<>(q.options().values()));
                 if (!String.valueOf(want).equalsIgnoreCase(String.valueOf(got))) misses.add(q.text() + " " + q.options().values() + " -> " + got + " (want " + want + ")");
             }
             java.util.Set<String> unread = new java.util.TreeSet<>();
             for (BenchItem it : items) {
                 KeyedItem q = rephrased(set, seed).apply(it);
-                unread.addAll(QuestionFamily.read(q.text(), new ArrayList<>(q.options().values())).unread());
+                unread.addAll(QuestionReader.read(q.text(), new ArrayList<>(q.options().values())).unread());
             }
             System.out.println("words not read: " + unread);
             System.out.println("read differently from the generator's question: " + misses.size());

@@ -7,7 +7,7 @@ import dev.gamagent.local.QuestionFamily.Relation;
 import dev.gamagent.local.QuestionFamily.Spatial;
 import org.junit.jupiter.api.Test;
 
-import static dev.gamagent.local.QuestionFamily.recognize;
+import static dev.gamagent.local.QuestionReader.recognize;
 import static org.assertj.core.api.Assertions.assertThat;
 
 class QuestionFamilyTest {

@@ -11,7 +11,6 @@ import dev.gamagent.local.QuestionFamily.Shape;
 import dev.gamagent.local.QuestionFamily.Spatial;
 import dev.gamagent.local.QuestionFamily.Text;
 import dev.gamagent.local.QuestionFamily.TextKind;
-import dev.gamagent.local.QuestionReader.OptionKind;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -20,7 +19,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /** The question parser on phrasings other than the generator's templates, with options in any order and case. */
 class QuestionReaderTest {
-    private static QuestionFamily read(String q, String... options) { return QuestionFamily.recognize(q, List.of(options)); }
+    private static QuestionFamily read(String q, String... options) { return QuestionReader.recognize(q, List.of(options)); }
 
     @Test
     void colourQuestionsAreReadWhateverTheWordForColour() {
@@ -101,15 +100,15 @@ class QuestionReaderTest {
 
     @Test
     void optionsAreClassifiedWhateverTheirCaseAndArticles() {
-        assertThat(QuestionReader.kindOf(List.of("Red", "BLUE", "green"))).isEqualTo(OptionKind.COLOR);
-        assertThat(QuestionReader.kindOf(List.of("a circle", "The Star"))).isEqualTo(OptionKind.SHAPE);
-        assertThat(QuestionReader.kindOf(List.of("the red circle", "A PURPLE SQUARE"))).isEqualTo(OptionKind.OBJECT);
-        assertThat(QuestionReader.kindOf(List.of("Left", "on the right"))).isEqualTo(OptionKind.DIRECTION);
-        assertThat(QuestionReader.kindOf(List.of("3", "four", "One"))).isEqualTo(OptionKind.NUMBER);
-        assertThat(QuestionReader.kindOf(List.of("market", "marker"))).isEqualTo(OptionKind.WORD);
-        assertThat(QuestionFamily.direction("To the LEFT of")).isEqualTo("left");
-        assertThat(QuestionFamily.direction("higher")).isEqualTo("above");
-        assertThat(QuestionFamily.direction("bluer")).isNull();
+        assertThat(OptionKind.of(List.of("Red", "BLUE", "green"))).isEqualTo(OptionKind.COLOR);
+        assertThat(OptionKind.of(List.of("a circle", "The Star"))).isEqualTo(OptionKind.SHAPE);
+        assertThat(OptionKind.of(List.of("the red circle", "A PURPLE SQUARE"))).isEqualTo(OptionKind.OBJECT);
+        assertThat(OptionKind.of(List.of("Left", "on the right"))).isEqualTo(OptionKind.DIRECTION);
+        assertThat(OptionKind.of(List.of("3", "four", "One"))).isEqualTo(OptionKind.NUMBER);
+        assertThat(OptionKind.of(List.of("market", "marker"))).isEqualTo(OptionKind.WORD);
+        assertThat(OptionKind.direction("To the LEFT of")).isEqualTo("left");
+        assertThat(OptionKind.direction("higher")).isEqualTo("above");
+        assertThat(OptionKind.direction("bluer")).isNull();
     }
 
     @Test
@@ -127,9 +126,9 @@ class QuestionReaderTest {
 
     @Test
     void wordsThatAreNotReadLowerTheClarityOfTheReading() {
-        QuestionReader.Reading clear = QuestionFamily.read("What colour is the triangle?", List.of("red", "blue"));
+        QuestionReader.Reading clear = QuestionReader.read("What colour is the triangle?", List.of("red", "blue"));
         assertThat(clear.clarity()).isEqualTo(1.0);
-        QuestionReader.Reading fuzzy = QuestionFamily.read("What colour is the triangle, roughly speaking, in daylight?", List.of("red", "blue"));
+        QuestionReader.Reading fuzzy = QuestionReader.read("What colour is the triangle, roughly speaking, in daylight?", List.of("red", "blue"));
         assertThat(fuzzy.family()).isEqualTo(new Color("triangle"));
         assertThat(fuzzy.unread()).containsExactly("speaking", "daylight");
         assertThat(fuzzy.clarity()).isEqualTo(0.25);

@@ -6,6 +6,7 @@ import dev.gamagent.image.Picture;
 import dev.gamagent.image.Region;
 import dev.gamagent.local.ocr.OcrEngine;
 import dev.gamagent.local.ocr.PpOcrEngine;
+import dev.gamagent.local.ocr.PpOcrOptions;
 import dev.gamagent.local.ocr.TextLine;
 import dev.gamagent.local.vision.ClassicalSceneAnalyzer;
 import dev.gamagent.local.vision.CoreSegmenter;
@@ -62,7 +63,7 @@ class SentPixelsTest {
 
     @BeforeAll
     static void open() {
-        PpOcrEngine.Options v4 = PpOcrEngine.Options.defaults().withCacheSize(0);
+        PpOcrOptions v4 = PpOcrOptions.defaults().withCacheSize(0);
         LocalPerception perception = new LocalPerception(new RecordingOcr(PpOcrEngine.create(v4)),
                 () -> new RecordingOcr(PpOcrEngine.create(v4.withModels(PpOcrEngine.V3_DET, PpOcrEngine.V3_REC))),
                 new RecordingAnalyzer(new ClassicalSceneAnalyzer()), new RecordingAnalyzer(new CoreSegmenter()), 64);
@@ -92,7 +93,7 @@ class SentPixelsTest {
         List<int[]> out = new ArrayList<>();
         for (Picture p : sent) {
             for (double s : Calibration.SCALES) {
-                Picture q = s == 1.0 ? p : p.scaled(s, LocalBackend.MAX_IMAGE_PIXELS);
+                Picture q = s == 1.0 ? p : p.scaled(s, LocalPerception.MAX_IMAGE_PIXELS);
                 out.add(new int[]{q.width(), q.height()});
             }
         }
@@ -142,7 +143,7 @@ class SentPixelsTest {
     void aZoomedCropTheControllerSentIsReadAsSent() {
         Picture sign = sign(3);
         Picture crop = sign.crop(new Region(0.35, 0.16, 0.61, 0.29).expand(0.15));
-        Picture zoom = crop.scaled(3.0, LocalBackend.MAX_IMAGE_PIXELS);
+        Picture zoom = crop.scaled(3.0, LocalPerception.MAX_IMAGE_PIXELS);
         List<Picture> sent = List.of(sign, zoom);
         String prompt = PanelTest.tagged("fact checker", "critique", SIGN)
                 .replace("</question>", "</question>\nZoomed crops: image 2 = zoom on CLAIM 2.") + CLAIMS;

@@ -131,10 +131,10 @@ class TestbedBehaviourTest {
         long ocr = b.perception().ocrPasses(), scenes = b.perception().sceneAnalyses();
         // text is read once per reader; objects once per scale, segmentation and threshold level
         assertThat(ocr).isEqualTo(2);
-        assertThat(scenes).isLessThanOrEqualTo(Calibration.SCALES.length * 2 * 3);
+        assertThat(scenes).isLessThanOrEqualTo(Calibration.SCALES.size() * 2 * 3);
         b.chat(ask("<role>voter</role>\n" + SIGN + LETTER).withSampling(1.0, 16, 30, 4L));
         assertThat(b.perception().ocrPasses()).isEqualTo(ocr);
-        assertThat(b.perception().sceneAnalyses()).isLessThanOrEqualTo(Calibration.SCALES.length * 2 * 3);
+        assertThat(b.perception().sceneAnalyses()).isLessThanOrEqualTo(Calibration.SCALES.size() * 2 * 3);
     }
 
     @Test

@@ -94,14 +94,14 @@ public final class TestbedRates {
         }
     }
 
-    private static String range(double[] c) { return String.format(Locale.ROOT, "%.2f–%.2f", c[0], c[1]); }
+    private static String range(Calibration.Range c) { return String.format(Locale.ROOT, "%.2f–%.2f", c.low(), c.high()); }
 
-    private static String cell(Rate r, double[] cited) {
+    private static String cell(Rate r, Calibration.Range cited) {
         if (r.cases() == 0) return "— (0 cases)";
         double[] ci = r.interval();
         String s = String.format(Locale.ROOT, "%.3f (%d/%d; %.3f–%.3f)", r.value(), r.events(), r.cases(), ci[0], ci[1]);
         if (cited == null) return s;
-        return s + (r.value() >= cited[0] && r.value() <= cited[1] ? " inside" : " **outside**");
+        return s + (cited.contains(r.value()) ? " inside" : " **outside**");
     }
 
     static Rates read(List<Path> files, String debateMethod) throws IOException {
@@ -189,11 +189,11 @@ public final class TestbedRates {
         line(out, r.debateMethod() + ": all peers agreed with it, changed anyway (round 0 to 1)", r.changedWhenAgreed(), null);
     }
 
-    private static void line(PrintStream out, String name, Rate r, double[] cited) {
+    private static void line(PrintStream out, String name, Rate r, Calibration.Range cited) {
         double[] ci = r.interval();
-        String verdict = cited == null || r.cases() == 0 ? "" : r.value() >= cited[0] && r.value() <= cited[1] ? "inside" : "OUTSIDE";
+        String verdict = cited == null || r.cases() == 0 ? "" : cited.contains(r.value()) ? "inside" : "OUTSIDE";
         out.printf(Locale.ROOT, "%-58s %7s %4d/%-4d %15s %11s %s%n", name, r.cases() == 0 ? "-" : String.format(Locale.ROOT, "%.3f", r.value()),
                 r.events(), r.cases(), r.cases() == 0 ? "-" : String.format(Locale.ROOT, "%.3f-%.3f", ci[0], ci[1]),
-                cited == null ? "" : String.format(Locale.ROOT, "%.2f-%.2f", cited[0], cited[1]), verdict);
+                cited == null ? "" : String.format(Locale.ROOT, "%.2f-%.2f", cited.low(), cited.high()), verdict);
     }
 }

@@ -5,6 +5,7 @@ import dev.gamagent.bench.BenchmarkGenerator;
 import dev.gamagent.bench.Family;
 import dev.gamagent.image.Picture;
 import dev.gamagent.local.ocr.PpOcrEngine;
+import dev.gamagent.local.ocr.PpOcrOptions;
 import dev.gamagent.local.ocr.TextLine;
 import dev.gamagent.local.vision.Surfaces;
 
@@ -24,10 +25,10 @@ public final class TextProbe {
         double hard = Double.parseDouble(args[2]);
         List<BenchItem> items = new BenchmarkGenerator(seed, hard).generate(n, List.of(Family.TEXT));
         Map<String, int[]> acc = new TreeMap<>();
-        try (PpOcrEngine v4 = PpOcrEngine.create(); PpOcrEngine v3 = PpOcrEngine.create(PpOcrEngine.Options.defaults()
+        try (PpOcrEngine v4 = PpOcrEngine.create(); PpOcrEngine v3 = PpOcrEngine.create(PpOcrOptions.defaults()
                 .withModels("/models/ch_PP-OCRv3_det_infer.onnx", "/models/ch_PP-OCRv3_rec_infer.onnx"))) {
             for (BenchItem it : items) {
-                QuestionFamily.Text f = (QuestionFamily.Text) QuestionFamily.recognize(it.question());
+                QuestionFamily.Text f = (QuestionFamily.Text) QuestionReader.recognize(it.question());
                 List<String> cands = new ArrayList<>(it.options().values());
                 int gt = new ArrayList<>(it.options().keySet()).indexOf(it.answer());
                 Surfaces surf = new Surfaces(it.image());

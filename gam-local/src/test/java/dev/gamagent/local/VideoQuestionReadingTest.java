@@ -37,7 +37,7 @@ class VideoQuestionReadingTest {
         for (VideoPhrasings.Kind kind : VideoPhrasings.Kind.values()) {
             for (String template : VideoPhrasings.of(kind)) {
                 String q = template.replace("{obj}", "orange triangle").replace("{color}", "green");
-                QuestionFamily f = QuestionFamily.recognize(q, options(kind));
+                QuestionFamily f = QuestionReader.recognize(q, options(kind));
                 assertThat(f).as(q).isInstanceOf(QuestionFamily.Video.class);
                 QuestionFamily.Video v = (QuestionFamily.Video) f;
                 assertThat(v.kind()).as(q).isEqualTo(KINDS.get(kind));
@@ -54,12 +54,12 @@ class VideoQuestionReadingTest {
         List<BenchItem> items = BenchmarkGenerator.withMix(4242, 0.5, RenderStyle.Render.VARIED).generate(150, Arrays.asList(Family.values()));
         List<String> misread = new ArrayList<>();
         for (BenchItem it : items) {
-            if (QuestionFamily.recognize(it.question(), new ArrayList<>(it.options().values())) instanceof QuestionFamily.Video) misread.add(it.question());
+            if (QuestionReader.recognize(it.question(), new ArrayList<>(it.options().values())) instanceof QuestionFamily.Video) misread.add(it.question());
         }
         assertThat(misread).isEmpty();
         // A relation between two objects with direction options is no motion; a count of lamps is no blink count.
-        assertThat(QuestionFamily.recognize("Which way does the red circle lie from the blue square?", List.of("left", "right", "up", "down")))
+        assertThat(QuestionReader.recognize("Which way does the red circle lie from the blue square?", List.of("left", "right", "up", "down")))
                 .isNotInstanceOf(QuestionFamily.Video.class);
-        assertThat(QuestionFamily.recognize("How many lamps are there?", List.of("1", "2", "3"))).isNotInstanceOf(QuestionFamily.Video.class);
+        assertThat(QuestionReader.recognize("How many lamps are there?", List.of("1", "2", "3"))).isNotInstanceOf(QuestionFamily.Video.class);
     }
 }

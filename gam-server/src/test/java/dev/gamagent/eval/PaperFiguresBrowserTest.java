@@ -40,12 +40,11 @@ class PaperFiguresBrowserTest {
         RunSummary summary = RunSummary.compute("MMBench_DEV_EN_V11.tsv", List.of("single", "gam", "dream+gam"), false, 4, List.of(),
                 rs, PriceTable.from(Config.defaults()), 0.5, "gam reproduce gam-agent-main --out run");
         Path html = dir.resolve("report.html");
-        HtmlReport.write(html, summary, rs, Map.of());
         ObjectNode pf = (ObjectNode) Json.MAPPER.readTree("{\"recipe\":\"gam-agent-main\",\"column\":\"MMBench_V11_Test\","
                 + "\"paper_model\":\"InternVL3-14B\",\"paper_is_model_run\":false,\"rows\":["
                 + "{\"row\":\"GAM-Agent\",\"method\":\"gam\",\"paper\":\"90.15\"},{\"row\":\"Base model\",\"method\":\"single\",\"paper\":\"83.54\"},"
                 + "{\"row\":\"DMPL\",\"method\":\"dmpl\"}]}");
-        HtmlReport.markPaperFigures(html, pf);
+        HtmlReport.write(html, summary, rs, Map.of(), pf);
         browser = startChromium(chrome, Files.createDirectories(dir.resolve("profile")));
         page = openPage(browser);
         page.call("Page.enable", null);

@@ -132,21 +132,6 @@ public final class SecretScrubber {
 
     public boolean isEmpty() { return secrets.isEmpty(); }
 
-    private static volatile SecretScrubber process = NONE;
-
-    /**
-     * The scrubber of the running command ({@code gam}'s entry point sets it from the command line and the environment),
-     * for outputs written far from it, e.g. {@code gam eval}'s records; {@link #NONE} in a library that set none.
-     */
-    public static SecretScrubber forProcess() { return process; }
-
-    /** Sets {@link #forProcess()}; returns the one it replaces, to be put back when the command ends. */
-    public static SecretScrubber useForProcess(SecretScrubber scrubber) {
-        SecretScrubber before = process;
-        process = scrubber == null ? NONE : scrubber;
-        return before;
-    }
-
     /** How many distinct secrets it knows (never which). */
     public int size() { return secrets.size(); }
 

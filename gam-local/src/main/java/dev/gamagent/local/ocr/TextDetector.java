@@ -18,17 +18,17 @@ import java.util.Map;
  * DB unclip offset d = A·r / L (Sec. 3.4) to recover the full text region the network shrank.
  */
 final class TextDetector {
-    // PaddleOCR's det preprocessing applies ImageNet mean/std to the BGR image it read with OpenCV.
-    private static final float[] MEAN_BGR = {0.485f, 0.456f, 0.406f};
-    private static final float[] STD_BGR = {0.229f, 0.224f, 0.225f};
+    // PaddleOCR's det preprocessing applies ImageNet mean/std to the BGR image it read with OpenCV (each detector its own copy).
+    private final float[] meanBgr = {0.485f, 0.456f, 0.406f};
+    private final float[] stdBgr = {0.229f, 0.224f, 0.225f};
     private static final int MIN_SIZE = 3;
 
     private final OrtEnvironment env;
     private final OrtSession session;
     private final String inputName;
-    private final PpOcrEngine.Options options;
+    private final PpOcrOptions options;
 
-    TextDetector(OrtEnvironment env, OrtSession session, PpOcrEngine.Options options) {
+    TextDetector(OrtEnvironment env, OrtSession session, PpOcrOptions options) {
         this.env = env;
         this.session = session;
         this.inputName = session.getInputNames().iterator().next();
@@ -52,9 +52,9 @@ final class TextDetector {
         for (int i = 0; i < plane; i++) {
             int p = rgb[i];
             float r = ((p >> 16) & 0xff) / 255f, g = ((p >> 8) & 0xff) / 255f, b = (p & 0xff) / 255f;
-            input[i] = (b - MEAN_BGR[0]) / STD_BGR[0];
-            input[plane + i] = (g - MEAN_BGR[1]) / STD_BGR[1];
-            input[2 * plane + i] = (r - MEAN_BGR[2]) / STD_BGR[2];
+            input[i] = (b - meanBgr[0]) / stdBgr[0];
+            input[plane + i] = (g - meanBgr[1]) / stdBgr[1];
+            input[2 * plane + i] = (r - meanBgr[2]) / stdBgr[2];
         }
         float[] prob;
         try (OnnxTensor x = OnnxTensor.createTensor(env, FloatBuffer.wrap(input), new long[]{1, 3, rh, rw});

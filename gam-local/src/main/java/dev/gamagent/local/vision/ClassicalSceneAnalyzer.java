@@ -54,13 +54,13 @@ public final class ClassicalSceneAnalyzer implements SceneAnalyzer {
                 s.minSolidity(), s.maxAspect(), s.colorTemperature(), s.shapeTemperature()));
     }
 
-    @Override public Scene analyze(BufferedImage image) { return analyze(image, median(image)); }
+    @Override public Scene analyze(BufferedImage image) { return analyze(image, MedianFilter.median(image)); }
 
     @Override public Scene analyze(BufferedImage image, int[] denoised) {
         int w = image.getWidth(), h = image.getHeight();
         int[] raw = Pixels.argb(image);
         int[] rgb = denoised;
-        int bg = background(rgb, w, h);
+        int bg = Pixels.background(rgb, w, h);
         Components comps = label(rgb, w, h, bg);
         // Axes are looked for before the median filter: at reduced scale they are one pixel thin.
         Scene.Chart chart = readChart(raw, rgb, w, h, bg, comps);
@@ -149,93 +149,11 @@ public final class ClassicalSceneAnalyzer implements SceneAnalyzer {
         return r.width > chart.plotArea().width / 2 || r.height > chart.plotArea().height / 2;
     }
 
-    /** The dominant colour of the image border (quantised to 5 bits per channel, then averaged within the bin). */
-    static int background(int[] rgb, int w, int h) {
-        int[] hist = new int[1 << 15];
-        long[][] sums = new long[1 << 15][];
-        int best = -1;
-        for (int i = 0; i < 2 * (w + h); i++) {
-            int idx = i < w ? i : i < 2 * w ? (h - 1) * w + (i - w) : i < 2 * w + h ? (i - 2 * w) * w : (i - 2 * w - h) * w + w - 1;
-            int c = rgb[idx];
-            int q = ((c >> 19) & 31) << 10 | ((c >> 11) & 31) << 5 | ((c >> 3) & 31);
-            hist[q]++;
-            if (sums[q] == null) sums[q] = new long[3];
-            sums[q][0] += (c >> 16) & 255;
-            sums[q][1] += (c >> 8) & 255;
-            sums[q][2] += c & 255;
-            if (best < 0 || hist[q] > hist[best]) best = q;
-        }
-        int n = hist[best];
-        return (int) (sums[best][0] / n) << 16 | (int) (sums[best][1] / n) << 8 | (int) (sums[best][2] / n);
-    }
-
-    static int dist2(int a, int b) {
-        int dr = ((a >> 16) & 255) - ((b >> 16) & 255), dg = ((a >> 8) & 255) - ((b >> 8) & 255), db = (a & 255) - (b & 255);
-        return dr * dr + dg * dg + db * db;
-    }
-
     private Components label(int[] rgb, int w, int h, int bg) {
         double fg2 = settings.foreground() * settings.foreground();
         boolean[] fg = new boolean[w * h];
-        for (int i = 0; i < fg.length; i++) fg[i] = dist2(rgb[i], bg) > fg2;
+        for (int i = 0; i < fg.length; i++) fg[i] = Pixels.dist2(rgb[i], bg) > fg2;
         return Components.label(rgb, fg, w, h, (int) Math.round(settings.join() * settings.join()));
-    }
-
-    /** The image's RGB pixels (row-major) after the per-channel 3×3 median. */
-    public static int[] median(BufferedImage image) {
-        int w = image.getWidth(), h = image.getHeight();
-        return median3x3(Pixels.argb(image), w, h);
-    }
-
-    /** The image with the 3×3 median applied: speckle removed before a crop of it is enlarged. */
-    public static BufferedImage denoised(BufferedImage image) {
-        int w = image.getWidth(), h = image.getHeight();
-        BufferedImage out = new BufferedImage(w, h, BufferedImage.TYPE_INT_RGB);
-        out.setRGB(0, 0, w, h, median(image), 0, w);
-        return out;
-    }
-
-    /**
-     * Per-channel 3×3 median (borders copied); removes isolated speckles and one-pixel lines. A pixel whose nine
-     * neighbours are all one colour keeps its value as it was (alpha included); any other gets the medians' RGB.
-     * Each column of three is sorted once, and the median of the nine is the median of the largest low, the
-     * median middle and the smallest high of the three columns (exact; no per-pixel sort, no branches).
-     */
-    static int[] median3x3(int[] src, int w, int h) {
-        int[] out = src.clone();
-        if (w < 3 || h < 3) return out;
-        int[] lo = new int[w], mi = new int[w], hi = new int[w];
-        int[] rgb = new int[w], spread = new int[w];
-        for (int y = 1; y < h - 1; y++) {
-            int up = (y - 1) * w, row = y * w, down = (y + 1) * w;
-            java.util.Arrays.fill(rgb, 0);
-            java.util.Arrays.fill(spread, 0);
-            for (int shift = 16; shift >= 0; shift -= 8) {
-                for (int x = 0; x < w; x++) {
-                    int a = (src[up + x] >> shift) & 255, b = (src[row + x] >> shift) & 255, c = (src[down + x] >> shift) & 255;
-                    int l = Math.min(a, b), m = Math.max(a, b);
-                    hi[x] = Math.max(m, c);
-                    m = Math.min(m, c);
-                    lo[x] = Math.min(l, m);
-                    mi[x] = Math.max(l, m);
-                }
-                for (int x = 1; x < w - 1; x++) {
-                    int l0 = lo[x - 1], l1 = lo[x], l2 = lo[x + 1];
-                    int h0 = hi[x - 1], h1 = hi[x], h2 = hi[x + 1];
-                    int maxLow = Math.max(l0, Math.max(l1, l2));
-                    int minHigh = Math.min(h0, Math.min(h1, h2));
-                    int midMid = median3(mi[x - 1], mi[x], mi[x + 1]);
-                    rgb[x] |= median3(maxLow, midMid, minHigh) << shift;
-                    spread[x] |= Math.max(h0, Math.max(h1, h2)) - Math.min(l0, Math.min(l1, l2));
-                }
-            }
-            for (int x = 1; x < w - 1; x++) if (spread[x] != 0) out[row + x] = rgb[x];
-        }
-        return out;
-    }
-
-    private static int median3(int a, int b, int c) {
-        return Math.max(Math.min(a, b), Math.min(Math.max(a, b), c));
     }
 
     /** Finds a bar chart: a long dark horizontal axis (the baseline) meeting a long dark vertical axis on its left. */
@@ -305,15 +223,15 @@ public final class ClassicalSceneAnalyzer implements SceneAnalyzer {
                 r[k] = (p >> 16) & 255; g[k] = (p >> 8) & 255; b[k] = p & 255;
             }
             int c = median(r, k) << 16 | median(g, k) << 8 | median(b, k);
-            if (dist2(c, bg) <= fg2 || isDarkGray(c)) continue;
+            if (Pixels.dist2(c, bg) <= fg2 || isDarkGray(c)) continue;
             int y = y0, floor = Math.max(0, plot.y - 2);
             while (true) {
                 int next = -1;
                 for (int d = 1; d <= bridge + 1 && y - d >= floor; d++) {
                     int p = rgb[(y - d) * w + x];
-                    if (dist2(p, c) < join2) { next = y - d; break; }
+                    if (Pixels.dist2(p, c) < join2) { next = y - d; break; }
                     // Background ends the bar: only a speck (far from the background) is bridged, never the gap above the top.
-                    if (dist2(p, bg) <= fg2) break;
+                    if (Pixels.dist2(p, bg) <= fg2) break;
                 }
                 if (next < 0) break;
                 y = next;
@@ -326,12 +244,12 @@ public final class ClassicalSceneAnalyzer implements SceneAnalyzer {
         while (i < n) {
             if (top[i] < 0) { i++; continue; }
             int j = i + 1;
-            while (j < n && top[j] >= 0 && Math.abs(top[j] - top[j - 1]) <= 2 && dist2(foot[j], foot[i]) < join2) j++;
+            while (j < n && top[j] >= 0 && Math.abs(top[j] - top[j - 1]) <= 2 && Pixels.dist2(foot[j], foot[i]) < join2) j++;
             int[] last = groups.isEmpty() ? null : groups.get(groups.size() - 1);
             // A group that starts on a blurred edge column can end early; groups compare their middle colours.
             // A fragment no wider than the bridge (a column whose climb a speck cut short) joins its neighbour.
             boolean fragment = last != null && Math.min(j - i, last[1] - last[0]) <= bridge;
-            if (last != null && i - last[1] <= bridge && dist2(foot[(last[0] + last[1]) / 2], foot[(i + j) / 2]) < join2
+            if (last != null && i - last[1] <= bridge && Pixels.dist2(foot[(last[0] + last[1]) / 2], foot[(i + j) / 2]) < join2
                     && (fragment || Math.abs(medianTop(top, last[0], last[1]) - medianTop(top, i, j)) <= 2)) {
                 last[1] = j;
             } else {

@@ -10,8 +10,8 @@ import java.util.Map;
  */
 public final class ColorClassifier {
     public static final List<String> CLASSES = List.of("red", "green", "blue", "yellow", "orange", "purple", "black", "gray");
-    /** Prototype hues in degrees of the chromatic classes (red, green, blue, yellow, orange, purple). */
-    private static final double[] HUES = {0, 130, 225, 51, 30, 278};
+    /** Prototype hues in degrees of the chromatic classes (red, green, blue, yellow, orange, purple); each classifier's own copy. */
+    private final double[] hues = {0, 130, 225, 51, 30, 278};
     private static final double HUE_SCALE = 12;
     private final double temperature;
 
@@ -38,8 +38,8 @@ public final class ColorClassifier {
         double[] d = new double[CLASSES.size()];
         // Chromatic classes: hue distance, plus a penalty when there is too little chroma to have a hue.
         double lowChroma = Math.max(0, 0.2 - chroma) / 0.06;
-        for (int i = 0; i < HUES.length; i++) {
-            double dh = Math.abs(hue - HUES[i]);
+        for (int i = 0; i < hues.length; i++) {
+            double dh = Math.abs(hue - hues[i]);
             dh = Math.min(dh, 360 - dh);
             d[i] = (dh / HUE_SCALE) * (dh / HUE_SCALE) + lowChroma * lowChroma;
         }

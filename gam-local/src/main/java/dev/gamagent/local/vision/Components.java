@@ -32,7 +32,7 @@ final class Components {
     static Components label(int[] rgb, boolean[] fg, int w, int h, int join2) {
         Components c = new Components(w, h, fg);
         // one Join type per caller keeps the flood's call site bimorphic, so the JIT inlines both
-        Join pairwise = (p, q) -> join2 == Integer.MAX_VALUE || ClassicalSceneAnalyzer.dist2(rgb[p], rgb[q]) <= join2;
+        Join pairwise = (p, q) -> join2 == Integer.MAX_VALUE || Pixels.dist2(rgb[p], rgb[q]) <= join2;
         int next = 0;
         for (int seed = 0; seed < fg.length; seed++) {
             if (!fg[seed] || c.labels[seed] != 0) continue;
@@ -55,10 +55,10 @@ final class Components {
         for (int i = 0; i < n; i++) {
             if (!fg[i]) continue;
             int x = i % w, y = i / w, m = 0;
-            if (x > 0) m = Math.max(m, ClassicalSceneAnalyzer.dist2(rgb[i], rgb[i - 1]));
-            if (x < w - 1) m = Math.max(m, ClassicalSceneAnalyzer.dist2(rgb[i], rgb[i + 1]));
-            if (y > 0) m = Math.max(m, ClassicalSceneAnalyzer.dist2(rgb[i], rgb[i - w]));
-            if (y < h - 1) m = Math.max(m, ClassicalSceneAnalyzer.dist2(rgb[i], rgb[i + w]));
+            if (x > 0) m = Math.max(m, Pixels.dist2(rgb[i], rgb[i - 1]));
+            if (x < w - 1) m = Math.max(m, Pixels.dist2(rgb[i], rgb[i + 1]));
+            if (y > 0) m = Math.max(m, Pixels.dist2(rgb[i], rgb[i - w]));
+            if (y < h - 1) m = Math.max(m, Pixels.dist2(rgb[i], rgb[i + w]));
             bucket[i] = Math.min(256, (int) Math.sqrt(m));
             count[bucket[i]]++;
         }

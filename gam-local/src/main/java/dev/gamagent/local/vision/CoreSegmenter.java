@@ -44,16 +44,16 @@ public final class CoreSegmenter implements SceneAnalyzer {
                 s.maxGain(), s.persistence()));
     }
 
-    @Override public Scene analyze(BufferedImage image) { return analyze(image, ClassicalSceneAnalyzer.median(image)); }
+    @Override public Scene analyze(BufferedImage image) { return analyze(image, MedianFilter.median(image)); }
 
     @Override public Scene analyze(BufferedImage image, int[] denoised) {
         int w = image.getWidth(), h = image.getHeight();
         int[] rgb = denoised;
-        int bg = ClassicalSceneAnalyzer.background(rgb, w, h);
+        int bg = Pixels.background(rgb, w, h);
         int[] stretched = stretch(rgb, bg, gain(rgb, bg));
         double fg2 = settings.foreground() * settings.foreground();
         boolean[] fg = new boolean[w * h];
-        for (int i = 0; i < fg.length; i++) fg[i] = ClassicalSceneAnalyzer.dist2(stretched[i], bg) > fg2;
+        for (int i = 0; i < fg.length; i++) fg[i] = Pixels.dist2(stretched[i], bg) > fg2;
         Components comps = Components.grow(stretched, fg, w, h, settings.join());
         Components plain = Components.label(stretched, fg, w, h, Integer.MAX_VALUE);
         boolean[] text = ClassicalSceneAnalyzer.textLike(plain.blobs);
@@ -90,7 +90,7 @@ public final class CoreSegmenter implements SceneAnalyzer {
         int[] hist = new int[443];
         int n = 0;
         for (int c : rgb) {
-            int d = (int) Math.sqrt(ClassicalSceneAnalyzer.dist2(c, bg));
+            int d = (int) Math.sqrt(Pixels.dist2(c, bg));
             if (d > 20) { hist[Math.min(442, d)]++; n++; }
         }
         if (n < 20) return 1;

@@ -12,15 +12,15 @@ import java.util.Map;
  */
 public final class ShapeClassifier {
     public static final List<String> CLASSES = List.of("circle", "square", "triangle", "star", "hexagon");
-    // {solidity, circularity, h3, h4, h5, h6, corners} per class, in CLASSES order.
-    private static final double[][] PROTOTYPES = {
+    // {solidity, circularity, h3, h4, h5, h6, corners} per class, in CLASSES order (each classifier its own copy).
+    private final double[][] prototypes = {
             {0.985, 0.975, 0.005, 0.020, 0.005, 0.004, 9.0},
             {0.963, 0.860, 0.005, 0.140, 0.005, 0.005, 4.0},
             {0.950, 0.700, 0.290, 0.010, 0.010, 0.095, 3.0},
             {0.650, 0.880, 0.010, 0.020, 0.320, 0.010, 5.0},
             {0.975, 0.940, 0.005, 0.012, 0.005, 0.052, 6.0}};
     // Corner counts from a polygon fit are noisy on small digitised shapes: a weak feature.
-    private static final double[] SCALES = {0.05, 0.04, 0.05, 0.035, 0.05, 0.015, 3.0};
+    private final double[] scales = {0.05, 0.04, 0.05, 0.035, 0.05, 0.015, 3.0};
     private final double temperature;
 
     public ShapeClassifier(double temperature) {
@@ -45,7 +45,7 @@ public final class ShapeClassifier {
         for (int k = 0; k < out.length; k++) {
             double d = 0;
             for (int j = 0; j < x.length; j++) {
-                double z = (x[j] - PROTOTYPES[k][j]) / SCALES[j];
+                double z = (x[j] - prototypes[k][j]) / scales[j];
                 d += z * z;
             }
             out[k] = d;

@@ -21,14 +21,14 @@ public final class Surfaces {
     private final int[] rgb;
     private final int background;
 
-    public Surfaces(BufferedImage image) { this(image, ClassicalSceneAnalyzer.median(image)); }
+    public Surfaces(BufferedImage image) { this(image, MedianFilter.median(image)); }
 
     /** @param denoised the image's pixels after the 3×3 median ({@link ClassicalSceneAnalyzer#median}) */
     public Surfaces(BufferedImage image, int[] denoised) {
         this.w = image.getWidth();
         this.h = image.getHeight();
         this.rgb = denoised;
-        this.background = ClassicalSceneAnalyzer.background(rgb, w, h);
+        this.background = Pixels.background(rgb, w, h);
     }
 
     public int width() { return w; }
@@ -52,7 +52,7 @@ public final class Surfaces {
         for (int y = b.y; y < b.y + b.height; y++) {
             for (int x = b.x; x < b.x + b.width; x++) {
                 int p = y * w + x;
-                if (ClassicalSceneAnalyzer.dist2(rgb[p], color) > limit2) continue;
+                if (Pixels.dist2(rgb[p], color) > limit2) continue;
                 seen[p] = true;
                 queue[tail++] = p;
             }
@@ -66,7 +66,7 @@ public final class Surfaces {
             if (x == 0 || y == 0 || x == w - 1 || y == h - 1) { border = true; continue; }
             for (int k = 0; k < 4; k++) {
                 int q = k == 0 ? p - 1 : k == 1 ? p + 1 : k == 2 ? p - w : p + w;
-                if (seen[q] || ClassicalSceneAnalyzer.dist2(rgb[q], color) > limit2) continue;
+                if (seen[q] || Pixels.dist2(rgb[q], color) > limit2) continue;
                 seen[q] = true;
                 queue[tail++] = q;
             }
@@ -74,7 +74,7 @@ public final class Surfaces {
         // Open: the colour runs on to the image border over a large area. A small region that touches the border
         // only through a thin part of the same colour (a sign's pole) is still a surface.
         boolean open = border && tail > OPEN_AREA * w * h;
-        double contrast = Math.sqrt(ClassicalSceneAnalyzer.dist2(color, background));
+        double contrast = Math.sqrt(Pixels.dist2(color, background));
         if (open) return new Surface(false, new Rectangle(0, 0, w, h), color, contrast);
         return new Surface(true, new Rectangle(x0, y0, x1 - x0 + 1, y1 - y0 + 1), color, contrast);
     }

@@ -18,7 +18,7 @@ public final class OcrMeasure {
         int[] sizes = {10, 14, 20, 28, 40, 48};
         double[] scales = {0.5, 1.0, 2.0};
         for (boolean ascii : new boolean[]{true, false}) {
-            PpOcrEngine.Options opts = PpOcrEngine.Options.defaults().withAsciiOnly(ascii);
+            PpOcrOptions opts = PpOcrOptions.defaults().withAsciiOnly(ascii);
             try (PpOcrEngine engine = PpOcrEngine.create(opts)) {
                 engine.read(TextImages.render(java.util.List.of("warm up"), "SansSerif", 20, true, 0, 1).image());
                 System.out.printf(Locale.ROOT, "%nasciiOnly=%s, %d images × 2 lines per cell; exact / ignore-case line accuracy, ms per image%n",

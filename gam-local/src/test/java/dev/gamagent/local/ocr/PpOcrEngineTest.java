@@ -146,7 +146,7 @@ class PpOcrEngineTest {
 
     @Test
     void theOptionalCacheReturnsTheSameResultForTheSamePixels() {
-        try (PpOcrEngine cached = PpOcrEngine.create(PpOcrEngine.Options.defaults().withCacheSize(4))) {
+        try (PpOcrEngine cached = PpOcrEngine.create(PpOcrOptions.defaults().withCacheSize(4))) {
             TextImages.Rendered r = TextImages.render(List.of("Meadow"), "SansSerif", 24, true, 0, 1);
             List<TextLine> first = cached.read(r.image());
             assertThat(cached.read(r.image())).isSameAs(first);

@@ -27,7 +27,7 @@ class MedianFilterTest {
                 int r = rnd.nextInt(levels), g = rnd.nextInt(levels), b = rnd.nextInt(levels);
                 src[i] = (rnd.nextBoolean() ? 0xFF000000 : 0) | r << 16 | g << 8 | b;
             }
-            assertThat(ClassicalSceneAnalyzer.median3x3(src, w, h)).as("%dx%d, %d levels", w, h, levels)
+            assertThat(MedianFilter.median3x3(src, w, h)).as("%dx%d, %d levels", w, h, levels)
                     .isEqualTo(reference(src, w, h));
         }
     }
@@ -39,7 +39,7 @@ class MedianFilterTest {
         java.util.Arrays.fill(src, 0xFFF0F0F0);
         src[5 * w + 7] = 0xFF000000; // a speckle
         for (int x = 0; x < w; x++) src[12 * w + x] = 0xFF202020; // a one-pixel line
-        int[] out = ClassicalSceneAnalyzer.median3x3(src, w, h);
+        int[] out = MedianFilter.median3x3(src, w, h);
         assertThat(out).isEqualTo(reference(src, w, h));
         assertThat(out[5 * w + 7] & 0xFFFFFF).isEqualTo(0xF0F0F0);
         assertThat(out[12 * w + 10] & 0xFFFFFF).isEqualTo(0xF0F0F0);
@@ -56,7 +56,7 @@ class MedianFilterTest {
                 BufferedImage img = it.image();
                 int w = img.getWidth(), h = img.getHeight();
                 int[] src = img.getRGB(0, 0, w, h, null, 0, w);
-                assertThat(ClassicalSceneAnalyzer.median3x3(src, w, h)).as("%s item %d", f, i).isEqualTo(reference(src, w, h));
+                assertThat(MedianFilter.median3x3(src, w, h)).as("%s item %d", f, i).isEqualTo(reference(src, w, h));
             }
         }
     }
