@@ -94,7 +94,7 @@ shot "${url}#trace=$(cat "$work/trace-id")" "$out/serve-trace-viewer.png" 1280 1
 python3 - "$work/demo/summary.json" "$out/screenshots.json" "$question" <<'PY'
 import hashlib, json, sys
 summary, manifest, question = sys.argv[1], sys.argv[2], sys.argv[3]
-sources = ["gam-eval/src/main/java/dev/gamagent/eval/" + f for f in ["HtmlReport.java", "ReportAnswers.java", "ReportTables.java"]] + [
+sources = ["gam-eval/src/main/java/dev/gamagent/eval/report/" + f for f in ["HtmlReport.java", "Html.java", "ReportAnswers.java", "ReportTables.java"]] + [
     m + "/src/main/resources/web/" + f for m, f in [("gam-eval", "report.js"), ("gam-eval", "report.css"), ("gam-web", "viewer.js"),
                                                     ("gam-web", "viewer.css"), ("gam-server", "app.js"), ("gam-server", "index.html"),
                                                     ("gam-server", "style.css")]]

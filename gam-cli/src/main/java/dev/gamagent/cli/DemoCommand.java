@@ -2,20 +2,20 @@ package dev.gamagent.cli;
 
 import dev.gamagent.MethodRegistry;
 import dev.gamagent.backend.Backend;
+import dev.gamagent.backend.BackendSpec;
+import dev.gamagent.backend.internal.NamedBackends;
 import dev.gamagent.bench.RenderStyle;
 import dev.gamagent.bench.VideoGenerator;
 import dev.gamagent.bench.VideoItem;
 import dev.gamagent.bench.VideoPhrasings;
 import dev.gamagent.bench.VideoRows;
-import dev.gamagent.backend.BackendSpec;
 import dev.gamagent.config.Config;
-import dev.gamagent.eval.BenchmarkLoader;
-import dev.gamagent.eval.Dataset;
-import dev.gamagent.eval.Evaluation;
-import dev.gamagent.eval.ProgressBar;
-import dev.gamagent.eval.RunSummary;
 import dev.gamagent.eval.EvalRequest;
-import dev.gamagent.backend.internal.NamedBackends;
+import dev.gamagent.eval.Evaluation;
+import dev.gamagent.eval.load.BenchmarkLoader;
+import dev.gamagent.eval.load.Dataset;
+import dev.gamagent.eval.load.RowFilter;
+import dev.gamagent.eval.report.RunSummary;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -81,9 +81,9 @@ public final class DemoCommand implements Callable<Integer> {
         for (int i = 0; i < Math.min(room, VIDEO_KINDS.size()); i++) items.add(g.generate(first + i, VIDEO_KINDS.get(i)));
         Path file = VideoRows.write(items, out.resolve("demo-videos.jsonl"));
         Dataset videos = BenchmarkLoader.load(file);
-        List<dev.gamagent.eval.EvalQuestion> all = new java.util.ArrayList<>(images.questions());
+        List<dev.gamagent.eval.load.EvalQuestion> all = new java.util.ArrayList<>(images.questions());
         all.addAll(videos.questions());
-        List<dev.gamagent.eval.SkippedRow> skipped = new java.util.ArrayList<>(images.skipped());
+        List<dev.gamagent.eval.load.SkippedRow> skipped = new java.util.ArrayList<>(images.skipped());
         skipped.addAll(videos.skipped());
         return new Dataset(images.name(), all, skipped, images.sha256());
     }
@@ -100,7 +100,7 @@ public final class DemoCommand implements Callable<Integer> {
         java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(Math.max(1, concurrency));
         try {
             List<java.util.concurrent.Future<?>> looks = new java.util.ArrayList<>();
-            for (dev.gamagent.eval.EvalQuestion q : ds.questions()) {
+            for (dev.gamagent.eval.load.EvalQuestion q : ds.questions()) {
                 looks.add(pool.submit(() -> {
                     for (dev.gamagent.image.Picture p : q.question().question().images()) {
                         local.lookAt(p);
@@ -133,7 +133,7 @@ public final class DemoCommand implements Callable<Integer> {
             }
             tsv = new String(in.readAllBytes(), StandardCharsets.UTF_8);
         }
-        Dataset images = BenchmarkLoader.fromTsv("demo.tsv", tsv, null, new BenchmarkLoader.Filter(limit, null));
+        Dataset images = BenchmarkLoader.fromTsv("demo.tsv", tsv, null, new RowFilter(limit, null));
         Dataset ds = resource.equals(RESOURCE) ? withVideos(images) : images;
         List<String> registered = MethodRegistry.listed();
         List<String> methods = METHODS.stream().filter(registered::contains).toList();

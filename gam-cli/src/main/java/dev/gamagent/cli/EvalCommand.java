@@ -4,13 +4,13 @@ import dev.gamagent.backend.Backend;
 import dev.gamagent.backend.BackendSpec;
 import dev.gamagent.backend.internal.NamedBackends;
 import dev.gamagent.config.Config;
-import dev.gamagent.eval.BenchmarkLoader;
 import dev.gamagent.eval.EvalRequest;
 import dev.gamagent.eval.Evaluation;
-import picocli.CommandLine;
+import dev.gamagent.eval.load.RowFilter;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -85,7 +85,7 @@ public final class EvalCommand implements Callable<Integer> {
         load.warnings().forEach(w -> System.err.println("warning: " + w));
         Config config = backendOptions.config();
         EvalRequest req = new EvalRequest(EvalRequest.Data.named(data.toString(), () -> dataOptions.files(config, System.err)),
-                new BenchmarkLoader.Filter(limit, category), frames, circular, grading, methods(methods), out, load.questions(), commandLine(),
+                new RowFilter(limit, category), frames, circular, grading, methods(methods), out, load.questions(), commandLine(),
                 forceNew, config, null, CommandContext.secretsOf(parent), null);
         Evaluation.Result r = evaluate(req, backendOptions, judgeBackend, load.perEndpoint(), backends);
         r.notes().forEach(System.out::println);

@@ -1,25 +1,18 @@
 package dev.gamagent.cli;
 
 import dev.gamagent.eval.FileGrading;
-import dev.gamagent.eval.GradingMode;
-import dev.gamagent.eval.HtmlReport;
-import dev.gamagent.eval.ResultRecord;
-import dev.gamagent.eval.VlmEvalKitGrading;
-import dev.gamagent.util.Json;
+import dev.gamagent.eval.GradedFiles;
+import dev.gamagent.eval.grade.GradingMode;
+import dev.gamagent.eval.grade.VlmEvalKitGrading;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-import java.io.IOException;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.concurrent.Callable;
 
 /** {@code gam grade}: re-grade existing predictions (VLMEvalKit files or our results.jsonl) without calling any model. */
@@ -132,8 +125,7 @@ public final class GradeCommand implements Callable<Integer> {
         o.print(SummaryTable.render(g.summary()));
         o.println("not available from a prediction file: calibration (ECE, AUROC, balanced accuracy need each answer's confidence), "
                 + "tokens, cost, calls, time and debate rounds (need the run itself)");
-        write(dir, g);
-        o.println("wrote " + dir.resolve("verdicts.tsv") + ", " + dir.resolve("acc.csv") + ", " + dir.resolve("summary.json") + ", " + dir.resolve("report.html"));
+        o.println("wrote " + String.join(", ", GradedFiles.write(dir, g).stream().map(Path::toString).toList()));
         o.println();
         return equal;
     }
@@ -157,51 +149,11 @@ public final class GradeCommand implements Callable<Integer> {
         return sb.toString();
     }
 
-    private static void write(Path dir, FileGrading.Graded g) {
-        try {
-            Files.createDirectories(dir);
-            VlmEvalKitGrading.Result r = g.result();
-            StringBuilder sb = new StringBuilder("index\tgroup\trotation\tsplit\tcategory\tl2-category\tanswer\tprediction\tread\trule\thit\tquestion_hit\trecorded_hit\n");
-            Map<String, VlmEvalKitGrading.Question> byIndex = new java.util.HashMap<>();
-            for (var q : r.questions()) byIndex.putIfAbsent(q.index(), q);
-            for (var row : r.rows()) {
-                var q = byIndex.get(row.group());
-                sb.append(String.join("\t", cell(row.index()), cell(row.group()), Integer.toString(row.rotation()), cell(row.split()),
-                        cell(row.category()), cell(row.l2Category()), cell(row.answer()), cell(row.prediction()), cell(row.extracted()),
-                        cell(row.step()), row.hit() ? "1" : "0", q == null ? "" : q.hit() ? "1" : "0",
-                        q == null || q.recordedHit() == null || !row.index().equals(q.index()) ? "" : q.recordedHit().toString())).append('\n');
-            }
-            Files.writeString(dir.resolve("verdicts.tsv"), sb.toString(), StandardCharsets.UTF_8);
-            Files.writeString(dir.resolve("acc.csv"), r.acc().toCsv(), StandardCharsets.UTF_8);
-            g.summary().write(dir.resolve("summary.json"));
-            HtmlReport.write(dir.resolve("report.html"), g.summary());
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write to " + dir + ": " + e.getMessage(), e);
-        }
-    }
-
-    /** A TSV field as pandas writes it: quoted when it holds a tab, newline or quote. */
-    private static String cell(String s) {
-        if (s == null) return "";
-        if (s.indexOf('\t') < 0 && s.indexOf('\n') < 0 && s.indexOf('\r') < 0 && s.indexOf('"') < 0) return s;
-        return '"' + s.replace("\"", "\"\"") + '"';
-    }
-
     private static void printGam(PrintStream o, FileGrading.Regraded g, Path dir) {
         o.printf(Locale.ROOT, "%s: %d records re-graded with %s, %d kept as recorded (errors, judge verdicts, no question in the trace); %d changed outcome%n",
                 g.file(), g.regraded(), g.mode().describe(), g.kept(), g.changed());
         o.println();
         o.print(SummaryTable.render(g.summary()));
-        try {
-            Files.createDirectories(dir);
-            StringBuilder sb = new StringBuilder();
-            for (ResultRecord r : g.records()) sb.append(Json.MAPPER.writeValueAsString(r)).append('\n');
-            Files.writeString(dir.resolve("results.jsonl"), sb.toString(), StandardCharsets.UTF_8);
-            g.summary().write(dir.resolve("summary.json"));
-            HtmlReport.write(dir.resolve("report.html"), g.summary());
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write to " + dir + ": " + e.getMessage(), e);
-        }
-        o.println("wrote " + dir.resolve("results.jsonl") + ", " + dir.resolve("summary.json") + ", " + dir.resolve("report.html"));
+        o.println("wrote " + String.join(", ", GradedFiles.write(dir, g).stream().map(Path::toString).toList()));
     }
 }

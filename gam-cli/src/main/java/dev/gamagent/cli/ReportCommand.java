@@ -1,14 +1,12 @@
 package dev.gamagent.cli;
 
-import dev.gamagent.gam.GamSettings;
-import dev.gamagent.config.Config;
-import dev.gamagent.eval.HtmlReport;
-import dev.gamagent.eval.PriceTable;
-import dev.gamagent.eval.ResultRecord;
-import dev.gamagent.eval.ResultStore;
-import dev.gamagent.eval.RunSummary;
+import dev.gamagent.eval.report.HtmlReport;
+import dev.gamagent.eval.report.ReportRun;
+import dev.gamagent.eval.report.RunSummary;
 import dev.gamagent.eval.stats.IntervalMethod;
 import dev.gamagent.eval.stats.Pairwise;
+import dev.gamagent.eval.store.ResultRecord;
+import dev.gamagent.eval.store.ResultStore;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -37,33 +35,17 @@ public final class ReportCommand implements Callable<Integer> {
             + "of two methods by Newcombe's paired method) or bootstrap (percentile, 2000 paired resamples, fixed seed) (default: ${DEFAULT-VALUE})")
     String interval;
 
-    /** The run's summary.json, or, for a run killed before writing it, a summary computed from its results.db. */
-    static RunSummary summaryOf(Path d) {
-        Path f = d.resolve("summary.json");
-        if (Files.isRegularFile(f)) return RunSummary.read(f);
-        if (!Files.isRegularFile(d.resolve("results.db"))) {
-            throw new IllegalArgumentException(d + " holds neither summary.json nor results.db; run `gam eval ... --out " + d + "` first");
-        }
-        List<ResultRecord> records = ResultStore.read(d);
-        List<String> methods = records.stream().map(ResultRecord::method).distinct().toList();
-        boolean circular = records.stream().anyMatch(r -> r.rotation() > 0);
-        int questions = (int) records.stream().map(ResultRecord::group).distinct().count();
-        Config c = Config.defaults();
-        return RunSummary.compute(d.toString(), methods, circular, questions, List.of(), records, PriceTable.from(c),
-                GamSettings.stopping(c).thetaU(), null);
-    }
-
     @Override public Integer call() throws Exception {
         IntervalMethod method = IntervalMethod.of(interval);
         Map<String, RunSummary> runs = new LinkedHashMap<>();
-        List<HtmlReport.Run> pages = new ArrayList<>();
+        List<ReportRun> pages = new ArrayList<>();
         // every run's methods as series "run / method", each with its graded items (question or circular group → right)
         Map<String, Map<String, Boolean>> items = new LinkedHashMap<>();
         List<String> withoutRecords = new ArrayList<>();
         for (Path d : dirs) {
             String name = d.getFileName() == null ? d.toString() : d.getFileName().toString();
             if (runs.containsKey(name)) name = d.toString();
-            RunSummary s = summaryOf(d);
+            RunSummary s = RunSummary.ofRun(d);
             // the answers behind the summary, for the pairs, the comparison page's sample list and trace viewer
             List<ResultRecord> records = Files.isRegularFile(d.resolve("results.db"))
                     ? ResultStore.read(d).stream().filter(r -> s.methods().contains(r.method())).toList() : List.of();
@@ -73,7 +55,7 @@ public final class ReportCommand implements Callable<Integer> {
             // a summary.json from before intervals, or another interval method: recompute them from the records (when there are some)
             RunSummary shown = records.isEmpty() || method == IntervalMethod.WILSON && s.statistics() != null ? s : s.withIntervals(method, mine);
             runs.put(name, shown);
-            pages.add(new HtmlReport.Run(name, shown, records));
+            pages.add(new ReportRun(name, shown, records));
         }
         // across runs the same question id is the same question: every series against every other on the ones both answered
         Pairwise.Report pairs = Pairwise.compare(items, method);

@@ -3,10 +3,10 @@ package dev.gamagent.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gamagent.config.Config;
-import dev.gamagent.eval.PriceTable;
-import dev.gamagent.eval.ResultRecord;
 import dev.gamagent.eval.recipe.CostEstimate;
 import dev.gamagent.eval.recipe.RecipePlan;
+import dev.gamagent.eval.report.PriceTable;
+import dev.gamagent.eval.store.ResultRecord;
 import dev.gamagent.util.Json;
 
 import java.nio.file.Path;

@@ -4,28 +4,30 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gamagent.backend.BackendSpec;
+import dev.gamagent.cli.ReproduceBill.Planned;
 import dev.gamagent.config.Config;
-import dev.gamagent.eval.BenchmarkLoader;
-import dev.gamagent.eval.CircularExpansion;
-import dev.gamagent.eval.Dataset;
-import dev.gamagent.eval.EvalQuestion;
-import dev.gamagent.eval.OpenAnswerMatcher;
-import dev.gamagent.eval.PriceTable;
-import dev.gamagent.eval.ResultRecord;
-import dev.gamagent.eval.ResultStore;
-import dev.gamagent.eval.RunSummary;
-import dev.gamagent.eval.BenchmarkLoader;
 import dev.gamagent.eval.EvalRequest;
 import dev.gamagent.eval.Evaluation;
-import dev.gamagent.cli.ReproduceBill.Planned;
-import dev.gamagent.eval.Sweep;
 import dev.gamagent.eval.data.DatasetCatalogue;
+import dev.gamagent.eval.grade.OpenAnswerMatcher;
+import dev.gamagent.eval.load.BenchmarkLoader;
+import dev.gamagent.eval.load.CircularExpansion;
+import dev.gamagent.eval.load.Dataset;
+import dev.gamagent.eval.load.EvalQuestion;
+import dev.gamagent.eval.load.Images;
+import dev.gamagent.eval.load.RowFilter;
 import dev.gamagent.eval.recipe.CostEstimate;
 import dev.gamagent.eval.recipe.ImportedScores;
 import dev.gamagent.eval.recipe.PaperTable;
 import dev.gamagent.eval.recipe.Recipe;
 import dev.gamagent.eval.recipe.RecipeCatalogue;
 import dev.gamagent.eval.recipe.RecipePlan;
+import dev.gamagent.eval.replay.RecordedRule;
+import dev.gamagent.eval.replay.Sweep;
+import dev.gamagent.eval.report.PriceTable;
+import dev.gamagent.eval.report.RunSummary;
+import dev.gamagent.eval.store.ResultRecord;
+import dev.gamagent.eval.store.ResultStore;
 import dev.gamagent.gam.GamSettings;
 import dev.gamagent.influence.StoppingRule;
 import dev.gamagent.util.Json;
@@ -256,9 +258,9 @@ public final class ReproduceCommand implements Callable<Integer> {
         Config config = config(run);
         Path file = dataOptions.files(config, System.err).resolve(run.data()).path();
         // a snapshot by name (MVBench_64frame) is read as that variant, as gam eval reads it
-        BenchmarkLoader.Images reading = BenchmarkLoader.Images.DEFAULT.withVideos(0,
-                dev.gamagent.eval.mvbench.MvBenchDataset.isName(run.data()) ? run.data() : null);
-        Dataset ds = BenchmarkLoader.load(file, new BenchmarkLoader.Filter(limit, null), reading);
+        Images reading = Images.defaults().withVideos(0,
+                dev.gamagent.eval.load.mvbench.MvBenchDataset.isName(run.data()) ? run.data() : null);
+        Dataset ds = BenchmarkLoader.load(file, new RowFilter(limit, null), reading);
         List<EvalQuestion> qs = ds.questions();
         if (CircularExpansion.defaultFor(file.getFileName().toString())) qs = CircularExpansion.expand(qs);
         String all = String.join(",", run.methods());
@@ -313,7 +315,7 @@ public final class ReproduceCommand implements Callable<Integer> {
         Config config = b.config();
         String judge = null; // a recipe's runs have no judge
         EvalRequest req = new EvalRequest(EvalRequest.Data.named(p.run().data(), () -> dataOptions.files(config, System.err)),
-                new BenchmarkLoader.Filter(questions, null), 0, null, null, p.run().methods(), p.dir(), load.questions(),
+                new RowFilter(questions, null), 0, null, null, p.run().methods(), p.dir(), load.questions(),
                 EvalCommand.commandLine(p.run().data(), p.run().methods(), p.dir(), questions, null, 0, null, null, b, judge),
                 false, config, null, CommandContext.secretsOf(parent), figures);
         Evaluation.Result r = EvalCommand.evaluate(req, b, judge, load.perEndpoint(), backends);
@@ -328,7 +330,7 @@ public final class ReproduceCommand implements Callable<Integer> {
         if (p.run().sweep() != null) {
             List<ResultRecord> mine = records.stream().filter(x -> x.method().equals(p.run().sweep().method())).toList();
             Config c = p.config();
-            StoppingRule rule = GamSettings.stopping(c);
+            StoppingRule rule = RecordedRule.of(RecordedRule.config(mine), GamSettings.stopping(c));
             for (Recipe.MethodRow row : p.run().rows()) {
                 int k = row.settings().containsKey("gam.max_rounds") ? row.settings().get("gam.max_rounds").asInt() : rule.maxRounds();
                 double term = row.settings().containsKey("gam.theta_term") ? row.settings().get("gam.theta_term").asDouble() : rule.thetaTerm();

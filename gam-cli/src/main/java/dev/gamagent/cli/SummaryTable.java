@@ -1,10 +1,10 @@
 package dev.gamagent.cli;
 
-import dev.gamagent.eval.GradingMode;
-import dev.gamagent.eval.MethodMetrics;
-import dev.gamagent.eval.RunSummary;
-import dev.gamagent.uncertainty.SignalMix;
+import dev.gamagent.eval.grade.GradingMode;
+import dev.gamagent.eval.report.MethodMetrics;
+import dev.gamagent.eval.report.RunSummary;
 import dev.gamagent.eval.stats.Pairwise;
+import dev.gamagent.uncertainty.SignalMix;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -1,11 +1,11 @@
 package dev.gamagent.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.gamagent.config.Config;
-import dev.gamagent.eval.OpenAnswerMatcher;
-import dev.gamagent.eval.ResultRecord;
-import dev.gamagent.eval.ResultStore;
-import dev.gamagent.eval.Sweep;
+import dev.gamagent.eval.grade.OpenAnswerMatcher;
+import dev.gamagent.eval.replay.RecordedRule;
+import dev.gamagent.eval.replay.Sweep;
+import dev.gamagent.eval.store.ResultRecord;
+import dev.gamagent.eval.store.ResultStore;
 import dev.gamagent.gam.GamSettings;
 import dev.gamagent.influence.StoppingRule;
 import picocli.CommandLine.Command;
@@ -51,14 +51,9 @@ public final class SweepCommand implements Callable<Integer> {
         List<ResultRecord> records = ResultStore.read(dir).stream().filter(r -> r.method().equals(method)).toList();
         if (records.isEmpty()) throw new IllegalArgumentException(dir + " holds no results of method '" + method + "' (use --method)");
         // unswept values default to the recorded run's own gam config (its trace), else the defaults
-        JsonNode run = records.stream().map(r -> r.trace() == null ? null : r.trace().get("config")).filter(n -> n != null && n.isObject())
-                .findFirst().orElse(null);
-        StoppingRule d = GamSettings.stopping(c);
-        List<Sweep.Result> results = Sweep.run(records, Sweep.grid(or(thetaTerm, recorded(run, "theta_term", d.thetaTerm())),
-                or(thetaU, recorded(run, "theta_u", d.thetaU())), or(thetaC, recorded(run, "theta_c", d.thetaC())),
-                or(epsilon, recorded(run, "epsilon", d.epsilon())),
-                maxRounds.isEmpty() ? List.of((int) Math.round(recorded(run, "max_rounds", d.maxRounds()))) : maxRounds,
-                tokenBudget.isEmpty() ? List.of(Math.round(recorded(run, "token_budget", d.tokenBudget()))) : tokenBudget),
+        StoppingRule d = RecordedRule.of(RecordedRule.config(records), GamSettings.stopping(c));
+        List<Sweep.Result> results = Sweep.run(records, Sweep.grid(or(thetaTerm, d.thetaTerm()), or(thetaU, d.thetaU()), or(thetaC, d.thetaC()),
+                or(epsilon, d.epsilon()), or(maxRounds, d.maxRounds()), or(tokenBudget, d.tokenBudget())),
                 new OpenAnswerMatcher(c.number("eval.numeric_tolerance")));
         var ablations = Sweep.ablationsOn(records);
         if (!ablations.isEmpty()) {
@@ -79,12 +74,6 @@ public final class SweepCommand implements Callable<Integer> {
                     + "record full debates with --set gam.record_full=true to sweep them exactly");
         }
         return 0;
-    }
-
-    /** The recorded run's {@code gam.<key>}, else the default rule's value ({@code GamSettings.stopping}). */
-    private static double recorded(JsonNode run, String key, double byDefault) {
-        JsonNode v = run == null ? null : run.get(key);
-        return v != null && v.isNumber() ? v.asDouble() : byDefault;
     }
 
     private static <T> List<T> or(List<T> given, T fallback) { return given.isEmpty() ? List.of(fallback) : given; }

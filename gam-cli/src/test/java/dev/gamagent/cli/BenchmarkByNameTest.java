@@ -10,13 +10,13 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import javax.imageio.ImageIO;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Base64;
+import javax.imageio.ImageIO;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -68,7 +68,7 @@ class BenchmarkByNameTest {
         assertThat(d.get("published_md5").asText()).isEqualTo("e1ecd2140806c1b1bbf54b43372efb9e");
         assertThat(d.get("catalogue").asText()).contains("VLMEvalKit e8e78f05");
         // the summary stays readable by everything that reads summaries (gam report)
-        assertThat(dev.gamagent.eval.RunSummary.read(out.resolve("summary.json")).data()).isEqualTo("MMStar.tsv");
+        assertThat(dev.gamagent.eval.report.RunSummary.read(out.resolve("summary.json")).data()).isEqualTo("MMStar.tsv");
     }
 
     @Test void aFileGamDoesNotKnowIsReadOnceByTheLoaderAndItsSha256Recorded() throws Exception {
@@ -204,7 +204,7 @@ class BenchmarkByNameTest {
         for (String line : Files.readAllLines(out.resolve("results.jsonl"))) {
             assertThat(Json.MAPPER.readTree(line).get("outcome").asText()).isEqualTo("ungraded");
         }
-        dev.gamagent.eval.PredictionFile f = dev.gamagent.eval.PredictionFile.read(single);
+        dev.gamagent.eval.grade.PredictionFile f = dev.gamagent.eval.grade.PredictionFile.read(single);
         assertThat(f.columns()).containsExactly("index", "question", "hint", "A", "B", "category", "l2-category", "split", "prediction");
         assertThat(f.rows()).extracting(m -> m.get("index")).containsExactly("7", "9");
         assertThat(f.rows()).allSatisfy(m -> assertThat(m.get("prediction")).isNotBlank());

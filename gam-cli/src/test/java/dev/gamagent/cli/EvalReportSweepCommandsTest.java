@@ -1,13 +1,12 @@
 package dev.gamagent.cli;
 
-import dev.gamagent.eval.ResultStore;
+import dev.gamagent.eval.store.ResultStore;
 import dev.gamagent.testing.ScriptedBackend;
 import dev.gamagent.util.Json;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
-import javax.imageio.ImageIO;
 import java.awt.image.BufferedImage;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -16,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Base64;
 import java.util.concurrent.Callable;
+import javax.imageio.ImageIO;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -98,7 +98,7 @@ class EvalReportSweepCommandsTest {
     @Test void sweepReDecidesStoredDebatesAndPrintsOneRowPerSetting() throws Exception {
         Path run = dir.resolve("g");
         try (ResultStore s = new ResultStore(run)) {
-            s.put(dev.gamagent.eval.SweepFixtures.recordedDebate());
+            s.put(dev.gamagent.eval.replay.SweepFixtures.recordedDebate());
         }
         String out = run(new SweepCommand(), run.toString(), "--theta-term", "0.15,0.35", "--theta-u", "0.5");
         assertThat(out.lines().filter(l -> l.matches("\\s*0\\.\\d+ .*"))).hasSize(2);

@@ -1,6 +1,6 @@
 package dev.gamagent.cli;
 
-import dev.gamagent.eval.ResultRecord;
+import dev.gamagent.eval.store.ResultRecord;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;

@@ -1,7 +1,7 @@
 package dev.gamagent.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.gamagent.eval.mvbench.MvBenchTask;
+import dev.gamagent.eval.load.mvbench.MvBenchTask;
 import dev.gamagent.testing.CommandRun;
 import dev.gamagent.util.Json;
 import org.junit.jupiter.api.Test;

@@ -2,7 +2,7 @@ package dev.gamagent.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.gamagent.eval.mvbench.MvBenchTask;
+import dev.gamagent.eval.load.mvbench.MvBenchTask;
 import dev.gamagent.testing.TestVideos;
 import dev.gamagent.util.Json;
 

@@ -1,9 +1,9 @@
 package dev.gamagent.cli;
 
-import dev.gamagent.eval.BenchmarkLoader;
-import dev.gamagent.eval.Dataset;
-import dev.gamagent.eval.EvalQuestion;
-import dev.gamagent.eval.KeyedQuestion;
+import dev.gamagent.eval.load.BenchmarkLoader;
+import dev.gamagent.eval.load.Dataset;
+import dev.gamagent.eval.load.EvalQuestion;
+import dev.gamagent.eval.load.KeyedQuestion;
 import dev.gamagent.image.Picture;
 import dev.gamagent.testing.CommandRun;
 import dev.gamagent.util.Json;

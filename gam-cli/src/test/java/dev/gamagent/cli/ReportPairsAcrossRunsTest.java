@@ -1,8 +1,8 @@
 package dev.gamagent.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.gamagent.eval.ResultRecord;
-import dev.gamagent.eval.ResultStore;
+import dev.gamagent.eval.store.ResultRecord;
+import dev.gamagent.eval.store.ResultStore;
 import dev.gamagent.util.Json;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -1,10 +1,10 @@
 package dev.gamagent.cli;
 
 import dev.gamagent.config.Config;
-import dev.gamagent.eval.FlipAccountingTest;
-import dev.gamagent.eval.PriceTable;
-import dev.gamagent.eval.ResultRecord;
-import dev.gamagent.eval.RunSummary;
+import dev.gamagent.eval.report.FlipAccountingTest;
+import dev.gamagent.eval.report.PriceTable;
+import dev.gamagent.eval.report.RunSummary;
+import dev.gamagent.eval.store.ResultRecord;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;

@@ -4,6 +4,7 @@ import com.sun.net.httpserver.HttpServer;
 import dev.gamagent.backend.BackendFactory;
 import dev.gamagent.backend.BackendSpec;
 import dev.gamagent.config.Config;
+import dev.gamagent.eval.load.TestImages;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

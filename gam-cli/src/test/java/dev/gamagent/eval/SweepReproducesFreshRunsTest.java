@@ -1,5 +1,6 @@
 package dev.gamagent.eval;
 
+import dev.gamagent.influence.StoppingRule;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.gamagent.backend.BackendException;
 import dev.gamagent.backend.Capabilities;
@@ -9,6 +10,10 @@ import dev.gamagent.backend.Choice;
 import dev.gamagent.backend.TokenLogprob;
 import dev.gamagent.backend.Usage;
 import dev.gamagent.cli.EvalCommand;
+import dev.gamagent.eval.replay.FullLengthRuns;
+import dev.gamagent.eval.replay.Sweep;
+import dev.gamagent.eval.store.ResultRecord;
+import dev.gamagent.eval.store.ResultStore;
 import dev.gamagent.testing.ScriptedBackend;
 import dev.gamagent.util.Json;
 import org.junit.jupiter.api.BeforeAll;
@@ -16,7 +21,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
-import javax.imageio.ImageIO;
 import java.awt.image.BufferedImage;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -33,6 +37,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import javax.imageio.ImageIO;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
@@ -160,7 +165,7 @@ class SweepReproducesFreshRunsTest {
         Set<Double> roundsSeen = new HashSet<>();
         Set<String> reasonsSeen = new HashSet<>();
         for (Sweep.Result s : swept) {
-            Sweep.Setting st = s.setting();
+            StoppingRule st = s.setting();
             String name = "θ_term=" + st.thetaTerm() + " θ_U=" + st.thetaU() + " θ_C=" + st.thetaC();
             Path out = dir.resolve("fresh-" + st.thetaTerm() + "-" + st.thetaU() + "-" + st.thetaC());
             eval(out, "gam.theta_term=" + st.thetaTerm(), "gam.theta_u=" + st.thetaU(), "gam.theta_c=" + st.thetaC());
@@ -211,20 +216,20 @@ class SweepReproducesFreshRunsTest {
         // usage through round 1 of the recorded debates
         List<Long> throughRound1 = new ArrayList<>();
         for (ResultRecord r : recorded) {
-            Sweep.Decision d = Sweep.decide(r, new Sweep.Setting(0, 1, 1, 0, 1, 0)); // every question stops after round 0
-            Sweep.Decision d1 = Sweep.decide(r, new Sweep.Setting(0, 0, 0, 0, 1, 0)); // every question runs round 1
+            Sweep.Decision d = Sweep.decide(r, new StoppingRule(1, 1, 0, 0, 1, 0)); // every question stops after round 0
+            Sweep.Decision d1 = Sweep.decide(r, new StoppingRule(0, 0, 0, 0, 1, 0)); // every question runs round 1
             throughRound1.add(d1.tokens());
             assertThat(d.round()).isZero();
         }
         throughRound1.sort(null);
         long budget = (throughRound1.get(0) + throughRound1.get(throughRound1.size() - 1)) / 2;
-        List<Sweep.Setting> grid = new ArrayList<>(Sweep.grid(List.of(0.15), List.of(0.3), List.of(0.4), List.of(0.01), List.of(0, 1, 2, 3)));
-        grid.add(new Sweep.Setting(0.15, 0.3, 0.4, 0.05, 3));
+        List<StoppingRule> grid = new ArrayList<>(Sweep.grid(List.of(0.15), List.of(0.3), List.of(0.4), List.of(0.01), List.of(0, 1, 2, 3)));
+        grid.add(new StoppingRule(0.3, 0.4, 0.15, 0.05, 3, 0));
         grid.addAll(Sweep.grid(List.of(0.15), List.of(0.3), List.of(0.4), List.of(0.01), List.of(1, 3), List.of(budget)));
         assertThat(grid).hasSize(7);
         Set<String> reasonsSeen = new HashSet<>();
         for (Sweep.Result s : Sweep.run(recorded, grid)) {
-            Sweep.Setting st = s.setting();
+            StoppingRule st = s.setting();
             String name = "ε=" + st.epsilon() + " K_max=" + st.maxRounds() + " budget=" + st.tokenBudget();
             Path out = dir.resolve("fresh-k" + st.maxRounds() + "-e" + st.epsilon() + "-b" + st.tokenBudget());
             eval(out, "gam.theta_term=0.15", "gam.theta_u=0.3", "gam.theta_c=0.4", "gam.epsilon=" + st.epsilon(),
@@ -244,7 +249,7 @@ class SweepReproducesFreshRunsTest {
 
     /** Issue 26, item 5: a run recorded with an ablation is re-decided with it, question by question as a fresh run with it. */
     @Test void runsRecordedWithAnAblationAreReDecidedAsAFreshRunWithThatAblationDecides() {
-        Sweep.Setting defaults = new Sweep.Setting(0.15, 0.5, 0.6, 0.01, 3);
+        StoppingRule defaults = new StoppingRule(0.5, 0.6, 0.15, 0.01, 3, 0);
         Set<String> reasonsSeen = new HashSet<>();
         for (String ablation : List.of("fixed_rounds", "no_uncertainty", "no_debate")) {
             Path full = dir.resolve("full-" + ablation), fresh = dir.resolve("fresh-" + ablation);
@@ -279,14 +284,14 @@ class SweepReproducesFreshRunsTest {
         JsonNode round2 = failing.trace().path("rounds").get(2);
         assertThat(round2.path("agents")).allSatisfy(a -> assertThat(a.path("error").asText()).contains("scripted failure"));
         // the default rule reads the carried round as stagnation, and the sweep keeps the round-1 answer
-        Sweep.Decision d = Sweep.decide(failing, new Sweep.Setting(0.15, 0.3, 0.4, 0.01, 3));
+        Sweep.Decision d = Sweep.decide(failing, new StoppingRule(0.3, 0.4, 0.15, 0.01, 3, 0));
         assertThat(d.round()).isEqualTo(2);
         assertThat(d.termination()).isEqualTo("stagnation");
         assertThat(d.option()).isEqualTo("C");
     }
 
     /** Per question: the same stopping round, reason, option and exact prompt/completion tokens and calls. */
-    private static void assertExactPerQuestion(Sweep.Setting st, Path fresh, String name) {
+    private static void assertExactPerQuestion(StoppingRule st, Path fresh, String name) {
         Map<String, ResultRecord> byId = new TreeMap<>();
         for (ResultRecord r : ResultStore.read(fresh)) byId.put(r.questionId(), r);
         for (ResultRecord rec : recorded) {
@@ -322,7 +327,7 @@ class SweepReproducesFreshRunsTest {
 
     @Test void aSettingNeedingMoreRoundsThanRecordedIsReportedIncomplete() {
         // θ_term 0.0 never stops on uncertainty and ε 0 never on stagnation: K_max = 5 needs rounds 4 and 5
-        Sweep.Result r = Sweep.run(recorded, List.of(new Sweep.Setting(0.0, 0.3, 0.4, 0.0, 5))).get(0);
+        Sweep.Result r = Sweep.run(recorded, List.of(new StoppingRule(0.3, 0.4, 0.0, 0.0, 5, 0))).get(0);
         long debated = recorded.stream().filter(x -> Sweep.decide(x, r.setting()).round() > 0).count();
         assertThat(debated).isPositive();
         assertThat(r.incomplete()).isEqualTo((int) debated);

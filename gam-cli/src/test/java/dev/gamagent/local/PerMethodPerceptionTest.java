@@ -2,11 +2,11 @@ package dev.gamagent.local;
 
 import dev.gamagent.api.Question;
 import dev.gamagent.config.Config;
-import dev.gamagent.eval.EvalQuestion;
 import dev.gamagent.eval.EvalRunner;
-import dev.gamagent.eval.Grader;
-import dev.gamagent.eval.KeyedQuestion;
-import dev.gamagent.eval.ResultStore;
+import dev.gamagent.eval.grade.Grader;
+import dev.gamagent.eval.load.EvalQuestion;
+import dev.gamagent.eval.load.KeyedQuestion;
+import dev.gamagent.eval.store.ResultStore;
 import dev.gamagent.local.ocr.OcrEngine;
 import dev.gamagent.local.ocr.TextLine;
 import org.junit.jupiter.api.Test;

@@ -7,9 +7,9 @@ import dev.gamagent.MethodRegistry;
 import dev.gamagent.api.Question;
 import dev.gamagent.cli.Main;
 import dev.gamagent.config.Config;
-import dev.gamagent.eval.BenchmarkLoader;
-import dev.gamagent.eval.EvalQuestion;
-import dev.gamagent.eval.VlmEvalKitMatcher;
+import dev.gamagent.eval.grade.VlmEvalKitMatcher;
+import dev.gamagent.eval.load.BenchmarkLoader;
+import dev.gamagent.eval.load.EvalQuestion;
 import dev.gamagent.image.Picture;
 import dev.gamagent.local.LocalBackend;
 import dev.gamagent.server.GamServer;
@@ -21,11 +21,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import javax.imageio.IIOImage;
-import javax.imageio.ImageIO;
-import javax.imageio.ImageWriteParam;
-import javax.imageio.ImageWriter;
-import javax.imageio.stream.MemoryCacheImageOutputStream;
 import java.awt.RenderingHints;
 import java.awt.image.BufferedImage;
 import java.io.ByteArrayOutputStream;
@@ -53,6 +48,11 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
+import javax.imageio.IIOImage;
+import javax.imageio.ImageIO;
+import javax.imageio.ImageWriteParam;
+import javax.imageio.ImageWriter;
+import javax.imageio.stream.MemoryCacheImageOutputStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,7 +1,6 @@
 package dev.gamagent.engine;
 
 import dev.gamagent.api.Question;
-import dev.gamagent.engine.AnswerExtractor;
 import dev.gamagent.influence.Consensus;
 
 import java.util.Locale;

@@ -9,9 +9,14 @@ import dev.gamagent.eval.data.DataFiles;
 import dev.gamagent.eval.data.DatasetCatalogue;
 import dev.gamagent.eval.data.DatasetEntry;
 import dev.gamagent.eval.data.Submission;
-import dev.gamagent.eval.mvbench.MvBenchDataset;
-import dev.gamagent.eval.mvbench.MvBenchLayout;
-import dev.gamagent.eval.mvbench.MvBenchVariant;
+import dev.gamagent.eval.grade.Grader;
+import dev.gamagent.eval.grade.GradingMode;
+import dev.gamagent.eval.grade.MvBenchGrading;
+import dev.gamagent.eval.load.Dataset;
+import dev.gamagent.eval.load.mvbench.MvBenchDataset;
+import dev.gamagent.eval.load.mvbench.MvBenchLayout;
+import dev.gamagent.eval.load.mvbench.MvBenchVariant;
+import dev.gamagent.eval.store.ResultRecord;
 
 import java.io.IOException;
 import java.io.PrintStream;

@@ -4,6 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.gamagent.backend.internal.SecretScrubber;
 import dev.gamagent.config.Config;
 import dev.gamagent.eval.data.DataFiles;
+import dev.gamagent.eval.load.Dataset;
+import dev.gamagent.eval.load.RowFilter;
+import dev.gamagent.eval.store.ResultRecord;
 
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -31,7 +34,7 @@ import java.util.function.Supplier;
  * @param secrets    what is scrubbed from every stored trace
  * @param paperFigures for a reproduction: the paper's figures beside this run's, from its records (null: none)
  */
-public record EvalRequest(Data data, BenchmarkLoader.Filter filter, int frames, Boolean circular, String grading, List<String> methods,
+public record EvalRequest(Data data, RowFilter filter, int frames, Boolean circular, String grading, List<String> methods,
                           Path out, int concurrency, String command, boolean forceNew, Config config, Backends identity,
                           SecretScrubber secrets, PaperFigures paperFigures) {
     public EvalRequest {
@@ -39,7 +42,7 @@ public record EvalRequest(Data data, BenchmarkLoader.Filter filter, int frames, 
         Objects.requireNonNull(out, "out");
         Objects.requireNonNull(config, "config");
         methods = List.copyOf(methods);
-        if (filter == null) filter = BenchmarkLoader.Filter.ALL;
+        if (filter == null) filter = RowFilter.ALL;
         if (secrets == null) secrets = SecretScrubber.NONE;
         if (frames < 0) throw new IllegalArgumentException("--frames " + frames + ": give a positive number of frames (or 0 for the benchmark's default)");
         if (concurrency < 1) throw new IllegalArgumentException("concurrency " + concurrency + ": at least one question in flight");

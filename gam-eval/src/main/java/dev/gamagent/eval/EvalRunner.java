@@ -10,32 +10,41 @@ import dev.gamagent.api.RunContext;
 import dev.gamagent.backend.Backend;
 import dev.gamagent.backend.BackendResolver;
 import dev.gamagent.backend.internal.NamedBackends;
+import dev.gamagent.backend.internal.SecretScrubber;
 import dev.gamagent.backend.TokenCount;
 import dev.gamagent.backend.UsageMeter;
-import dev.gamagent.backend.internal.SecretScrubber;
 import dev.gamagent.config.Config;
+import dev.gamagent.eval.grade.Grade;
+import dev.gamagent.eval.grade.Grader;
+import dev.gamagent.eval.grade.Outcome;
+import dev.gamagent.eval.load.BadRowException;
+import dev.gamagent.eval.load.EvalQuestion;
+import dev.gamagent.eval.load.KeyedQuestion;
+import dev.gamagent.eval.load.SkippedRow;
+import dev.gamagent.eval.store.ResultRecord;
+import dev.gamagent.eval.store.ResultStore;
 import dev.gamagent.uncertainty.SignalMix;
 import dev.gamagent.uncertainty.UncertaintyFallback;
 import dev.gamagent.util.Concurrency;
 import dev.gamagent.util.Json;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.ExecutionException;
 import java.util.Queue;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntConsumer;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Runs methods over questions with at most {@code concurrency} questions in flight, storing each
@@ -211,8 +220,8 @@ public final class EvalRunner {
      * A decode failure that lies in the data (a corrupt or oversized image, a missing file), as opposed to
      * running out of memory or being interrupted, which a rerun may not meet again.
      */
-    static boolean isBadInput(RuntimeException e) {
-        if (e instanceof BenchmarkLoader.BadRowException) return true;
+    public static boolean isBadInput(RuntimeException e) {
+        if (e instanceof BadRowException) return true;
         return e instanceof dev.gamagent.image.ImageException && !(e.getCause() instanceof OutOfMemoryError);
     }
 
@@ -265,7 +274,7 @@ public final class EvalRunner {
         try {
             // the method is asked the question alone; the answer key grades it and joins the trace written
             Answer a = m.run(q.question(), new RunContext(backend, resolver, config, agents, null).metered(meter));
-            Grader.Graded g = grader.grade(q, a);
+            Grade g = grader.grade(q, a);
             // scrubbed like every output (with trace.prompts the trace holds what each agent was asked)
             JsonNode trace = a.trace() == null ? null : secrets.scrub(finiteOnly(Json.MAPPER.valueToTree(q.keyed(a.trace()))));
             TokenCount tokens = a.tokens() == null ? TokenCount.ZERO : a.tokens();

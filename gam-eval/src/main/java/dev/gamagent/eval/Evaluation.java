@@ -1,11 +1,26 @@
 package dev.gamagent.eval;
 
-import dev.gamagent.gam.GamSettings;
 import dev.gamagent.backend.Backend;
 import dev.gamagent.backend.internal.NamedBackends;
 import dev.gamagent.backend.internal.SecretScrubber;
 import dev.gamagent.config.Config;
 import dev.gamagent.eval.data.DataFiles;
+import dev.gamagent.eval.grade.Grader;
+import dev.gamagent.eval.grade.GradingMode;
+import dev.gamagent.eval.load.BenchmarkLoader;
+import dev.gamagent.eval.load.CircularExpansion;
+import dev.gamagent.eval.load.Dataset;
+import dev.gamagent.eval.load.EvalQuestion;
+import dev.gamagent.eval.load.Images;
+import dev.gamagent.eval.load.KeyedQuestion;
+import dev.gamagent.eval.load.SkippedRow;
+import dev.gamagent.eval.report.HtmlReport;
+import dev.gamagent.eval.report.PriceTable;
+import dev.gamagent.eval.report.RunSummary;
+import dev.gamagent.eval.store.ResultRecord;
+import dev.gamagent.eval.store.ResultStore;
+import dev.gamagent.eval.store.RunIdentity;
+import dev.gamagent.gam.GamSettings;
 import dev.gamagent.image.DecodeBudget;
 
 import java.io.PrintStream;
@@ -66,7 +81,7 @@ public final class Evaluation {
             long keep = panel.defaultBackend().capabilities().maxImagePixels();
             if (!panel.entries().isEmpty()) keep = Math.max(keep, dev.gamagent.backend.Capabilities.DEFAULT_MAX_PIXELS);
             // one VideoFrames (one on-disk frame cache) for every question's video; a benchmark's name picks its variant (MVBench_64frame)
-            var images = BenchmarkLoader.Images.from(config, DecodeBudget.megapixels(config.number("image.decode_budget_megapixels")), keep)
+            var images = Images.from(config, DecodeBudget.megapixels(config.number("image.decode_budget_megapixels")), keep)
                     .withVideos(req.frames(), BenchmarkResolver.videoDataset(named.data()));
             // one read of the file indexes its rows and hashes it for the run identity
             ds = BenchmarkLoader.load(file.path(), req.filter(), images, indexing(file.path(), err));
@@ -112,7 +127,7 @@ public final class Evaluation {
     /** summary.json's field with a reproduction's paper figures; the report marks them. */
     static final String PAPER_FIGURES = "paper_figures";
     /** The summary's file in a run's directory. */
-    static final String SUMMARY = "summary.json";
+    static final String SUMMARY = RunSummary.FILE;
 
     /** What is added to summary.json once the run's records are known, before it is written. */
     @FunctionalInterface

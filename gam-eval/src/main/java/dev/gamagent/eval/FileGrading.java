@@ -1,12 +1,25 @@
 package dev.gamagent.eval;
 
-import dev.gamagent.gam.GamSettings;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.gamagent.api.Answer;
 import dev.gamagent.api.Question;
 import dev.gamagent.api.Termination;
 import dev.gamagent.backend.TokenCount;
 import dev.gamagent.config.Config;
+import dev.gamagent.eval.format.PandasTable;
+import dev.gamagent.eval.grade.Grade;
+import dev.gamagent.eval.grade.Grader;
+import dev.gamagent.eval.grade.GradingMode;
+import dev.gamagent.eval.grade.Outcome;
+import dev.gamagent.eval.grade.PredictionFile;
+import dev.gamagent.eval.grade.VlmEvalKitGrading;
+import dev.gamagent.eval.grade.VlmEvalKitMatcher;
+import dev.gamagent.eval.load.KeyedQuestion;
+import dev.gamagent.eval.report.PriceTable;
+import dev.gamagent.eval.report.RunSummary;
+import dev.gamagent.eval.store.ResultRecord;
+import dev.gamagent.eval.store.ResultStore;
+import dev.gamagent.gam.GamSettings;
 import dev.gamagent.util.Json;
 
 import java.io.IOException;
@@ -89,7 +102,7 @@ public final class FileGrading {
         Path verdicts = o.recorded() != null ? o.recorded() : pf.has("hit") ? null : sibling(file);
         Map<String, VlmEvalKitGrading.Recorded> recorded = verdicts == null ? null : recordedVerdicts(verdicts);
         Path acc = o.recordedAcc() != null ? o.recordedAcc() : accSibling(file);
-        List<List<String>> recordedAcc = acc == null ? null : Tsv.parse(PredictionFile.text(acc), ',');
+        List<List<String>> recordedAcc = acc == null ? null : PandasTable.parse(PredictionFile.text(acc), ',');
 
         List<Fit> fits = new ArrayList<>();
         VlmEvalKitGrading.Result chosen;
@@ -174,7 +187,7 @@ public final class FileGrading {
 
     /** The recorded cells (split × column) whose printed value differs from ours, or that we do not have. */
     static List<String> accDifferences(VlmEvalKitGrading.AccTable ours, List<List<String>> recorded) {
-        List<List<String>> mine = Tsv.parse(ours.toCsv(), ',');
+        List<List<String>> mine = PandasTable.parse(ours.toCsv(), ',');
         Map<String, String> have = new LinkedHashMap<>();
         for (int r = 1; r < mine.size(); r++) {
             for (int c = 1; c < mine.get(r).size(); c++) have.put(mine.get(r).get(0) + " / " + mine.get(0).get(c), mine.get(r).get(c));
@@ -250,7 +263,7 @@ public final class FileGrading {
                 kept++;
                 continue;
             }
-            Grader.Graded g = grader.grade(q, new Answer(r.answer(), r.option(), r.confidence(), r.uncertainty(), r.rounds(),
+            Grade g = grader.grade(q, new Answer(r.answer(), r.option(), r.confidence(), r.uncertainty(), r.rounds(),
                     Termination.fromLabel(r.termination()).orElse(null), TokenCount.ZERO, r.calls(), r.millis(), null));
             regraded++;
             if (!g.outcome().label().equals(r.outcome())) changed++;

@@ -1,5 +1,7 @@
 package dev.gamagent.eval;
 
+import dev.gamagent.eval.grade.Outcome;
+
 import java.io.PrintStream;
 import java.util.Locale;
 

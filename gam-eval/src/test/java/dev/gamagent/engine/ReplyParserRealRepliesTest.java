@@ -2,7 +2,7 @@ package dev.gamagent.engine;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.gamagent.api.Question;
-import dev.gamagent.eval.PredictionFile;
+import dev.gamagent.eval.grade.PredictionFile;
 import dev.gamagent.util.Json;
 import org.junit.jupiter.api.Test;
 

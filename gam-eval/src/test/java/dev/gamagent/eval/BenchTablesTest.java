@@ -1,6 +1,7 @@
 package dev.gamagent.eval;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.gamagent.eval.store.ResultRecord;
 import dev.gamagent.util.Json;
 import org.junit.jupiter.api.Test;
 

@@ -2,6 +2,17 @@ package dev.gamagent.eval;
 
 import dev.gamagent.api.Question;
 import dev.gamagent.config.Config;
+import dev.gamagent.eval.grade.Grader;
+import dev.gamagent.eval.load.Dataset;
+import dev.gamagent.eval.load.EvalQuestion;
+import dev.gamagent.eval.load.KeyedQuestion;
+import dev.gamagent.eval.load.RowImages;
+import dev.gamagent.eval.load.SkippedRow;
+import dev.gamagent.eval.load.TestImages;
+import dev.gamagent.eval.report.HtmlReport;
+import dev.gamagent.eval.report.RunSummary;
+import dev.gamagent.eval.store.ResultRecord;
+import dev.gamagent.eval.store.ResultStore;
 import dev.gamagent.testing.ScriptedBackend;
 import dev.gamagent.util.Json;
 import org.junit.jupiter.api.Test;

@@ -1,5 +1,6 @@
 package dev.gamagent.eval;
 
+import dev.gamagent.eval.grade.Outcome;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;

@@ -1,5 +1,8 @@
 package dev.gamagent.eval;
 
+import dev.gamagent.eval.report.PriceTable;
+import dev.gamagent.eval.report.RunSummary;
+import dev.gamagent.eval.store.ResultRecord;
 import dev.gamagent.util.Json;
 import org.junit.jupiter.api.Test;
 

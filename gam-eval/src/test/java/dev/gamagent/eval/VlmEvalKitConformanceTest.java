@@ -1,5 +1,9 @@
 package dev.gamagent.eval;
 
+import dev.gamagent.eval.grade.GradingMode;
+import dev.gamagent.eval.grade.PredictionFile;
+import dev.gamagent.eval.grade.VlmEvalKitGrading;
+import dev.gamagent.eval.grade.VlmEvalKitMatcher;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -25,8 +29,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * With {@code -Dgam.vlmevalkit.dir=DIR}, every prediction file in DIR is checked against the result and
  * accuracy files beside it (docs/metrics.md lists the files measured so).
  */
-class VlmEvalKitConformanceTest {
-    static Path resources() {
+public class VlmEvalKitConformanceTest {
+    public static Path resources() {
         try {
             return Path.of(VlmEvalKitConformanceTest.class.getResource("/realdata/vlmevalkit-vila1.5").toURI());
         } catch (URISyntaxException e) {

@@ -2,7 +2,7 @@ package dev.gamagent.uncertainty;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.gamagent.engine.ReplyParser;
-import dev.gamagent.eval.Calibration;
+import dev.gamagent.eval.report.Calibration;
 import dev.gamagent.util.Json;
 
 import java.io.IOException;

@@ -1,6 +1,10 @@
 package dev.gamagent.eval;
 
 import dev.gamagent.config.Config;
+import dev.gamagent.eval.report.HtmlReport;
+import dev.gamagent.eval.report.PriceTable;
+import dev.gamagent.eval.report.RunSummary;
+import dev.gamagent.eval.store.ResultRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

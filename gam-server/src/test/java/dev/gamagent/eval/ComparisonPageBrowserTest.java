@@ -2,8 +2,13 @@ package dev.gamagent.eval;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.gamagent.config.Config;
+import dev.gamagent.eval.report.HtmlReport;
+import dev.gamagent.eval.report.PriceTable;
+import dev.gamagent.eval.report.ReportRun;
+import dev.gamagent.eval.report.RunSummary;
 import dev.gamagent.eval.stats.IntervalMethod;
 import dev.gamagent.eval.stats.Pairwise;
+import dev.gamagent.eval.store.ResultRecord;
 import dev.gamagent.testing.DevToolsSession;
 import dev.gamagent.util.Json;
 import org.junit.jupiter.api.Test;
@@ -37,9 +42,9 @@ class ComparisonPageBrowserTest {
         RunSummary s = RunSummary.compute("bench.tsv", List.of("single", "gam", "dream+gam"), false, 4, List.of(), rs,
                 PriceTable.from(Config.defaults()), 0.5, null);
         Path html = dir.resolve("comparison.html");
-        List<HtmlReport.Run> runs = List.of(new HtmlReport.Run("base", s, rs), new HtmlReport.Run("tuned", s, rs));
+        List<ReportRun> runs = List.of(new ReportRun("base", s, rs), new ReportRun("tuned", s, rs));
         Map<String, Map<String, Boolean>> items = new LinkedHashMap<>();
-        for (HtmlReport.Run r : runs) RunSummary.itemsByMethod(s.methods(), rs).forEach((m, i) -> items.put(r.name() + " / " + m, i));
+        for (ReportRun r : runs) RunSummary.itemsByMethod(s.methods(), rs).forEach((m, i) -> items.put(r.name() + " / " + m, i));
         HtmlReport.writeComparison(html, runs, Pairwise.compare(items, IntervalMethod.WILSON));
         Process browser = startChromium(chrome, Files.createDirectories(dir.resolve("profile")));
         try (DevToolsSession page = openPage(browser)) {

@@ -2,6 +2,10 @@ package dev.gamagent.eval;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gamagent.config.Config;
+import dev.gamagent.eval.report.HtmlReport;
+import dev.gamagent.eval.report.PriceTable;
+import dev.gamagent.eval.report.RunSummary;
+import dev.gamagent.eval.store.ResultRecord;
 import dev.gamagent.testing.DevToolsSession;
 import dev.gamagent.util.Json;
 import org.junit.jupiter.api.AfterAll;

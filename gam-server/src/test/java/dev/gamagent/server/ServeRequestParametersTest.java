@@ -9,7 +9,7 @@ import dev.gamagent.api.RunContext;
 import dev.gamagent.api.Termination;
 import dev.gamagent.backend.ChatRequest;
 import dev.gamagent.backend.TokenCount;
-import dev.gamagent.eval.VlmEvalKitMatcher;
+import dev.gamagent.eval.grade.VlmEvalKitMatcher;
 import dev.gamagent.testing.ScriptedBackend;
 import dev.gamagent.util.Json;
 import org.junit.jupiter.api.AfterEach;

@@ -2,14 +2,13 @@ package dev.gamagent.image.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.gamagent.util.AtomicFiles;
 import dev.gamagent.util.Json;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
@@ -105,9 +104,7 @@ public final class FrameCache {
                 .put("codec", info.codec()).put("format", info.format());
         try {
             Path dir = Files.createDirectories(dir(hash));
-            Path tmp = dir.resolve("info-" + UUID.randomUUID() + ".tmp");
-            Files.writeString(tmp, Json.write(n));
-            move(tmp, dir.resolve("info.json"));
+            AtomicFiles.writeString(dir.resolve("info.json"), Json.write(n));
         } catch (IOException e) {
             throw new ImageException("cannot write to the frame cache " + root + " (" + e.getMessage() + "); "
                     + "make it writable or choose another directory", e);
@@ -127,17 +124,9 @@ public final class FrameCache {
     /** Moves a decoded frame into place in one step (replacing a copy another process may have put there). */
     void store(Path decoded, String hash, int number) {
         try {
-            move(decoded, frame(hash, number));
+            AtomicFiles.move(decoded, frame(hash, number));
         } catch (IOException e) {
             throw new ImageException("cannot write to the frame cache " + root + " (" + e.getMessage() + ")", e);
-        }
-    }
-
-    private static void move(Path from, Path to) throws IOException {
-        try {
-            Files.move(from, to, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        } catch (AtomicMoveNotSupportedException e) {
-            Files.move(from, to, StandardCopyOption.REPLACE_EXISTING);
         }
     }
 }

@@ -1,8 +1,9 @@
 package dev.gamagent.eval.data;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.gamagent.eval.ResultRecord;
-import dev.gamagent.eval.VlmEvalKitYesNo;
+import dev.gamagent.eval.format.PandasTable;
+import dev.gamagent.eval.grade.VlmEvalKitYesNo;
+import dev.gamagent.eval.store.ResultRecord;
 import dev.gamagent.util.Json;
 
 import java.io.IOException;
@@ -27,7 +28,7 @@ public final class BenchmarkScore {
 
     /** MME's score per method from the run's records; null when the file lacks the columns it needs. */
     public static ObjectNode mme(Path tsv, List<ResultRecord> records) throws IOException {
-        List<Map<String, String>> rows = TsvColumns.read(tsv, Set.of("index", "category", "image_path"));
+        List<Map<String, String>> rows = PandasTable.columns(tsv, Set.of("index", "category", "image_path")::contains);
         Map<String, Map<String, String>> byIndex = new LinkedHashMap<>();
         for (Map<String, String> r : rows) if (r.get("index") != null) byIndex.put(r.get("index").strip(), r);
         if (byIndex.isEmpty() || byIndex.values().iterator().next().get("image_path") == null) return null;

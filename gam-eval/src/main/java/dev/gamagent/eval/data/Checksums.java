@@ -2,13 +2,13 @@ package dev.gamagent.eval.data;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.gamagent.util.AtomicFiles;
 import dev.gamagent.util.Json;
 
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
@@ -144,9 +144,7 @@ public final class Checksums {
 
     private static void write(Path side, ObjectNode o) {
         try {
-            Path tmp = side.resolveSibling(side.getFileName() + ".tmp");
-            Files.writeString(tmp, Json.writePretty(o));
-            Files.move(tmp, side, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            AtomicFiles.writeString(side, Json.writePretty(o));
         } catch (IOException | UnsupportedOperationException e) {
             // a read-only data directory: the sums are computed again next time
         }

@@ -2,8 +2,9 @@ package dev.gamagent.eval.data;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gamagent.config.Config;
-import dev.gamagent.eval.mvbench.MvBenchLayout;
-import dev.gamagent.eval.mvbench.MvBenchVariant;
+import dev.gamagent.eval.load.mvbench.MvBenchLayout;
+import dev.gamagent.eval.load.mvbench.MvBenchVariant;
+import dev.gamagent.util.AtomicFiles;
 import dev.gamagent.util.HttpUrl;
 import dev.gamagent.util.Json;
 
@@ -13,10 +14,8 @@ import java.net.URI;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.Locale;
@@ -268,7 +267,7 @@ public record DataFiles(DatasetCatalogue catalogue, DataDirectory dir, String mi
                         + "and was deleted. Run the command again" + (mirror != null ? ", or check the mirror " + mirror : ""));
             }
             Files.deleteIfExists(Checksums.sidecar(target));
-            move(part, target);
+            AtomicFiles.move(part, target);
             Checksums.Sums s = Checksums.recordDownload(target, sums[0], sums[1], "downloaded from " + from, untrusted);
             DataFile f = new DataFile(entry, target, s, entry.md5() != null ? Check.OFFICIAL : untrusted != null ? Check.UNTRUSTED : Check.RECORDED_NOW,
                     true, from);
@@ -293,14 +292,6 @@ public record DataFiles(DatasetCatalogue catalogue, DataDirectory dir, String mi
             // this process is downloading it already
         }
         throw new DataException("another gam process is downloading " + entry.name() + " into " + target + "; wait for it to finish");
-    }
-
-    private static void move(Path from, Path to) throws IOException {
-        try {
-            Files.move(from, to, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        } catch (AtomicMoveNotSupportedException e) {
-            Files.move(from, to, StandardCopyOption.REPLACE_EXISTING);
-        }
     }
 
     /**

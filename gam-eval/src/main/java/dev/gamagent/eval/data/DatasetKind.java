@@ -1,7 +1,7 @@
 package dev.gamagent.eval.data;
 
-import dev.gamagent.eval.mvbench.MvBenchLayout;
-import dev.gamagent.eval.mvbench.MvBenchVariant;
+import dev.gamagent.eval.load.mvbench.MvBenchLayout;
+import dev.gamagent.eval.load.mvbench.MvBenchVariant;
 
 import java.nio.file.Path;
 import java.util.List;

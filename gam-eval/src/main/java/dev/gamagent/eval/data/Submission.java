@@ -1,8 +1,9 @@
 package dev.gamagent.eval.data;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.gamagent.eval.ResultRecord;
-import dev.gamagent.eval.XlsxWriter;
+import dev.gamagent.eval.format.PandasTable;
+import dev.gamagent.eval.format.XlsxWriter;
+import dev.gamagent.eval.store.ResultRecord;
 import dev.gamagent.util.Json;
 
 import java.io.IOException;
@@ -13,7 +14,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * The official submission file of a test split without public answers, in the layout VLMEvalKit's inference writes
@@ -39,7 +39,7 @@ public final class Submission {
             byMethod.computeIfAbsent(r.method(), k -> new HashMap<>()).put(r.questionId(), prediction(r));
         }
         if (byMethod.isEmpty()) return List.of();
-        List<Map<String, String>> rows = TsvColumns.readAllBut(benchmark, Set.of("image"));
+        List<Map<String, String>> rows = PandasTable.columns(benchmark, column -> !column.equals("image"));
         List<String> header = new ArrayList<>(rows.isEmpty() ? List.of() : rows.get(0).keySet());
         header.remove("prediction");
         header.add("prediction");

@@ -5,10 +5,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.gamagent.api.Question;
 import dev.gamagent.backend.internal.TokenEstimator;
 import dev.gamagent.config.Config;
-import dev.gamagent.eval.PriceTable;
-import dev.gamagent.eval.ResultRecord;
-import dev.gamagent.image.internal.ImageTokens;
+import dev.gamagent.eval.report.PriceTable;
+import dev.gamagent.eval.store.ResultRecord;
 import dev.gamagent.image.ImageLoader;
+import dev.gamagent.image.internal.ImageTokens;
 
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -81,7 +81,7 @@ public final class CostEstimate {
 
     /**
      * The same from the question's text ({@code q}; its images are not looked at) and its images' sizes, read from their
-     * headers ({@link dev.gamagent.eval.EvalQuestion#imageSizes}): nothing is decoded.
+     * headers ({@link dev.gamagent.eval.load.EvalQuestion#imageSizes}): nothing is decoded.
      */
     public static QuestionSize size(Question q, List<ImageLoader.Header> images, String methods, Config config, String family) {
         TokenEstimator text = new TokenEstimator(family);

@@ -1,5 +1,7 @@
 package dev.gamagent.eval.recipe;
 
+import dev.gamagent.eval.format.PandasTable;
+
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -28,23 +30,24 @@ public record ImportedScores(Path file, String split, double overall, Map<String
 
     /** Reads {@code file}; anything not in the layout is refused, naming the file and what it holds instead. */
     public static ImportedScores read(Path file) {
-        List<String> lines;
+        List<List<String>> lines;
         try {
-            lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+            String text = Files.readString(file, StandardCharsets.UTF_8);
+            // a byte-order mark (Excel's) before the first quote would make it part of the field
+            lines = new ArrayList<>(PandasTable.parse(text.startsWith("\uFEFF") ? text.substring(1) : text, ','));
         } catch (IOException e) {
             throw new IllegalArgumentException("--import-scores " + file + ": cannot be read (" + e.getMessage() + ")", e);
         }
-        lines.removeIf(String::isBlank);
+        lines.removeIf(r -> r.size() == 1 && r.get(0).isBlank());
         if (lines.isEmpty()) throw new IllegalArgumentException("--import-scores " + file + ": empty; expected " + LAYOUT);
-        List<String> header = csv(lines.get(0));
-        if (!header.isEmpty() && header.get(0).startsWith("\uFEFF")) header.set(0, header.get(0).substring(1));
+        List<String> header = new ArrayList<>(lines.get(0));
         int split = indexOf(header, "split"), overall = indexOf(header, "Overall");
         if (split < 0 || overall < 0) {
             throw new IllegalArgumentException("--import-scores " + file + ": not " + LAYOUT + "; its header is " + header);
         }
         List<List<String>> rows = new ArrayList<>();
         for (int i = 1; i < lines.size(); i++) {
-            List<String> r = csv(lines.get(i));
+            List<String> r = lines.get(i);
             if (r.size() != header.size()) {
                 throw new IllegalArgumentException("--import-scores " + file + ": line " + (i + 1) + " has " + r.size() + " fields, the header "
                         + header.size());
@@ -84,30 +87,6 @@ public record ImportedScores(Path file, String split, double overall, Map<String
     private static int indexOf(List<String> header, String name) {
         for (int i = 0; i < header.size(); i++) if (header.get(i).strip().equalsIgnoreCase(name)) return i;
         return -1;
-    }
-
-    /** One CSV line as pandas writes it: fields optionally in double quotes, a quote inside doubled. */
-    static List<String> csv(String line) {
-        List<String> out = new ArrayList<>();
-        StringBuilder f = new StringBuilder();
-        boolean quoted = false;
-        for (int i = 0; i < line.length(); i++) {
-            char ch = line.charAt(i);
-            if (quoted) {
-                if (ch == '"' && i + 1 < line.length() && line.charAt(i + 1) == '"') { f.append('"'); i++; }
-                else if (ch == '"') quoted = false;
-                else f.append(ch);
-            } else if (ch == '"') {
-                quoted = true;
-            } else if (ch == ',') {
-                out.add(f.toString());
-                f.setLength(0);
-            } else {
-                f.append(ch);
-            }
-        }
-        out.add(f.toString());
-        return out;
     }
 
     /**

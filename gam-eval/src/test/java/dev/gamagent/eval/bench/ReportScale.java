@@ -3,12 +3,12 @@ package dev.gamagent.eval.bench;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gamagent.api.Question;
 import dev.gamagent.config.Config;
-import dev.gamagent.eval.EvalQuestion;
-import dev.gamagent.eval.HtmlReport;
-import dev.gamagent.eval.PriceTable;
-import dev.gamagent.eval.ResultRecord;
-import dev.gamagent.eval.ResultStore;
-import dev.gamagent.eval.RunSummary;
+import dev.gamagent.eval.load.EvalQuestion;
+import dev.gamagent.eval.report.HtmlReport;
+import dev.gamagent.eval.report.PriceTable;
+import dev.gamagent.eval.report.RunSummary;
+import dev.gamagent.eval.store.ResultRecord;
+import dev.gamagent.eval.store.ResultStore;
 import dev.gamagent.image.Picture;
 import dev.gamagent.util.Json;
 
@@ -146,7 +146,7 @@ public final class ReportScale {
                     throw new java.io.UncheckedIOException(e);
                 }
             });
-            out.add(new EvalQuestion(dev.gamagent.eval.KeyedQuestion.unkeyed(Question.of("s" + i, List.of(p), "q", Map.of("A", "a", "B", "b"))), "s" + i, 0, null));
+            out.add(new EvalQuestion(dev.gamagent.eval.load.KeyedQuestion.unkeyed(Question.of("s" + i, List.of(p), "q", Map.of("A", "a", "B", "b"))), "s" + i, 0, null));
         }
         return out;
     }

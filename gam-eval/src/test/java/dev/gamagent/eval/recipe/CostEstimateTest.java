@@ -2,8 +2,8 @@ package dev.gamagent.eval.recipe;
 
 import dev.gamagent.api.Question;
 import dev.gamagent.config.Config;
-import dev.gamagent.eval.PriceTable;
-import dev.gamagent.eval.ResultRecord;
+import dev.gamagent.eval.report.PriceTable;
+import dev.gamagent.eval.store.ResultRecord;
 import dev.gamagent.image.Picture;
 import org.junit.jupiter.api.Test;
 

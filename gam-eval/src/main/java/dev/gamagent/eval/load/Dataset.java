@@ -1,0 +1,17 @@
+package dev.gamagent.eval.load;
+
+import java.util.List;
+
+/**
+ * The usable questions of one benchmark and the rows that were skipped (with reasons). A dataset read from a
+ * file is an index: each question holds where its row lies and reads its text and images when asked
+ * ({@link EvalQuestion}). {@code sha256} is the file's content hash taken in the same read (null when not known).
+ */
+public record Dataset(String name, List<EvalQuestion> questions, List<SkippedRow> skipped, String sha256) {
+    public Dataset {
+        questions = List.copyOf(questions);
+        skipped = List.copyOf(skipped);
+    }
+
+    public Dataset(String name, List<EvalQuestion> questions, List<SkippedRow> skipped) { this(name, questions, skipped, null); }
+}

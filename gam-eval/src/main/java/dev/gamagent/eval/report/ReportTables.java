@@ -1,0 +1,212 @@
+package dev.gamagent.eval.report;
+
+import dev.gamagent.eval.replay.FullLengthRuns;
+import dev.gamagent.eval.stats.Pairwise;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+import static dev.gamagent.eval.report.Html.esc;
+
+/**
+ * The report's HTML tables: the methods' metrics with the notes on figures not shown, per-backend costs, the pairwise
+ * differences, the debates' flips, and accuracy per category (sortable in the page by {@link #SORT_SCRIPT}).
+ */
+final class ReportTables {
+    private ReportTables() { }
+
+    static void metricTable(StringBuilder h, Map<String, MethodMetrics> metrics, String firstHeader, String interval) {
+        boolean vanilla = metrics.values().stream().anyMatch(m -> m.vanillaAccuracy() != null);
+        // headers break inside long words (soft hyphens) so that eighteen columns fit a 1280 px window
+        h.append("<div class=table-box><table id=metrics>\n<thead><tr><th>").append(firstHeader == null ? "method" : esc(firstHeader))
+                .append("</th><th>ques&shy;tions</th><th>accu&shy;racy (%)</th><th title=\"").append(esc(interval == null ? "" : interval))
+                .append("\">95&nbsp;% inter&shy;val</th>");
+        if (vanilla) h.append("<th>accu&shy;racy, rota&shy;tion 0</th>");
+        h.append("<th>un&shy;matched</th><th>errors</th><th>prompt tok/q</th><th>com&shy;pletion tok/q</th><th>cost/q ($)</th>"
+                + "<th>calls/q</th><th>s/q</th><th>debate rate</th><th>mean rounds</th><th>ECE</th><th>AUROC (U)</th>"
+                + "<th>bal. acc @θ_U</th><th>Spear&shy;man (U₀, rounds)</th></tr></thead>\n<tbody>\n");
+        for (var e : metrics.entrySet()) {
+            MethodMetrics m = e.getValue();
+            boolean forced = e.getKey().endsWith(FullLengthRuns.FORCED_SUFFIX);
+            h.append(forced ? "<tr class=forced title=\"gam.record_full=true: every debate forced to K_max; not the method's result\"><td>" : "<tr><td>")
+                    .append(esc(e.getKey())).append("</td><td>").append(m.groups()).append("</td><td>").append(pct(m.accuracy())).append("</td><td>")
+                    .append(m.accuracyCi() == null ? "–" : String.format(Locale.ROOT, "%.1f–%.1f", 100 * m.accuracyCi().lo(), 100 * m.accuracyCi().hi()))
+                    .append("</td>");
+            if (vanilla) h.append("<td>").append(pct(m.vanillaAccuracy())).append("</td>");
+            String noU = m.uncertaintyNote() == null ? "" : " title=\"" + esc(m.uncertaintyNote()) + "\" class=hidden-metric";
+            h.append("<td>").append(m.unmatched()).append("</td><td>").append(m.errors()).append("</td><td>")
+                    .append(f1(m.promptTokensPerQuestion())).append("</td><td>").append(f1(m.completionTokensPerQuestion()))
+                    .append("</td><td title=\"").append(esc(String.valueOf(m.costBasis()))).append("\">")
+                    .append(m.costPerQuestion() == null ? "–" : String.format(Locale.ROOT, "%.6f", m.costPerQuestion())).append("</td><td>")
+                    .append(f2(m.callsPerQuestion())).append("</td><td>").append(f2(m.secondsPerQuestion())).append("</td><td>").append(f3(m.debateTriggerRate()))
+                    .append("</td><td>").append(f2(m.meanRounds())).append("</td><td>").append(f3(m.ece())).append("</td><td")
+                    .append(m.auroc() == null ? noU : "").append('>').append(f3(m.auroc())).append("</td><td").append(m.balancedAccuracy() == null ? noU : "")
+                    .append('>').append(f3(m.balancedAccuracy())).append("</td><td>").append(f3(m.spearmanInitialUncertaintyVsRounds())).append("</td></tr>\n");
+        }
+        h.append("</tbody></table></div>\n");
+        if (interval != null) {
+            h.append("<p class=note>Accuracy in %, with its 95&nbsp;% interval (").append(esc(interval))
+                    .append(") over the graded questions (a circular group counts once).</p>\n");
+        }
+        if (metrics.keySet().stream().anyMatch(k -> k.endsWith(FullLengthRuns.FORCED_SUFFIX))) {
+            h.append("<p class=note>This run was recorded with <code>gam.record_full=true</code>: its debates were forced to K_max. "
+                    + "The method's row gives the default stopping rule's decisions at the recorded settings (what <code>gam sweep</code> "
+                    + "computes; wall time pro-rated by calls); the row marked <i>forced full length</i> gives the forced debates' own figures.</p>\n");
+        }
+    }
+
+    /** Why a figure of the table is not shown: no price for the built-in model, uncertainty metrics that are 0.5 by construction. */
+    static void notes(StringBuilder h, Map<String, MethodMetrics> metrics) {
+        List<String> unpriced = new ArrayList<>();
+        Map<String, List<String>> byReason = new LinkedHashMap<>();
+        for (var e : metrics.entrySet()) {
+            if (e.getValue().costPerQuestion() == null && PriceTable.UNPRICED.equals(e.getValue().costBasis())) unpriced.add(e.getKey());
+            if (e.getValue().uncertaintyNote() != null) byReason.computeIfAbsent(e.getValue().uncertaintyNote(), k -> new ArrayList<>()).add(e.getKey());
+        }
+        List<String> unsure = new ArrayList<>();
+        byReason.forEach((reason, methods) -> unsure.add("<b>" + esc(String.join(", ", methods)) + "</b>: " + esc(reason)));
+        if (!unpriced.isEmpty()) {
+            h.append("<p class=note id=no-dollars>No cost in dollars for ").append(esc(String.join(", ", unpriced)))
+                    .append(": the built-in model runs on this machine's CPU, and a GPU's hourly rate would make more calls look cheaper. "
+                            + "Set <code>eval.gpu_hour_rate</code> to price its time.</p>\n");
+        }
+        if (!unsure.isEmpty()) {
+            h.append("<p class=note id=uncertainty-notes>AUROC(U) and bal. acc @θ_U are left out (–) where U cannot tell right from wrong answers: ")
+                    .append(String.join("; ", unsure)).append(".</p>\n");
+        }
+    }
+
+    /**
+     * Every pair of methods on the questions both answered: the difference with its interval, the discordant counts,
+     * McNemar's exact p and Holm's; a pair whose Holm p is not below α is greyed and marked "not significant". The
+     * chart {@code chart-pairs} draws the same intervals around 0.
+     */
+    static void pairTable(StringBuilder h, Pairwise.Report report, boolean comparison) {
+        if (report == null || report.pairs().isEmpty()) return;
+        h.append("<h2 id=pairs>Are the differences real?</h2>\n<p class=note>Each pair of ").append(comparison ? "series" : "methods")
+                .append(" on the questions both answered").append(comparison ? " (paired by question id across runs)" : "").append(": ")
+                .append(esc(report.test())).append("; Δ = accuracy of the first − the second, with its 95&nbsp;% interval (")
+                .append(esc(report.differenceInterval())).append("). Greyed rows are not significant (Holm p ≥ ")
+                .append(report.alpha()).append("): the data do not tell those two apart. Each interval is for its pair alone; the verdict "
+                        + "is corrected for comparing ").append(report.pairs().size()).append(report.pairs().size() == 1 ? " pair" : " pairs")
+                .append(" at once, so an interval that misses 0 can still be \"not significant\".</p>\n");
+        h.append("<div class=table-box><table id=pairs-table>\n<thead><tr><th>pair</th><th>questions</th><th>Δ accuracy</th><th>95&nbsp;% interval</th>"
+                + "<th>right only for the first</th><th>right only for the second</th><th>p (McNemar)</th><th>p (Holm)</th><th>verdict</th></tr></thead>\n<tbody>\n");
+        for (Pairwise.Pair p : report.pairs()) {
+            String verdict = p.n() == 0 ? "no shared question" : p.significant() ? "significant" : "not significant";
+            h.append("<tr class=\"").append(p.significant() ? "sig" : "ns").append("\"><td>").append(esc(p.method())).append(" vs ")
+                    .append(esc(p.versus())).append("</td><td>").append(p.n()).append("</td><td>")
+                    .append(p.difference() == null ? "–" : String.format(Locale.ROOT, "%+.1f", 100 * p.difference())).append("</td><td>")
+                    .append(p.differenceCi() == null ? "–" : String.format(Locale.ROOT, "%+.1f to %+.1f", 100 * p.differenceCi().lo(), 100 * p.differenceCi().hi()))
+                    .append("</td><td>").append(p.onlyMethod()).append("</td><td>").append(p.onlyVersus()).append("</td><td>").append(pValue(p.p()))
+                    .append("</td><td>").append(pValue(p.pHolm())).append("</td><td><span class=\"verdict ").append(p.significant() ? "sig" : "ns")
+                    .append("\">").append(verdict).append("</span></td></tr>\n");
+        }
+        h.append("</tbody></table></div>\n<figure class=wide><div class=chart id=chart-pairs></div></figure>\n");
+    }
+
+    private static String pValue(double p) { return p < 0.0001 ? "&lt;0.0001" : String.format(Locale.ROOT, p < 0.01 ? "%.4f" : "%.3f", p); }
+
+    private static String pct(Double v) { return v == null ? "–" : String.format(Locale.ROOT, "%.1f", 100 * v); }
+
+    /** Debate methods only: how the answer after round 0 compares with the final one (docs/metrics.md, flips). */
+    static void flipTable(StringBuilder h, Map<String, MethodMetrics> metrics) {
+        if (metrics.values().stream().allMatch(m -> m.flips() == null)) return;
+        h.append("<h2>What the debate changed</h2>\n<div class=table-box><table id=flips>\n<tr><th>method</th><th>questions</th><th>wrong→right</th>"
+                + "<th>right→wrong</th><th>right→right</th><th>wrong→wrong</th><th>answer changed</th>"
+                + "<th>agent turns</th><th>agent changed</th><th>agent w→r</th><th>agent r→w</th></tr>\n");
+        for (var e : metrics.entrySet()) {
+            FlipAccounting.Flips f = e.getValue().flips();
+            if (f == null) continue;
+            h.append("<tr><td>").append(esc(e.getKey())).append("</td><td>").append(f.questions()).append("</td><td>").append(f.wrongToRight())
+                    .append("</td><td>").append(f.rightToWrong()).append("</td><td>").append(f.rightToRight()).append("</td><td>")
+                    .append(f.wrongToWrong()).append("</td><td>").append(f.changed()).append("</td><td>").append(f.agents().transitions())
+                    .append("</td><td>").append(f.agents().changed()).append("</td><td>").append(f.agents().wrongToRight())
+                    .append("</td><td>").append(f.agents().rightToWrong()).append("</td></tr>\n");
+        }
+        h.append("</table></div>\n<p class=note>Decision after round 0 vs final answer, per question; agent columns count one agent's "
+                + "answer in consecutive rounds.</p>\n");
+    }
+
+    /** Only for panels that mixed backends: what each backend cost per question, per method. */
+    static void backendTable(StringBuilder h, Map<String, MethodMetrics> metrics) {
+        if (metrics.values().stream().allMatch(m -> m.backends() == null)) return;
+        h.append("<h2>Tokens and cost per backend</h2>\n<div class=table-box><table>\n<tr><th>method</th><th>backend</th><th>model</th><th>calls/q</th>"
+                + "<th>prompt tok/q</th><th>completion tok/q</th><th>cost/q ($)</th></tr>\n");
+        for (var e : metrics.entrySet()) {
+            if (e.getValue().backends() == null) continue;
+            for (var b : e.getValue().backends().entrySet()) {
+                MethodMetrics.BackendUse u = b.getValue();
+                h.append("<tr><td>").append(esc(e.getKey())).append("</td><td>").append(esc(b.getKey())).append("</td><td>")
+                        .append(esc(u.model() == null ? u.backend() : u.model())).append("</td><td>").append(f2(u.callsPerQuestion()))
+                        .append("</td><td>").append(f1(u.promptTokensPerQuestion())).append("</td><td>").append(f1(u.completionTokensPerQuestion()))
+                        .append("</td><td title=\"").append(esc(String.valueOf(u.costBasis()))).append("\">")
+                        .append(u.costPerQuestion() == null ? "–" : String.format(Locale.ROOT, "%.6f", u.costPerQuestion())).append("</td></tr>\n");
+            }
+        }
+        h.append("</table></div>\n");
+    }
+
+    /**
+     * One row per category (its full name), the number of questions, then one accuracy column per method;
+     * a click on a header sorts by that column (again: the other way). Cells carry their sort key in data-v.
+     */
+    static void cellTable(StringBuilder h, String title, Map<String, Map<String, RunSummary.Cell>> byMethod) {
+        Set<String> cats = new LinkedHashSet<>();
+        for (var m : byMethod.values()) cats.addAll(m.keySet());
+        h.append("<div class=table-box><table class=sortable>\n<thead><tr><th>").append(esc(title)).append("</th><th>questions</th>");
+        for (String m : byMethod.keySet()) h.append("<th>").append(esc(m)).append("</th>");
+        h.append("</tr></thead>\n<tbody>\n");
+        for (String c : cats.stream().sorted().toList()) {
+            int n = 0;
+            for (var m : byMethod.values()) if (m.get(c) != null) n = Math.max(n, m.get(c).n());
+            h.append("<tr><td data-v=\"").append(esc(c)).append("\">").append(esc(c)).append("</td><td data-v=\"").append(n).append("\">")
+                    .append(n).append("</td>");
+            for (var m : byMethod.values()) {
+                RunSummary.Cell cell = m.get(c);
+                Double acc = cell == null ? null : cell.accuracy();
+                h.append("<td data-v=\"").append(acc == null ? "" : String.format(Locale.ROOT, "%.6f", acc)).append('"')
+                        .append(cell == null ? "" : " title=\"n=" + cell.n() + (cell.ci() == null ? "" : String.format(Locale.ROOT,
+                                ", 95%% interval %.1f–%.1f %%", 100 * cell.ci().lo(), 100 * cell.ci().hi())) + "\"").append('>')
+                        .append(cell == null ? "" : f3(acc)).append("</td>");
+            }
+            h.append("</tr>\n");
+        }
+        h.append("</tbody></table></div>\n");
+    }
+
+    /** Sorts a table.sortable by the clicked column: a column of numbers numerically, else as text; empty cells last. */
+    static final String SORT_SCRIPT = """
+            <script>
+            document.querySelectorAll('table.sortable th').forEach(function (th) {
+              th.style.cursor = 'pointer';
+              th.title = 'sort by this column';
+              th.addEventListener('click', function () {
+                var body = th.closest('table').tBodies[0], col = th.cellIndex, asc = th.dataset.dir !== 'asc';
+                th.closest('tr').querySelectorAll('th').forEach(function (o) { delete o.dataset.dir; });
+                th.dataset.dir = asc ? 'asc' : 'desc';
+                var rows = Array.prototype.slice.call(body.rows);
+                var numeric = rows.every(function (r) { var v = r.cells[col].dataset.v; return v === '' || !isNaN(Number(v)); });
+                rows.sort(function (a, b) {
+                  var x = a.cells[col].dataset.v, y = b.cells[col].dataset.v;
+                  if (x === '' || y === '') return (x === '') - (y === '');
+                  var d = numeric ? Number(x) - Number(y) : x.localeCompare(y);
+                  return asc ? d : -d;
+                });
+                rows.forEach(function (r) { body.appendChild(r); });
+              });
+            });
+            </script>
+            """;
+
+    private static String f3(Double v) { return v == null ? "–" : String.format(Locale.ROOT, "%.3f", v); }
+
+    private static String f2(double v) { return String.format(Locale.ROOT, "%.2f", v); }
+
+    private static String f1(double v) { return String.format(Locale.ROOT, "%.1f", v); }
+}
