@@ -10,6 +10,7 @@ import dev.gamagent.api.Trace;
 import dev.gamagent.backend.Backend;
 import dev.gamagent.backend.BackendFactory;
 import dev.gamagent.backend.BackendSpec;
+import dev.gamagent.backend.internal.NamedBackends;
 import dev.gamagent.config.Config;
 import dev.gamagent.util.Concurrency;
 
@@ -40,17 +41,19 @@ import java.util.concurrent.ExecutorService;
  * }</pre>
  *
  * The methods are those of {@link MethodRegistry#names()}; the configuration keys those of the bundled
- * {@code defaults.json} (docs/java-api.md lists the common ones).
+ * {@code defaults.json} (docs/java-api.md lists the common ones). The backend's timeout, retries and requests in
+ * flight are the configuration's {@code backend.timeout_s}, {@code backend.retries} and {@code backend.max_concurrent};
+ * the agents may name the backends of its {@code backends} section, as on the command line.
  */
 public final class Gam implements AutoCloseable {
-    private final Backend backend;
+    private final NamedBackends backends;
     private final Method method;
     private final Config config;
     private final ExecutorService executor;
     private final ProgressListener progress;
 
-    private Gam(Backend backend, Method method, Config config, ExecutorService executor, ProgressListener progress) {
-        this.backend = backend;
+    private Gam(NamedBackends backends, Method method, Config config, ExecutorService executor, ProgressListener progress) {
+        this.backends = backends;
         this.method = method;
         this.config = config;
         this.executor = executor;
@@ -74,24 +77,27 @@ public final class Gam implements AutoCloseable {
      */
     public Answer ask(Question question, ProgressListener listener) {
         Objects.requireNonNull(question, "question");
-        return method.run(question, new RunContext(backend, null, config, executor, listener));
+        return method.run(question, new RunContext(backends.defaultBackend(), backends, config, executor, listener));
     }
 
     /** The method's name, e.g. {@code gam} or {@code dream+debate}. */
     public String method() { return method.name(); }
 
     /** The backend's name (server and model, or {@code local}). */
-    public String backend() { return backend.name(); }
+    public String backend() { return backends.defaultBackend().name(); }
 
     @Override public void close() {
         executor.shutdownNow();
-        backend.close();
+        backends.close();
     }
 
     /** Chooses the backend, the method and the configuration of a {@link Gam}. */
     public static final class Builder {
         private Backend backend;
-        private BackendSpec spec = BackendSpec.local();
+        private String kind = "local";
+        private String baseUrl;
+        private String model;
+        private String apiKeyEnv;
         private String method = "single";
         private Path configFile;
         private final Map<String, String> overrides = new LinkedHashMap<>();
@@ -101,7 +107,7 @@ public final class Gam implements AutoCloseable {
 
         /** The built-in offline model (needs the {@code gam-local} artifact on the classpath). */
         public Builder builtInModel() {
-            spec = BackendSpec.local();
+            kind = "local";
             backend = null;
             return this;
         }
@@ -119,8 +125,10 @@ public final class Gam implements AutoCloseable {
          * {@code apiKeyEnv} (keys never pass through code or traces); null for a server without keys.
          */
         public Builder openAiCompatible(String baseUrl, String model, String apiKeyEnv) {
-            Objects.requireNonNull(baseUrl, "baseUrl");
-            spec = new BackendSpec("openai", List.of(baseUrl), model, apiKeyEnv, Duration.ofSeconds(120), 2, 8, null, null, null);
+            this.baseUrl = Objects.requireNonNull(baseUrl, "baseUrl");
+            this.model = model;
+            this.apiKeyEnv = apiKeyEnv;
+            kind = "openai";
             backend = null;
             return this;
         }
@@ -165,8 +173,17 @@ public final class Gam implements AutoCloseable {
             if (configFile != null) config = config.withFile(configFile);
             if (!overrides.isEmpty()) config = config.withOverrides(overrides);
             Method m = MethodRegistry.create(method);
-            Backend b = backend != null ? backend : BackendFactory.create(spec, config);
-            return new Gam(b, m, config, Concurrency.newIoExecutor("gam"), progress);
+            NamedBackends named = backend != null
+                    ? NamedBackends.around(backend, spec(config), config, BackendFactory::create)
+                    : NamedBackends.open(spec(config), config, BackendFactory::create);
+            return new Gam(named, m, config, Concurrency.newIoExecutor("gam"), progress);
+        }
+
+        /** The chosen backend with the configuration's timeout, retries and requests in flight ({@code backend.*}). */
+        private BackendSpec spec(Config config) {
+            if (kind.equals("local")) return BackendSpec.local();
+            return new BackendSpec(kind, List.of(baseUrl), model, apiKeyEnv, Duration.ofSeconds(config.integer("backend.timeout_s")),
+                    config.integer("backend.retries"), config.integer("backend.max_concurrent"), null, null, null);
         }
     }
 }

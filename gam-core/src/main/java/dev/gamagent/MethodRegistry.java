@@ -16,6 +16,7 @@ import dev.gamagent.dream.DreamMethod;
 import dev.gamagent.gam.GamMethod;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -27,22 +28,24 @@ import java.util.function.Supplier;
  * get an error listing the known ones.
  */
 public final class MethodRegistry {
-    private static final Map<String, Supplier<Method>> METHODS = new LinkedHashMap<>();
+    private static final Map<String, Supplier<Method>> METHODS = methods();
 
-    static {
-        METHODS.put("single", SingleMethod::new);
-        METHODS.put("cot", CotMethod::new);
-        METHODS.put("sc", SelfConsistencyMethod::new);
-        METHODS.put("vote", VoteMethod::new);
-        METHODS.put("debate", DebateMethod::new);
-        METHODS.put("self-debate", SelfDebateMethod::new);
-        METHODS.put("mad", MadMethod::new);
-        METHODS.put("div-mad", () -> new MadMethod("div-mad")); // DREAM's name for MAD
-        METHODS.put("dmad", DmadMethod::new);
-        METHODS.put("chateval", ChatEvalMethod::new);
-        METHODS.put("debunc", DebuncMethod::new);
-        METHODS.put("dwi", DwiMethod::new);
-        METHODS.put("gam", GamMethod::new);
+    private static Map<String, Supplier<Method>> methods() {
+        Map<String, Supplier<Method>> out = new LinkedHashMap<>();
+        out.put("single", SingleMethod::new);
+        out.put("cot", CotMethod::new);
+        out.put("sc", SelfConsistencyMethod::new);
+        out.put("vote", VoteMethod::new);
+        out.put("debate", DebateMethod::new);
+        out.put("self-debate", SelfDebateMethod::new);
+        out.put("mad", MadMethod::new);
+        out.put("div-mad", () -> new MadMethod("div-mad")); // DREAM's name for MAD
+        out.put("dmad", DmadMethod::new);
+        out.put("chateval", ChatEvalMethod::new);
+        out.put("debunc", DebuncMethod::new);
+        out.put("dwi", DwiMethod::new);
+        out.put("gam", GamMethod::new);
+        return Collections.unmodifiableMap(out);
     }
 
     /** The debate-style methods DREAM wraps (docs/design.md §7; docs/CONTRACTS.md §4), listed as "dream+<m>". */

@@ -1,7 +1,7 @@
 package dev.gamagent.bench;
 
 import dev.gamagent.api.Question;
-import dev.gamagent.image.FrameSelection;
+import dev.gamagent.image.internal.FrameSelection;
 import dev.gamagent.image.Picture;
 
 import java.awt.Color;

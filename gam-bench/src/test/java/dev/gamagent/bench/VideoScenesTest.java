@@ -3,7 +3,7 @@ package dev.gamagent.bench;
 import dev.gamagent.api.Question;
 import dev.gamagent.bench.VideoPhrasings.Kind;
 import dev.gamagent.bench.VideoTruth.Track;
-import dev.gamagent.image.FrameSelection;
+import dev.gamagent.image.internal.FrameSelection;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 

@@ -1,7 +1,7 @@
 package dev.gamagent.cli;
 
 import dev.gamagent.backend.BackendSpec;
-import dev.gamagent.backend.NamedBackends;
+import dev.gamagent.backend.internal.NamedBackends;
 import dev.gamagent.config.Config;
 import picocli.CommandLine.Option;
 
@@ -27,13 +27,14 @@ public final class BackendOptions {
     @Option(names = "--api-key-env", description = "environment variable holding the API key (default: per backend, e.g. OPENAI_API_KEY)")
     String apiKeyEnv;
 
-    @Option(names = "--timeout", description = "seconds per request (default: ${DEFAULT-VALUE})", defaultValue = "120")
-    int timeoutSeconds;
+    @Option(names = "--timeout", description = "seconds per request (default: the configuration's backend.timeout_s)")
+    Integer timeoutSeconds;
 
-    @Option(names = "--retries", description = "retries on 408/409/429/5xx/connection errors (default: ${DEFAULT-VALUE})", defaultValue = "4")
-    int retries;
+    @Option(names = "--retries", description = "retries on 408/409/429/5xx/connection errors (default: the configuration's backend.retries)")
+    Integer retries;
 
-    @Option(names = "--max-concurrent", description = "requests in flight per endpoint (default: 8; for eval, see --concurrency)")
+    @Option(names = "--max-concurrent", description = "requests in flight per endpoint (default: the configuration's backend.max_concurrent; "
+            + "for eval, see --concurrency)")
     Integer maxConcurrent;
 
     @Option(names = "--record", description = "append every request/response pair to this JSONL file")
@@ -53,11 +54,19 @@ public final class BackendOptions {
     @Option(names = "--set", description = "override one config value, e.g. --set gam.lambda=0.3 (repeatable)")
     Map<String, String> overrides = new LinkedHashMap<>();
 
-    public BackendSpec spec() { return spec(maxConcurrent == null ? 8 : maxConcurrent); }
+    /** The flags' backend; the flags left out take the configuration's {@code backend.timeout_s}, {@code retries}, {@code max_concurrent}. */
+    public BackendSpec spec() { return spec(config()); }
+
+    /** As {@link #spec()}, with the defaults of {@code c} (the command's configuration). */
+    public BackendSpec spec(Config c) { return spec(c, maxConcurrent == null ? c.integer("backend.max_concurrent") : maxConcurrent); }
 
     /** The spec with {@code perEndpoint} requests in flight per endpoint (eval resolves it with --concurrency). */
-    public BackendSpec spec(int perEndpoint) {
-        return new BackendSpec(backend == null ? "local" : backend, baseUrls, model, apiKeyEnv, Duration.ofSeconds(timeoutSeconds), retries,
+    public BackendSpec spec(int perEndpoint) { return spec(config(), perEndpoint); }
+
+    private BackendSpec spec(Config c, int perEndpoint) {
+        int seconds = timeoutSeconds == null ? c.integer("backend.timeout_s") : timeoutSeconds;
+        int tries = retries == null ? c.integer("backend.retries") : retries;
+        return new BackendSpec(backend == null ? "local" : backend, baseUrls, model, apiKeyEnv, Duration.ofSeconds(seconds), tries,
                 perEndpoint, record, replay, imageTokens);
     }
 
@@ -75,6 +84,6 @@ public final class BackendOptions {
 
     /** The command line's backend as {@code default}, the built-in model as {@code local}, and the configured ones. */
     public NamedBackends open(Config c, BackendSource source) {
-        return NamedBackends.open(spec(), c, source::create);
+        return NamedBackends.open(spec(c), c, source::create);
     }
 }

@@ -3,7 +3,7 @@ package dev.gamagent.cli;
 import dev.gamagent.bench.sim.ModelServerSimulator;
 import dev.gamagent.bench.sim.SimulatorCeiling;
 import dev.gamagent.bench.sim.SimulatorSettings;
-import dev.gamagent.image.ImageTokens;
+import dev.gamagent.image.internal.ImageTokens;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 

@@ -1,6 +1,6 @@
 package dev.gamagent.cli;
 
-import dev.gamagent.backend.SecretScrubber;
+import dev.gamagent.backend.internal.SecretScrubber;
 
 /**
  * What a command learns from the command line it runs under ({@link Main}, its picocli parent): the secrets it can

@@ -3,7 +3,7 @@ package dev.gamagent.cli;
 import dev.gamagent.MethodRegistry;
 import dev.gamagent.backend.Backend;
 import dev.gamagent.backend.BackendSpec;
-import dev.gamagent.backend.NamedBackends;
+import dev.gamagent.backend.internal.NamedBackends;
 import dev.gamagent.bench.RenderStyle;
 import dev.gamagent.bench.VideoGenerator;
 import dev.gamagent.bench.VideoItem;

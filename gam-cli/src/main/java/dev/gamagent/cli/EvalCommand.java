@@ -2,7 +2,7 @@ package dev.gamagent.cli;
 
 import dev.gamagent.backend.Backend;
 import dev.gamagent.backend.BackendSpec;
-import dev.gamagent.backend.NamedBackends;
+import dev.gamagent.backend.internal.NamedBackends;
 import dev.gamagent.config.Config;
 import dev.gamagent.eval.EvalRequest;
 import dev.gamagent.eval.Evaluation;
@@ -60,8 +60,9 @@ public final class EvalCommand implements Callable<Integer> {
     @Option(names = "--force-new", description = "start a new run even if --out holds another run's results (they are moved aside, not deleted)")
     boolean forceNew;
 
-    @Mixin
-    JudgeOptions judgeOptions = new JudgeOptions();
+    @Option(names = "--judge-backend", description = "the backend that maps unmatched multiple-choice answers to an option (like VLMEvalKit's "
+            + "LLM extraction), by name as gam.judge_backend: default, local or an entry of the config's backends section")
+    String judgeBackend;
 
     @Mixin
     BackendOptions backendOptions;
@@ -86,7 +87,7 @@ public final class EvalCommand implements Callable<Integer> {
         EvalRequest req = new EvalRequest(EvalRequest.Data.named(data.toString(), () -> dataOptions.files(config, System.err)),
                 new RowFilter(limit, category), frames, circular, grading, methods(methods), out, load.questions(), commandLine(),
                 forceNew, config, null, CommandContext.secretsOf(parent), null);
-        Evaluation.Result r = evaluate(req, backendOptions, judgeOptions, load.perEndpoint(), backends);
+        Evaluation.Result r = evaluate(req, backendOptions, judgeBackend, load.perEndpoint(), backends);
         r.notes().forEach(System.out::println);
         System.out.print(SummaryTable.render(r.summary()));
         System.out.println("wrote " + String.join(", ", r.files().stream().map(Path::toString).toList()));
@@ -99,32 +100,32 @@ public final class EvalCommand implements Callable<Integer> {
     }
 
     /**
-     * Opens the run's backends (the panel, checked against the methods, and the judge) and runs the one evaluation
-     * ({@link Evaluation#run(EvalRequest, NamedBackends, Backend, EvalRequest.Progress)}); shared by {@code gam eval} and
-     * {@code gam reproduce}.
+     * Opens the run's backends (the panel, checked against the methods, and the judge: a backend of the panel by name, null
+     * for none) and runs the one evaluation ({@link Evaluation#run(EvalRequest, NamedBackends, Backend, EvalRequest.Progress)});
+     * shared by {@code gam eval} and {@code gam reproduce}.
      */
-    static Evaluation.Result evaluate(EvalRequest req, BackendOptions backendOptions, JudgeOptions judgeOptions, int perEndpoint,
+    static Evaluation.Result evaluate(EvalRequest req, BackendOptions backendOptions, String judgeBackend, int perEndpoint,
                                       BackendSource backends) {
         BackendSpec spec = backendOptions.spec();
-        BackendSpec judgeSpec = judgeOptions.spec(backendOptions, perEndpoint);
-        EvalRequest.Backends identity = new EvalRequest.Backends(spec.kind(), spec.model(), judgeSpec == null ? null
-                : judgeSpec.kind() + ":" + (judgeSpec.model() == null ? "(the server's own)" : judgeSpec.model()));
-        EvalRequest run = new EvalRequest(req.data(), req.filter(), req.frames(), req.circular(), req.grading(), req.methods(), req.out(),
-                req.concurrency(), req.command(), req.forceNew(), req.config(), identity, req.secrets(), req.paperFigures());
-        try (NamedBackends panel = NamedBackends.open(backendOptions.spec(perEndpoint), req.config(), backends::create);
-             Backend judge = judgeSpec == null ? null : backends.create(judgeSpec, req.config())) {
+        try (NamedBackends panel = NamedBackends.open(backendOptions.spec(perEndpoint), req.config(), backends::create)) {
+            BackendSpec judgeSpec = judgeBackend == null ? null : panel.spec(judgeBackend);
+            Backend judge = judgeBackend == null ? null : panel.resolve(judgeBackend);
+            EvalRequest.Backends identity = new EvalRequest.Backends(spec.kind(), spec.model(), judgeSpec == null ? null
+                    : judgeSpec.kind() + ":" + (judgeSpec.model() == null ? "(the server's own)" : judgeSpec.model()));
+            EvalRequest run = new EvalRequest(req.data(), req.filter(), req.frames(), req.circular(), req.grading(), req.methods(), req.out(),
+                    req.concurrency(), req.command(), req.forceNew(), req.config(), identity, req.secrets(), req.paperFigures());
             PanelCheck.require(panel, req.config(), req.methods(), System.err);
             return Evaluation.run(run, panel, judge, EvalRequest.Progress.onStderr());
         }
     }
 
     private String commandLine() {
-        return commandLine(data.toString(), methods, out, limit, category, frames, circular, grading, backendOptions, judgeOptions);
+        return commandLine(data.toString(), methods, out, limit, category, frames, circular, grading, backendOptions, judgeBackend);
     }
 
     /** The {@code gam eval} command line that repeats a run, written into its report. */
     static String commandLine(String data, List<String> methods, Path out, int limit, String category, int frames, Boolean circular,
-                              String grading, BackendOptions backendOptions, JudgeOptions judgeOptions) {
+                              String grading, BackendOptions backendOptions, String judgeBackend) {
         List<String> parts = new ArrayList<>(Arrays.asList("gam", "eval", "--data", data, "--methods", String.join(",", methods),
                 "--out", out.toString()));
         if (limit > 0) parts.addAll(List.of("--limit", Integer.toString(limit)));
@@ -137,7 +138,7 @@ public final class EvalCommand implements Callable<Integer> {
         if (backendOptions.model != null) parts.addAll(List.of("--model", backendOptions.model));
         if (backendOptions.config != null) parts.addAll(List.of("--config", backendOptions.config.toString()));
         for (var e : backendOptions.overrides.entrySet()) parts.addAll(List.of("--set", e.getKey() + "=" + e.getValue()));
-        if (judgeOptions.judgeBackend != null) parts.addAll(List.of("--judge-backend", judgeOptions.judgeBackend));
+        if (judgeBackend != null) parts.addAll(List.of("--judge-backend", judgeBackend));
         return String.join(" ", parts);
     }
 }

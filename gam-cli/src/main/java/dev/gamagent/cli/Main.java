@@ -30,14 +30,14 @@ public final class Main implements Callable<Integer>, CommandContext {
     CommandLine.Model.CommandSpec spec;
 
     /** The secrets this command line can reach; a command scrubs what it writes with them ({@link CommandContext}). */
-    private final dev.gamagent.backend.SecretScrubber secrets;
+    private final dev.gamagent.backend.internal.SecretScrubber secrets;
 
-    private Main(dev.gamagent.backend.SecretScrubber secrets) { this.secrets = secrets; }
+    private Main(dev.gamagent.backend.internal.SecretScrubber secrets) { this.secrets = secrets; }
 
     /** A command line that knows no secrets (tests that parse options). */
-    Main() { this(dev.gamagent.backend.SecretScrubber.NONE); }
+    Main() { this(dev.gamagent.backend.internal.SecretScrubber.NONE); }
 
-    @Override public dev.gamagent.backend.SecretScrubber secrets() { return secrets; }
+    @Override public dev.gamagent.backend.internal.SecretScrubber secrets() { return secrets; }
 
     public static void main(String[] args) {
         boolean verbose = Arrays.asList(args).contains(VERBOSE);
@@ -55,7 +55,7 @@ public final class Main implements Callable<Integer>, CommandContext {
         return scrubbed(ProcessSecrets.of(Arrays.asList(args), System.getenv()), args);
     }
 
-    private static int scrubbed(dev.gamagent.backend.SecretScrubber secrets, String... args) {
+    private static int scrubbed(dev.gamagent.backend.internal.SecretScrubber secrets, String... args) {
         if (secrets.isEmpty()) {
             return run(secrets, new PrintWriter(System.out, true, StandardCharsets.UTF_8), new PrintWriter(System.err, true, StandardCharsets.UTF_8), args);
         }
@@ -79,7 +79,7 @@ public final class Main implements Callable<Integer>, CommandContext {
         return run(ProcessSecrets.of(Arrays.asList(args), System.getenv()), out, err, args);
     }
 
-    private static int run(dev.gamagent.backend.SecretScrubber secrets, PrintWriter out, PrintWriter err, String... args) {
+    private static int run(dev.gamagent.backend.internal.SecretScrubber secrets, PrintWriter out, PrintWriter err, String... args) {
         List<String> rest = new ArrayList<>(Arrays.asList(args));
         rest.removeIf(VERBOSE::equals);
         CommandLine cl = new CommandLine(new Main(secrets));

@@ -3,8 +3,8 @@ package dev.gamagent.cli;
 import dev.gamagent.MethodRegistry;
 import dev.gamagent.api.RunContext;
 import dev.gamagent.backend.Backend;
-import dev.gamagent.backend.BackendEntry;
-import dev.gamagent.backend.NamedBackends;
+import dev.gamagent.backend.internal.BackendEntry;
+import dev.gamagent.backend.internal.NamedBackends;
 import dev.gamagent.config.Config;
 import dev.gamagent.util.Concurrency;
 

@@ -2,8 +2,8 @@ package dev.gamagent.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.gamagent.backend.BackendSpec;
-import dev.gamagent.backend.NamedBackends;
-import dev.gamagent.backend.SecretScrubber;
+import dev.gamagent.backend.internal.NamedBackends;
+import dev.gamagent.backend.internal.SecretScrubber;
 import dev.gamagent.config.Config;
 
 import java.nio.file.Path;

@@ -309,7 +309,7 @@ public final class ReproduceCommand implements Callable<Integer> {
                 spec.kind().equals("local"), Runtime.getRuntime().availableProcessors());
         load.warnings().forEach(w -> System.err.println("warning: " + w));
         Config config = b.config();
-        JudgeOptions judge = new JudgeOptions();
+        String judge = null; // a recipe's runs have no judge
         EvalRequest req = new EvalRequest(EvalRequest.Data.named(p.run().data(), () -> dataOptions.files(config, System.err)),
                 new RowFilter(questions, null), 0, null, null, p.run().methods(), p.dir(), load.questions(),
                 EvalCommand.commandLine(p.run().data(), p.run().methods(), p.dir(), questions, null, 0, null, null, b, judge),

@@ -1,7 +1,7 @@
 package dev.gamagent.cli;
 
 import dev.gamagent.MethodRegistry;
-import dev.gamagent.backend.NamedBackends;
+import dev.gamagent.backend.internal.NamedBackends;
 import dev.gamagent.config.Config;
 import dev.gamagent.server.GamServer;
 import dev.gamagent.server.MethodCatalog;

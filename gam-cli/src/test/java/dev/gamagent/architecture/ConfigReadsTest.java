@@ -2,7 +2,7 @@ package dev.gamagent.architecture;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.gamagent.config.Config;
-import dev.gamagent.config.ConfigSchema;
+import dev.gamagent.config.internal.ConfigSchema;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -44,7 +44,7 @@ class ConfigReadsTest {
     }
 
     @Test void everySettingTheCodeNamesIsAKnownKey() {
-        assertThat(unknownKeys(mainSources(), Config.defaults().schema()))
+        assertThat(unknownKeys(mainSources(), ConfigSchema.of(Config.defaults().tree())))
                 .as("settings named in code that are neither in defaults.json nor optional (ConfigSchema.OPTIONAL)").isEmpty();
     }
 
@@ -82,7 +82,7 @@ class ConfigReadsTest {
                     }
                     """);
             assertThat(fallbacks(List.of(f))).hasSize(5);
-            assertThat(unknownKeys(List.of(f), Config.defaults().schema())).singleElement().asString().contains("gam.theta_trem");
+            assertThat(unknownKeys(List.of(f), ConfigSchema.of(Config.defaults().tree()))).singleElement().asString().contains("gam.theta_trem");
         }
     }
 

@@ -7,7 +7,7 @@ import dev.gamagent.bench.VideoGenerator;
 import dev.gamagent.bench.VideoItem;
 import dev.gamagent.eval.load.BenchmarkLoader;
 import dev.gamagent.eval.load.Dataset;
-import dev.gamagent.image.FrameSelection;
+import dev.gamagent.image.internal.FrameSelection;
 import dev.gamagent.image.Picture;
 import dev.gamagent.util.Json;
 import org.junit.jupiter.api.Test;

@@ -68,11 +68,12 @@ class EvalReportSweepCommandsTest {
         assertThat(summary.path("circular").asBoolean()).isTrue();
         assertThat(Files.readAllLines(dir.resolve("a/results.jsonl"))).hasSize(9); // 3 questions × 3 rotations
 
-        // the model's replies name no option; the judge (its own backend) maps each to A
+        // the model's replies name no option; the judge (a named backend of the config) maps each to A
         ScriptedBackend judge = ScriptedBackend.text(r -> "A");
-        run(new EvalCommand((s, c) -> s.kind().equals("judgekind") ? judge : ScriptedBackend.text(r -> "hmm, hard to tell")),
+        run(new EvalCommand((s, c) -> "j".equals(s.model()) ? judge : ScriptedBackend.text(r -> "hmm, hard to tell")),
                 "--data", data.toString(), "--methods", "single", "--out", dir.resolve("b").toString(), "--no-circular",
-                "--category", "color", "--limit", "5", "--judge-backend", "judgekind", "--judge-model", "j");
+                "--category", "color", "--limit", "5", "--set", "backends.judge.kind=openai", "--set", "backends.judge.model=j",
+                "--judge-backend", "judge");
         assertThat(judge.requests).hasSize(2);
         var b = Json.MAPPER.readTree(dir.resolve("b/summary.json").toFile());
         assertThat(b.path("circular").asBoolean()).isFalse();

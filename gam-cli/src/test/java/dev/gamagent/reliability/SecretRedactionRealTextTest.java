@@ -1,7 +1,7 @@
 package dev.gamagent.reliability;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.gamagent.backend.SecretScrubber;
+import dev.gamagent.backend.internal.SecretScrubber;
 import dev.gamagent.util.Json;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

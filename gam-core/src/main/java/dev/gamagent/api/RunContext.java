@@ -5,19 +5,22 @@ import dev.gamagent.backend.BackendResolver;
 import dev.gamagent.backend.UsageMeter;
 import dev.gamagent.config.Config;
 
-import java.util.List;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 
 /**
  * What a method needs to run: the default backend, the configuration (hyperparameters, prompt
  * overrides, per-agent backends), an executor for concurrent agent calls and a progress listener.
  * A {@link BackendResolver} maps an agent's configured backend name to a backend (a panel may mix models);
- * without one, only the default backend exists and any other name is an error. {@code scales} is DREAM's
- * assignment of image scales to the inner method's agents ({@link AgentScales#NONE} outside DREAM).
+ * without one, only the default backend exists and any other name is an error. {@code tags} are values a method
+ * hands to the method it wraps, by their type (as OkHttp's request tags), e.g. DREAM's assignment of image scales to
+ * the inner method's agents; none by default.
  */
 public record RunContext(Backend backend, BackendResolver backends, Config config, ExecutorService executor,
-                         ProgressListener progress, AgentScales scales) {
+                         ProgressListener progress, Map<Class<?>, Object> tags) {
     /** The name of the run's default backend (the command line's) in agent configurations, traces and tallies. */
     public static final String DEFAULT_BACKEND = BackendResolver.DEFAULT_BACKEND;
 
@@ -31,48 +34,35 @@ public record RunContext(Backend backend, BackendResolver backends, Config confi
                     + "(configure named backends in the 'backends' section of the --config file)");
         };
         if (progress == null) progress = ProgressListener.NONE;
-        if (scales == null) scales = AgentScales.NONE;
+        tags = tags == null ? Map.of() : Map.copyOf(tags);
+        for (var e : tags.entrySet()) {
+            if (!e.getKey().isInstance(e.getValue())) {
+                throw new IllegalArgumentException("tag " + e.getKey().getName() + " holds a " + e.getValue().getClass().getName());
+            }
+        }
     }
 
-    /** A context without DREAM's assignment: every agent sees the images at its own scale. */
+    /** A context without tags. */
     public RunContext(Backend backend, BackendResolver backends, Config config, ExecutorService executor, ProgressListener progress) {
-        this(backend, backends, config, executor, progress, AgentScales.NONE);
+        this(backend, backends, config, executor, progress, Map.of());
     }
 
-    /**
-     * DREAM's assignment for the method it wraps: {@code perAgent} holds the scales of each agent index (several scales:
-     * the agent receives each image at each scale, MixRes; an index past the list takes the last entry) and {@code note}
-     * the sentence every debate prompt appends ("" for none). {@link #NONE}: no assignment.
-     */
-    public record AgentScales(List<List<Double>> perAgent, String note) {
-        public static final AgentScales NONE = new AgentScales(List.of(), "");
+    /** The tag of type {@code type}, if a wrapping method set one. */
+    public <T> Optional<T> tag(Class<T> type) { return Optional.ofNullable(type.cast(tags.get(type))); }
 
-        public AgentScales {
-            perAgent = perAgent.stream().map(List::copyOf).toList();
-            note = note == null ? "" : note;
-        }
-
-        /** The scales agent {@code index} sees: its entry of the assignment, else {@code own} alone. */
-        public List<Double> of(int index, double own) {
-            if (perAgent.isEmpty()) return List.of(own);
-            List<Double> mine = perAgent.get(Math.min(index, perAgent.size() - 1));
-            return mine.isEmpty() ? List.of(own) : mine;
-        }
-
-        public boolean assigned() { return !perAgent.isEmpty(); }
+    /** The same context with {@code value} as its tag of type {@code type} (replacing one of that type). */
+    public <T> RunContext withTag(Class<T> type, T value) {
+        Map<Class<?>, Object> t = new HashMap<>(tags);
+        t.put(type, Objects.requireNonNull(value, "value"));
+        return new RunContext(backend, backends, config, executor, progress, t);
     }
 
     public RunContext withProgress(ProgressListener listener) {
-        return new RunContext(backend, backends, config, executor, listener, scales);
+        return new RunContext(backend, backends, config, executor, listener, tags);
     }
 
     public RunContext withConfig(Config newConfig) {
-        return new RunContext(backend, backends, newConfig, executor, progress, scales);
-    }
-
-    /** The same context with DREAM's assignment of image scales to the agents. */
-    public RunContext withScales(AgentScales assignment) {
-        return new RunContext(backend, backends, config, executor, progress, assignment);
+        return new RunContext(backend, backends, newConfig, executor, progress, tags);
     }
 
     /**
@@ -83,7 +73,7 @@ public record RunContext(Backend backend, BackendResolver backends, Config confi
         Backend d = meter.wrap(DEFAULT_BACKEND, backend);
         BackendResolver inner = backends;
         return new RunContext(d, name -> DEFAULT_BACKEND.equals(label(name)) ? d : meter.wrap(name, inner.resolve(name)),
-                config, executor, progress, scales);
+                config, executor, progress, tags);
     }
 
     public Backend backendFor(String name) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.gamagent.backend.TokenCount;
 import dev.gamagent.image.Region;
+import dev.gamagent.util.Json;
 
 import java.util.List;
 import java.util.Map;
@@ -20,6 +21,9 @@ public record Trace(QuestionInfo question, String method, Map<String, Object> co
                     int calls, long millis, Map<String, Object> extra) {
 
     /** The same trace about {@code newQuestion} (the evaluation adds the answer key to what the method recorded). */
+    /** The trace as indented JSON: what {@code gam ask --trace FILE} writes and the web viewer draws. */
+    public String toJson() { return Json.writePretty(this); }
+
     public Trace withQuestion(QuestionInfo newQuestion) {
         return new Trace(newQuestion, method, config, rounds, termination, finalAnswer, tokens, calls, millis, extra);
     }

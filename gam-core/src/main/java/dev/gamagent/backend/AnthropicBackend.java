@@ -10,6 +10,7 @@ import dev.gamagent.backend.internal.WireParse;
 import dev.gamagent.util.Json;
 
 import java.util.List;
+import dev.gamagent.backend.internal.EndpointSettings;
 
 /**
  * Anthropic Messages ({@code POST {base}/v1/messages}, base e.g. {@code https://api.anthropic.com}):

@@ -9,6 +9,9 @@ import java.util.Map;
 import java.util.ServiceLoader;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
+import dev.gamagent.backend.internal.BackendProvider;
+import dev.gamagent.backend.internal.EndpointSettings;
+import dev.gamagent.backend.internal.SecretScrubber;
 
 /**
  * Builds a backend (with its resilience, recording and load-balancing wrappers) from a {@link BackendSpec}:
@@ -61,7 +64,7 @@ public final class BackendFactory {
         if (spec.record() == null) return b;
         // the recording holds what every backend of the run answered: keep out every key this spec can reach
         List<String> keyVars = spec.apiKeyEnv() == null ? List.of() : List.of(spec.apiKeyEnv());
-        return new RecordingBackend(b, spec.record(), dev.gamagent.backend.SecretScrubber.of(env, keyVars, spec.baseUrls()));
+        return new RecordingBackend(b, spec.record(), dev.gamagent.backend.internal.SecretScrubber.of(env, keyVars, spec.baseUrls()));
     }
 
     /** A backend from the {@link BackendProvider} of that kind on the classpath; its absence names the module to add. */

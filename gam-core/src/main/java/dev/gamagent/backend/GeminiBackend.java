@@ -12,6 +12,7 @@ import dev.gamagent.util.Json;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import dev.gamagent.backend.internal.EndpointSettings;
 
 /**
  * Gemini {@code POST {base}/models/{model}:generateContent} (base e.g.

@@ -14,6 +14,9 @@ import java.util.regex.Pattern;
 
 import static java.lang.System.Logger.Level.INFO;
 import static java.lang.System.Logger.Level.WARNING;
+import dev.gamagent.backend.internal.EndpointSettings;
+import dev.gamagent.backend.internal.SecretScrubber;
+import dev.gamagent.backend.internal.TokenEstimator;
 
 /**
  * The shared template of the HTTP backends: cap the request to what this endpoint accepts, send it,

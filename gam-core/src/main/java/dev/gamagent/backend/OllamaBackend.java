@@ -10,6 +10,7 @@ import dev.gamagent.backend.internal.WireParse;
 import dev.gamagent.util.Json;
 
 import java.util.List;
+import dev.gamagent.backend.internal.EndpointSettings;
 
 /**
  * Ollama's native {@code POST {base}/api/chat} (base e.g. {@code http://127.0.0.1:11434}): raw base64

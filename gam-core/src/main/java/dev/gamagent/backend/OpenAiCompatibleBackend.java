@@ -12,6 +12,7 @@ import dev.gamagent.util.Json;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import dev.gamagent.backend.internal.EndpointSettings;
 
 /**
  * OpenAI chat completions ({@code POST {base}/chat/completions}) as spoken by OpenAI, vLLM, llama.cpp's

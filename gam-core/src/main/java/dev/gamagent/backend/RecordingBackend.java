@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Instant;
+import dev.gamagent.backend.internal.SecretScrubber;
 
 /**
  * Appends every answered request to a JSONL file: {@code {"key", "backend", "time", "request", "response"}}

@@ -14,6 +14,7 @@ import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import dev.gamagent.backend.internal.EndpointSettings;
 
 /**
  * Answers from a {@link RecordingBackend} file, keyed by the hash of the canonical request. A request

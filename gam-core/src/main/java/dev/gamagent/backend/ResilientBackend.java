@@ -8,6 +8,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Consumer;
 
 import static java.lang.System.Logger.Level.WARNING;
+import dev.gamagent.backend.internal.EndpointSettings;
 
 /**
  * Retries and a concurrency limit around a backend. Retries ConnectionFailed, Timeout, 408/409/429,

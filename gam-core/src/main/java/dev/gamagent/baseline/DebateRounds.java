@@ -1,10 +1,10 @@
 package dev.gamagent.baseline;
 
 import dev.gamagent.api.CallPlan;
-import dev.gamagent.api.MultiAgentMethod;
+import dev.gamagent.api.internal.MultiAgentMethod;
 import dev.gamagent.api.Question;
 import dev.gamagent.api.RunContext;
-import dev.gamagent.backend.Sampling;
+import dev.gamagent.backend.internal.Sampling;
 import dev.gamagent.config.Config;
 import dev.gamagent.image.Picture;
 

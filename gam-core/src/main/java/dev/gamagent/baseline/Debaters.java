@@ -1,6 +1,6 @@
 package dev.gamagent.baseline;
 
-import dev.gamagent.api.MultiAgentMethod;
+import dev.gamagent.api.internal.MultiAgentMethod;
 import dev.gamagent.config.Config;
 
 import java.util.ArrayList;

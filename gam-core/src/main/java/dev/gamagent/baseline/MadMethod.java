@@ -2,13 +2,13 @@ package dev.gamagent.baseline;
 
 import dev.gamagent.api.CallPlan;
 import dev.gamagent.api.Answer;
-import dev.gamagent.api.MultiAgentMethod;
+import dev.gamagent.api.internal.MultiAgentMethod;
 import dev.gamagent.api.ProgressEvent;
 import dev.gamagent.api.Question;
 import dev.gamagent.api.RunContext;
 import dev.gamagent.api.Termination;
 import dev.gamagent.backend.ChatMessage;
-import dev.gamagent.backend.Sampling;
+import dev.gamagent.backend.internal.Sampling;
 import dev.gamagent.config.Config;
 
 import java.util.ArrayList;

@@ -12,11 +12,12 @@ import dev.gamagent.backend.ChatMessage;
 import dev.gamagent.backend.ChatRequest;
 import dev.gamagent.backend.ChatResult;
 import dev.gamagent.backend.Choice;
-import dev.gamagent.backend.Sampling;
+import dev.gamagent.backend.internal.Sampling;
 import dev.gamagent.backend.TokenCount;
 import dev.gamagent.config.Config;
 import dev.gamagent.engine.AgentCall;
 import dev.gamagent.engine.AgentImages;
+import dev.gamagent.engine.AgentScales;
 import dev.gamagent.engine.ParallelCalls;
 import dev.gamagent.engine.Prompts;
 import dev.gamagent.engine.ReplyParser;
@@ -274,8 +275,8 @@ public final class Panel {
      * Agent {@code a}'s round-0 request with {@code user} and {@code images} instead of its own pictures: the request
      * {@link #ask} sends in round 0 when the agent's images are these (DREAM's probe, {@code MultiAgentMethod#opening}).
      */
-    public dev.gamagent.api.MultiAgentMethod.Opening opening(Agent a, String user, Sampling sampling, List<Picture> images) {
-        return new dev.gamagent.api.MultiAgentMethod.Opening(request(backendOf(a), a, 0, null, List.of(), user, images, sampling), null);
+    public dev.gamagent.api.internal.MultiAgentMethod.Opening opening(Agent a, String user, Sampling sampling, List<Picture> images) {
+        return new dev.gamagent.api.internal.MultiAgentMethod.Opening(request(backendOf(a), a, 0, null, List.of(), user, images, sampling), null);
     }
 
     /** A round: every agent called in parallel on the context's executor; turns come back in agent order. */
@@ -395,7 +396,7 @@ public final class Panel {
      */
     private Map<String, Object> runtime() {
         var own = ctx.config().node("runtime");
-        RunContext.AgentScales dream = ctx.scales();
+        AgentScales dream = AgentImages.assignment(ctx);
         if (own.isMissingNode() && !dream.assigned()) return null;
         Map<String, Object> out = new LinkedHashMap<>();
         if (!own.isMissingNode()) out.putAll(Json.MAPPER.convertValue(own, new com.fasterxml.jackson.core.type.TypeReference<Map<String, Object>>() { }));

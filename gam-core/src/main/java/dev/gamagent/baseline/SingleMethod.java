@@ -10,7 +10,7 @@ import dev.gamagent.api.RunContext;
 import dev.gamagent.api.Termination;
 import dev.gamagent.api.Trace;
 import dev.gamagent.backend.Backend;
-import dev.gamagent.backend.Sampling;
+import dev.gamagent.backend.internal.Sampling;
 import dev.gamagent.config.Config;
 import dev.gamagent.engine.AgentCall;
 import dev.gamagent.engine.Prompts;

@@ -2,7 +2,7 @@ package dev.gamagent.baseline;
 
 import dev.gamagent.api.CallPlan;
 import dev.gamagent.api.Answer;
-import dev.gamagent.api.MultiAgentMethod;
+import dev.gamagent.api.internal.MultiAgentMethod;
 import dev.gamagent.api.Question;
 import dev.gamagent.api.RunContext;
 import dev.gamagent.api.Termination;

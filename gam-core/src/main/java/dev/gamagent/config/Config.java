@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.function.Function;
+import dev.gamagent.config.internal.ConfigSchema;
 
 /**
  * The one immutable configuration: defaults (resource {@code /defaults.json}), then a user file (JSON),
@@ -52,7 +53,7 @@ public final class Config {
         try {
             JsonNode node = Json.MAPPER.readTree(file.toFile());
             if (!(node instanceof ObjectNode obj)) throw new ConfigException("config file " + file + " must hold a JSON object");
-            schema.check("", obj, "config file " + file);
+            check("", obj, "config file " + file);
             return withTree(obj);
         } catch (JsonProcessingException e) {
             throw new ConfigException("config file " + file + " is not valid JSON: " + Json.problem(e));
@@ -97,14 +98,19 @@ public final class Config {
     public Config withOverrides(Map<String, String> overrides) {
         Config c = this;
         for (var e : overrides.entrySet()) {
-            schema.check(e.getKey().strip(), parseValue(e.getValue()), "--set " + e.getKey() + "=" + e.getValue());
+            check(e.getKey().strip(), parseValue(e.getValue()), "--set " + e.getKey() + "=" + e.getValue());
             c = c.with(e.getKey().strip(), e.getValue());
         }
         return c;
     }
 
-    /** The known keys and their types. */
-    public ConfigSchema schema() { return schema; }
+    private void check(String key, JsonNode value, String where) {
+        String problem = schema.problem(key, value, where);
+        if (problem != null) throw new ConfigException(problem);
+    }
+
+    /** The known keys and their types (not API: {@code ConfigSchema.of(defaults().tree())} outside this package). */
+    ConfigSchema schema() { return schema; }
 
     /** The node at a dotted path, or a missing node. */
     public JsonNode node(String dottedPath) {

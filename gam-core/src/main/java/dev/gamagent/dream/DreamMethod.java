@@ -5,7 +5,7 @@ import dev.gamagent.api.Answer;
 import dev.gamagent.api.CallPlan;
 import dev.gamagent.api.Method;
 import dev.gamagent.api.MethodFailure;
-import dev.gamagent.api.MultiAgentMethod;
+import dev.gamagent.api.internal.MultiAgentMethod;
 import dev.gamagent.api.ProgressEvent;
 import dev.gamagent.api.Question;
 import dev.gamagent.api.RunContext;
@@ -16,6 +16,7 @@ import dev.gamagent.backend.TokenCount;
 import dev.gamagent.backend.UncertaintySignal;
 import dev.gamagent.baseline.MajorityVote;
 import dev.gamagent.config.Config;
+import dev.gamagent.engine.AgentScales;
 import dev.gamagent.util.Json;
 
 import java.util.ArrayList;
@@ -27,7 +28,7 @@ import java.util.Optional;
 /**
  * DREAM (dynamic resolution assignment + uncertainty-guided rollback) around any method, through the
  * {@link Method} interface and its {@link Trace}: a probe round picks each agent's image scales (passed to the
- * inner method on its run context, {@link RunContext.AgentScales}, CONTRACTS §4), the inner method
+ * inner method on its run context, {@link AgentScales}, CONTRACTS §4), the inner method
  * debates, and rollback aggregation re-reads its per-agent trajectories. A {@link MultiAgentMethod} has its
  * own agents probed (role, instructions, backend, sampling) and its own rule decide after the rollback.
  * Ablations: {@code dream.mode} = full | probe_only | rollback_only; {@code dream.threshold} = adaptive | static.
@@ -120,14 +121,14 @@ public final class DreamMethod implements Method {
         }
         RunContext innerCtx = ctx;
         if (probe.branch() != null) {
-            innerCtx = ctx.withScales(new RunContext.AgentScales(probe.branch().assignment(probe.agents()), probe.branch().note()));
+            innerCtx = ctx.withTag(AgentScales.class, new AgentScales(probe.branch().assignment(probe.agents()), probe.branch().note()));
         }
         // record ANLL of every inner reply so rollback can use DREAM's signal; the trace's own u otherwise
         // a probe that asked exactly an agent's round-0 request is its round-0 answer (docs/design.md §7): the inner method takes it
         AnllRecorder recorder = new AnllRecorder(replies.over(innerCtx.backend()));
         BackendResolver resolver = innerCtx.backends();
         innerCtx = new RunContext(recorder, agentBackend -> recorder.alongside(replies.over(resolver.resolve(agentBackend))),
-                innerCtx.config(), innerCtx.executor(), innerCtx.progress(), innerCtx.scales());
+                innerCtx.config(), innerCtx.executor(), innerCtx.progress(), innerCtx.tags());
         Answer in;
         try {
             in = inner.run(q, innerCtx);

@@ -1,7 +1,7 @@
 package dev.gamagent.dream;
 
 import dev.gamagent.api.Method;
-import dev.gamagent.api.MultiAgentMethod;
+import dev.gamagent.api.internal.MultiAgentMethod;
 import dev.gamagent.api.ProgressEvent;
 import dev.gamagent.api.ProgressListener;
 import dev.gamagent.api.Question;
@@ -10,7 +10,7 @@ import dev.gamagent.backend.Backend;
 import dev.gamagent.backend.ChatRequest;
 import dev.gamagent.backend.ChatResult;
 import dev.gamagent.backend.Choice;
-import dev.gamagent.backend.Sampling;
+import dev.gamagent.backend.internal.Sampling;
 import dev.gamagent.backend.TokenCount;
 import dev.gamagent.backend.UncertaintySignal;
 import dev.gamagent.engine.AgentCall;

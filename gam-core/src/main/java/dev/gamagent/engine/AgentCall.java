@@ -4,7 +4,7 @@ import dev.gamagent.backend.Backend;
 import dev.gamagent.backend.ChatMessage;
 import dev.gamagent.backend.ChatResult;
 import dev.gamagent.backend.Choice;
-import dev.gamagent.backend.Sampling;
+import dev.gamagent.backend.internal.Sampling;
 import dev.gamagent.backend.TokenCount;
 import dev.gamagent.image.Picture;
 import dev.gamagent.uncertainty.Estimate;

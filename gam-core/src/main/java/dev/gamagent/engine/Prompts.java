@@ -18,9 +18,8 @@ import java.util.regex.Pattern;
 public final class Prompts {
     private static final Pattern VAR = Pattern.compile("\\{\\{\\s*([a-zA-Z0-9_.]+)\\s*}}");
     private final Config config;
+    /** The templates this configuration gives, each read once (the jar's too: a method makes its Prompts per question). */
     private final Map<String, String> cache = new ConcurrentHashMap<>();
-    /** The templates in the jar, read once per process (a method makes its Prompts per question). */
-    private static final Map<String, String> RESOURCES = new ConcurrentHashMap<>();
 
     public Prompts(Config config) { this.config = config; }
 
@@ -65,7 +64,7 @@ public final class Prompts {
             }
             return override;
         }
-        return RESOURCES.computeIfAbsent(name, Prompts::resource);
+        return resource(name);
     }
 
     private static String resource(String name) {

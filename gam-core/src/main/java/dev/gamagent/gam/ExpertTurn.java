@@ -4,6 +4,7 @@ import dev.gamagent.api.Trace;
 import dev.gamagent.backend.Choice;
 import dev.gamagent.backend.TokenCount;
 import dev.gamagent.backend.UncertaintySignal;
+import dev.gamagent.influence.Consensus;
 import dev.gamagent.uncertainty.Estimate;
 
 import java.util.List;
@@ -22,10 +23,21 @@ record ExpertTurn(AgentSpec spec, int index, String raw, Choice choice, ParsedRe
     /**
      * Why this answering expert holds no opinion ("not applicable", "unreadable": no answer, or a multiple-choice
      * reply naming no option; "declined": an open answer that only declines), or null when it holds one. Such an
-     * expert keeps its weight but does not shape the game (docs/design.md §5; the rule is {@link GamDecision#noOpinion}).
+     * expert keeps its weight but does not shape the game (docs/design.md §5; the rule is {@link #noOpinion(boolean, String,
+     * String, String, boolean)}).
      */
     String noOpinion(boolean multipleChoice) {
-        return answered() ? GamDecision.noOpinion(parsed.notApplicable(), parsed.parse(), answer, option, multipleChoice) : null;
+        return answered() ? noOpinion(parsed.notApplicable(), parsed.parse(), answer, option, multipleChoice) : null;
+    }
+
+    /**
+     * Why a reply holds no opinion ("not applicable", "unreadable", "declined": an open answer that only declines), or null
+     * when it holds one: the one rule the controller (each expert's turn, GamDecision) and DREAM's rollback (GamMethod#decide, from the
+     * trace's turns) both apply, through {@link Consensus#noOpinion}. {@code parse} is how the reply was read ("none":
+     * nothing could be read).
+     */
+    static String noOpinion(boolean notApplicable, String parse, String answer, String option, boolean multipleChoice) {
+        return Consensus.noOpinion(notApplicable, !"none".equals(parse), answer, option, multipleChoice);
     }
 
     /** The turn of an expert that dropped out: its backend failed or is unknown ({@code prompt}: what it was asked, or null). */

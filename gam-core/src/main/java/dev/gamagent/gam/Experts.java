@@ -1,6 +1,6 @@
 package dev.gamagent.gam;
 
-import dev.gamagent.api.MultiAgentMethod;
+import dev.gamagent.api.internal.MultiAgentMethod;
 import dev.gamagent.api.ProgressEvent;
 import dev.gamagent.api.Question;
 import dev.gamagent.backend.Backend;
@@ -85,7 +85,7 @@ final class Experts {
             option = ReplyParser.option(p.answer(), run.q.options());
             if (option != null) answer = run.q.options().get(option);
         }
-        boolean opinionless = GamDecision.noOpinion(p.notApplicable(), p.parse(), answer, option, run.q.isMultipleChoice()) != null;
+        boolean opinionless = ExpertTurn.noOpinion(p.notApplicable(), p.parse(), answer, option, run.q.isMultipleChoice()) != null;
         AnswerSampler.Sampled sampled = null;
         if (!opinionless && !run.s.noUncertainty() && run.sampler.applies(c)) {
             // no log-probs: U from n samples of the same request (docs/GAM.md, "Without log-probs")
@@ -169,7 +169,7 @@ final class Experts {
             option = ReplyParser.option(p.answer(), q.options());
             if (option != null) answer = q.options().get(option);
         }
-        return GamDecision.noOpinion(p.notApplicable(), p.parse(), answer, option, q.isMultipleChoice()) != null ? new MultiAgentMethod.Reading(null, null)
+        return ExpertTurn.noOpinion(p.notApplicable(), p.parse(), answer, option, q.isMultipleChoice()) != null ? new MultiAgentMethod.Reading(null, null)
                 : new MultiAgentMethod.Reading(answer, option);
     }
 }

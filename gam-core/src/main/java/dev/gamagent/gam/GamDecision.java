@@ -27,16 +27,6 @@ final class GamDecision {
         this.letters = run.letters;
     }
 
-    /**
-     * Why a reply holds no opinion ("not applicable", "unreadable", "declined": an open answer that only declines), or null
-     * when it holds one: the one rule the controller (each expert's turn) and DREAM's rollback (GamMethod#decide, from the
-     * trace's turns) both apply, through {@link Consensus#noOpinion}. {@code parse} is how the reply was read ("none":
-     * nothing could be read).
-     */
-    static String noOpinion(boolean notApplicable, String parse, String answer, String option, boolean multipleChoice) {
-        return Consensus.noOpinion(notApplicable, !"none".equals(parse), answer, option, multipleChoice);
-    }
-
     /** The game and the consensus over the experts of a round that answered. */
     RoundState evaluate(List<ExpertTurn> turns) {
         List<ExpertTurn> live = turns.stream().filter(ExpertTurn::answered).toList();

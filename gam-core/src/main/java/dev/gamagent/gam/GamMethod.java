@@ -2,7 +2,7 @@ package dev.gamagent.gam;
 
 import dev.gamagent.api.Answer;
 import dev.gamagent.api.CallPlan;
-import dev.gamagent.api.MultiAgentMethod;
+import dev.gamagent.api.internal.MultiAgentMethod;
 import dev.gamagent.api.Question;
 import dev.gamagent.api.RunContext;
 import dev.gamagent.api.Trace;
@@ -91,8 +91,8 @@ public final class GamMethod implements MultiAgentMethod {
             u[i] = t.uncertainty();
             texts.add(t.answer() == null ? "" : t.answer());
             options.add(t.option());
-            // the controller's own rule (GamDecision#noOpinion): not applicable, unreadable, or an open answer that only declines
-            opinion[i] = GamDecision.noOpinion(ClaimParser.notApplicable(t.answer()), t.parse(), t.answer(), t.option(),
+            // the controller's own rule (ExpertTurn#noOpinion): not applicable, unreadable, or an open answer that only declines
+            opinion[i] = ExpertTurn.noOpinion(ClaimParser.notApplicable(t.answer()), t.parse(), t.answer(), t.option(),
                     question.isMultipleChoice()) == null;
             Map<String, Double> d = t.optionDistribution();
             dists.add(d != null || !question.isMultipleChoice() ? d : OptionDistribution.smoothed(letters, opinion[i] ? t.option() : null, u[i]));

@@ -6,7 +6,7 @@ import dev.gamagent.api.RunContext;
 import dev.gamagent.backend.ChatMessage;
 import dev.gamagent.backend.ChatRequest;
 import dev.gamagent.backend.ChatResult;
-import dev.gamagent.backend.Sampling;
+import dev.gamagent.backend.internal.Sampling;
 import dev.gamagent.backend.TokenCount;
 import dev.gamagent.engine.AgentImages;
 import dev.gamagent.engine.AnswerSampler;

@@ -40,8 +40,6 @@ public final class ImageLoader {
     private static final int HEAD = 512;
     private static final int TAIL = 64;
 
-    private static final ImageLoader DEFAULT = new ImageLoader(DEFAULT_MAX_PIXELS);
-
     private final long maxPixels;
     private final String limitSetting;
     private final DecodeBudget budget;
@@ -82,22 +80,27 @@ public final class ImageLoader {
 
     // ---- static entry points with the default limit -------------------------------------------------
 
-    public static Picture load(Path file) { return DEFAULT.file(file); }
+    /** The file extensions of the formats this loader reads (png, jpg, jpeg, gif, bmp, webp), lower case. */
+    public static List<String> extensions() { return ImageFormat.EXTENSIONS; }
+    /** Whether {@code fileName} ends in one of the {@link #extensions()} (any case). */
+    public static boolean hasImageExtension(String fileName) { return ImageFormat.hasImageExtension(fileName); }
 
-    public static Picture fromBytes(String sourceName, byte[] bytes) { return DEFAULT.bytes(sourceName, bytes); }
+    public static Picture load(Path file) { return new ImageLoader(DEFAULT_MAX_PIXELS).file(file); }
+
+    public static Picture fromBytes(String sourceName, byte[] bytes) { return new ImageLoader(DEFAULT_MAX_PIXELS).bytes(sourceName, bytes); }
 
     /** As {@link #encoded(String, byte[])} with the default limit. */
-    public static Picture fromEncoded(String sourceName, byte[] bytes) { return DEFAULT.encoded(sourceName, bytes); }
+    public static Picture fromEncoded(String sourceName, byte[] bytes) { return new ImageLoader(DEFAULT_MAX_PIXELS).encoded(sourceName, bytes); }
 
     /** As {@link #encodedBase64(String, String)} with the default limit. */
-    public static Picture fromEncodedBase64(String sourceName, String base64) { return DEFAULT.encodedBase64(sourceName, base64); }
+    public static Picture fromEncodedBase64(String sourceName, String base64) { return new ImageLoader(DEFAULT_MAX_PIXELS).encodedBase64(sourceName, base64); }
 
     /** As {@link #encodedFile(Path)} with the default limit. */
-    public static Picture loadEncoded(Path file) { return DEFAULT.encodedFile(file); }
+    public static Picture loadEncoded(Path file) { return new ImageLoader(DEFAULT_MAX_PIXELS).encodedFile(file); }
 
-    public static Picture fromBase64(String sourceName, String base64) { return DEFAULT.base64(sourceName, base64); }
+    public static Picture fromBase64(String sourceName, String base64) { return new ImageLoader(DEFAULT_MAX_PIXELS).base64(sourceName, base64); }
 
-    public static Picture fromDataUrl(String sourceName, String dataUrl) { return DEFAULT.dataUrl(sourceName, dataUrl); }
+    public static Picture fromDataUrl(String sourceName, String dataUrl) { return new ImageLoader(DEFAULT_MAX_PIXELS).dataUrl(sourceName, dataUrl); }
 
     // ---- instance methods honouring this loader's limit -----------------------------------------------
 

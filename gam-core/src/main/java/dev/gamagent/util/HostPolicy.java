@@ -7,7 +7,7 @@ import java.util.Locale;
  * Which hosts a URL (or a request's {@code Host} header) may name: an entry is a host name matched exactly, or, when it
  * starts with '.', a domain matched with all its subdomains ({@code .example.org} allows {@code example.org} and
  * {@code cdn.example.org}, not {@code badexample.org}); without case. The one home of this rule: {@code gam serve}'s
- * remote images and Host allow-list, and the evaluation's video URLs ({@code config.RemoteMedia} builds the media
+ * remote images and Host allow-list, and the evaluation's video URLs ({@code config.internal.RemoteMedia} builds the media
  * policy from the configuration). No entry allows nothing.
  *
  * @param entries the names and '.'-domains, lower case, without blanks

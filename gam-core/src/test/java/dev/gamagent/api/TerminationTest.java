@@ -8,6 +8,7 @@ import java.util.Arrays;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import dev.gamagent.api.internal.AnswerJson;
 
 /**
  * {@link Answer#termination()} is a {@link Termination}; what is written stays the label it was as a string, and the labels

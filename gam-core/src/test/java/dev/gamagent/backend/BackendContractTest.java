@@ -120,7 +120,7 @@ abstract class BackendContractTest {
         try (Backend b = backend(0)) {
             ChatResult r = b.chat(question());
             assertThat(r.usage().estimated()).isTrue();
-            long imageTokens = dev.gamagent.image.ImageTokens.estimate("qwen", 32, 24);
+            long imageTokens = dev.gamagent.image.internal.ImageTokens.estimate("qwen", 32, 24);
             assertThat(r.usage().promptTokens()).isGreaterThan(imageTokens + 10);
             assertThat(r.usage().completionTokens()).isPositive();
         }

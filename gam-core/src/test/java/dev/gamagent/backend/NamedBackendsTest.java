@@ -14,6 +14,8 @@ import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import dev.gamagent.backend.internal.BackendEntry;
+import dev.gamagent.backend.internal.NamedBackends;
 
 /** The {@code backends} config section: entries, names, resolution, and per-run counting. */
 class NamedBackendsTest {

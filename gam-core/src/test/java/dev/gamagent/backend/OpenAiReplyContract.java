@@ -1,5 +1,6 @@
 package dev.gamagent.backend;
 
+import dev.gamagent.backend.internal.EndpointSettings;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;

@@ -16,6 +16,7 @@ import static dev.gamagent.backend.BackendContractTest.question;
 import static dev.gamagent.backend.BackendContractTest.tokenA;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import dev.gamagent.backend.internal.EndpointSettings;
 
 /** Recording real answers to a JSONL file and answering from it later. */
 class RecordReplayTest {

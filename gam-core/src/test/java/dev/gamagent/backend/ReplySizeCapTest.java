@@ -12,6 +12,7 @@ import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import dev.gamagent.backend.internal.SecretScrubber;
 
 /** Issue 25: an upstream reply that never ends is cut off at the cap with an error naming the server, not read into the heap. */
 class ReplySizeCapTest {

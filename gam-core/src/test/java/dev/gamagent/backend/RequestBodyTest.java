@@ -10,6 +10,7 @@ import java.awt.image.BufferedImage;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import dev.gamagent.backend.internal.Sampling;
 
 /** Bodies with spliced image bytes are the same JSON every wire format would have written inline. */
 class RequestBodyTest {

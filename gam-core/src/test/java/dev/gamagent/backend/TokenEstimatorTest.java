@@ -1,11 +1,12 @@
 package dev.gamagent.backend;
 
-import dev.gamagent.image.ImageTokens;
+import dev.gamagent.image.internal.ImageTokens;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import dev.gamagent.backend.internal.TokenEstimator;
 
 /** Token estimates for servers that report no usage. */
 class TokenEstimatorTest {

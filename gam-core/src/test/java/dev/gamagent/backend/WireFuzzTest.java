@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Test;
 import java.time.Duration;
 import java.util.List;
 import java.util.Random;
+import dev.gamagent.backend.internal.EndpointSettings;
 
 /**
  * Fuzzing of the wire parsers: whatever a server answers with a 200 (random JSON built from the

@@ -12,6 +12,7 @@ import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import dev.gamagent.config.internal.ConfigSchema;
 
 /**
  * Issue 38, item 9: NaN and ±Infinity (as numbers or as their text) are refused at every numeric key, from {@code --set},

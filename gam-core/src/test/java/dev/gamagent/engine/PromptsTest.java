@@ -8,15 +8,17 @@ import java.util.Map;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** Prompt templates: the jar's read once per process (methods make a Prompts per question), overrides per config. */
+/** Prompt templates: the jar's read once per instance (methods make a Prompts per question; nothing shared by the process), overrides per config. */
 class PromptsTest {
     private static final String NAME = "debate_answer";
 
-    @Test void theJarsTemplatesAreReadOncePerProcessNotOncePerInstance() {
-        String a = new Prompts(Config.defaults()).template(NAME);
-        String b = new Prompts(Config.defaults()).template(NAME);
+    @Test void theJarsTemplatesAreReadOncePerInstanceAndNoInstanceSharesAnother() {
+        Prompts p = new Prompts(Config.defaults());
+        String a = p.template(NAME);
         assertThat(a).isNotBlank();
-        assertThat(b).isSameAs(a);
+        assertThat(p.template(NAME)).isSameAs(a);
+        String b = new Prompts(Config.defaults()).template(NAME);
+        assertThat(b).isEqualTo(a).isNotSameAs(a);
     }
 
     @Test void anOverrideInTheConfigWinsForItsOwnInstanceOnly() {

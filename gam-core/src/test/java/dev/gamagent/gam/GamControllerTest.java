@@ -14,6 +14,7 @@ import dev.gamagent.backend.Capabilities;
 import dev.gamagent.backend.ChatRequest;
 import dev.gamagent.backend.TokenLogprob;
 import dev.gamagent.config.Config;
+import dev.gamagent.engine.AgentScales;
 import dev.gamagent.image.Picture;
 import dev.gamagent.testing.ScriptedBackend;
 import dev.gamagent.util.Json;
@@ -109,12 +110,12 @@ class GamControllerTest {
     static Answer run(Backend b, Config c, Question q) { return run(b, null, c, q, null); }
 
     static Answer run(Backend b, BackendResolver resolver, Config c, Question q, List<String> events) {
-        return run(b, resolver, c, q, events, RunContext.AgentScales.NONE);
+        return run(b, resolver, c, q, events, AgentScales.NONE);
     }
 
     /** A run inside DREAM: {@code scales} is its assignment of image scales (and its note) on the run context. */
-    static Answer run(Backend b, BackendResolver resolver, Config c, Question q, List<String> events, RunContext.AgentScales scales) {
-        RunContext ctx = new RunContext(b, resolver, c, EXEC, events == null ? null : e -> events.add(e.type() + " " + e.data()), scales);
+    static Answer run(Backend b, BackendResolver resolver, Config c, Question q, List<String> events, AgentScales scales) {
+        RunContext ctx = new RunContext(b, resolver, c, EXEC, events == null ? null : e -> events.add(e.type() + " " + e.data()), java.util.Map.of(AgentScales.class, scales));
         return MethodRegistry.create("gam").run(q, ctx);
     }
 
@@ -356,7 +357,7 @@ class GamControllerTest {
             default -> confident("B");
         });
         Config c = config("gam.zoom", "true");
-        run(b, null, c, mcq(), null, new RunContext.AgentScales(List.of(), "Note: the probes disagreed."));
+        run(b, null, c, mcq(), null, new AgentScales(List.of(), "Note: the probes disagreed."));
         List<ChatRequest> reqs = new ArrayList<>(b.requests);
         String question = "<question>\nWhat color is the triangle?\nA. red\nB. blue\nC. green\nD. yellow\n</question>";
         for (ChatRequest r : reqs) {
@@ -510,7 +511,7 @@ class GamControllerTest {
 
     @Test void dreamsPerAgentScaleAssignmentIsHonoured() {
         ScriptedBackend b = lines((role, task, k) -> confident("B"));
-        Answer a = run(b, null, config(), mcq(), null, new RunContext.AgentScales(List.of(List.of(2.0), List.of(0.5, 1.0), List.of(1.0)), ""));
+        Answer a = run(b, null, config(), mcq(), null, new AgentScales(List.of(List.of(2.0), List.of(0.5, 1.0), List.of(1.0)), ""));
         // the trace names the scale each agent saw (the first of several), not the role's configured one
         assertThat(a.trace().rounds().get(0).agents()).extracting(Trace.AgentTurn::scale).containsExactly(2.0, 0.5, 1.0);
         ChatRequest ocr = b.requests.stream().filter(r -> prompt(r).contains("<role>ocr expert</role>")).findFirst().orElseThrow();

@@ -1,6 +1,6 @@
 package dev.gamagent.gam;
 
-import dev.gamagent.api.MultiAgentMethod;
+import dev.gamagent.api.internal.MultiAgentMethod;
 import dev.gamagent.api.Question;
 import dev.gamagent.api.Trace;
 import dev.gamagent.backend.TokenCount;
@@ -18,12 +18,12 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class GamDecisionTest {
     @Test void theRuleNamesWhyAReplyHoldsNoOpinion() {
-        assertThat(GamDecision.noOpinion(true, "lines", "NOT APPLICABLE", null, false)).isEqualTo("not applicable");
-        assertThat(GamDecision.noOpinion(false, "none", null, null, false)).isEqualTo("unreadable");
-        assertThat(GamDecision.noOpinion(false, "lines", "blue", null, true)).isEqualTo("unreadable"); // names no option
-        assertThat(GamDecision.noOpinion(false, "lines", "cannot determine", null, false)).isEqualTo("declined");
-        assertThat(GamDecision.noOpinion(false, "json", "cannot determine", "A", true)).isNull(); // a letter is an answer
-        assertThat(GamDecision.noOpinion(false, "lines", "STOP", null, false)).isNull();
+        assertThat(ExpertTurn.noOpinion(true, "lines", "NOT APPLICABLE", null, false)).isEqualTo("not applicable");
+        assertThat(ExpertTurn.noOpinion(false, "none", null, null, false)).isEqualTo("unreadable");
+        assertThat(ExpertTurn.noOpinion(false, "lines", "blue", null, true)).isEqualTo("unreadable"); // names no option
+        assertThat(ExpertTurn.noOpinion(false, "lines", "cannot determine", null, false)).isEqualTo("declined");
+        assertThat(ExpertTurn.noOpinion(false, "json", "cannot determine", "A", true)).isNull(); // a letter is an answer
+        assertThat(ExpertTurn.noOpinion(false, "lines", "STOP", null, false)).isNull();
     }
 
     @Test void theControllerAndDreamsRollbackDecideWhoHoldsAnOpinionAlike() {

@@ -4,6 +4,7 @@ import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import dev.gamagent.image.internal.ImageTokens;
 
 /**
  * Each family's published rule on five sizes, every expected value worked out by hand from the rule (the arithmetic is

@@ -7,6 +7,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import dev.gamagent.image.internal.FrameCache;
+import dev.gamagent.image.internal.FrameSelection;
+import dev.gamagent.image.internal.VideoFrames;
 
 /**
  * What decoding a video costs (run by {@code bench/video.sh}, not a test): per container, the time of one full

@@ -1,7 +1,7 @@
 package dev.gamagent.util;
 
 import dev.gamagent.config.Config;
-import dev.gamagent.config.RemoteMedia;
+import dev.gamagent.config.internal.RemoteMedia;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;

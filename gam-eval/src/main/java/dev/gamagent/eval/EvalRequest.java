@@ -1,7 +1,7 @@
 package dev.gamagent.eval;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.gamagent.backend.SecretScrubber;
+import dev.gamagent.backend.internal.SecretScrubber;
 import dev.gamagent.config.Config;
 import dev.gamagent.eval.data.DataFiles;
 import dev.gamagent.eval.load.Dataset;
@@ -16,7 +16,7 @@ import java.util.function.LongFunction;
 import java.util.function.Supplier;
 
 /**
- * Everything one evaluation needs, as the command line gave it: {@link Evaluation#run(EvalRequest, dev.gamagent.backend.NamedBackends,
+ * Everything one evaluation needs, as the command line gave it: {@link Evaluation#run(EvalRequest, dev.gamagent.backend.internal.NamedBackends,
  * dev.gamagent.backend.Backend)} resolves the benchmark, reads its grading rule, runs, stores and writes the summary once.
  *
  * @param data       the benchmark: a file or a benchmark's name ({@link Data#named}), or questions already loaded ({@link Data#loaded})

@@ -1,8 +1,8 @@
 package dev.gamagent.eval;
 
 import dev.gamagent.backend.Backend;
-import dev.gamagent.backend.NamedBackends;
-import dev.gamagent.backend.SecretScrubber;
+import dev.gamagent.backend.internal.NamedBackends;
+import dev.gamagent.backend.internal.SecretScrubber;
 import dev.gamagent.config.Config;
 import dev.gamagent.eval.data.DataFiles;
 import dev.gamagent.eval.grade.Grader;

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.gamagent.config.Config;
 import dev.gamagent.eval.store.ResultRecord;
 import dev.gamagent.eval.store.ResultStore;
-import dev.gamagent.image.ImageTokens;
+import dev.gamagent.image.internal.ImageTokens;
 import dev.gamagent.image.Picture;
 import dev.gamagent.util.Json;
 

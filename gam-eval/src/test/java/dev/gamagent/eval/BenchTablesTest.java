@@ -56,7 +56,7 @@ class BenchTablesTest {
                  "rounds": [{"k":0,"agents":[{"id":"agent-1","scale":2.0,"tokens":{"prompt":850,"completion":5}}]},
                             {"k":1,"agents":[{"id":"agent-1","scale":2.0,"tokens":{"prompt":900,"completion":5}}]}]}""".formatted(question));
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        BenchTables.dream("demo", List.of(debate, dream), true, dev.gamagent.image.ImageTokens.rule("qwen"), 0,
+        BenchTables.dream("demo", List.of(debate, dream), true, dev.gamagent.image.internal.ImageTokens.rule("qwen"), 0,
                 new PrintStream(bytes, true, StandardCharsets.UTF_8));
         assertThat(bytes.toString(StandardCharsets.UTF_8)).contains("images by qwen:min_pixels=3136,max_pixels=12845056",
                 "| probe round (its own calls) | - | 150 (48) | 1.00 |", "| round 0 | 300 (192) | 850 (768) | 1.00 |",
@@ -64,7 +64,7 @@ class BenchTablesTest {
                 "| PerAgent | 1 | 150 (48) | 1,900 (1,584) | 3.00 |");
         // under VLMEvalKit's min_pixels every scale of this image costs 1,302
         ByteArrayOutputStream vlm = new ByteArrayOutputStream();
-        BenchTables.dream("demo", List.of(debate, dream), true, dev.gamagent.image.ImageTokens.rule("qwen-vlmevalkit"), 0,
+        BenchTables.dream("demo", List.of(debate, dream), true, dev.gamagent.image.internal.ImageTokens.rule("qwen-vlmevalkit"), 0,
                 new PrintStream(vlm, true, StandardCharsets.UTF_8));
         assertThat(vlm.toString(StandardCharsets.UTF_8)).contains("| probe round (its own calls) | - | 150 (1,302) | 1.00 |");
     }

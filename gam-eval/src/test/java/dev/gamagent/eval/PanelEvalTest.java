@@ -5,7 +5,7 @@ import dev.gamagent.backend.BackendSpec;
 import dev.gamagent.backend.Capabilities;
 import dev.gamagent.backend.ChatRequest;
 import dev.gamagent.backend.ChatResult;
-import dev.gamagent.backend.NamedBackends;
+import dev.gamagent.backend.internal.NamedBackends;
 import dev.gamagent.config.Config;
 import dev.gamagent.eval.grade.Grader;
 import dev.gamagent.eval.store.ResultRecord;

@@ -11,7 +11,7 @@ import dev.gamagent.backend.Choice;
 import dev.gamagent.backend.TokenLogprob;
 import dev.gamagent.backend.Usage;
 import dev.gamagent.config.Config;
-import dev.gamagent.image.ImageTokens;
+import dev.gamagent.image.internal.ImageTokens;
 import dev.gamagent.image.Picture;
 import dev.gamagent.image.Region;
 
@@ -127,7 +127,7 @@ public final class LocalBackend implements Backend {
         for (ChatMessage m : request.messages()) {
             n += 4; // role and message separators of a chat template
             for (ChatMessage.Part part : m.parts()) {
-                if (part instanceof ChatMessage.Text t) n += encoding.countTokens(dev.gamagent.backend.TokenEstimator.wellFormed(t.text()));
+                if (part instanceof ChatMessage.Text t) n += encoding.countTokens(dev.gamagent.backend.internal.TokenEstimator.wellFormed(t.text()));
                 else if (part instanceof ChatMessage.Image img) {
                     n += imageTokens.tokens(img.picture().width(), img.picture().height());
                 }

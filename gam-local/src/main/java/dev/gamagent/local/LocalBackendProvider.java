@@ -1,7 +1,7 @@
 package dev.gamagent.local;
 
 import dev.gamagent.backend.Backend;
-import dev.gamagent.backend.BackendProvider;
+import dev.gamagent.backend.internal.BackendProvider;
 import dev.gamagent.config.Config;
 
 /** Registers the built-in model as {@code --backend local} with the core's backend factory. */

@@ -8,7 +8,7 @@ import dev.gamagent.backend.ChatRequest;
 import dev.gamagent.backend.ChatResult;
 import dev.gamagent.backend.Choice;
 import dev.gamagent.backend.TokenLogprob;
-import dev.gamagent.image.ImageTokens;
+import dev.gamagent.image.internal.ImageTokens;
 import dev.gamagent.image.Picture;
 import dev.gamagent.image.Region;
 import dev.gamagent.local.ocr.OcrEngine;

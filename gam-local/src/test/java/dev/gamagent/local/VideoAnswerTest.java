@@ -8,7 +8,7 @@ import dev.gamagent.bench.RenderStyle;
 import dev.gamagent.bench.VideoGenerator;
 import dev.gamagent.bench.VideoItem;
 import dev.gamagent.bench.VideoPhrasings;
-import dev.gamagent.image.FrameSelection;
+import dev.gamagent.image.internal.FrameSelection;
 import dev.gamagent.image.Picture;
 import dev.gamagent.local.ocr.OcrEngine;
 import dev.gamagent.local.ocr.TextLine;

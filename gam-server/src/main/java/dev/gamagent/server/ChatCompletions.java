@@ -3,7 +3,7 @@ package dev.gamagent.server;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gamagent.api.Answer;
-import dev.gamagent.api.AnswerJson;
+import dev.gamagent.api.internal.AnswerJson;
 import dev.gamagent.api.Method;
 import dev.gamagent.api.MethodFailure;
 import dev.gamagent.api.ProgressListener;
@@ -12,8 +12,8 @@ import dev.gamagent.api.RunContext;
 import dev.gamagent.api.Trace;
 import dev.gamagent.backend.Backend;
 import dev.gamagent.backend.BackendException;
-import dev.gamagent.backend.NamedBackends;
-import dev.gamagent.backend.SecretScrubber;
+import dev.gamagent.backend.internal.NamedBackends;
+import dev.gamagent.backend.internal.SecretScrubber;
 import dev.gamagent.backend.openai.ChatCompletionReply;
 import dev.gamagent.backend.openai.ChatCompletionWriter;
 import dev.gamagent.config.Config;
@@ -268,7 +268,7 @@ final class ChatCompletions implements AutoCloseable {
         List<Picture> pictures = req.question().images();
         if (pictures.size() > 1) {
             // a video's frames (or several images): side by side, which the viewer shows as a strip of frames in time order
-            png = new Picture("frames", dev.gamagent.image.FrameStrip.of(pictures)).png();
+            png = new Picture("frames", dev.gamagent.image.internal.FrameStrip.of(pictures)).png();
         } else if (!pictures.isEmpty()) {
             png = pictures.get(0).scaled(1.0, 1_000_000).png(); // enough for the viewer; keeps the database small
         }

@@ -2,8 +2,8 @@ package dev.gamagent.server;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.gamagent.backend.Backend;
-import dev.gamagent.backend.NamedBackends;
-import dev.gamagent.backend.SecretScrubber;
+import dev.gamagent.backend.internal.NamedBackends;
+import dev.gamagent.backend.internal.SecretScrubber;
 import dev.gamagent.backend.openai.ChatCompletionReply;
 import dev.gamagent.backend.openai.ChatCompletionWriter;
 import dev.gamagent.config.Config;

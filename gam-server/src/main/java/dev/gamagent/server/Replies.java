@@ -1,7 +1,7 @@
 package dev.gamagent.server;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.gamagent.backend.SecretScrubber;
+import dev.gamagent.backend.internal.SecretScrubber;
 import dev.gamagent.backend.openai.ChatCompletionReply;
 import dev.gamagent.backend.openai.ChatCompletionWriter;
 import dev.gamagent.util.Json;

@@ -2,7 +2,7 @@ package dev.gamagent.server;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gamagent.api.Answer;
-import dev.gamagent.backend.TokenEstimator;
+import dev.gamagent.backend.internal.TokenEstimator;
 import dev.gamagent.backend.openai.ChatCompletionRequest;
 import dev.gamagent.util.Json;
 

@@ -1,7 +1,7 @@
 package dev.gamagent.server;
 
 import dev.gamagent.config.Config;
-import dev.gamagent.config.RemoteMedia;
+import dev.gamagent.config.internal.RemoteMedia;
 import dev.gamagent.util.HostPolicy;
 
 import java.net.InetAddress;

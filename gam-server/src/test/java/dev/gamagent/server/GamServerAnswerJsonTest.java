@@ -1,7 +1,7 @@
 package dev.gamagent.server;
 
 import dev.gamagent.api.Answer;
-import dev.gamagent.api.AnswerJson;
+import dev.gamagent.api.internal.AnswerJson;
 import dev.gamagent.api.Termination;
 import dev.gamagent.backend.TokenCount;
 import dev.gamagent.util.Json;

@@ -10,7 +10,7 @@ import dev.gamagent.api.Trace;
 import dev.gamagent.backend.ChatMessage;
 import dev.gamagent.backend.ChatRequest;
 import dev.gamagent.backend.ChatResult;
-import dev.gamagent.backend.Sampling;
+import dev.gamagent.backend.internal.Sampling;
 import dev.gamagent.backend.TokenCount;
 import dev.gamagent.image.Region;
 

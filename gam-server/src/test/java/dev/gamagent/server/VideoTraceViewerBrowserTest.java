@@ -3,7 +3,7 @@ package dev.gamagent.server;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.gamagent.backend.Capabilities;
 import dev.gamagent.config.Config;
-import dev.gamagent.image.FrameStrip;
+import dev.gamagent.image.internal.FrameStrip;
 import dev.gamagent.image.Picture;
 import dev.gamagent.testing.DevToolsSession;
 import dev.gamagent.testing.ScriptedBackend;

@@ -3,7 +3,7 @@ package dev.gamagent.bench.sim;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.gamagent.backend.openai.ChatCompletionReader;
 import dev.gamagent.backend.openai.ChatCompletionRequest;
-import dev.gamagent.image.ImageTokens;
+import dev.gamagent.image.internal.ImageTokens;
 
 import java.io.IOException;
 import java.io.InputStream;

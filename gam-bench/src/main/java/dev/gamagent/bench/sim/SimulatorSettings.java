@@ -1,7 +1,7 @@
 package dev.gamagent.bench.sim;
 
 import dev.gamagent.config.Config;
-import dev.gamagent.image.ImageTokens;
+import dev.gamagent.image.internal.ImageTokens;
 
 import java.time.Duration;
 

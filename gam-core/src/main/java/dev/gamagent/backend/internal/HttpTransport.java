@@ -3,7 +3,7 @@ package dev.gamagent.backend.internal;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.gamagent.backend.BackendException;
-import dev.gamagent.backend.SecretScrubber;
+import dev.gamagent.backend.internal.SecretScrubber;
 import dev.gamagent.util.Concurrency;
 import dev.gamagent.util.Json;
 
@@ -52,7 +52,7 @@ public final class HttpTransport {
 
     /** @param scrubber removes the endpoint's key from every body received, before it is parsed or quoted in an error */
     public HttpTransport(Duration timeout, SecretScrubber scrubber) {
-        this(timeout, scrubber, dev.gamagent.backend.EndpointSettings.DEFAULT_MAX_REPLY_BYTES);
+        this(timeout, scrubber, dev.gamagent.backend.internal.EndpointSettings.DEFAULT_MAX_REPLY_BYTES);
     }
 
     /** @param maxReplyBytes the largest reply body read; a larger one is cut off and refused ({@link BackendException.ReplyTooLarge}) */

@@ -19,8 +19,10 @@ import java.util.List;
 public final class RequestBody {
     /** Random per process, so no prompt text can contain a placeholder by accident. */
     private static final String MARK = "gam-image-" + Long.toHexString(java.util.concurrent.ThreadLocalRandom.current().nextLong() | 1L << 62) + "-";
-    private static final byte[] MARK_BYTES = MARK.getBytes(StandardCharsets.US_ASCII);
     private static final int DIGITS = 6;
+
+    /** {@link #MARK} as the JSON writer writes it, searched for in the body (each body's own copy: arrays are never shared). */
+    private final byte[] markBytes = MARK.getBytes(StandardCharsets.US_ASCII);
 
     private final List<Picture> pictures = new ArrayList<>();
     private final List<Boolean> asDataUrl = new ArrayList<>();
@@ -69,7 +71,7 @@ public final class RequestBody {
         }
         int from = 0;
         for (int at = indexOf(json, 0); at >= 0; at = indexOf(json, from)) {
-            int index = Integer.parseInt(new String(json, at + MARK_BYTES.length, DIGITS, StandardCharsets.US_ASCII));
+            int index = Integer.parseInt(new String(json, at + markBytes.length, DIGITS, StandardCharsets.US_ASCII));
             sink.accept(json, from, at - from);
             Picture.Encoding e = pictures.get(index).encoding();
             if (asDataUrl.get(index)) {
@@ -77,15 +79,15 @@ public final class RequestBody {
                 sink.accept(prefix, 0, prefix.length);
             }
             sink.accept(e.base64(), 0, e.base64().length);
-            from = at + MARK_BYTES.length + DIGITS;
+            from = at + markBytes.length + DIGITS;
         }
         sink.accept(json, from, json.length - from);
     }
 
-    private static int indexOf(byte[] hay, int from) {
+    private int indexOf(byte[] hay, int from) {
         outer:
-        for (int i = from; i <= hay.length - MARK_BYTES.length - DIGITS; i++) {
-            for (int j = 0; j < MARK_BYTES.length; j++) if (hay[i + j] != MARK_BYTES[j]) continue outer;
+        for (int i = from; i <= hay.length - markBytes.length - DIGITS; i++) {
+            for (int j = 0; j < markBytes.length; j++) if (hay[i + j] != markBytes[j]) continue outer;
             return i;
         }
         return -1;

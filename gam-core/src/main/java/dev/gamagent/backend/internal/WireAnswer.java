@@ -2,7 +2,7 @@ package dev.gamagent.backend.internal;
 
 import dev.gamagent.backend.Choice;
 
-import dev.gamagent.backend.SecretScrubber;
+import dev.gamagent.backend.internal.SecretScrubber;
 import java.util.List;
 
 /** What one wire response said: choices, the server's token counts (null when absent) and model name. */

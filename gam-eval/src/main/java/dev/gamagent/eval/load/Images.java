@@ -4,7 +4,7 @@ import dev.gamagent.config.Config;
 import dev.gamagent.image.DecodeBudget;
 import dev.gamagent.image.ImageLoader;
 import dev.gamagent.image.Picture;
-import dev.gamagent.image.VideoFrames;
+import dev.gamagent.image.internal.VideoFrames;
 
 import java.nio.file.Path;
 import java.util.List;

@@ -214,8 +214,8 @@ public final class RowImages {
         } else if (blankToNull(r.get("video")) != null) {
             Path v = limits.videos().file(r.get("video"), baseDir);
             if (limits.video() != null || Files.isDirectory(v)) return EvalQuestion.sizesOf(limits.frames("row " + idx, v, r));
-            dev.gamagent.image.VideoInfo info = limits.videos().frames().probe(v);
-            int n = dev.gamagent.image.FrameSelection.uniform(limits.videos().countOr(Videos.DEFAULT_FRAMES)).indices(0, Math.max(0, info.frames() - 1), info.fps()).size();
+            dev.gamagent.image.internal.VideoInfo info = limits.videos().frames().probe(v);
+            int n = dev.gamagent.image.internal.FrameSelection.uniform(limits.videos().countOr(Videos.DEFAULT_FRAMES)).indices(0, Math.max(0, info.frames() - 1), info.fps()).size();
             for (int i = 0; i < n; i++) out.add(new ImageLoader.Header(null, info.width(), info.height()));
         } else {
             throw new BadRowException(NO_IMAGE);

@@ -2,7 +2,7 @@ package dev.gamagent.eval.load;
 
 import dev.gamagent.image.ImageLoader;
 import dev.gamagent.image.Picture;
-import dev.gamagent.image.VideoFrames;
+import dev.gamagent.image.internal.VideoFrames;
 
 import java.nio.file.Path;
 import java.util.List;

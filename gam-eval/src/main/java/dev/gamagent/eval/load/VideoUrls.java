@@ -59,7 +59,7 @@ public record VideoUrls(List<String> hosts, long maxBytes, Duration deadline) {
 
     /** The policy config gives: {@code server.allowed_image_hosts}, {@code server.max_body_mb}, {@code server.image_fetch_timeout_s}. */
     public static VideoUrls from(Config config) {
-        dev.gamagent.config.RemoteMedia media = dev.gamagent.config.RemoteMedia.from(config);
+        dev.gamagent.config.internal.RemoteMedia media = dev.gamagent.config.internal.RemoteMedia.from(config);
         return new VideoUrls(media.hosts().entries(), media.maxBytes(), media.fetchTimeout());
     }
 

@@ -1,13 +1,13 @@
 package dev.gamagent.eval.load;
 
 import dev.gamagent.image.ImageLoader;
-import dev.gamagent.image.VideoFrames;
+import dev.gamagent.image.internal.VideoFrames;
 
 import java.nio.file.Path;
 
 /**
  * How a run's videos become frames: the ONE {@link VideoFrames} every question's video is decoded through (so
- * its on-disk {@link dev.gamagent.image.FrameCache} and its per-video locks are shared by the questions in
+ * its on-disk {@link dev.gamagent.image.internal.FrameCache} and its per-video locks are shared by the questions in
  * flight), the frames per video ({@code --frames N}; 0: the benchmark's default, VLMEvalKit's for MVBench), and
  * which of a layout's names a directory is read as (e.g. {@code MVBench_64frame}; null: the layout's default), the
  * policy for videos given as URLs, and the URL fetches under way (shared as the frames are).

@@ -3,12 +3,12 @@ package dev.gamagent.eval.recipe;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.gamagent.api.Question;
-import dev.gamagent.backend.TokenEstimator;
+import dev.gamagent.backend.internal.TokenEstimator;
 import dev.gamagent.config.Config;
 import dev.gamagent.eval.report.PriceTable;
 import dev.gamagent.eval.store.ResultRecord;
 import dev.gamagent.image.ImageLoader;
-import dev.gamagent.image.ImageTokens;
+import dev.gamagent.image.internal.ImageTokens;
 
 import java.util.ArrayList;
 import java.util.Iterator;

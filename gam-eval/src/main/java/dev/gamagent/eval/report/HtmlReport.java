@@ -112,14 +112,14 @@ public final class HtmlReport {
 
     /**
      * One question's thumbnail, or null when it has no image or its image cannot be read again (then it is shown without).
-     * A question of several images (a video's frames) gets its frames side by side ({@link dev.gamagent.image.FrameStrip}),
+     * A question of several images (a video's frames) gets its frames side by side ({@link dev.gamagent.image.internal.FrameStrip}),
      * which the trace viewer shows as a strip of frames in time order.
      */
     public static String thumbnail(EvalQuestion q) {
         try {
             var pics = q.question().images();
             if (pics.isEmpty()) return null;
-            if (pics.size() > 1) return jpegDataUrl(dev.gamagent.image.FrameStrip.of(pics));
+            if (pics.size() > 1) return jpegDataUrl(dev.gamagent.image.internal.FrameStrip.of(pics));
             var p = pics.get(0);
             // an image still in the bytes it was read from and not much larger than the viewer draws it (420 px wide) goes
             // as it is: no decoding, no encoding (the viewer scales it)

@@ -33,7 +33,7 @@ public record RunIdentity(String data, String dataSha256, String backend, String
                           Map<String, String> settings) {
     /** Configuration that changes limits, retries, prices or the server, never an answer or a grade. */
     static final List<String> IGNORED = List.of("server", "eval.prices", "eval.gpu_hour_rate", "image", "runtime", "local.cache_entries", "trace",
-            "backend.retry_base_ms", "backend.retry_max_ms", "backend.retry_after_cap_ms", "backend.endpoint_cooldown_ms");
+            "backend.retry_base_ms", "backend.retry_max_ms", "backend.retry_after_cap_ms", "backend.endpoint_cooldown_ms", "backend.timeout_s", "backend.retries", "backend.max_concurrent");
 
     public RunIdentity {
         settings = settings == null ? Map.of() : new TreeMap<>(settings);

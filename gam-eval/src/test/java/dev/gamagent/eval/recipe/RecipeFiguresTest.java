@@ -2,6 +2,7 @@ package dev.gamagent.eval.recipe;
 
 import dev.gamagent.MethodRegistry;
 import dev.gamagent.config.Config;
+import dev.gamagent.config.internal.ConfigSchema;
 import dev.gamagent.eval.data.DatasetCatalogue;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
@@ -105,9 +106,9 @@ class RecipeFiguresTest {
                     continue;
                 }
                 assertThat(MethodRegistry.create(m.method())).as(r.id() + " " + m.row()).isNotNull();
-                for (String key : m.settings().keySet()) assertThat(config.schema().typeOf(key)).as(r.id() + " " + key).isNotNull();
+                for (String key : m.settings().keySet()) assertThat(ConfigSchema.of(config.tree()).typeOf(key)).as(r.id() + " " + key).isNotNull();
             }
-            if (r.run() != null) for (String key : r.run().settings().keySet()) assertThat(config.schema().typeOf(key)).as(key).isNotNull();
+            if (r.run() != null) for (String key : r.run().settings().keySet()) assertThat(ConfigSchema.of(config.tree()).typeOf(key)).as(key).isNotNull();
         }
     }
 

@@ -133,13 +133,13 @@ class HtmlReportSidecarTest {
         String url = HtmlReport.thumbnail(q);
         assertThat(url).startsWith("data:image/jpeg;base64,");
         var strip = javax.imageio.ImageIO.read(new java.io.ByteArrayInputStream(java.util.Base64.getDecoder().decode(url.substring(23))));
-        int tile = dev.gamagent.image.FrameStrip.tileWidth(3);
+        int tile = dev.gamagent.image.internal.FrameStrip.tileWidth(3);
         assertThat(strip.getWidth()).isEqualTo(3 * tile);
         assertThat(strip.getHeight()).isEqualTo(Math.round(tile * 360 / 640f));
         for (int k = 0; k < 3; k++) {
             assertThat(strip.getRGB(k * tile + tile / 2, strip.getHeight() / 2) & 0xff).as("tile %d", k + 1).isBetween(60 * (k + 1) - 3, 60 * (k + 1) + 3);
         }
         // 64 frames still fit the strip's width
-        assertThat(dev.gamagent.image.FrameStrip.tileWidth(64) * 64).isLessThanOrEqualTo(dev.gamagent.image.FrameStrip.MAX_WIDTH);
+        assertThat(dev.gamagent.image.internal.FrameStrip.tileWidth(64) * 64).isLessThanOrEqualTo(dev.gamagent.image.internal.FrameStrip.MAX_WIDTH);
     }
 }

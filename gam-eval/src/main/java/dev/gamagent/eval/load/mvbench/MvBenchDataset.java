@@ -7,11 +7,11 @@ import dev.gamagent.eval.load.EvalQuestion;
 import dev.gamagent.eval.load.KeyedQuestion;
 import dev.gamagent.eval.load.RowFilter;
 import dev.gamagent.eval.load.SkippedRow;
-import dev.gamagent.image.FrameSelection;
+import dev.gamagent.image.internal.FrameSelection;
 import dev.gamagent.image.ImageException;
 import dev.gamagent.image.ImageLoader;
-import dev.gamagent.image.VideoFrames;
-import dev.gamagent.image.VideoInfo;
+import dev.gamagent.image.internal.VideoFrames;
+import dev.gamagent.image.internal.VideoInfo;
 
 import java.nio.file.Path;
 import java.util.ArrayList;

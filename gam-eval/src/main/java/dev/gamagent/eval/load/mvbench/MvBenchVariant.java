@@ -1,6 +1,6 @@
 package dev.gamagent.eval.load.mvbench;
 
-import dev.gamagent.image.FrameSelection;
+import dev.gamagent.image.internal.FrameSelection;
 
 import java.util.Arrays;
 import java.util.List;

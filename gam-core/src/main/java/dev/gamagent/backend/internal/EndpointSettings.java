@@ -1,4 +1,4 @@
-package dev.gamagent.backend;
+package dev.gamagent.backend.internal;
 
 import dev.gamagent.config.Config;
 

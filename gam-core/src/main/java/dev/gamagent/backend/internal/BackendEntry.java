@@ -1,8 +1,8 @@
-package dev.gamagent.backend;
+package dev.gamagent.backend.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.gamagent.config.Config;
-import dev.gamagent.config.ConfigSchema;
+import dev.gamagent.config.internal.ConfigSchema;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -12,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import dev.gamagent.backend.BackendSpec;
 
 /**
  * One entry of the {@code backends} config section: a backend by name, with the fields of the backend flags

@@ -1,4 +1,4 @@
-package dev.gamagent.backend;
+package dev.gamagent.backend.internal;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -39,22 +39,10 @@ final class SecretFinder {
     private static final int MIN_ENCODED_BYTES = 8;
     /** Decoded characters read at once, and how many of them are read again with the next piece (see {@link #ranges}). */
     private static final int CHUNK = 1 << 16, OVERLAP = 4096;
-    /** A base64 digit's value (either alphabet), or -1. */
-    private static final byte[] BASE64 = new byte[128];
-    /** A hex digit's value, {@link #SEPARATOR} for what may stand between hex bytes ({@code :-,.;_}), or -1. */
-    private static final byte[] HEX = new byte[128];
-    private static final byte SEPARATOR = -2;
-
-    static {
-        Arrays.fill(HEX, (byte) -1);
-        for (int i = 0; i < 16; i++) HEX["0123456789abcdef".charAt(i)] = HEX["0123456789ABCDEF".charAt(i)] = (byte) i;
-        for (char c : ":-,.;_".toCharArray()) HEX[c] = SEPARATOR;
-        Arrays.fill(BASE64, (byte) -1);
-        String digits = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
-        for (int i = 0; i < digits.length(); i++) BASE64[digits.charAt(i)] = (byte) i;
-        BASE64['+'] = BASE64['-'] = 62;
-        BASE64['/'] = BASE64['_'] = 63;
-    }
+    /** What {@link #hexOrSeparator} says of what may stand between hex bytes ({@code :-,.;_}). */
+    private static final int SEPARATOR = -2;
+    /** The shortest key looked for ({@code SecretScrubber} keeps no shorter one either). */
+    static final int MIN_LENGTH = 4;
 
     /** The runs of the keys that count, as characters (searched in the decoded text). */
     private final Runs chars;
@@ -70,7 +58,7 @@ final class SecretFinder {
         for (String secret : secrets) {
             // the text is read without white space, so the key is too (a key pasted with a line break in it)
             String key = secret.replaceAll("[\\s\\u00A0\\u2007\\u202F\\u200B-\\u200D\\u2060\\uFEFF]+", "");
-            if (key.length() < SecretScrubber.MIN_LENGTH) continue;
+            if (key.length() < MIN_LENGTH) continue;
             int[] w = windows(key);
             keys.add(key.toCharArray());
             windows.add(w);
@@ -192,8 +180,8 @@ final class SecretFinder {
         int n = 0;
         for (int i = 0; i <= d.length; i++) {
             char c = i < d.length ? d.chars[i] : 0;
-            if (c < 128 && HEX[c] >= 0) {
-                if (c == '0' && i + 2 < d.length && (d.chars[i + 1] == 'x' || d.chars[i + 1] == 'X') && hex(d.chars[i + 2]) >= 0) {
+            if (DecodedText.hex(c) >= 0) {
+                if (c == '0' && i + 2 < d.length && (d.chars[i + 1] == 'x' || d.chars[i + 1] == 'X') && DecodedText.hex(d.chars[i + 2]) >= 0) {
                     i++;
                     continue;
                 }
@@ -201,7 +189,7 @@ final class SecretFinder {
                 pos[n++] = i;
                 continue;
             }
-            if (n > 0 && c < 128 && HEX[c] == SEPARATOR && i + 1 < d.length && hex(d.chars[i + 1]) >= 0) continue;
+            if (n > 0 && hexOrSeparator(c) == SEPARATOR && i + 1 < d.length && DecodedText.hex(d.chars[i + 1]) >= 0) continue;
             if (n >= minDigits) searchHex(d, text, pos, n, out);
             n = 0;
         }
@@ -212,7 +200,7 @@ final class SecretFinder {
         Hits hits = new Hits();
         for (int phase = 0; phase < 2; phase++) {
             int m = 0;
-            for (int k = phase; k + 1 < n; k += 2) decoded[m++] = (char) (hex(d.chars[pos[k]]) << 4 | hex(d.chars[pos[k + 1]]));
+            for (int k = phase; k + 1 < n; k += 2) decoded[m++] = (char) (DecodedText.hex(d.chars[pos[k]]) << 4 | DecodedText.hex(d.chars[pos[k + 1]]));
             hits.clear();
             bytes.find(decoded, 0, m, hits);
             for (int i = 0; i < hits.size; i += 2) {
@@ -222,7 +210,11 @@ final class SecretFinder {
         }
     }
 
-    static int hex(char c) { return c < 128 && HEX[c] >= 0 ? HEX[c] : -1; }
+    /** A hex digit's value ({@link DecodedText#hex}), {@link #SEPARATOR} for what may stand between hex bytes ({@code :-,.;_}), or -1. */
+    private static int hexOrSeparator(char c) {
+        int h = DecodedText.hex(c);
+        return h >= 0 ? h : ":-,.;_".indexOf(c) >= 0 ? SEPARATOR : -1;
+    }
 
     /**
      * Runs of base64 digits in the decoded text (white space already gone, so wrapped lines join; {@code \/}, {@code %2F}
@@ -264,19 +256,27 @@ final class SecretFinder {
     /** A base64 digit of either alphabet, or the start of an escape inside a run ({@code \/}, {@code %2F}). */
     private static boolean base64Word(char c) { return base64(c) >= 0 || c == '\\' || c == '%'; }
 
-    private static int base64(char c) { return c < 128 ? BASE64[c] : -1; }
+    /** A base64 digit's value (either alphabet), or -1. */
+    private static int base64(char c) {
+        if (c >= 'A' && c <= 'Z') return c - 'A';
+        if (c >= 'a' && c <= 'z') return c - 'a' + 26;
+        if (c >= '0' && c <= '9') return c - '0' + 52;
+        if (c == '+' || c == '-') return 62;
+        if (c == '/' || c == '_') return 63;
+        return -1;
+    }
 
     /** Decodes the base64 digits {@code chars[from, to)} (a last group of 2 or 3 digits too) into {@code out}; returns how many bytes. */
     private static int decodeBase64(char[] chars, int from, int to, char[] out) {
         int m = 0, g = from;
         for (; g + 4 <= to; g += 4) {
-            int v = BASE64[chars[g]] << 18 | BASE64[chars[g + 1]] << 12 | BASE64[chars[g + 2]] << 6 | BASE64[chars[g + 3]];
+            int v = base64(chars[g]) << 18 | base64(chars[g + 1]) << 12 | base64(chars[g + 2]) << 6 | base64(chars[g + 3]);
             out[m++] = (char) (v >> 16 & 0xFF);
             out[m++] = (char) (v >> 8 & 0xFF);
             out[m++] = (char) (v & 0xFF);
         }
         if (to - g >= 2) {
-            int v = BASE64[chars[g]] << 18 | BASE64[chars[g + 1]] << 12 | (to - g == 3 ? BASE64[chars[g + 2]] << 6 : 0);
+            int v = base64(chars[g]) << 18 | base64(chars[g + 1]) << 12 | (to - g == 3 ? base64(chars[g + 2]) << 6 : 0);
             out[m++] = (char) (v >> 16 & 0xFF);
             if (to - g == 3) out[m++] = (char) (v >> 8 & 0xFF);
         }

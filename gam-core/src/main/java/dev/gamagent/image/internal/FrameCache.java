@@ -1,4 +1,4 @@
-package dev.gamagent.image;
+package dev.gamagent.image.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -16,6 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import dev.gamagent.image.ImageException;
 
 /**
  * Decoded video frames on disk, so a video is decoded once however many questions, methods and runs use

@@ -1,4 +1,4 @@
-package dev.gamagent.backend;
+package dev.gamagent.backend.internal;
 
 import dev.gamagent.config.Config;
 
@@ -7,6 +7,12 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BiFunction;
+import dev.gamagent.backend.Backend;
+import dev.gamagent.backend.BackendResolver;
+import dev.gamagent.backend.BackendSpec;
+import dev.gamagent.backend.Capabilities;
+import dev.gamagent.backend.ChatRequest;
+import dev.gamagent.backend.ChatResult;
 
 /**
  * The backends a run can use, by name: {@code default} (the command line's backend), {@code local} (the
@@ -16,6 +22,7 @@ import java.util.function.BiFunction;
  */
 public final class NamedBackends implements BackendResolver, AutoCloseable {
     private final Backend defaultBackend;
+    private final BackendSpec defaultSpec;
     private final boolean defaultIsLocal;
     private final boolean ownsDefault;
     private final Map<String, BackendEntry> entries;
@@ -23,10 +30,11 @@ public final class NamedBackends implements BackendResolver, AutoCloseable {
     private final BiFunction<BackendSpec, Config, Backend> factory;
     private final Map<String, Backend> built = new HashMap<>();
 
-    private NamedBackends(Backend defaultBackend, boolean defaultIsLocal, boolean ownsDefault, Map<String, BackendEntry> entries,
+    private NamedBackends(Backend defaultBackend, BackendSpec defaultSpec, boolean ownsDefault, Map<String, BackendEntry> entries,
                           Config config, BiFunction<BackendSpec, Config, Backend> factory) {
         this.defaultBackend = defaultBackend;
-        this.defaultIsLocal = defaultIsLocal;
+        this.defaultSpec = defaultSpec;
+        this.defaultIsLocal = defaultSpec != null && defaultSpec.kind().equals("local");
         this.ownsDefault = ownsDefault;
         this.entries = entries;
         this.config = config;
@@ -40,12 +48,22 @@ public final class NamedBackends implements BackendResolver, AutoCloseable {
     public static NamedBackends open(BackendSpec commandLine, Config config, BiFunction<BackendSpec, Config, Backend> factory) {
         Map<String, BackendEntry> entries = BackendEntry.all(config, commandLine);
         Backend d = factory.apply(commandLine, config);
-        return new NamedBackends(d, commandLine.kind().equals("local"), true, entries, config, factory);
+        return new NamedBackends(d, commandLine, true, entries, config, factory);
+    }
+
+    /**
+     * {@code backend} as {@code default} (closed by {@link #close()}), plus the built-in model and the configured
+     * entries, built with {@code factory}; {@code settings} gives the entries' timeout, retries and requests in flight
+     * where they leave them out (the library's own backend, {@code Gam.Builder.backend}).
+     */
+    public static NamedBackends around(Backend backend, BackendSpec settings, Config config, BiFunction<BackendSpec, Config, Backend> factory) {
+        Map<String, BackendEntry> entries = BackendEntry.all(config, settings);
+        return new NamedBackends(backend, null, true, entries, config, factory);
     }
 
     /** Only {@code backend}, as {@code default} (not closed by {@link #close()}); e.g. for tests and the library. */
     public static NamedBackends of(Backend backend) {
-        return new NamedBackends(backend, false, false, Map.of(), null, null);
+        return new NamedBackends(backend, null, false, Map.of(), null, null);
     }
 
     public Backend defaultBackend() { return defaultBackend; }
@@ -88,6 +106,19 @@ public final class NamedBackends implements BackendResolver, AutoCloseable {
         }
         built.put(name, b);
         return b;
+    }
+
+    /**
+     * How the backend named {@code name} is built (kind, endpoints, model), e.g. for a run's identity; null for a
+     * default backend given as an object rather than a spec ({@link #of}, {@link #around}).
+     *
+     * @throws IllegalArgumentException for a name that is not configured, listing the known ones
+     */
+    public BackendSpec spec(String name) {
+        if (name == null || name.isBlank() || name.equals(DEFAULT_BACKEND)) return defaultSpec;
+        if (!knows(name)) throw new IllegalArgumentException(unknown(name));
+        if (name.equals("local")) return defaultIsLocal ? defaultSpec : BackendSpec.local();
+        return entries.get(name).spec();
     }
 
     /** What {@code name} is, for messages: its kind, endpoints and model (never a key). */

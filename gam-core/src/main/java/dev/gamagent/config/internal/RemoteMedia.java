@@ -1,6 +1,7 @@
-package dev.gamagent.config;
+package dev.gamagent.config.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.gamagent.config.Config;
 import dev.gamagent.util.HostPolicy;
 
 import java.time.Duration;

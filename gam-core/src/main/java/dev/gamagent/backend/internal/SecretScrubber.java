@@ -1,4 +1,4 @@
-package dev.gamagent.backend;
+package dev.gamagent.backend.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -20,6 +20,8 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.function.Function;
+import dev.gamagent.backend.Choice;
+import dev.gamagent.backend.TokenLogprob;
 
 /**
  * The one place that knows the secrets a process holds (API keys of the upstream servers, the key clients
@@ -43,7 +45,7 @@ public final class SecretScrubber {
     /** Query parameters that carry keys in URLs (Gemini's {@code ?key=}, others' {@code api_key}, tokens). */
     private static final Set<String> KEY_PARAMETERS = Set.of("key", "api_key", "apikey", "api-key", "token", "access_token", "auth");
     /** A value this short (a placeholder) would redact ordinary words. */
-    static final int MIN_LENGTH = 4;
+    static final int MIN_LENGTH = SecretFinder.MIN_LENGTH;
     /** Values set where a server needs no key (vLLM's docs say {@code OPENAI_API_KEY=EMPTY}): scrubbing them would mangle text. */
     /** Characters of earlier output a {@link #scrubbing} stream keeps to find a key split across lines (a 160-character key's {@code \xNN} form fits). */
     private static final int STREAM_CONTEXT = 1024;

@@ -1,4 +1,4 @@
-package dev.gamagent.image;
+package dev.gamagent.image.internal;
 
 import java.util.ArrayList;
 import java.util.LinkedHashSet;

@@ -1,7 +1,8 @@
-package dev.gamagent.image;
+package dev.gamagent.image.internal;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -33,34 +34,36 @@ public final class ImageTokens {
     private record Preset(String family, String settings) { }
 
     /** The rules by name (aliases included), each a family with its default settings. */
-    private static final Map<String, Preset> PRESETS = new LinkedHashMap<>();
+    private static final Map<String, Preset> PRESETS = presets();
 
-    static {
+    private static Map<String, Preset> presets() {
+        Map<String, Preset> out = new LinkedHashMap<>();
         Preset qwen = new Preset("qwen", "min_pixels=3136,max_pixels=12845056");
         Preset internvl = new Preset("internvl", "min_num=1,max_num=12");
         Preset openai = new Preset("openai", "detail=high");
         Preset patches = new Preset("openai-patches", "multiplier=1.0");
-        PRESETS.put("qwen", qwen);
-        PRESETS.put("qwen2.5-vl", qwen);
-        PRESETS.put("qwen-vlmevalkit", new Preset("qwen", "min_pixels=1003520,max_pixels=12845056"));
-        PRESETS.put("internvl", internvl);
-        PRESETS.put("internvl3", internvl);
-        PRESETS.put("internvl-vlmevalkit", new Preset("internvl", "min_num=1,max_num=6"));
-        PRESETS.put("gemma3", new Preset("gemma3", ""));
-        PRESETS.put("gemma-3", new Preset("gemma3", ""));
-        PRESETS.put("llava-next", new Preset("llava-next", ""));
-        PRESETS.put("llava-v1.6", new Preset("llava-next", ""));
-        PRESETS.put("openai", openai);
-        PRESETS.put("gpt-4o", openai);
-        PRESETS.put("openai-low", new Preset("openai", "detail=low"));
-        PRESETS.put("openai-patches", patches);
-        PRESETS.put("gpt-4.1", patches);
-        PRESETS.put("gpt-4.1-mini", new Preset("openai-patches", "multiplier=1.62"));
-        PRESETS.put("gpt-4.1-nano", new Preset("openai-patches", "multiplier=2.46"));
-        PRESETS.put("o4-mini", new Preset("openai-patches", "multiplier=1.72"));
-        PRESETS.put("gemini", new Preset("gemini", ""));
-        PRESETS.put("anthropic", new Preset("anthropic", ""));
-        PRESETS.put("claude", new Preset("anthropic", ""));
+        out.put("qwen", qwen);
+        out.put("qwen2.5-vl", qwen);
+        out.put("qwen-vlmevalkit", new Preset("qwen", "min_pixels=1003520,max_pixels=12845056"));
+        out.put("internvl", internvl);
+        out.put("internvl3", internvl);
+        out.put("internvl-vlmevalkit", new Preset("internvl", "min_num=1,max_num=6"));
+        out.put("gemma3", new Preset("gemma3", ""));
+        out.put("gemma-3", new Preset("gemma3", ""));
+        out.put("llava-next", new Preset("llava-next", ""));
+        out.put("llava-v1.6", new Preset("llava-next", ""));
+        out.put("openai", openai);
+        out.put("gpt-4o", openai);
+        out.put("openai-low", new Preset("openai", "detail=low"));
+        out.put("openai-patches", patches);
+        out.put("gpt-4.1", patches);
+        out.put("gpt-4.1-mini", new Preset("openai-patches", "multiplier=1.62"));
+        out.put("gpt-4.1-nano", new Preset("openai-patches", "multiplier=2.46"));
+        out.put("o4-mini", new Preset("openai-patches", "multiplier=1.72"));
+        out.put("gemini", new Preset("gemini", ""));
+        out.put("anthropic", new Preset("anthropic", ""));
+        out.put("claude", new Preset("anthropic", ""));
+        return Collections.unmodifiableMap(out);
     }
 
     /** The names {@link #rule} accepts, for messages and help texts. */
@@ -263,7 +266,8 @@ public final class ImageTokens {
      * columns removed), plus one newline token per row of the cropped map, plus the 576 tokens of the 336² base image.
      */
     public record LlavaNext() implements Rule {
-        private static final int[][] PINPOINTS = {{336, 672}, {672, 336}, {672, 672}, {1008, 336}, {336, 1008}};
+        /** The grid pinpoints, {width, height}, a fresh copy each time (the caller keeps the one it chooses). */
+        private static int[][] pinpoints() { return new int[][] {{336, 672}, {672, 336}, {672, 672}, {1008, 336}, {336, 1008}}; }
 
         public long tokens(int width, int height) {
             int[] best = pinpoint(width, height);
@@ -282,7 +286,7 @@ public final class ImageTokens {
         public int[] pinpoint(int width, int height) {
             int[] best = null;
             long maxEffective = 0, minWasted = Long.MAX_VALUE;
-            for (int[] p : PINPOINTS) {
+            for (int[] p : pinpoints()) {
                 double scale = Math.min((double) p[0] / width, (double) p[1] / height);
                 long dw = (long) (width * scale), dh = (long) (height * scale);
                 long effective = Math.min(dw * dh, (long) width * height), wasted = (long) p[0] * p[1] - effective;

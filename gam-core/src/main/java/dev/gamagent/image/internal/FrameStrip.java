@@ -1,10 +1,11 @@
-package dev.gamagent.image;
+package dev.gamagent.image.internal;
 
 import java.awt.Color;
 import java.awt.Graphics2D;
 import java.awt.RenderingHints;
 import java.awt.image.BufferedImage;
 import java.util.List;
+import dev.gamagent.image.Picture;
 
 /**
  * A question's images side by side in equal tiles, in order (a video's frames in time order): what the report and

@@ -1,4 +1,4 @@
-package dev.gamagent.image;
+package dev.gamagent.image.internal;
 
 import dev.gamagent.testing.TestVideos;
 import org.junit.jupiter.api.Test;
@@ -17,6 +17,9 @@ import java.util.concurrent.Future;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import dev.gamagent.image.ImageException;
+import dev.gamagent.image.ImageLoader;
+import dev.gamagent.image.Picture;
 
 /** Decoding with the real ffmpeg (the tests fail without it; ./test installs it) and frame directories. */
 class VideoFramesTest {

@@ -1,4 +1,4 @@
-package dev.gamagent.image;
+package dev.gamagent.image.internal;
 
 /**
  * What a video file holds, as ffprobe reads it from the container without decoding: the number of

@@ -1,4 +1,4 @@
-package dev.gamagent.config;
+package dev.gamagent.config.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
@@ -31,7 +31,7 @@ public final class ConfigSchema {
         public String expected() { return expected; }
 
         /** Whether the key holds numbers, to which {@link #nonFinite} applies. */
-        boolean numeric() { return this == NUMBER || this == INTEGER || this == NUMBER_LIST; }
+        public boolean numeric() { return this == NUMBER || this == INTEGER || this == NUMBER_LIST; }
 
         boolean fits(JsonNode v) {
             return switch (this) {
@@ -64,7 +64,7 @@ public final class ConfigSchema {
     /**
      * Keys whose absence means something ("not set": a judge backend that is not named, agents given by experts and
      * critics, no prices, the trace database in the user's state directory, every agent on the default backend), so
-     * they have no value in defaults.json. Code reads them only with {@link Config}'s optional accessors, which refuse
+     * they have no value in defaults.json. Code reads them only with {@code Config}'s optional accessors, which refuse
      * any other key; every other key has its default in defaults.json (docs/configuration.md).
      */
     static final Map<String, Type> OPTIONAL = Map.ofEntries(
@@ -110,7 +110,7 @@ public final class ConfigSchema {
     }
 
     /** Sections whose keys the user names: prompt templates by name; {@code runtime} is set by DREAM, not by users. */
-    static final List<String> FREE_SECTIONS = List.of("prompts", "runtime");
+    public static final List<String> FREE_SECTIONS = List.of("prompts", "runtime");
 
     private final Map<String, Type> keys;
 
@@ -168,34 +168,34 @@ public final class ConfigSchema {
     public List<String> keys() { return List.copyOf(new TreeSet<>(keys.keySet())); }
 
     /**
-     * Checks one value given by the user at {@code key} ({@code where}: "--set", or the file); an object at a
-     * section is checked key by key.
+     * What is wrong with one value given by the user at {@code key} ({@code where}: "--set", or the file), in one line
+     * naming it, or null when it is fine; an object at a section is checked key by key. (The caller throws: the schema
+     * names no type of the configuration it describes.)
      */
-    public void check(String key, JsonNode value, String where) {
-        if (key.equals("backends") || key.startsWith("backends.")) {
-            checkBackends(key, value, where);
-            return;
-        }
+    public String problem(String key, JsonNode value, String where) {
+        if (key.equals("backends") || key.startsWith("backends.")) return backendProblem(key, value, where);
         Type t = typeOf(key);
         if (t == null && value.isObject() && isSection(key)) {
             Iterator<Map.Entry<String, JsonNode>> it = value.fields();
             while (it.hasNext()) {
                 var e = it.next();
-                check(key.isEmpty() ? e.getKey() : key + "." + e.getKey(), e.getValue(), where);
+                String p = problem(key.isEmpty() ? e.getKey() : key + "." + e.getKey(), e.getValue(), where);
+                if (p != null) return p;
             }
-            return;
+            return null;
         }
-        if (t == null) throw new Config.ConfigException(unknown(key, where));
-        checkValue(key, t, value, where);
+        if (t == null) return unknown(key, where);
+        return valueProblem(key, t, value, where);
     }
 
     /** A value of a known type: a non-finite number first ({@link #nonFinite}), then the type. */
-    private static void checkValue(String key, Type t, JsonNode value, String where) {
+    private static String valueProblem(String key, Type t, JsonNode value, String where) {
         String notFinite = t.numeric() ? nonFinite(key, value) : null;
-        if (notFinite != null) throw new Config.ConfigException(where + ": " + notFinite);
+        if (notFinite != null) return where + ": " + notFinite;
         if (t == Type.OBJECT && !value.isObject() || !t.fits(value)) {
-            throw new Config.ConfigException(where + ": " + key + " must be " + t.expected() + ", got " + show(value));
+            return where + ": " + key + " must be " + t.expected() + ", got " + show(value);
         }
+        return null;
     }
 
     /**
@@ -226,34 +226,35 @@ public final class ConfigSchema {
     }
 
     /** The {@code backends} section: entry names are free, each entry's fields are {@link #BACKEND_FIELDS}. */
-    private static void checkBackends(String key, JsonNode value, String where) {
+    private static String backendProblem(String key, JsonNode value, String where) {
         String[] parts = key.split("\\.", 3);
         if (parts.length < 3) {
             String what = parts.length == 1 ? "backends" : key;
             if (!value.isObject()) {
-                throw new Config.ConfigException(where + ": " + what + " must be " + (parts.length == 1
-                        ? "an object of name → backend, e.g. {\"vlm-large\": {\"kind\": \"openai\"}}" : "an object with \"kind\"") + ", got " + show(value));
+                return where + ": " + what + " must be " + (parts.length == 1
+                        ? "an object of name → backend, e.g. {\"vlm-large\": {\"kind\": \"openai\"}}" : "an object with \"kind\"") + ", got " + show(value);
             }
             Iterator<Map.Entry<String, JsonNode>> it = value.fields();
             while (it.hasNext()) {
                 var e = it.next();
-                checkBackends(what + "." + e.getKey(), e.getValue(), where);
+                String p = backendProblem(what + "." + e.getKey(), e.getValue(), where);
+                if (p != null) return p;
             }
-            return;
+            return null;
         }
         String field = parts[2];
         Type t = BACKEND_FIELDS.get(field);
         if (field.equals("api_key") || field.equals("key")) {
             // the message leaves out where it came from: a --set names the value, and the value is a key
-            throw new Config.ConfigException("config " + key + ": API keys are read from environment variables only; "
-                    + "put the key in a variable and name it with 'api_key_env'");
+            return "config " + key + ": API keys are read from environment variables only; "
+                    + "put the key in a variable and name it with 'api_key_env'";
         }
         if (t == null) {
             String hint = nearestField(field) == null ? "fields: " + String.join(", ", BACKEND_FIELDS.keySet())
                     : "did you mean '" + nearestField(field) + "'?";
-            throw new Config.ConfigException(where + ": unknown backend field '" + key + "'; " + hint);
+            return where + ": unknown backend field '" + key + "'; " + hint;
         }
-        checkValue(key, t, value, where);
+        return valueProblem(key, t, value, where);
     }
 
     /** The backend field a typo most likely meant, or null. */

@@ -1,6 +1,7 @@
-package dev.gamagent.backend;
+package dev.gamagent.backend.internal;
 
 import dev.gamagent.config.Config;
+import dev.gamagent.backend.Backend;
 
 /**
  * A kind of backend that lives in another module and is found with {@link java.util.ServiceLoader}: the

@@ -1,4 +1,4 @@
-package dev.gamagent.image;
+package dev.gamagent.image.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.gamagent.util.Json;
@@ -20,6 +20,9 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.stream.Stream;
+import dev.gamagent.image.ImageException;
+import dev.gamagent.image.ImageLoader;
+import dev.gamagent.image.Picture;
 
 /**
  * A video as a list of frames (the question's images, in time order): a directory of frame images, or a
@@ -133,7 +136,7 @@ public final class VideoFrames {
         List<Path> files;
         try (Stream<Path> s = Files.list(dir)) {
             files = s.filter(Files::isRegularFile)
-                    .filter(p -> ImageFormat.hasImageExtension(p.getFileName().toString()))
+                    .filter(p -> ImageLoader.hasImageExtension(p.getFileName().toString()))
                     .sorted(Comparator.comparing(p -> p.getFileName().toString(), VideoFrames::compareNatural))
                     .toList();
         } catch (IOException e) {
@@ -141,7 +144,7 @@ public final class VideoFrames {
         }
         if (files.isEmpty()) {
             throw new ImageException(dir + ": no frame images in this directory (expected files ending in "
-                    + String.join(", ", ImageFormat.EXTENSIONS) + ")");
+                    + String.join(", ", ImageLoader.extensions()) + ")");
         }
         return files;
     }

@@ -1,4 +1,4 @@
-package dev.gamagent.backend;
+package dev.gamagent.backend.internal;
 
 import java.util.Map;
 
@@ -104,7 +104,7 @@ final class DecodedText {
         if (at + digits > s.length()) return -1;
         int v = 0;
         for (int k = 0; k < digits; k++) {
-            int h = SecretFinder.hex(s.charAt(at + k));
+            int h = hex(s.charAt(at + k));
             if (h < 0) return -1;
             v = v << 4 | h;
         }
@@ -125,7 +125,7 @@ final class DecodedText {
             long v = 0;
             int digits = 0;
             while (p < n && digits < 12) {
-                int h = hexForm ? SecretFinder.hex(s.charAt(p)) : Character.digit(s.charAt(p), 10);
+                int h = hexForm ? hex(s.charAt(p)) : Character.digit(s.charAt(p), 10);
                 if (h < 0) break;
                 v = v * (hexForm ? 16 : 10) + h;
                 digits++;
@@ -164,5 +164,13 @@ final class DecodedText {
         while (s.startsWith("25", q) && hexValue(s, q + 2, 2) >= 0) q += 2;
         int v = hexValue(s, q, 2);
         return v < 0 ? null : new int[] {v, q + 2};
+    }
+
+    /** A hex digit's value (upper or lower case), or -1. */
+    static int hex(char c) {
+        if (c >= '0' && c <= '9') return c - '0';
+        if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+        if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+        return -1;
     }
 }

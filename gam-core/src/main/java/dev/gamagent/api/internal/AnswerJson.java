@@ -1,7 +1,8 @@
-package dev.gamagent.api;
+package dev.gamagent.api.internal;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gamagent.util.Json;
+import dev.gamagent.api.Answer;
 
 /**
  * An {@link Answer} as JSON, the one shape of {@code gam ask --json} (docs/design.md §9) and of the {@code gam} object

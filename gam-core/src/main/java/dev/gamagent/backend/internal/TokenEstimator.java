@@ -1,11 +1,15 @@
-package dev.gamagent.backend;
+package dev.gamagent.backend.internal;
 
 import com.knuddels.jtokkit.Encodings;
 import com.knuddels.jtokkit.api.Encoding;
 import com.knuddels.jtokkit.api.EncodingType;
-import dev.gamagent.image.ImageTokens;
+import dev.gamagent.image.internal.ImageTokens;
 
 import java.util.List;
+import dev.gamagent.backend.ChatMessage;
+import dev.gamagent.backend.ChatRequest;
+import dev.gamagent.backend.Choice;
+import dev.gamagent.backend.Usage;
 
 /**
  * Token counts for servers that report no usage: text with the cl100k tokenizer (jtokkit), images with the

@@ -1,4 +1,7 @@
-package dev.gamagent.backend;
+package dev.gamagent.backend.internal;
+
+import dev.gamagent.backend.ChatMessage;
+import dev.gamagent.backend.ChatRequest;
 
 /** Sampling and log-prob settings of a request, without its messages (what a method configures per agent). */
 public record Sampling(double temperature, int maxTokens, int n, Long seed, boolean logprobs, int topLogprobs) {

@@ -1,4 +1,4 @@
-package dev.gamagent.api;
+package dev.gamagent.api.internal;
 
 import dev.gamagent.backend.ChatRequest;
 import dev.gamagent.config.Config;
@@ -7,6 +7,10 @@ import dev.gamagent.image.Picture;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
+import dev.gamagent.api.Method;
+import dev.gamagent.api.Question;
+import dev.gamagent.api.RunContext;
+import dev.gamagent.api.Trace;
 
 /**
  * A method that runs a panel of agents and can name them before it runs. DREAM (docs/design.md §7) probes each
@@ -33,7 +37,7 @@ public interface MultiAgentMethod extends Method {
 
     /**
      * The agents this method would run for this question and configuration, in the order of their image index
-     * (agent i receives the images at DREAM's scales for index i, {@link RunContext.AgentScales}, see {@code engine.AgentImages}).
+     * (agent i receives the images at DREAM's scales for index i, {@code engine.AgentScales}, see {@code engine.AgentImages}).
      */
     List<Agent> agents(Question question, Config config);
 

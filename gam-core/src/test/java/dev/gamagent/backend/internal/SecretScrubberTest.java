@@ -1,4 +1,4 @@
-package dev.gamagent.backend;
+package dev.gamagent.backend.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.gamagent.testing.KeyRecovery;
@@ -19,6 +19,8 @@ import java.util.Map;
 import java.util.Random;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import dev.gamagent.backend.Choice;
+import dev.gamagent.backend.TokenLogprob;
 
 /**
  * Issue 28, item 1, and issue 38, item 4: a key is found in every form it can come back in (escaped, split by white
