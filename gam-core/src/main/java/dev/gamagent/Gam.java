@@ -9,7 +9,9 @@ import dev.gamagent.api.RunContext;
 import dev.gamagent.api.Trace;
 import dev.gamagent.backend.Backend;
 import dev.gamagent.backend.BackendFactory;
+import dev.gamagent.backend.BackendResolver;
 import dev.gamagent.backend.BackendSpec;
+import dev.gamagent.backend.UsageMeter;
 import dev.gamagent.backend.internal.NamedBackends;
 import dev.gamagent.config.Config;
 import dev.gamagent.util.Concurrency;
@@ -77,7 +79,46 @@ public final class Gam implements AutoCloseable {
      */
     public Answer ask(Question question, ProgressListener listener) {
         Objects.requireNonNull(question, "question");
-        return method.run(question, new RunContext(backends.defaultBackend(), backends, config, executor, listener));
+        return session(backends.defaultBackend(), backends, config, executor).ask(method, question, listener, null);
+    }
+
+    /**
+     * A way to ask questions over backends and a thread pool the caller owns and keeps: how {@code gam ask},
+     * {@code gam eval} and {@code gam serve} run a method (each holds its own panel, executor and, for the evaluation
+     * and the server, its own instances of the methods). Nothing of it is closed by the session.
+     *
+     * @param backend  the default backend
+     * @param backends the named backends the method's agents may use ({@code gam.agents})
+     */
+    public static Session session(Backend backend, BackendResolver backends, Config config, ExecutorService executor) {
+        return new Session(backend, backends, config, executor);
+    }
+
+    /** Backends, a configuration and a thread pool to run methods on; see {@link #session}. */
+    public static final class Session {
+        private final Backend backend;
+        private final BackendResolver backends;
+        private final Config config;
+        private final ExecutorService executor;
+
+        private Session(Backend backend, BackendResolver backends, Config config, ExecutorService executor) {
+            this.backend = Objects.requireNonNull(backend, "backend");
+            this.backends = Objects.requireNonNull(backends, "backends");
+            this.config = Objects.requireNonNull(config, "config");
+            this.executor = Objects.requireNonNull(executor, "executor");
+        }
+
+        /**
+         * Runs {@code method} on {@code question}: the one place a method is given its run context.
+         *
+         * @param listener progress events (null: none)
+         * @param meter    counts each backend's calls and tokens (null: not counted)
+         */
+        public Answer ask(Method method, Question question, ProgressListener listener, UsageMeter meter) {
+            Objects.requireNonNull(question, "question");
+            RunContext ctx = new RunContext(backend, backends, config, executor, listener);
+            return method.run(question, meter == null ? ctx : ctx.metered(meter));
+        }
     }
 
     /** The method's name, e.g. {@code gam} or {@code dream+debate}. */

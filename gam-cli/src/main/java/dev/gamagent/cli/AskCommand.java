@@ -1,11 +1,12 @@
 package dev.gamagent.cli;
 
+import dev.gamagent.Gam;
+import dev.gamagent.api.RunContext;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gamagent.MethodRegistry;
 import dev.gamagent.api.Answer;
 import dev.gamagent.api.internal.AnswerJson;
 import dev.gamagent.api.Question;
-import dev.gamagent.api.RunContext;
 import dev.gamagent.backend.Backend;
 import dev.gamagent.backend.Capabilities;
 import dev.gamagent.backend.internal.NamedBackends;
@@ -93,7 +94,7 @@ public final class AskCommand implements Callable<Integer> {
             if (video != null) pics.addAll(new VideoFrames(System.getenv("PATH"), loader).frames(video, frames));
             Question q = new Question("ask", pics, question, hint, opts);
             UsageMeter meter = new UsageMeter();
-            Answer a = m.run(q, new RunContext(backend, backends, config, ex, null).metered(meter));
+            Answer a = Gam.session(backend, backends, config, ex).ask(m, q, null, meter);
             if (a.trace() != null && SignalMix.usedSemantic(Json.MAPPER.valueToTree(a.trace()))) {
                 System.err.println("note: " + UncertaintyFallback.semanticNotice(m.name()));
             }

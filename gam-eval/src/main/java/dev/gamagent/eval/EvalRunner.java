@@ -1,12 +1,12 @@
 package dev.gamagent.eval;
 
+import dev.gamagent.Gam;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.gamagent.MethodRegistry;
 import dev.gamagent.api.Answer;
 import dev.gamagent.api.Method;
 import dev.gamagent.api.MethodFailure;
 import dev.gamagent.api.Question;
-import dev.gamagent.api.RunContext;
 import dev.gamagent.backend.Backend;
 import dev.gamagent.backend.BackendResolver;
 import dev.gamagent.backend.internal.NamedBackends;
@@ -273,7 +273,7 @@ public final class EvalRunner {
         UsageMeter meter = new UsageMeter();
         try {
             // the method is asked the question alone; the answer key grades it and joins the trace written
-            Answer a = m.run(q.question(), new RunContext(backend, resolver, config, agents, null).metered(meter));
+            Answer a = Gam.session(backend, resolver, config, agents).ask(m, q.question(), null, meter);
             Grade g = grader.grade(q, a);
             // scrubbed like every output (with trace.prompts the trace holds what each agent was asked)
             JsonNode trace = a.trace() == null ? null : secrets.scrub(finiteOnly(Json.MAPPER.valueToTree(q.keyed(a.trace()))));

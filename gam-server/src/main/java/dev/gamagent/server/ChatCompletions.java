@@ -1,5 +1,6 @@
 package dev.gamagent.server;
 
+import dev.gamagent.Gam;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gamagent.api.Answer;
@@ -8,7 +9,6 @@ import dev.gamagent.api.Method;
 import dev.gamagent.api.MethodFailure;
 import dev.gamagent.api.ProgressListener;
 import dev.gamagent.api.Question;
-import dev.gamagent.api.RunContext;
 import dev.gamagent.api.Trace;
 import dev.gamagent.backend.Backend;
 import dev.gamagent.backend.BackendException;
@@ -242,12 +242,12 @@ final class ChatCompletions implements AutoCloseable {
 
     /** Runs the method on backends that make no call once the client has left ({@link ClientWatch}). */
     private Answer run(CompletionRequest req, Method method, String traceId, ProgressListener progress, ClientWatch watch) {
-        RunContext ctx = new RunContext(watch.guard(backend), watch.guard(backends), config, agentExecutor, progress);
+        Gam.Session session = Gam.session(watch.guard(backend), watch.guard(backends), config, agentExecutor);
         Answer a;
         try {
             // the trace names the question by this request's id (the response's chatcmpl-<id>, the trace's id), not "request"
             Question q = req.question();
-            a = method.run(q.withId(traceId), ctx);
+            a = session.ask(method, q.withId(traceId), progress, null);
         } catch (MethodFailure e) {
             if (e.partialTrace() != null) store(traceId, method.name(), req, e.partialTrace());
             throw new ApiError(502, "upstream_error", "method_failed", method.name() + " could not answer: " + secrets.scrub(e.getMessage())
