@@ -63,7 +63,8 @@ public final class BackendOptions {
     /** The spec with {@code perEndpoint} requests in flight per endpoint (eval resolves it with --concurrency). */
     public BackendSpec spec(int perEndpoint) { return spec(config(), perEndpoint); }
 
-    private BackendSpec spec(Config c, int perEndpoint) {
+    /** The spec with the defaults of {@code c} and {@code perEndpoint} requests in flight per endpoint. */
+    public BackendSpec spec(Config c, int perEndpoint) {
         int seconds = timeoutSeconds == null ? c.integer("backend.timeout_s") : timeoutSeconds;
         int tries = retries == null ? c.integer("backend.retries") : retries;
         return new BackendSpec(backend == null ? "local" : backend, baseUrls, model, apiKeyEnv, Duration.ofSeconds(seconds), tries,
@@ -80,6 +81,21 @@ public final class BackendOptions {
      */
     public Config config(Map<String, String> commandDefaults) {
         return Config.defaults().withOverrides(commandDefaults).withFile(config).withOverrides(overrides);
+    }
+
+    /**
+     * The configuration with {@code settings} (a recipe's run) over the {@code --config} file and under {@code --set}: the
+     * command line's own values win.
+     */
+    public Config configUnderSet(Map<String, String> settings) {
+        return Config.defaults().withFile(config).withOverrides(settings).withOverrides(overrides);
+    }
+
+    /** {@code settings} with the command line's {@code --set} values over them, in the order a command line writes them. */
+    public Map<String, String> settingsWith(Map<String, String> settings) {
+        Map<String, String> all = new LinkedHashMap<>(settings);
+        all.putAll(overrides);
+        return all;
     }
 
     /** The command line's backend as {@code default}, the built-in model as {@code local}, and the configured ones. */

@@ -16,6 +16,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 
 /** {@code gam eval}: run methods over a benchmark file; resumable; writes results, summary and report. */
@@ -106,8 +107,8 @@ public final class EvalCommand implements Callable<Integer> {
      */
     static Evaluation.Result evaluate(EvalRequest req, BackendOptions backendOptions, String judgeBackend, int perEndpoint,
                                       BackendSource backends) {
-        BackendSpec spec = backendOptions.spec();
-        try (NamedBackends panel = NamedBackends.open(backendOptions.spec(perEndpoint), req.config(), backends::create)) {
+        BackendSpec spec = backendOptions.spec(req.config());
+        try (NamedBackends panel = NamedBackends.open(backendOptions.spec(req.config(), perEndpoint), req.config(), backends::create)) {
             BackendSpec judgeSpec = judgeBackend == null ? null : panel.spec(judgeBackend);
             Backend judge = judgeBackend == null ? null : panel.resolve(judgeBackend);
             EvalRequest.Backends identity = new EvalRequest.Backends(spec.kind(), spec.model(), judgeSpec == null ? null
@@ -120,12 +121,13 @@ public final class EvalCommand implements Callable<Integer> {
     }
 
     private String commandLine() {
-        return commandLine(data.toString(), methods, out, limit, category, frames, circular, grading, backendOptions, judgeBackend);
+        return commandLine(data.toString(), methods, out, limit, category, frames, circular, grading, backendOptions, backendOptions.overrides,
+                judgeBackend);
     }
 
     /** The {@code gam eval} command line that repeats a run, written into its report. */
     static String commandLine(String data, List<String> methods, Path out, int limit, String category, int frames, Boolean circular,
-                              String grading, BackendOptions backendOptions, String judgeBackend) {
+                              String grading, BackendOptions backendOptions, Map<String, String> sets, String judgeBackend) {
         List<String> parts = new ArrayList<>(Arrays.asList("gam", "eval", "--data", data, "--methods", String.join(",", methods),
                 "--out", out.toString()));
         if (limit > 0) parts.addAll(List.of("--limit", Integer.toString(limit)));
@@ -137,7 +139,7 @@ public final class EvalCommand implements Callable<Integer> {
         for (String u : backendOptions.baseUrls) parts.addAll(List.of("--base-url", u));
         if (backendOptions.model != null) parts.addAll(List.of("--model", backendOptions.model));
         if (backendOptions.config != null) parts.addAll(List.of("--config", backendOptions.config.toString()));
-        for (var e : backendOptions.overrides.entrySet()) parts.addAll(List.of("--set", e.getKey() + "=" + e.getValue()));
+        for (var e : sets.entrySet()) parts.addAll(List.of("--set", e.getKey() + "=" + e.getValue()));
         if (judgeBackend != null) parts.addAll(List.of("--judge-backend", judgeBackend));
         return String.join(" ", parts);
     }

@@ -278,43 +278,30 @@ public final class ReproduceCommand implements Callable<Integer> {
         return new Planned(run, config, out.resolve(run.dir()), file, List.copyOf(sizes), byId, es);
     }
 
-    /** The backend options of the run: the recipe's settings, then the command line's own --set on top. */
-    private BackendOptions options(RecipePlan.EvalRun run) {
-        BackendOptions b = new BackendOptions();
-        b.backend = backendOptions.backend;
-        b.baseUrls = backendOptions.baseUrls;
-        b.model = backendOptions.model;
-        b.apiKeyEnv = backendOptions.apiKeyEnv;
-        b.timeoutSeconds = backendOptions.timeoutSeconds;
-        b.retries = backendOptions.retries;
-        b.maxConcurrent = backendOptions.maxConcurrent;
-        b.record = backendOptions.record;
-        b.replay = backendOptions.replay;
-        b.imageTokens = backendOptions.imageTokens;
-        b.config = backendOptions.config;
+    /** A run's settings as the recipe gives them, as {@code --set} values. */
+    private static Map<String, String> settings(RecipePlan.EvalRun run) {
         Map<String, String> sets = new LinkedHashMap<>();
         run.settings().forEach((k, v) -> sets.put(k, v.isTextual() ? v.asText() : v.toString()));
-        sets.putAll(backendOptions.overrides); // wins over the recipe's: RecipePlan.overrides said so once
-        b.overrides = sets;
-        return b;
+        return sets;
     }
 
-    private Config config(RecipePlan.EvalRun run) { return options(run).config(); }
+    /** The run's configuration: the recipe's settings, then the command line's own --set on top (RecipePlan.overrides said so once). */
+    private Config config(RecipePlan.EvalRun run) { return backendOptions.configUnderSet(settings(run)); }
 
     /** One benchmark's run through the one evaluation, printed as {@code gam eval} prints it; {@code figures} add the paper's. */
     private void eval(Planned p, int questions, EvalRequest.PaperFigures figures) {
-        BackendOptions b = options(p.run());
-        BackendSpec spec = b.spec();
-        EvalConcurrency load = EvalConcurrency.resolve(concurrency, b.maxConcurrent, Math.max(1, spec.baseUrls().size()),
+        Config config = config(p.run());
+        BackendSpec spec = backendOptions.spec(config);
+        EvalConcurrency load = EvalConcurrency.resolve(concurrency, backendOptions.maxConcurrent, Math.max(1, spec.baseUrls().size()),
                 spec.kind().equals("local"), Runtime.getRuntime().availableProcessors());
         load.warnings().forEach(w -> System.err.println("warning: " + w));
-        Config config = b.config();
         String judge = null; // a recipe's runs have no judge
         EvalRequest req = new EvalRequest(EvalRequest.Data.named(p.run().data(), () -> dataOptions.files(config, System.err)),
                 new RowFilter(questions, null), 0, null, null, p.run().methods(), p.dir(), load.questions(),
-                EvalCommand.commandLine(p.run().data(), p.run().methods(), p.dir(), questions, null, 0, null, null, b, judge),
+                EvalCommand.commandLine(p.run().data(), p.run().methods(), p.dir(), questions, null, 0, null, null, backendOptions,
+                        backendOptions.settingsWith(settings(p.run())), judge),
                 false, config, null, CommandContext.secretsOf(parent), figures);
-        Evaluation.Result r = EvalCommand.evaluate(req, b, judge, load.perEndpoint(), backends);
+        Evaluation.Result r = EvalCommand.evaluate(req, backendOptions, judge, load.perEndpoint(), backends);
         r.notes().forEach(System.out::println);
         System.out.print(SummaryTable.render(r.summary()));
         System.out.println("wrote " + String.join(", ", r.files().stream().map(Path::toString).toList()));
