@@ -51,7 +51,7 @@ public final class SweepCommand implements Callable<Integer> {
         List<ResultRecord> records = ResultStore.read(dir).stream().filter(r -> r.method().equals(method)).toList();
         if (records.isEmpty()) throw new IllegalArgumentException(dir + " holds no results of method '" + method + "' (use --method)");
         // unswept values default to the recorded run's own gam config (its trace), else the defaults
-        JsonNode run = records.stream().map(r -> r.trace() == null ? null : r.trace().get("config")).filter(n -> n != null && n.isObject())
+        JsonNode run = records.stream().map(r -> r.trace().json() == null ? null : r.trace().json().get("config")).filter(n -> n != null && n.isObject())
                 .findFirst().orElse(null);
         StoppingRule d = GamSettings.stopping(c);
         List<Sweep.Result> results = Sweep.run(records, Sweep.grid(or(thetaTerm, recorded(run, "theta_term", d.thetaTerm())),

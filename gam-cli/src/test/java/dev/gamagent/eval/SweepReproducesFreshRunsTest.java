@@ -280,7 +280,7 @@ class SweepReproducesFreshRunsTest {
         assertThat(open.option()).isNull();
         assertThat(open.answer()).isEqualTo("OPEN");
         ResultRecord failing = recorded.stream().filter(r -> r.questionId().equals("8")).findFirst().orElseThrow();
-        JsonNode round2 = failing.trace().path("rounds").get(2);
+        JsonNode round2 = failing.trace().json().path("rounds").get(2);
         assertThat(round2.path("agents")).allSatisfy(a -> assertThat(a.path("error").asText()).contains("scripted failure"));
         // the default rule reads the carried round as stagnation, and the sweep keeps the round-1 answer
         Sweep.Decision d = Sweep.decide(failing, new Sweep.Setting(0.15, 0.3, 0.4, 0.01, 3));

@@ -256,7 +256,7 @@ public final class Evaluation {
      * The report reads the records whole, again, from the store.
      */
     static ResultRecord forSummary(ResultRecord r) {
-        if (!(r.trace() instanceof com.fasterxml.jackson.databind.node.ObjectNode t)) return r;
+        if (!(r.trace().json() instanceof com.fasterxml.jackson.databind.node.ObjectNode t)) return r;
         t.remove(List.of("prompts", "messages"));
         for (com.fasterxml.jackson.databind.JsonNode round : t.path("rounds")) {
             if (round instanceof com.fasterxml.jackson.databind.node.ObjectNode o) o.remove(List.of("prompts", "messages"));

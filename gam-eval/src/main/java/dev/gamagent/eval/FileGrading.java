@@ -215,9 +215,11 @@ public final class FileGrading {
             String l2 = r.l2Category() != null ? r.l2Category() : raw.get("l2_category");
             String outcome = r.hit() ? Outcome.CORRECT.label()
                     : r.extracted() == null || "Z".equals(r.extracted()) ? Outcome.UNMATCHED.label() : Outcome.WRONG.label();
-            records.add(new ResultRecord(r.index(), r.group(), r.rotation(), method, orDash(r.category()), orDash(l2), outcome,
-                    r.extracted(), r.answer(), r.prediction(), r.extracted(), 0, 1, 0, null, 0, 0, false, 0, 0,
-                    res.mode().label() + ":" + r.step(), null, null, null));
+            records.add(ResultRecord.of(
+                    new ResultRecord.QuestionRef(r.index(), r.group(), r.rotation(), orDash(r.category()), orDash(l2), r.answer()),
+                    method, new ResultRecord.Graded(outcome, r.extracted(), r.prediction(), r.extracted(), 0, 1,
+                            res.mode().label() + ":" + r.step(), null),
+                    new ResultRecord.Cost(0, 0, false, 0, 0, null, null), new ResultRecord.TraceRef(0, null, null)));
         }
         Config c = Config.defaults();
         RunSummary s = RunSummary.compute(file.getFileName().toString(), List.of(method), res.circular(), res.questions().size(),
@@ -267,10 +269,9 @@ public final class FileGrading {
                     Termination.fromLabel(r.termination()).orElse(null), TokenCount.ZERO, r.calls(), r.millis(), null));
             regraded++;
             if (!g.outcome().label().equals(r.outcome())) changed++;
-            out.add(new ResultRecord(r.questionId(), r.group(), r.rotation(), r.method(), r.category(), r.l2Category(),
-                    g.outcome().label(), g.predicted(), r.groundTruth(), r.answer(), r.option(), r.confidence(), r.uncertainty(),
-                    r.rounds(), r.termination(), r.promptTokens(), r.completionTokens(), r.tokensEstimated(), r.calls(),
-                    r.millis(), g.rule(), r.error(), r.backend(), r.trace()));
+            // as before the records were nested, a re-graded record keeps no per-backend count
+            out.add(ResultRecord.of(r.question(), r.method(), new ResultRecord.Graded(g.outcome().label(), g.predicted(),
+                    r.answer(), r.option(), r.confidence(), r.uncertainty(), g.rule(), r.error()), r.cost().withoutBackends(), r.trace()));
         }
         List<String> methods = out.stream().map(ResultRecord::method).distinct().toList();
         boolean circular = out.stream().anyMatch(r -> r.rotation() > 0);
@@ -282,7 +283,7 @@ public final class FileGrading {
 
     /** The question a record was asked, from its trace (options, ground truth); null without one. */
     private static KeyedQuestion questionOf(ResultRecord r) {
-        JsonNode q = r.trace() == null ? null : r.trace().get("question");
+        JsonNode q = r.trace().json() == null ? null : r.trace().json().get("question");
         if (q == null || !q.isObject()) return null;
         Map<String, String> options = new LinkedHashMap<>();
         q.path("options").fields().forEachRemaining(e -> options.put(e.getKey(), e.getValue().asText()));

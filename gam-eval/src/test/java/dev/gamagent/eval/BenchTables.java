@@ -107,10 +107,10 @@ public final class BenchTables {
     private static Map<String, String[][]> twoSamples(Path dir) {
         Map<String, String[][]> out = new TreeMap<>();
         for (ResultRecord r : ResultStore.read(dir)) {
-            if (!"sc".equals(r.method()) || r.isError() || r.trace() == null) continue;
-            JsonNode agents = r.trace().path("rounds").path(0).path("agents");
+            if (!"sc".equals(r.method()) || r.isError() || r.trace().json() == null) continue;
+            JsonNode agents = r.trace().json().path("rounds").path(0).path("agents");
             if (agents.size() < 2) continue;
-            String truth = r.trace().path("question").path("groundTruth").asText("");
+            String truth = r.trace().json().path("question").path("groundTruth").asText("");
             String[][] two = new String[2][];
             for (int i = 0; i < 2; i++) {
                 String o = agents.get(i).path("option").asText("");
@@ -261,7 +261,7 @@ public final class BenchTables {
                 int agreed = 0, skipped = 0, right = 0;
                 long calls = 0;
                 for (ResultRecord r : rs) {
-                    JsonNode x = r.trace().path("extra");
+                    JsonNode x = r.trace().json().path("extra");
                     count.merge(x.path("branch").asText("-"), 1, Integer::sum);
                     if (x.path("consensus").asBoolean(false)) agreed++;
                     if (x.path("debate_skipped").asBoolean(false)) skipped++;
@@ -288,7 +288,7 @@ public final class BenchTables {
         static Parts of(ResultRecord r) { return of(r, null, 0); }
 
         static Parts of(ResultRecord r, ImageTokens.Rule rule, long maxPixels) {
-            JsonNode t = r.trace();
+            JsonNode t = r.trace().json();
             JsonNode x = t.path("extra");
             List<int[]> sizes = imageSizes(t.path("question").path("images"));
             long pp = 0, pc = 0, pi = 0;
@@ -412,7 +412,7 @@ public final class BenchTables {
             out.printf(Locale.ROOT, "prompt tokens `%s` / `%s` = **%.2f** (DREAM Table 4: 1.30 for LLM Debate); %s%n%n", dm, inner, pd / pb, gain);
             Map<String, List<Integer>> byBranch = new TreeMap<>();
             for (int i = 0; i < n; i++) {
-                JsonNode x = d.get(i).trace().path("extra");
+                JsonNode x = d.get(i).trace().json().path("extra");
                 String br = x.path("branch").asText("-") + (x.path("consensus").asBoolean(false) ? " (probes agreed)" : "")
                         + (x.path("debate_skipped").asBoolean(false) ? ", no debate" : "");
                 byBranch.computeIfAbsent(br, k -> new ArrayList<>()).add(i);

@@ -64,9 +64,9 @@ class KeyedQuestionTest {
             assertThat(spy.seen).isSameAs(kq.question());
             assertThat(r.outcome()).isEqualTo("correct");
             assertThat(r.groundTruth()).isEqualTo("A");
-            assertThat(r.trace().path("question").path("groundTruth").asText()).isEqualTo("A");
-            assertThat(r.trace().path("question").path("category").asText()).isEqualTo("colour");
-            assertThat(r.trace().path("question").path("text").asText()).isEqualTo("Which colour?");
+            assertThat(r.trace().json().path("question").path("groundTruth").asText()).isEqualTo("A");
+            assertThat(r.trace().json().path("question").path("category").asText()).isEqualTo("colour");
+            assertThat(r.trace().json().path("question").path("text").asText()).isEqualTo("Which colour?");
         } finally {
             agents.shutdownNow();
         }

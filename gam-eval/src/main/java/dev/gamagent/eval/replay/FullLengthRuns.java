@@ -44,7 +44,7 @@ public final class FullLengthRuns {
     }
 
     private static ResultRecord redecide(ResultRecord r) {
-        if (r.isError() || r.trace() == null) return r;
+        if (r.isError() || r.trace().json() == null) return r;
         JsonNode c = config(r);
         Sweep.Setting at = new Sweep.Setting(c.path("theta_term").asDouble(DEFAULT_RULE.thetaTerm()), c.path("theta_u").asDouble(DEFAULT_RULE.thetaU()),
                 c.path("theta_c").asDouble(DEFAULT_RULE.thetaC()), c.path("epsilon").asDouble(DEFAULT_RULE.epsilon()),
@@ -57,7 +57,7 @@ public final class FullLengthRuns {
         }
         int k = (int) Math.round(s.meanRounds());
         String termination = s.terminations().keySet().iterator().next();
-        JsonNode round = roundAt(r.trace(), k);
+        JsonNode round = roundAt(r.trace().json(), k);
         JsonNode decision = round == null ? null : round.path("extra").path("decision");
         String option = text(decision, "option", round == null ? null : round.path("extra").path("consensus_option"));
         String answer = text(decision, "answer", round == null ? null : round.path("extra").path("consensus_answer"));
@@ -66,10 +66,12 @@ public final class FullLengthRuns {
         boolean right = s.accuracy() != null && s.accuracy() == 1.0;
         long calls = Math.round(s.callsPerQuestion());
         long millis = r.calls() == 0 ? r.millis() : Math.round((double) r.millis() * calls / r.calls());
-        return new ResultRecord(r.questionId(), r.group(), r.rotation(), r.method(), r.category(), r.l2Category(),
-                right ? Outcome.CORRECT.label() : Outcome.WRONG.label(), option, r.groundTruth(), answer, option, confidence,
-                uncertainty, k, termination, Math.round(s.promptTokensPerQuestion()), Math.round(s.completionTokensPerQuestion()),
-                r.tokensEstimated(), (int) calls, millis, "redecided", null, r.backend(), cut(r.trace(), k, termination, option, answer, confidence));
+        return ResultRecord.of(r.question(), r.method(),
+                new ResultRecord.Graded(right ? Outcome.CORRECT.label() : Outcome.WRONG.label(), option, answer, option, confidence,
+                        uncertainty, "redecided", null),
+                new ResultRecord.Cost(Math.round(s.promptTokensPerQuestion()), Math.round(s.completionTokensPerQuestion()),
+                        r.tokensEstimated(), (int) calls, millis, r.backend(), null),
+                new ResultRecord.TraceRef(k, termination, cut(r.trace().json(), k, termination, option, answer, confidence)));
     }
 
     /** The trace as the default rule would have left it: rounds 0..k, its termination and final answer. */
@@ -99,6 +101,6 @@ public final class FullLengthRuns {
     }
 
     private static JsonNode config(ResultRecord r) {
-        return r.trace() == null ? Json.MAPPER.missingNode() : r.trace().path("config");
+        return r.trace().json() == null ? Json.MAPPER.missingNode() : r.trace().json().path("config");
     }
 }

@@ -116,7 +116,7 @@ public final class FlipAccounting {
     }
 
     private static Map<String, String> options(ResultRecord r) {
-        JsonNode o = r.trace() == null ? null : r.trace().path("question").get("options");
+        JsonNode o = r.trace().json() == null ? null : r.trace().json().path("question").get("options");
         if (o == null || !o.isObject() || o.isEmpty()) return Map.of();
         return Json.MAPPER.convertValue(o, new com.fasterxml.jackson.core.type.TypeReference<LinkedHashMap<String, String>>() { });
     }

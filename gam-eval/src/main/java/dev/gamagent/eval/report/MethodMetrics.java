@@ -183,7 +183,7 @@ public record MethodMetrics(String method, int records, int errors, int unmatche
 
     /** A record's probe tokens (prompt + completion), or −1 when its trace holds no probes. */
     static long probeTokens(ResultRecord r) {
-        JsonNode probes = r.trace() == null ? null : r.trace().path("extra").get("probes");
+        JsonNode probes = r.trace().json() == null ? null : r.trace().json().path("extra").get("probes");
         if (probes == null || !probes.isArray()) return -1;
         long t = 0;
         for (JsonNode p : probes) t += p.path("tokens").path("prompt").asLong() + p.path("tokens").path("completion").asLong();
@@ -245,7 +245,7 @@ public record MethodMetrics(String method, int records, int errors, int unmatche
 
     /** DREAM's branch from {@code extra.branch}: a name, or an object naming it in {@code name}/{@code type}/{@code branch}. */
     static String branchOf(ResultRecord r) {
-        JsonNode b = r.trace() == null ? null : r.trace().path("extra").get("branch");
+        JsonNode b = r.trace().json() == null ? null : r.trace().json().path("extra").get("branch");
         if (b == null || b.isNull()) return null;
         if (b.isValueNode()) return b.asText();
         for (String f : List.of("name", "type", "branch", "kind")) if (b.path(f).isTextual()) return b.get(f).asText();

@@ -95,10 +95,10 @@ record ReportAnswers(ObjectNode index, Map<String, String> parts) {
             a.add(r.calls());
             a.add(r.millis());
             if (r.error() == null) a.addNull(); else a.add(r.error());
-            a.add(r.trace() != null ? 1 : 0);
-            if (r.trace() != null) {
-                ((ObjectNode) part.get("traces")).set(Integer.toString(i), r.trace());
-                String text = r.trace().path("question").path("text").asText(null);
+            a.add(r.trace().json() != null ? 1 : 0);
+            if (r.trace().json() != null) {
+                ((ObjectNode) part.get("traces")).set(Integer.toString(i), r.trace().json());
+                String text = r.trace().json().path("question").path("text").asText(null);
                 ObjectNode q = questions.has(Integer.toString(row.run())) ? (ObjectNode) questions.get(Integer.toString(row.run()))
                         : questions.putObject(Integer.toString(row.run()));
                 if (text != null && !q.has(r.questionId())) q.put(r.questionId(), text.length() > 300 ? text.substring(0, 300) : text);

@@ -66,7 +66,7 @@ public record RunSummary(String data, List<String> methods, boolean circular, in
             items.put(m, MethodMetrics.gradedItems(mine));
             cats.put(m, cells(mine, true));
             l2.put(m, cells(mine, false));
-            signals.put(m, SignalMix.of(mine.stream().map(ResultRecord::trace).toList()));
+            signals.put(m, SignalMix.of(mine.stream().map(r -> r.trace().json()).toList()));
         }
         return new RunSummary(data, List.copyOf(methods), circular, questions, skipped, metrics, cats, l2, command, gradingOf(records), signals,
                 Pairwise.compare(items, IntervalMethod.WILSON));

@@ -7,6 +7,7 @@ import dev.gamagent.eval.load.EvalQuestion;
 import dev.gamagent.eval.report.HtmlReport;
 import dev.gamagent.eval.report.PriceTable;
 import dev.gamagent.eval.report.RunSummary;
+import dev.gamagent.eval.store.Records;
 import dev.gamagent.eval.store.ResultRecord;
 import dev.gamagent.eval.store.ResultStore;
 import dev.gamagent.image.Picture;
@@ -109,11 +110,15 @@ public final class ReportScale {
             String from = ids.get(i % ids.size()), id = "s" + i;
             for (ResultRecord r : templates) {
                 if (!r.questionId().equals(from)) continue;
-                var trace = r.trace() == null ? null : r.trace().deepCopy();
+                var trace = r.trace().json() == null ? null : r.trace().json().deepCopy();
                 if (trace instanceof ObjectNode o && o.path("question") instanceof ObjectNode q) q.put("id", id);
-                out.add(new ResultRecord(id, id, r.rotation(), r.method(), r.category(), r.l2Category(), r.outcome(), r.predicted(), r.groundTruth(),
-                        r.answer(), r.option(), r.confidence(), r.uncertainty(), r.rounds(), r.termination(), r.promptTokens(), r.completionTokens(),
-                        r.tokensEstimated(), r.calls(), r.millis(), r.rule(), r.error(), r.backend(), r.backends(), trace));
+                out.add(Records.record(id, r.method()).group(id).rotation(r.rotation()).category(r.category())
+                        .l2Category(r.l2Category()).outcome(r.outcome()).predicted(r.predicted())
+                        .groundTruth(r.groundTruth()).answer(r.answer()).option(r.option()).confidence(r.confidence())
+                        .uncertainty(r.uncertainty()).rounds(r.rounds()).termination(r.termination())
+                        .promptTokens(r.promptTokens()).completionTokens(r.completionTokens())
+                        .tokensEstimated(r.tokensEstimated()).calls(r.calls()).millis(r.millis()).rule(r.rule())
+                        .error(r.error()).backend(r.backend()).backends(r.backends()).trace(trace).build());
             }
         }
         return out;
