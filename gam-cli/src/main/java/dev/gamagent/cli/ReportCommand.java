@@ -47,8 +47,8 @@ public final class ReportCommand implements Callable<Integer> {
         }
         List<ResultRecord> records = ResultStore.read(d);
         List<String> methods = records.stream().map(ResultRecord::method).distinct().toList();
-        boolean circular = records.stream().anyMatch(r -> r.rotation() > 0);
-        int questions = (int) records.stream().map(ResultRecord::group).distinct().count();
+        boolean circular = records.stream().anyMatch(r -> r.question().rotation() > 0);
+        int questions = (int) records.stream().map(r -> r.question().group()).distinct().count();
         Config c = Config.defaults();
         return RunSummary.compute(d.toString(), methods, circular, questions, List.of(), records, PriceTable.from(c),
                 GamSettings.stopping(c).thetaU(), null);

@@ -66,12 +66,7 @@ class SummaryTableTest {
     }
 
     private static ResultRecord withMethod(ResultRecord r, String m) {
-        return Records.record(r.questionId(), m).group(r.group()).rotation(r.rotation()).category(r.category())
-                .l2Category(r.l2Category()).outcome(r.outcome()).predicted(r.predicted()).groundTruth(r.groundTruth())
-                .answer(r.answer()).option(r.option()).confidence(r.confidence()).uncertainty(r.uncertainty())
-                .rounds(r.rounds()).termination(r.termination()).promptTokens(r.promptTokens())
-                .completionTokens(r.completionTokens()).tokensEstimated(r.tokensEstimated()).calls(r.calls())
-                .millis(r.millis()).rule(r.rule()).error(r.error()).backend(r.backend()).trace(r.trace().json()).build();
+        return Records.from(r).method(m).backends(null).build();
     }
 
     /** 20 questions: single right on the even ones; gam on those and on q1, q3, q5, q7, q9, q11. */

@@ -128,7 +128,7 @@ public final class Sweep {
                 if (d.round() > 0) triggered++;
                 if (d.incomplete()) incomplete++;
                 terms.merge(d.termination(), 1, Integer::sum);
-                String g = r.group() == null ? r.questionId() : r.group();
+                String g = r.question().group() == null ? r.question().id() : r.question().group();
                 groups.computeIfAbsent(g, k -> new boolean[]{true})[0] &= right(r, d, open);
             }
             long ok = groups.values().stream().filter(b -> b[0]).count();
@@ -142,8 +142,8 @@ public final class Sweep {
 
     /** Grade as {@link Grader} grades a fresh run: the option letter, or the open answer against the ground truth. */
     private static boolean right(ResultRecord r, Decision d, OpenAnswerMatcher open) {
-        if (d.option() != null) return d.option().equals(r.groundTruth());
-        if (options(r).isEmpty()) return open.match(d.answer() == null ? "" : d.answer(), r.groundTruth()) != OpenAnswerMatcher.Match.NONE;
+        if (d.option() != null) return d.option().equals(r.question().groundTruth());
+        if (options(r).isEmpty()) return open.match(d.answer() == null ? "" : d.answer(), r.question().groundTruth()) != OpenAnswerMatcher.Match.NONE;
         return false; // multiple choice without an option: no expert chose one
     }
 public 

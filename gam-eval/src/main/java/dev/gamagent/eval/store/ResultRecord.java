@@ -1,7 +1,6 @@
 package dev.gamagent.eval.store;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
-import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonValue;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.gamagent.backend.UsageMeter;
@@ -14,7 +13,7 @@ import java.util.Map;
  * full trace is kept as JSON so metrics and the sweep can read rounds, weights and branches.
  *
  * <p>Built in one place, {@link #of}; a line of results.jsonl and results.db stays the flat object of 25 keys it has
- * always been ({@link StoredLine}), whatever the nesting here.
+ * always been ({@code StoredLine}), whatever the nesting here.
  *
  * @param question which question (and which circular rotation of it) was asked
  * @param method   the method that answered it
@@ -37,7 +36,8 @@ public record ResultRecord(QuestionRef question, String method, Graded grade, Co
      * The question asked.
      *
      * @param id          the question's id (with a rotation suffix for a circular copy)
-     * @param group       the id of the original question a circular copy belongs to; null when not circular
+     * @param group       the id of the original question, which its circular copies share (null in some graded files:
+     *                    then the id stands for it)
      * @param rotation    which circular rotation (0 for the original)
      * @param groundTruth the expected answer; null when the benchmark has no public answer or the row was unreadable
      */
@@ -55,7 +55,13 @@ public record ResultRecord(QuestionRef question, String method, Graded grade, Co
      * @param error     the failure message when {@code outcome} is {@code error}
      */
     public record Graded(String outcome, String predicted, String answer, String option, double confidence,
-                         double uncertainty, String rule, String error) { }
+                         double uncertainty, String rule, String error) {
+
+        /** The same answer graded again: a new outcome, reading and rule. */
+        public Graded regraded(String newOutcome, String newPredicted, String newRule) {
+            return new Graded(newOutcome, newPredicted, answer, option, confidence, uncertainty, newRule, error);
+        }
+    }
 
     /**
      * What answering cost.
@@ -81,97 +87,19 @@ public record ResultRecord(QuestionRef question, String method, Graded grade, Co
      */
     public record TraceRef(int rounds, String termination, JsonNode json) { }
 
-    /** The flat line results.jsonl and results.db hold. */
+    /** The flat line results.jsonl and results.db hold: Jackson writes and reads a record as this line only. */
     @JsonValue
     StoredLine line() { return StoredLine.of(this); }
 
     @JsonCreator(mode = JsonCreator.Mode.DELEGATING)
     static ResultRecord read(StoredLine line) { return line.record(); }
 
-    // The flat readers of the nested fields, kept while the report, replay and command code still read them flat.
-
-    @JsonIgnore
-    public String questionId() { return question.id(); }
-
-    @JsonIgnore
-    public String group() { return question.group(); }
-
-    @JsonIgnore
-    public int rotation() { return question.rotation(); }
-
-    @JsonIgnore
-    public String category() { return question.category(); }
-
-    @JsonIgnore
-    public String l2Category() { return question.l2Category(); }
-
-    @JsonIgnore
-    public String groundTruth() { return question.groundTruth(); }
-
-    @JsonIgnore
-    public String outcome() { return grade.outcome(); }
-
-    @JsonIgnore
-    public String predicted() { return grade.predicted(); }
-
-    @JsonIgnore
-    public String answer() { return grade.answer(); }
-
-    @JsonIgnore
-    public String option() { return grade.option(); }
-
-    @JsonIgnore
-    public double confidence() { return grade.confidence(); }
-
-    @JsonIgnore
-    public double uncertainty() { return grade.uncertainty(); }
-
-    @JsonIgnore
-    public String rule() { return grade.rule(); }
-
-    @JsonIgnore
-    public String error() { return grade.error(); }
-
-    @JsonIgnore
-    public long promptTokens() { return cost.promptTokens(); }
-
-    @JsonIgnore
-    public long completionTokens() { return cost.completionTokens(); }
-
-    @JsonIgnore
-    public boolean tokensEstimated() { return cost.tokensEstimated(); }
-
-    @JsonIgnore
-    public int calls() { return cost.calls(); }
-
-    @JsonIgnore
-    public long millis() { return cost.millis(); }
-
-    @JsonIgnore
-    public String backend() { return cost.backend(); }
-
-    @JsonIgnore
-    public Map<String, UsageMeter.Tally> backends() { return cost.backends(); }
-
-    @JsonIgnore
-    public int rounds() { return trace.rounds(); }
-
-    @JsonIgnore
-    public String termination() { return trace.termination(); }
-
-    @JsonIgnore
     public Outcome outcomeValue() { return Outcome.of(grade.outcome()); }
 
-    @JsonIgnore
     public boolean correct() { return Outcome.CORRECT.label().equals(grade.outcome()); }
 
-    @JsonIgnore
     public boolean isError() { return Outcome.ERROR.label().equals(grade.outcome()); }
 
     /** An answer to a question without a public answer: not counted right or wrong. */
-    @JsonIgnore
     public boolean ungraded() { return Outcome.UNGRADED.label().equals(grade.outcome()); }
-
-    @JsonIgnore
-    public long totalTokens() { return cost.promptTokens() + cost.completionTokens(); }
 }

@@ -41,7 +41,7 @@ public final class ReportScale {
         Path template = Path.of(args[0]), out = Path.of(args[1]);
         List<ResultRecord> templates = ResultStore.read(template);
         List<String> methods = templates.stream().map(ResultRecord::method).distinct().toList();
-        List<String> ids = templates.stream().map(ResultRecord::questionId).distinct().toList();
+        List<String> ids = templates.stream().map(r -> r.question().id()).distinct().toList();
         System.out.printf(Locale.ROOT, "templates: %d records (%d questions × %d methods: %s) from %s%n", templates.size(), ids.size(),
                 methods.size(), String.join(", ", methods), template);
         System.out.printf(Locale.ROOT, "%8s %8s %10s %10s %10s %10s %9s %11s %9s %12s %12s%n", "questions", "answers", "summary", "thumbs",
@@ -109,16 +109,10 @@ public final class ReportScale {
         for (int i = 0; i < n; i++) {
             String from = ids.get(i % ids.size()), id = "s" + i;
             for (ResultRecord r : templates) {
-                if (!r.questionId().equals(from)) continue;
+                if (!r.question().id().equals(from)) continue;
                 var trace = r.trace().json() == null ? null : r.trace().json().deepCopy();
                 if (trace instanceof ObjectNode o && o.path("question") instanceof ObjectNode q) q.put("id", id);
-                out.add(Records.record(id, r.method()).group(id).rotation(r.rotation()).category(r.category())
-                        .l2Category(r.l2Category()).outcome(r.outcome()).predicted(r.predicted())
-                        .groundTruth(r.groundTruth()).answer(r.answer()).option(r.option()).confidence(r.confidence())
-                        .uncertainty(r.uncertainty()).rounds(r.rounds()).termination(r.termination())
-                        .promptTokens(r.promptTokens()).completionTokens(r.completionTokens())
-                        .tokensEstimated(r.tokensEstimated()).calls(r.calls()).millis(r.millis()).rule(r.rule())
-                        .error(r.error()).backend(r.backend()).backends(r.backends()).trace(trace).build());
+                out.add(Records.from(r).id(id).group(id).trace(trace).build());
             }
         }
         return out;

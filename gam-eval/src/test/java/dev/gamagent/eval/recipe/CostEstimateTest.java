@@ -76,6 +76,6 @@ class CostEstimateTest {
         assertThat(n.pilot().secondsPerQuestion()).isEqualTo(0.5);
         assertThat(n.pilot().n()).isEqualTo(2);
         // the per-question mean alone would have said 10 × the pilot's small questions
-        assertThat(n.pilot().promptTokens()).isGreaterThan(2 * 10 * pilot.get(0).promptTokens());
+        assertThat(n.pilot().promptTokens()).isGreaterThan(2 * 10 * pilot.get(0).cost().promptTokens());
     }
 }
