@@ -89,10 +89,24 @@ public record ResultRecord(QuestionRef question, String method, Graded grade, Co
 
     /** The flat line results.jsonl and results.db hold: Jackson writes and reads a record as this line only. */
     @JsonValue
-    StoredLine line() { return StoredLine.of(this); }
+    StoredLine line() {
+        return new StoredLine(question.id(), question.group(), question.rotation(), method, question.category(),
+                question.l2Category(), grade.outcome(), grade.predicted(), question.groundTruth(), grade.answer(),
+                grade.option(), grade.confidence(), grade.uncertainty(), trace.rounds(), trace.termination(),
+                cost.promptTokens(), cost.completionTokens(), cost.tokensEstimated(), cost.calls(), cost.millis(),
+                grade.rule(), grade.error(), cost.backend(), cost.backends(), trace.json());
+    }
 
+    /** A record read from its flat line. */
     @JsonCreator(mode = JsonCreator.Mode.DELEGATING)
-    static ResultRecord read(StoredLine line) { return line.record(); }
+    static ResultRecord read(StoredLine l) {
+        return of(new QuestionRef(l.questionId(), l.group(), l.rotation(), l.category(), l.l2Category(), l.groundTruth()),
+                l.method(), new Graded(l.outcome(), l.predicted(), l.answer(), l.option(), l.confidence(), l.uncertainty(),
+                        l.rule(), l.error()),
+                new Cost(l.promptTokens(), l.completionTokens(), l.tokensEstimated(), l.calls(), l.millis(), l.backend(),
+                        l.backends()),
+                new TraceRef(l.rounds(), l.termination(), l.trace()));
+    }
 
     public Outcome outcomeValue() { return Outcome.of(grade.outcome()); }
 
