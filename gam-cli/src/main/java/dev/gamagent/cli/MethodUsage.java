@@ -11,10 +11,10 @@ record MethodUsage(long calls, long promptTokens, long completionTokens, long mi
         int answers = 0;
         for (ResultRecord x : records) {
             if (!x.method().equals(method) || x.isError()) continue;
-            calls += x.calls();
-            prompt += x.promptTokens();
-            completion += x.completionTokens();
-            millis += x.millis();
+            calls += x.cost().calls();
+            prompt += x.cost().promptTokens();
+            completion += x.cost().completionTokens();
+            millis += x.cost().millis();
             answers++;
         }
         return new MethodUsage(calls, prompt, completion, millis, answers);

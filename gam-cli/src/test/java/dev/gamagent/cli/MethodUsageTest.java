@@ -1,5 +1,6 @@
 package dev.gamagent.cli;
 
+import dev.gamagent.eval.store.Records;
 import dev.gamagent.eval.store.ResultRecord;
 import org.junit.jupiter.api.Test;
 
@@ -10,8 +11,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** The one home of a method's usage in a run (the reproduction's bill and its paper table both read it). */
 class MethodUsageTest {
     private static ResultRecord record(String method, String outcome, String error, long prompt, long completion, int calls, long millis) {
-        return new ResultRecord("q", "q", 0, method, "c", null, outcome, "A", "A", "a", "A", 0.5, 0.5, 0, "single", prompt, completion,
-                false, calls, millis, null, error, "local", null);
+        return Records.record("q", method).group("q").category("c").outcome(outcome).predicted("A").groundTruth("A")
+                .answer("a").option("A").confidence(0.5).uncertainty(0.5).termination("single").promptTokens(prompt)
+                .completionTokens(completion).calls(calls).millis(millis).error(error).backend("local").build();
     }
 
     @Test

@@ -1,6 +1,7 @@
 package dev.gamagent.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.gamagent.eval.store.Records;
 import dev.gamagent.eval.store.ResultRecord;
 import dev.gamagent.eval.store.ResultStore;
 import dev.gamagent.util.Json;
@@ -22,8 +23,10 @@ class ReportPairsAcrossRunsTest {
     @TempDir Path dir;
 
     static ResultRecord rec(String method, String id, boolean right) {
-        return new ResultRecord(id, id, 0, method, "c", null, right ? "correct" : "wrong", "A", "A", "a", "A", 0.8, 0.2, 0, "single",
-                10, 1, false, 1, 5, "vlmevalkit-2026:option", null, "scripted", null);
+        return Records.record(id, method).group(id).category("c").outcome(right ? "correct" : "wrong").predicted("A")
+                .groundTruth("A").answer("a").option("A").confidence(0.8).uncertainty(0.2).termination("single")
+                .promptTokens(10).completionTokens(1).calls(1).millis(5).rule("vlmevalkit-2026:option")
+                .backend("scripted").build();
     }
 
     /** Run "base": single right on q0..q19 of q0..q39. Run "tuned": gam on q10..q49, right on all but q45..q49. */

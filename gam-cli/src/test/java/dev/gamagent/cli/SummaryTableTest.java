@@ -4,6 +4,7 @@ import dev.gamagent.config.Config;
 import dev.gamagent.eval.report.FlipAccountingTest;
 import dev.gamagent.eval.report.PriceTable;
 import dev.gamagent.eval.report.RunSummary;
+import dev.gamagent.eval.store.Records;
 import dev.gamagent.eval.store.ResultRecord;
 import org.junit.jupiter.api.Test;
 
@@ -17,9 +18,12 @@ class SummaryTableTest {
         List<ResultRecord> rs = new ArrayList<>();
         for (int k = 0; k < n; k++) {
             for (String m : List.of("single", "gam")) {
-                rs.add(new ResultRecord("q" + k, "q" + k, 0, m, "Attribute Recognition " + k, "Finegrained Perception (instance-level)",
-                        k % 2 == 0 ? "correct" : "wrong", "A", "A", "a", "A", 0.5, 0.5, 0, "single", 10, 1, false, 1, 5,
-                        "vlmevalkit-2026:method", null, "local", null));
+                rs.add(Records.record("q" + k, m).group("q" + k).category("Attribute Recognition " + k)
+                        .l2Category("Finegrained Perception (instance-level)")
+                        .outcome(k % 2 == 0 ? "correct" : "wrong").predicted("A").groundTruth("A").answer("a")
+                        .option("A").confidence(0.5).uncertainty(0.5).termination("single").promptTokens(10)
+                        .completionTokens(1).calls(1).millis(5).rule("vlmevalkit-2026:method").backend("local")
+                        .build());
             }
         }
         return RunSummary.compute("b.tsv", List.of("single", "gam"), false, n, List.of(), rs, PriceTable.from(Config.defaults()), 0.5, null);
@@ -62,9 +66,7 @@ class SummaryTableTest {
     }
 
     private static ResultRecord withMethod(ResultRecord r, String m) {
-        return new ResultRecord(r.questionId(), r.group(), r.rotation(), m, r.category(), r.l2Category(), r.outcome(), r.predicted(),
-                r.groundTruth(), r.answer(), r.option(), r.confidence(), r.uncertainty(), r.rounds(), r.termination(), r.promptTokens(),
-                r.completionTokens(), r.tokensEstimated(), r.calls(), r.millis(), r.rule(), r.error(), r.backend(), r.trace());
+        return Records.from(r).method(m).backends(null).build();
     }
 
     /** 20 questions: single right on the even ones; gam on those and on q1, q3, q5, q7, q9, q11. */
@@ -73,8 +75,10 @@ class SummaryTableTest {
         for (int k = 0; k < 20; k++) {
             for (String m : List.of("single", "gam")) {
                 boolean right = k % 2 == 0 || m.equals("gam") && k < 12;
-                rs.add(new ResultRecord("q" + k, "q" + k, 0, m, "c", null, right ? "correct" : "wrong", "A", "A", "a", "A", 0.5, 0.5, 0,
-                        "single", 10, 1, false, 1, 5, "vlmevalkit-2026:method", null, "local", null));
+                rs.add(Records.record("q" + k, m).group("q" + k).category("c").outcome(right ? "correct" : "wrong")
+                        .predicted("A").groundTruth("A").answer("a").option("A").confidence(0.5).uncertainty(0.5)
+                        .termination("single").promptTokens(10).completionTokens(1).calls(1).millis(5)
+                        .rule("vlmevalkit-2026:method").backend("local").build());
             }
         }
         RunSummary s = RunSummary.compute("b.tsv", List.of("single", "gam"), false, 20, List.of(), rs, PriceTable.from(Config.defaults()), 0.5, null);

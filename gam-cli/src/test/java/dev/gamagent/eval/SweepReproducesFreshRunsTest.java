@@ -256,19 +256,19 @@ class SweepReproducesFreshRunsTest {
             eval(full, "gam.record_full=true", "gam.ablation." + ablation + "=true");
             eval(fresh, "gam.ablation." + ablation + "=true");
             Map<String, ResultRecord> byId = new TreeMap<>();
-            for (ResultRecord r : ResultStore.read(fresh)) if (r.method().equals("gam")) byId.put(r.questionId(), r);
+            for (ResultRecord r : ResultStore.read(fresh)) if (r.method().equals("gam")) byId.put(r.question().id(), r);
             List<ResultRecord> rec = ResultStore.read(full).stream().filter(r -> r.method().equals("gam")).toList();
             assertThat(Sweep.ablationsOn(rec)).containsExactly(ablation);
             for (ResultRecord r : rec) {
                 Sweep.Decision d = Sweep.decide(r, defaults);
-                ResultRecord f = byId.get(r.questionId());
-                String what = ablation + " question " + r.questionId();
+                ResultRecord f = byId.get(r.question().id());
+                String what = ablation + " question " + r.question().id();
                 assertThat(d.incomplete()).as(what + " complete").isFalse();
-                assertThat(d.round()).as(what + " rounds").isEqualTo(f.rounds());
-                assertThat(d.termination()).as(what + " termination").isEqualTo(f.termination());
-                assertThat(d.option()).as(what + " option").isEqualTo(f.option());
-                assertThat(d.usage().prompt()).as(what + " prompt tokens").isEqualTo(f.promptTokens());
-                assertThat(d.usage().calls()).as(what + " calls").isEqualTo(f.calls());
+                assertThat(d.round()).as(what + " rounds").isEqualTo(f.trace().rounds());
+                assertThat(d.termination()).as(what + " termination").isEqualTo(f.trace().termination());
+                assertThat(d.option()).as(what + " option").isEqualTo(f.grade().option());
+                assertThat(d.usage().prompt()).as(what + " prompt tokens").isEqualTo(f.cost().promptTokens());
+                assertThat(d.usage().calls()).as(what + " calls").isEqualTo(f.cost().calls());
                 reasonsSeen.add(ablation + ":" + d.termination());
             }
         }
@@ -277,11 +277,11 @@ class SweepReproducesFreshRunsTest {
     }
 
     @Test void theFixtureHoldsAnOpenQuestionAndARoundInWhichEveryExpertFailed() {
-        ResultRecord open = recorded.stream().filter(r -> r.questionId().equals("7")).findFirst().orElseThrow();
-        assertThat(open.option()).isNull();
-        assertThat(open.answer()).isEqualTo("OPEN");
-        ResultRecord failing = recorded.stream().filter(r -> r.questionId().equals("8")).findFirst().orElseThrow();
-        JsonNode round2 = failing.trace().path("rounds").get(2);
+        ResultRecord open = recorded.stream().filter(r -> r.question().id().equals("7")).findFirst().orElseThrow();
+        assertThat(open.grade().option()).isNull();
+        assertThat(open.grade().answer()).isEqualTo("OPEN");
+        ResultRecord failing = recorded.stream().filter(r -> r.question().id().equals("8")).findFirst().orElseThrow();
+        JsonNode round2 = failing.trace().json().path("rounds").get(2);
         assertThat(round2.path("agents")).allSatisfy(a -> assertThat(a.path("error").asText()).contains("scripted failure"));
         // the default rule reads the carried round as stagnation, and the sweep keeps the round-1 answer
         Sweep.Decision d = Sweep.decide(failing, new StoppingRule(0.3, 0.4, 0.15, 0.01, 3, 0));
@@ -293,19 +293,19 @@ class SweepReproducesFreshRunsTest {
     /** Per question: the same stopping round, reason, option and exact prompt/completion tokens and calls. */
     private static void assertExactPerQuestion(StoppingRule st, Path fresh, String name) {
         Map<String, ResultRecord> byId = new TreeMap<>();
-        for (ResultRecord r : ResultStore.read(fresh)) byId.put(r.questionId(), r);
+        for (ResultRecord r : ResultStore.read(fresh)) byId.put(r.question().id(), r);
         for (ResultRecord rec : recorded) {
             Sweep.Decision d = Sweep.decide(rec, st);
-            ResultRecord f = byId.get(rec.questionId());
-            String what = name + " question " + rec.questionId();
-            assertThat(d.round()).as(what + " rounds").isEqualTo(f.rounds());
-            assertThat(d.termination()).as(what + " termination").isEqualTo(f.termination());
-            assertThat(d.option()).as(what + " option").isEqualTo(f.option());
-            assertThat(d.answer()).as(what + " answer").isEqualTo(f.answer());
+            ResultRecord f = byId.get(rec.question().id());
+            String what = name + " question " + rec.question().id();
+            assertThat(d.round()).as(what + " rounds").isEqualTo(f.trace().rounds());
+            assertThat(d.termination()).as(what + " termination").isEqualTo(f.trace().termination());
+            assertThat(d.option()).as(what + " option").isEqualTo(f.grade().option());
+            assertThat(d.answer()).as(what + " answer").isEqualTo(f.grade().answer());
             assertThat(d.incomplete()).as(what + " complete").isFalse();
-            assertThat(d.usage().prompt()).as(what + " prompt tokens").isEqualTo(f.promptTokens());
-            assertThat(d.usage().completion()).as(what + " completion tokens").isEqualTo(f.completionTokens());
-            assertThat(d.usage().calls()).as(what + " calls").isEqualTo(f.calls());
+            assertThat(d.usage().prompt()).as(what + " prompt tokens").isEqualTo(f.cost().promptTokens());
+            assertThat(d.usage().completion()).as(what + " completion tokens").isEqualTo(f.cost().completionTokens());
+            assertThat(d.usage().calls()).as(what + " calls").isEqualTo(f.cost().calls());
         }
     }
 

@@ -39,7 +39,7 @@ class PerMethodPerceptionTest {
         try (ResultStore store = new ResultStore(dir)) {
             new EvalRunner(backend, c, new Grader(c, null), store, 1)
                     .run(List.of(new EvalQuestion(new KeyedQuestion(q, "A", "text", null), "q1", 0, null)), List.of("single", "vote", "cot"), n -> { }, r -> { });
-            assertThat(store.all()).hasSize(3).allSatisfy(r -> assertThat(r.isError()).as(r.error()).isFalse());
+            assertThat(store.all()).hasSize(3).allSatisfy(r -> assertThat(r.isError()).as(r.grade().error()).isFalse());
         }
         // one image, three methods: perceived once per method and reader. A plain call answers with the model's
         // general reading, both networks pooled (issue 39), so single, cot and vote's sampled calls each read with

@@ -185,7 +185,7 @@ public final class EvalRunner {
                             store.put(r);
                             if (r.isError()) errors.incrementAndGet();
                             else graded.incrementAndGet();
-                            if (!noticed.get() && SignalMix.usedSemantic(r.trace()) && !noticed.getAndSet(true)) {
+                            if (!noticed.get() && SignalMix.usedSemantic(r.trace().json()) && !noticed.getAndSet(true)) {
                                 LOG.warn(UncertaintyFallback.semanticNotice(p.method()));
                             }
                             progress.finished(r);
@@ -278,11 +278,12 @@ public final class EvalRunner {
             // scrubbed like every output (with trace.prompts the trace holds what each agent was asked)
             JsonNode trace = a.trace() == null ? null : secrets.scrub(finiteOnly(Json.MAPPER.valueToTree(q.keyed(a.trace()))));
             TokenCount tokens = a.tokens() == null ? TokenCount.ZERO : a.tokens();
-            return new ResultRecord(eq.id(), eq.group(), eq.rotation(), p.method(), eq.category(), eq.l2Category(),
-                    g.outcome().label(), g.predicted(), q.groundTruth(), a.answer(), a.option(),
-                    finite(a.confidence(), 0), finite(a.uncertainty(), 1), a.rounds(), a.termination() == null ? null : a.termination().label(), tokens.prompt(),
-                    tokens.completion(), tokens.estimated(), a.calls(), a.millis(), g.rule(), null,
-                    backend.name(), meter.tallies(), trace);
+            return ResultRecord.of(question(eq, q.groundTruth()), p.method(),
+                    new ResultRecord.Graded(g.outcome().label(), g.predicted(), a.answer(), a.option(),
+                            finite(a.confidence(), 0), finite(a.uncertainty(), 1), g.rule(), null),
+                    new ResultRecord.Cost(tokens.prompt(), tokens.completion(), tokens.estimated(), a.calls(), a.millis(),
+                            backend.name(), meter.tallies()),
+                    new ResultRecord.TraceRef(a.rounds(), a.termination() == null ? null : a.termination().label(), trace));
         } catch (RuntimeException e) {
             // a backend or method failure is not a wrong answer: record it and retry on resume
             return failed(p, e, (System.nanoTime() - t0) / 1_000_000, meter, q);
@@ -297,9 +298,14 @@ public final class EvalRunner {
         JsonNode trace = e instanceof MethodFailure mf && mf.partialTrace() != null
                 ? secrets.scrub(finiteOnly(Json.MAPPER.valueToTree(q == null ? mf.partialTrace() : q.keyed(mf.partialTrace())))) : null;
         String msg = e.getClass().getSimpleName() + ": " + e.getMessage();
-        return new ResultRecord(eq.id(), eq.group(), eq.rotation(), p.method(), eq.category(), eq.l2Category(),
-                Outcome.ERROR.label(), null, groundTruth(eq), null, null, 0, 1, 0, null, 0, 0, false, 0,
-                ms, null, msg, backend.name(), meter.tallies().isEmpty() ? null : meter.tallies(), trace);
+        return ResultRecord.of(question(eq, groundTruth(eq)), p.method(),
+                new ResultRecord.Graded(Outcome.ERROR.label(), null, null, null, 0, 1, null, msg),
+                new ResultRecord.Cost(0, 0, false, 0, ms, backend.name(), meter.tallies().isEmpty() ? null : meter.tallies()),
+                new ResultRecord.TraceRef(0, null, trace));
+    }
+
+    private static ResultRecord.QuestionRef question(EvalQuestion eq, String groundTruth) {
+        return new ResultRecord.QuestionRef(eq.id(), eq.group(), eq.rotation(), eq.category(), eq.l2Category(), groundTruth);
     }
 
     /** The question's ground truth for a failure record; null when its row cannot be read again either. */

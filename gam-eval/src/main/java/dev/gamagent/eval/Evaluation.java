@@ -227,7 +227,8 @@ public final class Evaluation {
             summary = RunSummary.compute(plan.dataset().name(), plan.methods(), plan.circular(),
                     (int) questions.stream().map(EvalQuestion::group).distinct().filter(g -> !badGroups.contains(g)).count(), skipped,
                     records, PriceTable.from(config), GamSettings.stopping(config).thetaU(), plan.command());
-            String firstError = stats.allFailed() ? records.stream().filter(ResultRecord::isError).map(ResultRecord::error).findFirst().orElse("?") : null;
+            String firstError = stats.allFailed()
+                    ? records.stream().filter(ResultRecord::isError).map(r -> r.grade().error()).findFirst().orElse("?") : null;
             Map<String, com.fasterxml.jackson.databind.JsonNode> added = finish.fields(records, err);
             records.clear(); // the report reads them again from the store, one at a time
             summary.write(plan.out().resolve(SUMMARY), added);
@@ -256,7 +257,7 @@ public final class Evaluation {
      * The report reads the records whole, again, from the store.
      */
     static ResultRecord forSummary(ResultRecord r) {
-        if (!(r.trace() instanceof com.fasterxml.jackson.databind.node.ObjectNode t)) return r;
+        if (!(r.trace().json() instanceof com.fasterxml.jackson.databind.node.ObjectNode t)) return r;
         t.remove(List.of("prompts", "messages"));
         for (com.fasterxml.jackson.databind.JsonNode round : t.path("rounds")) {
             if (round instanceof com.fasterxml.jackson.databind.node.ObjectNode o) o.remove(List.of("prompts", "messages"));

@@ -215,9 +215,11 @@ public final class FileGrading {
             String l2 = r.l2Category() != null ? r.l2Category() : raw.get("l2_category");
             String outcome = r.hit() ? Outcome.CORRECT.label()
                     : r.extracted() == null || "Z".equals(r.extracted()) ? Outcome.UNMATCHED.label() : Outcome.WRONG.label();
-            records.add(new ResultRecord(r.index(), r.group(), r.rotation(), method, orDash(r.category()), orDash(l2), outcome,
-                    r.extracted(), r.answer(), r.prediction(), r.extracted(), 0, 1, 0, null, 0, 0, false, 0, 0,
-                    res.mode().label() + ":" + r.step(), null, null, null));
+            records.add(ResultRecord.of(
+                    new ResultRecord.QuestionRef(r.index(), r.group(), r.rotation(), orDash(r.category()), orDash(l2), r.answer()),
+                    method, new ResultRecord.Graded(outcome, r.extracted(), r.prediction(), r.extracted(), 0, 1,
+                            res.mode().label() + ":" + r.step(), null),
+                    new ResultRecord.Cost(0, 0, false, 0, 0, null, null), new ResultRecord.TraceRef(0, null, null)));
         }
         Config c = Config.defaults();
         RunSummary s = RunSummary.compute(file.getFileName().toString(), List.of(method), res.circular(), res.questions().size(),
@@ -241,7 +243,7 @@ public final class FileGrading {
                 if (line.isBlank()) continue;
                 try {
                     ResultRecord r = Json.MAPPER.readValue(line, ResultRecord.class);
-                    byKey.put(ResultStore.key(r.questionId(), r.method()), r); // a later line supersedes an earlier one
+                    byKey.put(ResultStore.key(r.question().id(), r.method()), r); // a later line supersedes an earlier one
                 } catch (IOException e) {
                     throw new IllegalArgumentException(file + " line " + (i + 1) + ": not a gam eval result record: "
                             + e.getMessage().lines().findFirst().orElse(""));
@@ -258,23 +260,23 @@ public final class FileGrading {
         int regraded = 0, kept = 0, changed = 0;
         for (ResultRecord r : byKey.values()) {
             KeyedQuestion q = questionOf(r);
-            if (r.isError() || q == null || (r.rule() != null && r.rule().endsWith("judge"))) {
+            if (r.isError() || q == null || (r.grade().rule() != null && r.grade().rule().endsWith("judge"))) {
                 out.add(r);
                 kept++;
                 continue;
             }
-            Grade g = grader.grade(q, new Answer(r.answer(), r.option(), r.confidence(), r.uncertainty(), r.rounds(),
-                    Termination.fromLabel(r.termination()).orElse(null), TokenCount.ZERO, r.calls(), r.millis(), null));
+            ResultRecord.Graded was = r.grade();
+            Grade g = grader.grade(q, new Answer(was.answer(), was.option(), was.confidence(), was.uncertainty(), r.trace().rounds(),
+                    Termination.fromLabel(r.trace().termination()).orElse(null), TokenCount.ZERO, r.cost().calls(), r.cost().millis(), null));
             regraded++;
-            if (!g.outcome().label().equals(r.outcome())) changed++;
-            out.add(new ResultRecord(r.questionId(), r.group(), r.rotation(), r.method(), r.category(), r.l2Category(),
-                    g.outcome().label(), g.predicted(), r.groundTruth(), r.answer(), r.option(), r.confidence(), r.uncertainty(),
-                    r.rounds(), r.termination(), r.promptTokens(), r.completionTokens(), r.tokensEstimated(), r.calls(),
-                    r.millis(), g.rule(), r.error(), r.backend(), r.trace()));
+            if (!g.outcome().label().equals(r.grade().outcome())) changed++;
+            // as before the records were nested, a re-graded record keeps no per-backend count
+            out.add(ResultRecord.of(r.question(), r.method(), was.regraded(g.outcome().label(), g.predicted(), g.rule()),
+                    r.cost().withoutBackends(), r.trace()));
         }
         List<String> methods = out.stream().map(ResultRecord::method).distinct().toList();
-        boolean circular = out.stream().anyMatch(r -> r.rotation() > 0);
-        int questions = (int) out.stream().map(r -> r.group() == null ? r.questionId() : r.group()).distinct().count();
+        boolean circular = out.stream().anyMatch(r -> r.question().rotation() > 0);
+        int questions = (int) out.stream().map(r -> r.question().group() == null ? r.question().id() : r.question().group()).distinct().count();
         RunSummary s = RunSummary.compute(file.toString(), methods, circular, questions, List.of(), out,
                 PriceTable.from(config), GamSettings.stopping(config).thetaU(), null);
         return new Regraded(file, mode, out, regraded, kept, changed, s);
@@ -282,11 +284,12 @@ public final class FileGrading {
 
     /** The question a record was asked, from its trace (options, ground truth); null without one. */
     private static KeyedQuestion questionOf(ResultRecord r) {
-        JsonNode q = r.trace() == null ? null : r.trace().get("question");
+        JsonNode q = r.trace().json() == null ? null : r.trace().json().get("question");
         if (q == null || !q.isObject()) return null;
         Map<String, String> options = new LinkedHashMap<>();
         q.path("options").fields().forEachRemaining(e -> options.put(e.getKey(), e.getValue().asText()));
-        return new KeyedQuestion(new Question(r.questionId(), List.of(), q.path("text").asText(""), q.hasNonNull("hint") ? q.get("hint").asText() : null,
-                options), r.groundTruth(), r.category(), r.l2Category());
+        ResultRecord.QuestionRef asked = r.question();
+        return new KeyedQuestion(new Question(asked.id(), List.of(), q.path("text").asText(""), q.hasNonNull("hint") ? q.get("hint").asText() : null,
+                options), asked.groundTruth(), asked.category(), asked.l2Category());
     }
 }

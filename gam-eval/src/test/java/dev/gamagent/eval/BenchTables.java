@@ -98,7 +98,8 @@ public final class BenchTables {
         for (ResultRecord r : ResultStore.read(dir)) {
             if (method != null && !method.equals(r.method())) continue;
             if (r.isError()) continue;
-            out.put(r.questionId(), new String[]{r.option() != null ? r.option() : String.valueOf(r.answer()), r.correct() ? "1" : "0"});
+            ResultRecord.Graded g = r.grade();
+            out.put(r.question().id(), new String[]{g.option() != null ? g.option() : String.valueOf(g.answer()), r.correct() ? "1" : "0"});
         }
         return out;
     }
@@ -107,16 +108,16 @@ public final class BenchTables {
     private static Map<String, String[][]> twoSamples(Path dir) {
         Map<String, String[][]> out = new TreeMap<>();
         for (ResultRecord r : ResultStore.read(dir)) {
-            if (!"sc".equals(r.method()) || r.isError() || r.trace() == null) continue;
-            JsonNode agents = r.trace().path("rounds").path(0).path("agents");
+            if (!"sc".equals(r.method()) || r.isError() || r.trace().json() == null) continue;
+            JsonNode agents = r.trace().json().path("rounds").path(0).path("agents");
             if (agents.size() < 2) continue;
-            String truth = r.trace().path("question").path("groundTruth").asText("");
+            String truth = r.trace().json().path("question").path("groundTruth").asText("");
             String[][] two = new String[2][];
             for (int i = 0; i < 2; i++) {
                 String o = agents.get(i).path("option").asText("");
                 two[i] = new String[]{o, !o.isEmpty() && o.equals(truth) ? "1" : "0"};
             }
-            out.put(r.questionId(), two);
+            out.put(r.question().id(), two);
         }
         return out;
     }
@@ -233,10 +234,10 @@ public final class BenchTables {
             for (var e : byMethod.entrySet()) {
                 StringBuilder row = new StringBuilder("| " + run.getKey() + " | `" + e.getKey() + "` |");
                 for (String t : List.of("easy", "medium", "hard")) {
-                    List<ResultRecord> in = e.getValue().stream().filter(r -> t.equals(tier.get(r.questionId()))).toList();
+                    List<ResultRecord> in = e.getValue().stream().filter(r -> t.equals(tier.get(r.question().id()))).toList();
                     row.append(in.isEmpty() ? " - |" : String.format(Locale.ROOT, " %.1f (%d) |", acc(in), in.size()));
                 }
-                long debated = e.getValue().stream().filter(r -> r.rounds() > 0).count();
+                long debated = e.getValue().stream().filter(r -> r.trace().rounds() > 0).count();
                 row.append(String.format(Locale.ROOT, " %.1f (%d) | %s |", acc(e.getValue()), e.getValue().size(),
                         e.getKey().contains("gam") ? String.format(Locale.ROOT, "%.1f%%", 100.0 * debated / e.getValue().size()) : ""));
                 out.println(row);
@@ -261,12 +262,12 @@ public final class BenchTables {
                 int agreed = 0, skipped = 0, right = 0;
                 long calls = 0;
                 for (ResultRecord r : rs) {
-                    JsonNode x = r.trace().path("extra");
+                    JsonNode x = r.trace().json().path("extra");
                     count.merge(x.path("branch").asText("-"), 1, Integer::sum);
                     if (x.path("consensus").asBoolean(false)) agreed++;
                     if (x.path("debate_skipped").asBoolean(false)) skipped++;
                     if (r.correct()) right++;
-                    calls += r.calls();
+                    calls += r.cost().calls();
                 }
                 StringBuilder row = new StringBuilder("| " + run.getKey() + " | `" + e.getKey() + "` | " + n + " |");
                 for (String b : List.of("StaticAll", "PerAgent", "MixRes", "ConflictMixRes")) row.append(' ').append(share(count.get(b), n)).append(" |");
@@ -288,7 +289,7 @@ public final class BenchTables {
         static Parts of(ResultRecord r) { return of(r, null, 0); }
 
         static Parts of(ResultRecord r, ImageTokens.Rule rule, long maxPixels) {
-            JsonNode t = r.trace();
+            JsonNode t = r.trace().json();
             JsonNode x = t.path("extra");
             List<int[]> sizes = imageSizes(t.path("question").path("images"));
             long pp = 0, pc = 0, pi = 0;
@@ -397,22 +398,22 @@ public final class BenchTables {
                         tokens(mean(dp, p -> p.rounds().getOrDefault(kk, new long[4])[0]), mean(dp, p -> p.rounds().getOrDefault(kk, new long[4])[3]), img),
                         mean(dp, p -> p.rounds().getOrDefault(kk, new long[4])[2]));
             }
-            double pb = b.stream().mapToLong(ResultRecord::promptTokens).average().orElse(Double.NaN);
-            double pd = d.stream().mapToLong(ResultRecord::promptTokens).average().orElse(Double.NaN);
+            double pb = b.stream().mapToLong(r -> r.cost().promptTokens()).average().orElse(Double.NaN);
+            double pd = d.stream().mapToLong(r -> r.cost().promptTokens()).average().orElse(Double.NaN);
             double ib = mean(bp, p -> p.probeImages() + p.rounds().values().stream().mapToLong(u -> u[3]).sum());
             double id = mean(dp, p -> p.probeImages() + p.rounds().values().stream().mapToLong(u -> u[3]).sum());
             out.printf(Locale.ROOT, "| **total** | **%s** | **%s** | %.2f |%n", tokens(pb, ib, img), tokens(pd, id, img),
-                    d.stream().mapToInt(ResultRecord::calls).average().orElse(0));
+                    d.stream().mapToInt(r -> r.cost().calls()).average().orElse(0));
             out.printf(Locale.ROOT, "| completion tokens/q (total) | %,.0f | %,.0f | |%n",
-                    b.stream().mapToLong(ResultRecord::completionTokens).average().orElse(Double.NaN),
-                    d.stream().mapToLong(ResultRecord::completionTokens).average().orElse(Double.NaN));
+                    b.stream().mapToLong(r -> r.cost().completionTokens()).average().orElse(Double.NaN),
+                    d.stream().mapToLong(r -> r.cost().completionTokens()).average().orElse(Double.NaN));
             out.println();
             String gain = synthetic ? "accuracy not shown: the simulator's replies are synthetic"
                     : String.format(Locale.ROOT, "accuracy `%s` %.1f%%, `%s` %.1f%%: DREAM's gain %+.1f points", inner, acc(b), dm, acc(d), acc(d) - acc(b));
             out.printf(Locale.ROOT, "prompt tokens `%s` / `%s` = **%.2f** (DREAM Table 4: 1.30 for LLM Debate); %s%n%n", dm, inner, pd / pb, gain);
             Map<String, List<Integer>> byBranch = new TreeMap<>();
             for (int i = 0; i < n; i++) {
-                JsonNode x = d.get(i).trace().path("extra");
+                JsonNode x = d.get(i).trace().json().path("extra");
                 String br = x.path("branch").asText("-") + (x.path("consensus").asBoolean(false) ? " (probes agreed)" : "")
                         + (x.path("debate_skipped").asBoolean(false) ? ", no debate" : "");
                 byBranch.computeIfAbsent(br, k -> new ArrayList<>()).add(i);
@@ -423,10 +424,10 @@ public final class BenchTables {
                 List<Integer> ix = e.getValue();
                 double probe = ix.stream().mapToLong(i -> dp.get(i).probePrompt()).average().orElse(0);
                 double probeImg = ix.stream().mapToLong(i -> dp.get(i).probeImages()).average().orElse(0);
-                double total = ix.stream().mapToLong(i -> d.get(i).promptTokens()).average().orElse(0);
+                double total = ix.stream().mapToLong(i -> d.get(i).cost().promptTokens()).average().orElse(0);
                 double totalImg = ix.stream().mapToLong(i -> dp.get(i).probeImages() + dp.get(i).rounds().values().stream().mapToLong(u -> u[3]).sum())
                         .average().orElse(0);
-                double calls = ix.stream().mapToInt(i -> d.get(i).calls()).average().orElse(0);
+                double calls = ix.stream().mapToInt(i -> d.get(i).cost().calls()).average().orElse(0);
                 String a = synthetic ? "" : String.format(Locale.ROOT, " %.1f%% |", 100.0 * ix.stream().filter(i -> d.get(i).correct()).count() / ix.size());
                 out.printf(Locale.ROOT, "| %s | %d | %s | %s | %.2f |%s%n", e.getKey(), ix.size(), tokens(probe, probeImg, img),
                         tokens(total, totalImg, img), calls, a);
@@ -482,8 +483,8 @@ public final class BenchTables {
             for (String dm : byMethod.keySet()) {
                 if (!dm.startsWith("dream+") || !byMethod.containsKey(dm.substring("dream+".length()))) continue;
                 List<ResultRecord> d = byMethod.get(dm), b = byMethod.get(dm.substring("dream+".length()));
-                double pb = b.stream().mapToLong(ResultRecord::promptTokens).average().orElse(Double.NaN);
-                double pd = d.stream().mapToLong(ResultRecord::promptTokens).average().orElse(Double.NaN);
+                double pb = b.stream().mapToLong(r -> r.cost().promptTokens()).average().orElse(Double.NaN);
+                double pd = d.stream().mapToLong(r -> r.cost().promptTokens()).average().orElse(Double.NaN);
                 double probe = d.stream().mapToLong(r -> Parts.of(r).probePrompt()).average().orElse(Double.NaN);
                 out.printf(Locale.ROOT, "| %s | `%s` | %,.0f | %,.0f | **%.2f** | %.2f | %.2f |%n", run.getKey(), dm, pb, pd, pd / pb, probe / pb,
                         (pd - probe) / pb);

@@ -1,6 +1,7 @@
 package dev.gamagent.eval;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.gamagent.eval.store.Records;
 import dev.gamagent.eval.store.ResultRecord;
 import dev.gamagent.util.Json;
 import org.junit.jupiter.api.Test;
@@ -16,8 +17,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 class BenchTablesTest {
     static ResultRecord record(String method, String outcome, long prompt, int calls, String trace) throws Exception {
         JsonNode t = Json.MAPPER.readTree(trace);
-        return new ResultRecord("1", "1", 0, method, "c", "l", outcome, "B", "B", "b", "B", 0.8, 0.2, 2, "fixed_rounds",
-                prompt, 10, false, calls, 10, "method", null, "local", t);
+        return Records.record("1", method).group("1").category("c").l2Category("l").outcome(outcome).predicted("B")
+                .groundTruth("B").answer("b").option("B").confidence(0.8).uncertainty(0.2).rounds(2)
+                .termination("fixed_rounds").promptTokens(prompt).completionTokens(10).calls(calls).millis(10)
+                .rule("method").backend("local").trace(t).build();
     }
 
     @Test void theDreamTableSplitsTheCostIntoTheProbeRoundAndEachRoundAndGivesTheRatio() throws Exception {

@@ -54,7 +54,7 @@ class EvalRunnerTest {
         try (ResultStore s = new ResultStore(dir)) {
             EvalRunner.Stats st = new EvalRunner(b, c, new Grader(c, null), s, 3).run(questions(5), List.of("single"), n -> { }, r -> { });
             assertThat(st.ran()).isEqualTo(5);
-            assertThat(s.all()).extracting(ResultRecord::outcome).containsExactlyInAnyOrder("correct", "wrong", "correct", "wrong", "correct");
+            assertThat(s.all()).extracting(r -> r.grade().outcome()).containsExactlyInAnyOrder("correct", "wrong", "correct", "wrong", "correct");
         }
         try (ResultStore s = new ResultStore(dir)) {
             EvalRunner.Stats st = new EvalRunner(b, c, new Grader(c, null), s, 3).run(questions(5), List.of("single"), n -> { }, r -> { });
@@ -77,7 +77,7 @@ class EvalRunnerTest {
         assertThat(first.metrics().get("single").errors()).isEqualTo(1);
         assertThat(first.metrics().get("single").groups()).isEqualTo(2);
         assertThat(ResultStore.read(dir)).filteredOn(ResultRecord::isError).singleElement()
-                .satisfies(r -> assertThat(r.error()).contains("server down"));
+                .satisfies(r -> assertThat(r.grade().error()).contains("server down"));
 
         down.set(false);
         RunSummary second = Evaluation.run(plan, b, null, c, System.err, n -> r -> { });

@@ -62,11 +62,11 @@ class KeyedQuestionTest {
             EvalRunner runner = new EvalRunner(ScriptedBackend.text(r -> "ANSWER: A"), c, new Grader(c, null), s, 1);
             ResultRecord r = runner.runOne(new EvalRunner.Pair(new EvalQuestion(kq, "q1", 0, null), "spy"), kq, spy, agents);
             assertThat(spy.seen).isSameAs(kq.question());
-            assertThat(r.outcome()).isEqualTo("correct");
-            assertThat(r.groundTruth()).isEqualTo("A");
-            assertThat(r.trace().path("question").path("groundTruth").asText()).isEqualTo("A");
-            assertThat(r.trace().path("question").path("category").asText()).isEqualTo("colour");
-            assertThat(r.trace().path("question").path("text").asText()).isEqualTo("Which colour?");
+            assertThat(r.grade().outcome()).isEqualTo("correct");
+            assertThat(r.question().groundTruth()).isEqualTo("A");
+            assertThat(r.trace().json().path("question").path("groundTruth").asText()).isEqualTo("A");
+            assertThat(r.trace().json().path("question").path("category").asText()).isEqualTo("colour");
+            assertThat(r.trace().json().path("question").path("text").asText()).isEqualTo("Which colour?");
         } finally {
             agents.shutdownNow();
         }

@@ -65,10 +65,10 @@ class PanelEvalTest {
             // vote: agents 1-2 on x, 2 questions; debate: agent-1 on x in rounds 0 and 1, 2 questions
             assertThat(shared.made).extracting(v -> v.calls.get()).containsExactlyInAnyOrder(4, 4);
             for (ResultRecord r : s.all()) {
-                assertThat(r.isError()).as(r.error()).isFalse();
-                assertThat(r.backends()).containsOnlyKeys("x", "default");
-                assertThat(r.backends().get("x").calls()).as(r.method()).isEqualTo(2);
-                assertThat(r.backends().get("x").calls() + r.backends().get("default").calls()).isEqualTo(r.calls());
+                assertThat(r.isError()).as(r.grade().error()).isFalse();
+                assertThat(r.cost().backends()).containsOnlyKeys("x", "default");
+                assertThat(r.cost().backends().get("x").calls()).as(r.method()).isEqualTo(2);
+                assertThat(r.cost().backends().get("x").calls() + r.cost().backends().get("default").calls()).isEqualTo(r.cost().calls());
             }
         }
     }

@@ -39,8 +39,8 @@ class SummaryFeedTest {
     @Test void theSummaryOfRecordsWithoutTheirWordsEqualsTheSummaryOfWholeRecords() throws Exception {
         List<ResultRecord> whole = records();
         List<ResultRecord> slim = records().stream().map(Evaluation::forSummary).toList();
-        long before = whole.stream().mapToLong(r -> Json.write(r.trace()).length()).sum();
-        long after = slim.stream().mapToLong(r -> Json.write(r.trace()).length()).sum();
+        long before = whole.stream().mapToLong(r -> Json.write(r.trace().json()).length()).sum();
+        long after = slim.stream().mapToLong(r -> Json.write(r.trace().json()).length()).sum();
         assertThat(after).as("trace text kept for the summary").isLessThan(before * 2 / 3);
         assertThat(summary(slim)).isEqualTo(summary(whole));
     }

@@ -4,6 +4,7 @@ import dev.gamagent.config.Config;
 import dev.gamagent.eval.report.HtmlReport;
 import dev.gamagent.eval.report.PriceTable;
 import dev.gamagent.eval.report.RunSummary;
+import dev.gamagent.eval.store.Records;
 import dev.gamagent.eval.store.ResultRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -32,8 +33,11 @@ class CategoryTablesTest {
             for (int i = 0; i < 20; i++) {
                 for (String m : List.of("single", "gam")) {
                     boolean right = m.equals("single") ? i < k : i < 20 - k;
-                    rs.add(new ResultRecord(k + "-" + i, k + "-" + i, 0, m, cat, "-", right ? "correct" : "wrong", "A", "A", "a", "A",
-                            0.5, 0.5, 0, "single", 10, 1, false, 1, 5, "vlmevalkit-2026:method", null, "local", null));
+                    rs.add(Records.record(k + "-" + i, m).group(k + "-" + i).category(cat).l2Category("-")
+                            .outcome(right ? "correct" : "wrong").predicted("A").groundTruth("A").answer("a")
+                            .option("A").confidence(0.5).uncertainty(0.5).termination("single").promptTokens(10)
+                            .completionTokens(1).calls(1).millis(5).rule("vlmevalkit-2026:method").backend("local")
+                            .build());
                 }
             }
         }

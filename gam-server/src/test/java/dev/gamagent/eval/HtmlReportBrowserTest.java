@@ -7,6 +7,7 @@ import dev.gamagent.eval.report.HtmlReport;
 import dev.gamagent.eval.report.MethodMetrics;
 import dev.gamagent.eval.report.PriceTable;
 import dev.gamagent.eval.report.RunSummary;
+import dev.gamagent.eval.store.Records;
 import dev.gamagent.eval.store.ResultRecord;
 import dev.gamagent.testing.DevToolsSession;
 import dev.gamagent.util.Json;
@@ -71,8 +72,10 @@ class HtmlReportBrowserTest {
                 + String.join(",", roundsJson) + "],\"termination\":\"" + termination + "\",\"final\":{\"answer\":\"x\",\"option\":\""
                 + option + "\",\"confidence\":" + conf + "},\"calls\":3,\"millis\":100,\"tokens\":{\"prompt\":" + tokens + ",\"completion\":10}"
                 + (extra == null ? "" : ",\"extra\":" + extra) + "}");
-        return new ResultRecord(id, id, 0, method, category, null, right ? "correct" : "wrong", option, "A", right ? "red" : "blue",
-                option, conf, 1 - conf, rounds, termination, tokens, 10, false, 3, 100, "method", null, "scripted", trace);
+        return Records.record(id, method).group(id).category(category).outcome(right ? "correct" : "wrong")
+                .predicted(option).groundTruth("A").answer(right ? "red" : "blue").option(option).confidence(conf)
+                .uncertainty(1 - conf).rounds(rounds).termination(termination).promptTokens(tokens)
+                .completionTokens(10).calls(3).millis(100).rule("method").backend("scripted").trace(trace).build();
     }
 
     static List<ResultRecord> records() throws Exception { // also used by ComparisonPageBrowserTest

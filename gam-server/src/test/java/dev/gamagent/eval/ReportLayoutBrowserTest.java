@@ -5,6 +5,7 @@ import dev.gamagent.config.Config;
 import dev.gamagent.eval.report.HtmlReport;
 import dev.gamagent.eval.report.PriceTable;
 import dev.gamagent.eval.report.RunSummary;
+import dev.gamagent.eval.store.Records;
 import dev.gamagent.eval.store.ResultRecord;
 import dev.gamagent.testing.DevToolsSession;
 import dev.gamagent.util.Json;
@@ -63,9 +64,8 @@ class ReportLayoutBrowserTest {
                         : new String[]{HtmlReportBrowserTest.round(0, null, 0.01, right ? "A" : "B")};
                 ResultRecord r = HtmlReportBrowserTest.rec(m, id, cat, right, 0.9, debate ? 1 : 0, debate ? "uncertainty" : "single",
                         debate ? 2000 : 400, null, rounds);
-                rs.add(new ResultRecord(r.questionId(), r.group(), 0, m, cat, "l2 " + cat, r.outcome(), r.predicted(), r.groundTruth(),
-                        r.answer(), r.option(), r.confidence(), 0.01, r.rounds(), r.termination(), r.promptTokens(), r.completionTokens(),
-                        false, r.calls(), r.millis(), "vlmevalkit-2026:option", null, "local:gam-perception", r.trace()));
+                rs.add(Records.from(r).method(m).rotation(0).category(cat).l2Category("l2 " + cat).uncertainty(0.01).tokensEstimated(false)
+                        .rule("vlmevalkit-2026:option").error(null).backend("local:gam-perception").backends(null).build());
             }
         }
         return rs;

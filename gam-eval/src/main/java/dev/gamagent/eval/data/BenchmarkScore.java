@@ -34,8 +34,8 @@ public final class BenchmarkScore {
         if (byIndex.isEmpty() || byIndex.values().iterator().next().get("image_path") == null) return null;
         Map<String, List<VlmEvalKitYesNo.Scored>> byMethod = new LinkedHashMap<>();
         for (ResultRecord r : records) {
-            if (r.isError() || r.rotation() != 0) continue;
-            Map<String, String> row = byIndex.get(r.questionId());
+            if (r.isError() || r.question().rotation() != 0) continue;
+            Map<String, String> row = byIndex.get(r.question().id());
             if (row == null) continue;
             byMethod.computeIfAbsent(r.method(), k -> new ArrayList<>())
                     .add(new VlmEvalKitYesNo.Scored(row.get("category"), row.get("image_path"), r.correct()));

@@ -35,8 +35,8 @@ public final class Submission {
     public static List<Written> write(Path benchmark, String dataset, List<ResultRecord> records, Path out) throws IOException {
         Map<String, Map<String, String>> byMethod = new LinkedHashMap<>();
         for (ResultRecord r : records) {
-            if (!r.ungraded() || r.questionId().contains("#r")) continue; // a rotation gam made itself is not a row of the file
-            byMethod.computeIfAbsent(r.method(), k -> new HashMap<>()).put(r.questionId(), prediction(r));
+            if (!r.ungraded() || r.question().id().contains("#r")) continue; // a rotation gam made itself is not a row of the file
+            byMethod.computeIfAbsent(r.method(), k -> new HashMap<>()).put(r.question().id(), prediction(r));
         }
         if (byMethod.isEmpty()) return List.of();
         List<Map<String, String>> rows = PandasTable.columns(benchmark, column -> !column.equals("image"));
@@ -67,8 +67,8 @@ public final class Submission {
 
     /** The reply as VLMEvalKit's prediction column holds it: the model's answer text, else the option it chose. */
     static String prediction(ResultRecord r) {
-        if (r.answer() != null && !r.answer().isBlank()) return r.answer();
-        return r.option() != null ? r.option() : r.predicted();
+        if (r.grade().answer() != null && !r.grade().answer().isBlank()) return r.grade().answer();
+        return r.grade().option() != null ? r.grade().option() : r.grade().predicted();
     }
 
     /** {@code summary.json}'s {@code no_public_answers}: what was kept ungraded, the files, and where to submit them. */

@@ -157,11 +157,11 @@ public final class CostEstimate {
         double calls = 0, completion = 0, prompt = 0, seconds = 0, sizePilot = 0;
         boolean sized = true;
         for (ResultRecord r : ok) {
-            calls += r.calls();
-            completion += r.completionTokens();
-            prompt += r.promptTokens();
-            seconds += r.millis() / 1000.0;
-            QuestionSize q = byId.get(r.questionId());
+            calls += r.cost().calls();
+            completion += r.cost().completionTokens();
+            prompt += r.cost().promptTokens();
+            seconds += r.cost().millis() / 1000.0;
+            QuestionSize q = byId.get(r.question().id());
             if (q == null) sized = false;
             else sizePilot += weight(q);
         }
@@ -174,14 +174,14 @@ public final class CostEstimate {
             promptTotal = perSize * sizeAll;
             double ss = 0;
             for (ResultRecord r : ok) {
-                double d = r.promptTokens() - perSize * weight(byId.get(r.questionId()));
+                double d = r.cost().promptTokens() - perSize * weight(byId.get(r.question().id()));
                 ss += d * d;
             }
             if (n > 1) sd = Math.sqrt(ss / (n - 1));
         } else {
             promptTotal = prompt / n * e.questions();
             double mean = prompt / n, ss = 0;
-            for (ResultRecord r : ok) ss += (r.promptTokens() - mean) * (r.promptTokens() - mean);
+            for (ResultRecord r : ok) ss += (r.cost().promptTokens() - mean) * (r.cost().promptTokens() - mean);
             if (n > 1) sd = Math.sqrt(ss / (n - 1));
         }
         double half = 1.96 * sd / Math.sqrt(n) * e.questions();

@@ -44,7 +44,7 @@ public final class FullLengthRuns {
     }
 
     private static ResultRecord redecide(ResultRecord r) {
-        if (r.isError() || r.trace() == null) return r;
+        if (r.isError() || r.trace().json() == null) return r;
         StoppingRule at = RecordedRule.of(RecordedRule.config(r), DEFAULT_RULE);
         Sweep.Result s;
         try {
@@ -54,19 +54,21 @@ public final class FullLengthRuns {
         }
         int k = (int) Math.round(s.meanRounds());
         String termination = s.terminations().keySet().iterator().next();
-        JsonNode round = roundAt(r.trace(), k);
+        JsonNode round = roundAt(r.trace().json(), k);
         JsonNode decision = round == null ? null : round.path("extra").path("decision");
         String option = text(decision, "option", round == null ? null : round.path("extra").path("consensus_option"));
         String answer = text(decision, "answer", round == null ? null : round.path("extra").path("consensus_answer"));
-        double confidence = round == null ? r.confidence() : round.path("extra").path("consensus_confidence").asDouble(r.confidence());
-        double uncertainty = round == null ? r.uncertainty() : round.path("U_sys").asDouble(r.uncertainty());
+        double confidence = round == null ? r.grade().confidence() : round.path("extra").path("consensus_confidence").asDouble(r.grade().confidence());
+        double uncertainty = round == null ? r.grade().uncertainty() : round.path("U_sys").asDouble(r.grade().uncertainty());
         boolean right = s.accuracy() != null && s.accuracy() == 1.0;
         long calls = Math.round(s.callsPerQuestion());
-        long millis = r.calls() == 0 ? r.millis() : Math.round((double) r.millis() * calls / r.calls());
-        return new ResultRecord(r.questionId(), r.group(), r.rotation(), r.method(), r.category(), r.l2Category(),
-                right ? Outcome.CORRECT.label() : Outcome.WRONG.label(), option, r.groundTruth(), answer, option, confidence,
-                uncertainty, k, termination, Math.round(s.promptTokensPerQuestion()), Math.round(s.completionTokensPerQuestion()),
-                r.tokensEstimated(), (int) calls, millis, "redecided", null, r.backend(), cut(r.trace(), k, termination, option, answer, confidence));
+        long millis = r.cost().calls() == 0 ? r.cost().millis() : Math.round((double) r.cost().millis() * calls / r.cost().calls());
+        return ResultRecord.of(r.question(), r.method(),
+                new ResultRecord.Graded(right ? Outcome.CORRECT.label() : Outcome.WRONG.label(), option, answer, option, confidence,
+                        uncertainty, "redecided", null),
+                new ResultRecord.Cost(Math.round(s.promptTokensPerQuestion()), Math.round(s.completionTokensPerQuestion()),
+                        r.cost().tokensEstimated(), (int) calls, millis, r.cost().backend(), null),
+                new ResultRecord.TraceRef(k, termination, cut(r.trace().json(), k, termination, option, answer, confidence)));
     }
 
     /** The trace as the default rule would have left it: rounds 0..k, its termination and final answer. */

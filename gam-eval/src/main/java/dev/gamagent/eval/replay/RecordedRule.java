@@ -26,7 +26,7 @@ public final class RecordedRule {
 
     /** One record's recorded gam settings, or null. */
     public static JsonNode config(ResultRecord r) {
-        JsonNode c = r.trace() == null ? null : r.trace().get("config");
+        JsonNode c = r.trace().json() == null ? null : r.trace().json().get("config");
         return c != null && c.isObject() ? c : null;
     }
 

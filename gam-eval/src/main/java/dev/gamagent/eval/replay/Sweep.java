@@ -80,7 +80,7 @@ public final class Sweep {
 
     /** The {@code gam.ablation} switches a record's run was made with (a missing node when none were recorded). */
     static JsonNode ablations(ResultRecord r) {
-        return r.trace() == null ? com.fasterxml.jackson.databind.node.MissingNode.getInstance() : r.trace().path("config").path("ablation");
+        return r.trace().json() == null ? com.fasterxml.jackson.databind.node.MissingNode.getInstance() : r.trace().json().path("config").path("ablation");
     }
 
     /** The ablation switches that are on in any of the records, by name ({@code no_debate}, {@code fixed_rounds}, ...): what a sweep honours. */
@@ -119,7 +119,7 @@ public final class Sweep {
                 if (d.round() > 0) triggered++;
                 if (d.incomplete()) incomplete++;
                 terms.merge(d.termination(), 1, Integer::sum);
-                String g = r.group() == null ? r.questionId() : r.group();
+                String g = r.question().group() == null ? r.question().id() : r.question().group();
                 groups.computeIfAbsent(g, k -> new boolean[]{true})[0] &= right(r, d, open);
             }
             long ok = groups.values().stream().filter(b -> b[0]).count();
@@ -133,8 +133,8 @@ public final class Sweep {
 
     /** Grade as {@link Grader} grades a fresh run: the option letter, or the open answer against the ground truth. */
     private static boolean right(ResultRecord r, Decision d, OpenAnswerMatcher open) {
-        if (d.option() != null) return d.option().equals(r.groundTruth());
-        if (options(r).isEmpty()) return open.match(d.answer() == null ? "" : d.answer(), r.groundTruth()) != OpenAnswerMatcher.Match.NONE;
+        if (d.option() != null) return d.option().equals(r.question().groundTruth());
+        if (options(r).isEmpty()) return open.match(d.answer() == null ? "" : d.answer(), r.question().groundTruth()) != OpenAnswerMatcher.Match.NONE;
         return false; // multiple choice without an option: no expert chose one
     }
 public 
@@ -160,7 +160,7 @@ public
         if (!end.complete()) return new Decision(recorded, "recorded_end", last.verdict().option(), last.verdict().answer(), used[0], true);
         String answer = last.verdict().answer();
         boolean incomplete = false;
-        JsonNode trace = r.trace();
+        JsonNode trace = r.trace().json();
         if (options.isEmpty() && end.rounds() > 0 && trace != null && trace.path("config").path("judge").asBoolean(false)) {
             // the judge synthesised the recorded answer after the recorded last round; another stop needs a new call
             if (end.rounds() == recorded) answer = trace.path("final").path("answer").asText(answer);
@@ -204,7 +204,7 @@ public
      */
     private static Map<String, String> options(ResultRecord r) {
         Map<String, String> m = new LinkedHashMap<>();
-        JsonNode o = r.trace() == null ? null : r.trace().path("question").path("options");
+        JsonNode o = r.trace().json() == null ? null : r.trace().json().path("question").path("options");
         if (o != null && o.isObject() && o.size() > 0) {
             o.fields().forEachRemaining(e -> m.put(e.getKey(), e.getValue().asText()));
             return m;
@@ -243,6 +243,6 @@ public
 
     /** The {@code rounds} of a record's trace, null when it has none. */
     public static JsonNode rounds(ResultRecord r) {
-        return r.trace() == null ? null : r.trace().get("rounds");
+        return r.trace().json() == null ? null : r.trace().json().get("rounds");
     }
 }

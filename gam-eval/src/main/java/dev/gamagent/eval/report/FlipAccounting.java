@@ -51,7 +51,7 @@ public final class FlipAccounting {
                 JsonNode first = ds.get(0);
                 String option = text(first, "option"), answer = text(first, "answer");
                 start = right(r, option, answer);
-                if (!ReplyParser.key(answer, option).equals(ReplyParser.key(r.answer(), r.option()))) changed++;
+                if (!ReplyParser.key(answer, option).equals(ReplyParser.key(r.grade().answer(), r.grade().option()))) changed++;
             }
             if (start && end) rr++;
             else if (start) rw++;
@@ -104,19 +104,19 @@ public final class FlipAccounting {
 
     /** Whether an answer (option letter and/or text) is right for this record's question, graded like the final one. */
     static boolean right(ResultRecord r, String option, String answer) {
-        if (r.groundTruth() == null) return false;
+        if (r.question().groundTruth() == null) return false;
         Map<String, String> options = options(r);
         if (!options.isEmpty()) {
             String letter = option != null && options.containsKey(option) ? option : AnswerExtractor.option(answer, options);
-            return r.groundTruth().equals(letter);
+            return r.question().groundTruth().equals(letter);
         }
         if (answer == null) return false;
-        if (r.answer() != null && ReplyParser.key(answer, null).equals(ReplyParser.key(r.answer(), null))) return r.correct();
-        return OPEN.match(answer, r.groundTruth()) != OpenAnswerMatcher.Match.NONE;
+        if (r.grade().answer() != null && ReplyParser.key(answer, null).equals(ReplyParser.key(r.grade().answer(), null))) return r.correct();
+        return OPEN.match(answer, r.question().groundTruth()) != OpenAnswerMatcher.Match.NONE;
     }
 
     private static Map<String, String> options(ResultRecord r) {
-        JsonNode o = r.trace() == null ? null : r.trace().path("question").get("options");
+        JsonNode o = r.trace().json() == null ? null : r.trace().json().path("question").get("options");
         if (o == null || !o.isObject() || o.isEmpty()) return Map.of();
         return Json.MAPPER.convertValue(o, new com.fasterxml.jackson.core.type.TypeReference<LinkedHashMap<String, String>>() { });
     }

@@ -70,7 +70,7 @@ public record MethodMetrics(String method, int records, int errors, int unmatche
         Map<String, Boolean> right = new LinkedHashMap<>();
         java.util.Set<String> broken = new java.util.HashSet<>();
         for (ResultRecord r : records) {
-            String g = r.group() == null ? r.questionId() : r.group();
+            String g = r.question().group() == null ? r.question().id() : r.question().group();
             if (r.isError()) broken.add(g);
             if (r.ungraded()) continue; // no public answer: neither right nor wrong
             right.merge(g, r.correct(), Boolean::logicalAnd);
@@ -82,15 +82,15 @@ public record MethodMetrics(String method, int records, int errors, int unmatche
     public static MethodMetrics of(String method, List<ResultRecord> all, PriceTable prices, double thetaU, boolean circular) {
         List<ResultRecord> ok = all.stream().filter(r -> !r.isError()).toList();
         int errors = all.size() - ok.size();
-        int unmatched = (int) ok.stream().filter(r -> Outcome.UNMATCHED.label().equals(r.outcome())).count();
+        int unmatched = (int) ok.stream().filter(r -> Outcome.UNMATCHED.label().equals(r.grade().outcome())).count();
         GroupAccuracy ga = groupAccuracy(all);
         Double vanilla = null;
         if (circular) {
-            List<ResultRecord> first = ok.stream().filter(r -> r.rotation() == 0 && !r.ungraded()).toList();
+            List<ResultRecord> first = ok.stream().filter(r -> r.question().rotation() == 0 && !r.ungraded()).toList();
             vanilla = first.isEmpty() ? null : first.stream().filter(ResultRecord::correct).count() / (double) first.size();
         }
         int n = ok.size();
-        double prompt = mean(ok, r -> r.promptTokens()), completion = mean(ok, r -> r.completionTokens());
+        double prompt = mean(ok, r -> r.cost().promptTokens()), completion = mean(ok, r -> r.cost().completionTokens());
         double cost = 0;
         String basis = null;
         for (ResultRecord r : ok) {
@@ -103,7 +103,7 @@ public record MethodMetrics(String method, int records, int errors, int unmatche
         Map<String, Long> terms = new TreeMap<>();
         Map<String, Long> branches = new TreeMap<>();
         for (ResultRecord r : ok) {
-            terms.merge(r.termination() == null ? "-" : r.termination(), 1L, Long::sum);
+            terms.merge(r.trace().termination() == null ? "-" : r.trace().termination(), 1L, Long::sum);
             String b = branchOf(r);
             if (b != null) branches.merge(b, 1L, Long::sum);
         }
@@ -115,22 +115,22 @@ public record MethodMetrics(String method, int records, int errors, int unmatche
         double[] conf = new double[known.size()], unc = new double[known.size()];
         boolean[] right = new boolean[known.size()], wrong = new boolean[known.size()];
         for (int i = 0; i < known.size(); i++) {
-            conf[i] = known.get(i).confidence();
-            unc[i] = known.get(i).uncertainty();
+            conf[i] = known.get(i).grade().confidence();
+            unc[i] = known.get(i).grade().uncertainty();
             right[i] = known.get(i).correct();
             wrong[i] = !right[i];
         }
         List<double[]> u0Rounds = new ArrayList<>();
         for (ResultRecord r : ok) {
             Double u0 = roundValue(r, 0, "U_sys");
-            if (u0 != null) u0Rounds.add(new double[]{u0, r.rounds()});
+            if (u0 != null) u0Rounds.add(new double[]{u0, r.trace().rounds()});
         }
         double[] xs = u0Rounds.stream().mapToDouble(p -> p[0]).toArray(), ys = u0Rounds.stream().mapToDouble(p -> p[1]).toArray();
         String uNote = uncertaintyNote(unc, thetaU);
         boolean constantU = uNote != null && uNote.startsWith(SAME_U);
         return new MethodMetrics(method, all.size(), errors, unmatched, ga.groups(), ga.accuracy(), vanilla, prompt, completion,
-                cumulativeTokensPerRound(ok), costPerQuestion, basis, mean(ok, r -> r.calls()),
-                mean(ok, r -> r.millis() / 1000.0), mean(ok, r -> r.rounds() > 0 ? 1 : 0), mean(ok, r -> r.rounds()),
+                cumulativeTokensPerRound(ok), costPerQuestion, basis, mean(ok, r -> r.cost().calls()),
+                mean(ok, r -> r.cost().millis() / 1000.0), mean(ok, r -> r.trace().rounds() > 0 ? 1 : 0), mean(ok, r -> r.trace().rounds()),
                 terms, shares, nan(Calibration.ece(conf, right, ECE_BINS)), Calibration.reliability(conf, right, ECE_BINS),
                 constantU ? null : nan(Calibration.auroc(unc, wrong)),
                 uNote != null ? null : nan(Calibration.balancedAccuracy(unc, wrong, thetaU)), thetaU,
@@ -183,7 +183,7 @@ public record MethodMetrics(String method, int records, int errors, int unmatche
 
     /** A record's probe tokens (prompt + completion), or −1 when its trace holds no probes. */
     static long probeTokens(ResultRecord r) {
-        JsonNode probes = r.trace() == null ? null : r.trace().path("extra").get("probes");
+        JsonNode probes = r.trace().json() == null ? null : r.trace().json().path("extra").get("probes");
         if (probes == null || !probes.isArray()) return -1;
         long t = 0;
         for (JsonNode p : probes) t += p.path("tokens").path("prompt").asLong() + p.path("tokens").path("completion").asLong();
@@ -192,16 +192,16 @@ public record MethodMetrics(String method, int records, int errors, int unmatche
 
     /** Per backend name: means over the records of calls, tokens and cost; null when only the default backend answered. */
     static Map<String, BackendUse> backends(List<ResultRecord> ok, PriceTable prices) {
-        boolean panel = ok.stream().anyMatch(r -> r.backends() != null
-                && r.backends().keySet().stream().anyMatch(k -> !k.equals(dev.gamagent.api.RunContext.DEFAULT_BACKEND)));
+        boolean panel = ok.stream().anyMatch(r -> r.cost().backends() != null
+                && r.cost().backends().keySet().stream().anyMatch(k -> !k.equals(dev.gamagent.api.RunContext.DEFAULT_BACKEND)));
         if (!panel) return null;
         Map<String, double[]> sums = new TreeMap<>();
         Map<String, dev.gamagent.backend.UsageMeter.Tally> last = new TreeMap<>();
         Map<String, String> basis = new TreeMap<>();
         for (ResultRecord r : ok) {
-            if (r.backends() == null) continue;
+            if (r.cost().backends() == null) continue;
             Map<String, PriceTable.Cost> costs = prices.costs(r);
-            for (var e : r.backends().entrySet()) {
+            for (var e : r.cost().backends().entrySet()) {
                 var t = e.getValue();
                 PriceTable.Cost c = costs.get(e.getKey());
                 double[] s = sums.computeIfAbsent(e.getKey(), k -> new double[4]);
@@ -245,7 +245,7 @@ public record MethodMetrics(String method, int records, int errors, int unmatche
 
     /** DREAM's branch from {@code extra.branch}: a name, or an object naming it in {@code name}/{@code type}/{@code branch}. */
     static String branchOf(ResultRecord r) {
-        JsonNode b = r.trace() == null ? null : r.trace().path("extra").get("branch");
+        JsonNode b = r.trace().json() == null ? null : r.trace().json().path("extra").get("branch");
         if (b == null || b.isNull()) return null;
         if (b.isValueNode()) return b.asText();
         for (String f : List.of("name", "type", "branch", "kind")) if (b.path(f).isTextual()) return b.get(f).asText();

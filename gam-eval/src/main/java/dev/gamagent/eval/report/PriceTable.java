@@ -74,9 +74,10 @@ public record PriceTable(Map<String, Price> prices, double gpuHourRate, boolean 
      * {@link #cost(String, long, long, long)} of the backend that answered.
      */
     public Cost cost(ResultRecord r) {
-        var used = r.backends();
-        if (used == null || used.isEmpty()) return cost(r.backend(), r.promptTokens(), r.completionTokens(), r.millis());
-        if (used.size() == 1) return cost(used.values().iterator().next().backend(), r.promptTokens(), r.completionTokens(), r.millis());
+        ResultRecord.Cost spent = r.cost();
+        var used = spent.backends();
+        if (used == null || used.isEmpty()) return cost(spent.backend(), spent.promptTokens(), spent.completionTokens(), spent.millis());
+        if (used.size() == 1) return cost(used.values().iterator().next().backend(), spent.promptTokens(), spent.completionTokens(), spent.millis());
         double dollars = 0;
         String basis = null;
         for (Cost c : costs(r).values()) {
@@ -93,7 +94,7 @@ public record PriceTable(Map<String, Price> prices, double gpuHourRate, boolean 
      */
     public Map<String, Cost> costs(ResultRecord r) {
         Map<String, Cost> out = new LinkedHashMap<>();
-        var used = r.backends();
+        var used = r.cost().backends();
         if (used == null) return out;
         Map<String, Long> tokensByServer = new LinkedHashMap<>();
         Map<String, Integer> namesByServer = new LinkedHashMap<>();
@@ -104,7 +105,7 @@ public record PriceTable(Map<String, Price> prices, double gpuHourRate, boolean 
         }
         for (var e : used.entrySet()) {
             var t = e.getValue();
-            Cost whole = cost(t.backend(), t.promptTokens(), t.completionTokens(), r.millis());
+            Cost whole = cost(t.backend(), t.promptTokens(), t.completionTokens(), r.cost().millis());
             if (priceFor(t.backend()) != null) {
                 out.put(e.getKey(), whole);
                 continue;

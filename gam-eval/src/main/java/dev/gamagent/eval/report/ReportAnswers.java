@@ -55,7 +55,7 @@ record ReportAnswers(ObjectNode index, Map<String, String> parts) {
         List<String> groups = rows.stream().map(x -> groupOf(x.r())).distinct().sorted(NaturalOrder.COMPARATOR).toList();
         Map<String, Integer> groupRank = new java.util.HashMap<>();
         for (String g : groups) groupRank.put(g, groupRank.size());
-        rows.sort(java.util.Comparator.comparingInt((Row x) -> groupRank.get(groupOf(x.r()))).thenComparingInt(x -> x.r().rotation())
+        rows.sort(java.util.Comparator.comparingInt((Row x) -> groupRank.get(groupOf(x.r()))).thenComparingInt(x -> x.r().question().rotation())
                 .thenComparingInt(x -> methodRank.get(x.run() + "|" + x.method())));
         ObjectNode index = Json.MAPPER.createObjectNode();
         ArrayNode cols = index.putArray("columns");
@@ -79,32 +79,32 @@ record ReportAnswers(ObjectNode index, Map<String, String> parts) {
                 part.putObject("images");
             }
             ArrayNode a = out.addArray();
-            a.add(r.questionId());
+            a.add(r.question().id());
             a.add(row.run());
             code(a, dict, codes, "method", row.method());
-            a.add(r.rotation());
-            code(a, dict, codes, "category", r.category());
-            code(a, dict, codes, "outcome", r.outcome());
+            a.add(r.question().rotation());
+            code(a, dict, codes, "category", r.question().category());
+            code(a, dict, codes, "outcome", r.grade().outcome());
             code(a, dict, codes, "flip", row.flip());
-            code(a, dict, codes, "termination", r.termination());
-            a.add(r.rounds());
-            a.add(Math.round(r.confidence() * 1000) / 1000.0);
-            a.add(Math.round(r.uncertainty() * 1000) / 1000.0);
-            if (r.groundTruth() == null) a.addNull(); else a.add(r.groundTruth());
+            code(a, dict, codes, "termination", r.trace().termination());
+            a.add(r.trace().rounds());
+            a.add(Math.round(r.grade().confidence() * 1000) / 1000.0);
+            a.add(Math.round(r.grade().uncertainty() * 1000) / 1000.0);
+            if (r.question().groundTruth() == null) a.addNull(); else a.add(r.question().groundTruth());
             code(a, dict, codes, "branch", MethodMetrics.branchOf(r));
-            a.add(r.calls());
-            a.add(r.millis());
-            if (r.error() == null) a.addNull(); else a.add(r.error());
-            a.add(r.trace() != null ? 1 : 0);
-            if (r.trace() != null) {
-                ((ObjectNode) part.get("traces")).set(Integer.toString(i), r.trace());
-                String text = r.trace().path("question").path("text").asText(null);
+            a.add(r.cost().calls());
+            a.add(r.cost().millis());
+            if (r.grade().error() == null) a.addNull(); else a.add(r.grade().error());
+            a.add(r.trace().json() != null ? 1 : 0);
+            if (r.trace().json() != null) {
+                ((ObjectNode) part.get("traces")).set(Integer.toString(i), r.trace().json());
+                String text = r.trace().json().path("question").path("text").asText(null);
                 ObjectNode q = questions.has(Integer.toString(row.run())) ? (ObjectNode) questions.get(Integer.toString(row.run()))
                         : questions.putObject(Integer.toString(row.run()));
-                if (text != null && !q.has(r.questionId())) q.put(r.questionId(), text.length() > 300 ? text.substring(0, 300) : text);
+                if (text != null && !q.has(r.question().id())) q.put(r.question().id(), text.length() > 300 ? text.substring(0, 300) : text);
             }
-            String image = runs.get(row.run()).images().get(r.questionId());
-            if (image != null) ((ObjectNode) part.get("images")).put(row.run() + "|" + r.questionId(), image);
+            String image = runs.get(row.run()).images().get(r.question().id());
+            if (image != null) ((ObjectNode) part.get("images")).put(row.run() + "|" + r.question().id(), image);
         }
         if (part != null) parts.put(partName((rows.size() - 1) / PART_ROWS), partScript((rows.size() - 1) / PART_ROWS, part));
         index.put("parts", parts.size());
@@ -137,5 +137,5 @@ record ReportAnswers(ObjectNode index, Map<String, String> parts) {
         return flip;
     }
 
-    private static String groupOf(ResultRecord r) { return r.group() == null ? r.questionId() : r.group(); }
+    private static String groupOf(ResultRecord r) { return r.question().group() == null ? r.question().id() : r.question().group(); }
 }

@@ -66,7 +66,7 @@ public record RunSummary(String data, List<String> methods, boolean circular, in
             items.put(m, MethodMetrics.gradedItems(mine));
             cats.put(m, cells(mine, true));
             l2.put(m, cells(mine, false));
-            signals.put(m, SignalMix.of(mine.stream().map(ResultRecord::trace).toList()));
+            signals.put(m, SignalMix.of(mine.stream().map(r -> r.trace().json()).toList()));
         }
         return new RunSummary(data, List.copyOf(methods), circular, questions, skipped, metrics, cats, l2, command, gradingOf(records), signals,
                 Pairwise.compare(items, IntervalMethod.WILSON));
@@ -101,7 +101,8 @@ public record RunSummary(String data, List<String> methods, boolean circular, in
     static String gradingOf(List<ResultRecord> records) {
         java.util.TreeSet<String> modes = new java.util.TreeSet<>();
         for (ResultRecord r : records) {
-            if (r.rule() != null && r.rule().indexOf(':') > 0) modes.add(r.rule().substring(0, r.rule().indexOf(':')));
+            String rule = r.grade().rule();
+            if (rule != null && rule.indexOf(':') > 0) modes.add(rule.substring(0, rule.indexOf(':')));
         }
         return modes.isEmpty() ? null : String.join(", ", modes);
     }
@@ -116,7 +117,7 @@ public record RunSummary(String data, List<String> methods, boolean circular, in
     private static Map<String, Cell> cells(List<ResultRecord> rs, boolean category) {
         Map<String, List<ResultRecord>> by = new TreeMap<>();
         for (ResultRecord r : rs) {
-            String key = category ? r.category() : r.l2Category();
+            String key = category ? r.question().category() : r.question().l2Category();
             by.computeIfAbsent(key == null ? "-" : key, k -> new ArrayList<>()).add(r); // a TreeMap takes no null key
         }
         Map<String, Cell> out = new LinkedHashMap<>();
@@ -158,8 +159,8 @@ public record RunSummary(String data, List<String> methods, boolean circular, in
         }
         List<ResultRecord> records = dev.gamagent.eval.store.ResultStore.read(dir);
         List<String> methods = records.stream().map(ResultRecord::method).distinct().toList();
-        boolean circular = records.stream().anyMatch(r -> r.rotation() > 0);
-        int questions = (int) records.stream().map(ResultRecord::group).distinct().count();
+        boolean circular = records.stream().anyMatch(r -> r.question().rotation() > 0);
+        int questions = (int) records.stream().map(r -> r.question().group()).distinct().count();
         dev.gamagent.config.Config c = dev.gamagent.config.Config.defaults();
         return compute(dir.toString(), methods, circular, questions, List.of(), records, PriceTable.from(c),
                 dev.gamagent.gam.GamSettings.stopping(c).thetaU(), null);
@@ -181,7 +182,7 @@ public record RunSummary(String data, List<String> methods, boolean circular, in
      */
     static List<ResultRecord> inQuestionOrder(List<ResultRecord> records) {
         List<ResultRecord> out = new java.util.ArrayList<>(records);
-        out.sort(java.util.Comparator.comparing(ResultRecord::questionId).thenComparingInt(ResultRecord::rotation)
+        out.sort(java.util.Comparator.comparing((ResultRecord r) -> r.question().id()).thenComparingInt(r -> r.question().rotation())
                 .thenComparing(ResultRecord::method));
         return out;
     }

@@ -1,8 +1,7 @@
 package dev.gamagent.eval.store;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
-import com.fasterxml.jackson.annotation.JsonIgnore;
-import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonValue;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.gamagent.backend.UsageMeter;
 import dev.gamagent.eval.grade.Outcome;
@@ -10,54 +9,111 @@ import dev.gamagent.eval.grade.Outcome;
 import java.util.Map;
 
 /**
- * One finished question × method: what was asked, how it was graded and what it cost. The method's
+ * One finished question × method: what was asked, how it was graded, what it cost and the trace it left. The method's
  * full trace is kept as JSON so metrics and the sweep can read rounds, weights and branches.
  *
- * @param rule     which grading mode and rule graded a multiple-choice answer, "mode:step" (vlmevalkit-2026:method,
- *                 vlmevalkit-2026:option, extended:explicit, ...: see docs/metrics.md), or how an open answer matched
- *                 (exact, normalised, numeric, none)
- * @param error    the failure message when {@code outcome} is {@code error}
- * @param backend  the run's default backend ({@link dev.gamagent.backend.Backend#name()})
- * @param backends calls and tokens per backend name the method's agents used ({@code default}, {@code local},
- *                 configured names); null in records written before panels were counted
+ * <p>Built in one place, {@link #of}; a line of results.jsonl and results.db stays the flat object of 25 keys it has
+ * always been ({@code StoredLine}), whatever the nesting here.
+ *
+ * @param question which question (and which circular rotation of it) was asked
+ * @param method   the method that answered it
+ * @param grade    how the answer was graded
+ * @param cost     what answering cost
+ * @param trace    how the method ended and the trace it left
  */
-@JsonInclude(JsonInclude.Include.NON_NULL)
-public record ResultRecord(String questionId, String group, int rotation, String method, String category,
-                           String l2Category, String outcome, String predicted, String groundTruth, String answer,
-                           String option, double confidence, double uncertainty, int rounds, String termination,
-                           long promptTokens, long completionTokens, boolean tokensEstimated, int calls, long millis,
-                           String rule, String error, String backend, Map<String, UsageMeter.Tally> backends,
-                           JsonNode trace) {
+public record ResultRecord(QuestionRef question, String method, Graded grade, Cost cost, TraceRef trace) {
 
-    /** The canonical constructor, named for Jackson (the record has a second one). */
-    @JsonCreator
+    /** The canonical constructor: called by {@link #of} only (a test checks that no other code calls it). */
     public ResultRecord {
     }
 
-    /** A record without a per-backend count (one backend answered everything). */
-    public ResultRecord(String questionId, String group, int rotation, String method, String category,
-                        String l2Category, String outcome, String predicted, String groundTruth, String answer,
-                        String option, double confidence, double uncertainty, int rounds, String termination,
-                        long promptTokens, long completionTokens, boolean tokensEstimated, int calls, long millis,
-                        String rule, String error, String backend, JsonNode trace) {
-        this(questionId, group, rotation, method, category, l2Category, outcome, predicted, groundTruth, answer, option,
-                confidence, uncertainty, rounds, termination, promptTokens, completionTokens, tokensEstimated, calls, millis,
-                rule, error, backend, null, trace);
+    /** The one way to build a record. */
+    public static ResultRecord of(QuestionRef question, String method, Graded grade, Cost cost, TraceRef trace) {
+        return new ResultRecord(question, method, grade, cost, trace);
     }
 
-    @JsonIgnore
-    public Outcome outcomeValue() { return Outcome.of(outcome); }
+    /**
+     * The question asked.
+     *
+     * @param id          the question's id (with a rotation suffix for a circular copy)
+     * @param group       the id of the original question, which its circular copies share (null in some graded files:
+     *                    then the id stands for it)
+     * @param rotation    which circular rotation (0 for the original)
+     * @param groundTruth the expected answer; null when the benchmark has no public answer or the row was unreadable
+     */
+    public record QuestionRef(String id, String group, int rotation, String category, String l2Category,
+                              String groundTruth) { }
 
-    @JsonIgnore
-    public boolean correct() { return Outcome.CORRECT.label().equals(outcome); }
+    /**
+     * How the answer was graded.
+     *
+     * @param outcome   an {@link Outcome} label
+     * @param predicted the option or answer the grader read
+     * @param rule      which grading mode and rule graded a multiple-choice answer, "mode:step" (vlmevalkit-2026:method,
+     *                  vlmevalkit-2026:option, extended:explicit, ...: see docs/metrics.md), or how an open answer
+     *                  matched (exact, normalised, numeric, none)
+     * @param error     the failure message when {@code outcome} is {@code error}
+     */
+    public record Graded(String outcome, String predicted, String answer, String option, double confidence,
+                         double uncertainty, String rule, String error) {
 
-    @JsonIgnore
-    public boolean isError() { return Outcome.ERROR.label().equals(outcome); }
+        /** The same answer graded again: a new outcome, reading and rule. */
+        public Graded regraded(String newOutcome, String newPredicted, String newRule) {
+            return new Graded(newOutcome, newPredicted, answer, option, confidence, uncertainty, newRule, error);
+        }
+    }
+
+    /**
+     * What answering cost.
+     *
+     * @param backend  the run's default backend ({@link dev.gamagent.backend.Backend#name()})
+     * @param backends calls and tokens per backend name the method's agents used ({@code default}, {@code local},
+     *                 configured names); null in records written before panels were counted
+     */
+    public record Cost(long promptTokens, long completionTokens, boolean tokensEstimated, int calls, long millis,
+                       String backend, Map<String, UsageMeter.Tally> backends) {
+
+        /** This cost without the per-backend count. */
+        public Cost withoutBackends() {
+            return new Cost(promptTokens, completionTokens, tokensEstimated, calls, millis, backend, null);
+        }
+    }
+
+    /**
+     * How the method ended and what it left.
+     *
+     * @param termination a {@link dev.gamagent.api.Termination} label; null for methods without rounds and failures
+     * @param json        the method's trace as JSON; null when the method left none
+     */
+    public record TraceRef(int rounds, String termination, JsonNode json) { }
+
+    /** The flat line results.jsonl and results.db hold: Jackson writes and reads a record as this line only. */
+    @JsonValue
+    StoredLine line() {
+        return new StoredLine(question.id(), question.group(), question.rotation(), method, question.category(),
+                question.l2Category(), grade.outcome(), grade.predicted(), question.groundTruth(), grade.answer(),
+                grade.option(), grade.confidence(), grade.uncertainty(), trace.rounds(), trace.termination(),
+                cost.promptTokens(), cost.completionTokens(), cost.tokensEstimated(), cost.calls(), cost.millis(),
+                grade.rule(), grade.error(), cost.backend(), cost.backends(), trace.json());
+    }
+
+    /** A record read from its flat line. */
+    @JsonCreator(mode = JsonCreator.Mode.DELEGATING)
+    static ResultRecord read(StoredLine l) {
+        return of(new QuestionRef(l.questionId(), l.group(), l.rotation(), l.category(), l.l2Category(), l.groundTruth()),
+                l.method(), new Graded(l.outcome(), l.predicted(), l.answer(), l.option(), l.confidence(), l.uncertainty(),
+                        l.rule(), l.error()),
+                new Cost(l.promptTokens(), l.completionTokens(), l.tokensEstimated(), l.calls(), l.millis(), l.backend(),
+                        l.backends()),
+                new TraceRef(l.rounds(), l.termination(), l.trace()));
+    }
+
+    public Outcome outcomeValue() { return Outcome.of(grade.outcome()); }
+
+    public boolean correct() { return Outcome.CORRECT.label().equals(grade.outcome()); }
+
+    public boolean isError() { return Outcome.ERROR.label().equals(grade.outcome()); }
 
     /** An answer to a question without a public answer: not counted right or wrong. */
-    @JsonIgnore
-    public boolean ungraded() { return Outcome.UNGRADED.label().equals(outcome); }
-
-    @JsonIgnore
-    public long totalTokens() { return promptTokens + completionTokens; }
+    public boolean ungraded() { return Outcome.UNGRADED.label().equals(grade.outcome()); }
 }

@@ -194,12 +194,12 @@ public final class ResultStore implements AutoCloseable {
             try (PreparedStatement q = db.prepareStatement("SELECT 1 FROM results WHERE question_id=? AND method=?");
                  PreparedStatement ins = db.prepareStatement("INSERT OR REPLACE INTO results (question_id, method, outcome, record) VALUES (?,?,?,?)")) {
                 for (Pending p : batch) {
-                    q.setString(1, p.record().questionId());
+                    q.setString(1, p.record().question().id());
                     q.setString(2, p.record().method());
                     try (ResultSet rs = q.executeQuery()) { existed |= rs.next(); }
-                    ins.setString(1, p.record().questionId());
+                    ins.setString(1, p.record().question().id());
                     ins.setString(2, p.record().method());
-                    ins.setString(3, p.record().outcome());
+                    ins.setString(3, p.record().grade().outcome());
                     ins.setString(4, p.json());
                     ins.executeUpdate();
                 }
@@ -209,7 +209,7 @@ public final class ResultStore implements AutoCloseable {
         } catch (SQLException e) {
             try { db.rollback(); } catch (SQLException ignored) { /* the original error matters */ }
             ResultRecord r = batch.get(0).record();
-            failure = new IllegalStateException("cannot store result for question " + r.questionId() + " × " + r.method()
+            failure = new IllegalStateException("cannot store result for question " + r.question().id() + " × " + r.method()
                     + (batch.size() > 1 ? " (and " + (batch.size() - 1) + " more finished at the same time)" : "") + ": " + e.getMessage(), e);
         } finally {
             try { db.setAutoCommit(true); } catch (SQLException ignored) { /* connection is closing */ }

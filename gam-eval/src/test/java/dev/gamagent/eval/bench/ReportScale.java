@@ -7,6 +7,7 @@ import dev.gamagent.eval.load.EvalQuestion;
 import dev.gamagent.eval.report.HtmlReport;
 import dev.gamagent.eval.report.PriceTable;
 import dev.gamagent.eval.report.RunSummary;
+import dev.gamagent.eval.store.Records;
 import dev.gamagent.eval.store.ResultRecord;
 import dev.gamagent.eval.store.ResultStore;
 import dev.gamagent.image.Picture;
@@ -40,7 +41,7 @@ public final class ReportScale {
         Path template = Path.of(args[0]), out = Path.of(args[1]);
         List<ResultRecord> templates = ResultStore.read(template);
         List<String> methods = templates.stream().map(ResultRecord::method).distinct().toList();
-        List<String> ids = templates.stream().map(ResultRecord::questionId).distinct().toList();
+        List<String> ids = templates.stream().map(r -> r.question().id()).distinct().toList();
         System.out.printf(Locale.ROOT, "templates: %d records (%d questions × %d methods: %s) from %s%n", templates.size(), ids.size(),
                 methods.size(), String.join(", ", methods), template);
         System.out.printf(Locale.ROOT, "%8s %8s %10s %10s %10s %10s %9s %11s %9s %12s %12s%n", "questions", "answers", "summary", "thumbs",
@@ -108,12 +109,10 @@ public final class ReportScale {
         for (int i = 0; i < n; i++) {
             String from = ids.get(i % ids.size()), id = "s" + i;
             for (ResultRecord r : templates) {
-                if (!r.questionId().equals(from)) continue;
-                var trace = r.trace() == null ? null : r.trace().deepCopy();
+                if (!r.question().id().equals(from)) continue;
+                var trace = r.trace().json() == null ? null : r.trace().json().deepCopy();
                 if (trace instanceof ObjectNode o && o.path("question") instanceof ObjectNode q) q.put("id", id);
-                out.add(new ResultRecord(id, id, r.rotation(), r.method(), r.category(), r.l2Category(), r.outcome(), r.predicted(), r.groundTruth(),
-                        r.answer(), r.option(), r.confidence(), r.uncertainty(), r.rounds(), r.termination(), r.promptTokens(), r.completionTokens(),
-                        r.tokensEstimated(), r.calls(), r.millis(), r.rule(), r.error(), r.backend(), r.backends(), trace));
+                out.add(Records.from(r).id(id).group(id).trace(trace).build());
             }
         }
         return out;

@@ -3,6 +3,7 @@ package dev.gamagent.eval.recipe;
 import dev.gamagent.api.Question;
 import dev.gamagent.config.Config;
 import dev.gamagent.eval.report.PriceTable;
+import dev.gamagent.eval.store.Records;
 import dev.gamagent.eval.store.ResultRecord;
 import dev.gamagent.image.Picture;
 import org.junit.jupiter.api.Test;
@@ -62,8 +63,9 @@ class CostEstimateTest {
         for (int i = 0; i < 2; i++) {
             // a server that spends 2 tokens per unit of size
             long prompt = 2 * (50 + 100 + CostEstimate.TEMPLATE_ALLOWANCE);
-            pilot.add(new ResultRecord("q" + i, null, 0, "single", null, null, "correct", "A", "A", "A", "A", 1, 0, 0, null,
-                    prompt, 7, false, 1, 500, null, null, "openai:m", null));
+            pilot.add(Records.record("q" + i, "single").outcome("correct").predicted("A").groundTruth("A").answer("A")
+                    .option("A").confidence(1).promptTokens(prompt).completionTokens(7).calls(1).millis(500)
+                    .backend("openai:m").build());
         }
         CostEstimate.MethodEstimate n = CostEstimate.withPilot(e, all, byId, pilot, null);
         double expected = 0;
@@ -74,6 +76,6 @@ class CostEstimateTest {
         assertThat(n.pilot().secondsPerQuestion()).isEqualTo(0.5);
         assertThat(n.pilot().n()).isEqualTo(2);
         // the per-question mean alone would have said 10 × the pilot's small questions
-        assertThat(n.pilot().promptTokens()).isGreaterThan(2 * 10 * pilot.get(0).promptTokens());
+        assertThat(n.pilot().promptTokens()).isGreaterThan(2 * 10 * pilot.get(0).cost().promptTokens());
     }
 }

@@ -2,6 +2,7 @@ package dev.gamagent.eval.replay;
 
 import dev.gamagent.influence.StoppingRule;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.gamagent.eval.store.Records;
 import dev.gamagent.eval.store.ResultRecord;
 import dev.gamagent.util.Json;
 import org.junit.jupiter.api.Test;
@@ -27,14 +28,16 @@ class SweepTest {
                   {"k":3,"U_sys":0.11,"conflict":0.0,"agents":[
                      {"id":"e1","option":"B","weight":1.0,"tokens":{"prompt":10,"completion":0}}]}
                 ]}""");
-        return new ResultRecord("1", "1", 0, "gam", "c", "l", "correct", "B", "B", "b", "B", 0.8, 0.11, 3, "max_rounds",
-                40, 0, false, 9, 100, "method", null, "local", trace);
+        return Records.record("1", "gam").group("1").category("c").l2Category("l").outcome("correct").predicted("B")
+                .groundTruth("B").answer("b").option("B").confidence(0.8).uncertainty(0.11).rounds(3)
+                .termination("max_rounds").promptTokens(40).calls(9).millis(100).rule("method").backend("local")
+                .trace(trace).build();
     }
 
     /** The same debate recorded under the given {@code gam.ablation.*} switch (its trace's config says so). */
     static ResultRecord recordedWith(String ablation) throws Exception {
         ResultRecord r = recorded();
-        com.fasterxml.jackson.databind.node.ObjectNode trace = (com.fasterxml.jackson.databind.node.ObjectNode) r.trace();
+        com.fasterxml.jackson.databind.node.ObjectNode trace = (com.fasterxml.jackson.databind.node.ObjectNode) r.trace().json();
         trace.putObject("config").put("record_full", true).putObject("ablation").put(ablation, true);
         return r;
     }

@@ -5,6 +5,7 @@ import dev.gamagent.MethodRegistry;
 import dev.gamagent.api.Answer;
 import dev.gamagent.api.Trace;
 import dev.gamagent.config.Config;
+import dev.gamagent.eval.store.Records;
 import dev.gamagent.eval.store.ResultRecord;
 import dev.gamagent.util.Json;
 import org.junit.jupiter.api.Test;
@@ -56,8 +57,11 @@ public class FlipAccountingTest {
     @Test void aDebateThatMovesWrongToRightIsCountedSoInTheSummary() {
         Answer a = run("debate");
         JsonNode trace = Json.MAPPER.valueToTree(a.trace());
-        ResultRecord r = new ResultRecord("q1", "q1", 0, "debate", "color", null, "correct", "B", "B", a.answer(), a.option(),
-                a.confidence(), a.uncertainty(), a.rounds(), a.termination().label(), 1, 1, false, a.calls(), 1, "method", null, "scripted", trace);
+        ResultRecord r = Records.record("q1", "debate").group("q1").category("color").outcome("correct")
+                .predicted("B").groundTruth("B").answer(a.answer()).option(a.option()).confidence(a.confidence())
+                .uncertainty(a.uncertainty()).rounds(a.rounds()).termination(a.termination().label()).promptTokens(1)
+                .completionTokens(1).calls(a.calls()).millis(1).rule("method").backend("scripted").trace(trace)
+                .build();
         FlipAccounting.Flips f = MethodMetrics.of("debate", List.of(r), PriceTable.from(Config.defaults()), 0.5, false).flips();
         assertThat(f.wrongToRight()).isEqualTo(1);
         assertThat(f.rightToWrong()).isZero();
@@ -81,8 +85,10 @@ public class FlipAccountingTest {
         try {
             JsonNode t = Json.MAPPER.readTree("{\"question\":{\"options\":{\"A\":\"red\",\"B\":\"blue\",\"C\":\"green\"}},"
                     + "\"rounds\":[" + String.join(",", rounds) + "]}");
-            return new ResultRecord(id, id, 0, "m", "c", null, outcome, option, "B", option, option, 0.5, 0.5, rounds.length - 1,
-                    "fixed_rounds", 1, 1, false, 1, 1, "method", null, "scripted", t);
+            return Records.record(id, "m").group(id).category("c").outcome(outcome).predicted(option).groundTruth("B")
+                    .answer(option).option(option).confidence(0.5).uncertainty(0.5).rounds(rounds.length - 1)
+                    .termination("fixed_rounds").promptTokens(1).completionTokens(1).calls(1).millis(1).rule("method")
+                    .backend("scripted").trace(t).build();
         } catch (Exception e) {
             throw new IllegalStateException(e);
         }

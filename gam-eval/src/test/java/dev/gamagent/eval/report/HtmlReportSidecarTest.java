@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.gamagent.config.Config;
 import dev.gamagent.eval.load.EvalQuestion;
 import dev.gamagent.eval.load.KeyedQuestion;
+import dev.gamagent.eval.store.Records;
 import dev.gamagent.eval.store.ResultRecord;
 import dev.gamagent.util.Json;
 import org.junit.jupiter.api.Test;
@@ -38,8 +39,11 @@ class HtmlReportSidecarTest {
         List<ResultRecord> rs = new ArrayList<>();
         for (int i = 0; i < questions; i++) {
             for (String m : List.of("single", "gam")) {
-                rs.add(new ResultRecord("q" + i, "q" + i, 0, m, "cat" + i % 3, null, i % 2 == 0 ? "correct" : "wrong", "A", "A", "a", "A",
-                        0.8, 0.2, 0, "single", 10, 1, false, 1, 5, "vlmevalkit-2026:option", null, "scripted", bulkyTrace("q" + i)));
+                rs.add(Records.record("q" + i, m).group("q" + i).category("cat" + i % 3)
+                        .outcome(i % 2 == 0 ? "correct" : "wrong").predicted("A").groundTruth("A").answer("a")
+                        .option("A").confidence(0.8).uncertainty(0.2).termination("single").promptTokens(10)
+                        .completionTokens(1).calls(1).millis(5).rule("vlmevalkit-2026:option").backend("scripted")
+                        .trace(bulkyTrace("q" + i)).build());
             }
         }
         return rs;

@@ -2,6 +2,7 @@ package dev.gamagent.eval.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.gamagent.config.Config;
+import dev.gamagent.eval.store.Records;
 import dev.gamagent.eval.store.ResultRecord;
 import dev.gamagent.util.Json;
 import org.junit.jupiter.api.Test;
@@ -35,8 +36,10 @@ class MethodMetricsTest {
     }
 
     static ResultRecord rec(String id, String outcome, double conf, double unc, int rounds, String term, long p, long c, long ms, JsonNode trace) {
-        return new ResultRecord(id, id, 0, "gam", "cat", "l2", outcome, "A", "A", "a", "A", conf, unc, rounds, term, p, c, false, 3, ms,
-                "method", null, "local", trace);
+        return Records.record(id, "gam").group(id).category("cat").l2Category("l2").outcome(outcome).predicted("A")
+                .groundTruth("A").answer("a").option("A").confidence(conf).uncertainty(unc).rounds(rounds)
+                .termination(term).promptTokens(p).completionTokens(c).calls(3).millis(ms).rule("method")
+                .backend("local").trace(trace).build();
     }
 
     static List<ResultRecord> records() {
@@ -95,12 +98,18 @@ class MethodMetricsTest {
 
     @Test void aCircularGroupCountsOnlyWhenEveryRotationIsRightAndNoneFailed() {
         List<ResultRecord> rs = List.of(
-                new ResultRecord("1", "1", 0, "m", "c", "l", "correct", "A", "A", null, null, 1, 0, 0, null, 0, 0, false, 1, 1, null, null, "x", null),
-                new ResultRecord("1#r1", "1", 1, "m", "c", "l", "correct", "A", "A", null, null, 1, 0, 0, null, 0, 0, false, 1, 1, null, null, "x", null),
-                new ResultRecord("2", "2", 0, "m", "c", "l", "correct", "A", "A", null, null, 1, 0, 0, null, 0, 0, false, 1, 1, null, null, "x", null),
-                new ResultRecord("2#r1", "2", 1, "m", "c", "l", "wrong", "B", "A", null, null, 1, 0, 0, null, 0, 0, false, 1, 1, null, null, "x", null),
-                new ResultRecord("3", "3", 0, "m", "c", "l", "correct", "A", "A", null, null, 1, 0, 0, null, 0, 0, false, 1, 1, null, null, "x", null),
-                new ResultRecord("3#r1", "3", 1, "m", "c", "l", "error", null, "A", null, null, 0, 1, 0, null, 0, 0, false, 0, 1, null, "x", "x", null));
+                Records.record("1", "m").group("1").category("c").l2Category("l").outcome("correct").predicted("A")
+                        .groundTruth("A").confidence(1).calls(1).millis(1).backend("x").build(),
+                Records.record("1#r1", "m").group("1").rotation(1).category("c").l2Category("l").outcome("correct")
+                        .predicted("A").groundTruth("A").confidence(1).calls(1).millis(1).backend("x").build(),
+                Records.record("2", "m").group("2").category("c").l2Category("l").outcome("correct").predicted("A")
+                        .groundTruth("A").confidence(1).calls(1).millis(1).backend("x").build(),
+                Records.record("2#r1", "m").group("2").rotation(1).category("c").l2Category("l").outcome("wrong")
+                        .predicted("B").groundTruth("A").confidence(1).calls(1).millis(1).backend("x").build(),
+                Records.record("3", "m").group("3").category("c").l2Category("l").outcome("correct").predicted("A")
+                        .groundTruth("A").confidence(1).calls(1).millis(1).backend("x").build(),
+                Records.record("3#r1", "m").group("3").rotation(1).category("c").l2Category("l").outcome("error")
+                        .groundTruth("A").uncertainty(1).millis(1).error("x").backend("x").build());
         MethodMetrics m = MethodMetrics.of("m", rs, PriceTable.from(Config.defaults()), 0.5, true);
         assertThat(m.groups()).isEqualTo(2);
         assertThat(m.accuracy()).isEqualTo(0.5);
@@ -112,10 +121,14 @@ class MethodMetricsTest {
         assertThat(m.accuracyCi()).as("1 right of 3 graded (the error is left out)")
                 .isEqualTo(dev.gamagent.eval.stats.Binomial.wilson(1, 3, 0.95));
         List<ResultRecord> circular = List.of(
-                new ResultRecord("1", "1", 0, "m", "c", "l", "correct", "A", "A", null, null, 1, 0, 0, null, 0, 0, false, 1, 1, null, null, "x", null),
-                new ResultRecord("1#r1", "1", 1, "m", "c", "l", "correct", "A", "A", null, null, 1, 0, 0, null, 0, 0, false, 1, 1, null, null, "x", null),
-                new ResultRecord("2", "2", 0, "m", "c", "l", "correct", "A", "A", null, null, 1, 0, 0, null, 0, 0, false, 1, 1, null, null, "x", null),
-                new ResultRecord("2#r1", "2", 1, "m", "c", "l", "wrong", "B", "A", null, null, 1, 0, 0, null, 0, 0, false, 1, 1, null, null, "x", null));
+                Records.record("1", "m").group("1").category("c").l2Category("l").outcome("correct").predicted("A")
+                        .groundTruth("A").confidence(1).calls(1).millis(1).backend("x").build(),
+                Records.record("1#r1", "m").group("1").rotation(1).category("c").l2Category("l").outcome("correct")
+                        .predicted("A").groundTruth("A").confidence(1).calls(1).millis(1).backend("x").build(),
+                Records.record("2", "m").group("2").category("c").l2Category("l").outcome("correct").predicted("A")
+                        .groundTruth("A").confidence(1).calls(1).millis(1).backend("x").build(),
+                Records.record("2#r1", "m").group("2").rotation(1).category("c").l2Category("l").outcome("wrong")
+                        .predicted("B").groundTruth("A").confidence(1).calls(1).millis(1).backend("x").build());
         MethodMetrics c = MethodMetrics.of("m", circular, PriceTable.from(Config.defaults()), 0.5, true);
         assertThat(c.accuracyCi()).as("two circular groups, one right: not 3 of 4 rows")
                 .isEqualTo(dev.gamagent.eval.stats.Binomial.wilson(1, 2, 0.95));
@@ -124,8 +137,10 @@ class MethodMetricsTest {
 
     /** The built-in model runs on the CPU: a GPU's hourly rate would price 9 calls below 3 (issue 27). */
     @Test void theBuiltInModelHasNoDollarsUnlessTheUserGivesARate() {
-        List<ResultRecord> rs = List.of(new ResultRecord("1", "1", 0, "vote", "c", "l", "correct", "A", "A", "a", "A", 0.9, 0.1, 0, "single",
-                100, 10, false, 3, 7_200, "method", null, "local:gam-perception", null));
+        List<ResultRecord> rs = List.of(Records.record("1", "vote").group("1").category("c").l2Category("l")
+                .outcome("correct").predicted("A").groundTruth("A").answer("a").option("A").confidence(0.9)
+                .uncertainty(0.1).termination("single").promptTokens(100).completionTokens(10).calls(3).millis(7_200)
+                .rule("method").backend("local:gam-perception").build());
         MethodMetrics unpriced = MethodMetrics.of("vote", rs, PriceTable.from(Config.defaults()), 0.5, false);
         assertThat(unpriced.costPerQuestion()).isNull();
         assertThat(unpriced.costBasis()).isEqualTo(PriceTable.UNPRICED);

@@ -2,6 +2,7 @@ package dev.gamagent.eval.report;
 
 import dev.gamagent.backend.UsageMeter;
 import dev.gamagent.config.Config;
+import dev.gamagent.eval.store.Records;
 import dev.gamagent.eval.store.ResultRecord;
 import org.junit.jupiter.api.Test;
 
@@ -21,8 +22,10 @@ class PanelCostTest {
         long p = used.values().stream().mapToLong(UsageMeter.Tally::promptTokens).sum();
         long c = used.values().stream().mapToLong(UsageMeter.Tally::completionTokens).sum();
         int calls = used.values().stream().mapToInt(UsageMeter.Tally::calls).sum();
-        return new ResultRecord("1", "1", 0, "gam", "c", "l", "correct", "A", "A", "a", "A", 0.9, 0.1, 0, "consensus",
-                p, c, false, calls, millis, "exact", null, "local:gam-perception", used, null);
+        return Records.record("1", "gam").group("1").category("c").l2Category("l").outcome("correct").predicted("A")
+                .groundTruth("A").answer("a").option("A").confidence(0.9).uncertainty(0.1).termination("consensus")
+                .promptTokens(p).completionTokens(c).calls(calls).millis(millis).rule("exact")
+                .backend("local:gam-perception").backends(used).build();
     }
 
     private static UsageMeter.Tally tally(String backend, long prompt, long completion) {
@@ -46,8 +49,10 @@ class PanelCostTest {
 
     @Test void aRecordOnOneBackendCostsWhatItCostBeforePanelsWereCounted() {
         ResultRecord one = record(7_200, Map.of("default", tally("openai:gpt-4o", 2000, 500)));
-        ResultRecord old = new ResultRecord("1", "1", 0, "gam", "c", "l", "correct", "A", "A", "a", "A", 0.9, 0.1, 0, "consensus",
-                2000, 500, false, 1, 7_200, "exact", null, "openai:gpt-4o", null);
+        ResultRecord old = Records.record("1", "gam").group("1").category("c").l2Category("l").outcome("correct")
+                .predicted("A").groundTruth("A").answer("a").option("A").confidence(0.9).uncertainty(0.1)
+                .termination("consensus").promptTokens(2000).completionTokens(500).calls(1).millis(7_200)
+                .rule("exact").backend("openai:gpt-4o").build();
         assertThat(PRICES.cost(one)).isEqualTo(PRICES.cost(old));
         MethodMetrics m = MethodMetrics.of("gam", List.of(one), PRICES, 0.5, false);
         assertThat(m.backends()).as("only the default backend answered: no per-backend block").isNull();

@@ -4,6 +4,7 @@ import dev.gamagent.config.Config;
 import dev.gamagent.eval.stats.Binomial;
 import dev.gamagent.eval.stats.IntervalMethod;
 import dev.gamagent.eval.stats.Pairwise;
+import dev.gamagent.eval.store.Records;
 import dev.gamagent.eval.store.ResultRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -20,8 +21,10 @@ class RunSummaryStatisticsTest {
     @TempDir Path dir;
 
     static ResultRecord rec(String method, String id, String category, String outcome) {
-        return new ResultRecord(id, id, 0, method, category, null, outcome, "A", "A", "a", "A", 0.8, 0.2, 0, "single", 10, 1, false, 1, 5,
-                "vlmevalkit-2026:method", null, "scripted", null);
+        return Records.record(id, method).group(id).category(category).outcome(outcome).predicted("A")
+                .groundTruth("A").answer("a").option("A").confidence(0.8).uncertainty(0.2).termination("single")
+                .promptTokens(10).completionTokens(1).calls(1).millis(5).rule("vlmevalkit-2026:method")
+                .backend("scripted").build();
     }
 
     /** 20 questions: single right on 10; gam right on those and 6 more; vote answers only the first 12, right on 6. */

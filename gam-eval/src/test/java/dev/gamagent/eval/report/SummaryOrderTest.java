@@ -2,6 +2,7 @@ package dev.gamagent.eval.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.gamagent.config.Config;
+import dev.gamagent.eval.store.Records;
 import dev.gamagent.eval.store.ResultRecord;
 import dev.gamagent.util.Json;
 import org.junit.jupiter.api.Test;
@@ -17,8 +18,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 class SummaryOrderTest {
     private static ResultRecord record(int i, double uSys) throws Exception {
         JsonNode trace = Json.MAPPER.readTree("{\"rounds\":[{\"k\":0,\"U_sys\":" + uSys + "},{\"k\":1,\"U_sys\":" + uSys / 3 + "}]}");
-        return new ResultRecord("q" + i, "q" + i, 0, "gam", "cat" + i % 3, null, i % 2 == 0 ? "correct" : "wrong", "A", "A", "a", "A",
-                0.1 * (i % 10), uSys, 1, "uncertainty", 10, 1, false, 6, 5, "vlmevalkit-2026:option", null, "scripted", trace);
+        return Records.record("q" + i, "gam").group("q" + i).category("cat" + i % 3)
+                .outcome(i % 2 == 0 ? "correct" : "wrong").predicted("A").groundTruth("A").answer("a").option("A")
+                .confidence(0.1 * (i % 10)).uncertainty(uSys).rounds(1).termination("uncertainty").promptTokens(10)
+                .completionTokens(1).calls(6).millis(5).rule("vlmevalkit-2026:option").backend("scripted")
+                .trace(trace).build();
     }
 
     private static String summary(List<ResultRecord> rs) {

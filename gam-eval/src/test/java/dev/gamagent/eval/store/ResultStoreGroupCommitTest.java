@@ -18,8 +18,9 @@ class ResultStoreGroupCommitTest {
     @TempDir Path dir;
 
     private static ResultRecord record(int q) {
-        return new ResultRecord("q" + q, "q" + q, 0, "single", "c", "-", "correct", "A", "A", "red", "A", 0.9, 0.1, 0, null,
-                10, 1, false, 1, 5, "exact", null, "test", null);
+        return Records.record("q" + q, "single").group("q" + q).category("c").l2Category("-").outcome("correct")
+                .predicted("A").groundTruth("A").answer("red").option("A").confidence(0.9).uncertainty(0.1)
+                .promptTokens(10).completionTokens(1).calls(1).millis(5).rule("exact").backend("test").build();
     }
 
     private boolean stored(String id) throws Exception {
