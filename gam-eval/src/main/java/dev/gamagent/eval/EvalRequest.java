@@ -16,14 +16,14 @@ import java.util.function.LongFunction;
 import java.util.function.Supplier;
 
 /**
- * Everything one evaluation needs, as the command line gave it: {@link Evaluation#run(EvalRequest, dev.gamagent.backend.internal.NamedBackends,
- * dev.gamagent.backend.Backend)} resolves the benchmark, reads its grading rule, runs, stores and writes the summary once.
+ * Everything one evaluation needs, as the command line gave it: {@code Evaluation.run(EvalRequest, panel, judge,
+ * progress)} resolves the benchmark, reads its grading rule, runs, stores and writes the summary once.
  *
  * @param data       the benchmark: a file or a benchmark's name ({@link Data#named}), or questions already loaded ({@link Data#loaded})
  * @param filter     the first N questions, one category
  * @param frames     frames taken from each question's video (0: the benchmark's own)
  * @param circular   MMBench's circular evaluation; null: on for MMBench and CCBench files, as in VLMEvalKit
- * @param grading    how multiple-choice answers are read ({@link GradingMode}); null: the configuration's
+ * @param grading    how multiple-choice answers are read ({@link dev.gamagent.eval.grade.GradingMode}); null: the configuration's
  * @param methods    the methods compared
  * @param out        where results.db, results.jsonl, summary.json and report.html go
  * @param concurrency questions in flight

@@ -42,7 +42,7 @@ public
 
     long length() { return length; }
 
-    /** The whole cell is in {@link #prefix()}. */
+    /** The whole cell is in the kept prefix. */
     public boolean complete() { return length == kept; }
 
     /** The kept bytes as text: the whole cell when {@link #complete()}, else its start. */

@@ -130,7 +130,7 @@ public
 
     /**
      * Python's {@code repr(float)}: the shortest digits that read back as the same double, fixed notation
-     * for exponents -5 < e < 16 (with ".0" when integral), else "1e-05" / "1e+16".
+     * for exponents -5 &lt; e &lt; 16 (with ".0" when integral), else "1e-05" / "1e+16".
      */
     public static String repr(double d) {
         if (Double.isNaN(d)) return "nan";

@@ -13,7 +13,7 @@ import java.nio.file.Path;
  * {@code --data DIR} where DIR is a snapshot of MVBench's repository in VLMEvalKit's layout ({@link MvBenchLayout}):
  * the main branch ({@code json/} and {@code video/}) is read as {@code MVBench_8frame}, the video branch
  * ({@code test.json} and the mp4 files) as {@code MVBench_MP4_8frame}, VLMEvalKit's usual frame counts, unless the
- * loader's {@link Videos} names another variant of the same branch ({@code gam eval --data MVBench_64frame})
+ * loader's {@link dev.gamagent.eval.load.Videos} names another variant of the same branch ({@code gam eval --data MVBench_64frame})
  * or a frame count ({@code --frames N}); every question's video goes through the loader's one VideoFrames. Found by
  * {@link BenchmarkLoader} in its list of layouts; a directory that is neither is told what it lacks.
  */
