@@ -113,10 +113,8 @@ public final class EvalCommand implements Callable<Integer> {
             Backend judge = judgeBackend == null ? null : panel.resolve(judgeBackend);
             EvalRequest.Backends identity = new EvalRequest.Backends(spec.kind(), spec.model(), judgeSpec == null ? null
                     : judgeSpec.kind() + ":" + (judgeSpec.model() == null ? "(the server's own)" : judgeSpec.model()));
-            EvalRequest run = new EvalRequest(req.data(), req.filter(), req.frames(), req.circular(), req.grading(), req.methods(), req.out(),
-                    req.concurrency(), req.command(), req.forceNew(), req.config(), identity, req.secrets(), req.paperFigures());
             PanelCheck.require(panel, req.config(), req.methods(), System.err);
-            return Evaluation.run(run, panel, judge, EvalRequest.Progress.onStderr());
+            return Evaluation.run(req.withIdentity(identity), panel, judge, EvalRequest.Progress.onStderr());
         }
     }
 

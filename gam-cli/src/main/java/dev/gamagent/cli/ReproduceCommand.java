@@ -28,7 +28,6 @@ import dev.gamagent.eval.replay.Sweep;
 import dev.gamagent.eval.report.PriceTable;
 import dev.gamagent.eval.report.RunSummary;
 import dev.gamagent.eval.store.ResultRecord;
-import dev.gamagent.eval.store.ResultStore;
 import dev.gamagent.gam.GamSettings;
 import dev.gamagent.influence.StoppingRule;
 import dev.gamagent.util.Json;
@@ -189,8 +188,7 @@ public final class ReproduceCommand implements Callable<Integer> {
         if (pilot != null) {
             List<Planned> narrowed = new ArrayList<>();
             for (Planned p : plan) {
-                eval(p, Math.min(pilot, limit > 0 ? limit : pilot), null);
-                List<ResultRecord> records = ResultStore.read(p.dir());
+                List<ResultRecord> records = eval(p, Math.min(pilot, limit > 0 ? limit : pilot), null);
                 List<CostEstimate.MethodEstimate> es = new ArrayList<>();
                 for (CostEstimate.MethodEstimate e : p.estimates()) {
                     es.add(CostEstimate.withPilot(e, p.sizes(), p.byId(), records.stream().filter(x -> x.method().equals(e.method())).toList(), price));
@@ -219,11 +217,10 @@ public final class ReproduceCommand implements Callable<Integer> {
             String notPaperModel = notPaper;
             // the paper's figures beside this run's go into its summary and report as they are written: the table so far
             // holds this benchmark's cells as the whole table will
-            eval(p, limit, records -> {
-                collect(p, records, measured);
+            List<ResultRecord> records = eval(p, limit, ran -> {
+                collect(p, ran, measured);
                 return paperFigures(p, PaperTable.build(r, modelRun, matched, notPaperModel, measured, standIns, imported, overrides));
             });
-            List<ResultRecord> records = ResultStore.read(p.dir());
             for (CostEstimate.MethodEstimate e : p.estimates()) actuals.add(ReproduceBill.actual(p, e, records));
         }
         System.out.println();
@@ -288,8 +285,16 @@ public final class ReproduceCommand implements Callable<Integer> {
     /** The run's configuration: the recipe's settings, then the command line's own --set on top (RecipePlan.overrides said so once). */
     private Config config(RecipePlan.EvalRun run) { return backendOptions.configUnderSet(settings(run)); }
 
-    /** One benchmark's run through the one evaluation, printed as {@code gam eval} prints it; {@code figures} add the paper's. */
-    private void eval(Planned p, int questions, EvalRequest.PaperFigures figures) {
+    /**
+     * One benchmark's run through the one evaluation, printed as {@code gam eval} prints it; {@code figures} (or null) add the
+     * paper's. Returns the run's records as the summary read them (the store is not read again for them).
+     */
+    private List<ResultRecord> eval(Planned p, int questions, EvalRequest.PaperFigures figures) {
+        List<ResultRecord> ran = new ArrayList<>();
+        EvalRequest.PaperFigures kept = records -> {
+            ran.addAll(records);
+            return figures == null ? null : figures.of(records);
+        };
         Config config = config(p.run());
         BackendSpec spec = backendOptions.spec(config);
         EvalConcurrency load = EvalConcurrency.resolve(concurrency, backendOptions.maxConcurrent, Math.max(1, spec.baseUrls().size()),
@@ -300,11 +305,12 @@ public final class ReproduceCommand implements Callable<Integer> {
                 new RowFilter(questions, null), 0, null, null, p.run().methods(), p.dir(), load.questions(),
                 EvalCommand.commandLine(p.run().data(), p.run().methods(), p.dir(), questions, null, 0, null, null, backendOptions,
                         backendOptions.settingsWith(settings(p.run())), judge),
-                false, config, null, CommandContext.secretsOf(parent), figures);
+                false, config, null, CommandContext.secretsOf(parent), kept);
         Evaluation.Result r = EvalCommand.evaluate(req, backendOptions, judge, load.perEndpoint(), backends);
         r.notes().forEach(System.out::println);
         System.out.print(SummaryTable.render(r.summary()));
         System.out.println("wrote " + String.join(", ", r.files().stream().map(Path::toString).toList()));
+        return ran;
     }
 
     /** What each row measured on this run's benchmark (rows of a sweep: each K_max re-decided from the one recorded run). */

@@ -48,6 +48,12 @@ public record EvalRequest(Data data, RowFilter filter, int frames, Boolean circu
         if (concurrency < 1) throw new IllegalArgumentException("concurrency " + concurrency + ": at least one question in flight");
     }
 
+    /** This request with the backends its run identity names. */
+    public EvalRequest withIdentity(Backends backends) {
+        return new EvalRequest(data, filter, frames, circular, grading, methods, out, concurrency, command, forceNew, config, backends,
+                secrets, paperFigures);
+    }
+
     /** The benchmark of a run. */
     public sealed interface Data permits Named, Loaded {
         /** A file, or a benchmark's name found in (or fetched into) {@code files}' data directory; {@code files} null: a file only. */
