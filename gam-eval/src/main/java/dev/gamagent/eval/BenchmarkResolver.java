@@ -12,6 +12,7 @@ import dev.gamagent.eval.data.Submission;
 import dev.gamagent.eval.grade.Grader;
 import dev.gamagent.eval.grade.GradingMode;
 import dev.gamagent.eval.grade.MvBenchGrading;
+import dev.gamagent.eval.grade.PaperGrading;
 import dev.gamagent.eval.load.Dataset;
 import dev.gamagent.eval.load.mvbench.MvBenchDataset;
 import dev.gamagent.eval.load.mvbench.MvBenchLayout;
@@ -72,7 +73,7 @@ final class BenchmarkResolver {
 
     /**
      * The configuration with the run's grading rules, read here and nowhere else: {@code --grading} (how multiple-choice
-     * answers are read), the catalogue's rule for open answers (yes/no for MME, MathVista's prefetch), and MVBench's own
+     * answers are read), the catalogue's rule for open answers (yes/no for MME, MathVista's and MathVision's), and MVBench's own
      * multiple-choice rule ({@link MvBenchGrading}) for MVBench.
      */
     static Config grading(DataFiles.DataFile file, Dataset ds, Config config, String gradingFlag) {
@@ -82,7 +83,11 @@ final class BenchmarkResolver {
             switch (e.grading()) {
                 case "yes-no" -> config = config.with(Grader.OPEN_ANSWERS_KEY, "yes-no");
                 case "mathvista" -> config = config.with(Grader.OPEN_ANSWERS_KEY, "mathvista");
-                default -> { }
+                default -> {
+                    // MathVision's catalogue grading is 'open'; VLMEvalKit grades it with its own rule and judge prompt
+                    String rule = PaperGrading.openRuleFor(e);
+                    if (rule != null) config = config.with(Grader.OPEN_ANSWERS_KEY, rule);
+                }
             }
         }
         return MvBenchDataset.isName(ds.name()) ? config.with(Grader.CHOICE_RULE_KEY, MvBenchGrading.RULE) : config;

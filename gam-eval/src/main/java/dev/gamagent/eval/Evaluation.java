@@ -4,6 +4,7 @@ import dev.gamagent.backend.Backend;
 import dev.gamagent.backend.internal.NamedBackends;
 import dev.gamagent.backend.internal.SecretScrubber;
 import dev.gamagent.config.Config;
+import dev.gamagent.eval.grade.PaperGrading;
 import dev.gamagent.eval.data.DataFiles;
 import dev.gamagent.eval.grade.Grader;
 import dev.gamagent.eval.grade.GradingMode;
@@ -101,6 +102,7 @@ public final class Evaluation {
                 req.identity().kind(), req.identity().model(), req.identity().judge(), config);
         Plan plan = new Plan(ds, circular, req.methods(), req.out(), req.concurrency(), req.command(), identity, req.forceNew());
         DataFiles.DataFile data = file;
+        Config graded = config;
         List<String> notes = new ArrayList<>();
         Finish finish = (records, e) -> {
             Map<String, com.fasterxml.jackson.databind.JsonNode> fields = new java.util.LinkedHashMap<>();
@@ -109,6 +111,10 @@ public final class Evaluation {
                 fields.putAll(a.fields());
                 notes.addAll(a.notes());
             }
+            // whether the grading is the paper harness's (paper tables mark a column whose grading is not)
+            PaperGrading.Verdict v = PaperGrading.of(data == null ? null : data.entry(), graded, judge, records);
+            fields.putAll(PaperGrading.fields(v));
+            if (!v.comparable() && data != null && data.entry() != null) notes.add("grading not comparable with the paper's: " + v.why());
             if (req.paperFigures() != null) {
                 try {
                     com.fasterxml.jackson.databind.JsonNode figures = req.paperFigures().of(records);

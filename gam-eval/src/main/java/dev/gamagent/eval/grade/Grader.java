@@ -20,7 +20,10 @@ import java.util.Map;
  * option the answer means (VLMEvalKit's LLM extraction step); refusals and answers still unmatched are
  * {@link Outcome#UNMATCHED}, which VLMEvalKit's exact matching also counts wrong. Open answers use
  * {@link OpenAnswerMatcher}, or the benchmark's own VLMEvalKit rule ({@value #OPEN_ANSWERS_KEY}: {@code yes-no} for
- * MME, POPE and HallusionBench, {@code mathvista} for MathVista). Each multiple-choice record's {@code rule} is
+ * MME, POPE and HallusionBench, {@code mathvista} for MathVista, {@code mathvision} for MathVision). With a judge, MathVista
+ * and MathVision are graded as VLMEvalKit grades them: its prompt to the judge for every reply its rules leave, free-form or
+ * multiple choice ({@link VlmEvalKitMathVista}, {@link VlmEvalKitMathVision}); without one, by the rules alone (a run
+ * {@link PaperGrading} marks not comparable). Each multiple-choice record's {@code rule} is
  * "mode:step", e.g. {@code vlmevalkit-2026:option}; an open answer's is the matcher's step ({@code exact},
  * {@code yes-no:yorn}, {@code mathvista:prefetch}, …; the part before the colon is what a summary's
  * {@code grading} lists).
@@ -29,7 +32,8 @@ public final class Grader {
     private static final int JUDGE_ATTEMPTS = 3;
     /**
      * How open answers are read: {@code matcher} ({@link OpenAnswerMatcher}, the default), {@code yes-no}
-     * (VLMEvalKit's YOrN_Extraction) or {@code mathvista} (VLMEvalKit's MathVista prefetch rule). Set from the
+     * (VLMEvalKit's YOrN_Extraction), {@code mathvista} or {@code mathvision} (VLMEvalKit's MathVista and MathVision
+     * grading: the judge's extraction when a judge is configured, the prefetch rule alone otherwise). Set from the
      * benchmark's catalogue entry when {@code gam eval --data} names one; part of the run's identity.
      */
     public static final String OPEN_ANSWERS_KEY = "eval.open_answers";
@@ -42,6 +46,7 @@ public final class Grader {
     private final OpenAnswerMatcher open;
     private final String choiceRule;
     private final Backend judge;
+    private final HarnessJudge harnessJudge;
     private final Prompts prompts;
     private final GradingMode mode;
     private final String openRule;
@@ -50,6 +55,7 @@ public final class Grader {
     public Grader(Config config, Backend judge) {
         this.open = new OpenAnswerMatcher(config.number("eval.numeric_tolerance"));
         this.judge = judge;
+        this.harnessJudge = judge == null ? null : new HarnessJudge(judge);
         this.prompts = new Prompts(config);
         this.mode = GradingMode.of(config.string(GradingMode.CONFIG_KEY));
         this.openRule = config.string(OPEN_ANSWERS_KEY);
@@ -57,8 +63,8 @@ public final class Grader {
         if (!java.util.List.of("default", MvBenchGrading.RULE).contains(choiceRule)) {
             throw new IllegalArgumentException("config " + CHOICE_RULE_KEY + " is '" + choiceRule + "'; use default or " + MvBenchGrading.RULE);
         }
-        if (!java.util.List.of("matcher", "yes-no", "mathvista").contains(openRule)) {
-            throw new IllegalArgumentException("config " + OPEN_ANSWERS_KEY + " is '" + openRule + "'; use matcher, yes-no or mathvista");
+        if (!java.util.List.of("matcher", "yes-no", VlmEvalKitMathVista.RULE, VlmEvalKitMathVision.RULE).contains(openRule)) {
+            throw new IllegalArgumentException("config " + OPEN_ANSWERS_KEY + " is '" + openRule + "'; use matcher, yes-no, mathvista or mathvision");
         }
     }
 
@@ -86,7 +92,9 @@ public final class Grader {
                 if (word.equals(VlmEvalKitYesNo.UNKNOWN)) return new Grade(Outcome.UNMATCHED, null, "yes-no:unknown");
                 return new Grade(word.equals(q.groundTruth()) ? Outcome.CORRECT : Outcome.WRONG, word, "yes-no:yorn");
             }
-            if (openRule.equals("mathvista")) {
+            if (openRule.equals(VlmEvalKitMathVision.RULE)) return VlmEvalKitMathVision.open(q, text, harnessJudge);
+            if (openRule.equals(VlmEvalKitMathVista.RULE) && harnessJudge != null) return VlmEvalKitMathVista.judgedOpen(q, text, harnessJudge);
+            if (openRule.equals(VlmEvalKitMathVista.RULE)) {
                 String reply = text.strip();
                 return switch (VlmEvalKitMathVista.prefetch(reply, q.groundTruth())) {
                     case RIGHT -> new Grade(Outcome.CORRECT, reply, "mathvista:prefetch");
@@ -106,6 +114,11 @@ public final class Grader {
             if (r.refused()) return new Grade(Outcome.UNMATCHED, null, rule(r.rule()));
             letter = r.letter();
             rule = r.rule();
+            HarnessPrompt harness = openRule.equals(VlmEvalKitMathVista.RULE) ? HarnessPrompt.MATHVISTA
+                    : openRule.equals(VlmEvalKitMathVision.RULE) ? HarnessPrompt.MATHVISION : null;
+            if (letter == null && harness != null && harnessJudge != null) {
+                return VlmEvalKitMathVista.judgedChoice(q, a.answer() == null ? "" : a.answer(), harnessJudge, harness, openRule);
+            }
             if (letter == null && judge != null) {
                 letter = askJudge(q, a.answer());
                 rule = letter == null ? "judge_unmatched" : "judge";
