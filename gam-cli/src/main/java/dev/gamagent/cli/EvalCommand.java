@@ -62,7 +62,8 @@ public final class EvalCommand implements Callable<Integer> {
     boolean forceNew;
 
     @Option(names = "--judge-backend", description = "the backend that maps unmatched multiple-choice answers to an option (like VLMEvalKit's "
-            + "LLM extraction), by name as gam.judge_backend: default, local or an entry of the config's backends section")
+            + "LLM extraction) and extracts MathVista's and MathVision's answers with VLMEvalKit's prompt, by name as gam.judge_backend: "
+            + "default, local or an entry of the config's backends section")
     String judgeBackend;
 
     @Mixin

@@ -138,7 +138,7 @@ final class MathVistaReplay {
                         + "MathVista maps it to the most similar choice, here the answer";
             }
             if (e.question().options().containsKey(x) && e.question().options().get(x).equals(e.answer())) {
-                return "multi_choice: two choices have the answer's text; the extraction names the second, VLMEvalKit's answer letter is the first";
+                return "multi_choice: two choices have the answer's text; the extraction names the second, MathVista compares the text, the answer's letter here is the first";
             }
             if (x.matches("\\([a-z]\\)")) {
                 return "multi_choice: the extraction '(b)' is a choice's own text; MathVista reads '(x)' as the letter X";
@@ -156,12 +156,12 @@ final class MathVistaReplay {
                         ? "float: the extraction has more decimals than the answer; MathVista rounds it to the answer's precision, VLMEvalKit compares float() exactly"
                         : "float: other (" + v + ")";
             } catch (NumberFormatException ex) {
-                return "float: float() cannot read the extraction; MathVista's normaliser can";
+                return "float: float() cannot read the extraction; MathVista reads int(float(x))";
             }
         }
         if (e.answerType().equals("integer")) {
             if (x.matches("[+-]?\\d+\\.0*")) return "integer: the extraction is written as a decimal ('14.0'); MathVista reads int(float(x)), VLMEvalKit's int() raises";
-            return "integer: int() cannot read the extraction ('" + (x.length() > 20 ? x.substring(0, 20) + "…" : x) + "'); MathVista's normaliser can";
+            return "integer: int() cannot read the extraction ('" + (x.length() > 20 ? x.substring(0, 20) + "…" : x) + "'); MathVista reads int(float(x))";
         }
         return e.answerType() + ": other";
     }
