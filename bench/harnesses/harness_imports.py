@@ -3,7 +3,8 @@ __init__ files (which import every model and dataset class, and torch) and with 
 
 Every stub here is OFF the request and scoring path; what each stands in for is said beside it. The modules on the
 path run unchanged from the harnesses' sources:
-  VLMEvalKit: vlmeval/api/gpt.py (OpenAIWrapper), vlmeval/api/base.py (BaseAPI.generate: retries, message checks),
+  VLMEvalKit: vlmeval/api/gpt.py (GPT4V, OpenAIWrapper), vlmeval/api/lmdeploy.py + openai_sdk.py (LMDeployAPI),
+              vlmeval/api/base.py (BaseAPI.generate: retries, message checks), vlmeval/inference.py (infer_data_job),
               vlmeval/smp (encode_image_to_base64, load/dump), vlmeval/dataset/image_mcq.py (CustomMCQDataset:
               build_prompt, evaluate), vlmeval/dataset/utils/multiple_choice.py (mcq_vanilla_eval, report_acc),
               vlmeval/utils/matching_util.py (can_infer).
@@ -49,7 +50,7 @@ def _stub(name, **attrs):
     return m
 
 
-# the stubs, by harness (harnesses.sh prints these lists, and docs/harnesses.md repeats them)
+# the stubs, by harness (docs/harnesses.md repeats these lists)
 VLMEVALKIT_STUBS = {
     "vlmeval/__init__.py, vlmeval/api/__init__.py, vlmeval/dataset/__init__.py, vlmeval/dataset/utils/__init__.py":
         "not run: they import every API, model and dataset class (and torch); the modules used are imported directly",
