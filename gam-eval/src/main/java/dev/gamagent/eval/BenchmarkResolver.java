@@ -12,6 +12,8 @@ import dev.gamagent.eval.data.Submission;
 import dev.gamagent.eval.grade.Grader;
 import dev.gamagent.eval.grade.GradingMode;
 import dev.gamagent.eval.grade.MvBenchGrading;
+import dev.gamagent.eval.grade.VlmEvalKitSpatialMcq;
+import dev.gamagent.eval.grade.VlmEvalKitVqa;
 import dev.gamagent.eval.load.Dataset;
 import dev.gamagent.eval.load.mvbench.MvBenchDataset;
 import dev.gamagent.eval.load.mvbench.MvBenchLayout;
@@ -82,7 +84,10 @@ final class BenchmarkResolver {
             switch (e.grading()) {
                 case "yes-no" -> config = config.with(Grader.OPEN_ANSWERS_KEY, "yes-no");
                 case "mathvista" -> config = config.with(Grader.OPEN_ANSWERS_KEY, "mathvista");
-                default -> { }
+                case VlmEvalKitSpatialMcq.RULE -> config = config.with(Grader.OPEN_ANSWERS_KEY, VlmEvalKitSpatialMcq.RULE);
+                default -> {
+                    if (VlmEvalKitVqa.RULES.contains(e.grading())) config = config.with(Grader.OPEN_ANSWERS_KEY, e.grading());
+                }
             }
         }
         return MvBenchDataset.isName(ds.name()) ? config.with(Grader.CHOICE_RULE_KEY, MvBenchGrading.RULE) : config;
@@ -107,6 +112,12 @@ final class BenchmarkResolver {
         }
         submission(file, out, records, fields, notes, err);
         if (BenchmarkScore.appliesTo(file.entry())) score(file, records, fields, notes, err);
+        ObjectNode mean = BenchmarkScore.meanScore(file.entry() != null ? file.entry().name() : stem(file.path()), records);
+        if (mean != null) {
+            fields.put("benchmark_score", mean);
+            mean.get("methods").fields().forEachRemaining(m -> notes.add(String.format(Locale.ROOT, "%s (VLMEvalKit's mean score, %s) %s: %.2f",
+                    mean.get("name").asText(), mean.get("rule").asText(), m.getKey(), m.getValue().get("score").asDouble())));
+        }
         return new Additions(fields, notes);
     }
 

@@ -57,8 +57,9 @@ public final class Grader {
         if (!java.util.List.of("default", MvBenchGrading.RULE).contains(choiceRule)) {
             throw new IllegalArgumentException("config " + CHOICE_RULE_KEY + " is '" + choiceRule + "'; use default or " + MvBenchGrading.RULE);
         }
-        if (!java.util.List.of("matcher", "yes-no", "mathvista").contains(openRule)) {
-            throw new IllegalArgumentException("config " + OPEN_ANSWERS_KEY + " is '" + openRule + "'; use matcher, yes-no or mathvista");
+        if (!java.util.List.of("matcher", "yes-no", "mathvista", VlmEvalKitSpatialMcq.RULE).contains(openRule) && !VlmEvalKitVqa.RULES.contains(openRule)) {
+            throw new IllegalArgumentException("config " + OPEN_ANSWERS_KEY + " is '" + openRule + "'; use matcher, yes-no, mathvista, "
+                    + VlmEvalKitSpatialMcq.RULE + " or one of VLMEvalKit's VQA rules " + new java.util.TreeSet<>(VlmEvalKitVqa.RULES));
         }
     }
 
@@ -78,6 +79,12 @@ public final class Grader {
     }
 
     private Grade gradeAgainstTruth(KeyedQuestion q, Answer a) {
+        // VLMEvalKit's EASI spatial rule reads the letter from the reply whether or not the file has option columns
+        if (openRule.equals(VlmEvalKitSpatialMcq.RULE)) return VlmEvalKitSpatialMcq.grade(q, a);
+        if (!q.isMultipleChoice() && VlmEvalKitVqa.RULES.contains(openRule)) {
+            String reply = a.answer() == null ? "" : a.answer();
+            return VlmEvalKitVqa.grade(openRule, VlmEvalKitVqa.builtIn().score(openRule, q.groundTruth(), reply, q.category()), reply);
+        }
         if (!q.isMultipleChoice()) {
             String text = a.answer() == null ? "" : a.answer();
             if (openRule.equals("yes-no")) {
