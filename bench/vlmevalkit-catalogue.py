@@ -78,7 +78,6 @@ GRADING = {
     'VisualPuzzles': 'multiple-choice',        # gam's own entry
     'MMERealWorld': 'other: MME-RealWorld reads the letter with a rule of its own',
     'NaturalBenchDataset': 'other: NaturalBench reads yes/no and A/B with a rule of its own and scores question groups',
-    'VMCBenchDataset': 'other: VMCBench reads the letter with a rule of its own',
     'PuzzleVQA': J,
     'VisuLogic': 'other: VisuLogic reads the letter with a rule of its own',
     'XLRSBench': 'other: XLRS-Bench reads answers with a rule of its own',
@@ -95,8 +94,14 @@ GRADING = {
     'CountBenchQA': 'contains',
     'MTVQADataset': 'mtvqa',
     'OCRBench': 'ocrbench',
-    'VizWiz': 'other: the answers are in a column named answers, which gam\'s loader does not read (vqa-match otherwise)',
-    'TallyQA': 'other: a count read from the reply (utils/tallyqa.py), not implemented in gam',
+    'VizWiz': 'vqa-match',                     # process_line's default on the 'answers' column, hit_calculate's mean
+    'TallyQA': 'tallyqa',
+    'ZEROBench': 'zerobench',
+    'ERQADataset': 'exact-text',               # str(pred).strip().lower() == str(answer).strip().lower(), no answer list
+    'SIUOMCQDataset': 'boxed-option',
+    'M3oralBenchDataset': 'boxed-option',
+    'MedqbenchMCQDataset': 'medqbench-option',
+    'VMCBenchDataset': 'other: VMCBench picks a random option when it reads none (utils/vmcbench.py), not reproducible',
     'MathVista': 'mathvista',
     # EASI spatial benchmarks: utils/spatial_bench/cal_scores.py compute_mcq_score (can_match_option) without a judge
     'SpatialDISE': 'spatial-mcq', 'EmbSpatialBench': 'spatial-mcq', 'MindCubeBench': 'spatial-mcq',
@@ -106,7 +111,7 @@ GRADING = {
 
 # Datasets gam supports by name: these gradings, on an image dataset with a download URL.
 SUPPORTED = {'multiple-choice', 'yes-no', 'vqa-score', 'vqa-match', 'anls', 'relaxed', 'exact', 'exact-max', 'contains',
-             'mtvqa', 'ocrbench', 'spatial-mcq'}
+             'mtvqa', 'ocrbench', 'tallyqa', 'zerobench', 'exact-text', 'spatial-mcq', 'boxed-option', 'medqbench-option'}
 
 
 # ---------------------------------------------------------------- reading the source
@@ -230,6 +235,16 @@ class Cls:
         self.unresolved = [k for k in ('DATASET_URL', 'DATASET_MD5') if k in own and k not in body_env]
         self.methods = {f.name for f in node.body if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))}
         self.source = source
+        self.names = None  # supported_datasets() when it returns a list the source spells out
+        for f in node.body:
+            if isinstance(f, ast.FunctionDef) and f.name == 'supported_datasets':
+                rets = [x for x in ast.walk(f) if isinstance(x, ast.Return)]
+                if len(rets) == 1:
+                    try:
+                        names = literal(rets[0].value, body_env)
+                        self.names = [n for n in names if isinstance(n, str)] if isinstance(names, list) else None
+                    except (Unresolved, TypeError, KeyError, AttributeError):
+                        pass
         self.evaluate_source = ''.join(ast.get_source_segment(source, f) or '' for f in node.body
                                        if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) and f.name.startswith('evaluate'))
 
@@ -289,7 +304,9 @@ def unlisted(classes, owner):
     """The grading of a class GRADING does not name: never one gam supports, only what it needs."""
     c = classes[owner]
     body = c.evaluate_source.split('\n', 1)[-1]  # without the def line, which every evaluate() has (**judge_kwargs)
-    judged = re.search(r'build_judge|judge_kwargs\s*\[|judge_kwargs\.(get|pop)\(\s*[\'"]model|\*\*judge_kwargs\)', body)
+    # a judge built or chosen here, or judge settings handed on in a module that builds one
+    judged = re.search(r'build_judge|judge_kwargs\s*\[|judge_kwargs\.(get|pop)\(\s*[\'"]model', body) or \
+        ('**judge_kwargs)' in body and 'build_judge' in c.source)
     if judged:
         return 'judge'
     return f'other: {owner}.evaluate() ({c.path}), a rule gam does not implement'
@@ -303,6 +320,11 @@ def extract(src):
         if cname not in classes:
             continue
         urls, url_owner = inherited(classes, cname, 'DATASET_URL')
+        names = classes[cname].names
+        if names is not None:
+            # supported_datasets() spelled out: its names are the dataset names (a URL key outside it is a part file)
+            urls = {n: (urls or {}).get(n) if isinstance(urls, dict) else None for n in names}
+            url_owner = url_owner or cname
         if not isinstance(urls, dict):
             continue
         md5s, _ = inherited(classes, cname, 'DATASET_MD5')
@@ -402,7 +424,7 @@ def main():
         sys.exit(0 if same else 1)
     with open(out, 'w', encoding='utf-8') as f:
         f.write(text)
-    print(f'{out}: {len(rows)} download keys, '
+    print(f'{out}: {len(rows)} dataset names, '
           f'{sum(1 for r in rows.values() if r["grading"] in SUPPORTED and r["modality"] == "IMAGE" and r["url"])} '
           f'image datasets with a rule-based grading and a URL')
 

@@ -12,7 +12,7 @@ import dev.gamagent.eval.data.Submission;
 import dev.gamagent.eval.grade.Grader;
 import dev.gamagent.eval.grade.GradingMode;
 import dev.gamagent.eval.grade.MvBenchGrading;
-import dev.gamagent.eval.grade.VlmEvalKitSpatialMcq;
+import dev.gamagent.eval.grade.VlmEvalKitLetters;
 import dev.gamagent.eval.grade.VlmEvalKitVqa;
 import dev.gamagent.eval.load.Dataset;
 import dev.gamagent.eval.load.mvbench.MvBenchDataset;
@@ -84,9 +84,10 @@ final class BenchmarkResolver {
             switch (e.grading()) {
                 case "yes-no" -> config = config.with(Grader.OPEN_ANSWERS_KEY, "yes-no");
                 case "mathvista" -> config = config.with(Grader.OPEN_ANSWERS_KEY, "mathvista");
-                case VlmEvalKitSpatialMcq.RULE -> config = config.with(Grader.OPEN_ANSWERS_KEY, VlmEvalKitSpatialMcq.RULE);
                 default -> {
-                    if (VlmEvalKitVqa.RULES.contains(e.grading())) config = config.with(Grader.OPEN_ANSWERS_KEY, e.grading());
+                    if (VlmEvalKitVqa.RULES.contains(e.grading()) || VlmEvalKitLetters.RULES.contains(e.grading())) {
+                        config = config.with(Grader.OPEN_ANSWERS_KEY, e.grading());
+                    }
                 }
             }
         }

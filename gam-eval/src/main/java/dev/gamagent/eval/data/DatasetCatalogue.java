@@ -34,7 +34,7 @@ public record DatasetCatalogue(List<DatasetEntry> entries, String vlmEvalKitComm
     private static final Set<String> FIELDS = Set.of("name", "kind", "file", "url", "md5", "bytes", "grading", "answers", "stand_in",
             "submit_to", "papers", "defined_in", "build", "note");
     private static final Set<String> GRADINGS = Set.of("multiple-choice", "yes-no", "mathvista", "open", "m3mad", "mvbench",
-            "vqa-score", "vqa-match", "anls", "relaxed", "exact", "exact-max", "contains", "mtvqa", "ocrbench", "spatial-mcq");
+            "vqa-score", "vqa-match", "anls", "relaxed", "exact", "exact-max", "contains", "mtvqa", "ocrbench", "tallyqa", "zerobench", "exact-text", "spatial-mcq", "boxed-option", "medqbench-option");
 
     /**
      * A VLMEvalKit dataset gam does not support by name, and what it would need.

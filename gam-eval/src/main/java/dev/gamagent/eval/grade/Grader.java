@@ -57,9 +57,11 @@ public final class Grader {
         if (!java.util.List.of("default", MvBenchGrading.RULE).contains(choiceRule)) {
             throw new IllegalArgumentException("config " + CHOICE_RULE_KEY + " is '" + choiceRule + "'; use default or " + MvBenchGrading.RULE);
         }
-        if (!java.util.List.of("matcher", "yes-no", "mathvista", VlmEvalKitSpatialMcq.RULE).contains(openRule) && !VlmEvalKitVqa.RULES.contains(openRule)) {
-            throw new IllegalArgumentException("config " + OPEN_ANSWERS_KEY + " is '" + openRule + "'; use matcher, yes-no, mathvista, "
-                    + VlmEvalKitSpatialMcq.RULE + " or one of VLMEvalKit's VQA rules " + new java.util.TreeSet<>(VlmEvalKitVqa.RULES));
+        if (!java.util.List.of("matcher", "yes-no", "mathvista").contains(openRule) && !VlmEvalKitVqa.RULES.contains(openRule)
+                && !VlmEvalKitLetters.RULES.contains(openRule)) {
+            throw new IllegalArgumentException("config " + OPEN_ANSWERS_KEY + " is '" + openRule + "'; use matcher, yes-no, mathvista, one of "
+                    + "VLMEvalKit's letter rules " + new java.util.TreeSet<>(VlmEvalKitLetters.RULES) + " or of its VQA rules "
+                    + new java.util.TreeSet<>(VlmEvalKitVqa.RULES));
         }
     }
 
@@ -79,10 +81,11 @@ public final class Grader {
     }
 
     private Grade gradeAgainstTruth(KeyedQuestion q, Answer a) {
-        // VLMEvalKit's EASI spatial rule reads the letter from the reply whether or not the file has option columns
-        if (openRule.equals(VlmEvalKitSpatialMcq.RULE)) return VlmEvalKitSpatialMcq.grade(q, a);
-        if (!q.isMultipleChoice() && VlmEvalKitVqa.RULES.contains(openRule)) {
-            String reply = a.answer() == null ? "" : a.answer();
+        // VLMEvalKit's letter rules read the letter from the reply whether or not the file has option columns
+        if (VlmEvalKitLetters.RULES.contains(openRule)) return VlmEvalKitLetters.grade(openRule, q, a);
+        if (VlmEvalKitVqa.RULES.contains(openRule)) {
+            // VLMEvalKit's VQA classes read the reply whatever columns the file has; a multiple-choice reading answers with its letter
+            String reply = q.isMultipleChoice() && a.option() != null ? a.option() : a.answer() == null ? "" : a.answer();
             return VlmEvalKitVqa.grade(openRule, VlmEvalKitVqa.builtIn().score(openRule, q.groundTruth(), reply, q.category()), reply);
         }
         if (!q.isMultipleChoice()) {

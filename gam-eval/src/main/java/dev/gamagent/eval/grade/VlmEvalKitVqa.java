@@ -26,11 +26,15 @@ import java.util.regex.Pattern;
  *   <li>{@code relaxed} (ChartQA, PlotQA): 1 when some answer is within 5 % of the reply as numbers (percentages read
  *       as fractions), or equal ignoring case when either is not a number.</li>
  *   <li>{@code exact} (GQA): the share of the answers equal to the reply, stripped and lower-cased; {@code exact-max}
- *       (OCRVQA): 1 when one of them is.</li>
+ *       (OCRVQA): 1 when one of them is; {@code exact-text} (ERQA): the answer cell as it is (no list read), the same way.</li>
  *   <li>{@code contains} (CountBenchQA): 1 when the answer occurs in the reply as it is.</li>
  *   <li>{@code mtvqa} (MTVQA): 1 when the answer occurs in the reply, both stripped, lower-cased and without dots.</li>
  *   <li>{@code ocrbench} (OCRBench): 1 when one of the answers occurs in the reply, lower-cased and stripped (for the
  *       category Handwritten Mathematical Expression Recognition: without any spaces, case kept).</li>
+ *   <li>{@code tallyqa} (TallyQA, {@code utils/tallyqa.py}): the first count 0–20 in the lower-cased reply (digits or
+ *       a number word) equals the answer as a whole number.</li>
+ *   <li>{@code zerobench} (ZEROBench): the answer, stripped and lower-cased, occurs in the last {@code {…}} of the
+ *       lower-cased reply (none: the empty text).</li>
  * </ul>
  *
  * An answer cell that is a Python list ({@code ['two', '2']}) is the list of answers, as VLMEvalKit's {@code eval}
@@ -40,7 +44,7 @@ import java.util.regex.Pattern;
 public final class VlmEvalKitVqa {
     /** The {@code eval.open_answers} values this class grades. */
     public static final Set<String> RULES = Set.of("vqa-score", "vqa-match", "anls", "relaxed", "exact", "exact-max", "contains", "mtvqa",
-            "ocrbench");
+            "ocrbench", "tallyqa", "zerobench", "exact-text");
     /** OCRBench's category whose answers are compared without spaces. */
     static final String OCRBENCH_HME = "Handwritten Mathematical Expression Recognition";
     private static final double ANLS_THRESHOLD = 0.5;
@@ -90,10 +94,13 @@ public final class VlmEvalKitVqa {
             case "anls" -> anls(answers, pred);
             case "relaxed" -> answers.stream().anyMatch(g -> relaxedCorrect(g, pred.strip())) ? 1 : 0;
             case "exact" -> mean(answers.stream().mapToDouble(g -> exactMatch(g, pred) ? 1 : 0).toArray());
+            case "exact-text" -> exactMatch(answer == null ? "" : answer, pred) ? 1 : 0;
             case "exact-max" -> answers.stream().anyMatch(g -> exactMatch(g, pred)) ? 1 : 0;
             case "contains" -> pred.contains(answer == null ? "" : answer) ? 1 : 0;
             case "mtvqa" -> mtvqaKey(pred).contains(mtvqaKey(answer == null ? "" : answer)) ? 1 : 0;
             case "ocrbench" -> ocrBench(answers, pred, category) ? 1 : 0;
+            case "tallyqa" -> tallyCorrect(answer, pred) ? 1 : 0;
+            case "zerobench" -> lastBraced(pred.strip().toLowerCase(Locale.ROOT)).contains((answer == null ? "" : answer).strip().toLowerCase(Locale.ROOT)) ? 1 : 0;
             default -> throw new IllegalArgumentException("'" + rule + "' is not a VLMEvalKit VQA rule; use one of " + RULES);
         };
     }
@@ -224,6 +231,37 @@ public final class VlmEvalKitVqa {
             if (predict.contains(answer)) return true;
         }
         return false;
+    }
+
+    private static final List<String> COUNT_WORDS = List.of("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
+            "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty");
+    private static final Pattern COUNT = Pattern.compile("(\\b([0-9]|1[0-9]|20)\\b|\\b(" + String.join("|", COUNT_WORDS) + ")\\b)",
+            Pattern.UNICODE_CHARACTER_CLASS);
+    private static final Pattern BRACED = Pattern.compile("\\{(.*?)\\}");
+
+    /** utils/tallyqa.py's {@code text_to_int}: the first count 0–20 of the lower-cased text, or null. */
+    static Integer count(String text) {
+        Matcher m = COUNT.matcher(text.toLowerCase(Locale.ROOT));
+        if (!m.find()) return null;
+        String found = m.group();
+        return found.chars().allMatch(Character::isDigit) ? Integer.valueOf(found) : Integer.valueOf(COUNT_WORDS.indexOf(found));
+    }
+
+    private static boolean tallyCorrect(String answer, String prediction) {
+        Integer p = count(prediction);
+        if (p == null || answer == null) return false;
+        try {
+            return p == Integer.parseInt(answer.strip());
+        } catch (NumberFormatException e) {
+            return false;  // pandas' astype(int) fails on such a file; VLMEvalKit grades nothing then
+        }
+    }
+
+    private static String lastBraced(String s) {
+        Matcher m = BRACED.matcher(s);
+        String last = "";
+        while (m.find()) last = m.group(1);
+        return last;
     }
 
     /** vqa_eval.py's {@code process_answer}: newlines and tabs to spaces, stripped, punctuation, then numbers, articles and contractions. */
