@@ -20,7 +20,8 @@ import java.util.Map;
  * option the answer means (VLMEvalKit's LLM extraction step); refusals and answers still unmatched are
  * {@link Outcome#UNMATCHED}, which VLMEvalKit's exact matching also counts wrong. Open answers use
  * {@link OpenAnswerMatcher}, or the benchmark's own VLMEvalKit rule ({@value #OPEN_ANSWERS_KEY}: {@code yes-no} for
- * MME, POPE and HallusionBench, {@code mathvista} for MathVista). Each multiple-choice record's {@code rule} is
+ * MME, POPE and HallusionBench, {@code mathvista} for MathVista, the VQA scores of {@link VlmEvalKitVqa}); the letter
+ * readings of {@link VlmEvalKitLetters} grade every question of their benchmark, options or not. Each multiple-choice record's {@code rule} is
  * "mode:step", e.g. {@code vlmevalkit-2026:option}; an open answer's is the matcher's step ({@code exact},
  * {@code yes-no:yorn}, {@code mathvista:prefetch}, …; the part before the colon is what a summary's
  * {@code grading} lists).

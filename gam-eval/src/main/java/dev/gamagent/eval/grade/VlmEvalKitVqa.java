@@ -39,7 +39,8 @@ import java.util.regex.Pattern;
  *
  * An answer cell that is a Python list ({@code ['two', '2']}) is the list of answers, as VLMEvalKit's {@code eval}
  * reads it; any other cell is one answer. The word tables of {@code process_answer} are read from the committed
- * VLMEvalKit table ({@link VlmEvalKitTable#normalisation()}), extracted from the same commit.
+ * VLMEvalKit table ({@link VlmEvalKitTable#normalisation()}), extracted from the same commit; its punctuation list is
+ * the one {@link VlmEvalKitYesNo} keeps (a test checks they agree).
  */
 public final class VlmEvalKitVqa {
     /** The {@code eval.open_answers} values this class grades. */
@@ -49,14 +50,9 @@ public final class VlmEvalKitVqa {
     static final String OCRBENCH_HME = "Handwritten Mathematical Expression Recognition";
     private static final double ANLS_THRESHOLD = 0.5;
     private static final double RELAXED_CHANGE = 0.05;
-    /** Python's {@code periodStrip.sub('', text, re.UNICODE)}: the flag lands in {@code count}, so at most 32 periods go. */
-    private static final int PERIOD_STRIP_COUNT = 32;
-    private static final Pattern COMMA_STRIP = Pattern.compile("(\\d)(,)(\\d)", Pattern.UNICODE_CHARACTER_CLASS);
-    private static final Pattern PERIOD_STRIP = Pattern.compile("(?<!\\d)\\.(?!\\d)", Pattern.UNICODE_CHARACTER_CLASS);
     private static final Pattern PY_FLOAT = Pattern.compile("[+-]?(?:(?:\\d(?:_?\\d)*)?\\.?\\d(?:_?\\d)*(?:[eE][+-]?\\d(?:_?\\d)*)?"
             + "|\\d(?:_?\\d)*\\.|(?:inf|infinity|nan))", Pattern.CASE_INSENSITIVE);
 
-    private final List<String> punctuation = new ArrayList<>();
     private final Set<String> articles;
     private final Map<String, String> numberWords = new HashMap<>();
     private final Map<String, String> contractions = new HashMap<>();
@@ -64,14 +60,13 @@ public final class VlmEvalKitVqa {
     private static final VlmEvalKitVqa BUILT_IN = new VlmEvalKitVqa(VlmEvalKitTable.builtIn().normalisation());
 
     VlmEvalKitVqa(JsonNode tables) {
-        tables.path("punctuation").forEach(p -> punctuation.add(p.asText()));
         List<String> a = new ArrayList<>();
         tables.path("articles").forEach(p -> a.add(p.asText()));
         articles = Set.copyOf(a);
         tables.path("number_words").fields().forEachRemaining(e -> numberWords.put(e.getKey(), e.getValue().asText()));
         tables.path("contractions").fields().forEachRemaining(e -> contractions.put(e.getKey(), e.getValue().asText()));
-        if (punctuation.isEmpty() || articles.isEmpty() || numberWords.isEmpty() || contractions.isEmpty()) {
-            throw new IllegalStateException("the VLMEvalKit table has no complete vqa_normalisation (punctuation, articles, number_words, contractions)");
+        if (articles.isEmpty() || numberWords.isEmpty() || contractions.isEmpty()) {
+            throw new IllegalStateException("the VLMEvalKit table has no complete vqa_normalisation (articles, number_words, contractions)");
         }
     }
 
@@ -270,24 +265,8 @@ public final class VlmEvalKitVqa {
         return digitArticle(punctuation(a));
     }
 
-    /** smp's {@code process_punctuation}, including its quirks: the test reads the original text, and at most 32 lone periods go. */
-    String punctuation(String in) {
-        String out = in;
-        boolean commaStrip = COMMA_STRIP.matcher(in).find();
-        for (String p : punctuation) {
-            if (in.contains(p + " ") || in.contains(" " + p) || commaStrip) out = out.replace(p, "");
-            else out = out.replace(p, " ");
-        }
-        Matcher m = PERIOD_STRIP.matcher(out);
-        StringBuilder sb = new StringBuilder();
-        int removed = 0;
-        while (removed < PERIOD_STRIP_COUNT && m.find()) {
-            m.appendReplacement(sb, "");
-            removed++;
-        }
-        m.appendTail(sb);
-        return sb.toString();
-    }
+    /** smp's {@code process_punctuation} ({@link VlmEvalKitYesNo#processPunctuation}: the yes/no rule reads it too). */
+    String punctuation(String in) { return VlmEvalKitYesNo.processPunctuation(in); }
 
     private String digitArticle(String in) {
         List<String> out = new ArrayList<>();

@@ -96,5 +96,9 @@ class VlmEvalKitRulesTest {
         assertThat(v.punctuation("a.".repeat(33))).isEqualTo("a".repeat(32) + "a.");
         assertThat(v.processAnswer("Two dogs")).isEqualTo("2 dogs");
         assertThat(v.processAnswer("It isnt")).isEqualTo("it isn't");
+        // the punctuation list the yes/no rule keeps is the one the generator read from smp/misc.py
+        List<String> table = new java.util.ArrayList<>();
+        dev.gamagent.eval.data.VlmEvalKitTable.builtIn().normalisation().get("punctuation").forEach(p -> table.add(p.asText()));
+        assertThat(VlmEvalKitYesNo.PUNCT).isEqualTo(table);
     }
 }
