@@ -34,6 +34,9 @@ public final class DataCommand implements Callable<Integer> {
 
     @Command(name = "list", mixinStandardHelpOptions = true, description = "Every benchmark gam knows, whether the data directory has it, and how it is graded.")
     static final class ListCommand implements Callable<Integer> {
+        @Option(names = "--all", description = "also list VLMEvalKit's datasets gam does not support by name, with what each needs")
+        boolean all;
+
         @Mixin DataOptions data;
 
         @Mixin SettingsOptions settings;
@@ -71,6 +74,13 @@ public final class DataCommand implements Callable<Integer> {
                 if (!e.answers()) notes.add("no public answers" + (e.standIn() != null ? " (stand-in: " + e.standIn() + ")" : ""));
                 if (e.md5() == null && e.url() != null && !snapshot(e)) notes.add("no published md5");
                 System.out.printf(Locale.ROOT, "%-22s %-16s %-10s %-16s %s%n", e.name(), here, size, e.grading(), String.join("; ", notes));
+            }
+            List<DatasetCatalogue.Unsupported> rest = files.catalogue().unsupported();
+            System.out.println(files.catalogue().entries().size() + " benchmarks by name (gradings: docs/metrics.md); " + rest.size()
+                    + " more of VLMEvalKit's datasets are not supported" + (all ? ":" : " ('gam data list --all' lists them with what each needs)"));
+            if (all) {
+                System.out.printf(Locale.ROOT, "%-22s %s%n", "not supported", "needs");
+                for (DatasetCatalogue.Unsupported u : rest) System.out.printf(Locale.ROOT, "%-22s %s%n", u.name(), u.needs());
             }
             return 0;
         }

@@ -51,7 +51,7 @@ public final class EvalCommand implements Callable<Integer> {
     @Option(names = "--category", description = "only questions of this category")
     String category;
 
-    @Option(names = "--circular", negatable = true, description = "MMBench circular evaluation (default: on when the file name contains 'mmbench' or 'ccbench', as in VLMEvalKit)")
+    @Option(names = "--circular", negatable = true, description = "MMBench circular evaluation (default: on when the file name contains 'mmbench', 'ccbench', 'circular' or 'mmcr', as in VLMEvalKit)")
     Boolean circular;
 
     @Option(names = "--grading", description = "how multiple-choice answers are read: vlmevalkit (VLMEvalKit's current can_infer; the default), "

@@ -13,6 +13,8 @@ import dev.gamagent.eval.grade.Grader;
 import dev.gamagent.eval.grade.GradingMode;
 import dev.gamagent.eval.grade.MvBenchGrading;
 import dev.gamagent.eval.grade.PaperGrading;
+import dev.gamagent.eval.grade.VlmEvalKitLetters;
+import dev.gamagent.eval.grade.VlmEvalKitVqa;
 import dev.gamagent.eval.load.Dataset;
 import dev.gamagent.eval.load.mvbench.MvBenchDataset;
 import dev.gamagent.eval.load.mvbench.MvBenchLayout;
@@ -84,9 +86,13 @@ final class BenchmarkResolver {
                 case "yes-no" -> config = config.with(Grader.OPEN_ANSWERS_KEY, "yes-no");
                 case "mathvista" -> config = config.with(Grader.OPEN_ANSWERS_KEY, "mathvista");
                 default -> {
-                    // MathVision's catalogue grading is 'open'; VLMEvalKit grades it with its own rule and judge prompt
-                    String rule = PaperGrading.openRuleFor(e);
-                    if (rule != null) config = config.with(Grader.OPEN_ANSWERS_KEY, rule);
+                    if (VlmEvalKitVqa.RULES.contains(e.grading()) || VlmEvalKitLetters.RULES.contains(e.grading())) {
+                        config = config.with(Grader.OPEN_ANSWERS_KEY, e.grading());
+                    } else {
+                        // MathVision's catalogue grading is 'open'; VLMEvalKit grades it with its own rule and judge prompt
+                        String rule = PaperGrading.openRuleFor(e);
+                        if (rule != null) config = config.with(Grader.OPEN_ANSWERS_KEY, rule);
+                    }
                 }
             }
         }
@@ -112,6 +118,12 @@ final class BenchmarkResolver {
         }
         submission(file, out, records, fields, notes, err);
         if (BenchmarkScore.appliesTo(file.entry())) score(file, records, fields, notes, err);
+        ObjectNode mean = BenchmarkScore.meanScore(file.entry() != null ? file.entry().name() : stem(file.path()), records);
+        if (mean != null) {
+            fields.put("benchmark_score", mean);
+            mean.get("methods").fields().forEachRemaining(m -> notes.add(String.format(Locale.ROOT, "%s (VLMEvalKit's mean score, %s) %s: %.2f",
+                    mean.get("name").asText(), mean.get("rule").asText(), m.getKey(), m.getValue().get("score").asDouble())));
+        }
         return new Additions(fields, notes);
     }
 

@@ -2,6 +2,7 @@ package dev.gamagent.eval.data;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gamagent.eval.format.PandasTable;
+import dev.gamagent.eval.grade.VlmEvalKitVqa;
 import dev.gamagent.eval.grade.VlmEvalKitYesNo;
 import dev.gamagent.eval.store.ResultRecord;
 import dev.gamagent.util.Json;
@@ -25,6 +26,34 @@ public final class BenchmarkScore {
 
     /** Whether {@code entry} has a score of its own. */
     public static boolean appliesTo(DatasetEntry entry) { return entry != null && entry.name().equals("MME"); }
+
+    /**
+     * VLMEvalKit's figure for a benchmark graded by a score per question ({@link VlmEvalKitVqa}: VQA accuracy, ANLS ...):
+     * the mean of the scores × 100 per method, over the graded records of rotation 0; null when no record carries a score.
+     */
+    public static ObjectNode meanScore(String name, List<ResultRecord> records) {
+        Map<String, double[]> sums = new LinkedHashMap<>();
+        java.util.Set<String> rules = new java.util.TreeSet<>();
+        for (ResultRecord r : records) {
+            Double s = VlmEvalKitVqa.scoreOf(r.grade().rule());
+            if (s == null || r.isError() || r.ungraded() || r.question().rotation() != 0) continue;
+            rules.add(r.grade().rule().substring(0, r.grade().rule().indexOf(':')));
+            double[] acc = sums.computeIfAbsent(r.method(), k -> new double[2]);
+            acc[0] += s;
+            acc[1]++;
+        }
+        if (sums.isEmpty()) return null;
+        ObjectNode out = Json.MAPPER.createObjectNode();
+        out.put("name", name);
+        out.put("rule", String.join(",", rules));
+        ObjectNode methods = out.putObject("methods");
+        sums.forEach((m, acc) -> {
+            ObjectNode o = methods.putObject(m);
+            o.put("graded_rows", (long) acc[1]);
+            o.put("score", acc[0] / acc[1] * 100);
+        });
+        return out;
+    }
 
     /** MME's score per method from the run's records; null when the file lacks the columns it needs. */
     public static ObjectNode mme(Path tsv, List<ResultRecord> records) throws IOException {

@@ -22,8 +22,10 @@ import java.util.Set;
  * @param vlmEvalKitCommit the VLMEvalKit commit the URLs and md5 values were read from
  * @param redirectDomains  domains the catalogue's hosts send downloads on to (Hugging Face's file storage): a
  *                         redirect to them or their subdomains is followed ({@link DownloadHosts})
+ * @param unsupported      VLMEvalKit's datasets (of the committed table) that are not entries, each with what it needs
  */
-public record DatasetCatalogue(List<DatasetEntry> entries, String vlmEvalKitCommit, String vlmEvalKitDate, List<String> redirectDomains) {
+public record DatasetCatalogue(List<DatasetEntry> entries, String vlmEvalKitCommit, String vlmEvalKitDate, List<String> redirectDomains,
+                               List<Unsupported> unsupported) {
     public static final String RESOURCE = "/datasets/catalogue.json";
 
     /** The kinds of storage entries may name; a new kind (video) is added here. */
@@ -31,21 +33,72 @@ public record DatasetCatalogue(List<DatasetEntry> entries, String vlmEvalKitComm
 
     private static final Set<String> FIELDS = Set.of("name", "kind", "file", "url", "md5", "bytes", "grading", "answers", "stand_in",
             "submit_to", "papers", "defined_in", "build", "note");
-    private static final Set<String> GRADINGS = Set.of("multiple-choice", "yes-no", "mathvista", "open", "m3mad", "mvbench");
+    private static final Set<String> GRADINGS = Set.of("multiple-choice", "yes-no", "mathvista", "open", "m3mad", "mvbench",
+            "vqa-score", "vqa-match", "anls", "relaxed", "exact", "exact-max", "contains", "mtvqa", "ocrbench", "tallyqa", "zerobench", "exact-text", "spatial-mcq", "boxed-option", "medqbench-option");
+
+    /**
+     * A VLMEvalKit dataset gam does not support by name, and what it would need.
+     *
+     * @param needs what stands in the way: a judge model, video, a grading gam does not implement, no download URL ...
+     */
+    public record Unsupported(String name, String needs, String definedIn) { }
 
     public DatasetCatalogue {
         entries = List.copyOf(entries);
         redirectDomains = List.copyOf(redirectDomains);
+        unsupported = unsupported == null ? List.of() : List.copyOf(unsupported);
     }
 
-    /** The catalogue shipped in the jar. */
+    /**
+     * The catalogue shipped in the jar: the hand-kept entries of {@code catalogue.json} (gam's own benchmarks, stand-ins,
+     * notes), then every dataset of the committed VLMEvalKit table ({@link VlmEvalKitTable}) that gam grades by
+     * VLMEvalKit's own rule; the table's other datasets are {@link #unsupported()}.
+     */
     public static DatasetCatalogue builtIn() {
+        DatasetCatalogue hand;
         try (InputStream in = DatasetCatalogue.class.getResourceAsStream(RESOURCE)) {
             if (in == null) throw new IllegalStateException("resource " + RESOURCE + " is missing from the jar");
-            return parse(Json.MAPPER.readTree(in), RESOURCE);
+            hand = parse(Json.MAPPER.readTree(in), RESOURCE);
         } catch (IOException e) {
             throw new IllegalStateException("cannot read " + RESOURCE + ": " + e.getMessage(), e);
         }
+        return hand.with(VlmEvalKitTable.read(hand.vlmEvalKitCommit()));
+    }
+
+    /**
+     * This catalogue and the datasets of {@code table} it does not name: those gam grades by VLMEvalKit's rule as entries
+     * (kind {@code vlmevalkit-tsv}, the table's URL, md5 and grading), the others as {@link Unsupported}. A name that
+     * differs from a known one only in case is not added (its file would take the other's place on a case-blind disk).
+     */
+    public DatasetCatalogue with(VlmEvalKitTable table) {
+        List<DatasetEntry> out = new ArrayList<>(entries);
+        List<Unsupported> rest = new ArrayList<>(unsupported);
+        Map<String, String> known = new LinkedHashMap<>();
+        for (DatasetEntry e : entries) known.put(e.name().toLowerCase(Locale.ROOT), e.name());
+        for (VlmEvalKitTable.Row r : table.rows()) {
+            if (find(r.name()) != null && find(r.name()).name().equals(r.name())) continue;
+            String definedIn = r.definedIn() + " " + r.cls();
+            String clash = known.get(r.name().toLowerCase(Locale.ROOT));
+            if (clash != null) {
+                rest.add(new Unsupported(r.name(), "its name differs from " + clash + " only in case (one file name on a case-blind disk)", definedIn));
+            } else if (r.supportedBy(table.supportedGradings())) {
+                out.add(new DatasetEntry(r.name(), DatasetKind.VLMEVALKIT_TSV.name(), DatasetKind.VLMEVALKIT_TSV.defaultFile(r.name()), r.url(), r.md5(),
+                        null, r.grading(), true, null, null, List.of(), definedIn, null, null));
+                known.put(r.name().toLowerCase(Locale.ROOT), r.name());
+            } else {
+                rest.add(new Unsupported(r.name(), needs(r), definedIn));
+            }
+        }
+        return new DatasetCatalogue(out, vlmEvalKitCommit, vlmEvalKitDate, redirectDomains, rest);
+    }
+
+    private static String needs(VlmEvalKitTable.Row r) {
+        if ("VIDEO".equals(r.modality())) return "video (a video benchmark)";
+        if (!"IMAGE".equals(r.modality())) return "text only (" + r.modality() + ")";
+        if (r.url() == null) return "a download VLMEvalKit does not publish as one TSV (its class fetches or builds the data); grading: " + r.grading();
+        if (r.grading().equals("judge")) return "a judge model (VLMEvalKit's " + r.evaluate() + " evaluate() asks one)";
+        if (r.grading().startsWith("other: ")) return r.grading().substring("other: ".length());
+        return "grading " + r.grading() + ", which gam does not implement";
     }
 
     /** Reads and checks a catalogue; {@code source} names it in errors. */
@@ -103,7 +156,7 @@ public record DatasetCatalogue(List<DatasetEntry> entries, String vlmEvalKitComm
             domains.add(d.asText());
         });
         JsonNode vk = root.path("vlmevalkit");
-        return new DatasetCatalogue(out, vk.path("commit").asText(null), vk.path("date").asText(null), domains);
+        return new DatasetCatalogue(out, vk.path("commit").asText(null), vk.path("date").asText(null), domains, List.of());
     }
 
     private static String text(JsonNode n, String field) {

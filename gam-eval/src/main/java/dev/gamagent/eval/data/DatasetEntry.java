@@ -11,7 +11,9 @@ import java.util.List;
  * @param url       its official download location, or null when there is none (M3MAD-Bench builds its files locally)
  * @param md5       the published md5 of the official file, or null when none is published
  * @param bytes     the official file's size when known (a download may not grow much past it), else null
- * @param grading   how its answers are graded: {@code multiple-choice}, {@code yes-no}, {@code mathvista}, {@code open}, {@code m3mad} or {@code mvbench}
+ * @param grading   how its answers are graded: {@code multiple-choice}, {@code yes-no}, {@code mathvista}, {@code open}, {@code m3mad},
+ *                  {@code mvbench}, or one of VLMEvalKit's rules in {@code eval.grade.VlmEvalKitVqa} and {@code VlmEvalKitLetters}
+ *                  ({@code vqa-score}, {@code anls}, {@code spatial-mcq}, …)
  * @param answers   false for a test split whose answers are not public
  * @param standIn   the split that stands in for a test split without answers (null otherwise)
  * @param submitTo  where predictions on a test split without answers are graded (null when unknown)

@@ -20,10 +20,11 @@ import java.util.Map;
  * option the answer means (VLMEvalKit's LLM extraction step); refusals and answers still unmatched are
  * {@link Outcome#UNMATCHED}, which VLMEvalKit's exact matching also counts wrong. Open answers use
  * {@link OpenAnswerMatcher}, or the benchmark's own VLMEvalKit rule ({@value #OPEN_ANSWERS_KEY}: {@code yes-no} for
- * MME, POPE and HallusionBench, {@code mathvista} for MathVista, {@code mathvision} for MathVision). With a judge, MathVista
- * and MathVision are graded as VLMEvalKit grades them: its prompt to the judge for every reply its rules leave, free-form or
- * multiple choice ({@link VlmEvalKitMathVista}, {@link VlmEvalKitMathVision}); without one, by the rules alone (a run
- * {@link PaperGrading} marks not comparable). Each multiple-choice record's {@code rule} is
+ * MME, POPE and HallusionBench, {@code mathvista} for MathVista, {@code mathvision} for MathVision, the VQA scores of
+ * {@link VlmEvalKitVqa}); the letter readings of {@link VlmEvalKitLetters} grade every question of their benchmark, options
+ * or not. With a judge, MathVista and MathVision are graded as VLMEvalKit grades them: its prompt to the judge for every
+ * reply its rules leave, free-form or multiple choice ({@link VlmEvalKitMathVista}, {@link VlmEvalKitMathVision}); without
+ * one, by the rules alone (a run {@link PaperGrading} marks not comparable). Each multiple-choice record's {@code rule} is
  * "mode:step", e.g. {@code vlmevalkit-2026:option}; an open answer's is the matcher's step ({@code exact},
  * {@code yes-no:yorn}, {@code mathvista:prefetch}, …; the part before the colon is what a summary's
  * {@code grading} lists).
@@ -63,8 +64,11 @@ public final class Grader {
         if (!java.util.List.of("default", MvBenchGrading.RULE).contains(choiceRule)) {
             throw new IllegalArgumentException("config " + CHOICE_RULE_KEY + " is '" + choiceRule + "'; use default or " + MvBenchGrading.RULE);
         }
-        if (!java.util.List.of("matcher", "yes-no", VlmEvalKitMathVista.RULE, VlmEvalKitMathVision.RULE).contains(openRule)) {
-            throw new IllegalArgumentException("config " + OPEN_ANSWERS_KEY + " is '" + openRule + "'; use matcher, yes-no, mathvista or mathvision");
+        if (!java.util.List.of("matcher", "yes-no", VlmEvalKitMathVista.RULE, VlmEvalKitMathVision.RULE).contains(openRule)
+                && !VlmEvalKitVqa.RULES.contains(openRule) && !VlmEvalKitLetters.RULES.contains(openRule)) {
+            throw new IllegalArgumentException("config " + OPEN_ANSWERS_KEY + " is '" + openRule + "'; use matcher, yes-no, mathvista, "
+                    + "mathvision, one of VLMEvalKit's letter rules " + new java.util.TreeSet<>(VlmEvalKitLetters.RULES) + " or of its VQA rules "
+                    + new java.util.TreeSet<>(VlmEvalKitVqa.RULES));
         }
     }
 
@@ -84,6 +88,13 @@ public final class Grader {
     }
 
     private Grade gradeAgainstTruth(KeyedQuestion q, Answer a) {
+        // VLMEvalKit's letter rules read the letter from the reply whether or not the file has option columns
+        if (VlmEvalKitLetters.RULES.contains(openRule)) return VlmEvalKitLetters.grade(openRule, q, a);
+        if (VlmEvalKitVqa.RULES.contains(openRule)) {
+            // VLMEvalKit's VQA classes read the reply whatever columns the file has; a multiple-choice reading answers with its letter
+            String reply = q.isMultipleChoice() && a.option() != null ? a.option() : a.answer() == null ? "" : a.answer();
+            return VlmEvalKitVqa.grade(openRule, VlmEvalKitVqa.builtIn().score(openRule, q.groundTruth(), reply, q.category()), reply);
+        }
         if (!q.isMultipleChoice()) {
             String text = a.answer() == null ? "" : a.answer();
             if (openRule.equals("yes-no")) {

@@ -20,7 +20,7 @@ import java.util.regex.Pattern;
  */
 public final class VlmEvalKitYesNo {
     public static final String YES = "Yes", NO = "No", UNKNOWN = "Unknown";
-    private static final List<String> PUNCT = List.of(";", "/", "[", "]", "\"", "{", "}", "(", ")", "=", "+", "\\", "_", "-", ">", "<", "@", "`",
+    static final List<String> PUNCT = List.of(";", "/", "[", "]", "\"", "{", "}", "(", ")", "=", "+", "\\", "_", "-", ">", "<", "@", "`",
             ",", "?", "!");
     private static final Pattern COMMA_STRIP = Pattern.compile("(?U)(\\d)(,)(\\d)");
     private static final Pattern PERIOD_STRIP = Pattern.compile("(?U)(?<!\\d)\\.(?!\\d)");

@@ -18,15 +18,18 @@ import java.util.Map;
 public final class CircularExpansion {
     private CircularExpansion() { }
 
-    /** On by default for files whose name contains "mmbench" or "ccbench" (case-insensitive), as VLMEvalKit decides. */
+    /** On by default for files whose name contains "mmbench", "ccbench", "circular" or "mmcr" (case-insensitive), as VLMEvalKit decides. */
     public static boolean defaultFor(String fileName) {
         return fileName != null && circularFor(fileName);
     }
 
-    /** VLMEvalKit's rule for a dataset (or a file name holding it): MMBench and CCBench are evaluated circularly. */
+    /**
+     * VLMEvalKit's rule for a dataset (or a file name holding it): MMBench, CCBench, MMCR and the {@code *_circular} sets
+     * (BLINK_circular, LEGO_circular, …) are evaluated circularly ({@code ImageMCQDataset.evaluate_heuristic}, e8e78f05).
+     */
     public static boolean circularFor(String dataset) {
         String d = dataset.toLowerCase(java.util.Locale.ROOT);
-        return d.contains("mmbench") || d.contains("ccbench");
+        return d.contains("mmbench") || d.contains("ccbench") || d.contains("circular") || d.contains("mmcr");
     }
 
     /** Each question followed by its rotations (made lazily: each reads its row when it runs). */

@@ -48,7 +48,8 @@ final class RowFields {
         String text = blankToNull(r.get("question"));
         if (text == null) throw new BadRowException(r.containsKey("question") ? "empty 'question'" : "missing column 'question'");
         Map<String, String> options = options(r);
-        String answer = blankToNull(r.get("answer"));
+        // VizWiz and ZEROBench name the column 'answers' (VLMEvalKit reads it there)
+        String answer = blankToNull(r.containsKey("answer") ? r.get("answer") : r.get("answers"));
         if (answer == null && !options.isEmpty() && withoutPublicAnswer(r)) {
             // a test split without public answers (MMBench_TEST_*): asked, answered, kept for the submission file, never graded
             return new KeyedQuestion(new Question(idx, List.of(), text, blankToNull(r.get("hint")), options), null,
@@ -85,7 +86,7 @@ final class RowFields {
      */
     static boolean withoutPublicAnswer(Map<String, String> r) {
         String split = blankToNull(r.get("split"));
-        return !r.containsKey("answer") || split != null && split.strip().equalsIgnoreCase("test");
+        return !r.containsKey("answer") && !r.containsKey("answers") || split != null && split.strip().equalsIgnoreCase("test");
     }
 
     /** A JSONL line's object as TSV-style fields: text as it is, null as empty, anything else as its JSON. */

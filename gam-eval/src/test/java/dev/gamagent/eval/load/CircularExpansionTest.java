@@ -31,5 +31,9 @@ class CircularExpansionTest {
         assertThat(CircularExpansion.defaultFor("CCBench_samples.tsv")).isTrue();
         assertThat(CircularExpansion.defaultFor("mmbench_dev_en.tsv")).isTrue();
         assertThat(CircularExpansion.defaultFor("ScienceQA_TEST.tsv")).isFalse();
+        // VLMEvalKit e8e78f05 also evaluates MMCR and the *_circular sets circularly (BLINK_circular is in the catalogue)
+        assertThat(CircularExpansion.defaultFor("BLINK_circular.tsv")).isTrue();
+        assertThat(CircularExpansion.defaultFor("MMCR.tsv")).isTrue();
+        assertThat(CircularExpansion.defaultFor("BLINK.tsv")).isFalse();
     }
 }
