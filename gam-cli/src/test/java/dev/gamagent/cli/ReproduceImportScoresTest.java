@@ -37,8 +37,9 @@ class ReproduceImportScoresTest {
     @Test void theServersScoresReplaceTheStandInLabelledAsImported() throws Exception {
         Path data = data();
         // VLMEvalKit names the accuracy of <model>_<dataset>.xlsx <model>_<dataset>_acc.csv; gam's submission file is <method>_<dataset>.xlsx
+        // the categories the generated stand-in holds (gam bench generate's), as VLMEvalKit's report_acc would name them
         Path scores = Files.writeString(dir.resolve("single_MMBench_TEST_EN_V11_acc.csv"),
-                "\"split\",\"Overall\",\"AR\",\"CP\"\n\"test\",\"0.8512\",\"0.80\",\"0.9\"\n");
+                "\"split\",\"Overall\",\"color\",\"count\"\n\"test\",\"0.8512\",\"0.80\",\"0.9\"\n");
         Path out = dir.resolve("out");
         CommandRun r = run(data, out, "--import-scores", scores.toString());
         assertThat(r.code()).as(r.err()).isZero();
