@@ -84,7 +84,8 @@ public final class ReproduceCommand implements Callable<Integer> {
             + "passage, named with the passage it reads (--show lists them); without it, the recipe's default reading")
     String variant;
 
-    @Option(names = "--benchmarks", split = ",", description = "only these columns (the paper's names, or the datasets' names)")
+    @Option(names = "--benchmarks", split = ",", description = "only these columns: the paper's names, the datasets', the stand-ins' "
+            + "(MMBench_DEV_EN_V11), or a file (run in the column it is named for, else in a column of its own)")
     List<String> benchmarks = new ArrayList<>();
 
     @Option(names = "--methods", split = ",", description = "only these rows (the paper's row names, or our method names)")
@@ -93,7 +94,8 @@ public final class ReproduceCommand implements Callable<Integer> {
     @Option(names = "--limit", defaultValue = "0", description = "only the first N questions of each benchmark (0 = all)")
     int limit;
 
-    @Option(names = "--dry-run", description = "print the plan (questions, calls and tokens per method as ranges, dollars, time) and stop")
+    @Option(names = "--dry-run", description = "print the plan (questions, calls and tokens per method as ranges, dollars, time) and stop; "
+            + "asks no server and downloads nothing, and lists every missing benchmark with the command or step that gets it")
     boolean dryRun;
 
     @Option(names = "--pilot", paramLabel = "N", description = "answer N questions per benchmark (kept: the full run resumes from them), "

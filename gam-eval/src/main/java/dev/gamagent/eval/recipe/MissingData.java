@@ -29,7 +29,7 @@ public record MissingData(String column, String benchmark, boolean downloadable,
     public static List<MissingData> of(List<RecipePlan.EvalRun> runs, DataFiles files, String flags) {
         List<MissingData> out = new ArrayList<>();
         for (RecipePlan.EvalRun run : runs) {
-            if (Files.exists(Path.of(run.data())) && out.stream().noneMatch(m -> m.benchmark().equals(run.data()))) continue;
+            if (Files.exists(Path.of(run.data()))) continue; // a file given by path, there as it is
             DatasetEntry e = files.catalogue().find(run.data());
             if (e == null || out.stream().anyMatch(m -> m.benchmark().equals(e.name()))) continue;
             if (files.locate(e) != null) continue;
