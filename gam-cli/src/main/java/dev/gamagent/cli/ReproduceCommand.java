@@ -174,7 +174,7 @@ public final class ReproduceCommand implements Callable<Integer> {
         if (who[0].differs() != null) System.err.println("note: " + who[0].differs());
         String byHand = paperModel != null && PaperTable.matchModel(r, spec.model()) != matched
                 ? "--paper-model " + paperModel + " chosen by hand for " + modelRun : null;
-        String notPaper = notPaper(who[0], r, matched, byHand);
+        String notPaper = ReproduceTables.notPaper(who[0], r, matched, byHand);
         EvalConcurrency load = EvalConcurrency.resolve(concurrency, backendOptions.maxConcurrent, Math.max(1, spec.baseUrls().size()),
                 spec.kind().equals("local"), Runtime.getRuntime().availableProcessors());
         PriceTable prices = PriceTable.from(backendOptions.config());
@@ -255,8 +255,8 @@ public final class ReproduceCommand implements Callable<Integer> {
                 for (String m : who[0].servedModels()) {
                     if (!before.contains(m) && who[0].differs() != null) System.err.println("note: the replies say they come from " + m + "; recorded");
                 }
-                return paperFigures(p, who[0], PaperTable.build(r, modelRun, matched, notPaper(who[0], r, matched, byHand), measured, standIns, imported,
-                        overrides, sources(who[0], provenance)));
+                return ReproduceTables.paperFigures(p, who[0], PaperTable.build(r, modelRun, matched, ReproduceTables.notPaper(who[0], r, matched, byHand), measured, standIns, imported,
+                        overrides, ReproduceTables.sources(who[0], provenance)));
             });
             Provenance from = result.result().provenance();
             if (from != null) provenance.put(p.run().benchmark().column(), from.forColumn(p.run().benchmark().column(), p.run().standIn()));
@@ -269,8 +269,8 @@ public final class ReproduceCommand implements Callable<Integer> {
                     a.get("benchmark").asText(), a.get("method").asText(), a.get("answers").asInt(),
                     ReproduceBill.inside(a, "calls"), ReproduceBill.inside(a, "promptTokens"), ReproduceBill.inside(a, "completionTokens"));
         }
-        PaperTable table = PaperTable.build(r, modelRun, matched, notPaper(who[0], r, matched, byHand), measured, standIns, imported, overrides,
-                sources(who[0], provenance));
+        PaperTable table = PaperTable.build(r, modelRun, matched, ReproduceTables.notPaper(who[0], r, matched, byHand), measured, standIns,
+                imported, overrides, ReproduceTables.sources(who[0], provenance));
         String md = table.markdown();
         System.out.println();
         System.out.print(md);
@@ -359,17 +359,6 @@ public final class ReproduceCommand implements Callable<Integer> {
         return new Ran(r, ran);
     }
 
-    /** Why the model run is not the paper's model: what the server and replies say, else a paper model picked by hand; null: it is. */
-    private static String notPaper(ModelRun.Who who, Recipe r, Recipe.Model matched, String byHand) {
-        String why = who.notPaperModel(r, matched);
-        return why != null ? why : byHand;
-    }
-
-    /** The table's sources: the served models when they are not --model alone, and each column's provenance so far. */
-    private static PaperTable.Sources sources(ModelRun.Who who, Map<String, Provenance> provenance) {
-        return new PaperTable.Sources(who.differs() != null ? who.servedModels() : List.of(), provenance);
-    }
-
     /** The command line's data options, for the commands a dry run prints. */
     private String dataFlags() {
         StringBuilder sb = new StringBuilder();
@@ -407,35 +396,6 @@ public final class ReproduceCommand implements Callable<Integer> {
         }
     }
 
-    /**
-     * The run's {@code paper_figures} (in its summary and report): per row of this benchmark, our method, our figure and
-     * the paper's (with the model and whether it is the model run), so that reports can mark the paper's figures.
-     */
-    private static ObjectNode paperFigures(Planned p, ModelRun.Who who, PaperTable table) {
-        String column = table.columns().stream().filter(c -> c.replace("†", "").equals(p.run().benchmark().column())).findFirst().orElse(null);
-        ObjectNode o = Json.MAPPER.createObjectNode();
-        o.put("recipe", table.recipe());
-        o.put("column", p.run().benchmark().column());
-        if (p.run().standIn() != null) o.put("stand_in", p.run().standIn());
-        o.put("paper_model", table.paperModel());
-        o.put("paper_is_model_run", table.paperIsModelRun());
-        o.put("label", table.paperLabel());
-        // who answered: the model asked for, and what the server and its replies named
-        o.put("model_requested", who.spec().model());
-        o.set("served_models", Json.MAPPER.valueToTree(who.servedModels()));
-        ArrayNode rows = o.putArray("rows");
-        for (Recipe.MethodRow row : p.run().rows()) {
-            PaperTable.Cell cell = table.cells().stream().filter(c -> c.row().equals(row.row()) && c.column().equals(column)).findFirst().orElse(null);
-            ObjectNode n = rows.addObject();
-            n.put("row", row.row());
-            n.put("method", row.method());
-            if (p.run().sweep() != null && row.settings().containsKey("gam.max_rounds")) n.set("max_rounds", row.settings().get("gam.max_rounds"));
-            if (cell != null && cell.ours() != null) n.put("ours", cell.ours());
-            if (cell != null && cell.paper() != null) n.put("paper", cell.paper());
-        }
-        return o;
-    }
-
     private ObjectNode planJson(Recipe r, List<Planned> plan, String modelRun, List<RecipePlan.Override> overrides) {
         ObjectNode o = Json.MAPPER.createObjectNode();
         o.put("recipe", r.id());
@@ -464,9 +424,5 @@ public final class ReproduceCommand implements Callable<Integer> {
             throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
         }
     }
-
-    // ---- describing recipes -----------------------------------------------------------------------------------------
-
-
 
 }

@@ -21,7 +21,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Issue 41: who answered, where each column's figures come from, and which benchmarks a reproduction runs. Through
  * {@code gam local-server}'s own server class on 127.0.0.1, a run with {@code --model Qwen/Qwen2.5-VL-7B-Instruct} is labelled
- * as not the paper's model; a file whose md5 differs and a {@code --limit} run are marked in paper-table.md; {@code
+ * as not the paper's model; a file whose md5 differs and a {@code --limit} run are marked in the paper's table; {@code
  * --benchmarks} takes a stand-in's name and a file; {@code --dry-run} lists every missing benchmark and fetches nothing.
  */
 class ReproduceSourcesTest {

@@ -243,7 +243,7 @@ public final class Evaluation {
             // where the figures come from, once every other field is known: the report's header and a reproduction's table say it
             if (added.containsKey("data_file")) {
                 provenance = Provenance.of(summary, added);
-                added.put(Provenance.KEY, dev.gamagent.util.Json.MAPPER.valueToTree(provenance));
+                added.put(Provenance.SUMMARY_FIELD, dev.gamagent.util.Json.MAPPER.valueToTree(provenance));
             }
             summary.write(plan.out().resolve(SUMMARY), added);
             long summarised = System.nanoTime();

@@ -42,7 +42,7 @@ public record Provenance(String column, String benchmark, String file, String pa
                          Long rowsInFile, int limit, String category, String standIn, String grading, String judge, boolean comparable,
                          String comparability) {
     /** The summary key a run's provenance is written under. */
-    public static final String KEY = "provenance";
+    public static final String SUMMARY_FIELD = "provenance";
     /** Marks of a figure: a file that is not the official one, part of a benchmark, a grading the papers did not use. */
     public static final String UNOFFICIAL = "u", PARTIAL = "p", NOT_COMPARABLE = "g";
 
@@ -180,7 +180,7 @@ public record Provenance(String column, String benchmark, String file, String pa
 
     /** The summary's provenance when it was written with one, else read from its other keys. */
     public static Provenance ofSummary(JsonNode summary) {
-        JsonNode p = summary.get(KEY);
+        JsonNode p = summary.get(SUMMARY_FIELD);
         if (p != null && p.isObject()) {
             return dev.gamagent.util.Json.MAPPER.convertValue(p, Provenance.class);
         }

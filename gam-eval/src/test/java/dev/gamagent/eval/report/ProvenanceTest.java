@@ -76,7 +76,7 @@ class ProvenanceTest {
     @Test void aWrittenProvenanceReadsBackAsItWas() throws Exception {
         Provenance p = Provenance.of(summary("""
                 {"judge": null, "data_file": {"name": "MME", "file": "/x/MME.tsv", "official": false, "grading": "yes-no", "rows_in_file": 9, "rows_run": 2, "limit": 2}}"""));
-        JsonNode written = Json.MAPPER.createObjectNode().set(Provenance.KEY, Json.MAPPER.valueToTree(p));
+        JsonNode written = Json.MAPPER.createObjectNode().set(Provenance.SUMMARY_FIELD, Json.MAPPER.valueToTree(p));
         assertThat(Provenance.ofSummary(written)).isEqualTo(p);
     }
 }
