@@ -22,10 +22,12 @@ import dev.gamagent.eval.recipe.PaperTable;
 import dev.gamagent.eval.recipe.Recipe;
 import dev.gamagent.eval.recipe.RecipeCatalogue;
 import dev.gamagent.eval.recipe.RecipePlan;
+import dev.gamagent.eval.recipe.MissingData;
 import dev.gamagent.eval.recipe.ModelRun;
 import dev.gamagent.eval.replay.RecordedRule;
 import dev.gamagent.eval.replay.Sweep;
 import dev.gamagent.eval.report.PriceTable;
+import dev.gamagent.eval.report.Provenance;
 import dev.gamagent.eval.report.RunSummary;
 import dev.gamagent.eval.store.ResultRecord;
 import dev.gamagent.gam.GamSettings;
@@ -82,7 +84,8 @@ public final class ReproduceCommand implements Callable<Integer> {
             + "passage, named with the passage it reads (--show lists them); without it, the recipe's default reading")
     String variant;
 
-    @Option(names = "--benchmarks", split = ",", description = "only these columns (the paper's names, or the datasets' names)")
+    @Option(names = "--benchmarks", split = ",", description = "only these columns: the paper's names, the datasets', the stand-ins' "
+            + "(MMBench_DEV_EN_V11), or a file (run in the column it is named for, else in a column of its own)")
     List<String> benchmarks = new ArrayList<>();
 
     @Option(names = "--methods", split = ",", description = "only these rows (the paper's row names, or our method names)")
@@ -91,7 +94,8 @@ public final class ReproduceCommand implements Callable<Integer> {
     @Option(names = "--limit", defaultValue = "0", description = "only the first N questions of each benchmark (0 = all)")
     int limit;
 
-    @Option(names = "--dry-run", description = "print the plan (questions, calls and tokens per method as ranges, dollars, time) and stop")
+    @Option(names = "--dry-run", description = "print the plan (questions, calls and tokens per method as ranges, dollars, time) and stop; "
+            + "asks no server and downloads nothing, and lists every missing benchmark with the command or step that gets it")
     boolean dryRun;
 
     @Option(names = "--pilot", paramLabel = "N", description = "answer N questions per benchmark (kept: the full run resumes from them), "
@@ -148,9 +152,12 @@ public final class ReproduceCommand implements Callable<Integer> {
     @picocli.CommandLine.ParentCommand
     CommandContext parent;
 
-    private int run(Recipe r) {
+    private int run(Recipe given) {
         System.setProperty("java.awt.headless", "true");
-        List<RecipePlan.EvalRun> runs = RecipePlan.runs(r, DatasetCatalogue.builtIn(), benchmarks, methods);
+        DatasetCatalogue catalogue = DatasetCatalogue.builtIn();
+        // a file given to --benchmarks that stands for none of the recipe's columns gets a column of its own
+        Recipe r = RecipePlan.withFiles(given, catalogue, benchmarks);
+        List<RecipePlan.EvalRun> runs = RecipePlan.runs(r, catalogue, benchmarks, methods);
         Map<String, Map<String, ImportedScores>> imported = ScoreImports.of(r, importScores);
         List<String> notRunnable = r.benchmarks().stream().filter(b -> b.data() == null && b.aggregate() == null)
                 .filter(b -> benchmarks.isEmpty() || benchmarks.stream().anyMatch(x -> x.equalsIgnoreCase(b.column())))
@@ -159,13 +166,15 @@ public final class ReproduceCommand implements Callable<Integer> {
         if (runs.isEmpty()) throw new IllegalArgumentException("nothing of recipe " + r.id() + " to run with these --benchmarks/--methods");
         BackendSpec spec = backendOptions.spec();
         String modelRun = ModelRun.label(spec);
-        String notPaper = ModelRun.notPaperModel(spec);
         Recipe.Model matched = paperModel != null ? r.models().stream().filter(m -> m.name().equalsIgnoreCase(paperModel)).findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("--paper-model " + paperModel + ": recipe " + r.id() + " reports "
                         + r.models().stream().map(Recipe.Model::name).toList())) : PaperTable.matchModel(r, spec.model());
-        if (paperModel != null && notPaper == null && PaperTable.matchModel(r, spec.model()) != matched) {
-            notPaper = "--paper-model " + paperModel + " chosen by hand for " + modelRun;
-        }
+        // who answers: what the server says it serves (a dry run asks nothing), then what each reply says it is
+        ModelRun.Who[] who = {dryRun ? ModelRun.unasked(spec) : ModelRun.who(spec)};
+        if (who[0].differs() != null) System.err.println("note: " + who[0].differs());
+        String byHand = paperModel != null && PaperTable.matchModel(r, spec.model()) != matched
+                ? "--paper-model " + paperModel + " chosen by hand for " + modelRun : null;
+        String notPaper = ReproduceTables.notPaper(who[0], r, matched, byHand);
         EvalConcurrency load = EvalConcurrency.resolve(concurrency, backendOptions.maxConcurrent, Math.max(1, spec.baseUrls().size()),
                 spec.kind().equals("local"), Runtime.getRuntime().availableProcessors());
         PriceTable prices = PriceTable.from(backendOptions.config());
@@ -180,8 +189,20 @@ public final class ReproduceCommand implements Callable<Integer> {
         List<RecipePlan.Override> overrides = RecipePlan.overrides(runs, backendOptions.overrides);
         overrides.forEach(o -> System.err.println("note: " + o.describe() + "; " + (o.rows().size() > 1 ? "their" : "its")
                 + " Δ against the paper is withheld"));
+        // every benchmark not in the data directory, found by looking only: a dry run lists them all with what gets each, and a
+        // run stops before anything is asked when one cannot be downloaded
+        List<MissingData> missing = MissingData.of(runs, dataOptions.files(backendOptions.config(), System.err), dataFlags());
+        List<MissingData> unfetchable = missing.stream().filter(m -> !m.downloadable()).toList();
+        if (!dryRun && !unfetchable.isEmpty()) {
+            throw new IllegalArgumentException(unfetchable.size() + " benchmark" + (unfetchable.size() > 1 ? "s" : "") + " of " + r.id()
+                    + " cannot be downloaded and " + (unfetchable.size() > 1 ? "are" : "is") + " not in the data directory: "
+                    + String.join("; ", unfetchable.stream().map(MissingData::describe).toList()));
+        }
         List<Planned> plan = new ArrayList<>();
-        for (RecipePlan.EvalRun run : runs) plan.add(plan(run, price));
+        for (RecipePlan.EvalRun run : runs) {
+            if (dryRun && missing.stream().anyMatch(m -> m.benchmark().equalsIgnoreCase(run.data()))) continue;
+            plan.add(plan(run, price));
+        }
         System.out.println("Plan: " + r.id() + (r.reading() == null ? "" : " as variant " + r.reading().name()) + " (" + r.table() + ") on " + modelRun + (limit > 0 ? ", first " + limit + " questions per benchmark" : ""));
         System.out.println("  images sized from their headers, one row at a time (nothing decoded; a video: its stream's size × the frames taken)");
         ReproduceBill.print(plan, price, load.questions(), ModelRun.label(spec));
@@ -201,27 +222,45 @@ public final class ReproduceCommand implements Callable<Integer> {
             writeJson(out.resolve("plan.json"), planJson(r, narrowed, modelRun, overrides));
             return 0;
         }
-        writeJson(out.resolve("plan.json"), planJson(r, plan, modelRun, overrides));
+        ObjectNode planned = planJson(r, plan, modelRun, overrides);
+        if (!missing.isEmpty()) planned.set("missing", Json.MAPPER.valueToTree(missing));
+        writeJson(out.resolve("plan.json"), planned);
         if (dryRun) {
-            System.out.println("wrote " + out.resolve("plan.json") + " (dry run: nothing was asked)");
-            return 0;
+            if (!missing.isEmpty()) {
+                System.out.println();
+                System.out.println("Missing (" + missing.size() + " of " + runs.stream().map(RecipePlan.EvalRun::data).distinct().count()
+                        + " benchmarks; not planned above):");
+                for (MissingData m : missing) System.out.println("  " + m.describe());
+            }
+            System.out.println("wrote " + out.resolve("plan.json") + " (dry run: nothing was asked or downloaded"
+                    + (missing.isEmpty() ? ")" : "; get the missing benchmarks as listed, then run it again)"));
+            return missing.isEmpty() ? 0 : 1;
         }
+        ScoreImports.checkCategories(imported, plan);
 
         Map<String, Map<String, PaperTable.Measured>> measured = new LinkedHashMap<>();
         Map<String, String> standIns = new LinkedHashMap<>();
+        Map<String, Provenance> provenance = new LinkedHashMap<>();
         ArrayNode actuals = Json.MAPPER.createArrayNode();
         for (Planned p : plan) {
             System.err.println("== " + r.id() + " / " + p.run().benchmark().column() + ": gam eval --data " + p.run().data() + " --methods "
                     + String.join(",", p.run().methods()) + " --out " + p.dir());
             if (p.run().standIn() != null) standIns.put(p.run().benchmark().column(), p.run().standIn());
-            String notPaperModel = notPaper;
             // the paper's figures beside this run's go into its summary and report as they are written: the table so far
-            // holds this benchmark's cells as the whole table will
-            List<ResultRecord> records = eval(p, limit, ran -> {
+            // holds this benchmark's cells as the whole table will, and who answered as the replies say
+            Ran result = evaluate(p, limit, ran -> {
                 collect(p, ran, measured);
-                return paperFigures(p, PaperTable.build(r, modelRun, matched, notPaperModel, measured, standIns, imported, overrides));
+                List<String> before = who[0].servedModels();
+                who[0] = who[0].withReplies(ran);
+                for (String m : who[0].servedModels()) {
+                    if (!before.contains(m) && who[0].differs() != null) System.err.println("note: the replies say they come from " + m + "; recorded");
+                }
+                return ReproduceTables.paperFigures(p, who[0], PaperTable.build(r, modelRun, matched, ReproduceTables.notPaper(who[0], r, matched, byHand), measured, standIns, imported,
+                        overrides, ReproduceTables.sources(who[0], provenance)));
             });
-            for (CostEstimate.MethodEstimate e : p.estimates()) actuals.add(ReproduceBill.actual(p, e, records));
+            Provenance from = result.result().provenance();
+            if (from != null) provenance.put(p.run().benchmark().column(), from.forColumn(p.run().benchmark().column(), p.run().standIn()));
+            for (CostEstimate.MethodEstimate e : p.estimates()) actuals.add(ReproduceBill.actual(p, e, result.records()));
         }
         System.out.println();
         System.out.println("Actual cost against the estimate:");
@@ -230,7 +269,8 @@ public final class ReproduceCommand implements Callable<Integer> {
                     a.get("benchmark").asText(), a.get("method").asText(), a.get("answers").asInt(),
                     ReproduceBill.inside(a, "calls"), ReproduceBill.inside(a, "promptTokens"), ReproduceBill.inside(a, "completionTokens"));
         }
-        PaperTable table = PaperTable.build(r, modelRun, matched, notPaper, measured, standIns, imported, overrides);
+        PaperTable table = PaperTable.build(r, modelRun, matched, ReproduceTables.notPaper(who[0], r, matched, byHand), measured, standIns,
+                imported, overrides, ReproduceTables.sources(who[0], provenance));
         String md = table.markdown();
         System.out.println();
         System.out.print(md);
@@ -289,7 +329,13 @@ public final class ReproduceCommand implements Callable<Integer> {
      * One benchmark's run through the one evaluation, printed as {@code gam eval} prints it; {@code figures} (or null) add the
      * paper's. Returns the run's records as the summary read them (the store is not read again for them).
      */
-    private List<ResultRecord> eval(Planned p, int questions, EvalRequest.PaperFigures figures) {
+    private List<ResultRecord> eval(Planned p, int questions, EvalRequest.PaperFigures figures) { return evaluate(p, questions, figures).records(); }
+
+    /** A benchmark's run: the evaluation's result (its provenance among it) and its records as the summary read them. */
+    private record Ran(Evaluation.Result result, List<ResultRecord> records) { }
+
+    /** As {@link #eval}, with the evaluation's result. */
+    private Ran evaluate(Planned p, int questions, EvalRequest.PaperFigures figures) {
         List<ResultRecord> ran = new ArrayList<>();
         EvalRequest.PaperFigures kept = records -> {
             ran.addAll(records);
@@ -310,7 +356,15 @@ public final class ReproduceCommand implements Callable<Integer> {
         r.notes().forEach(System.out::println);
         System.out.print(SummaryTable.render(r.summary()));
         System.out.println("wrote " + String.join(", ", r.files().stream().map(Path::toString).toList()));
-        return ran;
+        return new Ran(r, ran);
+    }
+
+    /** The command line's data options, for the commands a dry run prints. */
+    private String dataFlags() {
+        StringBuilder sb = new StringBuilder();
+        if (dataOptions.dataDir != null) sb.append(" --data-dir ").append(dataOptions.dataDir);
+        if (dataOptions.mirror != null) sb.append(" --data-mirror ").append(dataOptions.mirror);
+        return sb.toString();
     }
 
     /** What each row measured on this run's benchmark (rows of a sweep: each K_max re-decided from the one recorded run). */
@@ -342,32 +396,6 @@ public final class ReproduceCommand implements Callable<Integer> {
         }
     }
 
-    /**
-     * The run's {@code paper_figures} (in its summary and report): per row of this benchmark, our method, our figure and
-     * the paper's (with the model and whether it is the model run), so that reports can mark the paper's figures.
-     */
-    private static ObjectNode paperFigures(Planned p, PaperTable table) {
-        String column = table.columns().stream().filter(c -> c.replace("†", "").equals(p.run().benchmark().column())).findFirst().orElse(null);
-        ObjectNode o = Json.MAPPER.createObjectNode();
-        o.put("recipe", table.recipe());
-        o.put("column", p.run().benchmark().column());
-        if (p.run().standIn() != null) o.put("stand_in", p.run().standIn());
-        o.put("paper_model", table.paperModel());
-        o.put("paper_is_model_run", table.paperIsModelRun());
-        o.put("label", table.paperLabel());
-        ArrayNode rows = o.putArray("rows");
-        for (Recipe.MethodRow row : p.run().rows()) {
-            PaperTable.Cell cell = table.cells().stream().filter(c -> c.row().equals(row.row()) && c.column().equals(column)).findFirst().orElse(null);
-            ObjectNode n = rows.addObject();
-            n.put("row", row.row());
-            n.put("method", row.method());
-            if (p.run().sweep() != null && row.settings().containsKey("gam.max_rounds")) n.set("max_rounds", row.settings().get("gam.max_rounds"));
-            if (cell != null && cell.ours() != null) n.put("ours", cell.ours());
-            if (cell != null && cell.paper() != null) n.put("paper", cell.paper());
-        }
-        return o;
-    }
-
     private ObjectNode planJson(Recipe r, List<Planned> plan, String modelRun, List<RecipePlan.Override> overrides) {
         ObjectNode o = Json.MAPPER.createObjectNode();
         o.put("recipe", r.id());
@@ -396,9 +424,5 @@ public final class ReproduceCommand implements Callable<Integer> {
             throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
         }
     }
-
-    // ---- describing recipes -----------------------------------------------------------------------------------------
-
-
 
 }

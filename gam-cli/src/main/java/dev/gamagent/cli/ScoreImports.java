@@ -39,7 +39,7 @@ final class ScoreImports {
                 path = given.substring(eq + 1);
             }
             Path file = Path.of(path);
-            if (!Files.isRegularFile(file)) throw new IllegalArgumentException("--import-scores " + given + ": " + file + " does not exist");
+            if (!Files.exists(file)) throw new IllegalArgumentException("--import-scores " + given + ": " + file + " does not exist");
             String[] named = ImportedScores.methodAndDataset(file, closed.stream().map(Recipe.Benchmark::data).toList());
             Recipe.Benchmark column;
             if (named != null) {
@@ -65,9 +65,25 @@ final class ScoreImports {
             }
             ImportedScores scores = ImportedScores.read(file);
             out.computeIfAbsent(rows.get(0).row(), k -> new LinkedHashMap<>()).put(column.column(), scores);
-            System.err.printf(Locale.ROOT, "note: %s / %s: the official %s score %.2f %% imported from %s (%s), in place of the dev stand-in%n",
-                    column.column(), rows.get(0).row(), scores.split(), scores.overall(), file, scores.fractions() ? "fractions" : "percentages");
+            System.err.printf(Locale.ROOT, "note: %s / %s: %s %.2f %% imported from %s (%s), in place of the dev stand-in%n",
+                    column.column(), rows.get(0).row(), scores.isTest() ? "the official test score" : "the score of the file's split '" + scores.split()
+                            + "' (not 'test'; shown as such)", scores.overall(), file, scores.fractions() ? "fractions" : "percentages");
         }
         return out;
+    }
+
+    /**
+     * Each imported file's categories against its column's benchmark: the categories of the file the column runs (its stand-in,
+     * whose categories are the test split's). Checked once the files are at hand, before anything is asked; a file of another
+     * benchmark is refused in one line naming what differs.
+     */
+    static void checkCategories(Map<String, Map<String, ImportedScores>> imported, List<ReproduceBill.Planned> plan) {
+        for (var byColumn : imported.values()) {
+            for (var e : byColumn.entrySet()) {
+                ReproduceBill.Planned p = plan.stream().filter(x -> x.run().benchmark().column().equals(e.getKey())).findFirst().orElse(null);
+                if (p == null || !Files.isRegularFile(p.file()) || !p.file().getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".tsv")) continue;
+                e.getValue().checkCategories(p.run().benchmark().data(), ImportedScores.categoriesOf(p.file()), p.file().getFileName().toString());
+            }
+        }
     }
 }

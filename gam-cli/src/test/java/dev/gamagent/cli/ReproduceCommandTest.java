@@ -41,7 +41,8 @@ class ReproduceCommandTest {
         assertThat(r.err()).contains("gam reproduce gam-agent-main needs --out DIR");
         CommandRun bench = CommandRun.main("reproduce", "gam-agent-main", "--out", "x", "--benchmarks", "ChartQA", "--dry-run");
         assertThat(bench.code()).isEqualTo(1);
-        assertThat(bench.err()).contains("recipe gam-agent-main has no benchmark 'ChartQA'", "MMBench_V11_Test (MMBench_TEST_EN_V11)");
+        assertThat(bench.err()).contains("recipe gam-agent-main has no benchmark 'ChartQA'",
+                "MMBench_V11_Test (MMBench_TEST_EN_V11, MMBench_DEV_EN_V11)");
         CommandRun row = CommandRun.main("reproduce", "gam-agent-main", "--out", "x", "--methods", "ToT", "--dry-run");
         assertThat(row.code()).isEqualTo(1);
         assertThat(row.err()).contains("has no row or method 'ToT'", "DMPL (no method)");

@@ -37,8 +37,9 @@ class ReproduceImportScoresTest {
     @Test void theServersScoresReplaceTheStandInLabelledAsImported() throws Exception {
         Path data = data();
         // VLMEvalKit names the accuracy of <model>_<dataset>.xlsx <model>_<dataset>_acc.csv; gam's submission file is <method>_<dataset>.xlsx
+        // the categories the generated stand-in holds (gam bench generate's), as VLMEvalKit's report_acc would name them
         Path scores = Files.writeString(dir.resolve("single_MMBench_TEST_EN_V11_acc.csv"),
-                "\"split\",\"Overall\",\"AR\",\"CP\"\n\"test\",\"0.8512\",\"0.80\",\"0.9\"\n");
+                "\"split\",\"Overall\",\"color\",\"count\"\n\"test\",\"0.8512\",\"0.80\",\"0.9\"\n");
         Path out = dir.resolve("out");
         CommandRun r = run(data, out, "--import-scores", scores.toString());
         assertThat(r.code()).as(r.err()).isZero();
@@ -80,5 +81,37 @@ class ReproduceImportScoresTest {
         CommandRun bad = run(data, dir.resolve("c"), "--import-scores", xlsxLike.toString());
         assertThat(bad.code()).isEqualTo(1);
         assertThat(bad.err()).contains("not VLMEvalKit's <model>_<dataset>_acc.csv");
+    }
+
+    /**
+     * Issue 41 item 4: the official MMBench sample questions (realdata/mmbench-samples, one per category) stand in as
+     * MMBench_DEV_EN_V11; an accuracy file with CCBench's categories (as CCBench's samples name them) and VLMEvalKit's
+     * split "none" is refused naming them, while one with MMBench's own categories and split "none" is taken and shown as
+     * split none, not as the official test score.
+     */
+    @Test void anotherBenchmarksCategoriesAreRefusedAndASplitOtherThanTestIsShownAsItIs() throws Exception {
+        Path data = Files.createDirectories(dir.resolve("LMUData"));
+        Files.copy(Path.of(getClass().getResource("/realdata/mmbench-samples/MMBench_EN_samples.tsv").toURI()), data.resolve("MMBench_DEV_EN_V11.tsv"));
+        java.util.Set<String> cc = dev.gamagent.eval.recipe.ImportedScores.categoriesOf(
+                Path.of(getClass().getResource("/realdata/mmbench-samples/CCBench_subset.tsv").toURI()));
+        assertThat(cc).isNotEmpty();
+        StringBuilder ccbench = new StringBuilder("\"split\",\"Overall\"");
+        for (String c : cc) ccbench.append(",\"").append(c).append('"');
+        ccbench.append("\n\"none\",\"0.41\"").append(",\"0.4\"".repeat(cc.size())).append('\n');
+        Path wrong = Files.writeString(dir.resolve("single_MMBench_TEST_EN_V11_acc.csv"), ccbench);
+        CommandRun r = run(data, dir.resolve("cc"), "--import-scores", wrong.toString());
+        assertThat(r.code()).isEqualTo(1);
+        assertThat(r.err()).contains("--import-scores " + wrong + ": " + cc.size() + " of its " + cc.size() + " categories are not MMBench_TEST_EN_V11's: '"
+                + cc.iterator().next() + "'", "(from MMBench_DEV_EN_V11.tsv) are 'Action Recognition'", "is it another benchmark's accuracy file?");
+        assertThat(dir.resolve("cc").resolve("MMBench_V11_Test")).doesNotExist();
+
+        Path none = Files.writeString(Files.createDirectories(dir.resolve("none")).resolve("single_MMBench_TEST_EN_V11_acc.csv"),
+                "\"split\",\"Overall\",\"Coarse Perception\",\"Image Style\"\n\"none\",\"0.7\",\"0.8\",\"0.6\"\n");
+        Path out = dir.resolve("ok");
+        CommandRun ok = run(data, out, "--import-scores", none.toString());
+        assertThat(ok.code()).as(ok.err()).isZero();
+        assertThat(ok.err()).contains("the score of the file's split 'none' (not 'test'; shown as such) 70.00 %");
+        assertThat(ok.out()).contains("70.00 (imported, split none)", "Imported figures marked 'split …' come from a file whose row is another split")
+                .doesNotContain("(imported, official test)");
     }
 }

@@ -87,10 +87,12 @@ class ReproduceRunTest {
         Path data = dataDir("MMBench_DEV_EN_V11.tsv", 4, 32);
         Path out = dir.resolve("out");
         List<String> models = new ArrayList<>();
-        // a test tool standing in for a served Qwen2.5-VL-7B: it always answers A
+        // a test tool standing in for a served Qwen2.5-VL-7B: it always answers A, and its replies name the model as a server's do
         ReproduceCommand cmd = new ReproduceCommand((spec, config) -> {
             models.add(spec.model());
-            return ScriptedBackend.text(req -> "A");
+            return new ScriptedBackend("scripted", new dev.gamagent.backend.Capabilities(true, false, 0, true, true, 0),
+                    req -> new dev.gamagent.backend.ChatResult(List.of(new dev.gamagent.backend.Choice("A", List.of(), "stop")),
+                            new dev.gamagent.backend.Usage(10, 1, false), Duration.ofMillis(1), spec.model()));
         });
         CommandRun r = CommandRun.likeMain(cmd, "gam-agent-debate-rounds", "--methods", "Base-Debate (3 rounds)", "--out", out.toString(),
                 "--data-dir", data.toString(), "--backend", "openai", "--base-url", "http://127.0.0.1:9/v1", "--model", "Qwen/Qwen2.5-VL-7B-Instruct");

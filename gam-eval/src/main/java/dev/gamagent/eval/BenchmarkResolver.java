@@ -16,6 +16,7 @@ import dev.gamagent.eval.grade.PaperGrading;
 import dev.gamagent.eval.grade.VlmEvalKitLetters;
 import dev.gamagent.eval.grade.VlmEvalKitVqa;
 import dev.gamagent.eval.load.Dataset;
+import dev.gamagent.eval.load.RowFilter;
 import dev.gamagent.eval.load.mvbench.MvBenchDataset;
 import dev.gamagent.eval.load.mvbench.MvBenchLayout;
 import dev.gamagent.eval.load.mvbench.MvBenchVariant;
@@ -109,13 +110,37 @@ final class BenchmarkResolver {
      * is never lost to it.
      */
     static Additions additions(DataFiles.DataFile file, Path out, List<ResultRecord> records, PrintStream err) {
+        return additions(file, null, RowFilter.ALL, null, out, records, err);
+    }
+
+    /**
+     * As above, with what the provenance of the run's figures needs besides the file: how many of the file's rows
+     * ({@code ds}) the run took under {@code filter} ({@code rows_in_file}, {@code rows_run}, {@code limit}, {@code category} in
+     * {@code data_file}), the catalogue's grading of the benchmark ({@code data_file.grading}), the judge ({@code judge}, null:
+     * none) and how many answers each grading rule decided ({@code grading_rules}).
+     */
+    static Additions additions(DataFiles.DataFile file, Dataset ds, RowFilter filter, String judge, Path out, List<ResultRecord> records,
+                               PrintStream err) {
         Map<String, JsonNode> fields = new LinkedHashMap<>();
         List<String> notes = new ArrayList<>();
         try {
-            fields.put("data_file", file.provenance(DatasetCatalogue.builtIn()));
+            ObjectNode df = file.provenance(DatasetCatalogue.builtIn());
+            if (file.entry() != null) df.put("grading", file.entry().grading());
+            if (ds != null) {
+                if (ds.rows() != null) df.put("rows_in_file", ds.rows());
+                df.put("rows_run", ds.questions().size());
+            }
+            df.put("limit", filter.limit());
+            if (filter.category() != null) df.put("category", filter.category());
+            fields.put("data_file", df);
         } catch (RuntimeException e) {
             err.println("warning: could not record the data file's provenance: " + e.getMessage());
         }
+        fields.put("judge", judge == null ? com.fasterxml.jackson.databind.node.NullNode.getInstance()
+                : com.fasterxml.jackson.databind.node.TextNode.valueOf(judge));
+        Map<String, Integer> rules = new java.util.TreeMap<>();
+        for (ResultRecord r : records) if (r.grade().rule() != null && !r.isError()) rules.merge(r.grade().rule(), 1, Integer::sum);
+        fields.put("grading_rules", dev.gamagent.util.Json.MAPPER.valueToTree(rules));
         submission(file, out, records, fields, notes, err);
         if (BenchmarkScore.appliesTo(file.entry())) score(file, records, fields, notes, err);
         ObjectNode mean = BenchmarkScore.meanScore(file.entry() != null ? file.entry().name() : stem(file.path()), records);

@@ -17,6 +17,7 @@ import dev.gamagent.eval.load.KeyedQuestion;
 import dev.gamagent.eval.load.SkippedRow;
 import dev.gamagent.eval.report.HtmlReport;
 import dev.gamagent.eval.report.PriceTable;
+import dev.gamagent.eval.report.Provenance;
 import dev.gamagent.eval.report.RunSummary;
 import dev.gamagent.eval.store.ResultRecord;
 import dev.gamagent.eval.store.ResultStore;
@@ -58,7 +59,9 @@ public final class Evaluation {
     }
 
     /** What a run wrote: its summary (as in summary.json), the lines to print about the benchmark, and the files. */
-    public record Result(RunSummary summary, List<String> notes, List<Path> files) { }
+    public record Result(RunSummary summary, List<String> notes, List<Path> files, Provenance provenance) {
+        public Result(RunSummary summary, List<String> notes, List<Path> files) { this(summary, notes, files, null); }
+    }
 
     /**
      * The one way into an evaluation ({@code gam eval}, {@code gam demo}, {@code gam reproduce}): resolve the benchmark
@@ -103,11 +106,13 @@ public final class Evaluation {
         Plan plan = new Plan(ds, circular, req.methods(), req.out(), req.concurrency(), req.command(), identity, req.forceNew());
         DataFiles.DataFile data = file;
         Config graded = config;
+        Dataset dataset = ds;
+        String judgeName = judge == null ? null : req.identity() != null && req.identity().judge() != null ? req.identity().judge() : judge.name();
         List<String> notes = new ArrayList<>();
         Finish finish = (records, e) -> {
             Map<String, com.fasterxml.jackson.databind.JsonNode> fields = new java.util.LinkedHashMap<>();
             if (data != null) {
-                BenchmarkResolver.Additions a = BenchmarkResolver.additions(data, req.out(), records, e);
+                BenchmarkResolver.Additions a = BenchmarkResolver.additions(data, dataset, req.filter(), judgeName, req.out(), records, e);
                 fields.putAll(a.fields());
                 notes.addAll(a.notes());
             }
@@ -125,9 +130,9 @@ public final class Evaluation {
             }
             return fields;
         };
-        RunSummary s = run(plan, panel, judge, config, req.secrets(), err, progress.display(), finish);
-        return new Result(s, List.copyOf(notes), List.of(req.out().resolve("results.jsonl"), req.out().resolve(SUMMARY),
-                req.out().resolve("report.html")));
+        Ran ran = run(plan, panel, judge, config, req.secrets(), err, progress.display(), finish);
+        return new Result(ran.summary(), List.copyOf(notes), List.of(req.out().resolve("results.jsonl"), req.out().resolve(SUMMARY),
+                req.out().resolve("report.html")), ran.provenance());
     }
 
     /** summary.json's field with a reproduction's paper figures; the report marks them. */
@@ -158,15 +163,18 @@ public final class Evaluation {
     /** A run whose agents all use {@code backend} (tests). */
     static RunSummary run(Plan plan, Backend backend, Backend judge, Config config, PrintStream err,
                           LongFunction<EvalRunner.ProgressSink> progress) {
-        return run(plan, NamedBackends.of(backend), judge, config, SecretScrubber.NONE, err, progress, Finish.NOTHING);
+        return run(plan, NamedBackends.of(backend), judge, config, SecretScrubber.NONE, err, progress, Finish.NOTHING).summary();
     }
+
+    /** A run's summary and, for a benchmark read from a file, where its figures come from (else null). */
+    private record Ran(RunSummary summary, Provenance provenance) { }
 
     /**
      * @param backends the default backend and the named ones the methods' agents may use
      * @param progress makes the progress display for the number of pending pairs
      * @param finish   what summary.json adds from the run's records
      */
-    private static RunSummary run(Plan plan, NamedBackends backends, Backend judge, Config config, SecretScrubber secrets, PrintStream err,
+    private static Ran run(Plan plan, NamedBackends backends, Backend judge, Config config, SecretScrubber secrets, PrintStream err,
                                   LongFunction<EvalRunner.ProgressSink> progress, Finish finish) {
         printSkipped(plan.dataset().name(), plan.dataset().skipped(), err);
         if (plan.forceNew()) {
@@ -176,6 +184,7 @@ public final class Evaluation {
         List<EvalQuestion> questions = plan.circular() ? CircularExpansion.expand(plan.dataset().questions()) : plan.dataset().questions();
         EvalRunner.Stats stats;
         RunSummary summary;
+        Provenance provenance = null;
         boolean thumbnails = plan.dataset().questions().size() <= HtmlReport.MAX_THUMBNAILS;
         try (ResultStore store = new ResultStore(plan.out())) {
             if (plan.identity() != null) checkIdentity(plan, store, err);
@@ -235,13 +244,18 @@ public final class Evaluation {
                     records, PriceTable.from(config), GamSettings.stopping(config).thetaU(), plan.command());
             String firstError = stats.allFailed()
                     ? records.stream().filter(ResultRecord::isError).map(r -> r.grade().error()).findFirst().orElse("?") : null;
-            Map<String, com.fasterxml.jackson.databind.JsonNode> added = finish.fields(records, err);
+            Map<String, com.fasterxml.jackson.databind.JsonNode> added = new java.util.LinkedHashMap<>(finish.fields(records, err));
             records.clear(); // the report reads them again from the store, one at a time
+            // where the figures come from, once every other field is known: the report's header and a reproduction's table say it
+            if (added.containsKey("data_file")) {
+                provenance = Provenance.of(summary, added);
+                added.put(Provenance.SUMMARY_FIELD, dev.gamagent.util.Json.MAPPER.valueToTree(provenance));
+            }
             summary.write(plan.out().resolve(SUMMARY), added);
             long summarised = System.nanoTime();
             Map<String, String> images = thumbnails ? thumbnails(store, plan.dataset().questions()) : Map.of();
             Path report = plan.out().resolve("report.html");
-            HtmlReport.write(report, summary, store.view(ids, methods), images, added.get(PAPER_FIGURES));
+            HtmlReport.write(report, summary, store.view(ids, methods), images, added.get(PAPER_FIGURES), provenance);
             err.printf(java.util.Locale.ROOT, "wrote summary.json in %.2f s and report.html (%.1f MB) in %.2f s%n", (summarised - ended) / 1e9,
                     size(report) / 1e6, (System.nanoTime() - summarised) / 1e9);
             if (stats.allFailed()) {
@@ -249,7 +263,7 @@ public final class Evaluation {
                         + firstError + " (the pairs are recorded as 'error' in " + plan.out() + "; rerun the same command to retry them)");
             }
         }
-        return summary;
+        return new Ran(summary, provenance);
     }
 
     /** Trace fields of each agent that hold words, not figures: no summary figure reads them. */

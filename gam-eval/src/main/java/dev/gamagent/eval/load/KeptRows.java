@@ -372,7 +372,7 @@ final class KeptRows {
             out.add(EvalQuestion.indexed(idx, l.split(), l.category(), l.l2(), rows.options(row), line,
                     new RowEntry(file, idx, rows.start(row), rows.length(row), line, image)));
         }
-        return new Dataset(name, out, skips, sha);
+        return new Dataset(name, out, skips, sha, rowCount);
     }
 
     /** Why the images of a row that gives its own (or none) cannot be used, or null. */

@@ -1,6 +1,7 @@
 package dev.gamagent.eval.recipe;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import dev.gamagent.eval.report.Provenance;
 import dev.gamagent.eval.stats.Interval;
 import dev.gamagent.eval.stats.IntervalMethod;
 import dev.gamagent.eval.stats.Pairwise;
@@ -21,12 +22,29 @@ import java.util.Map;
  * @param paperModel the paper's name of the model whose figures are in the paper column (null: none)
  * @param paperLabel how the paper column is labelled: the model's name, or a warning that it is not the model run
  * @param variant    the reading the rows ran ({@code --variant}), or null: the recipe's default reading
- * @param notes      stand-ins, empty cells and what the figures are
+ * @param servedModels what the server said it serves and its replies said they were, when that is not {@code --model} alone
+ *                     (empty otherwise)
+ * @param provenance   per column run, where its figures come from ({@link Provenance}: file, md5 check, questions run, stand-in,
+ *                     grading, judge)
+ * @param notes      stand-ins, empty cells, marks and what the figures are
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record PaperTable(String recipe, String paper, String table, String title, String unit, String modelRun, String paperModel,
-                         String paperLabel, boolean paperIsModelRun, List<String> columns, List<String> rows, List<Cell> cells,
-                         List<RecipePlan.Override> overrides, String variant, List<String> notes) {
+                         String paperLabel, boolean paperIsModelRun, List<String> servedModels, List<String> columns, List<String> rows,
+                         List<Cell> cells, List<RecipePlan.Override> overrides, String variant, List<Provenance> provenance, List<String> notes) {
+
+    /**
+     * Who answered and where each column's figures come from: the model names the server and its replies gave when they are
+     * not {@code --model} alone (empty: none said otherwise), and each column's {@link Provenance} (a column not run has none).
+     */
+    public record Sources(List<String> servedModels, Map<String, Provenance> provenance) {
+        public static final Sources NONE = new Sources(List.of(), Map.of());
+
+        public Sources {
+            servedModels = List.copyOf(servedModels);
+            provenance = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(provenance));
+        }
+    }
 
     /** What we measured for one row on one benchmark: {@code right} of {@code n} graded items and what the answers cost. */
     public record Measured(int right, int n, double promptTokens, double completionTokens, double calls, int answers) {
@@ -43,7 +61,12 @@ public record PaperTable(String recipe, String paper, String table, String title
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record Cell(String row, String column, Double ours, Interval ci, Integer n, String paper, Double delta, String note, String imported,
-                       String deltaWithheld) {
+                       String deltaWithheld, String importedSplit, List<String> marks) {
+        public Cell(String row, String column, Double ours, Interval ci, Integer n, String paper, Double delta, String note, String imported,
+                    String deltaWithheld) {
+            this(row, column, ours, ci, n, paper, delta, note, imported, deltaWithheld, null, null);
+        }
+
         public Cell(String row, String column, Double ours, Interval ci, Integer n, String paper, Double delta, String note, String imported) {
             this(row, column, ours, ci, n, paper, delta, note, imported, null);
         }
@@ -53,7 +76,12 @@ public record PaperTable(String recipe, String paper, String table, String title
         }
 
         /** This cell without its Δ, saying why. */
-        Cell withoutDelta(String why) { return new Cell(row, column, ours, ci, n, paper, null, note, imported, why); }
+        Cell withoutDelta(String why) { return new Cell(row, column, ours, ci, n, paper, null, note, imported, why, importedSplit, marks); }
+
+        /** This cell with the marks of where its figure comes from ({@link Provenance#marks}); none: as it is. */
+        Cell withMarks(List<String> m) {
+            return m.isEmpty() || ours == null ? this : new Cell(row, column, ours, ci, n, paper, delta, note, imported, deltaWithheld, importedSplit, List.copyOf(m));
+        }
     }
 
     /**
@@ -85,6 +113,18 @@ public record PaperTable(String recipe, String paper, String table, String title
     public static PaperTable build(Recipe r, String modelRun, Recipe.Model paperModel, String notPaperModel,
                                    Map<String, Map<String, Measured>> measured, Map<String, String> standIns,
                                    Map<String, Map<String, ImportedScores>> imported, List<RecipePlan.Override> overrides) {
+        return build(r, modelRun, paperModel, notPaperModel, measured, standIns, imported, overrides, Sources.NONE);
+    }
+
+    /**
+     * As above, with {@code sources}: the models the server and its replies named (said under the table when they are not
+     * {@code --model}), and each column's provenance, printed under the table; a figure from a file that is not the official
+     * one, from part of the benchmark, or graded otherwise than the paper's harness grades it is marked ({@code [u]},
+     * {@code [p]}, {@code [g]}) with the note saying why.
+     */
+    public static PaperTable build(Recipe r, String modelRun, Recipe.Model paperModel, String notPaperModel,
+                                   Map<String, Map<String, Measured>> measured, Map<String, String> standIns,
+                                   Map<String, Map<String, ImportedScores>> imported, List<RecipePlan.Override> overrides, Sources sources) {
         List<String> notes = new ArrayList<>();
         boolean own = !r.columns().isEmpty();
         List<String> columns = own ? r.columns() : r.benchmarks().stream().map(Recipe.Benchmark::column).toList();
@@ -117,12 +157,14 @@ public record PaperTable(String recipe, String paper, String table, String title
                 if (official != null && !own) {
                     String standIn = cell.ours() == null ? "" : String.format(Locale.ROOT, "; the dev stand-in gave %.2f (n=%d)", cell.ours(), cell.n());
                     Cell im = new Cell(cell.row(), header.get(c), official.overall(), null, null, paper, delta(official.overall(), paper),
-                            "imported: the official score of the " + official.split() + " split, from " + official.file() + standIn,
-                            official.file().toString());
+                            (official.isTest() ? "imported: the official score of the test split, from " : "imported: the score of the file's split '"
+                                    + official.split() + "' (not 'test'), from ") + official.file() + standIn,
+                            official.file().toString(), null, official.split(), null);
                     cells.add(withheld != null && im.delta() != null ? im.withoutDelta(withheld) : im);
                     continue;
                 }
-                Cell out = new Cell(cell.row(), header.get(c), cell.ours(), cell.ci(), cell.n(), cell.paper(), cell.delta(), cell.note());
+                Cell out = new Cell(cell.row(), header.get(c), cell.ours(), cell.ci(), cell.n(), cell.paper(), cell.delta(), cell.note())
+                        .withMarks(marks(r, c, own, sources.provenance()));
                 cells.add(withheld != null && out.delta() != null ? out.withoutDelta(withheld) : out);
             }
             if (m.method() == null) notes.add(m.row() + ": no method (" + m.note() + "): an empty row.");
@@ -139,6 +181,21 @@ public record PaperTable(String recipe, String paper, String table, String title
                     + paperModel.name() + "; Δ compares different models.");
         } else {
             label = "paper, " + paperModel.name();
+        }
+        if (!sources.servedModels().isEmpty()) {
+            notes.add("Who answered: the server (GET /models) and its replies (each reply's model) named " + String.join(", ", sources.servedModels())
+                    + "; the run asked for " + (modelRun == null ? "the server's own model" : modelRun) + ".");
+        }
+        for (var e : sources.provenance().entrySet()) notes.add("Data, " + e.getKey() + ": " + e.getValue().describe() + ".");
+        for (String mark : List.of(Provenance.UNOFFICIAL, Provenance.PARTIAL, Provenance.NOT_COMPARABLE)) {
+            for (Provenance p : sources.provenance().values()) {
+                if (p.marks().contains(mark)) notes.add("[" + mark + "] " + p.meaning(mark) + ".");
+            }
+        }
+        boolean importedOther = imported.values().stream().flatMap(x -> x.values().stream()).anyMatch(x -> !x.isTest());
+        if (importedOther) {
+            notes.add("Imported figures marked 'split …' come from a file whose row is another split than 'test' (VLMEvalKit writes 'none' "
+                    + "when its data had no split column): shown as what they are, not as the official test score.");
         }
         if (r.reading() != null) notes.add(reading(r.reading()));
         if (paperModel != null) {
@@ -157,8 +214,28 @@ public record PaperTable(String recipe, String paper, String table, String title
                 + " with its 95 % interval (" + IntervalMethod.WILSON.label() + ") over the graded items (a circular group counts once); Δ = ours − paper."
                 + " Paper figures marked * are derived (the recipe says how). Missing in the paper's text: " + r.missing());
         return new PaperTable(r.id(), r.paper(), r.table(), r.title(), r.unit(), modelRun, paperModel == null ? null : paperModel.name(), label,
-                paperModel != null && notPaperModel == null, columns.stream().map(header::get).toList(), rows, cells, List.copyOf(overrides),
-                r.reading() == null ? null : r.reading().name(), notes);
+                paperModel != null && notPaperModel == null, sources.servedModels(), columns.stream().map(header::get).toList(), rows, cells,
+                List.copyOf(overrides), r.reading() == null ? null : r.reading().name(), List.copyOf(sources.provenance().values()), notes);
+    }
+
+    /**
+     * The marks of a cell's figure: its column's run's; an average or a total over benchmarks carries those of every column
+     * it is made from.
+     */
+    private static List<String> marks(Recipe r, String column, boolean own, Map<String, Provenance> provenance) {
+        Recipe.Benchmark b = r.benchmarks().stream().filter(x -> x.column().equals(column)).findFirst().orElse(null);
+        List<Provenance> from = new ArrayList<>();
+        if (own || b != null && b.aggregate() != null) {
+            for (Recipe.Benchmark o : r.benchmarks()) {
+                if (o.aggregate() == null && !RecipePlan.ownColumn(o) && provenance.containsKey(o.column())) from.add(provenance.get(o.column()));
+            }
+        } else if (provenance.containsKey(column)) {
+            from.add(provenance.get(column));
+        }
+        java.util.TreeSet<String> all = new java.util.TreeSet<>(java.util.Comparator.comparingInt(
+                m -> List.of(Provenance.UNOFFICIAL, Provenance.PARTIAL, Provenance.NOT_COMPARABLE).indexOf(m)));
+        for (Provenance p : from) all.addAll(p.marks());
+        return List.copyOf(all);
     }
 
     /** What a variant's rows ran, and in place of what: the reading, its passage and the default's. */
@@ -176,7 +253,7 @@ public record PaperTable(String recipe, String paper, String table, String title
             // the paper's average of the other columns: ours when every one of them was run
             List<Double> parts = new ArrayList<>();
             for (Recipe.Benchmark o : r.benchmarks()) {
-                if (o.aggregate() != null) continue;
+                if (o.aggregate() != null || RecipePlan.ownColumn(o)) continue;
                 Measured m = mine.get(o.column());
                 if (m == null || m.n() == 0) return new Cell(row, column, null, null, null, paper, null, b.aggregate() + ": needs every column");
                 parts.add(100.0 * m.right() / m.n());
@@ -284,7 +361,9 @@ public record PaperTable(String recipe, String paper, String table, String title
         if (c == null || c.ours() == null) return "";
         String v = Math.abs(c.ours()) < 10 && c.ci() == null ? String.format(Locale.ROOT, "%.3f", c.ours()) : String.format(Locale.ROOT, "%.2f", c.ours());
         if (c.ci() != null) v += String.format(Locale.ROOT, " (%.1f–%.1f, n=%d)", c.ci().lo(), c.ci().hi(), c.n());
-        if (c.imported() != null) v += " (imported, official test)";
+        if (c.imported() != null) v += c.importedSplit() == null || c.importedSplit().equalsIgnoreCase("test") ? " (imported, official test)"
+                : " (imported, split " + c.importedSplit() + ")";
+        if (c.marks() != null && !c.marks().isEmpty()) v += " [" + String.join(",", c.marks()) + "]";
         return v;
     }
 }

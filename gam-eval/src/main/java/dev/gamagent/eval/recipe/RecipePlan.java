@@ -42,17 +42,104 @@ public final class RecipePlan {
     /** The runs of {@code r}, all benchmarks and rows. */
     public static List<EvalRun> runs(Recipe r, DatasetCatalogue data) { return runs(r, data, List.of(), List.of()); }
 
+    /** The note of a column a file given to {@code --benchmarks} adds ({@link #withFiles}): its own, not one of the paper's. */
+    public static final String OWN_COLUMN = "a file given to --benchmarks, in a column of its own (no paper figures)";
+
     /**
-     * The runs of {@code r} restricted to the benchmarks named in {@code benchmarks} (a column or a dataset name) and
-     * the rows named in {@code rows} (a row or a method name); empty lists mean all. A name that matches nothing throws,
-     * naming the choices.
+     * {@code r} with a column of its own for each file path in {@code benchmarks} that stands for none of its columns (a file
+     * stands for a column when its name is the file of the column's dataset or of its stand-in, as gam names them in the data
+     * directory); a path that does not exist is refused here, naming it.
+     */
+    public static Recipe withFiles(Recipe r, DatasetCatalogue data, List<String> benchmarks) {
+        List<Recipe.Benchmark> added = new ArrayList<>();
+        for (String b : benchmarks) {
+            if (!isPath(b) || r.benchmarks().stream().anyMatch(x -> names(x, data).stream().anyMatch(n -> matches(b, n)))) continue;
+            java.nio.file.Path p = java.nio.file.Path.of(b.strip());
+            if (!java.nio.file.Files.exists(p)) {
+                throw new IllegalArgumentException("--benchmarks " + b + ": no such file, and no column of recipe " + r.id() + " is called so; its columns: "
+                        + columnList(r, data));
+            }
+            if (columnOfFile(r, data, p) != null) continue;
+            String stem = p.getFileName().toString().replaceFirst("\\.[A-Za-z0-9]+$", "");
+            String column = stem;
+            for (int i = 2; r.benchmarks().stream().anyMatch(x -> x.column().equalsIgnoreCase(stem)) || hasColumn(added, column); i++) column = stem + "-" + i;
+            added.add(new Recipe.Benchmark(column, p.toString(), null, null, OWN_COLUMN));
+        }
+        if (added.isEmpty()) return r;
+        List<Recipe.Benchmark> all = new ArrayList<>(r.benchmarks());
+        // before an average column: the file's figure is no part of the paper's average
+        int at = all.size();
+        while (at > 0 && all.get(at - 1).aggregate() != null) at--;
+        all.addAll(at, added);
+        return new Recipe(r.id(), r.paper(), r.paperFile(), r.table(), r.title(), r.metric(), r.unit(), r.compare(), List.copyOf(all), r.columns(),
+                r.methods(), r.models(), r.figures(), r.run(), r.missing(), r.variants(), r.reading());
+    }
+
+    private static boolean hasColumn(List<Recipe.Benchmark> bs, String column) {
+        return bs.stream().anyMatch(x -> x.column().equalsIgnoreCase(column));
+    }
+
+    /** Whether a column is one {@link #withFiles} added for a file. */
+    public static boolean ownColumn(Recipe.Benchmark b) { return OWN_COLUMN.equals(b.note()); }
+
+    /** What {@code --benchmarks} may call a column: its name, its dataset's, its stand-in's. */
+    private static List<String> names(Recipe.Benchmark b, DatasetCatalogue data) {
+        List<String> out = new ArrayList<>();
+        out.add(b.column());
+        if (b.data() != null) out.add(b.data());
+        if (b.standIn() != null) out.add(b.standIn());
+        DatasetEntry e = b.data() == null ? null : data.find(b.data());
+        if (e != null && e.standIn() != null) out.add(e.standIn());
+        return out;
+    }
+
+    /** The column a file stands for: the one whose dataset (or its stand-in) has a file of this name; null for none. */
+    private static Recipe.Benchmark columnOfFile(Recipe r, DatasetCatalogue data, java.nio.file.Path file) {
+        String n = file.getFileName().toString();
+        for (Recipe.Benchmark b : r.benchmarks()) {
+            if (b.data() == null || ownColumn(b)) continue;
+            for (String name : names(b, data).subList(1, names(b, data).size())) {
+                DatasetEntry e = data.find(name);
+                if (e != null && (java.nio.file.Path.of(e.file()).getFileName().toString().equals(n) || n.equals(e.urlFileName()))) return b;
+            }
+        }
+        return null;
+    }
+
+    /** A value of {@code --benchmarks} that names a file rather than a column: a path with a separator or a data file's suffix, or one that exists. */
+    static boolean isPath(String given) {
+        String g = given.strip();
+        return g.contains("/") || g.contains("\\") || g.matches("(?i).*\\.(tsv|json|jsonl)$") || java.nio.file.Files.exists(java.nio.file.Path.of(g));
+    }
+
+    private static List<String> columnList(Recipe r, DatasetCatalogue data) {
+        return r.benchmarks().stream().filter(x -> x.aggregate() == null).map(x -> {
+            List<String> n = names(x, data);
+            return x.column() + (n.size() > 1 ? " (" + String.join(", ", n.subList(1, n.size()).stream().distinct().toList()) + ")" : "");
+        }).toList();
+    }
+
+    /**
+     * The runs of {@code r} restricted to the benchmarks named in {@code benchmarks} and the rows named in {@code rows} (a row
+     * or a method name); empty lists mean all. A benchmark is named by its column (the paper's name), its dataset's name, the
+     * name of the split that stands in for it ({@code MMBench_DEV_EN_V11}), or a file: a file named as a column's dataset or
+     * stand-in is run in that column in its place, any other file in its own column ({@link #withFiles} adds it). A name that
+     * matches nothing throws, naming the choices.
      */
     public static List<EvalRun> runs(Recipe r, DatasetCatalogue data, List<String> benchmarks, List<String> rows) {
+        Map<Recipe.Benchmark, String> files = new java.util.IdentityHashMap<>();
         for (String b : benchmarks) {
-            if (r.benchmarks().stream().noneMatch(x -> matches(b, x.column()) || matches(b, x.data()))) {
-                throw new IllegalArgumentException("recipe " + r.id() + " has no benchmark '" + b + "'; its columns: "
-                        + r.benchmarks().stream().filter(x -> x.aggregate() == null).map(x -> x.column() + (x.data() != null ? " (" + x.data() + ")" : "")).toList());
+            if (r.benchmarks().stream().anyMatch(x -> names(x, data).stream().anyMatch(n -> matches(b, n)))) continue;
+            if (isPath(b) && java.nio.file.Files.exists(java.nio.file.Path.of(b.strip()))) {
+                Recipe.Benchmark col = columnOfFile(r, data, java.nio.file.Path.of(b.strip()));
+                if (col != null) {
+                    files.put(col, b.strip());
+                    continue;
+                }
             }
+            throw new IllegalArgumentException("recipe " + r.id() + " has no benchmark '" + b + "'" + (isPath(b) ? " (as a file: "
+                    + (java.nio.file.Files.exists(java.nio.file.Path.of(b.strip())) ? "it stands for none of its columns; run it with 'gam eval --data'" : "no such file") + ")" : "")
+                    + "; its columns (with their datasets and stand-ins): " + columnList(r, data));
         }
         for (String m : rows) {
             if (r.methods().stream().noneMatch(x -> matches(m, x.row()) || matches(m, x.method()))) {
@@ -63,12 +150,23 @@ public final class RecipePlan {
         List<EvalRun> out = new ArrayList<>();
         for (Recipe.Benchmark b : r.benchmarks()) {
             if (b.data() == null) continue;
-            if (!benchmarks.isEmpty() && benchmarks.stream().noneMatch(x -> matches(x, b.column()) || matches(x, b.data()))) continue;
-            DatasetEntry e = data.require(b.data());
-            String name = e.name(), standIn = null;
-            if (!e.answers()) {
-                name = b.standIn() != null ? b.standIn() : e.standIn();
-                standIn = b.column() + " has no public answers: its dev split " + name + " stands in for it";
+            if (!benchmarks.isEmpty() && !files.containsKey(b) && benchmarks.stream().noneMatch(x -> names(b, data).stream().anyMatch(n -> matches(x, n)))) continue;
+            String name, standIn = null;
+            if (ownColumn(b)) {
+                name = b.data();
+            } else {
+                DatasetEntry e = data.require(b.data());
+                name = e.name();
+                if (!e.answers()) {
+                    name = b.standIn() != null ? b.standIn() : e.standIn();
+                    standIn = b.column() + " has no public answers: its dev split " + name + " stands in for it";
+                }
+                String file = files.get(b);
+                if (file != null) {
+                    // the file given runs in the column it is named for; its md5 is checked against that dataset's, and the table says so
+                    standIn = (standIn != null ? standIn + "; " : "") + "run from the file " + file + " given to --benchmarks";
+                    name = file;
+                }
             }
             String dir = b.column().replaceAll("[^A-Za-z0-9._-]", "_");
             if (r.run() != null && "sweep".equals(r.run().how())) {

@@ -52,7 +52,13 @@ public final class HtmlReport {
     /** One run's report; {@code paperFigures} (a reproduction's, or null) are marked beside ours on the accuracy plot. */
     public static void write(Path file, RunSummary s, List<ResultRecord> records, Map<String, String> images,
                              com.fasterxml.jackson.databind.JsonNode paperFigures) {
-        write(file, List.of(new ReportRun("", s, records, images, paperFigures)), s.statistics());
+        write(file, s, records, images, paperFigures, null);
+    }
+
+    /** As above; {@code provenance} (or null) says in the header where the figures come from. */
+    public static void write(Path file, RunSummary s, List<ResultRecord> records, Map<String, String> images,
+                             com.fasterxml.jackson.databind.JsonNode paperFigures, Provenance provenance) {
+        write(file, List.of(new ReportRun("", s, records, images, paperFigures, provenance)), s.statistics());
     }
 
     /** {@code gam report}: several runs, every method a series "run / method"; {@code pairs} compares the series across runs. */
@@ -160,7 +166,14 @@ public final class HtmlReport {
                     .append("; methods: ").append(Html.esc(String.join(", ", s.methods()))).append(".");
             if (s.command() != null) h.append(" Reproduce with <code>").append(Html.esc(s.command())).append("</code>.");
             h.append(" Multiple-choice grading: ").append(Html.esc(GradingMode.describeLabels(s.grading()))).append('.');
-            h.append("</p></header>\n");
+            h.append("</p>\n");
+            Provenance p = runs.get(0).provenance();
+            if (p != null) {
+                h.append("<p class=provenance>Data: ").append(Html.esc(p.describe())).append('.');
+                for (String m : p.marks()) h.append("<br><b>[").append(m).append("]</b> ").append(Html.esc(p.meaning(m))).append('.');
+                h.append("</p>\n");
+            }
+            h.append("</header>\n");
         } else {
             head(h, "GAM-Agent run comparison");
             h.append("<header><h1>Run comparison</h1>\n<p>");
