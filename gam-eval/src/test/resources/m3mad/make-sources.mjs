@@ -104,6 +104,12 @@ for (const [name, s] of Object.entries(sets)) {
   }
 }
 
+// the Parquet reader on what the small files above do not exercise: dictionary-encoded strings and lists, GZIP pages,
+// null and empty lists, null strings (ParquetFileTest computes the same values)
+await con.run(`COPY (SELECT i::BIGINT AS id, ['red', 'green', 'blue'][(i % 3) + 1] AS colour,
+  CASE WHEN i % 5 = 0 THEN NULL ELSE ['x', 'y', 'x'][1:(i % 4)] END AS tags, CASE WHEN i % 7 = 0 THEN NULL ELSE 'q' || (i % 4) END AS q
+  FROM range(300) t(i) ORDER BY i) TO 'sources/dictionary-gzip.parquet' (FORMAT parquet, COMPRESSION gzip)`);
+
 // MME-Reasoning: VLMEvalKit's TSV (pandas quoting: a field with a tab, quote or newline is quoted, quotes doubled)
 const reasoning = [
   { index: 0, image: img(51), question: 'Which shape comes next?', answer: 'B', question_type: 'choice', difficulty: 'easy', reasoning_type: 'inductive', capability: 'pattern analysis' },

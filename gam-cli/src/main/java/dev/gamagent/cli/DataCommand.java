@@ -113,7 +113,7 @@ public final class DataCommand implements Callable<Integer> {
                 try {
                     e = files.catalogue().require(n);
                 } catch (IllegalArgumentException ex) {
-                    System.err.println("failed: " + ex.getMessage());
+                    System.err.println("error: " + ex.getMessage());
                     failed.add(n + ": " + ex.getMessage());
                     continue;
                 }
@@ -129,7 +129,7 @@ public final class DataCommand implements Callable<Integer> {
                         System.out.println((f.downloaded() ? "fetched " : "already here: ") + f.describe());
                         (f.downloaded() ? fetched : present).add(e.name() + warn);
                     } catch (DataException ex) {
-                        System.err.println("failed: " + ex.getMessage());
+                        System.err.println("error: " + ex.getMessage());
                         failed.add(e.name() + ": " + ex.getMessage());
                     }
                 }
@@ -250,7 +250,7 @@ public final class DataCommand implements Callable<Integer> {
                     M3madBuilder.Result r = M3madBuilder.build(set, src, files.dir().path(), num2sample, System.err);
                     System.out.println("built " + r.describe());
                 } catch (IllegalArgumentException | DataException e) {
-                    System.err.println("failed: " + e.getMessage());
+                    System.err.println("error: " + e.getMessage());
                     failed++;
                 }
             }
