@@ -241,7 +241,7 @@ public record DataFiles(DatasetCatalogue catalogue, DataDirectory dir, String mi
         URI src = source(entry);
         Path target = kind(entry).target(entry, dir.path());
         if (src == null) {
-            throw new DataException(entry.name() + " has no download: " + remedy(entry) + " (writes " + target + " with its images), "
+            throw new DataException(entry.name() + " has no download: run '" + remedy(entry) + "' (it writes " + target + " with its images), "
                     + "pass a built JSON itself to --data, or set --data-mirror (or $" + MIRROR_ENV + ") to a server that serves " + entry.file());
         }
         Path part = partial(entry);
