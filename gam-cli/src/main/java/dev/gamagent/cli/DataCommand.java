@@ -117,21 +117,21 @@ public final class DataCommand implements Callable<Integer> {
                     failed.add(n + ": " + ex.getMessage());
                     continue;
                 }
-                boolean here = !force && files.locate(e) != null;
-                if (!here && !files.downloadable(e)) {
-                    String step = files.remedy(e);
-                    System.err.println("needs a manual step: " + e.name() + ": " + step);
-                    manual.add(e.name() + ": " + step);
-                } else {
-                    try {
+                try {
+                    boolean here = !force && files.locate(e) != null;
+                    if (!here && !files.downloadable(e)) {
+                        String step = files.remedy(e);
+                        System.err.println("needs a manual step: " + e.name() + ": " + step);
+                        manual.add(e.name() + ": " + step);
+                    } else {
                         DataFiles.DataFile f = files.fetch(e, force);
                         String warn = f.check().warns() ? " (warning: " + f.check().meaning() + ")" : "";
                         System.out.println((f.downloaded() ? "fetched " : "already here: ") + f.describe());
                         (f.downloaded() ? fetched : present).add(e.name() + warn);
-                    } catch (DataException ex) {
-                        System.err.println("error: " + ex.getMessage());
-                        failed.add(e.name() + ": " + ex.getMessage());
                     }
+                } catch (DataException ex) {
+                    System.err.println("error: " + ex.getMessage());
+                    failed.add(e.name() + ": " + ex.getMessage());
                 }
                 if (!e.answers()) {
                     System.out.println("  note: " + e.name() + " has no public answers" + (e.standIn() != null ? "; its stand-in is " + e.standIn() : "")

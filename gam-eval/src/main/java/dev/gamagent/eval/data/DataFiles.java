@@ -23,8 +23,9 @@ import java.util.Locale;
 /**
  * Benchmark files by name: found in the data directory (VLMEvalKit's layout) or downloaded once, from the
  * official location or a mirror, into a resumable partial file whose md5 is checked before it takes the
- * file's name. A download that does not match the published md5 is deleted and named; a file already in
- * the directory whose md5 differs (a user's own copy) is used, and every run says so. Where no md5 is
+ * file's name. A download from the official URL that does not match the published md5 is deleted and named; a
+ * copy the user chose — already in the directory, or served by the mirror — whose md5 differs is kept and used, and
+ * every run says so (one rule, {@link #checkOf}). Where no md5 is
  * published, the sha256 recorded when gam first saw the file is what later runs are checked against (none is
  * recorded from a mirror's download that was redirected off the mirror's host).
  *
