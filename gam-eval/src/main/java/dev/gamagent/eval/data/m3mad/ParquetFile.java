@@ -45,11 +45,11 @@ public final class ParquetFile {
 
     private ParquetFile(Path path, ThriftCompact.Struct meta) {
         this.path = path;
-        this.rows = meta.integer(3, 0);
+        this.rows = meta.longOr(3, 0);
         List<ThriftCompact.Struct> schema = meta.list(2);
         if (schema.isEmpty()) throw bad("no schema");
         int[] at = {1};
-        int top = (int) schema.get(0).integer(5, 0);
+        int top = (int) schema.get(0).longOr(5, 0);
         for (int i = 0; i < top; i++) {
             fields.add(schema.get(at[0]).string(4));
             walk(schema, at, new ArrayList<>(), new ArrayList<>(), 0, 0, -1);
@@ -61,28 +61,28 @@ public final class ParquetFile {
                 if (m == null) throw bad("a column chunk without its metadata (kept in another file)");
                 List<String> p = new ArrayList<>();
                 for (Object o : m.<Object>list(3)) p.add(new String((byte[]) o, StandardCharsets.UTF_8));
-                long data = m.integer(9, 0), dict = m.integer(11, 0);
+                long data = m.longOr(9, 0), dict = m.longOr(11, 0);
                 long start = dict > 0 && dict < data ? dict : data;
-                chunks.put(String.join(".", p), new Chunk(start, m.integer(7, 0), m.integer(5, 0), (int) m.integer(4, 0)));
+                chunks.put(String.join(".", p), new Chunk(start, m.longOr(7, 0), m.longOr(5, 0), (int) m.longOr(4, 0)));
             }
-            groups.add(new RowGroup(g.integer(3, 0), chunks));
+            groups.add(new RowGroup(g.longOr(3, 0), chunks));
         }
     }
 
     private void walk(List<ThriftCompact.Struct> schema, int[] at, List<String> path, List<Integer> defs, int def, int rep, int repeatedAt) {
         ThriftCompact.Struct e = schema.get(at[0]++);
         String name = e.string(4);
-        int repetition = (int) e.integer(3, REQUIRED);
+        int repetition = (int) e.longOr(3, REQUIRED);
         List<String> p = new ArrayList<>(path);
         p.add(name);
         int d = def + (repetition != REQUIRED ? 1 : 0), r = rep + (repetition == REPEATED ? 1 : 0);
         int ra = repetition == REPEATED && repeatedAt < 0 ? p.size() - 1 : repeatedAt;
         List<Integer> ds = new ArrayList<>(defs);
         ds.add(d);
-        int children = (int) e.integer(5, 0);
+        int children = (int) e.longOr(5, 0);
         if (children == 0) {
-            boolean utf8 = e.integer(6, -1) == 0 || (e.struct(10) != null && e.struct(10).has(1));
-            leaves.add(new Leaf(p, (int) e.integer(1, -1), (int) e.integer(2, 0), utf8, d, r, ds.stream().mapToInt(Integer::intValue).toArray(), ra));
+            boolean utf8 = e.longOr(6, -1) == 0 || (e.struct(10) != null && e.struct(10).has(1));
+            leaves.add(new Leaf(p, (int) e.longOr(1, -1), (int) e.longOr(2, 0), utf8, d, r, ds.stream().mapToInt(Integer::intValue).toArray(), ra));
             return;
         }
         for (int i = 0; i < children; i++) walk(schema, at, p, ds, d, r, ra);
@@ -181,13 +181,13 @@ public final class ParquetFile {
         List<Object> list = null;
         while (seen < c.values) {
             ThriftCompact.Struct h = t.struct();
-            int type = (int) h.integer(1, -1), csize = Math.toIntExact(h.integer(3, 0)), usize = Math.toIntExact(h.integer(2, 0));
+            int type = (int) h.longOr(1, -1), csize = Math.toIntExact(h.longOr(3, 0)), usize = Math.toIntExact(h.longOr(2, 0));
             int at = t.position();
             if (at + csize > buf.length) throw bad("column " + l.dotted() + ": a page runs past its column chunk");
             t = new ThriftCompact(buf, at + csize);
             if (type == 2) {
                 byte[] d = decompress(c.codec, buf, at, csize, usize, l);
-                int count = Math.toIntExact(h.struct(7).integer(1, 0));
+                int count = Math.toIntExact(h.struct(7).longOr(1, 0));
                 dict = new Object[count];
                 Plain p = new Plain(d, 0, l);
                 for (int i = 0; i < count; i++) dict[i] = p.next(true);
@@ -200,8 +200,8 @@ public final class ParquetFile {
             int p;
             if (type == 0) {
                 ThriftCompact.Struct dh = h.struct(5);
-                count = Math.toIntExact(dh.integer(1, 0));
-                encoding = (int) dh.integer(2, 0);
+                count = Math.toIntExact(dh.longOr(1, 0));
+                encoding = (int) dh.longOr(2, 0);
                 data = decompress(c.codec, buf, at, csize, usize, l);
                 p = 0;
                 reps = new int[count];
@@ -210,9 +210,9 @@ public final class ParquetFile {
                 if (l.maxDef > 0) p = levels(data, p, true, -1, l.maxDef, defs, count);
             } else {
                 ThriftCompact.Struct dh = h.struct(8);
-                count = Math.toIntExact(dh.integer(1, 0));
-                encoding = (int) dh.integer(4, 0);
-                int dl = Math.toIntExact(dh.integer(5, 0)), rl = Math.toIntExact(dh.integer(6, 0));
+                count = Math.toIntExact(dh.longOr(1, 0));
+                encoding = (int) dh.longOr(4, 0);
+                int dl = Math.toIntExact(dh.longOr(5, 0)), rl = Math.toIntExact(dh.longOr(6, 0));
                 boolean compressed = !dh.has(7) || Boolean.TRUE.equals(dh.fields().get(7));
                 reps = new int[count];
                 defs = new int[count];

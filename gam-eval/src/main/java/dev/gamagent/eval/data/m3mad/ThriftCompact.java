@@ -26,7 +26,7 @@ final class ThriftCompact {
     record Struct(Map<Integer, Object> fields) {
         Long integer(int id) { return (Long) fields.get(id); }
 
-        long integer(int id, long otherwise) {
+        long longOr(int id, long otherwise) {
             Object v = fields.get(id);
             return v == null ? otherwise : (Long) v;
         }
