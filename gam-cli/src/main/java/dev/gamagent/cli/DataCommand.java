@@ -5,6 +5,8 @@ import dev.gamagent.eval.data.DataFiles;
 import dev.gamagent.eval.data.DatasetCatalogue;
 import dev.gamagent.eval.data.DatasetEntry;
 import dev.gamagent.eval.data.Downloader;
+import dev.gamagent.eval.data.m3mad.M3madBuilder;
+import dev.gamagent.eval.data.m3mad.M3madSet;
 import dev.gamagent.eval.load.mvbench.MvBenchCheck;
 import dev.gamagent.eval.load.mvbench.MvBenchLayout;
 import dev.gamagent.eval.load.mvbench.MvBenchVariant;
@@ -14,6 +16,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -21,8 +24,8 @@ import java.util.concurrent.Callable;
 
 /** {@code gam data}: the benchmarks gam knows by name, in the data directory or fetched into it. */
 @Command(name = "data", mixinStandardHelpOptions = true,
-        description = "Benchmarks by name (VLMEvalKit's names): list them, fetch them into the data directory, verify the copies.",
-        subcommands = {DataCommand.ListCommand.class, DataCommand.FetchCommand.class, DataCommand.VerifyCommand.class})
+        description = "Benchmarks by name (VLMEvalKit's names): list them, fetch them into the data directory, verify the copies, build M3MAD-Bench's sets.",
+        subcommands = {DataCommand.ListCommand.class, DataCommand.FetchCommand.class, DataCommand.VerifyCommand.class, DataCommand.BuildCommand.class})
 public final class DataCommand implements Callable<Integer> {
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
@@ -71,6 +74,7 @@ public final class DataCommand implements Callable<Integer> {
                             + " or the Hugging Face cache; " + (v.selection().fps() > 0 ? "1 frame per second" : v.selection().frames() + " frames per question"));
                 }
                 if (!e.papers().isEmpty()) notes.add("used by " + String.join(", ", e.papers()));
+                if (e.note() != null) notes.add(e.note());
                 if (!e.answers()) notes.add("no public answers" + (e.standIn() != null ? " (stand-in: " + e.standIn() + ")" : ""));
                 if (e.md5() == null && e.url() != null && !snapshot(e)) notes.add("no published md5");
                 System.out.printf(Locale.ROOT, "%-22s %-16s %-10s %-16s %s%n", e.name(), here, size, e.grading(), String.join("; ", notes));
@@ -112,16 +116,53 @@ public final class DataCommand implements Callable<Integer> {
 
         @Override public Integer call() {
             DataFiles files = data.files(settings.config(), System.err);
+            // every name is tried, whatever happened to the one before: one summary line each at the end
+            List<String> fetched = new ArrayList<>(), present = new ArrayList<>(), failed = new ArrayList<>(), manual = new ArrayList<>();
             for (String n : names) {
-                DatasetEntry e = files.catalogue().require(n);
-                DataFiles.DataFile f = files.fetch(e, force);
-                System.out.println((f.downloaded() ? "fetched " : "already here: ") + f.describe());
+                DatasetEntry e;
+                try {
+                    e = files.catalogue().require(n);
+                } catch (IllegalArgumentException ex) {
+                    System.err.println("error: " + ex.getMessage());
+                    failed.add(n + ": " + ex.getMessage());
+                    continue;
+                }
+                try {
+                    boolean here = !force && files.locate(e) != null;
+                    if (!here && !files.downloadable(e)) {
+                        String step = files.remedy(e);
+                        System.err.println("needs a manual step: " + e.name() + ": " + step);
+                        manual.add(e.name() + ": " + step);
+                    } else {
+                        DataFiles.DataFile f = files.fetch(e, force);
+                        String warn = f.check().warns() ? " (warning: " + f.check().meaning() + ")" : "";
+                        System.out.println((f.downloaded() ? "fetched " : "already here: ") + f.describe());
+                        (f.downloaded() ? fetched : present).add(e.name() + warn);
+                    }
+                } catch (DataException ex) {
+                    System.err.println("error: " + ex.getMessage());
+                    failed.add(e.name() + ": " + ex.getMessage());
+                }
                 if (!e.answers()) {
                     System.out.println("  note: " + e.name() + " has no public answers" + (e.standIn() != null ? "; its stand-in is " + e.standIn() : "")
                             + (e.submitTo() != null ? "; official figures come from " + e.submitTo() : ""));
                 }
+                if (e.note() != null) System.out.println("  note: " + e.name() + ": " + e.note());
             }
-            return 0;
+            if (names.size() > 1 || !failed.isEmpty() || !manual.isEmpty()) {
+                System.out.println("summary of " + names.size() + " name(s):");
+                summary("fetched", fetched);
+                summary("already present", present);
+                summary("failed", failed);
+                summary("needs a manual step", manual);
+            }
+            return failed.isEmpty() && manual.isEmpty() ? 0 : 1;
+        }
+
+        private static void summary(String what, List<String> items) {
+            if (items.isEmpty()) return;
+            System.out.println("  " + what + " (" + items.size() + "):");
+            items.forEach(i -> System.out.println("    " + i));
         }
     }
 
@@ -169,7 +210,7 @@ public final class DataCommand implements Callable<Integer> {
                 }
                 if (f == null) {
                     if (!names.isEmpty()) {
-                        System.out.println("missing: " + e.name() + " is not in " + files.dir().path() + " ('gam data fetch " + e.name() + "')");
+                        System.out.println("missing: " + e.name() + " is not in " + files.dir().path() + " ('" + files.remedy(e) + "')");
                         bad++;
                     }
                     continue;
@@ -181,6 +222,49 @@ public final class DataCommand implements Callable<Integer> {
             System.out.println(checked + " file(s) or snapshot(s) checked in " + files.dir().path()
                     + (bad > 0 ? ", " + bad + " not as published, incomplete or missing" : ", all as expected"));
             return bad > 0 ? 1 : 0;
+        }
+    }
+
+    @Command(name = "build", mixinStandardHelpOptions = true,
+            description = "Build M3MAD-Bench's sets (M3MAD_MME, M3MAD_MathVista, M3MAD_MathVision, M3MAD_PathVQA, M3MAD_MME-reasoning, "
+                    + "M3MAD_VisualPuzzles) from the source datasets as the authors' datasets/build_test_dataset.py does (same rows, "
+                    + "seed 2024, 500 questions), into M3MAD/<set>.json of the data directory with its images beside it (relative paths).")
+    static final class BuildCommand implements Callable<Integer> {
+        @Parameters(arity = "1..*", paramLabel = "NAME", description = "M3MAD_<set> names, e.g. M3MAD_MME")
+        List<String> names = new ArrayList<>();
+
+        @Option(names = "--source", paramLabel = "PATH", description = "the source: a folder holding the Hugging Face dataset's Parquet files "
+                + "(default: <data dir>/M3MAD/sources/<owner>/<name>, then the Hugging Face hub cache); for M3MAD_MME-reasoning "
+                + "VLMEvalKit's MME_Reasoning.tsv (default: the data directory's, 'gam data fetch MME-Reasoning'). One NAME only with it")
+        Path source;
+
+        @Option(names = "--num2sample", paramLabel = "N", description = "questions kept after the shuffle (the script's --num2sample; default ${DEFAULT-VALUE})")
+        int num2sample = M3madBuilder.NUM2SAMPLE;
+
+        @Mixin DataOptions data;
+
+        @Mixin SettingsOptions settings;
+
+        @Override public Integer call() {
+            if (source != null && names.size() > 1) throw new IllegalArgumentException("--source names one set's source: give one NAME with it");
+            DataFiles files = data.files(settings.config(), System.err);
+            List<M3madSet> sets = new ArrayList<>();
+            for (String n : names) {
+                sets.add(M3madSet.of(n).orElseThrow(() -> new IllegalArgumentException("'" + n + "' is not a set gam data build makes; it builds "
+                        + String.join(", ", M3madSet.names()) + (files.catalogue().find(n) != null ? " ('gam data fetch " + n + "' fetches it)" : ""))));
+            }
+            int failed = 0;
+            for (M3madSet set : sets) {
+                try {
+                    Path src = M3madBuilder.source(set, source, files, MvBenchLayout.defaultHubCaches());
+                    M3madBuilder.Result r = M3madBuilder.build(set, src, files.dir().path(), num2sample, System.err);
+                    System.out.println("built " + r.describe());
+                } catch (IllegalArgumentException | DataException e) {
+                    System.err.println("error: " + e.getMessage());
+                    failed++;
+                }
+            }
+            return failed == 0 ? 0 : 1;
         }
     }
 }

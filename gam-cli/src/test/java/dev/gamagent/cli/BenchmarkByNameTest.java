@@ -112,18 +112,48 @@ class BenchmarkByNameTest {
         assertThat(d.get("first_sha256").asText()).isEqualTo(d.get("sha256").asText());
     }
 
-    @Test void aDownloadWhoseMd5IsNotThePublishedOneIsRefusedRemovedAndNamed() throws IOException {
+    @Test void aMirrorsCopyWhoseMd5IsNotThePublishedOneIsKeptWithAWarningAsACopyInTheDataDirectoryIs() throws IOException {
         mirror.put("/MMStar.tsv", tsv(false));
         CommandRun r = CommandRun.main("data", "fetch", "MMStar", "--data-dir", data.toString(), "--data-mirror", mirror.base());
-        assertThat(r.code()).isEqualTo(1);
-        assertThat(r.err()).contains("error: MMStar", mirror.base() + "/MMStar.tsv", "not the published e1ecd2140806c1b1bbf54b43372efb9e",
-                "deleted");
-        try (var files = Files.list(data)) {
-            assertThat(files.map(p -> p.getFileName().toString())).noneMatch(n -> n.startsWith("MMStar"));
-        }
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.err()).contains("warning: MMStar", "md5 differs from the published e1ecd2140806c1b1bbf54b43372efb9e", "not the official file");
+        assertThat(r.out()).contains("fetched MMStar", "not the official file");
+        assertThat(Files.readAllBytes(data.resolve("MMStar.tsv"))).isEqualTo(tsv(false));
         CommandRun viaEval = eval("MMStar", dir.resolve("run"));
-        assertThat(viaEval.code()).isEqualTo(1);
-        assertThat(viaEval.err()).contains("truncated or altered");
+        assertThat(viaEval.code()).as(viaEval.err()).isZero();
+        assertThat(mirror.requests()).as("the kept copy is used, not downloaded again").hasSize(1);
+        assertThat(viaEval.err()).contains("md5 differs from the published");
+        assertThat(summary(dir.resolve("run")).get("data_file").get("check").asText()).isEqualTo("differs");
+    }
+
+    @Test void fetchOfSeveralNamesFetchesAllItCanAndEndsWithASummary() throws IOException {
+        mirror.put("/MMStar.tsv", tsv(false)).put("/PathVQA_VAL.tsv", tsv(true));
+        CommandRun r = CommandRun.main("data", "fetch", "MMStar", "NoSuchBench", "POPE", "MVBench_8frame", "PathVQA_VAL",
+                "--data-dir", data.toString(), "--data-mirror", mirror.base());
+        assertThat(r.code()).as("a failure makes the exit status non-zero").isEqualTo(1);
+        assertThat(Files.exists(data.resolve("PathVQA_VAL.tsv"))).as("the names after a failure are fetched").isTrue();
+        String out = r.out();
+        String summary = out.substring(out.indexOf("summary of 5 name(s):"));
+        assertThat(summary).contains("fetched (2):", "MMStar (warning: md5 differs from the published md5: not the official file)", "PathVQA_VAL",
+                "failed (2):", "NoSuchBench: 'NoSuchBench' is neither a file nor a benchmark gam knows",
+                "POPE: ", "needs a manual step (1):", "MVBench_8frame: MVBench_8frame is a snapshot of the Hugging Face dataset repository");
+        assertThat(out).contains("note: MVBench_8frame: ", "NTU RGB+D", "rose1.ntu.edu.sg");
+
+        CommandRun again = CommandRun.main("data", "fetch", "MMStar", "PathVQA_VAL", "--data-dir", data.toString(), "--data-mirror", mirror.base());
+        assertThat(again.code()).as(again.out()).isZero();
+        assertThat(again.out()).contains("already present (2):");
+    }
+
+    @Test void fetchAndVerifyOfAnM3madNameBothPointToGamDataBuild() {
+        CommandRun fetch = CommandRun.main("data", "fetch", "M3MAD_MME", "--data-dir", data.toString());
+        assertThat(fetch.code()).isEqualTo(1);
+        assertThat(fetch.err()).contains("needs a manual step: M3MAD_MME: gam data build M3MAD_MME").doesNotContain("data verify");
+        assertThat(fetch.out()).contains("needs a manual step (1):", "M3MAD_MME: gam data build M3MAD_MME").doesNotContain("data verify");
+        CommandRun verify = CommandRun.main("data", "verify", "M3MAD_MME", "--data-dir", data.toString());
+        assertThat(verify.code()).isEqualTo(1);
+        assertThat(verify.out()).contains("('gam data build M3MAD_MME')").doesNotContain("data fetch");
+        CommandRun reasoning = CommandRun.main("data", "fetch", "M3MAD_MME-reasoning", "--data-dir", data.toString());
+        assertThat(reasoning.out()).contains("note: M3MAD_MME-reasoning: built from VLMEvalKit's MME-Reasoning file");
     }
 
     @Test void listFetchAndVerifyReportWhatTheDataDirectoryHolds() throws IOException {

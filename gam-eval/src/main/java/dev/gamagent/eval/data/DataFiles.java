@@ -23,8 +23,9 @@ import java.util.Locale;
 /**
  * Benchmark files by name: found in the data directory (VLMEvalKit's layout) or downloaded once, from the
  * official location or a mirror, into a resumable partial file whose md5 is checked before it takes the
- * file's name. A download that does not match the published md5 is deleted and named; a file already in
- * the directory whose md5 differs (a user's own copy) is used, and every run says so. Where no md5 is
+ * file's name. A download from the official URL that does not match the published md5 is deleted and named; a
+ * copy the user chose — already in the directory, or served by the mirror — whose md5 differs is kept and used, and
+ * every run says so (one rule, {@link #checkOf}). Where no md5 is
  * published, the sha256 recorded when gam first saw the file is what later runs are checked against (none is
  * recorded from a mirror's download that was redirected off the mirror's host).
  *
@@ -225,6 +226,9 @@ public record DataFiles(DatasetCatalogue catalogue, DataDirectory dir, String mi
         return entry.url() == null ? null : URI.create(entry.url());
     }
 
+    /** Whether {@link #fetch} can download {@code entry}: one file with a source (the mirror's copy or an official URL). */
+    public boolean downloadable(DatasetEntry entry) { return !kind(entry).snapshot() && source(entry) != null; }
+
     /**
      * Downloads {@code entry} into the data directory (resuming a partial file), checks it and gives it its
      * name. Without {@code force} a file already there is kept and returned.
@@ -238,9 +242,8 @@ public record DataFiles(DatasetCatalogue catalogue, DataDirectory dir, String mi
         URI src = source(entry);
         Path target = kind(entry).target(entry, dir.path());
         if (src == null) {
-            throw new DataException(entry.name() + " has no download: build it with M3MAD-Bench's " + entry.build()
-                    + " (github.com/liaolea/M3MAD-Bench) and put the JSON at " + target + " with its images, "
-                    + "pass the JSON itself to --data, or set --data-mirror (or $" + MIRROR_ENV + ") to a server that serves " + entry.file());
+            throw new DataException(entry.name() + " has no download: run '" + remedy(entry) + "' (it writes " + target + " with its images), "
+                    + "pass a built JSON itself to --data, or set --data-mirror (or $" + MIRROR_ENV + ") to a server that serves " + entry.file());
         }
         Path part = partial(entry);
         Path lockFile = target.resolveSibling(target.getFileName() + ".lock");
@@ -259,7 +262,9 @@ public record DataFiles(DatasetCatalogue catalogue, DataDirectory dir, String mi
             String untrusted = entry.md5() == null && mirror != null && got.left(HttpUrl.parse(src.toString()).host())
                     ? "downloaded from " + src + " through a redirect off the mirror's host, to " + got.last() : null;
             String[] sums = Checksums.hash(part);
-            if (entry.md5() != null && !entry.md5().equals(sums[0])) {
+            // the published md5 is the official URL's promise: from there another md5 means the transfer went wrong. A mirror
+            // is the user's choice of source, as a copy put in the data directory is: its file is kept and every run warns
+            if (entry.md5() != null && !entry.md5().equals(sums[0]) && mirror == null) {
                 long size = Files.size(part);
                 Files.deleteIfExists(part);
                 throw new DataException(entry.name() + ": the download from " + src + " (" + Downloader.Bytes.format(size) + ") has md5 "
@@ -269,9 +274,8 @@ public record DataFiles(DatasetCatalogue catalogue, DataDirectory dir, String mi
             Files.deleteIfExists(Checksums.sidecar(target));
             AtomicFiles.move(part, target);
             Checksums.Sums s = Checksums.recordDownload(target, sums[0], sums[1], "downloaded from " + from, untrusted);
-            DataFile f = new DataFile(entry, target, s, entry.md5() != null ? Check.OFFICIAL : untrusted != null ? Check.UNTRUSTED : Check.RECORDED_NOW,
-                    true, from);
-            log.println(f.describe());
+            DataFile f = new DataFile(entry, target, s, checkOf(entry, s), true, from);
+            log.println((f.check().warns() ? "warning: " : "") + f.describe());
             return f;
         } catch (IOException e) {
             throw new DataException("cannot write " + part + ": " + e.getMessage(), e);
@@ -318,14 +322,34 @@ public record DataFiles(DatasetCatalogue catalogue, DataDirectory dir, String mi
         boolean inDataDir = file.toAbsolutePath().normalize().startsWith(dir.path());
         boolean remember = entry != null && inDataDir;
         Checksums.Sums s = content ? Checksums.verify(file, source, remember) : Checksums.of(file, source, remember);
-        Check c;
-        if (entry == null) c = Check.UNKNOWN;
-        else if (entry.md5() != null) c = entry.md5().equals(s.md5()) ? Check.OFFICIAL : Check.DIFFERS;
-        else if (s.untrusted() != null) c = Check.UNTRUSTED;
-        else if (s.firstSha256() == null) c = Check.UNCHECKED;
-        else c = s.firstRecordedNow() ? Check.RECORDED_NOW : s.sameAsFirst() ? Check.SAME_AS_FIRST : Check.CHANGED;
         String src = entry != null && entry.url() != null ? entry.url() : null;
-        return new DataFile(entry, file, s, c, downloaded, src);
+        return new DataFile(entry, file, s, checkOf(entry, s), downloaded, src);
+    }
+
+    /**
+     * The one rule for how a file compares with its entry, wherever it came from (found in the data directory, given by
+     * path, served by a mirror): a published md5 decides official or differs; without one, the sha256 recorded when gam
+     * first saw the file does.
+     */
+    static Check checkOf(DatasetEntry entry, Checksums.Sums s) {
+        if (entry == null) return Check.UNKNOWN;
+        if (entry.md5() != null) return entry.md5().equals(s.md5()) ? Check.OFFICIAL : Check.DIFFERS;
+        if (s.untrusted() != null) return Check.UNTRUSTED;
+        if (s.firstSha256() == null) return Check.UNCHECKED;
+        return s.firstRecordedNow() ? Check.RECORDED_NOW : s.sameAsFirst() ? Check.SAME_AS_FIRST : Check.CHANGED;
+    }
+
+    /**
+     * The one command (or manual step) that makes {@code entry} present in the data directory: {@code gam data build NAME}
+     * for a benchmark gam builds from its sources (M3MAD-Bench) when no mirror is set, the snapshot instruction for a
+     * snapshot (MVBench), {@code gam data fetch NAME} otherwise. Printed by {@code gam data fetch} and {@code gam data
+     * verify}, and meant for {@code gam reproduce --dry-run}'s list of missing benchmarks. The entry's {@code note} (a
+     * manual step such as MVBench's NTU RGB+D clips) is not part of it: print it beside.
+     */
+    public String remedy(DatasetEntry entry) {
+        if (kind(entry).snapshot()) return snapshotInstruction(entry);
+        if (entry.url() == null && mirror == null) return entry.build();
+        return "gam data fetch " + entry.name();
     }
 
     /** A file or directory the catalogue does not know, not read: its size only ({@link #withSha256} adds the loader's hash). */

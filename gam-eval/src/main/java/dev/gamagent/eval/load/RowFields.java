@@ -68,6 +68,11 @@ final class RowFields {
                     + "and other rows of the file have options")
                     + "; fill in the options, or set question_type to 'open' if it is a free-form question");
         }
+        if (!options.isEmpty() && letterAnswer) {
+            // "(B)" and "B." name option B (M3MAD-Bench writes every option answer as "(B)")
+            String l = answer.replaceAll("[^A-Za-z]", "").toUpperCase(Locale.ROOT);
+            if (options.containsKey(l)) answer = l;
+        }
         if (!options.isEmpty() && !options.containsKey(answer.toUpperCase(Locale.ROOT))) {
             // M3MAD and some TSVs give the option text instead of the letter
             String letter = null;
@@ -110,6 +115,9 @@ final class RowFields {
             else if (!line.isBlank()) q.append(q.length() > 0 ? "\n" : "").append(line.strip());
         }
         m.put("question", q.toString());
+        // M3MAD records say nothing of their type: one without "(A) text" lines has its options in the image, or none
+        // ("Choose the correct answer from the image."); it is asked as it is, its gt ("(E)") the answer, not refused
+        if (m.keySet().stream().noneMatch(k -> k.length() == 1)) m.put("question_type", "open");
         JsonNode ip = o.get("image_path");
         m.put("image_path", ip == null || ip.isNull() ? "" : ip.isTextual() ? ip.asText() : ip.toString());
         m.put("answer", o.hasNonNull("gt") ? o.get("gt").asText().strip() : "");

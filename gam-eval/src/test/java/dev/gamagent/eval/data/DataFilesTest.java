@@ -86,9 +86,39 @@ class DataFilesTest {
         assertEquals(Boolean.TRUE, again.provenance(catalogue()).get("official").asBoolean());
     }
 
-    @Test void aTruncatedDownloadIsRefusedAndRemoved() throws Exception {
+    /**
+     * Files whose catalogue URL is the server's (the official location, no mirror): the hosts allow the server as a
+     * mirror's would, since a catalogue host on 127.0.0.1 is otherwise refused.
+     */
+    private DataFiles official() throws Exception {
+        String json = """
+                {"vlmevalkit": {"commit": "0123456789abcdef"},
+                 "datasets": [
+                  {"name": "Bench_DEV", "kind": "vlmevalkit-tsv", "grading": "multiple-choice",
+                   "url": "%s/Bench_DEV.tsv", "md5": "%s", "defined_in": "test"}
+                 ]}""".formatted(server.base(), md5(bench));
+        DatasetCatalogue c = DatasetCatalogue.parse(Json.MAPPER.readTree(json), "test catalogue");
+        Downloader d = new Downloader(java.time.Duration.ofSeconds(10), java.time.Duration.ofSeconds(60), DownloadHosts.of(c, server.base()));
+        return new DataFiles(c, new DataDirectory(dir, "--data-dir", null), null, d, 1L << 30, new PrintStream(log, true, StandardCharsets.UTF_8));
+    }
+
+    @Test void aMirrorsCopyWhoseMd5DiffersIsKeptWithAWarningAsACopyInTheDataDirectoryIs() throws Exception {
+        byte[] other = java.util.Arrays.copyOf(bench, bench.length - 1000);
+        server.put("/Bench_DEV.tsv", other);
+        DataFiles.DataFile got = files(server.base()).resolve("Bench_DEV");
+        assertTrue(got.downloaded());
+        assertEquals(DataFiles.Check.DIFFERS, got.check());
+        assertArrayEquals(other, Files.readAllBytes(dir.resolve("Bench_DEV.tsv")));
+        assertTrue(log().contains("warning: Bench_DEV") && log().contains("not the official file"), log());
+        DataFiles.DataFile again = files(server.base()).resolve("Bench_DEV");
+        assertFalse(again.downloaded());
+        assertEquals(DataFiles.Check.DIFFERS, again.check(), "the same rule as for a copy put in the data directory");
+        assertEquals(1, server.requests().size());
+    }
+
+    @Test void aTruncatedDownloadFromTheOfficialUrlIsRefusedAndRemoved() throws Exception {
         server.put("/Bench_DEV.tsv", java.util.Arrays.copyOf(bench, bench.length - 1000));
-        DataException e = assertThrows(DataException.class, () -> files(server.base()).resolve("Bench_DEV"));
+        DataException e = assertThrows(DataException.class, () -> official().resolve("Bench_DEV"));
         assertTrue(e.getMessage().contains("not the published " + md5(bench)), e.getMessage());
         assertTrue(e.getMessage().contains("deleted"), e.getMessage());
         assertTrue(e.getMessage().contains(server.base() + "/Bench_DEV.tsv"), "names the download: " + e.getMessage());
@@ -97,11 +127,11 @@ class DataFilesTest {
         }
     }
 
-    @Test void anAlteredDownloadIsRefusedAndRemoved() throws Exception {
+    @Test void anAlteredDownloadFromTheOfficialUrlIsRefusedAndRemoved() throws Exception {
         byte[] altered = bench.clone();
         altered[12345] ^= 1;
         server.put("/Bench_DEV.tsv", altered);
-        DataException e = assertThrows(DataException.class, () -> files(server.base()).resolve("Bench_DEV"));
+        DataException e = assertThrows(DataException.class, () -> official().resolve("Bench_DEV"));
         assertTrue(e.getMessage().contains("truncated or altered"), e.getMessage());
         assertFalse(Files.exists(dir.resolve("Bench_DEV.tsv")));
         assertFalse(Files.exists(dir.resolve("Bench_DEV.tsv.part")));
