@@ -161,8 +161,10 @@ class ReproduceSourcesTest {
                 "--data-dir", data.toString(), "--dry-run", "--backend", "local");
         assertThat(dream.code()).isEqualTo(1);
         assertThat(dream.out()).contains("Missing (3 of 3 benchmarks",
-                "MME (M3MAD_MME): build it with M3MAD-Bench's 'python datasets/build_test_dataset.py --dataset_name MME",
-                "MVt (M3MAD_MathVista): build it", "MVs (M3MAD_MathVision): build it", data.resolve("M3MAD").resolve("MME.json").toString());
+                "MME (M3MAD_MME): huggingface-cli download lmms-lab/MME --repo-type dataset --local-dir "
+                        + data.resolve("M3MAD").resolve("sources").resolve("lmms-lab").resolve("MME") + " && gam data build M3MAD_MME --data-dir " + data,
+                "MVt (M3MAD_MathVista): huggingface-cli download AI4Math/MathVista", "&& gam data build M3MAD_MathVista",
+                "MVs (M3MAD_MathVision): huggingface-cli download MathLLMs/MathVision", "&& gam data build M3MAD_MathVision");
         CommandRun run = CommandRun.main("reproduce", "dream-table1", "--benchmarks", "MME,MVt,MVs", "--out", out.toString(),
                 "--data-dir", data.toString(), "--backend", "local");
         assertThat(run.code()).isEqualTo(1);

@@ -3,12 +3,15 @@ package dev.gamagent.eval.recipe;
 import dev.gamagent.eval.data.DataFiles;
 import dev.gamagent.eval.data.DatasetCatalogue;
 import dev.gamagent.eval.data.DatasetEntry;
+import dev.gamagent.eval.data.m3mad.M3madBuilder;
+import dev.gamagent.eval.data.m3mad.M3madSet;
 import dev.gamagent.eval.data.DatasetKind;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * A benchmark of a reproduction that is not in the data directory, and the one command or manual step that puts it there.
@@ -40,16 +43,19 @@ public record MissingData(String column, String benchmark, boolean downloadable,
     }
 
     /**
-     * What gets {@code e} into the data directory: {@code gam data fetch NAME} when it has a download (or the mirror serves
-     * it), the snapshot's download for MVBench, and for a benchmark built locally (M3MAD-Bench's sets) the build step the
-     * catalogue names.
+     * What gets {@code e} into the data directory: {@link DataFiles#remedy}'s step ({@code gam data fetch NAME} when it has
+     * a download or the mirror serves it, the snapshot's download for MVBench, {@code gam data build NAME} for DREAM's
+     * M3MAD-Bench sets) with the command line's data flags; a set that is built is preceded by the command that gets its
+     * source into the place the build looks first.
      */
     static String remedy(DataFiles files, DatasetEntry e, String flags) {
-        if (kind(e).snapshot()) return files.snapshotInstruction(e);
-        if (files.source(e) != null) return "gam data fetch " + e.name() + flags;
-        Path target = kind(e).target(e, files.dir().path());
-        return "build it with M3MAD-Bench's '" + e.build() + "' (github.com/liaolea/M3MAD-Bench), then put the JSON at " + target
-                + " with its images (or give --data-mirror a server holding " + e.file() + ")";
+        String step = files.remedy(e);
+        if (!step.startsWith("gam data ")) return step;
+        Optional<M3madSet> set = M3madSet.of(e.name());
+        if (set.isEmpty() || !step.startsWith("gam data build")) return step + flags;
+        String source = set.get().repository() == null ? set.get().download(null) + flags
+                : set.get().download(M3madBuilder.defaultSource(set.get(), files.dir().path()));
+        return source + " && " + step + flags;
     }
 
     private static DatasetKind kind(DatasetEntry e) { return DatasetCatalogue.kind(e.kind(), "dataset '" + e.name() + "'"); }
