@@ -142,6 +142,7 @@ public final class Gam implements AutoCloseable {
         private String method = "single";
         private Path configFile;
         private final Map<String, String> overrides = new LinkedHashMap<>();
+        private final Map<String, Backend> ownBackends = new LinkedHashMap<>();
         private ProgressListener progress = ProgressListener.NONE;
 
         private Builder() { }
@@ -177,6 +178,16 @@ public final class Gam implements AutoCloseable {
         /** Any backend of one's own (a {@link Backend} implementation); {@link Gam#close} closes it. */
         public Builder backend(Backend backend) {
             this.backend = Objects.requireNonNull(backend, "backend");
+            return this;
+        }
+
+        /**
+         * A backend of one's own under {@code name}, which the configuration's agents may name as they name an entry of
+         * its {@code backends} section (e.g. {@code gam.experts[1].backend}): a panel may put one agent on it, e.g. a
+         * LangChain4j model through gam-langchain4j. {@link Gam#close} closes it.
+         */
+        public Builder backend(String name, Backend backend) {
+            ownBackends.put(Objects.requireNonNull(name, "name"), Objects.requireNonNull(backend, "backend"));
             return this;
         }
 
@@ -217,6 +228,13 @@ public final class Gam implements AutoCloseable {
             NamedBackends named = backend != null
                     ? NamedBackends.around(backend, spec(config), config, BackendFactory::create)
                     : NamedBackends.open(spec(config), config, BackendFactory::create);
+            try {
+                if (!ownBackends.isEmpty()) named = named.with(ownBackends);
+                named.requireKnown(m.backendRefs(config));
+            } catch (RuntimeException e) {
+                named.close();
+                throw e;
+            }
             return new Gam(named, m, config, Concurrency.newIoExecutor("gam"), progress);
         }
 
