@@ -3,6 +3,7 @@ package dev.gamagent.cli;
 import io.opentelemetry.api.GlobalOpenTelemetry;
 import io.opentelemetry.sdk.OpenTelemetrySdk;
 import io.opentelemetry.sdk.autoconfigure.AutoConfiguredOpenTelemetrySdk;
+import io.opentelemetry.sdk.autoconfigure.spi.ConfigurationException;
 
 import java.util.HashMap;
 import java.util.Locale;
@@ -32,18 +33,27 @@ final class TraceExport implements AutoCloseable {
     /** The export {@code env} asks for, or one that does nothing. */
     static TraceExport fromEnvironment(Map<String, String> env) {
         if (!asked(env) || GlobalOpenTelemetry.isSet()) return new TraceExport(null);
-        Map<String, String> defaults = Map.of("otel.service.name", "gam", "otel.metrics.exporter", "none", "otel.logs.exporter", "none");
+        // OTLP over HTTP by default (the SDK's own default is gRPC, whose sender needs OkHttp, which the launcher leaves out)
+        Map<String, String> defaults = Map.of("otel.service.name", "gam", "otel.metrics.exporter", "none", "otel.logs.exporter", "none",
+                "otel.exporter.otlp.protocol", "http/protobuf");
         Map<String, String> given = new HashMap<>();
         // the variables as the SDK's properties (OTEL_EXPORTER_OTLP_ENDPOINT -> otel.exporter.otlp.endpoint): the same values
         // the SDK reads from the process's environment, and the ones a test hands in
         env.forEach((k, v) -> { if (k.startsWith("OTEL_")) given.put(k.toLowerCase(Locale.ROOT).replace('_', '.'), v); });
-        OpenTelemetrySdk sdk = AutoConfiguredOpenTelemetrySdk.builder()
-                .addPropertiesSupplier(() -> defaults)
-                .addPropertiesCustomizer(config -> given)
-                .disableShutdownHook()
-                .setResultAsGlobal()
-                .build().getOpenTelemetrySdk();
-        return new TraceExport(sdk);
+        try {
+            OpenTelemetrySdk sdk = AutoConfiguredOpenTelemetrySdk.builder()
+                    .addPropertiesSupplier(() -> defaults)
+                    .addPropertiesCustomizer(config -> given)
+                    .disableShutdownHook()
+                    .setResultAsGlobal()
+                    .build().getOpenTelemetrySdk();
+            return new TraceExport(sdk);
+        } catch (ConfigurationException e) {
+            Throwable why = e.getCause() != null ? e.getCause() : e;
+            throw new IllegalArgumentException("the OTEL_* variables ask for a trace export that cannot be set up: " + why.getMessage()
+                    + (String.valueOf(why.getMessage()).contains("GrpcSenderProvider")
+                    ? " (gam exports over HTTP: set OTEL_EXPORTER_OTLP_PROTOCOL=http/protobuf, port 4318)" : ""), e);
+        }
     }
 
     boolean exporting() { return sdk != null; }

@@ -32,6 +32,9 @@ class TraceExportTest {
         try (TraceExport none = TraceExport.fromEnvironment(Map.of())) {
             assertThat(none.exporting()).isFalse();
         }
+        // gRPC needs a sender the launcher leaves out: the error says what to set
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> TraceExport.fromEnvironment(Map.of("OTEL_EXPORTER_OTLP_ENDPOINT",
+                "http://127.0.0.1:4317", "OTEL_EXPORTER_OTLP_PROTOCOL", "grpc"))).hasMessageContaining("OTEL_EXPORTER_OTLP_PROTOCOL=http/protobuf");
     }
 
     @Test void gamEvalExportsItsQuestionsSpansOverOtlpWhenTheVariablesSaySo() throws Exception {
@@ -47,8 +50,9 @@ class TraceExportTest {
         });
         collector.start();
         try {
+            // no protocol named: gam's default is OTLP over HTTP
             Map<String, String> env = Map.of("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:" + collector.getAddress().getPort(),
-                    "OTEL_EXPORTER_OTLP_PROTOCOL", "http/protobuf", "OTEL_BSP_SCHEDULE_DELAY", "200");
+                    "OTEL_BSP_SCHEDULE_DELAY", "200");
             CliProcess.Result r = CliProcess.run(dir, env, 600, "eval", "--data", "gam-bench/src/main/resources/bench/demo.tsv",
                     "--methods", "single", "--backend", "local", "--limit", "2", "--out", dir.resolve("run").toString());
             assertThat(r.code()).as(r.err()).isZero();
