@@ -15,6 +15,8 @@ module dev.gamagent.core {
     requires static langchain4j.core;
     requires static langchain4j.embeddings;
     requires static langchain4j.embeddings.bge.small.en.v15.q;
+    requires static io.opentelemetry.api;               // traces (docs/observability.md)
+    requires static io.opentelemetry.context;
 
     exports dev.gamagent;
     exports dev.gamagent.api;

@@ -14,6 +14,8 @@ import dev.gamagent.backend.BackendSpec;
 import dev.gamagent.backend.UsageMeter;
 import dev.gamagent.backend.internal.NamedBackends;
 import dev.gamagent.config.Config;
+import dev.gamagent.telemetry.DebateTracing;
+import dev.gamagent.telemetry.QuestionSpan;
 import dev.gamagent.util.Concurrency;
 
 import java.nio.file.Path;
@@ -100,12 +102,27 @@ public final class Gam implements AutoCloseable {
         private final BackendResolver backends;
         private final Config config;
         private final ExecutorService executor;
+        private final Map<String, String> traceContext;
 
         private Session(Backend backend, BackendResolver backends, Config config, ExecutorService executor) {
+            this(backend, backends, config, executor, Map.of());
+        }
+
+        private Session(Backend backend, BackendResolver backends, Config config, ExecutorService executor, Map<String, String> traceContext) {
             this.backend = Objects.requireNonNull(backend, "backend");
             this.backends = Objects.requireNonNull(backends, "backends");
             this.config = Objects.requireNonNull(config, "config");
             this.executor = Objects.requireNonNull(executor, "executor");
+            this.traceContext = Map.copyOf(traceContext);
+        }
+
+        /**
+         * This session's questions as part of the trace a request carries: its W3C trace context ({@code traceparent} and
+         * {@code tracestate} headers, by name), which the questions' spans continue when OpenTelemetry is on the class path
+         * (docs/observability.md). Without it a question's span continues the current span, if any.
+         */
+        public Session continuing(Map<String, String> headers) {
+            return new Session(backend, backends, config, executor, Objects.requireNonNull(headers, "headers"));
         }
 
         /**
@@ -117,7 +134,17 @@ public final class Gam implements AutoCloseable {
         public Answer ask(Method method, Question question, ProgressListener listener, UsageMeter meter) {
             Objects.requireNonNull(question, "question");
             RunContext ctx = new RunContext(backend, backends, config, executor, listener);
-            return method.run(question, meter == null ? ctx : ctx.metered(meter));
+            // a span per question, round and call when OpenTelemetry is on the class path (docs/observability.md); else none
+            QuestionSpan span = DebateTracing.start(method.name(), question, traceContext);
+            Answer a;
+            try {
+                a = method.run(question, span.around(meter == null ? ctx : ctx.metered(meter)));
+            } catch (RuntimeException | Error e) {
+                span.fail(e);
+                throw e;
+            }
+            span.end(a);
+            return a;
         }
     }
 
@@ -142,6 +169,7 @@ public final class Gam implements AutoCloseable {
         private String method = "single";
         private Path configFile;
         private final Map<String, String> overrides = new LinkedHashMap<>();
+        private final Map<String, Backend> ownBackends = new LinkedHashMap<>();
         private ProgressListener progress = ProgressListener.NONE;
 
         private Builder() { }
@@ -177,6 +205,16 @@ public final class Gam implements AutoCloseable {
         /** Any backend of one's own (a {@link Backend} implementation); {@link Gam#close} closes it. */
         public Builder backend(Backend backend) {
             this.backend = Objects.requireNonNull(backend, "backend");
+            return this;
+        }
+
+        /**
+         * A backend of one's own under {@code name}, which the configuration's agents may name as they name an entry of
+         * its {@code backends} section (e.g. {@code gam.experts[1].backend}): a panel may put one agent on it, e.g. a
+         * LangChain4j model through gam-langchain4j. {@link Gam#close} closes it.
+         */
+        public Builder backend(String name, Backend backend) {
+            ownBackends.put(Objects.requireNonNull(name, "name"), Objects.requireNonNull(backend, "backend"));
             return this;
         }
 
@@ -217,6 +255,13 @@ public final class Gam implements AutoCloseable {
             NamedBackends named = backend != null
                     ? NamedBackends.around(backend, spec(config), config, BackendFactory::create)
                     : NamedBackends.open(spec(config), config, BackendFactory::create);
+            try {
+                if (!ownBackends.isEmpty()) named = named.with(ownBackends);
+                named.requireKnown(m.backendRefs(config));
+            } catch (RuntimeException e) {
+                named.close();
+                throw e;
+            }
             return new Gam(named, m, config, Concurrency.newIoExecutor("gam"), progress);
         }
 

@@ -67,10 +67,10 @@ class GamConfigurationTest {
     }
 
     @Test void anAgentNamingABackendTheConfigurationLacksFailsNamingTheKnownOnes() {
-        try (Gam gam = Gam.builder().backend(textBackend(u -> "ANSWER: A")).method("gam")
-                .set("gam.agents", "[{\"role\": \"scene\", \"backend\": \"nowhere\"}, {\"role\": \"ocr\", \"backend\": \"nowhere\"}]").build()) {
-            assertThatThrownBy(() -> gam.ask(question())).hasStackTraceContaining("unknown backend 'nowhere'")
-                    .hasStackTraceContaining("known backends: default, local");
-        }
+        // at build(), before any question: every reference that names no backend, with the known names (issue 43)
+        assertThatThrownBy(() -> Gam.builder().backend(textBackend(u -> "ANSWER: A")).method("gam")
+                .set("gam.agents", "[{\"role\": \"scene\", \"backend\": \"nowhere\"}, {\"role\": \"ocr\", \"backend\": \"nowhere\"}]").build())
+                .hasMessageContaining("gam.agents[0].backend = 'nowhere'").hasMessageContaining("gam.agents[1].backend = 'nowhere'")
+                .hasMessageContaining("known backends: default, local");
     }
 }

@@ -89,7 +89,10 @@ public final class EvalCommand implements Callable<Integer> {
         EvalRequest req = new EvalRequest(EvalRequest.Data.named(data.toString(), () -> dataOptions.files(config, System.err)),
                 new RowFilter(limit, category), frames, circular, grading, methods(methods), out, load.questions(), commandLine(),
                 forceNew, config, null, CommandContext.secretsOf(parent), null);
-        Evaluation.Result r = evaluate(req, backendOptions, judgeBackend, load.perEndpoint(), backends);
+        Evaluation.Result r;
+        try (TraceExport traces = TraceExport.fromEnvironment(System.getenv())) {
+            r = evaluate(req, backendOptions, judgeBackend, load.perEndpoint(), backends);
+        }
         r.notes().forEach(System.out::println);
         System.out.print(SummaryTable.render(r.summary()));
         System.out.println("wrote " + String.join(", ", r.files().stream().map(Path::toString).toList()));

@@ -50,7 +50,8 @@ public final class ServeCommand implements Callable<Integer> {
         ServerSettings settings = ServerSettings.fromConfig(config, host, port, key, traceDb);
         settings.check(); // before building a backend: refuse an open, keyless server early
         CountDownLatch stop = new CountDownLatch(1);
-        try (NamedBackends backends = backendOptions.open(config, BackendSource.FACTORY)) {
+        try (TraceExport traces = TraceExport.fromEnvironment(System.getenv());
+             NamedBackends backends = backendOptions.open(config, BackendSource.FACTORY)) {
             // the panel is the server's: every method's named servers are checked before it listens
             PanelCheck.require(backends, config, MethodRegistry.listed(), System.err);
             // every key the process can reach, not only the ones the panel uses: the server scrubs them all

@@ -159,7 +159,7 @@ final class ChatCompletions implements AutoCloseable {
         ClientWatch watch = new ClientWatch(ex::clientGone, () -> false);
         Answer a;
         try {
-            a = run(req, method, traceId, ProgressListener.NONE, watch);
+            a = run(req, method, traceId, ProgressListener.NONE, watch, traceContext(ex));
         } catch (ApiError e) {
             if (watch.left(true)) return left(method, watch);
             throw e;
@@ -211,7 +211,7 @@ final class ChatCompletions implements AutoCloseable {
             sse.send(ChatCompletionWriter.tree(chunk(id, created, method.name(), ChatCompletionReply.Delta.text(""), null).withEvent(ev)));
         };
         try {
-            Answer a = run(req, method, traceId, progress, watch);
+            Answer a = run(req, method, traceId, progress, watch, traceContext(ex));
             freeSlot.run();
             if (watch.left(true)) return left(method, watch);
             ReplyParameters.Reply reply = req.reply().reply(a);
@@ -240,9 +240,20 @@ final class ChatCompletions implements AutoCloseable {
         return 499; // nginx's "client closed request"
     }
 
+    /** The request's W3C trace context, which the question's spans continue (docs/observability.md). */
+    private static Map<String, String> traceContext(Exchange ex) {
+        Map<String, String> out = new java.util.HashMap<>();
+        for (String h : List.of("traceparent", "tracestate")) {
+            String v = ex.header(h);
+            if (v != null) out.put(h, v);
+        }
+        return out;
+    }
+
     /** Runs the method on backends that make no call once the client has left ({@link ClientWatch}). */
-    private Answer run(CompletionRequest req, Method method, String traceId, ProgressListener progress, ClientWatch watch) {
-        Gam.Session session = Gam.session(watch.guard(backend), watch.guard(backends), config, agentExecutor);
+    private Answer run(CompletionRequest req, Method method, String traceId, ProgressListener progress, ClientWatch watch,
+                       Map<String, String> traceContext) {
+        Gam.Session session = Gam.session(watch.guard(backend), watch.guard(backends), config, agentExecutor).continuing(traceContext);
         Answer a;
         try {
             // the trace names the question by this request's id (the response's chatcmpl-<id>, the trace's id), not "request"

@@ -2,6 +2,7 @@ package dev.gamagent.server;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gamagent.api.Answer;
+import dev.gamagent.api.internal.AnswerJson;
 import dev.gamagent.backend.internal.TokenEstimator;
 import dev.gamagent.backend.openai.ChatCompletionRequest;
 import dev.gamagent.util.Json;
@@ -25,7 +26,7 @@ record ReplyParameters(Integer maxTokens, List<String> stop, boolean json) {
      * VLMEvalKit's matcher reads as a refusal (it starts with one of its {@code reject_to_answer} phrases, see
      * {@code engine.AnswerExtractor}) and that names no option letter, so no harness grades it as a choice.
      */
-    static final String NO_ANSWER = "Cannot determine the answer: the agents hold no opinion on this question.";
+    static final String NO_ANSWER = AnswerJson.NO_ANSWER;
 
     /** OpenAI's limit on stop sequences. */
     static final int MAX_STOP = 4;
@@ -137,10 +138,7 @@ record ReplyParameters(Integer maxTokens, List<String> stop, boolean json) {
     }
 
     /** The answer as text, whatever the parameters. */
-    static String content(Answer a) {
-        if (a.answer() == null || a.answer().isBlank()) return NO_ANSWER;
-        return a.option() != null && !a.option().equals(a.answer()) ? a.option() + ". " + a.answer() : a.answer();
-    }
+    static String content(Answer a) { return AnswerJson.text(a); }
 
     private static String jsonContent(Answer a) {
         ObjectNode o = Json.MAPPER.createObjectNode();

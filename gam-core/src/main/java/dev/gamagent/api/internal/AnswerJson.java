@@ -10,7 +10,23 @@ import dev.gamagent.api.Answer;
  * termination, tokens, calls and millis, in that order; each caller appends what only it reports.
  */
 public final class AnswerJson {
+    /**
+     * The text of a reply whose method reached no answer (the agents hold no opinion): a sentence, never null, that
+     * no grader reads as an option.
+     */
+    public static final String NO_ANSWER = "Cannot determine the answer: the agents hold no opinion on this question.";
+
     private AnswerJson() { }
+
+    /**
+     * The answer as a chat reply's text ({@code gam serve}'s content, gam-langchain4j's AI message): "B. text" for a
+     * chosen option (so that matchers reading the letter and those reading the text both work), the text for an open
+     * answer, {@link #NO_ANSWER} when there is none.
+     */
+    public static String text(Answer a) {
+        if (a.answer() == null || a.answer().isBlank()) return NO_ANSWER;
+        return a.option() != null && !a.option().equals(a.answer()) ? a.option() + ". " + a.answer() : a.answer();
+    }
 
     /**
      * The answer's fields; with {@code withSignal}, the uncertainty signal of the last round's first agent follows

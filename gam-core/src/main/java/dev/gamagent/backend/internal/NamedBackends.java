@@ -16,7 +16,9 @@ import dev.gamagent.backend.ChatResult;
 
 /**
  * The backends a run can use, by name: {@code default} (the command line's backend), {@code local} (the
- * built-in model, always there) and every entry of the {@code backends} config section ({@link BackendEntry}).
+ * built-in model, always there), every entry of the {@code backends} config section ({@link BackendEntry}) and the
+ * backends a program registers by name ({@link #with}, {@code Gam.Builder.backend(name, backend)}: e.g. a LangChain4j
+ * model through gam-langchain4j, which no config entry can describe).
  * Named backends are built on first use, so an entry the run never uses needs no key and no server. A name
  * that is not configured is an error listing the configured ones. Closing closes what this object built.
  */
@@ -28,10 +30,12 @@ public final class NamedBackends implements BackendResolver, AutoCloseable {
     private final Map<String, BackendEntry> entries;
     private final Config config;
     private final BiFunction<BackendSpec, Config, Backend> factory;
+    private final Map<String, Backend> given;
     private final Map<String, Backend> built = new HashMap<>();
 
     private NamedBackends(Backend defaultBackend, BackendSpec defaultSpec, boolean ownsDefault, Map<String, BackendEntry> entries,
-                          Config config, BiFunction<BackendSpec, Config, Backend> factory) {
+                          Config config, BiFunction<BackendSpec, Config, Backend> factory, Map<String, Backend> given) {
+        this.given = given;
         this.defaultBackend = defaultBackend;
         this.defaultSpec = defaultSpec;
         this.defaultIsLocal = defaultSpec != null && defaultSpec.kind().equals("local");
@@ -48,7 +52,7 @@ public final class NamedBackends implements BackendResolver, AutoCloseable {
     public static NamedBackends open(BackendSpec commandLine, Config config, BiFunction<BackendSpec, Config, Backend> factory) {
         Map<String, BackendEntry> entries = BackendEntry.all(config, commandLine);
         Backend d = factory.apply(commandLine, config);
-        return new NamedBackends(d, commandLine, true, entries, config, factory);
+        return new NamedBackends(d, commandLine, true, entries, config, factory, Map.of());
     }
 
     /**
@@ -58,12 +62,36 @@ public final class NamedBackends implements BackendResolver, AutoCloseable {
      */
     public static NamedBackends around(Backend backend, BackendSpec settings, Config config, BiFunction<BackendSpec, Config, Backend> factory) {
         Map<String, BackendEntry> entries = BackendEntry.all(config, settings);
-        return new NamedBackends(backend, null, true, entries, config, factory);
+        return new NamedBackends(backend, null, true, entries, config, factory, Map.of());
     }
 
     /** Only {@code backend}, as {@code default} (not closed by {@link #close()}); e.g. for tests and the library. */
     public static NamedBackends of(Backend backend) {
-        return new NamedBackends(backend, null, false, Map.of(), null, null);
+        return new NamedBackends(backend, null, false, Map.of(), null, null, Map.of());
+    }
+
+    /**
+     * These backends plus {@code backends}, by name, which agents may name as they name a config entry; closing this object
+     * closes them. A name must be one an entry could have, and neither reserved nor configured already.
+     *
+     * @throws Config.ConfigException naming the name that cannot be used, and why
+     */
+    public NamedBackends with(Map<String, Backend> backends) {
+        Map<String, Backend> all = new java.util.LinkedHashMap<>(given);
+        for (var e : backends.entrySet()) {
+            String name = e.getKey();
+            String where = "backend '" + name + "' (registered by the program)";
+            if (name == null || !name.matches("[A-Za-z0-9][A-Za-z0-9_-]*")) {
+                throw new Config.ConfigException(where + ": a backend name is letters, digits, '-' and '_' (it is typed in agent lists)");
+            }
+            if (BackendEntry.RESERVED.contains(name)) throw new Config.ConfigException(where + ": '" + name + "' is reserved; pick another name");
+            if (entries.containsKey(name) || all.containsKey(name)) {
+                throw new Config.ConfigException(where + ": the name is taken (" + (entries.containsKey(name) ? "config backends." + name : "registered twice")
+                        + "); pick another name");
+            }
+            all.put(name, java.util.Objects.requireNonNull(e.getValue(), "backend " + name));
+        }
+        return new NamedBackends(defaultBackend, defaultSpec, ownsDefault, entries, config, factory, java.util.Collections.unmodifiableMap(all));
     }
 
     public Backend defaultBackend() { return defaultBackend; }
@@ -77,6 +105,7 @@ public final class NamedBackends implements BackendResolver, AutoCloseable {
         out.add(DEFAULT_BACKEND);
         if (factory != null || defaultIsLocal) out.add("local");
         out.addAll(entries.keySet());
+        out.addAll(given.keySet());
         return out;
     }
 
@@ -89,6 +118,8 @@ public final class NamedBackends implements BackendResolver, AutoCloseable {
         if (name == null || name.isBlank() || name.equals(DEFAULT_BACKEND)) return defaultBackend;
         if (!knows(name)) throw new IllegalArgumentException(unknown(name));
         if (name.equals("local") && defaultIsLocal) return defaultBackend;
+        Backend g = given.get(name);
+        if (g != null) return g;
         Backend b = built.get(name);
         if (b != null) return b;
         if (name.equals("local")) {
@@ -110,7 +141,7 @@ public final class NamedBackends implements BackendResolver, AutoCloseable {
 
     /**
      * How the backend named {@code name} is built (kind, endpoints, model), e.g. for a run's identity; null for a
-     * default backend given as an object rather than a spec ({@link #of}, {@link #around}).
+     * backend given as an object rather than a spec ({@link #of}, {@link #around}, {@link #with}).
      *
      * @throws IllegalArgumentException for a name that is not configured, listing the known ones
      */
@@ -118,13 +149,15 @@ public final class NamedBackends implements BackendResolver, AutoCloseable {
         if (name == null || name.isBlank() || name.equals(DEFAULT_BACKEND)) return defaultSpec;
         if (!knows(name)) throw new IllegalArgumentException(unknown(name));
         if (name.equals("local")) return defaultIsLocal ? defaultSpec : BackendSpec.local();
-        return entries.get(name).spec();
+        BackendEntry e = entries.get(name);
+        return e == null ? null : e.spec();
     }
 
     /** What {@code name} is, for messages: its kind, endpoints and model (never a key). */
     public String describe(String name) {
         if (name == null || name.isBlank() || name.equals(DEFAULT_BACKEND)) return "the command line's backend, " + defaultBackend.name();
         if (name.equals("local")) return "the built-in model";
+        if (given.containsKey(name)) return "registered by the program, " + given.get(name).name();
         BackendEntry e = entries.get(name);
         return e == null ? "not configured" : e.describe();
     }
@@ -171,6 +204,7 @@ public final class NamedBackends implements BackendResolver, AutoCloseable {
         List<Backend> all = new ArrayList<>(built.values());
         built.clear();
         for (Backend b : all) b.close();
+        for (Backend b : given.values()) b.close();
         if (ownsDefault) defaultBackend.close();
     }
 
