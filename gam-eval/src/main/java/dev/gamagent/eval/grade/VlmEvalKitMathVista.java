@@ -16,7 +16,7 @@ import java.util.regex.Pattern;
  * extracts an answer first; without a judge we cannot, so such a reply is {@link Verdict#NEEDS_JUDGE}.
  * The answer's type is read from the answer itself (MathVista's integer answers are integers, its float
  * answers decimals; text and list answers always go to the judge).
- * <p>With a judge ({@link #judged}), the whole of {@code MathVista_auxeval} and {@code post_check(line, prefetch=False)}:
+ * <p>With a judge ({@code judged}), the whole of {@code MathVista_auxeval} and {@code post_check(line, prefetch=False)}:
  * what the prefetch does not decide goes to the judge with VLMEvalKit's extraction prompt ({@link HarnessPrompt#MATHVISTA}),
  * and the judge's extraction is compared as the question's answer type says: {@code int()} for integers,
  * {@code float()} for floats, a letter by {@code can_infer} for multiple choice; a list or text answer is never
