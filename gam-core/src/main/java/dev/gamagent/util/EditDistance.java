@@ -7,20 +7,30 @@ package dev.gamagent.util;
 public final class EditDistance {
     private EditDistance() { }
 
+    /** Levenshtein distance of the UTF-16 characters of {@code a} and {@code b}. */
     public static int between(String a, String b) {
-        int[] prev = new int[b.length() + 1], cur = new int[b.length() + 1];
-        for (int j = 0; j <= b.length(); j++) prev[j] = j;
-        for (int i = 1; i <= a.length(); i++) {
+        return of(a.chars().toArray(), b.chars().toArray());
+    }
+
+    /** Levenshtein distance of the code points of {@code a} and {@code b}, as Python's strings count characters. */
+    public static int betweenCodePoints(String a, String b) {
+        return of(a.codePoints().toArray(), b.codePoints().toArray());
+    }
+
+    private static int of(int[] a, int[] b) {
+        int[] prev = new int[b.length + 1], cur = new int[b.length + 1];
+        for (int j = 0; j <= b.length; j++) prev[j] = j;
+        for (int i = 1; i <= a.length; i++) {
             cur[0] = i;
-            for (int j = 1; j <= b.length(); j++) {
-                int sub = prev[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
+            for (int j = 1; j <= b.length; j++) {
+                int sub = prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1);
                 cur[j] = Math.min(sub, Math.min(prev[j] + 1, cur[j - 1] + 1));
             }
             int[] t = prev;
             prev = cur;
             cur = t;
         }
-        return prev[b.length()];
+        return prev[b.length];
     }
 
     /** Optimal string alignment distance: Levenshtein plus adjacent transpositions at cost 1 ("gma" → "gam" is 1, not 2). */

@@ -97,17 +97,48 @@ public
     public static List<Map<String, String>> columns(Path file, Predicate<String> wanted) throws IOException {
         List<Map<String, String>> out = new ArrayList<>();
         List<String> header = new ArrayList<>();
+        stream(file, (row, c) -> c >= header.size() || !wanted.test(header.get(c)), h -> h.forEach(x -> header.add(x.strip())), (fields, row) -> {
+            Map<String, String> m = new LinkedHashMap<>();
+            for (int c = 0; c < fields.size() && c < header.size(); c++) if (wanted.test(header.get(c))) m.put(header.get(c), fields.get(c));
+            out.add(m);
+        });
+        return out;
+    }
+
+    /** Which field of a data row is passed over: {@code skip(row, column)}, both 0-based (the header is no row). */
+    @FunctionalInterface
+    public interface FieldSkip {
+        boolean skip(int row, int column);
+    }
+
+    /** What a data row holds: its fields (those passed over null) and its 0-based number. */
+    @FunctionalInterface
+    public interface DataRow {
+        void row(List<String> fields, int row);
+    }
+
+    /**
+     * A tab-separated file in one streaming pass: its header's fields (as written) to {@code header}, then every row that is
+     * not a blank line to {@code rows}, the fields {@code skip} names passed over and null — so a file's base64 images can
+     * be kept for the few rows that want them and streamed past in every other. A row whose kept text passes
+     * {@link #MAX_ROW_TEXT} is refused, naming its line.
+     */
+    public static void stream(Path file, FieldSkip skip, java.util.function.Consumer<List<String>> header, DataRow rows) throws IOException {
+        int[] next = {0};
+        boolean[] headed = {false};
         PandasTable[] table = new PandasTable[1];
         table[0] = new PandasTable('\t', r -> {
-            if (header.isEmpty()) {
-                for (String h : r.fields) header.add(h.strip());
-                table[0].skipColumns(c -> c >= header.size() || !wanted.test(header.get(c)));
+            if (!headed[0]) {
+                headed[0] = true;
+                header.accept(r.fields);
+                table[0].skipColumns(c -> skip.skip(next[0], c));
                 return;
             }
             if (r.fields.size() == 1 && (r.fields.get(0) == null || r.fields.get(0).isEmpty())) return; // a blank line
-            Map<String, String> row = new LinkedHashMap<>();
-            for (int c = 0; c < r.fields.size() && c < header.size(); c++) if (wanted.test(header.get(c))) row.put(header.get(c), r.fields.get(c));
-            out.add(row);
+            if (r.overflow) {
+                throw new IllegalArgumentException(file + ": the row on line " + r.line + " holds over " + MAX_ROW_TEXT + " bytes of text outside the columns passed over (junk, or a missing newline)");
+            }
+            rows.row(r.fields, next[0]++);
         });
         byte[] buf = new byte[1 << 16];
         long at = 0;
@@ -115,7 +146,6 @@ public
             for (int n; (n = in.read(buf)) > 0; at += n) table[0].feed(buf, 0, n, at);
         }
         table[0].end(at);
-        return out;
     }
 
     /** From the next row on, the columns {@code skip} names (0-based) are passed over: not kept, their fields null. */

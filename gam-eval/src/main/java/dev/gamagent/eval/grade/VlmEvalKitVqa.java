@@ -149,9 +149,7 @@ public final class VlmEvalKitVqa {
 
     /** vqa_eval.py's {@code anls_compute}: the Levenshtein distance of the whitespace-collapsed, lower-cased texts over the longer raw length. */
     static double anlsDistance(String groundTruth, String prediction) {
-        int[] gt = collapse(groundTruth).codePoints().toArray();
-        int[] det = collapse(prediction).codePoints().toArray();
-        int dist = levenshtein(gt, det);
+        int dist = dev.gamagent.util.EditDistance.betweenCodePoints(collapse(groundTruth), collapse(prediction));
         int length = Math.max(codePoints(groundTruth.toUpperCase(Locale.ROOT)), codePoints(prediction.toUpperCase(Locale.ROOT)));
         return length == 0 ? 0.0 : (double) dist / length;
     }
@@ -161,25 +159,6 @@ public final class VlmEvalKitVqa {
     }
 
     private static int codePoints(String s) { return s.codePointCount(0, s.length()); }
-
-    static int levenshtein(int[] a, int[] b) {
-        if (a.length > b.length) {
-            int[] t = a;
-            a = b;
-            b = t;
-        }
-        int[] prev = new int[a.length + 1];
-        for (int i = 0; i <= a.length; i++) prev[i] = i;
-        for (int j = 0; j < b.length; j++) {
-            int[] cur = new int[a.length + 1];
-            cur[0] = j + 1;
-            for (int i = 0; i < a.length; i++) {
-                cur[i + 1] = a[i] == b[j] ? prev[i] : 1 + Math.min(prev[i], Math.min(prev[i + 1], cur[i]));
-            }
-            prev = cur;
-        }
-        return prev[a.length];
-    }
 
     /** vqa_eval.py's {@code relaxed_correctness}: within 5 % as numbers (when the target is a non-zero number), else equal ignoring case. */
     static boolean relaxedCorrect(String target, String prediction) {

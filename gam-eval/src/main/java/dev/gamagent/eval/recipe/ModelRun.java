@@ -134,12 +134,6 @@ public final class ModelRun {
         return List.copyOf(names);
     }
 
-    /** Whether the server at {@code base} lists its models as the simulator's ({@code owned_by}); false when it cannot be asked. */
-    static boolean isSimulator(String base) {
-        Served s = models(base);
-        return s != null && s.simulator();
-    }
-
     private static Served models(String base) {
         try {
             HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();

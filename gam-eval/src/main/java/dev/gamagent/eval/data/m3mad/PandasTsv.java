@@ -1,10 +1,8 @@
 package dev.gamagent.eval.data.m3mad;
 
-import java.io.BufferedReader;
+import dev.gamagent.eval.format.PandasTable;
+
 import java.io.IOException;
-import java.io.Reader;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,71 +33,25 @@ final class PandasTsv {
         this.rows = rows;
     }
 
-    /** Reads {@code file}; the column {@code heavy} (the images) is kept only for the rows {@code keepHeavy} accepts (null elsewhere). */
+    /**
+     * Reads {@code file} ({@link PandasTable}, the one reader of pandas-quoted tables); the column {@code heavy} (the images)
+     * is kept only for the rows {@code keepHeavy} accepts (null elsewhere).
+     */
     static PandasTsv read(Path file, String heavy, IntPredicate keepHeavy) {
-        try (BufferedReader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-            List<String> header = record(r, -1, null);
-            if (header == null) throw new IllegalArgumentException(file + " is empty");
-            int h = header.indexOf(heavy);
-            List<List<String>> rows = new ArrayList<>();
-            List<String> rec;
-            int[] n = {0};
-            while ((rec = record(r, h, i -> keepHeavy.test(n[0]))) != null) {
-                if (rec.size() == 1 && rec.get(0).isEmpty()) continue; // pandas skips blank lines
-                if (rec.size() != header.size()) {
-                    throw new IllegalArgumentException(file + ": row " + (n[0] + 1) + " has " + rec.size() + " fields, the header " + header.size());
+        List<String> header = new ArrayList<>();
+        List<List<String>> rows = new ArrayList<>();
+        try {
+            PandasTable.stream(file, (row, c) -> c == header.indexOf(heavy) && !keepHeavy.test(row), header::addAll, (fields, row) -> {
+                if (fields.size() != header.size()) {
+                    throw new IllegalArgumentException(file + ": row " + (row + 1) + " has " + fields.size() + " fields, the header " + header.size());
                 }
-                rows.add(rec);
-                n[0]++;
-            }
-            return new PandasTsv(header, rows);
+                rows.add(fields);
+            });
         } catch (IOException e) {
             throw new IllegalArgumentException("cannot read " + file + ": " + e.getMessage(), e);
         }
-    }
-
-    /** One record (quoted fields may hold tabs and newlines); the field at {@code heavy} is kept only when {@code keep} says. */
-    private static List<String> record(Reader r, int heavy, IntPredicate keep) throws IOException {
-        List<String> out = new ArrayList<>();
-        StringBuilder f = new StringBuilder();
-        boolean quoted = false, any = false, started = false;
-        boolean skip = heavy == 0 && !keep.test(0);
-        int c;
-        while ((c = r.read()) >= 0) {
-            any = true;
-            if (quoted) {
-                if (c == '"') {
-                    r.mark(1);
-                    int d = r.read();
-                    if (d == '"') {
-                        if (!skip) f.append('"');
-                    } else {
-                        quoted = false;
-                        if (d >= 0) r.reset();
-                    }
-                } else if (!skip) {
-                    f.append((char) c);
-                }
-                continue;
-            }
-            if (c == '"' && !started) {
-                quoted = true;
-                started = true;
-            } else if (c == '\t') {
-                out.add(skip ? null : f.toString());
-                f.setLength(0);
-                started = false;
-                skip = out.size() == heavy && !keep.test(0);
-            } else if (c == '\n') {
-                break;
-            } else if (c != '\r') {
-                started = true;
-                if (!skip) f.append((char) c);
-            }
-        }
-        if (!any) return null;
-        out.add(skip ? null : f.toString());
-        return out;
+        if (header.isEmpty()) throw new IllegalArgumentException(file + " is empty");
+        return new PandasTsv(header, rows);
     }
 
     /** Column {@code name}'s values as Python's {@code f"{value}"} gives pandas' values; null where the column is absent. */
