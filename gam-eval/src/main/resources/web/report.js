@@ -439,62 +439,120 @@
   }
 
   // ---- answers: list with filters and pages, one answer's debate ----------------------------------------------
+  // Keyboard: one row of the list is in the Tab order (the selected one, else the first); ↑/↓, Home/End select the
+  // next answer and keep focus in the list; Enter opens the debate and moves focus to it; Escape (or the back button at
+  // the top of the debate) returns focus to the answer it came from. The address follows every selection and filter
+  // (#sample=…&method=…&outcome=…&q=…): a selection is a new history entry (Back returns to the previous answer),
+  // a filter change replaces the current one; the page reads the address on load, on Back/Forward and on an edit.
 
   const PAGE = 200;
+  /** The filters of the answer list: the answer's field, the filter's name in the address, its label. */
+  const FILTERS = [['series', 'method', 'method'], ['category', 'category', 'category'], ['outcome', 'outcome', 'outcome'],
+    ['flip', 'flip', 'flip'], ['termination', 'stop', 'stop'], ['rollback', 'rollback', 'DREAM rollback']];
+  /** The rollback filter's choice for either kind of rollback (ReportAnswers' "rolled back, …" values). */
+  const ANY_ROLLBACK = 'rolled back (any)';
+  const sampleKey = (r) => r.series + '|' + r.id + (r.rotation ? '|' + r.rotation : '');
+
+  /** The address's fields: "a=b&c=d" after the #, each part percent-decoded ("+" stays a plus, as in #sample=dream+gam|1). */
+  function readAddress() {
+    const out = {};
+    for (const part of location.hash.replace(/^#/, '').split('&')) {
+      if (!part) continue;
+      const at = part.indexOf('=');
+      try {
+        out[decodeURIComponent(at < 0 ? part : part.slice(0, at))] = at < 0 ? '' : decodeURIComponent(part.slice(at + 1));
+      } catch (e) { /* a malformed part of a hand-edited address is ignored */ }
+    }
+    return out;
+  }
 
   function samplesView() {
     const list = document.getElementById('sample-list');
     if (!list) return;
     if (!samples.length) { document.getElementById('samples').hidden = true; return; }
-    const filters = { series: 'method', category: 'category', outcome: 'outcome', flip: 'flip', termination: 'termination' };
     const bar = document.getElementById('sample-filters');
     const selects = {};
-    for (const [field, label] of Object.entries(filters)) {
+    for (const [field, key, label] of FILTERS) {
       const values = [...new Set(samples.map((r) => r[field]).filter((v) => v !== null && v !== undefined && v !== ''))];
       if (field !== 'series') values.sort();
       if (values.length < 1) continue;
-      const sel = el('select', { id: 'filter-' + field, 'data-field': field }, el('option', { value: '' }, 'any ' + label),
+      if (field === 'rollback' && values.some((v) => v.startsWith('rolled back'))) values.unshift(ANY_ROLLBACK);
+      const sel = el('select', { id: 'filter-' + field, 'data-field': field, 'data-key': key }, el('option', { value: '' }, 'any ' + label),
         values.map((v) => el('option', { value: v }, v)));
-      sel.addEventListener('change', () => { page = 0; draw(); });
+      sel.addEventListener('change', () => { page = 0; draw(); writeAddress('replace'); });
       selects[field] = sel;
       bar.append(el('label', {}, label + ' ', sel));
     }
     const search = el('input', { type: 'search', id: 'filter-text', placeholder: 'question id or text' });
-    search.addEventListener('input', () => { page = 0; draw(); });
+    search.addEventListener('input', () => { page = 0; draw(); writeAddress('replace'); });
     bar.append(el('label', {}, 'search ', search));
-    const count = el('span', { class: 'muted', id: 'sample-count' });
+    const count = el('span', { class: 'muted', id: 'sample-count', 'aria-live': 'polite' });
     bar.append(count);
     const tbody = list.querySelector('tbody');
     const scroller = list.closest('.sample-scroll');
     const pager = document.getElementById('sample-pages');
+    const view = document.getElementById('sample-view');
+    // the debate box takes focus when an answer is opened from the keyboard (not a Tab stop itself: its controls are)
+    view.setAttribute('tabindex', '-1');
+    view.setAttribute('role', 'region');
+    view.setAttribute('aria-label', 'debate of the selected answer');
+    const placeholder = [...view.childNodes];
     let selected = null, shown = [], page = 0;
+
+    const matches = (r, field, value) => (field === 'rollback' && value === ANY_ROLLBACK
+      ? String(r.rollback || '').startsWith('rolled back') : String(r[field]) === value);
 
     function filtered() {
       const text = search.value.trim().toLowerCase();
-      return samples.filter((r) => Object.entries(selects).every(([f, sel]) => !sel.value || String(r[f]) === sel.value)
+      return samples.filter((r) => Object.entries(selects).every(([f, sel]) => !sel.value || matches(r, f, sel.value))
         && (!text || String(r.id).toLowerCase().includes(text) || r.text.toLowerCase().includes(text)));
+    }
+
+    /** "12 of 305 answers", and where DREAM rolled back: how many of those shown, how many changed their answer. */
+    function counted() {
+      let s = `${shown.length} of ${samples.length} answers`;
+      if (!samples.some((r) => r.rollback)) return s;
+      const rolled = shown.filter((r) => (r.rollbacks || 0) > 0);
+      const changed = rolled.filter((r) => r.rollback === 'rolled back, answer changed').length;
+      const agents = rolled.reduce((n, r) => n + r.rollbacks, 0);
+      return s + ` · DREAM rolled back ${rolled.length} of them (${agents} agent answer${agents === 1 ? '' : 's'} restored; `
+        + `${changed} final answer${changed === 1 ? '' : 's'} changed)`;
+    }
+
+    function rollbackBadge(r) {
+      if (!r.rollbacks) return '';
+      const changed = r.rollback === 'rolled back, answer changed';
+      return [' ', el('span', { class: 'gv-badge gv-rollback' + (changed ? ' gv-rollback-changed' : ''),
+        title: `DREAM's rollback restored ${r.rollbacks} agent${r.rollbacks === 1 ? '\'s' : 's\''} earlier, more certain answer`
+          + (r.rollbacks === 1 ? '' : 's') + (changed ? '; the final answer changed' : '; the final answer stayed') }, '↺' + r.rollbacks)];
     }
 
     function draw() {
       shown = filtered();
       const pages = Math.max(1, Math.ceil(shown.length / PAGE));
       page = Math.min(page, pages - 1);
-      count.textContent = `${shown.length} of ${samples.length} answers`;
+      count.textContent = counted();
       const rows = shown.slice(page * PAGE, (page + 1) * PAGE);
+      const stop = rows.includes(selected) ? selected : rows[0];
       tbody.replaceChildren(...rows.map((r) => {
-        const tr = el('tr', { class: 'clickable' + (r === selected ? ' selected' : ''), tabindex: 0, 'data-id': r.id, 'data-series': r.series, 'data-index': r.index },
+        const tr = el('tr', { class: 'clickable' + (r === selected ? ' selected' : ''), tabindex: r === stop ? 0 : -1,
+          'aria-current': r === selected ? 'true' : null, 'data-id': r.id, 'data-series': r.series, 'data-index': r.index },
           el('td', { title: r.text || null }, r.id + (r.rotation ? ' ↻' + r.rotation : '')), el('td', {}, r.series), el('td', { title: r.category || null }, r.category || ''),
           el('td', {}, el('span', { class: 'gv-badge gv-' + r.outcome }, r.outcome),
-            r.flip ? [' ', el('span', { class: 'gv-badge gv-flip-' + r.flip.replace('→', ''), title: 'after round 0 → final' }, r.flip)] : ''),
+            r.flip ? [' ', el('span', { class: 'gv-badge gv-flip-' + r.flip.replace('→', ''), title: 'after round 0 → final' }, r.flip)] : '', rollbackBadge(r)),
           el('td', { title: (r.termination || '–') + ' after ' + (r.rounds ?? 0) + ' debate round(s)' }, (r.termination || '–') + ' · ' + (r.rounds ?? 0)),
           el('td', {}, num(r.confidence, 2)));
-        tr.addEventListener('click', () => select(r));
+        tr.addEventListener('click', () => select(r, { history: 'push' }));
         tr.addEventListener('keydown', (e) => {
-          if (e.key === 'Enter') select(r);
-          else if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+          if (e.altKey || e.ctrlKey || e.metaKey) return;
+          const at = shown.indexOf(r);
+          const to = { ArrowDown: at + 1, ArrowUp: at - 1, Home: 0, End: shown.length - 1 }[e.key];
+          if (e.key === 'Enter' || e.key === ' ') {
             e.preventDefault();
-            const next = shown[shown.indexOf(r) + (e.key === 'ArrowDown' ? 1 : -1)];
-            if (next) select(next, true);
+            select(r, { history: 'push', focus: 'debate' });
+          } else if (to !== undefined) {
+            e.preventDefault();
+            if (shown[to] && shown[to] !== r) select(shown[to], { history: 'push', focus: 'row' });
           }
         });
         return tr;
@@ -508,8 +566,39 @@
       }
     }
 
-    /** Marks r as the selection: its list page, its row highlighted and scrolled into the list's view, the URL, its debate. */
-    function select(r, focus) {
+    /** The address of what is shown: the selected answer, then every filter set. */
+    function address() {
+      const parts = [];
+      if (selected) parts.push('sample=' + encodeURIComponent(sampleKey(selected)));
+      for (const sel of Object.values(selects)) if (sel.value) parts.push(sel.dataset.key + '=' + encodeURIComponent(sel.value));
+      if (search.value) parts.push('q=' + encodeURIComponent(search.value));
+      return parts.length ? '#' + parts.join('&') : location.pathname + location.search;
+    }
+
+    /** Writes the address: 'push' a new history entry (a selection), 'replace' the current one (a filter). */
+    function writeAddress(how) {
+      const to = address();
+      const now = location.hash ? location.hash : location.pathname + location.search;
+      if (to === now) return;
+      if (how === 'push') history.pushState(null, '', to); else history.replaceState(null, '', to);
+    }
+
+    function rowOf(r) { return r ? tbody.querySelector(`tr[data-index="${r.index}"]`) : null; }
+
+    /** Scrolls the list's box (not the page) so the row is in view. */
+    function reveal(row) {
+      const top = row.offsetTop, head = list.tHead ? list.tHead.offsetHeight : 0;
+      if (top - head < scroller.scrollTop || top + row.offsetHeight > scroller.scrollTop + scroller.clientHeight) {
+        scroller.scrollTop = Math.max(0, top - head - (scroller.clientHeight - head) / 3);
+      }
+    }
+
+    /**
+     * Marks r as the selection: its list page, its row highlighted and scrolled into the list's view, the address, its
+     * debate. opts.history: 'push' | 'replace' | 'none' (the address already says r); opts.focus: 'row', 'debate',
+     * 'sibling' (the same question's method buttons) or none.
+     */
+    function select(r, opts = {}) {
       selected = r;
       let at = shown.indexOf(r);
       if (at < 0) {
@@ -521,28 +610,43 @@
       }
       page = Math.floor(at / PAGE);
       draw();
-      const row = tbody.querySelector(`tr[data-index="${r.index}"]`);
+      const row = rowOf(r);
       if (row) {
-        const top = row.offsetTop, head = list.tHead ? list.tHead.offsetHeight : 0;
-        if (top - head < scroller.scrollTop || top + row.offsetHeight > scroller.scrollTop + scroller.clientHeight) {
-          scroller.scrollTop = Math.max(0, top - head - (scroller.clientHeight - head) / 3);
-        }
-        if (focus) row.focus({ preventScroll: true });
+        reveal(row);
+        if (opts.focus === 'row') row.focus({ preventScroll: true });
       }
-      const hash = '#sample=' + encodeURIComponent(r.series + '|' + r.id + (r.rotation ? '|' + r.rotation : ''));
-      if (location.hash !== hash) history.replaceState(null, '', hash);
-      show(r);
+      if (opts.history !== 'none') writeAddress(opts.history || 'push');
+      show(r, opts.focus);
     }
 
-    function show(r) {
-      const view = document.getElementById('sample-view');
+    /** Back from the debate to its answer in the list, focus on its row. */
+    function backToList() {
+      if (!selected) return;
+      let row = rowOf(selected);
+      if (!row) { select(selected, { history: 'replace' }); row = rowOf(selected); }
+      if (row) { reveal(row); row.focus({ preventScroll: true }); row.scrollIntoView({ block: 'nearest' }); }
+    }
+    view.addEventListener('keydown', (e) => {
+      if (e.key !== 'Escape' || e.defaultPrevented || !selected) return;
+      e.preventDefault();
+      backToList();
+    });
+
+    function show(r, focus) {
       const siblings = samples.filter((x) => x.id === r.id && x.runIndex === r.runIndex && (x.rotation || 0) === (r.rotation || 0));
-      const tabs = siblings.length > 1 ? el('nav', { class: 'sibling-tabs' }, el('span', { class: 'muted' }, 'same question: '),
-        siblings.map((x) => el('button', { type: 'button', class: 'sibling' + (x === r ? ' active' : ''), 'data-series': x.series, onclick: () => select(x) },
+      const back = el('button', { type: 'button', class: 'back-to-list', id: 'back-to-list', title: 'back to this answer in the list (Escape)',
+        onclick: backToList }, '← answer list');
+      const tabs = siblings.length > 1 ? el('nav', { class: 'sibling-tabs', 'aria-label': 'the same question answered by other methods' },
+        el('span', { class: 'muted' }, 'same question: '),
+        siblings.map((x) => el('button', { type: 'button', class: 'sibling' + (x === r ? ' active' : ''), 'data-series': x.series,
+          'aria-pressed': x === r ? 'true' : 'false', onclick: () => select(x, { history: 'push', focus: 'sibling' }) },
           x.series, ' ', el('span', { class: 'gv-badge gv-' + x.outcome }, x.outcome === 'correct' ? '✓' : x.outcome === 'wrong' ? '✗' : '?')))) : null;
       const body = el('div', { id: 'sample-trace' });
-      view.replaceChildren(tabs || '', body);
+      view.replaceChildren(el('div', { class: 'sample-view-head' }, back, tabs || ''), body);
+      view.setAttribute('aria-label', `debate of question ${r.id} answered by ${r.series}`);
       view.scrollTop = 0;
+      if (focus === 'debate') view.focus();
+      else if (focus === 'sibling') (view.querySelector('.sibling.active') || back).focus();
       if (!r.trace) { body.append(el('p', { class: 'muted' }, r.error ? 'failed: ' + r.error : 'no trace recorded for this answer')); return; }
       body.append(el('p', { class: 'muted' }, 'loading the debate…'));
       const n = Math.floor(r.index / answers.partRows);
@@ -558,18 +662,56 @@
       });
     }
 
-    draw();
-    const wanted = (() => {
-      if (!location.hash.startsWith('#sample=')) return null;
-      const [s0, id, rot] = decodeURIComponent(location.hash.slice(8)).split('|');
-      return samples.find((x) => x.series === s0 && x.id === id && String(x.rotation || 0) === String(rot || 0)) || null;
-    })();
-    if (wanted) {
-      // a link to an answer opens on it: the answers section in view, its row selected, its debate beside it
-      document.getElementById('answers').scrollIntoView();
-      select(wanted);
+    /** No answer selected: the list keeps its filters, the debate box its first words. */
+    function unselect() {
+      selected = null;
+      draw();
+      view.replaceChildren(...placeholder);
+      view.setAttribute('aria-label', 'debate of the selected answer');
     }
-    window.gamReport.select = (seriesName0, id) => { const r = samples.find((x) => x.series === seriesName0 && x.id === id); if (r) select(r); return !!r; };
+
+    /**
+     * Shows what the address says (on load, Back/Forward, an edited address): its filters, then its answer. Writes no
+     * history. Focus that was in the list or the debate follows the answer there; elsewhere it stays.
+     */
+    function applyAddress(first) {
+      const a = readAddress();
+      let changed = false;
+      for (const sel of Object.values(selects)) {
+        const v = a[sel.dataset.key] || '';
+        const ok = [...sel.options].some((o) => o.value === v) ? v : '';
+        if (sel.value !== ok) { sel.value = ok; changed = true; }
+      }
+      if (search.value !== (a.q || '')) { search.value = a.q || ''; changed = true; }
+      let wanted = null;
+      if (a.sample) {
+        const [s0, id, rot] = a.sample.split('|');
+        wanted = samples.find((x) => x.series === s0 && x.id === id && String(x.rotation || 0) === String(rot || 0)) || null;
+      }
+      if (wanted === selected && !changed && !first) return;
+      const active = document.activeElement;
+      const focus = active && list.contains(active) ? 'row' : active && view.contains(active) ? 'debate' : null;
+      if (changed) page = 0;
+      if (wanted && wanted !== selected) {
+        if (first) document.getElementById('answers').scrollIntoView(); // a link to an answer opens on it
+        select(wanted, { history: 'none', focus });
+      } else if (!wanted && selected) {
+        unselect();
+        if (focus) (tbody.querySelector('tr[tabindex="0"]') || search).focus({ preventScroll: true });
+      } else {
+        draw();
+      }
+    }
+
+    draw();
+    applyAddress(true);
+    window.addEventListener('popstate', () => applyAddress(false));
+    window.addEventListener('hashchange', () => applyAddress(false));
+    window.gamReport.select = (seriesName0, id) => {
+      const r = samples.find((x) => x.series === seriesName0 && x.id === id);
+      if (r) select(r, { history: 'push' });
+      return !!r;
+    };
   }
 
   // ---- wiring -------------------------------------------------------------------------------------------------

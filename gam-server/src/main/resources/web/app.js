@@ -82,7 +82,9 @@ async function loadTraceList() {
   const body = $('#trace-list tbody');
   try {
     const list = (await (await api('/v1/traces')).json()).data;
-    body.replaceChildren(...list.map((t) => el('tr', { class: 'clickable', onclick: () => showTrace(t.id) },
+    // each row is a Tab stop: Enter (or a click) opens its trace, which takes focus; Escape there comes back to the row
+    body.replaceChildren(...list.map((t) => el('tr', { class: 'clickable', tabindex: '0', 'data-id': t.id, onclick: () => openTrace(t.id),
+      onkeydown: (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); openTrace(t.id, true); } } },
       el('td', {}, new Date(t.time).toLocaleString()), el('td', {}, t.method), el('td', {}, t.question), el('td', {}, t.id))));
     if (!list.length) body.replaceChildren(el('tr', {}, el('td', { colspan: 4 }, 'No traces yet: ask a question.')));
   } catch (e) {
@@ -194,7 +196,7 @@ async function ask(event) {
         + `${gam.rounds} round(s), ${gam.termination} · ${gam.tokens.prompt}+${gam.tokens.completion} tokens · ${gam.millis} ms`) : null);
     answerBox.hidden = false;
     $('#status').textContent = '';
-    if (gam && gam.trace_id) await showTrace(gam.trace_id);
+    if (gam && gam.trace_id) await openTrace(gam.trace_id);
   } catch (e) {
     answerBox.className = 'error';
     answerBox.replaceChildren(e.message);
@@ -206,11 +208,33 @@ async function ask(event) {
 }
 
 // ---- trace view: the shared GamViewer (viewer.js), with the stored image under the claim regions ----------------
+// The address names the trace shown (#trace=ID): opening one is a new history entry, so Back returns to the trace
+// before it (or to none); the page reads the address on load, on Back/Forward and when it is edited.
 
-async function showTrace(id) {
+let shownTrace = null;
+let traceFrom = null; // the recent-traces row a trace was opened from by keyboard: Escape returns focus there
+
+const traceOfAddress = () => {
+  const m = location.hash.match(/^#trace=([^&]+)/);
+  if (!m) return null;
+  try { return decodeURIComponent(m[1]); } catch (e) { return null; }
+};
+
+/** Shows trace id and writes it into the address as a new history entry; focus moves to it when asked (keyboard). */
+async function openTrace(id, focus) {
+  traceFrom = focus ? document.activeElement : null;
+  const hash = '#trace=' + encodeURIComponent(id);
+  if (location.hash !== hash) history.pushState(null, '', hash);
+  await showTrace(id, focus);
+}
+
+async function showTrace(id, focus) {
   const view = $('#trace-view');
   const body = $('#trace-body');
+  shownTrace = id;
   view.hidden = false;
+  view.setAttribute('aria-label', 'trace ' + id);
+  if (focus) view.focus({ preventScroll: true });
   try {
     const trace = await (await api('/v1/traces/' + encodeURIComponent(id))).json();
     let imageUrl = null;
@@ -218,11 +242,26 @@ async function showTrace(id) {
       const blob = await (await api('/v1/traces/' + encodeURIComponent(id) + '/image')).blob();
       imageUrl = URL.createObjectURL(blob);
     } catch (e) { /* a trace without a stored image still shows its rounds */ }
+    if (shownTrace !== id) return; // another trace was asked for meanwhile
     GamViewer.render(body, trace, { imageUrl });
+    view.dataset.trace = id;
     view.scrollIntoView({ behavior: 'smooth', block: 'start' });
   } catch (e) {
+    if (shownTrace !== id) return;
     body.replaceChildren(el('p', { class: 'error' }, 'Cannot show trace ' + id + ': ' + e.message));
+    view.dataset.trace = id;
   }
+}
+
+/** What the address says, shown: its trace, or none (Back past the first trace opened). */
+function followAddress() {
+  const id = traceOfAddress();
+  if (id === shownTrace) return;
+  if (id) { showTrace(id); return; }
+  shownTrace = null;
+  $('#trace-view').hidden = true;
+  delete $('#trace-view').dataset.trace;
+  $('#trace-body').replaceChildren();
 }
 
 // ---- wiring -----------------------------------------------------------------------------------------------
@@ -237,6 +276,12 @@ $('#image').addEventListener('change', () => {
   const p = $('#preview');
   if (f) { p.src = URL.createObjectURL(f); p.hidden = false; } else { p.hidden = true; }
 });
-const fromHash = location.hash.match(/^#trace=(.+)$/);
-if (fromHash) showTrace(decodeURIComponent(fromHash[1]));
+$('#trace-view').addEventListener('keydown', (e) => {
+  if (e.key !== 'Escape' || e.defaultPrevented || !traceFrom || !traceFrom.isConnected) return;
+  e.preventDefault();
+  traceFrom.focus();
+});
+window.addEventListener('popstate', followAddress);
+window.addEventListener('hashchange', followAddress);
+followAddress();
 loadModels();

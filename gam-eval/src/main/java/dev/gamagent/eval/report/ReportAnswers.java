@@ -1,5 +1,6 @@
 package dev.gamagent.eval.report;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gamagent.eval.replay.FullLengthRuns;
@@ -25,8 +26,11 @@ record ReportAnswers(ObjectNode index, Map<String, String> parts) {
     static final int PART_ROWS = 100;
 
     static final List<String> COLUMNS = List.of("id", "run", "method", "rotation", "category", "outcome", "flip", "termination",
-            "rounds", "confidence", "uncertainty", "groundTruth", "branch", "calls", "millis", "error", "trace");
-    private static final Set<String> DICT = Set.of("method", "category", "outcome", "flip", "termination", "branch");
+            "rounds", "confidence", "uncertainty", "groundTruth", "branch", "rollbacks", "rollback", "calls", "millis", "error", "trace");
+    private static final Set<String> DICT = Set.of("method", "category", "outcome", "flip", "termination", "branch", "rollback");
+
+    /** The rollback column's values: what DREAM's rollback did to an answer (absent where no rollback step ran). */
+    static final String NO_ROLLBACK = "none", ROLLBACK_KEPT = "rolled back, same answer", ROLLBACK_CHANGED = "rolled back, answer changed";
 
     /** The answers of {@code runs}, their debates in sidecar parts that live in folder {@code sidecar}. */
     static ReportAnswers of(List<ReportRun> runs, String sidecar) {
@@ -92,6 +96,9 @@ record ReportAnswers(ObjectNode index, Map<String, String> parts) {
             a.add(Math.round(r.grade().uncertainty() * 1000) / 1000.0);
             if (r.question().groundTruth() == null) a.addNull(); else a.add(r.question().groundTruth());
             code(a, dict, codes, "branch", MethodMetrics.branchOf(r));
+            Integer rolled = rollbacks(r);
+            if (rolled == null) a.addNull(); else a.add(rolled);
+            code(a, dict, codes, "rollback", rollback(r, rolled));
             a.add(r.cost().calls());
             a.add(r.cost().millis());
             if (r.grade().error() == null) a.addNull(); else a.add(r.grade().error());
@@ -127,6 +134,28 @@ record ReportAnswers(ObjectNode index, Map<String, String> parts) {
     /** A sidecar part: a script (so a page opened from disk can load it, which it could not with fetch) handing its data to the page. */
     private static String partScript(int n, ObjectNode part) {
         return "gamDebates(" + n + ", " + Html.safeJson(part).replace("\u2028", "\\u2028").replace("\u2029", "\\u2029") + ");\n";
+    }
+
+    /**
+     * How many agents DREAM's rollback restored to an earlier, more certain answer (its trace's {@code extra.rollbacks}); null
+     * when the answer had no rollback step (another method, DREAM's probe_only mode, a consensus that skipped the debate).
+     */
+    static Integer rollbacks(ResultRecord r) {
+        JsonNode extra = r.trace().json() == null ? null : r.trace().json().path("extra");
+        if (extra == null || !extra.has("rollback_uncertainty")) return null;
+        JsonNode list = extra.path("rollbacks");
+        return list.isArray() ? list.size() : 0;
+    }
+
+    /** The rollback filter's value: none, or whether the restored answers changed the inner method's final answer. */
+    static String rollback(ResultRecord r, Integer rolled) {
+        if (rolled == null) return null;
+        if (rolled == 0) return NO_ROLLBACK;
+        JsonNode inner = r.trace().json().path("extra").path("inner_final");
+        JsonNode fin = r.trace().json().path("final");
+        String before = inner.path("option").isTextual() ? inner.path("option").asText() : inner.path("answer").asText(null);
+        String after = fin.path("option").isTextual() ? fin.path("option").asText() : fin.path("answer").asText(null);
+        return java.util.Objects.equals(before, after) ? ROLLBACK_KEPT : ROLLBACK_CHANGED;
     }
 
     /** The flip the list shows: the recorded one, or for a debate method's question without rounds (DREAM's consensus) unchanged. */

@@ -180,16 +180,19 @@ final class ReportTables {
         h.append("</tbody></table></div>\n");
     }
 
-    /** Sorts a table.sortable by the clicked column: a column of numbers numerically, else as text; empty cells last. */
+    /**
+     * Sorts a table.sortable by the clicked column: a column of numbers numerically, else as text; empty cells last. The
+     * headers are in the Tab order and sort on Enter or Space too; the sorted one says which way in aria-sort.
+     */
     static final String SORT_SCRIPT = """
             <script>
             document.querySelectorAll('table.sortable th').forEach(function (th) {
-              th.style.cursor = 'pointer';
-              th.title = 'sort by this column';
-              th.addEventListener('click', function () {
-                var body = th.closest('table').tBodies[0], col = th.cellIndex, asc = th.dataset.dir !== 'asc';
-                th.closest('tr').querySelectorAll('th').forEach(function (o) { delete o.dataset.dir; });
-                th.dataset.dir = asc ? 'asc' : 'desc';
+              th.tabIndex = 0;
+              th.title = 'sort by this column (click, or Enter)';
+              function sort() {
+                var body = th.closest('table').tBodies[0], col = th.cellIndex, asc = th.getAttribute('aria-sort') !== 'ascending';
+                th.closest('tr').querySelectorAll('th').forEach(function (o) { o.removeAttribute('aria-sort'); });
+                th.setAttribute('aria-sort', asc ? 'ascending' : 'descending');
                 var rows = Array.prototype.slice.call(body.rows);
                 var numeric = rows.every(function (r) { var v = r.cells[col].dataset.v; return v === '' || !isNaN(Number(v)); });
                 rows.sort(function (a, b) {
@@ -199,6 +202,10 @@ final class ReportTables {
                   return asc ? d : -d;
                 });
                 rows.forEach(function (r) { body.appendChild(r); });
+              }
+              th.addEventListener('click', sort);
+              th.addEventListener('keydown', function (e) {
+                if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); sort(); }
               });
             });
             </script>
