@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Regenerates every screenshot the README shows (docs/img/*.png) from fresh runs, with headless Chromium at fixed
-# window sizes, and writes docs/img/screenshots.json: what they were made from (the SHA-256 of the report and viewer
-# sources, the demo's figures; no timings, which vary). ScreenshotManifestTest fails when the sources or the README's
-# demo table no longer match that manifest: rerun this script then.
+# window sizes, and writes docs/img/screenshots.json: what they were made from (the SHA-256 of every file under the
+# paths bench/screenshot-sources.txt names, the ECharts version, the demo's figures; no timings, which vary) and what
+# each shows (its section headings and chart titles). ScreenshotManifestTest fails when the sources or the README's
+# demo table no longer match that manifest, or a README caption does not name what its picture shows: rerun this
+# script then, and write the captions the test asks for.
 #
 #   bench/screenshots.sh [--out DIR]      (default: docs/img)
 #
@@ -30,8 +32,9 @@ mvn -B -q -DskipTests -Dmaven.javadoc.skip=true -Dmaven.source.skip=true -pl gam
 cp="gam-server/target/test-classes:gam-server/target/classes:$(cat gam-server/target/test-classpath.txt)"
 
 # shot URL FILE WIDTH HEIGHT READY [SCROLL]: the window at a fixed size once the JavaScript condition READY holds
+# (what the window shows, its headings and chart titles, goes to $work/NAME.shows.json for the manifest)
 shot() {
-  java -Djava.awt.headless=true -cp "$cp" dev.gamagent.server.PageShot "$@" >&2
+  java -Djava.awt.headless=true -Dgam.shot.shows="$work/$(basename "$2" .png).shows.json" -cp "$cp" dev.gamagent.server.PageShot "$@" >&2
   [ -s "$2" ] || { echo "screenshots: no $2 was written" >&2; exit 1; }
   echo "  $2 (${3}x$4)" >&2
 }
@@ -91,13 +94,24 @@ shot "file://$work/comparison.html" "$out/comparison.png" 1280 2000 "$charts"
 shot "${url}#trace=$(cat "$work/trace-id")" "$out/serve-trace-viewer.png" 1280 1500 \
   "document.querySelectorAll('#trace-body .gv-round').length > 0 && !!document.querySelector('#trace-body .gv-chart svg')"
 
-python3 - "$work/demo/summary.json" "$out/screenshots.json" "$question" <<'PY'
-import hashlib, json, sys
-summary, manifest, question = sys.argv[1], sys.argv[2], sys.argv[3]
-sources = ["gam-eval/src/main/java/dev/gamagent/eval/report/" + f for f in ["HtmlReport.java", "Html.java", "ReportAnswers.java", "ReportTables.java"]] + [
-    m + "/src/main/resources/web/" + f for m, f in [("gam-eval", "report.js"), ("gam-eval", "report.css"), ("gam-web", "viewer.js"),
-                                                    ("gam-web", "viewer.css"), ("gam-server", "app.js"), ("gam-server", "index.html"),
-                                                    ("gam-server", "style.css")]]
+python3 - "$work/demo/summary.json" "$out/screenshots.json" "$question" "$work" <<'PY'
+import hashlib, json, os, re, sys
+summary, manifest, question, work = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
+# every file under the paths bench/screenshot-sources.txt names (ScreenshotManifestTest walks the same list)
+sources = []
+for line in open("bench/screenshot-sources.txt"):
+    path = line.split("#", 1)[0].strip()
+    if not path:
+        continue
+    if not os.path.exists(path):
+        sys.exit("screenshots: bench/screenshot-sources.txt names " + path + ", which does not exist")
+    if os.path.isfile(path):
+        sources.append(path)
+        continue
+    for d, _, files in os.walk(path):
+        sources += [os.path.join(d, f).replace(os.sep, "/") for f in files if f != "echarts.js"]
+sources = sorted(set(sources))
+echarts = re.search(r"<echarts.version>([^<]+)</echarts.version>", open("pom.xml").read()).group(1)
 s = json.load(open(summary))
 figures = {}
 for name, m in s["metrics"].items():
@@ -113,8 +127,12 @@ doc = {
         "serve-trace-viewer.png": {"window": "1280x1500", "page": "gam serve (gam.record_full=true, gam.zoom=true): gam on examples/red-triangle.png"},
     },
     "sources": {f: hashlib.sha256(open(f, "rb").read()).hexdigest() for f in sources},
+    "echarts": echarts,
     "demo": figures,
 }
+# what each picture shows (PageShot: headings and chart titles in its window); the README's caption names each
+for name, image in doc["images"].items():
+    image["shows"] = json.load(open(os.path.join(work, name[:-len(".png")] + ".shows.json")))
 json.dump(doc, open(manifest, "w"), indent=2, ensure_ascii=False)
 open(manifest, "a").write("\n")
 PY

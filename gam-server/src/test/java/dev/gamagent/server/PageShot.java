@@ -15,10 +15,36 @@ import java.util.Base64;
  * SCROLL to the top, and saves the window as a PNG. The same DevTools session the browser tests use, so the pictures
  * are taken the way the tests look at the pages. Not a test.
  *
- * <p>Arguments: URL OUT.png WIDTH HEIGHT READY [SCROLL]
+ * <p>Arguments: URL OUT.png WIDTH HEIGHT READY [SCROLL]. With {@code -Dgam.shot.shows=FILE} it also writes, as a JSON
+ * array, what the picture shows: the page's section headings (h2) wholly in the window and the titles of the charts
+ * and figures at least half in it, in page order; bench/screenshots.sh keeps them in the manifest, and
+ * ScreenshotManifestTest checks that the README's caption of the picture names each.
  */
 public final class PageShot {
     private PageShot() { }
+
+    /**
+     * What the window shows, as JSON: every h2 wholly inside it; every chart (an ECharts instance, by its title) and every
+     * figure caption (up to its first parenthesis) at least half inside it and not hidden; in page order, each once.
+     */
+    static final String SHOWS = """
+            JSON.stringify((() => {
+              const h = window.innerHeight, out = [];
+              const half = (r) => r.height > 0 && Math.min(r.bottom, h) - Math.max(r.top, 0) >= r.height / 2;
+              for (const e of document.querySelectorAll('h2, figcaption, div')) {
+                if (e.closest('[hidden], .small-multiple') || !e.getClientRects().length) continue;
+                const r = e.getBoundingClientRect();
+                let name = null;
+                if (e.tagName === 'H2') name = r.top >= 0 && r.bottom <= h ? e.textContent : null;
+                else if (e.tagName === 'FIGCAPTION') name = half(r) ? e.textContent.split(' (')[0] : null;
+                else if (window.echarts && echarts.getInstanceByDom(e) && half(r)) {
+                  const t = (echarts.getInstanceByDom(e).getOption().title || [])[0];
+                  name = t && t.text ? t.text : null;
+                }
+                if (name && name.trim() && !out.includes(name.trim())) out.push(name.trim());
+              }
+              return out;
+            })())""";
 
     public static void main(String[] args) throws Exception {
         if (args.length < 5) throw new IllegalArgumentException("usage: PageShot URL OUT.png WIDTH HEIGHT READY-JS [SCROLL-SELECTOR]");
@@ -42,6 +68,8 @@ public final class PageShot {
             JsonNode shot = page.call("Page.captureScreenshot", Json.MAPPER.createObjectNode().put("format", "png"));
             Files.createDirectories(out.toAbsolutePath().getParent());
             Files.write(out, Base64.getDecoder().decode(shot.path("data").asText()));
+            String shows = System.getProperty("gam.shot.shows");
+            if (shows != null) Files.writeString(Path.of(shows), page.eval(SHOWS).asText());
         } finally {
             ServeWebPageBrowserTest.stop(browser);
             try (var walk = Files.walk(profile)) {
