@@ -515,6 +515,7 @@
       const rolled = shown.filter((r) => (r.rollbacks || 0) > 0);
       const changed = rolled.filter((r) => r.rollback === 'rolled back, answer changed').length;
       const agents = rolled.reduce((n, r) => n + r.rollbacks, 0);
+      if (!rolled.length) return s + ' · DREAM\'s rollback restored no agent\'s earlier answer in them';
       return s + ` · DREAM rolled back ${rolled.length} of them (${agents} agent answer${agents === 1 ? '' : 's'} restored; `
         + `${changed} final answer${changed === 1 ? '' : 's'} changed)`;
     }

@@ -25,17 +25,18 @@ public final class PageShot {
 
     /**
      * What the window shows, as JSON: every h2 wholly inside it; every chart (an ECharts instance, by its title) and every
-     * figure caption (up to its first parenthesis) at least half inside it and not hidden; in page order, each once.
+     * caption of a page figure (figure.wide, up to its first parenthesis; not the viewer's, which name data) at least half
+     * inside it and not hidden; in page order, each once.
      */
     static final String SHOWS = """
             JSON.stringify((() => {
               const h = window.innerHeight, out = [];
               const half = (r) => r.height > 0 && Math.min(r.bottom, h) - Math.max(r.top, 0) >= r.height / 2;
-              for (const e of document.querySelectorAll('h2, figcaption, div')) {
+              for (const e of document.querySelectorAll('h2, figure.wide > figcaption, div')) {
                 if (e.closest('[hidden], .small-multiple') || !e.getClientRects().length) continue;
                 const r = e.getBoundingClientRect();
                 let name = null;
-                if (e.tagName === 'H2') name = r.top >= 0 && r.bottom <= h ? e.textContent : null;
+                if (e.tagName === 'H2') name = r.top >= -2 && r.bottom <= h + 2 ? e.textContent : null;
                 else if (e.tagName === 'FIGCAPTION') name = half(r) ? e.textContent.split(' (')[0] : null;
                 else if (window.echarts && echarts.getInstanceByDom(e) && half(r)) {
                   const t = (echarts.getInstanceByDom(e).getOption().title || [])[0];
