@@ -21,6 +21,7 @@ import dev.gamagent.engine.AgentScales;
 import dev.gamagent.engine.ParallelCalls;
 import dev.gamagent.engine.Prompts;
 import dev.gamagent.engine.ReplyParser;
+import dev.gamagent.engine.RequestLayout;
 import dev.gamagent.image.Picture;
 import dev.gamagent.uncertainty.Estimate;
 import dev.gamagent.uncertainty.UncertaintyEstimator;
@@ -48,6 +49,7 @@ public final class Panel {
     private final Question question;
     private final RunContext ctx;
     private final Prompts prompts;
+    private final RequestLayout layout;
     private final UncertaintyEstimator estimator = UncertaintyEstimator.defaults();
     private final List<Trace.Round> rounds = new ArrayList<>();
     private final Map<Integer, List<Picture>> images = new java.util.concurrent.ConcurrentHashMap<>();
@@ -65,6 +67,7 @@ public final class Panel {
         this.question = question;
         this.ctx = ctx;
         this.prompts = new Prompts(ctx.config());
+        this.layout = RequestLayout.of(ctx.config());
         this.backendNames = backendNames(section, ctx.config());
     }
 
@@ -228,16 +231,11 @@ public final class Panel {
             return List.of(new Turn(a.id(), a.role(), k, 1.0, null, null, Estimate.notApplicable(), TokenCount.ZERO, null, null,
                     "backend '" + label + "': " + e.getMessage(), label, null));
         }
-        List<Picture> pics = images(a.index());
-        if (!extra.isEmpty()) {
-            pics = new ArrayList<>(pics);
-            pics.addAll(extra);
-        }
         double scale = AgentImages.scales(ctx, a.index(), 1.0).get(0);
         ctx.progress().event(new ProgressEvent.AgentStarted(k, a.id()));
         ChatResult r;
         try {
-            r = backend.chat(request(backend, a, k, system, earlier, user, pics, sampling));
+            r = backend.chat(request(backend, a, k, system, earlier, user, images(a.index()), extra, sampling));
         } catch (RuntimeException e) {
             count(TokenCount.ZERO);
             String msg = e.getClass().getSimpleName() + ": " + e.getMessage();
@@ -261,14 +259,15 @@ public final class Panel {
         return out;
     }
 
-    /** The request agent {@code a} sends in round {@code k}: system, earlier turns, then the user turn with its pictures. */
-    private static ChatRequest request(Backend backend, Agent a, int k, String system, List<ChatMessage> earlier, String user,
-                                       List<Picture> pics, Sampling sampling) {
-        List<ChatMessage> messages = new ArrayList<>();
-        if (system != null && !system.isBlank()) messages.add(ChatMessage.system(system));
-        messages.addAll(earlier);
-        messages.addAll(AgentCall.messages(backend, null, user, pics, 1.0));
-        return sampling.request(messages).from(a.id(), k);
+    /**
+     * The request agent {@code a} sends in round {@code k}: system, earlier turns, then the user turn; its own pictures
+     * and this turn's {@code extra} ones (capped at the backend's pixel limit) where {@link RequestLayout} puts them.
+     */
+    private ChatRequest request(Backend backend, Agent a, int k, String system, List<ChatMessage> earlier, String user,
+                                List<Picture> own, List<Picture> extra, Sampling sampling) {
+        long cap = backend.capabilities().maxImagePixels();
+        return sampling.request(layout.messages(system, earlier, user, AgentCall.scaleAll(own, 1.0, cap), AgentCall.scaleAll(extra, 1.0, cap)))
+                .from(a.id(), k);
     }
 
     /**
@@ -276,7 +275,7 @@ public final class Panel {
      * {@link #ask} sends in round 0 when the agent's images are these (DREAM's probe, {@code MultiAgentMethod#opening}).
      */
     public dev.gamagent.api.internal.MultiAgentMethod.Opening opening(Agent a, String user, Sampling sampling, List<Picture> images) {
-        return new dev.gamagent.api.internal.MultiAgentMethod.Opening(request(backendOf(a), a, 0, null, List.of(), user, images, sampling), null);
+        return new dev.gamagent.api.internal.MultiAgentMethod.Opening(request(backendOf(a), a, 0, null, List.of(), user, images, List.of(), sampling), null);
     }
 
     /** A round: every agent called in parallel on the context's executor; turns come back in agent order. */

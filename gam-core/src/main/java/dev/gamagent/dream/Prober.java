@@ -63,6 +63,7 @@ record Prober(Method inner, Question q, RunContext ctx, DreamSettings s, ProbeRe
      */
     Probed probe(List<MultiAgentMethod.Agent> agents) {
         Prompts prompts = new Prompts(ctx.config());
+        dev.gamagent.engine.RequestLayout layout = dev.gamagent.engine.RequestLayout.of(ctx.config());
         String format = q.isMultipleChoice() ? "Reply with one line:\nANSWER: <option letter>"
                 : "Reply with one line:\nANSWER: <a single word or short phrase>";
         int topK = ctx.config().integer("logprobs.top_k");
@@ -97,7 +98,7 @@ record Prober(Method inner, Question q, RunContext ctx, DreamSettings s, ProbeRe
                 seenSizes.add(size);
                 Optional<MultiAgentMethod.Opening> opening = inner instanceof MultiAgentMethod m ? m.opening(q, ctx, index, pics) : Optional.empty();
                 Asked asked = opening.map(o -> new Asked(o.request(), o.reader(), "round-0"))
-                        .orElseGet(() -> new Asked(sampling.request(AgentCall.messages(backend, null, user, pics, 1.0)), null, "dream_probe"));
+                        .orElseGet(() -> new Asked(sampling.request(AgentCall.messages(backend, null, layout.text(user), pics, 1.0)), null, "dream_probe"));
                 if (PromptText.enabled(ctx.config())) asks.computeIfAbsent(agent.id(), k -> new LinkedHashMap<>()).put(scale, PromptText.of(asked.request()));
                 fs.add(() -> {
                     Probe done = probeOne(new ProbeCall(backend, agent, index, scale, pics, asked));

@@ -67,7 +67,8 @@ public final class GamMethod implements MultiAgentMethod {
         if (index < 0 || index >= s.experts().size()) return Optional.empty();
         AgentSpec spec = s.experts().get(index);
         boolean json = ctx.backendFor(spec.backend()).capabilities().structuredOutput();
-        GamPrompts prompts = new GamPrompts(new Prompts(ctx.config()), q, dev.gamagent.engine.AgentImages.note(ctx));
+        GamPrompts prompts = new GamPrompts(new Prompts(ctx.config()), q, dev.gamagent.engine.AgentImages.note(ctx),
+                dev.gamagent.engine.RequestLayout.of(ctx.config()));
         return Optional.of(new Opening(Experts.answerRequest(s, prompts, spec, json, images), text -> Experts.read(q, text)));
     }
 

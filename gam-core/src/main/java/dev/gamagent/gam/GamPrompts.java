@@ -19,10 +19,13 @@ final class GamPrompts {
     private final Prompts prompts;
     private final Question question;
     private final String note;
+    private final dev.gamagent.engine.RequestLayout layout;
 
-    GamPrompts(Prompts prompts, Question question, String note) {
+    /** @param layout where each prompt puts its {@code <question>} block (its text as sent) */
+    GamPrompts(Prompts prompts, Question question, String note, dev.gamagent.engine.RequestLayout layout) {
         this.prompts = prompts;
         this.question = question;
+        this.layout = layout;
         String frames = framesSentence(question.images().stream().map(dev.gamagent.image.Picture::source).toList());
         this.note = (frames + " " + (note == null ? "" : note)).strip();
     }
@@ -70,7 +73,7 @@ final class GamPrompts {
     String answer(Role role, boolean json) {
         Map<String, Object> v = base(role);
         v.put("format", format("answer", json));
-        return prompts.render("gam_answer", v);
+        return layout.text(prompts.render("gam_answer", v));
     }
 
     String revise(Role role, String previous, List<Peer> peers, List<Shown> critiques, boolean json) {
@@ -89,7 +92,7 @@ final class GamPrompts {
         }
         v.put("critiques", cb.toString().strip());
         v.put("format", format("answer", json));
-        return prompts.render("gam_revise", v);
+        return layout.text(prompts.render("gam_revise", v));
     }
 
     String critique(Role role, String consensus, List<Disputed> claims, String zoom, boolean json) {
@@ -112,7 +115,7 @@ final class GamPrompts {
         v.put("claims", sb.toString().strip());
         v.put("zoom", zoom == null ? "" : zoom);
         v.put("format", prompts.render(json ? "gam_format_critique_json" : "gam_format_critique_lines", Map.of()));
-        return prompts.render("gam_critique", v);
+        return layout.text(prompts.render("gam_critique", v));
     }
 
     String judge(List<Peer> peers) {
@@ -120,7 +123,7 @@ final class GamPrompts {
         v.put("question", question.render());
         v.put("peers", peers(peers));
         v.put("note", note);
-        return prompts.render("gam_judge", v);
+        return layout.text(prompts.render("gam_judge", v));
     }
 
     private Map<String, Object> base(Role role) {

@@ -47,7 +47,7 @@ final class GamRun {
         this.ctx = ctx;
         this.s = settings;
         this.similarity = similarity;
-        this.prompts = new GamPrompts(new Prompts(ctx.config()), q, AgentImages.note(ctx));
+        this.prompts = new GamPrompts(new Prompts(ctx.config()), q, AgentImages.note(ctx), dev.gamagent.engine.RequestLayout.of(ctx.config()));
         this.letters = List.copyOf(q.options().keySet());
         this.sampler = new AnswerSampler(settings.fallback(), estimator.semantic());
         this.recordPrompts = PromptText.enabled(ctx.config());

@@ -83,9 +83,14 @@ class MadAndChatEvalTest {
         assertThat(third.messages().get(2).text()).isEqualTo("The triangle is red (affirmative, round 1).\nANSWER: A");
         assertThat(third.messages().get(4).text()).contains("(affirmative, round 2)");
         assertThat(third.messages().get(5).text()).contains("the third round", "(negative, round 2)");
-        // images go with the latest user turn only
-        assertThat(third.messages().get(1).images()).isEmpty();
-        assertThat(third.messages().get(5).images()).hasSize(1);
+        // the images go once, in the first user turn, so each request extends the one before (requests.conversation_images)
+        assertThat(third.messages().get(1).images()).hasSize(1);
+        assertThat(third.messages().get(5).images()).isEmpty();
+        var before = textBackend(u -> madScript(u, false));
+        new MadMethod().run(question(), context(before, "requests.conversation_images=latest"));
+        ChatRequest latest = requestsWith(before, "<role>affirmative debater</role>").get(2);
+        assertThat(latest.messages().get(1).images()).isEmpty();
+        assertThat(latest.messages().get(5).images()).hasSize(1);
         ChatRequest moderator3 = requestsWith(b, "<role>moderator</role>").get(2);
         assertThat(moderator3.messages()).hasSize(6);
         assertThat(moderator3.messages().get(0).text()).contains("You are the moderator");

@@ -360,12 +360,22 @@ public final class LocalBackend implements Backend {
     }
 
     private static int sampleKey(ChatRequest request) {
+        // A conversation that sent its images once, in an earlier turn (requests.conversation_images = first), draws as the
+        // same conversation with them in its latest user turn: the layout does not change the answer.
+        List<ChatMessage> ms = request.messages();
+        int last = -1, carrier = -1;
+        for (int i = 0; i < ms.size(); i++) if (ms.get(i).role() == ChatMessage.Role.USER) last = i;
+        if (last >= 0 && ms.get(last).images().isEmpty()) {
+            for (int i = last - 1; i >= 0 && carrier < 0; i--) if (ms.get(i).role() == ChatMessage.Role.USER && !ms.get(i).images().isEmpty()) carrier = i;
+        }
         int h = 1;
-        for (ChatMessage m : request.messages()) {
+        for (int i = 0; i < ms.size(); i++) {
+            ChatMessage m = ms.get(i);
             h = 31 * h + m.role().name().hashCode();
+            if (i == last && carrier >= 0) for (Picture p : ms.get(carrier).images()) h = 31 * (31 * h + p.width()) + p.height();
             for (ChatMessage.Part part : m.parts()) {
                 if (part instanceof ChatMessage.Text t) h = 31 * h + t.text().hashCode();
-                else if (part instanceof ChatMessage.Image im) h = 31 * (31 * h + im.picture().width()) + im.picture().height();
+                else if (part instanceof ChatMessage.Image im && i != carrier) h = 31 * (31 * h + im.picture().width()) + im.picture().height();
             }
         }
         return h;

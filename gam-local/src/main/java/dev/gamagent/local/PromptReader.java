@@ -17,7 +17,8 @@ import java.util.regex.Pattern;
 /**
  * Reads a chat request the way the local model understands it: the tagged blocks of docs/CONTRACTS.md
  * §1 when present, otherwise a plain prompt as the harnesses write one (VLMEvalKit's, lmms-eval's); the question inside
- * either is read by {@link QuestionText}, so instruction lines, labels and inline options read as a VLM would read them. Only the system messages and the last user message are read, and of a
+ * either is read by {@link QuestionText}, so instruction lines, labels and inline options read as a VLM would read them. Only the system messages and the last user message are read (with the
+ * images of the latest user message that has any: a conversation may send them once, in its first turn), and of a
  * conversation's earlier turns the last assistant message, as the agent's previous answer when no
  * {@code <previous>} block gives one.
  */
@@ -60,7 +61,8 @@ public final class PromptReader {
                 sb.append(m.role() == ChatMessage.Role.SYSTEM ? "<system>" + m.text() + "</system>" : m.text());
             }
         }
-        if (lastUser != null) images = lastUser.images();
+        // the last user message's images, or a conversation's that sent them once in its first turn (RequestLayout)
+        if (lastUser != null) images = dev.gamagent.engine.RequestLayout.askedImages(request.messages());
         ParsedPrompt p = read(sb.toString(), images, request.responseSchema() == null ? null : request.responseSchema().toString());
         // A conversation (mad) carries the agent's earlier turns as assistant messages: its last one is its previous answer.
         String earlier = null;
