@@ -9,7 +9,7 @@
 #                     the "before" figures of a layout change
 # Simulator settings (fixed; docs/performance.md, "What the server computes" states them): 8 slots, 0 ms fixed,
 # 0.1 ms per computed prompt token, 5 ms per generated token, a prefix cache of 262,144 tokens in blocks of 16.
-# About 5 minutes on 2 idle cores at 40 questions.
+# 18 minutes in all at 40 questions with --client-rev on 2 cores at load 25-35 (2026-12-05), about half of it the client's build.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
