@@ -11,8 +11,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The simulator's automatic prefix cache, modelled on vLLM's (docs/design/prefix_caching.md and
- * vllm/v1/core/kv_cache_utils.py of vllm-project/vllm; docs/performance.md, "The simulator's prefix cache"):
+ * The simulator's automatic prefix cache, modelled on vLLM's (its design document, https://docs.vllm.ai/en/latest/design/prefix_caching/,
+ * and vllm/v1/core/kv_cache_utils.py of vllm-project/vllm; docs/performance.md, "What the server computes: the prefix cache"):
  * <ul>
  *   <li>a prompt is a sequence of tokens cut into blocks of {@code blockSize}; only full blocks are cached;</li>
  *   <li>a block's hash covers its parent block's hash, its own tokens and the content hashes of the images whose

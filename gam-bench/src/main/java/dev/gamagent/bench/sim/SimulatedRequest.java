@@ -82,8 +82,8 @@ record SimulatedRequest(String model, int maxTokens, int n, boolean logprobs, in
         return ((b[at] & 0xff) << 24) | ((b[at + 1] & 0xff) << 16) | ((b[at + 2] & 0xff) << 8) | (b[at + 3] & 0xff);
     }
 
-    /** Token ids standing for the chat template's own tokens at the start of a prompt (the 3 of {@link #promptTokens}). */
-    private static final long[] TEMPLATE = {-2, -3, -4};
+    /** The chat template's own tokens at the start of a prompt (the 3 of {@link #promptTokens}), ids −2, −3, −4. */
+    private static final int TEMPLATE_TOKENS = 3;
     /** The id of an image's placeholder tokens; the image's content hash tells images apart (vLLM's extra keys). */
     static final long IMAGE_PLACEHOLDER = -1;
 
@@ -101,7 +101,7 @@ record SimulatedRequest(String model, int maxTokens, int n, boolean logprobs, in
         long total = promptTokens(rule);
         long[] ids = new long[Math.toIntExact(total)];
         int n = 0;
-        for (long t : TEMPLATE) ids[n++] = t;
+        for (; n < TEMPLATE_TOKENS; n++) ids[n] = -2 - n;
         List<PrefixCache.ImageSpan> images = new ArrayList<>();
         long pending = 0;
         int pendingChars = 0, image = 0;

@@ -26,7 +26,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The simulator's prefix cache on constructed cases, each against the computed count vLLM's automatic prefix caching gives
- * (docs/performance.md, "The simulator's prefix cache"): blocks of 16 tokens, the last prompt token always computed, only
+ * (docs/performance.md, "What the server computes: the prefix cache"): blocks of 16 tokens, the last prompt token always computed, only
  * full blocks cached, an image's content hash in the blocks it overlaps, blocks cached when their prefill ends, LRU
  * eviction of free blocks with a finished request's last block first.
  *
