@@ -22,7 +22,8 @@ import java.util.concurrent.CountDownLatch;
 @Command(name = "serve-sim", mixinStandardHelpOptions = true,
         description = {"A model-server SIMULATOR for benchmarks (no model: replies are synthetic and well-formed).",
                 "OpenAI-compatible /v1/chat/completions with log-probs, a fixed or token-proportional latency and K slots;",
-                "GET /sim/stats reports its counters. Prints its own ceiling (requests/s at zero latency) first."})
+                "GET /sim/stats reports its counters (POST /sim/stats/reset zeroes the token counters, POST /reset_prefix_cache",
+                "empties the cache). Prints its own ceiling (requests/s at zero latency) first."})
 public final class BenchServeSimCommand implements Callable<Integer> {
     @Option(names = "--host", defaultValue = "127.0.0.1", description = "address to listen on (default: ${DEFAULT-VALUE})")
     String host;
@@ -36,7 +37,8 @@ public final class BenchServeSimCommand implements Callable<Integer> {
     @Option(names = "--latency-ms", defaultValue = "1000", description = "fixed latency per request (default: ${DEFAULT-VALUE})")
     long latencyMs;
 
-    @Option(names = "--ms-per-prompt-token", defaultValue = "0", description = "added latency per prompt token (prefill)")
+    @Option(names = "--ms-per-prompt-token", defaultValue = "0", description = "added latency per computed prompt token (prefill; "
+            + "tokens served from the prefix cache cost nothing)")
     double msPerPromptToken;
 
     @Option(names = "--ms-per-output-token", defaultValue = "0", description = "added latency per generated token (decoding)")
@@ -66,6 +68,14 @@ public final class BenchServeSimCommand implements Callable<Integer> {
             + "(default: image.tokens of defaults.json, qwen)")
     String imageTokens;
 
+    @Option(names = "--prefix-cache-tokens", defaultValue = "0", description = "automatic prefix caching as vLLM's, with an LRU of this "
+            + "many tokens; replies then report usage.prompt_tokens_details.cached_tokens. 0 = off (default: ${DEFAULT-VALUE})")
+    long prefixCacheTokens;
+
+    @Option(names = "--block-size", defaultValue = "" + SimulatorSettings.DEFAULT_BLOCK_SIZE, description = "tokens per prefix-cache "
+            + "block; only full blocks are cached (default: ${DEFAULT-VALUE}, as vLLM)")
+    int blockSize;
+
     @Option(names = "--ceiling-seconds", defaultValue = "2", description = "how long to measure the ceiling first; 0 skips it (default: ${DEFAULT-VALUE})")
     double ceilingSeconds;
 
@@ -75,7 +85,7 @@ public final class BenchServeSimCommand implements Callable<Integer> {
     @Override public Integer call() throws Exception {
         SimulatorSettings s = new SimulatorSettings(host, port, model, Duration.ofMillis(latencyMs), msPerPromptToken, msPerOutputToken,
                 slots, SimulatorSettings.Overflow.parse(overflow), completionTokens, agreement, maxLogprobs,
-                imageTokens == null ? null : ImageTokens.rule(imageTokens));
+                imageTokens == null ? null : ImageTokens.rule(imageTokens), prefixCacheTokens, blockSize);
         System.out.println("gam bench serve-sim: a model-server SIMULATOR for benchmarks; it holds no model and its replies are synthetic");
         if (ceilingSeconds > 0) {
             SimulatorCeiling.Result c = SimulatorCeiling.measure(ceilingConnections, Duration.ofMillis(Math.round(ceilingSeconds * 1000)));
@@ -87,11 +97,18 @@ public final class BenchServeSimCommand implements Callable<Integer> {
         List<ModelServerSimulator> sims = new ArrayList<>();
         for (int i = 0; i < endpoints; i++) sims.add(new ModelServerSimulator(port == 0 ? s : s.onPort(port + i)));
         CountDownLatch stop = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> { sims.forEach(ModelServerSimulator::close); stop.countDown(); }));
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            for (ModelServerSimulator sim : sims) System.out.println("at shutdown, " + sim.baseUrl() + ": " + sim.tokenSummary());
+            System.out.flush();
+            sims.forEach(ModelServerSimulator::close);
+            stop.countDown();
+        }));
         for (ModelServerSimulator sim : sims) {
             System.out.printf(Locale.ROOT, "serving %s: latency %d ms + %.3g ms/prompt token + %.3g ms/output token, %d slots, %s past them; "
-                            + "image tokens as %s; stats at http://%s:%d/sim/stats%n", sim.baseUrl(), latencyMs, msPerPromptToken, msPerOutputToken,
-                    slots, s.overflow() == SimulatorSettings.Overflow.QUEUE ? "queue" : "429", s.imageTokens().spec(), host, sim.port());
+                            + "image tokens as %s; %s; stats at http://%s:%d/sim/stats%n", sim.baseUrl(), latencyMs, msPerPromptToken, msPerOutputToken,
+                    slots, s.overflow() == SimulatorSettings.Overflow.QUEUE ? "queue" : "429", s.imageTokens().spec(),
+                    s.prefixCaching() ? "prefix cache of " + s.prefixCacheTokens() + " tokens in blocks of " + s.blockSize() : "no prefix cache",
+                    host, sim.port());
         }
         System.out.flush();
         stop.await();

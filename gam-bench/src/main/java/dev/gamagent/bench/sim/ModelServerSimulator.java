@@ -31,7 +31,12 @@ import java.util.concurrent.atomic.AtomicLong;
  * serving at most {@code slots} requests at once and queueing or refusing (429) the rest. No thread waits
  * out a request's latency: a handler parses the body and schedules the answer, so thousands of requests
  * can be in flight. {@code GET /sim/stats} reports counters and the slots' busy time, from which a
- * benchmark computes utilisation over any window.
+ * benchmark computes utilisation over any window, and the prompt tokens received, served from the prefix cache and
+ * computed; {@code POST /sim/stats/reset} zeroes those token counters and {@code POST /reset_prefix_cache} (vLLM's
+ * endpoint) empties the cache of the blocks no running request holds, so a benchmark can measure one method at a time.
+ * With {@link SimulatorSettings#prefixCaching()} a request's prompt is looked up in a {@link PrefixCache} when it takes a
+ * slot (as vLLM's scheduler does), only its computed tokens cost prefill time, its new blocks are cached when its
+ * prefill ends, and its reply reports {@code usage.prompt_tokens_details.cached_tokens}.
  */
 public final class ModelServerSimulator implements AutoCloseable {
     private final SimulatorSettings settings;
@@ -42,6 +47,10 @@ public final class ModelServerSimulator implements AutoCloseable {
     private final AtomicLong ids = new AtomicLong();
     private final AtomicLong received = new AtomicLong(), completed = new AtomicLong(), rejected = new AtomicLong(),
             invalid = new AtomicLong();
+    /** Null when the settings turn the prefix cache off. */
+    private final PrefixCache cache;
+    // token counters since start or the last POST /sim/stats/reset, guarded by this
+    private long tokenRequests, promptTokens, cachedTokens;
 
     // slot accounting, guarded by this
     private final ArrayDeque<Pending> queue = new ArrayDeque<>();
@@ -51,11 +60,16 @@ public final class ModelServerSimulator implements AutoCloseable {
     private long busySlotNanos;
     private long lastChange = System.nanoTime();
 
-    /** A parsed request waiting for (or holding) a slot, with its answer ready to send. */
-    private record Pending(HttpExchange exchange, byte[] body, long latencyNanos) { }
+    /**
+     * A parsed request waiting for (or holding) a slot, with its choices generated; {@code blockHashes} are its prompt's
+     * full blocks' hashes (null without a prefix cache).
+     */
+    private record Pending(HttpExchange exchange, String id, SimulatedRequest request, List<SimulatedReply.Choice> choices,
+                           long promptTokens, long completionTokens, long[] blockHashes) { }
 
     public ModelServerSimulator(SimulatorSettings settings) throws IOException {
         this.settings = settings;
+        this.cache = settings.prefixCaching() ? new PrefixCache(settings.prefixCacheTokens(), settings.blockSize()) : null;
         // Small answers on kept-alive connections: without TCP_NODELAY, Nagle's algorithm adds 40 ms waits.
         System.setProperty("sun.net.httpserver.nodelay", "true");
         System.setProperty("sun.net.httpserver.maxIdleConnections", "8192");
@@ -70,6 +84,22 @@ public final class ModelServerSimulator implements AutoCloseable {
         server.createContext("/chat/completions", this::completion);
         server.createContext("/v1/models", this::models);
         server.createContext("/sim/stats", ex -> send(ex, 200, Json.write(stats()).getBytes(StandardCharsets.UTF_8), null));
+        server.createContext("/sim/stats/reset", ex -> {
+            if (!"POST".equals(ex.getRequestMethod())) {
+                send(ex, 405, error("use POST for /sim/stats/reset", "invalid_request_error"), null);
+                return;
+            }
+            resetTokenCounters();
+            send(ex, 200, Json.write(stats()).getBytes(StandardCharsets.UTF_8), null);
+        });
+        server.createContext("/reset_prefix_cache", ex -> {
+            if (!"POST".equals(ex.getRequestMethod())) {
+                send(ex, 405, error("use POST for /reset_prefix_cache", "invalid_request_error"), null);
+                return;
+            }
+            int dropped = cache == null ? 0 : cache.clear();
+            send(ex, 200, Json.write(Map.of("dropped_blocks", dropped)).getBytes(StandardCharsets.UTF_8), null);
+        });
         server.start();
     }
 
@@ -123,9 +153,32 @@ public final class ModelServerSimulator implements AutoCloseable {
             completionTokens += c.tokens().size();
         }
         long prompt = r.promptTokens(settings.imageTokens());
-        byte[] body = SimulatedReply.body("chatcmpl-sim-" + ids.incrementAndGet(), r.model() == null ? settings.model() : r.model(),
-                System.currentTimeMillis() / 1000, r, choices, prompt);
-        admit(new Pending(ex, body, settings.latencyNanos(prompt, completionTokens)));
+        long[] hashes = null;
+        if (cache != null) {
+            SimulatedRequest.Tokens t = r.tokens(settings.imageTokens());
+            hashes = PrefixCache.blockHashes(t.ids(), t.images(), cache.blockSize());
+        }
+        admit(new Pending(ex, "chatcmpl-sim-" + ids.incrementAndGet(), r, choices, prompt, completionTokens, hashes));
+    }
+
+    /**
+     * A request takes its slot: the prefix cache serves what it can, the reply is written, its prefill ends (and its
+     * blocks enter the cache) after the computed tokens' time and the reply goes out after the whole latency.
+     */
+    private void start(Pending p) {
+        PrefixCache.Admission a = cache == null ? null : cache.admit(p.blockHashes(), p.promptTokens());
+        long cached = a == null ? 0 : a.cachedTokens();
+        synchronized (this) {
+            tokenRequests++;
+            promptTokens += p.promptTokens();
+            cachedTokens += cached;
+        }
+        SimulatedRequest r = p.request();
+        byte[] body = SimulatedReply.body(p.id(), r.model() == null ? settings.model() : r.model(), System.currentTimeMillis() / 1000, r,
+                p.choices(), p.promptTokens(), a == null ? null : cached);
+        long computed = p.promptTokens() - cached;
+        if (a != null) timer.schedule(() -> cache.prefilled(a), settings.prefillNanos(computed), TimeUnit.NANOSECONDS);
+        timer.schedule(() -> finish(p, body, a), settings.latencyNanos(computed, p.completionTokens()), TimeUnit.NANOSECONDS);
     }
 
     /** Takes a free slot, or queues, or refuses, as configured. */
@@ -144,7 +197,7 @@ public final class ModelServerSimulator implements AutoCloseable {
                 refuse = true;
             }
         }
-        if (start) timer.schedule(() -> finish(p), p.latencyNanos(), TimeUnit.NANOSECONDS);
+        if (start) start(p);
         if (refuse) refuse(p);
     }
 
@@ -155,9 +208,10 @@ public final class ModelServerSimulator implements AutoCloseable {
                 "rate_limit_exceeded"), Long.toString(waitSeconds));
     }
 
-    private void finish(Pending p) {
+    private void finish(Pending p, byte[] body, PrefixCache.Admission a) {
+        if (a != null) cache.release(a);
         try {
-            send(p.exchange(), 200, p.body(), null);
+            send(p.exchange(), 200, body, null);
             completed.incrementAndGet();
         } catch (IOException | RuntimeException e) {
             // the client went away; the slot is free either way
@@ -170,10 +224,7 @@ public final class ModelServerSimulator implements AutoCloseable {
                 busy--;
             }
         }
-        if (next != null) {
-            Pending n = next;
-            timer.schedule(() -> finish(n), n.latencyNanos(), TimeUnit.NANOSECONDS);
-        }
+        if (next != null) start(next);
     }
 
     /** Adds the busy time since the last change; call with the lock held, before busy changes. */
@@ -203,7 +254,30 @@ public final class ModelServerSimulator implements AutoCloseable {
         m.put("peak_busy", peakBusy);
         m.put("peak_queued", peakQueued);
         m.put("busy_slot_seconds", busySlotNanos / 1e9);
+        m.put("token_requests", tokenRequests);
+        m.put("prompt_tokens", promptTokens);
+        m.put("cached_tokens", cachedTokens);
+        m.put("computed_tokens", promptTokens - cachedTokens);
+        m.put("computed_share", promptTokens == 0 ? null : (double) (promptTokens - cachedTokens) / promptTokens);
+        m.put("prefix_cache", cache == null ? null : cache.stats());
         return m;
+    }
+
+    /** Zeroes the token counters of {@link #stats} (requests, prompt, cached and computed tokens); the cache keeps its blocks. */
+    public synchronized void resetTokenCounters() {
+        tokenRequests = 0;
+        promptTokens = 0;
+        cachedTokens = 0;
+    }
+
+    /** One line for the server's log: prompt tokens received, served from the cache and computed since the last reset. */
+    public synchronized String tokenSummary() {
+        if (cache == null) {
+            return String.format(java.util.Locale.ROOT, "prefix cache off: %d requests, %d prompt tokens, all computed", tokenRequests, promptTokens);
+        }
+        return String.format(java.util.Locale.ROOT, "prefix cache (%d tokens, blocks of %d): %d requests, %d prompt tokens, %d cached, "
+                        + "%d computed (%.1f%%)", settings.prefixCacheTokens(), settings.blockSize(), tokenRequests, promptTokens, cachedTokens,
+                promptTokens - cachedTokens, promptTokens == 0 ? 0.0 : 100.0 * (promptTokens - cachedTokens) / promptTokens);
     }
 
     private static byte[] error(String message, String type) {

@@ -265,9 +265,9 @@ final class SimulatedReply {
     /**
      * The chat.completion body for {@code choices}, in OpenAI's shape ({@link ChatCompletionWriter}); {@code created} in
      * seconds since the epoch. Log-probs are rounded to 6 places, and each token keeps at most {@code top_logprobs}
-     * alternatives.
+     * alternatives. {@code cachedTokens}, when not null, is reported as {@code usage.prompt_tokens_details.cached_tokens}.
      */
-    static byte[] body(String id, String model, long created, SimulatedRequest r, List<Choice> choices, long promptTokens) {
+    static byte[] body(String id, String model, long created, SimulatedRequest r, List<Choice> choices, long promptTokens, Long cachedTokens) {
         List<ChatCompletionReply.CompletionChoice> out = new ArrayList<>(choices.size());
         long completion = 0;
         for (int i = 0; i < choices.size(); i++) {
@@ -276,8 +276,9 @@ final class SimulatedReply {
             out.add(new ChatCompletionReply.CompletionChoice(i, new ChatCompletionReply.Message(c.content()),
                     r.logprobs() ? logprobs(c.tokens(), r.topLogprobs()) : null, c.finishReason()));
         }
-        return ChatCompletionWriter.bytes(new ChatCompletionReply.Completion(id, created, model, FINGERPRINT, out,
-                ChatCompletionReply.TokenUsage.of(promptTokens, completion), null));
+        ChatCompletionReply.TokenUsage usage = ChatCompletionReply.TokenUsage.of(promptTokens, completion);
+        if (cachedTokens != null) usage = usage.withCachedTokens(cachedTokens);
+        return ChatCompletionWriter.bytes(new ChatCompletionReply.Completion(id, created, model, FINGERPRINT, out, usage, null));
     }
 
     private static ChatCompletionReply.Logprobs logprobs(List<Token> tokens, int top) {

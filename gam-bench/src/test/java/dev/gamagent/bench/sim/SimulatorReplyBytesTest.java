@@ -69,7 +69,7 @@ class SimulatorReplyBytesTest {
         SimulatedRequest r = request(body);
         List<SimulatedReply.Choice> choices = choices(r);
         return SimulatedReply.body("chatcmpl-sim-1", r.model() == null ? settings.model() : r.model(), CREATED, r, choices,
-                r.promptTokens(settings.imageTokens()));
+                r.promptTokens(settings.imageTokens()), null);
     }
 
     @Test void theRepliesAreTheCommittedBytes() throws IOException {

@@ -76,12 +76,27 @@ public final class ChatCompletionReply {
         @JsonProperty("bytes") public int[] bytes() { return utf8(token); }
     }
 
-    /** {@code usage}: the prompt's and the reply's tokens, and their sum as the server counts it. */
-    @JsonPropertyOrder({"prompt_tokens", "completion_tokens", "total_tokens"})
+    /**
+     * {@code usage}: the prompt's and the reply's tokens, their sum as the server counts it and, from a server with a prefix
+     * cache that reports it ({@code gam bench serve-sim --prefix-cache-tokens}), {@code prompt_tokens_details.cached_tokens}:
+     * the prompt tokens it did not compute again (left out when null).
+     */
+    @JsonPropertyOrder({"prompt_tokens", "completion_tokens", "total_tokens", "prompt_tokens_details"})
     public record TokenUsage(@JsonProperty("prompt_tokens") long promptTokens, @JsonProperty("completion_tokens") long completionTokens,
-                             @JsonProperty("total_tokens") long totalTokens) {
+                             @JsonProperty("total_tokens") long totalTokens,
+                             @JsonProperty("prompt_tokens_details") @JsonInclude(JsonInclude.Include.NON_NULL) PromptTokensDetails promptTokensDetails) {
+        public TokenUsage(long promptTokens, long completionTokens, long totalTokens) { this(promptTokens, completionTokens, totalTokens, null); }
+
         public static TokenUsage of(long prompt, long completion) { return new TokenUsage(prompt, completion, prompt + completion); }
+
+        /** This usage reporting {@code cached} of its prompt tokens as served from the server's prefix cache. */
+        public TokenUsage withCachedTokens(long cached) {
+            return new TokenUsage(promptTokens, completionTokens, totalTokens, new PromptTokensDetails(cached));
+        }
     }
+
+    /** {@code usage.prompt_tokens_details} in OpenAI's shape, as vLLM writes it: the prompt tokens served from cache. */
+    public record PromptTokensDetails(@JsonProperty("cached_tokens") long cachedTokens) { }
 
     /**
      * One event of a streamed reply. {@code usage} and {@code gam} ride on {@code gam serve}'s last chunk, {@code gam_event}
