@@ -655,7 +655,8 @@
         d ? el('span', { class: 'gv-decision' }, 'decision: ' + answerOf(d.option, d.answer)) : null),
       checkLine(r), mixtureBlock(r), roundMargin(exr),
       el('div', { class: 'gv-scroll' }, el('table', { class: 'gv-agents' }, el('thead', {}, el('tr', {}, ['agent', 'role'].concat(mixed ? ['model'] : [],
-        ['scale', 'answer', 'uncertainty u (its signal)'], anyP ? ['p (option distribution)'] : [], anyW ? ['weight w'] : [], ['claims']).map((h) => el('th', {}, h)))),
+        ['scale', 'answer', 'uncertainty u (its signal)'], anyP ? ['p (option distribution)'] : [], anyW ? ['weight w'] : [], ['claims']).map((h) => el('th', h === 'weight w' && Object.keys(exAgents).length
+          ? { title: 'w = softmax(s/τ) over the panel, s = (1 − U) + λ·ΣSim − γ·N·U: a weight also moves when the others\' scores do' } : {}, h)))),
         el('tbody', {}, rows))),
       critiquesBlock(r.critiques, colors, (r.extra || {}).critic_prompts), note || null);
   }
@@ -663,7 +664,10 @@
   /** A round's decision margin (gam: Σ w·p, the winner against the best other option), or its vote tally (the panels). */
   function roundMargin(exr) {
     if (!exr) return null;
-    if (exr.decision && exr.decision.words) return el('p', { class: 'gv-round-margin' }, exr.decision.words);
+    if (exr.decision && exr.decision.words) {
+      return el('p', { class: 'gv-round-margin' }, exr.decision.words,
+        el('span', { class: 'gv-muted' }, ' · weights w = softmax(s/τ), s = (1 − U) + λ·ΣSim − γ·N·U: each moves with the others\' scores too'));
+    }
     if (exr.tally && Object.keys(exr.tally).length > 1) {
       return el('p', { class: 'gv-round-margin gv-muted' }, 'votes this round: ' + Object.entries(exr.tally).map(([k, v]) => `${k} ${v}`).join(' · '));
     }

@@ -271,7 +271,7 @@ public final class TraceExplainer {
         ObjectNode m = now.putObject("moved");
         m.put("weight_before", w0);
         m.put("weight_change", w1 - w0);
-        StringBuilder words = new StringBuilder(String.format(Locale.ROOT, "w %.3f → %.3f (%+.3f)", w0, w1, w1 - w0));
+        StringBuilder words = new StringBuilder(String.format(Locale.ROOT, "w %.3f → %.3f (%s)", w0, w1, signed(w1 - w0)));
         JsonNode t0 = was.path("terms"), t1 = now.path("terms");
         if (!t0.isMissingNode() && !t1.isMissingNode()) {
             double dc = t1.path("confidence").asDouble() - t0.path("confidence").asDouble();
@@ -280,16 +280,18 @@ public final class TraceExplainer {
             m.put("confidence_change", dc);
             m.put("agreement_change", da);
             m.put("penalty_change", -dp);
-            words.append(String.format(Locale.ROOT, ": U %.3f → %.3f moved (1 − U) by %+.3f and −γ·N·U by %+.3f; agreement λ·ΣSim %.3f → %.3f (%+.3f)",
-                    was.path("u").asDouble(), now.path("u").asDouble(), dc, -dp, t0.path("agreement").asDouble(),
-                    t1.path("agreement").asDouble(), da));
-            words.append("; the weights are softmax(s/τ) over the panel, so each moves with the others' scores too");
+            double u0 = was.path("u").asDouble(), u1 = now.path("u").asDouble();
+            words.append(Math.abs(u1 - u0) < 5e-4
+                    ? String.format(Locale.ROOT, ": U unchanged at %.3f", u1)
+                    : String.format(Locale.ROOT, ": U %.3f → %.3f moved (1 − U) by %s and −γ·N·U by %s", u0, u1, signed(dc), signed(-dp)));
+            words.append(String.format(Locale.ROOT, "; agreement λ·ΣSim %.3f → %.3f (%s)", t0.path("agreement").asDouble(),
+                    t1.path("agreement").asDouble(), signed(da)));
         }
         String a0 = was.path("option").asText(was.path("answer").asText("")), a1 = now.path("option").asText(now.path("answer").asText(""));
         if (!a0.equals(a1)) words.append("; answer changed ").append(a0.isEmpty() ? "–" : a0).append(" → ").append(a1.isEmpty() ? "–" : a1);
         JsonNode cr = now.path("critiques");
         if (!cr.isMissingNode()) {
-            words.append(String.format(Locale.ROOT, "; critiques of its claims this round: %d accurate, %d partly, %d inaccurate (they reach the weight only through its revised answer and U)",
+            words.append(String.format(Locale.ROOT, "; critiques of its claims this round: %d accurate, %d partly, %d inaccurate (they reach the weight through its revised answer and U)",
                     cr.path("accurate").asInt(), cr.path("partial").asInt(), cr.path("inaccurate").asInt()));
         }
         m.put("words", words.toString());
@@ -550,7 +552,7 @@ public final class TraceExplainer {
             d.put("threshold", tau);
             d.put("threshold_kind", ex.path("threshold_kind").asText(""));
         }
-        // one precision for τ and every probe's u, enough for each to read on its side of τ
+        // one number of decimals for τ and every probe's u, enough for each to read on its side of τ
         int precision = 3;
         if (!Double.isNaN(tau)) for (JsonNode p : ex.path("probes")) precision = Math.max(precision, digitsNeeded(p.path("u").asDouble(), tau));
         if (!Double.isNaN(tau)) d.put("threshold_text", sig(tau, precision));
@@ -797,6 +799,12 @@ public final class TraceExplainer {
         return o != null && a != null && !o.equals(a) ? o + ". " + a : o != null ? o : a == null ? "no answer" : a;
     }
 
+    /** A change with its sign, 3 decimals, never "-0.000". */
+    static String signed(double x) {
+        String s = String.format(Locale.ROOT, "%+.3f", x);
+        return s.equals("-0.000") ? "+0.000" : s;
+    }
+
     /** A number in at most 3 decimals, without trailing zeros (1, 0.5, 0.333). */
     static String fmt(double x) {
         if (Double.isNaN(x)) return "–";
@@ -805,23 +813,23 @@ public final class TraceExplainer {
     }
 
     /**
-     * The significant digits (at least 3) at which {@code x} reads on the correct side of {@code against}: u 0.0021
-     * beside τ 0.0020 is never shown as 0.002 for both.
+     * The decimals (at least 3) at which {@code x} reads on the correct side of {@code against}: u 0.0021 beside τ 0.0020
+     * is never shown as 0.002 for both.
      */
     static int digitsNeeded(double x, double against) {
-        for (int p = 3; p <= 17; p++) {
-            double rx = Double.parseDouble(sig(x, p)), ra = Double.parseDouble(sig(against, p));
-            if (Integer.signum(Double.compare(rx, ra)) == Integer.signum(Double.compare(x, against))) return p;
+        for (int d = 3; d <= 17; d++) {
+            double rx = Double.parseDouble(sig(x, d)), ra = Double.parseDouble(sig(against, d));
+            if (Integer.signum(Double.compare(rx, ra)) == Integer.signum(Double.compare(x, against))) return d;
         }
         return 17;
     }
 
-    /** {@code x} with {@link #digitsNeeded} significant digits against {@code against}. */
+    /** {@code x} with {@link #digitsNeeded} decimals against {@code against}. */
     static String digits(double x, double against) { return sig(x, digitsNeeded(x, against)); }
 
-    private static String sig(double x, int digits) {
-        if (x == 0) return "0";
+    /** {@code x} with {@code decimals} decimals (half up). */
+    private static String sig(double x, int decimals) {
         if (Double.isInfinite(x) || Double.isNaN(x)) return Double.toString(x);
-        return new java.math.BigDecimal(x).round(new java.math.MathContext(digits)).stripTrailingZeros().toPlainString();
+        return new java.math.BigDecimal(x).setScale(decimals, java.math.RoundingMode.HALF_UP).toPlainString();
     }
 }

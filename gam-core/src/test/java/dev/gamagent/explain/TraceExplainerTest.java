@@ -153,10 +153,11 @@ class TraceExplainerTest {
 
     @Test void probeUncertaintiesShowEnoughDigitsToReadTheirSideOfTau() {
         assertThat(TraceExplainer.digits(0.0021, 0.002)).isEqualTo("0.0021");
+        assertThat(TraceExplainer.digits(0.002, 0.0021)).isEqualTo("0.0020");
         assertThat(TraceExplainer.digits(0.001, 0.0040)).isEqualTo("0.001");
-        assertThat(TraceExplainer.digits(0.00204, 0.002041)).isEqualTo("0.00204");
-        assertThat(TraceExplainer.digits(0.0020404, 0.0020409)).isEqualTo("0.00204");
-        assertThat(TraceExplainer.digitsNeeded(0.0020409, 0.0020404)).isEqualTo(4);
+        assertThat(TraceExplainer.digits(0.2, 0.1)).isEqualTo("0.200");
+        assertThat(TraceExplainer.digits(0.00204, 0.002041)).isEqualTo("0.002040");
+        assertThat(TraceExplainer.digitsNeeded(0.0020409, 0.0020404)).isEqualTo(6);
         assertThat(TraceExplainer.branchWords("MixRes")).contains("confident probes agree").doesNotContain("disagree across");
     }
 }
