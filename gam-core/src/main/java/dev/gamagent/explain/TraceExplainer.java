@@ -660,7 +660,7 @@ public final class TraceExplainer {
         if (by.equals(inner)) {
             Method m = MethodRegistry.create(inner);
             Question q = question();
-            Config config = Config.defaults().withTree(section(inner, innerCfg));
+            Config config = configFor(inner, innerCfg);
             var decided = ((MultiAgentMethod) m).decide(q, answers, config).orElse(null);
             if (decided == null) {
                 o.put("words", inner + " recorded that it decided, yet its rule gives no decision over these answers");
@@ -715,6 +715,24 @@ public final class TraceExplainer {
             for (JsonNode a : r.path("agents")) if (a.path("id").asText().equals(id)) return a;
         }
         return null;
+    }
+
+    /** The defaults the recorded sections overlay (read once: every value the decision reads is the trace's own). */
+    private static Config defaults;
+
+    private static synchronized Config defaults() {
+        if (defaults == null) defaults = Config.defaults();
+        return defaults;
+    }
+
+    /** The last configurations built from recorded sections: a run's traces share one, and building it reads the schema. */
+    private static final Map<String, Config> CONFIGS = java.util.Collections.synchronizedMap(new LinkedHashMap<>(16, 0.75f, true) {
+        @Override protected boolean removeEldestEntry(Map.Entry<String, Config> eldest) { return size() > 8; }
+    });
+
+    private static Config configFor(String method, JsonNode cfg) {
+        ObjectNode tree = section(method, cfg);
+        return CONFIGS.computeIfAbsent(tree.toString(), k -> defaults().withTree(tree));
     }
 
     private static ObjectNode section(String method, JsonNode cfg) {

@@ -160,4 +160,35 @@ class TraceExplainerTest {
         assertThat(TraceExplainer.digitsNeeded(0.0020409, 0.0020404)).isEqualTo(6);
         assertThat(TraceExplainer.branchWords("MixRes")).contains("confident probes agree").doesNotContain("disagree across");
     }
+
+    /**
+     * Every trace of the golden record (bench/golden: the demo on the built-in model and every method against the
+     * simulator) is explained without one check failing: the explainer agrees with traces real runs wrote.
+     */
+    @Test void everyTraceOfTheGoldenRecordIsExplainedConsistently() throws Exception {
+        int traces = 0;
+        java.util.Set<String> methods = new java.util.TreeSet<>();
+        List<String> failed = new ArrayList<>();
+        for (String run : List.of("demo", "sim")) {
+            java.nio.file.Path file = java.nio.file.Path.of("bench", "golden", run + ".jsonl.gz");
+            try (var in = new java.io.BufferedReader(new java.io.InputStreamReader(new java.util.zip.GZIPInputStream(
+                    java.nio.file.Files.newInputStream(file)), java.nio.charset.StandardCharsets.UTF_8))) {
+                for (String line = in.readLine(); line != null; line = in.readLine()) {
+                    JsonNode trace = Json.MAPPER.readTree(line).path("trace");
+                    if (trace.isMissingNode()) continue;
+                    traces++;
+                    methods.add(trace.path("method").asText());
+                    ObjectNode e = TraceExplainer.explain(trace);
+                    if (e.has("error")) failed.add(run + " " + trace.at("/question/id").asText() + " " + e.path("error").asText());
+                    for (JsonNode c : e.path("checks")) {
+                        if (!c.path("ok").asBoolean()) failed.add(run + " " + trace.path("method").asText() + " " + trace.at("/question/id").asText() + ": " + c);
+                    }
+                }
+            }
+        }
+        assertThat(failed).as("checks that fail on the golden record's traces").isEmpty();
+        assertThat(traces).isGreaterThan(500);
+        assertThat(methods).contains("single", "cot", "sc", "vote", "debate", "self-debate", "mad", "dmad", "chateval", "debunc", "gam",
+                "dream+gam", "dream+debate");
+    }
 }
