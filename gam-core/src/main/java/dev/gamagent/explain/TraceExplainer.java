@@ -62,10 +62,21 @@ public final class TraceExplainer {
     /** The explanation of a trace. */
     public static ObjectNode explain(Trace trace) { return explain(Json.MAPPER.valueToTree(trace)); }
 
-    /** {@code traceJson} with its explanation added under {@code explanation} (a copy; what the viewer is handed). */
+    /**
+     * {@code traceJson} with its explanation added under {@code explanation} (a copy; what the viewer is handed). Of the
+     * checks only those that failed travel (the viewer lists them), with {@code checked}, how many were made.
+     */
     public static ObjectNode withExplanation(JsonNode traceJson) {
         ObjectNode copy = traceJson.deepCopy();
-        copy.set("explanation", explain(traceJson));
+        ObjectNode e = explain(traceJson);
+        JsonNode checks = e.path("checks");
+        if (checks.isArray()) {
+            ArrayNode failed = Json.MAPPER.createArrayNode();
+            for (JsonNode c : checks) if (!c.path("ok").asBoolean()) failed.add(c);
+            e.put("checked", checks.size());
+            e.set("checks", failed);
+        }
+        copy.set("explanation", e);
         return copy;
     }
 
@@ -765,7 +776,6 @@ public final class TraceExplainer {
         o.put("u", a.path("uncertainty").asDouble());
         o.put("u_signal", a.path("signal").asText(""));
         if (a.hasNonNull("weight")) o.put("weight", a.path("weight").asDouble());
-        if (a.has("optionDistribution") && a.get("optionDistribution").isObject()) o.set("p", a.get("optionDistribution").deepCopy());
         return o;
     }
 

@@ -33,7 +33,10 @@ import static org.junit.jupiter.api.Assertions.fail;
  * in words, the prompts each expert and critic received and labelled scores, with the question named by the request's
  * id and no "wrong" tint without a ground truth; a recorded trace shows the issue's own example ("stop: U_sys 0.006 <
  * θ_term 0.15 — experts still disagree") and the {@code agreement} termination in its colour; {@code dream+gam} asked on
- * the page streams one line per probe before the branch, and its trace says why the branch was chosen.
+ * the page streams one line per probe before the branch, and its trace says why the branch was chosen. Issue 42 item 2:
+ * a {@code gam} debate and a DREAM rollback show who decided, the winning margin, the configuration that decided and what
+ * moved each weight (TraceExplainer's explanation beside the trace); item 5: the image grows with the page, a zoomed
+ * claim's label keeps its size on screen, every frame of a video is in view.
  */
 class TraceViewerDecisionsBrowserTest {
     @TempDir Path dir;
