@@ -1,7 +1,10 @@
 'use strict';
 // GamViewer: one debate trace, readable — question and options, final answer and scores, claim regions on the
 // image (a video's frames as a strip in time order, each claim's region on its frame), weights / U_sys per round, every round's answers (changes marked), critiques grouped by claim, DREAM's
-// probes as a table with the chosen branch. Shared by report.html (offline) and the `gam serve` page.
+// probes as a table with the chosen branch, and "why this answer": the trace's `explanation` (built in Java by TraceExplainer
+// from the same values the engine used — configuration, margin, what moved each weight, DREAM's rollback and decided_by —
+// and added beside the trace by the report's sidecar and gam serve's /v1/traces/{id}). Shared by report.html (offline)
+// and the `gam serve` page.
 // Model output is untrusted: text is only ever set with textContent / createTextNode, never as HTML.
 (function (global) {
   const SVG = 'http://www.w3.org/2000/svg';
@@ -12,7 +15,7 @@
     Consensus: 'every probe agreed confidently: answered without a debate (a run recorded before DREAM\'s four branches)',
     StaticAll: 'no scale stood out: every agent sees every probed scale',
     PerAgent: 'each agent gets the scale where it was most confident',
-    MixRes: 'agents disagree across scales: a mix of resolutions',
+    MixRes: 'the confident probes agree, but an agent that answered was confident at no scale: every agent receives the confident scales',
     ConflictMixRes: 'confident probes conflict: a mix of resolutions to resolve the conflict',
   };
 
@@ -93,11 +96,13 @@
 
   const thr = (x) => (x === null || x === undefined ? '–' : String(Math.round(Number(x) * 1e4) / 1e4));
 
-  function terminationBadge(t) {
+  /** The termination's badge and words; {@code words} (the explanation's, for this method) before the generic ones. */
+  function terminationBadge(t, words) {
     const name = t || '–';
+    const said = words || TERMINATIONS[name];
     return el('span', { class: 'gv-termination-wrap' },
-      el('span', { class: 'gv-termination gv-term-' + String(name).replace(/[^a-z_]/g, ''), title: TERMINATIONS[name] || '' }, name),
-      TERMINATIONS[name] ? el('span', { class: 'gv-muted gv-termination-label' }, ' — ' + TERMINATIONS[name]) : null);
+      el('span', { class: 'gv-termination gv-term-' + String(name).replace(/[^a-z_]/g, ''), title: said || '' }, name),
+      said ? el('span', { class: 'gv-muted gv-termination-label' }, ' — ' + said) : null);
   }
 
   /** Round 0's trigger check in words: which value crossed which threshold, or why none did. */
@@ -163,7 +168,7 @@
       el('span', { class: 'gv-mixture-title' }, 'option mixture Σ w·p: '),
       entries.map(([k, v]) => el('span', { class: 'gv-mix' + (k === chosen ? ' gv-mix-chosen' : ''), title: `Σ w·p(${k}) = ${v}` },
         el('span', { class: 'gv-mix-bar', style: `width:${Math.round(40 * (Number(v) || 0) / top)}px` }),
-        `${k} ${num(v)}`, k === chosen ? ' ← decided' : '')),
+        `${k} ${num(v)}`, k === chosen ? ' ← this round\'s choice' : '')),
       flat ? el('span', { class: 'gv-muted' }, ' (too flat to decide: the experts\' weighted choices decided)') : null);
   }
 
@@ -177,6 +182,53 @@
   /** A prompt as the agent received it, folded. */
   const promptDetails = (text, label) => text ? el('details', { class: 'gv-prompt' }, el('summary', {}, label || 'prompt'), el('pre', {}, text)) : null;
 
+  /** The trace's explanation (TraceExplainer's JSON beside the trace), or null for a trace handed over without one. */
+  const explanationOf = (trace) => (trace && trace.explanation && !trace.explanation.error ? trace.explanation : null);
+
+  /** The margin of a decision in words: winner and value, the best other and its value, the difference. */
+  function marginWords(m) {
+    if (!m || m.winner === undefined) return null;
+    const measure = m.measure || '';
+    return m.runner_up !== undefined
+      ? `${m.winner} ${num(m.winner_value)} vs ${m.runner_up} ${num(m.runner_up_value)} (${measure}): margin ${num(m.margin)}`
+      : `${m.winner} ${num(m.winner_value)} (${measure}), no other answer had any`;
+  }
+
+  /**
+   * "Why this answer": who decided and how, the winning margin, and the configuration that decided (each setting that
+   * acts in the method, its value and what it does), all from the explanation; its failed checks, if any, in words.
+   */
+  function explainBlock(trace) {
+    const raw = trace.explanation;
+    if (raw && raw.error) return el('section', { class: 'gv-explain' }, el('p', { class: 'gv-error' }, raw.error));
+    const ex = explanationOf(trace);
+    if (!ex) return null;
+    const f = ex.final || {};
+    const parts = [el('h4', {}, 'Why this answer')];
+    if (f.decided_by || f.words) {
+      parts.push(el('p', { class: 'gv-explain-decided' }, el('strong', {}, 'Decided by '), el('span', { class: 'gv-decided-by' }, f.decided_by || '–'),
+        f.words ? ': ' + f.words : ''));
+    }
+    const mw = marginWords(f.margin);
+    if (mw) parts.push(el('p', { class: 'gv-explain-margin' }, el('strong', {}, 'Winning margin: '), mw));
+    const cfg = ex.config || [];
+    if (cfg.length) {
+      const shown = (v) => (Array.isArray(v) ? v.map((x) => '×' + x).join(' ') : typeof v === 'number' ? thr(v) : String(v));
+      parts.push(el('div', { class: 'gv-explain-config' }, el('strong', {}, 'Configuration that decided: '),
+        cfg.map((c) => el('span', { class: 'gv-cfg', title: `${c.meaning} (${c.key})`, 'data-key': c.key },
+          el('span', { class: 'gv-cfg-symbol' }, c.symbol), ' = ', shown(c.value)))),
+      el('details', { class: 'gv-explain-config-meaning' }, el('summary', {}, 'what each setting does'),
+        el('table', {}, el('tbody', {}, cfg.map((c) => el('tr', {}, el('td', {}, c.symbol), el('td', {}, shown(c.value)),
+          el('td', {}, el('code', {}, c.key)), el('td', {}, c.meaning)))))));
+    }
+    if (ex.consistent === false) {
+      const bad = (ex.checks || []).filter((c) => !c.ok);
+      parts.push(el('div', { class: 'gv-error gv-explain-inconsistent' }, 'The recomputed decision disagrees with the trace on: ',
+        el('ul', {}, bad.map((c) => el('li', {}, `${c.what}: trace ${c.trace}, recomputed ${c.explainer}`)))));
+    }
+    return el('section', { class: 'gv-explain' }, parts);
+  }
+
   // ---- header: question, options, final answer, scores and metadata side by side -----------------------------
 
   function header(trace, opts) {
@@ -189,11 +241,15 @@
       class: [k === gt ? 'gv-truth' : '', k === fin.option ? 'gv-chosen' : ''].join(' ').trim() || null,
     }, el('span', { class: 'gv-letter' }, k), ' ', v, k === gt ? el('span', { class: 'gv-tag gv-tag-truth' }, 'ground truth') : null,
     k === fin.option ? el('span', { class: 'gv-tag gv-tag-final' }, 'final answer') : null))) : null;
+    const ex = explanationOf(trace);
+    const exFinal = (ex && ex.final) || {};
+    const afterRollback = ex && ex.dream && ex.dream.after_rollback;
     const scores = [
       opts.outcome ? ['outcome', el('span', { class: 'gv-badge gv-' + opts.outcome }, opts.outcome)] : null,
       ['final', answerOf(fin.option, fin.answer)],
-      ['confidence', num(fin.confidence)],
-      ['termination', terminationBadge(trace.termination)],
+      [afterRollback ? 'confidence (after the rollback)' : 'confidence', num(fin.confidence)],
+      exFinal.decided_by ? ['decided by', el('span', { class: 'gv-decided-by' }, exFinal.decided_by)] : null,
+      ['termination', terminationBadge(trace.termination, ex && ex.termination_words)],
     ];
     const why = stopWords(trace);
     if (why) scores.push(['why it stopped', el('span', { class: 'gv-stop-words' }, why)]);
@@ -243,9 +299,9 @@
 
   /**
    * Zoom and pan on an SVG through its viewBox: buttons (+, −, fit), the mouse wheel around the pointer, dragging, and
-   * {@code zoomTo(region)} for a claim's box.
+   * {@code zoomTo(region)} for a claim's box. {@code onView(v)} is told every new view (the labels keep their size on screen).
    */
-  function zoomable(box, W, H) {
+  function zoomable(box, W, H, onView) {
     let v = { x: 0, y: 0, w: W, h: H };
     const apply = () => {
       v.w = Math.min(W, Math.max(W / 16, v.w));
@@ -254,6 +310,7 @@
       v.y = Math.min(H - v.h, Math.max(0, v.y));
       box.setAttribute('viewBox', `${v.x} ${v.y} ${v.w} ${v.h}`);
       level.textContent = `${Math.round(100 * W / v.w)} %`;
+      if (onView) onView(v);
     };
     const zoom = (f, cx = v.x + v.w / 2, cy = v.y + v.h / 2) => {
       const w = Math.min(W, Math.max(W / 16, v.w / f));
@@ -287,7 +344,9 @@
       apply();
     };
     apply();
-    return { controls, zoomTo };
+    // the image grows with the page: the labels are re-sized for the new width
+    if (global.ResizeObserver) new ResizeObserver(() => apply()).observe(box);
+    return { controls, zoomTo, view: () => v };
   }
 
   /**
@@ -312,7 +371,8 @@
       const size = f.size || { w: 4, h: 3 };
       const w = 96, h = Math.max(8, Math.round(w * size.h / size.w));
       const box = svg('svg', { class: 'gv-frame-thumb', width: w, height: h, viewBox: `0 0 ${w} ${h}`, role: 'img', 'aria-label': f.label });
-      const cell = el('figure', { class: 'gv-frame', role: 'listitem', 'data-frame': f.k, title: f.name, onclick: () => onPick(f.k) },
+      const cell = el('figure', { class: 'gv-frame', role: 'listitem', 'data-frame': f.k, title: f.name, tabindex: 0, onclick: () => onPick(f.k),
+        onkeydown: (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); onPick(f.k); } } },
         box, el('figcaption', { class: 'gv-frame-label' }, f.label));
       return { f, box, cell, w, h };
     });
@@ -344,8 +404,16 @@
     let frame = 1; // the frame shown large (a question of several images)
     const size = (n > 1 && frames[0].size) || imageSize(trace) || (opts.imageSize) || { w: 4, h: 3 };
     const W = 420, H = Math.round(W * size.h / size.w);
-    const box = svg('svg', { class: 'gv-image', width: W, height: H, viewBox: `0 0 ${W} ${H}`, role: 'img' });
-    const zoom = zoomable(box, W, H);
+    // the drawing is W×H units; the picture takes the figure's width (it grows with the page) and its height follows
+    const box = svg('svg', { class: 'gv-image', viewBox: `0 0 ${W} ${H}`, role: 'img', preserveAspectRatio: 'xMidYMid meet' });
+    let labelGroups = [];
+    // a label keeps its size on screen at any zoom and width: scaled by units per pixel around its corner
+    const scaleLabels = (v) => {
+      const px = box.getBoundingClientRect().width || W;
+      const k = v.w / px;
+      for (const l of labelGroups) l.g.setAttribute('transform', `translate(${l.x} ${l.y}) scale(${k}) translate(${-l.x} ${-l.y})`);
+    };
+    const zoom = zoomable(box, W, H, scaleLabels);
     const caption = el('figcaption', { class: 'gv-muted' });
     const picker = el('select', { class: 'gv-round-picker', 'aria-label': 'round whose claims are drawn' },
       withRegions.map((r) => el('option', { value: r.k }, 'round ' + r.k)));
@@ -363,6 +431,7 @@
           + (loose ? ` — ${loose} claim region(s) this round name no frame and are drawn on none` : '');
       }
       const labels = [];
+      labelGroups = [];
       legend.replaceChildren();
       regions.forEach((reg, i) => {
         const g = reg.claim.region;
@@ -370,9 +439,10 @@
         const x = g.x0 * W, y = g.y0 * H, w = Math.max(2, (g.x1 - g.x0) * W), h = Math.max(2, (g.y1 - g.y0) * H);
         const group = svg('g', { class: 'gv-region', 'data-agent': reg.agent, 'data-claim': reg.claim.n });
         // a translucent fill and a white halo under the coloured stroke keep nested and overlapping boxes apart
-        group.append(svg('rect', { x, y, width: w, height: h, fill: c.color, 'fill-opacity': 0.07, stroke: '#fff', 'stroke-width': 4 }),
+        group.append(svg('rect', { x, y, width: w, height: h, fill: c.color, 'fill-opacity': 0.07, stroke: '#fff', 'stroke-width': 4,
+          'vector-effect': 'non-scaling-stroke' }),
           svg('rect', { x, y, width: w, height: h, fill: 'none', stroke: c.color, 'stroke-width': 2, 'stroke-dasharray': c.dash || null,
-            class: 'claim-region' }));
+            'vector-effect': 'non-scaling-stroke', class: 'claim-region' }));
         const label = `${reg.agent} #${reg.claim.n}`;
         const lw = 7 * label.length + 6, lh = 14;
         let ly = Math.max(0, y - lh), lx = Math.min(Math.max(0, x), W - lw);
@@ -380,19 +450,28 @@
         for (let tries = 0; tries < 20 && labels.some((b) => lx < b.x + b.w && lx + lw > b.x && ly < b.y + b.h && ly + lh > b.y); tries++) ly += lh;
         ly = Math.min(ly, H - lh);
         labels.push({ x: lx, y: ly, w: lw, h: lh });
-        group.append(svg('rect', { x: lx, y: ly, width: lw, height: lh, rx: 2, fill: c.color, class: 'gv-region-tag' }),
-          svg('text', { x: lx + 3, y: ly + 11, fill: '#fff', 'font-size': 11, 'font-weight': 'bold' }, label),
-          svg('title', {}, `${reg.agent} claim ${reg.claim.n}: ${reg.claim.text} (confidence ${num(reg.claim.confidence, 2)})`));
+        const tag = svg('g', { class: 'gv-region-label' });
+        tag.append(svg('rect', { x: lx, y: ly, width: lw, height: lh, rx: 2, fill: c.color, class: 'gv-region-tag' }),
+          svg('text', { x: lx + 3, y: ly + 11, fill: '#fff', 'font-size': 11, 'font-weight': 'bold' }, label));
+        // anchored at the region's corner: when the view zooms in, the label stays beside its box at its size on screen
+        labelGroups.push({ g: tag, x: Math.max(0, x), y: Math.max(0, y) });
+        group.append(tag, svg('title', {}, `${reg.agent} claim ${reg.claim.n}: ${reg.claim.text} (confidence ${num(reg.claim.confidence, 2)})`));
         box.append(group);
+        const hot = () => { box.append(group); group.classList.add('gv-hot'); };
+        const cold = () => group.classList.remove('gv-hot');
+        // a claim is a focusable control: Tab reaches it, Enter or Space zooms to its region
         const item = el('li', {
-          onmouseenter: () => { box.append(group); group.classList.add('gv-hot'); },
-          onmouseleave: () => group.classList.remove('gv-hot'),
+          tabindex: 0, role: 'button', class: 'gv-claim', 'data-agent': reg.agent, 'data-claim': reg.claim.n,
+          'aria-label': `zoom to ${label}: ${reg.claim.text}`,
+          onmouseenter: hot, onmouseleave: cold, onfocus: hot, onblur: cold,
           onclick: () => zoom.zoomTo(g),
+          onkeydown: (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); zoom.zoomTo(g); } },
         }, el('span', { class: 'gv-swatch', style: 'background:' + c.color }), label + ': ' + reg.claim.text,
         el('span', { class: 'gv-muted' }, ` (confidence ${num(reg.claim.confidence, 2)}; ${regionWords(g)}${n > 1 ? ' of frame ' + frame : ''})`));
         legend.append(item);
         if (i === 0) item.title = 'hover a claim to bring its box to the front';
       });
+      scaleLabels(zoom.view());
       caption.textContent = (round ? `Round ${round.k}: ${regions.length} claim region(s)${n > 1 ? ' on frame ' + frame : ''}; hover a claim to bring its box to the front, click it to zoom.` : '')
         + (opts.imageUrl ? '' : n > 1 ? ' The frames themselves are not stored here: the regions are drawn on their outlines.'
           : ' The image itself is not stored in this report: the regions are drawn on its frame.');
@@ -410,7 +489,7 @@
       }
     }
     draw(start);
-    return el('figure', { class: 'gv-figure' + (n > 1 ? ' gv-video' : '') }, strip ? strip.strip : null, frameTitle,
+    return el('figure', { class: 'gv-figure gv-image-figure' + (n > 1 ? ' gv-video' : '') }, strip ? strip.strip : null, frameTitle,
       withRegions.length > 1 ? picker : null, zoom.controls, box, caption, legend);
   }
 
@@ -521,7 +600,20 @@
       })), promptList);
   }
 
-  function roundCard(r, prev, colors) {
+  /** An agent's option distribution p in a few characters: "A 0.99 · B 0.01 · C 0.00". */
+  const distWords = (p) => Object.entries(p).map(([k, v]) => `${k} ${num(v, 2)}`).join(' · ');
+
+  /**
+   * One round: its check and mixture, each agent's answer, uncertainty u (named by its signal), distribution p, weight w
+   * with its score s = (1 − U) + λΣSim − γNU and what moved it since the last round (from the explanation {@code exr}),
+   * claims and critiques. {@code note}: a line after the round (the last round of a DREAM trace: the final answer was
+   * decided after the rollback).
+   */
+  function roundCard(r, prev, colors, exr, note) {
+    const exAgents = {};
+    for (const a of (exr && exr.agents) || []) exAgents[a.id] = a;
+    const anyP = (r.agents || []).some((a) => a.optionDistribution && Object.keys(a.optionDistribution).length);
+    const anyW = (r.agents || []).some((a) => a.weight !== null && a.weight !== undefined);
     const before = {};
     for (const a of (prev && prev.agents) || []) if (!a.error) before[a.id] = a;
     const d = (r.extra || {}).decision;
@@ -538,14 +630,22 @@
             + (c.region ? 'region: ' + regionWords(c.region) : '')) : null)))) : '–';
       const raw = a.raw ? el('details', {}, el('summary', {}, 'reply'), el('pre', {}, a.raw)) : null;
       const asked = promptDetails(((r.extra || {}).prompts || {})[a.id]);
-      return el('tr', { class: changed ? 'gv-changed' : null },
+      const xa = exAgents[a.id] || {};
+      const terms = xa.terms;
+      const weightCell = el('td', { class: 'gv-weight' }, num(a.weight),
+        terms ? el('div', { class: 'gv-muted gv-score', title: 's = (1 − U) + λ·ΣSim − γ·N·U; w = softmax(s/τ)' },
+          `s ${num(terms.s)} = ${num(terms.confidence)} + ${num(terms.agreement)} − ${num(terms.penalty)}`) : null,
+        xa.moved ? el('div', { class: 'gv-moved' }, xa.moved.words) : null,
+        xa.no_opinion ? el('div', { class: 'gv-muted' }, 'no opinion: ' + xa.no_opinion) : null);
+      return el('tr', { class: changed ? 'gv-changed' : null, 'data-agent': a.id },
         el('td', {}, el('span', { class: 'gv-swatch', style: 'background:' + ((colors[a.id] || {}).color || '#999') }), a.id),
         el('td', {}, a.role || ''), mixed ? el('td', { class: 'gv-model' }, who(a)) : null,
-        el('td', {}, a.scale !== undefined && a.scale !== 1 ? '×' + a.scale : ''),
+        el('td', {}, a.scale !== undefined && a.scale !== null ? '×' + a.scale : '–'),
         el('td', {}, a.error ? el('span', { class: 'gv-error' }, 'failed: ' + a.error) : answerOf(a.option, a.answer),
           changed ? el('span', { class: 'gv-tag gv-tag-changed', title: 'changed from ' + answerOf(was.option, was.answer) }, 'changed from ' + answerOf(was.option, was.answer)) : null),
         el('td', {}, num(a.uncertainty) + (a.signal ? ' ' : ''), a.signal ? el('span', { class: 'gv-muted' }, a.signal) : null),
-        el('td', {}, num(a.weight)), el('td', {}, claims, asked, raw));
+        anyP ? el('td', { class: 'gv-dist' }, a.optionDistribution ? distWords(a.optionDistribution) : '–') : null,
+        anyW ? weightCell : null, el('td', {}, claims, asked, raw));
     });
     const stats = [];
     if (r.U_sys !== undefined && r.U_sys !== null) stats.push('U_sys ' + num(r.U_sys));
@@ -553,28 +653,54 @@
     return el('section', { class: 'gv-round', 'data-k': r.k },
       el('h4', {}, r.k === 0 ? 'Round 0 — first answers' : `Round ${r.k}`, el('span', { class: 'gv-muted' }, stats.length ? '  ' + stats.join(' · ') : ''),
         d ? el('span', { class: 'gv-decision' }, 'decision: ' + answerOf(d.option, d.answer)) : null),
-      checkLine(r), mixtureBlock(r),
-      el('div', { class: 'gv-scroll' }, el('table', { class: 'gv-agents' }, el('thead', {}, el('tr', {}, ['agent', 'role'].concat(mixed ? ['model'] : [], ['scale', 'answer', 'uncertainty', 'weight', 'claims']).map((h) => el('th', {}, h)))),
+      checkLine(r), mixtureBlock(r), roundMargin(exr),
+      el('div', { class: 'gv-scroll' }, el('table', { class: 'gv-agents' }, el('thead', {}, el('tr', {}, ['agent', 'role'].concat(mixed ? ['model'] : [],
+        ['scale', 'answer', 'uncertainty u (its signal)'], anyP ? ['p (option distribution)'] : [], anyW ? ['weight w'] : [], ['claims']).map((h) => el('th', h === 'weight w' && Object.keys(exAgents).length
+          ? { title: 'w = softmax(s/τ) over the panel, s = (1 − U) + λ·ΣSim − γ·N·U: a weight also moves when the others\' scores do' } : {}, h)))),
         el('tbody', {}, rows))),
-      critiquesBlock(r.critiques, colors, (r.extra || {}).critic_prompts));
+      critiquesBlock(r.critiques, colors, (r.extra || {}).critic_prompts), note || null);
+  }
+
+  /** A round's decision margin (gam: Σ w·p, the winner against the best other option), or its vote tally (the panels). */
+  function roundMargin(exr) {
+    if (!exr) return null;
+    if (exr.decision && exr.decision.words) {
+      return el('p', { class: 'gv-round-margin' }, exr.decision.words,
+        el('span', { class: 'gv-muted' }, ' · weights w = softmax(s/τ), s = (1 − U) + λ·ΣSim − γ·N·U: each moves with the others\' scores too'));
+    }
+    if (exr.tally && Object.keys(exr.tally).length > 1) {
+      return el('p', { class: 'gv-round-margin gv-muted' }, 'votes this round: ' + Object.entries(exr.tally).map(([k, v]) => `${k} ${v}`).join(' · '));
+    }
+    return exr.not_recomputed ? el('p', { class: 'gv-muted' }, exr.not_recomputed) : null;
   }
 
   // ---- DREAM --------------------------------------------------------------------------------------------------
 
-  function dreamBlock(extra, colors) {
+  /**
+   * DREAM's probe round and rollback. With the explanation {@code xd}: the branch in words, τ and every probe's u with
+   * enough digits to read on their side of τ, the confident mark with why a probe under τ is not confident, what the
+   * inner method ran, each rollback with the measure it compared (u_ANLL or the trace's u), the answers after it, the
+   * mixture or tally over them and who decided.
+   */
+  function dreamBlock(extra, colors, xd) {
     if (!extra || (!extra.probes && !extra.branch)) return null;
+    xd = xd || {};
     const probes = Array.isArray(extra.probes) ? extra.probes : [];
     const parts = [el('h4', {}, 'DREAM: probes and branch')];
+    const tauText = xd.threshold_text || (extra.threshold !== undefined ? num(extra.threshold, 4) : null);
     if (extra.branch) {
+      const words = xd.branch_words || BRANCHES[extra.branch];
       parts.push(el('p', { class: 'gv-branch' }, el('strong', {}, 'Branch: '), el('span', { class: 'gv-branch-name' }, String(extra.branch)),
-        BRANCHES[extra.branch] ? ' — ' + BRANCHES[extra.branch] : '',
-        extra.threshold !== undefined ? el('span', { class: 'gv-muted' }, ` · threshold τ = ${num(extra.threshold)} (${extra.threshold_kind || 'adaptive'})`) : null));
+        words ? ' — ' + words : '',
+        tauText ? el('span', { class: 'gv-muted' }, ` · threshold τ = ${tauText} (${extra.threshold_kind || 'adaptive'})`) : null));
     }
     if (extra.branch_reason) parts.push(el('p', { class: 'gv-branch-reason' }, el('strong', {}, 'Why this branch: '), String(extra.branch_reason)));
-    if (extra.consensus !== undefined) {
+    if (xd.debate_words) {
+      parts.push(el('p', { class: 'gv-muted gv-debate-skipped' }, xd.debate_words.charAt(0).toUpperCase() + xd.debate_words.slice(1) + '.'));
+    } else if (extra.consensus !== undefined) {
       parts.push(el('p', { class: 'gv-muted gv-debate-skipped' }, extra.debate_skipped
         ? 'Every probe agreed, so the debate was skipped (dream.consensus_skips_debate).'
-        : extra.consensus ? 'Every probe agreed; the debate still ran (as DREAM does).' : 'The probes did not all agree.'));
+        : extra.consensus ? 'Every probe agreed; dream.consensus_skips_debate is off, so the inner method ran.' : 'The probes did not all agree.'));
     }
     if (Array.isArray(extra.assignment) && extra.assignment.length) {
       // the agents by their index in the inner panel, named as the probes name them
@@ -586,27 +712,60 @@
     if (probes.length) {
       const anyError = probes.some((p) => p.error);
       const anyReused = probes.some((p) => p.reused);
-      const head = ['agent', 'scale', 'image', 'answer', 'u', 'confident (u ≤ τ)'].concat(anyReused ? ['round 0'] : [], anyError ? ['error'] : []);
+      const xp = xd.probes || [];
+      const signals = [...new Set(probes.map((p) => p.signal).filter(Boolean))];
+      const head = ['agent', 'scale', 'image', 'answer', 'u' + (signals.length === 1 ? ' (' + signals[0] + ')' : ''),
+        `confident (u ≤ τ${tauText ? ' = ' + tauText : ''})`].concat(anyReused ? ['round 0'] : [], anyError ? ['error'] : []);
       parts.push(el('table', { class: 'gv-probes' }, el('thead', {}, el('tr', {}, head.map((h) => el('th', {}, h)))),
-        el('tbody', {}, probes.map((p) => el('tr', { class: p.confident ? 'gv-confident' : null },
-          el('td', {}, el('span', { class: 'gv-swatch', style: 'background:' + ((colors[probeAgent(p)] || {}).color || '#999') }), probeAgent(p),
-            p.role && p.role !== probeAgent(p) ? el('span', { class: 'gv-muted' }, ' ' + p.role) : null),
-          el('td', {}, '×' + p.scale), el('td', {}, p.width && p.height ? `${p.width}×${p.height}` : '–',
-            p.frames > 1 ? el('span', { class: 'gv-muted gv-probe-frames' }, ` × ${p.frames} frames (${Number(p.pixels).toLocaleString('en')} px)`) : null),
-          el('td', {}, p.error ? '–' : answerOf(p.option, p.answer)),
-          el('td', {}, num(probeU(p)), p.signal ? el('span', { class: 'gv-muted' }, ' ' + p.signal) : null),
-          el('td', {}, p.confident ? '✓' : '–'), anyReused ? el('td', {}, p.reused ? 'reused as round 0' : '') : null,
-          anyError ? el('td', { class: 'gv-error' }, p.error || '') : null)))));
+        el('tbody', {}, probes.map((p, i) => {
+          const x = xp[i] || {};
+          const mark = p.confident ? '✓' : x.u_le_tau ? `– (u ≤ τ, but ${x.why_not || 'not marked'})` : '– (u > τ)';
+          return el('tr', { class: p.confident ? 'gv-confident' : null },
+            el('td', {}, el('span', { class: 'gv-swatch', style: 'background:' + ((colors[probeAgent(p)] || {}).color || '#999') }), probeAgent(p),
+              p.role && p.role !== probeAgent(p) ? el('span', { class: 'gv-muted' }, ' ' + p.role) : null),
+            el('td', {}, p.scale !== undefined && p.scale !== null ? '×' + p.scale : '–'),
+            el('td', {}, p.width && p.height ? `${p.width}×${p.height}` : '–',
+              p.frames > 1 ? el('span', { class: 'gv-muted gv-probe-frames' }, ` × ${p.frames} frames (${Number(p.pixels).toLocaleString('en')} px)`) : null),
+            el('td', {}, p.error ? '–' : answerOf(p.option, p.answer)),
+            el('td', { class: 'gv-probe-u' }, x.u_text || num(probeU(p)), p.signal && signals.length > 1 ? el('span', { class: 'gv-muted' }, ' ' + p.signal) : null),
+            el('td', { class: 'gv-probe-confident' }, mark), anyReused ? el('td', {}, p.reused ? 'reused as round 0' : '') : null,
+            anyError ? el('td', { class: 'gv-error' }, p.error || '') : null);
+        }))));
     }
     const asked = Object.entries(extra.probe_prompts || {});
     if (asked.length) parts.push(el('div', { class: 'gv-probe-prompts' }, asked.map(([who, text]) => promptDetails(text, 'probe prompt of ' + who))));
-    if (Array.isArray(extra.rollbacks) && extra.rollbacks.length) {
-      parts.push(el('p', {}, el('strong', {}, 'Rollbacks: '), extra.rollbacks.map((b) =>
-        `${b.agent}: round ${b.finalRound} “${b.finalAnswer}” (u ${num(b.finalU)}) → round ${b.restoredRound} “${b.restoredAnswer}” (u ${num(b.restoredU)})`).join('; ')));
+    const rollbacks = xd.rollbacks || extra.rollbacks || [];
+    if (extra.rollback_uncertainty !== undefined || rollbacks.length) {
+      const rb = el('div', { class: 'gv-rollback' }, el('h5', {}, 'Rollback' + (xd.rho !== undefined ? ` (ρ = ${thr(xd.rho)})` : '')));
+      if (xd.rollback_u_name) rb.append(el('p', { class: 'gv-muted gv-rollback-measure' }, 'compared: ' + xd.rollback_u_name));
+      rb.append(rollbacks.length
+        ? el('ul', { class: 'gv-rollbacks' }, rollbacks.map((b) => el('li', {}, b.words
+          || `${b.agent}: round ${b.finalRound} “${b.finalAnswer}” (u ${num(b.finalU)}) → round ${b.restoredRound} “${b.restoredAnswer}” (u ${num(b.restoredU)})`)))
+        : el('p', { class: 'gv-muted' }, 'No answer was rolled back: no agent\'s final answer was much less confident than an earlier different one.'));
+      const after = xd.after_rollback;
+      if (after) {
+        if (after.answers && after.answers.length) {
+          rb.append(el('p', { class: 'gv-after-answers' }, el('strong', {}, 'Answers after the rollback: '), after.answers.map((a) =>
+            `${a.id} ${answerOf(a.option, a.answer)} (round ${a.from_round}${a.rolled_back ? ', rolled back' : ''}${a.weight !== undefined ? ', w ' + num(a.weight) : ''})`).join(' · ')));
+        }
+        const d = after.decision;
+        if (d && d.mixture) {
+          const top = Math.max(...Object.values(d.mixture).map(Number), 1e-9);
+          rb.append(el('div', { class: 'gv-mixture gv-after-mixture' }, el('span', { class: 'gv-mixture-title' }, 'mixture Σ w·p after the rollback: '),
+            Object.entries(d.mixture).map(([k, v]) => el('span', { class: 'gv-mix' + (k === d.winner ? ' gv-mix-chosen' : '') },
+              el('span', { class: 'gv-mix-bar', style: `width:${Math.round(40 * (Number(v) || 0) / top)}px` }), `${k} ${num(v)}`, k === d.winner ? ' ← final' : ''))));
+        } else if (d && d.tally) {
+          rb.append(el('p', { class: 'gv-after-tally' }, 'votes after the rollback: ' + Object.entries(d.tally).map(([k, v]) => `${k} ${v}`).join(' · ')));
+        }
+        if (after.words) rb.append(el('p', { class: 'gv-after-words' }, el('strong', {}, 'Decided by '), el('span', { class: 'gv-dream-decided-by' }, xd.decided_by || extra.decided_by || '–'), ': ' + after.words));
+      } else if (extra.decided_by) {
+        rb.append(el('p', { class: 'gv-after-words' }, el('strong', {}, 'Decided by '), el('span', { class: 'gv-dream-decided-by' }, extra.decided_by)));
+      }
+      parts.push(rb);
     }
     if (extra.inner_final) {
-      parts.push(el('p', { class: 'gv-muted' }, `Inner method's answer: ${answerOf(extra.inner_final.option, extra.inner_final.answer)}`
-        + (extra.rollbacks && extra.rollbacks.length ? '; after rollback the vote decides' : '')));
+      parts.push(el('p', { class: 'gv-muted gv-inner-final' }, `The inner method's own answer before the rollback: ${answerOf(extra.inner_final.option, extra.inner_final.answer)}`
+        + ` (confidence ${num(extra.inner_final.confidence)})`));
     }
     return el('section', { class: 'gv-dream' }, parts);
   }
@@ -621,13 +780,21 @@
   function render(container, trace, opts = {}) {
     const colors = palette(trace);
     const rounds = trace.rounds || [];
+    const ex = explanationOf(trace) || {};
+    const exRounds = ex.rounds || [];
+    // the last round of a DREAM trace did not decide: say so where its mixture is drawn
+    const after = ex.dream && ex.dream.after_rollback;
+    const note = after && after.words ? el('p', { class: 'gv-final-note' }, el('strong', {}, 'Final answer: '),
+      'decided after DREAM\'s rollback (see “Rollback” above) — ' + after.words) : null;
     container.replaceChildren(...[
       header(trace, opts),
+      explainBlock(trace),
       el('div', { class: 'gv-panels' }, imagePanel(trace, colors, opts), chartPanel(trace, colors, opts)),
-      dreamBlock(trace.extra, colors),
-      el('div', { class: 'gv-rounds' }, rounds.map((r, i) => roundCard(r, i > 0 ? rounds[i - 1] : null, colors)))].filter(Boolean));
+      dreamBlock(trace.extra, colors, ex.dream),
+      el('div', { class: 'gv-rounds' }, rounds.map((r, i) => roundCard(r, i > 0 ? rounds[i - 1] : null, colors,
+        exRounds.find((x) => x.k === r.k), i === rounds.length - 1 ? note : null)))].filter(Boolean));
     container.classList.add('gv');
   }
 
-  global.GamViewer = { render, groupedCritiques, agreement, el, svg, num, answerOf, COLORS, TERMINATIONS, stopWords, triggerWords, framesOf, regionsOf };
+  global.GamViewer = { render, groupedCritiques, agreement, el, svg, num, answerOf, COLORS, TERMINATIONS, stopWords, triggerWords, framesOf, regionsOf, marginWords };
 })(window);

@@ -2,6 +2,7 @@ package dev.gamagent.server;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.gamagent.explain.TraceExplainer;
 import dev.gamagent.util.Json;
 
 import java.io.IOException;
@@ -9,7 +10,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 
 /**
- * The trace endpoints: {@code /v1/traces} (the newest), {@code /v1/traces/{id}} (one trace's JSON) and
+ * The trace endpoints: {@code /v1/traces} (the newest), {@code /v1/traces/{id}} (one trace's JSON, with its
+ * {@code explanation} added: {@link TraceExplainer}) and
  * {@code /v1/traces/{id}/image}, with 404s that say how long the store keeps traces.
  */
 record TraceApi(TraceStore traces, ServerSettings settings, Replies replies) {
@@ -28,7 +30,9 @@ record TraceApi(TraceStore traces, ServerSettings settings, Replies replies) {
     int trace(Exchange ex, String id) throws IOException {
         String json = traces.json(id).orElseThrow(() -> new ApiError(404, "invalid_request_error", "trace_not_found",
                 "no trace '" + id + "' (" + retentionText() + ")"));
-        return Replies.send(ex, 200, "application/json; charset=utf-8", json.getBytes(StandardCharsets.UTF_8));
+        // the stored trace, with its decision explained beside it (TraceExplainer: the viewer draws it; the store keeps the trace as recorded)
+        String explained = Json.write(TraceExplainer.withExplanation(Json.MAPPER.readTree(json)));
+        return Replies.send(ex, 200, "application/json; charset=utf-8", explained.getBytes(StandardCharsets.UTF_8));
     }
 
     int image(Exchange ex, String id) throws IOException {

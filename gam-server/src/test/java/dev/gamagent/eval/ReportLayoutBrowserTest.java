@@ -203,4 +203,14 @@ class ReportLayoutBrowserTest {
         waitFor("the missing-sidecar message", () -> page(page, "!!document.getElementById('sidecar-missing')"));
         assertThat(page.eval("document.getElementById('sidecar-missing').textContent").asText()).contains("report-debates/", "beside this page");
     }
+
+    /** Issue 42 item 5: the debate is read with the page's own scroll, not in a box of its own, and says why its answer won. */
+    @Test void theDebateScrollsWithThePageAndSaysWhyItsAnswerWon() throws Exception {
+        open(html, "gam%7Cq55");
+        waitFor("the debate", () -> page(page, "!!document.querySelector('#sample-view .gv-round')"));
+        assertThat(page.eval("getComputedStyle(document.getElementById('sample-view')).maxHeight").asText()).isEqualTo("none");
+        assertThat(page.eval("(() => { const v = document.getElementById('sample-view'); return v.scrollHeight <= v.clientHeight + 1; })()")
+                .asBoolean()).as("the debate does not scroll inside its own box").isTrue();
+        assertThat(page.eval("document.querySelector('#sample-view .gv-explain').textContent").asText()).contains("Why this answer", "Decided by");
+    }
 }

@@ -33,7 +33,10 @@ import static org.junit.jupiter.api.Assertions.fail;
  * in words, the prompts each expert and critic received and labelled scores, with the question named by the request's
  * id and no "wrong" tint without a ground truth; a recorded trace shows the issue's own example ("stop: U_sys 0.006 <
  * θ_term 0.15 — experts still disagree") and the {@code agreement} termination in its colour; {@code dream+gam} asked on
- * the page streams one line per probe before the branch, and its trace says why the branch was chosen.
+ * the page streams one line per probe before the branch, and its trace says why the branch was chosen. Issue 42 item 2:
+ * a {@code gam} debate and a DREAM rollback show who decided, the winning margin, the configuration that decided and what
+ * moved each weight (TraceExplainer's explanation beside the trace); item 5: the image grows with the page, a zoomed
+ * claim's label keeps its size on screen, every frame of a video is in view.
  */
 class TraceViewerDecisionsBrowserTest {
     @TempDir Path dir;
@@ -89,7 +92,7 @@ class TraceViewerDecisionsBrowserTest {
                 assertThat(mix0).contains("option mixture Σ w·p",
                         String.format(java.util.Locale.ROOT, "A %.3f", m0.path("A").asDouble()),
                         String.format(java.util.Locale.ROOT, "B %.3f", m0.path("B").asDouble()),
-                        String.format(java.util.Locale.ROOT, "%s %.3f ← decided", decided0, m0.path(decided0).asDouble()));
+                        String.format(java.util.Locale.ROOT, "%s %.3f ← this round's choice", decided0, m0.path(decided0).asDouble()));
                 // the last round: why the debate stopped, in words, and the same sentence beside the termination
                 String last = text(page, "#trace-body .gv-round[data-k=\"" + (rounds - 1) + "\"] .gv-check");
                 assertThat(lastStop.path("reason").asText()).isEqualTo(trace.path("termination").asText());
@@ -136,7 +139,7 @@ class TraceViewerDecisionsBrowserTest {
                 assertThat(page.eval("window.rec.querySelector('.gv-round[data-k=\"1\"] .gv-check').textContent").asText())
                         .isEqualTo("stop: U_sys 0.006 < θ_term 0.15 — experts still disagree (C 0.845)");
                 assertThat(page.eval("window.rec.querySelector('.gv-round[data-k=\"1\"] .gv-mixture').textContent").asText())
-                        .contains("A 0.495", "B 0.498 ← decided");
+                        .contains("A 0.495", "B 0.498 ← this round's choice");
                 page.eval("GamViewer.render(window.rec, {question: {text: 'q'}, method: 'gam', termination: 'agreement', rounds: [], final: {}}); true");
                 assertThat(page.eval("window.rec.querySelector('.gv-termination-wrap').textContent").asText())
                         .isEqualTo("agreement — every expert with an opinion chose the same answer");
@@ -176,6 +179,124 @@ class TraceViewerDecisionsBrowserTest {
                 assertThat(text(page, "#trace-body .gv-branch-reason")).startsWith("Why this branch: ")
                         .endsWith(dream.at("/extra/branch_reason").asText());
                 assertThat(text(page, "#trace-body .gv-probe-prompts")).contains("probe prompt of scene", "[image 1 at the probe's scale]");
+            } finally {
+                stop(browser);
+            }
+        }
+    }
+
+    /**
+     * The first expert answers A surely (log-prob 0.99), then B unsurely (0.4) once critiqued; the others say B (0.55). A
+     * {@code gam} debate (θ_U 0.1 starts it) moves the weights; DREAM then rolls the first expert back to A.
+     */
+    private static ScriptedBackend switching() {
+        return new ScriptedBackend("scripted", new Capabilities(true, true, 5, false, false, 0), r -> {
+            String p = r.messages().get(r.messages().size() - 1).text();
+            String text;
+            double prob;
+            if (p.contains("<task>critique</task>")) { text = "CLAIM 1: INACCURATE | REASON: the sign is blue | CONFIDENCE: 0.9"; prob = 0.9; }
+            else if (p.contains("<role>scene expert</role>") && !p.contains("<task>revise</task>")) {
+                text = "ANSWER: A\nCLAIM 1: The sign is red | CONFIDENCE: 0.9 | REGION: 0.1,0.2,0.5,0.6\nCONFIDENCE: 0.9"; prob = 0.99;
+            } else if (p.contains("<role>scene expert</role>")) { text = "ANSWER: B\nCLAIM 1: Perhaps it is blue | CONFIDENCE: 0.4\nCONFIDENCE: 0.4"; prob = 0.4; }
+            else { text = "ANSWER: B\nCLAIM 1: The sign looks blue | CONFIDENCE: 0.6 | REGION: 0.5,0.1,0.9,0.5\nCONFIDENCE: 0.6"; prob = 0.55; }
+            return ScriptedBackend.result(text, List.of(new dev.gamagent.backend.TokenLogprob("x", Math.log(prob), List.of())));
+        });
+    }
+
+    private static String f3(double x) { return String.format(java.util.Locale.ROOT, "%.3f", x); }
+
+    /** Issue 42 item 2 and item 5: a gam debate and a DREAM rollback explained on gam serve's page, readable at 1920 px. */
+    @Test void aGamDebateAndADreamRollbackShowTheMarginTheConfigAndDecidedBy() throws Exception {
+        Path chrome = chromium();
+        if (chrome == null) fail("headless Chromium is needed (apt-get install chromium, or set CHROMIUM=/path/to/chrome)");
+        Config config = Config.defaults().with("gam.theta_u", "0.1");
+        try (ServerFixture f = new ServerFixture(ServerFixture.settings(dir), switching(), Map.of(), List.of(), config)) {
+            String question = "What colour is the sign?\nA. red\nB. blue";
+            HttpResponse<String> asked = f.post("/v1/chat/completions", ServerFixture.request("gam", question, false, ServerFixture.dataUrl()));
+            assertThat(asked.statusCode()).as(asked.body()).isEqualTo(200);
+            String gamId = ServerFixture.json(asked).at("/gam/trace_id").asText();
+            JsonNode gam = ServerFixture.json(f.get("/v1/traces/" + gamId));
+            int rounds = gam.path("rounds").size();
+            assertThat(rounds).as("a debate ran").isGreaterThan(1);
+            assertThat(gam.at("/explanation/consistent").asBoolean()).as(gam.at("/explanation/checks").toString()).isTrue();
+            HttpResponse<String> dreamAsked = f.post("/v1/chat/completions", ServerFixture.request("dream+gam", question, false, ServerFixture.dataUrl()));
+            assertThat(dreamAsked.statusCode()).as(dreamAsked.body()).isEqualTo(200);
+            String dreamId = ServerFixture.json(dreamAsked).at("/gam/trace_id").asText();
+            JsonNode dream = ServerFixture.json(f.get("/v1/traces/" + dreamId));
+            assertThat(dream.at("/extra/rollbacks").size()).as("the scene expert was rolled back").isPositive();
+            assertThat(dream.at("/explanation/consistent").asBoolean()).as(dream.at("/explanation/checks").toString()).isTrue();
+
+            Process browser = startChromium(chrome, Files.createDirectory(dir.resolve("profile")));
+            try (DevToolsSession page = openPage(browser)) {
+                page.call("Page.enable", null);
+                page.call("Emulation.setDeviceMetricsOverride", Json.MAPPER.createObjectNode().put("width", 1920).put("height", 1080)
+                        .put("deviceScaleFactor", 1).put("mobile", false));
+                page.call("Page.navigate", Json.MAPPER.createObjectNode().put("url", f.base + "/#trace=" + gamId));
+                waitFor("the gam trace", () -> intOf(page, "document.querySelectorAll('#trace-body .gv-round').length") == rounds);
+
+                // the margin: the last round's Σ w·p of the winner against the best other option
+                JsonNode mix = gam.path("rounds").get(rounds - 1).at("/extra/mixture");
+                String win = gam.at("/final/option").asText(), other = win.equals("A") ? "B" : "A";
+                assertThat(text(page, "#trace-body .gv-explain-margin")).isEqualTo("Winning margin: " + win + " " + f3(mix.path(win).asDouble())
+                        + " vs " + other + " " + f3(mix.path(other).asDouble()) + " (Σ w·p): margin " + f3(mix.path(win).asDouble() - mix.path(other).asDouble()));
+                // the configuration that decided, as the trace recorded it
+                assertThat(text(page, "#trace-body .gv-explain-config")).contains("θ_U = 0.1", "θ_C = 0.6", "θ_term = 0.15", "ε = 0.01",
+                        "K_max = 3", "λ = 0.5", "γ = 0.5", "τ = 0.5");
+                assertThat(text(page, "#trace-body .gv-explain .gv-decided-by")).isEqualTo("gam");
+                assertThat(text(page, "#trace-body .gv-scores .gv-decided-by")).isEqualTo("gam");
+                // each agent's p and what moved its weight: the critiques of its claims, its U and its agreement
+                assertThat(text(page, "#trace-body .gv-round[data-k=\"1\"] tr[data-agent=\"scene\"] .gv-moved"))
+                        .contains("w " + f3(gam.at("/rounds/0/agents/0/weight").asDouble()) + " → " + f3(gam.at("/rounds/1/agents/0/weight").asDouble()),
+                                "answer changed A → B");
+                assertThat(page.eval("[...document.querySelectorAll('#trace-body .gv-round[data-k=\"1\"] .gv-moved')].some((e) => /\\d inaccurate/.test(e.textContent))").asBoolean())
+                        .as("the critiques that called claims inaccurate are named").isTrue();
+                assertThat(text(page, "#trace-body .gv-round[data-k=\"0\"] td.gv-dist")).startsWith("A 0.99 · B ");
+
+                // item 5: the image grows with the page; a claim zoomed to keeps its label at its size on screen
+                assertThat(page.eval("document.querySelector('#trace-body svg.gv-image').getBoundingClientRect().width").asDouble())
+                        .as("the image at 1920 px, in the page's 1100 px column beside the chart").isGreaterThan(560);
+                double before = page.eval("document.querySelector('#trace-body .gv-region-label').getBoundingClientRect().height").asDouble();
+                page.eval("document.querySelector('#trace-body .gv-region-legend li.gv-claim').focus(); true");
+                page.eval("document.querySelector('#trace-body .gv-region-legend li.gv-claim').dispatchEvent(new KeyboardEvent('keydown', {key: 'Enter', bubbles: true})); true");
+                assertThat(text(page, "#trace-body .gv-zoom-level")).isNotEqualTo("100 %");
+                double after = page.eval("document.querySelector('#trace-body .gv-region-label').getBoundingClientRect().height").asDouble();
+                assertThat(after).as("the label's height on screen after zooming in").isCloseTo(before, org.assertj.core.api.Assertions.within(1.0));
+                assertThat(before).as("a label 14 px high on screen").isBetween(12.0, 16.0);
+
+                // the DREAM rollback: who decided, the mixture after the rollback, the measure the rollback compared
+                page.eval("showTrace(" + Json.write(Json.MAPPER.getNodeFactory().textNode(dreamId)) + "); true");
+                waitFor("the dream+gam trace", () -> page(page, "!!document.querySelector('#trace-body .gv-after-words')"));
+                assertThat(text(page, "#trace-body .gv-dream-decided-by")).isEqualTo("gam");
+                assertThat(text(page, "#trace-body .gv-scores .gv-decided-by")).isEqualTo("gam");
+                String after0 = text(page, "#trace-body .gv-after-words");
+                assertThat(after0).startsWith("Decided by gam: decided by gam's rule Σ w·p over the answers after the rollback").doesNotContain("vote");
+                JsonNode ar = dream.at("/explanation/dream/after_rollback/decision");
+                assertThat(text(page, "#trace-body .gv-after-mixture")).contains(dream.at("/final/option").asText() + " "
+                        + f3(dream.at("/final/confidence").asDouble()) + " ← final");
+                assertThat(text(page, "#trace-body .gv-explain-margin")).contains(ar.path("winner").asText() + " " + f3(ar.path("winner_value").asDouble()),
+                        "margin " + f3(ar.path("margin").asDouble()));
+                assertThat(text(page, "#trace-body .gv-rollbacks li")).contains("u_ANLL", "(1 + ρ)");
+                assertThat(text(page, "#trace-body .gv-explain-config")).contains("ρ = 0.5", "θ_U = 0.1");
+                assertThat(page.eval("[...document.querySelectorAll('#trace-body .gv-scores dt')].map((d) => d.textContent).join('|')").asText())
+                        .contains("confidence (after the rollback)");
+                assertThat(text(page, "#trace-body .gv-final-note")).contains("decided after DREAM's rollback");
+                assertThat(text(page, "#trace-body .gv-dream")).doesNotContain("the vote decides").doesNotContain("still ran");
+                // the probe table: u with the explanation's digits, the confident mark the engine's
+                JsonNode p0 = dream.at("/explanation/dream/probes/0");
+                assertThat(text(page, "#trace-body .gv-probes tbody tr td.gv-probe-u")).startsWith(p0.path("u_text").asText());
+                assertThat(text(page, "#trace-body .gv-probes thead")).contains("u ≤ τ = " + dream.at("/explanation/dream/threshold_text").asText());
+                screenshot(page, "viewer-explained-rollback.png");
+
+                // item 5: every frame of an eight-frame video is in view (the strip wraps, it does not scroll)
+                page.eval("window.rec = document.createElement('div'); document.body.append(window.rec); GamViewer.render(window.rec, "
+                        + "{question: {text: 'What happens?', images: [...Array(8).keys()].map((i) => 'clip.mp4#frame-' + (i * 10) + ' (64x48)')},"
+                        + " method: 'gam', termination: 'consensus', final: {answer: 'x'}, rounds: [{k: 0, agents: [{id: 'scene', answer: 'x',"
+                        + " uncertainty: 0.1, weight: 1, claims: [{n: 1, text: 'it moves', confidence: 0.8, frame: 8, region: {x0: 0.1, y0: 0.1, x1: 0.5, y1: 0.5}}]}]}]}); true");
+                assertThat(intOf(page, "window.rec.querySelectorAll('.gv-frame').length")).isEqualTo(8);
+                assertThat(page.eval("(() => { const s = window.rec.querySelector('.gv-frames'); const b = s.getBoundingClientRect();"
+                        + " return s.scrollWidth <= s.clientWidth && [...s.querySelectorAll('.gv-frame')].every((f) => { const r = f.getBoundingClientRect();"
+                        + " return r.left >= b.left - 0.5 && r.right <= b.right + 0.5; }); })()").asBoolean()).as("all eight frames in view").isTrue();
+                page.eval("window.rec.remove(); true");
             } finally {
                 stop(browser);
             }

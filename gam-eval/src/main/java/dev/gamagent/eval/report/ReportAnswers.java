@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gamagent.eval.replay.FullLengthRuns;
+import dev.gamagent.explain.TraceExplainer;
 import dev.gamagent.eval.store.ResultRecord;
 import dev.gamagent.util.Json;
 import dev.gamagent.util.NaturalOrder;
@@ -19,7 +20,8 @@ import java.util.Set;
  * The report's answer list and its sidecar: the answers of every run, ordered by question (natural order: q2 before
  * q10), then rotation, then the order of the methods. {@code index} is what the page carries: {@code columns} names each row's fields, string fields that repeat
  * are numbers into {@code dict}, {@code partRows} answers share a sidecar part, {@code questions} holds each run's
- * question texts. {@code parts} are the sidecar files: {@code gamDebates(n, {traces: {row: trace}, images: {"run|id": url}})}.
+ * question texts. {@code parts} are the sidecar files: {@code gamDebates(n, {traces: {row: trace}, images: {"run|id": url}})}, each
+ * trace carrying its {@code explanation} ({@link TraceExplainer}) beside what the run recorded.
  */
 record ReportAnswers(ObjectNode index, Map<String, String> parts) {
     /** Answers per sidecar part: opening one answer loads the debates of its neighbours in the list (the same question's other methods). */
@@ -104,7 +106,8 @@ record ReportAnswers(ObjectNode index, Map<String, String> parts) {
             if (r.grade().error() == null) a.addNull(); else a.add(r.grade().error());
             a.add(r.trace().json() != null ? 1 : 0);
             if (r.trace().json() != null) {
-                ((ObjectNode) part.get("traces")).set(Integer.toString(i), r.trace().json());
+                // the trace as recorded, with its decision explained beside it (TraceExplainer; the viewer draws it)
+                ((ObjectNode) part.get("traces")).set(Integer.toString(i), TraceExplainer.withExplanation(r.trace().json()));
                 String text = r.trace().json().path("question").path("text").asText(null);
                 ObjectNode q = questions.has(Integer.toString(row.run())) ? (ObjectNode) questions.get(Integer.toString(row.run()))
                         : questions.putObject(Integer.toString(row.run()));
