@@ -26,7 +26,7 @@
     agreement: 'every expert with an opinion chose the same answer',
     fixed_rounds: 'the fixed-rounds ablation ran K_max rounds',
     moderator: 'the moderator ended the debate',
-    single: 'one answer, no debate',
+    single: 'answered without debate (one answer, or one vote of the panel)',
   };
 
   function el(tag, attrs, ...children) {

@@ -16,11 +16,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The method colours every page uses (web/colors.js, the one source): any two differ by CIEDE2000 ΔE ≥ 15 in normal vision
  * and under simulated deuteranopia and protanopia, so a page of up to eight of them keeps them apart (issue 42, item 4).
  */
-class MethodPaletteTest {
+public class MethodPaletteTest {
     static final double MIN_DELTA_E = 15;
 
     /** METHOD_COLORS as colors.js writes it: {@code name: '#RRGGBB'} pairs inside its object literal. */
-    static Map<String, String> methodColours() {
+    public static Map<String, String> methodColours() {
         String js = HtmlReport.resource("colors.js");
         int start = js.indexOf("const METHOD_COLORS = Object.freeze({");
         assertThat(start).as("colors.js defines METHOD_COLORS").isNotNegative();
