@@ -57,7 +57,7 @@ class TokenCurveOnRealRunsTest {
     @Test void everyMethodsCurveEndsAtTheTablesTokensPerQuestion() {
         List<String> all = MethodRegistry.listed();
         CommandRun r = CommandRun.of(new EvalCommand(), "--data", Path.of("gam-bench/src/main/resources/bench/demo.tsv").toString(),
-                "--methods", String.join(",", all), "--limit", "3", "--out", dir.toString(), "--backend", "local", "--concurrency", "2");
+                "--methods", String.join(",", all), "--limit", "2", "--out", dir.toString(), "--backend", "local", "--concurrency", "2");
         assertThat(r.code()).as(r.err()).isZero();
         Map<String, List<ResultRecord>> methods = byMethod(ResultStore.read(dir).stream().filter(x -> !x.isError()).toList());
         assertThat(methods.keySet()).containsExactlyInAnyOrderElementsOf(all);
