@@ -5,13 +5,13 @@
 (function () {
   const data = JSON.parse(document.getElementById('gam-data').textContent);
   const { el, num } = window.GamViewer;
-  // Okabe & Ito's colour-blind-safe palette (yellow last: it is faint on white), then Tol's muted scheme
-  const PALETTE = ['#0072B2', '#E69F00', '#009E73', '#D55E00', '#CC79A7', '#56B4E9', '#000000', '#332288', '#117733', '#882255',
-    '#44AA99', '#999933', '#AA4499', '#F0E442'];
+  // methods keep their colour on every page (colors.js, shared with the trace viewer and gam serve's page)
+  const { methodStyles, SYMBOLS, DASHES } = window.GamColors;
   // blue for what the debate fixed, vermillion for what it broke; pale versions for unchanged answers
   const OUTCOME_COLORS = { 'w→r': '#0072B2', 'r→w': '#D55E00', 'r→r': '#9ecae1', 'w→w': '#f5c59f' };
   const FORCED = ' (forced full length)';
   const charts = {};
+  const NOT_DEBATED = 'no question was debated in this run (every answer was decided in round 0)';
 
   /** Every method of every run as one series: "method" for one run, "run / method" for several. */
   const many = data.runs.length > 1;
@@ -23,7 +23,23 @@
     }
   }
   const seriesByName = Object.fromEntries(series.map((s) => [s.name, s]));
-  const colorOf = Object.fromEntries(series.map((s, i) => [s.name, PALETTE[i % PALETTE.length]]));
+  // a series is drawn in its method's colour; in a comparison the runs differ by marker and dash (run i: the i-th of each)
+  const methodStyle = methodStyles(series.map((s) => s.method.replace(FORCED, '')));
+  const runIndex = Object.fromEntries(data.runs.map((r, i) => [r.name, i]));
+  const styleOf = Object.fromEntries(series.map((s) => {
+    const m = methodStyle[s.method.replace(FORCED, '')];
+    const forced = s.method.endsWith(FORCED);
+    return [s.name, many || forced
+      ? { color: m.color, symbol: SYMBOLS[(runIndex[s.run] + (forced ? 1 : 0)) % SYMBOLS.length], dash: DASHES[(runIndex[s.run] + (forced ? 1 : 0)) % DASHES.length], marked: true }
+      : m];
+  }));
+  const colorOf = Object.fromEntries(series.map((s) => [s.name, styleOf[s.name].color]));
+  /** A line series' look: its method's colour, and its marker and dash where the page needs them to tell series apart. */
+  const lineLook = (name) => {
+    const st = styleOf[name];
+    return { itemStyle: { color: st.color }, lineStyle: { color: st.color, type: st.marked ? st.dash : 'solid', width: 2 },
+      symbol: st.marked ? st.symbol : 'circle' };
+  };
 
   // ---- the answers: compact rows → objects ------------------------------------------------------------------------
 
@@ -42,11 +58,26 @@
   });
   for (const r of samples) if (seriesByName[r.series]) seriesByName[r.series].records.push(r);
 
+  /**
+   * Draws a figure; {omit: reason} leaves it out with that one-line reason in its place (a chart that would mean nothing
+   * for this run), null hides it.
+   */
   function chart(id, option, height) {
     const box = document.getElementById(id);
     if (!box) return null;
     if (!option) { box.closest('figure').hidden = true; return null; }
-    box.style.height = (height || 360) + 'px';
+    if (option.omit) {
+      box.hidden = true;
+      box.closest('figure').append(el('p', { class: 'note omitted', id: id + '-omitted' }, option.omit));
+      return null;
+    }
+    let extra = 0;
+    if (typeof option === 'function') {
+      // a chart whose legend wraps: laid out for the box's width, taller by what the legend takes
+      option = option(box.clientWidth || 1000);
+      extra = Math.max(0, ((option.grid || {}).top || 80) - 84);
+    }
+    box.style.height = ((height || 360) + extra) + 'px';
     const c = echarts.init(box, null, { renderer: 'svg' });
     c.setOption(Object.assign({ animation: false, textStyle: { fontFamily: 'system-ui, sans-serif' } }, option));
     charts[id] = c;
@@ -82,6 +113,10 @@
     dollars: { label: 'cost per question ($)', of: (m) => m.costPerQuestion, fmt: (v) => '$' + Number(v).toPrecision(3) },
     seconds: { label: 'wall time per question (s)', of: (m) => m.secondsPerQuestion, fmt: (v) => Number(v).toFixed(2) + ' s' },
     calls: { label: 'model calls per question', of: (m) => m.callsPerQuestion, fmt: (v) => Number(v).toFixed(2) },
+    // where the server reported cached prompt tokens: what it computed (sent − cached), a figure of its own, never mixed in
+    computed: { label: 'computed tokens per question (prompt − cached + completion)',
+      of: (m) => m.computedPromptTokensPerQuestion === null || m.computedPromptTokensPerQuestion === undefined ? null
+        : m.computedPromptTokensPerQuestion + m.completionTokensPerQuestion, fmt: (v) => Math.round(v) },
   };
 
   /** The points no other point beats on both cost (lower) and accuracy (higher), by increasing cost. */
@@ -110,7 +145,8 @@
       series: [
         { name: 'Pareto front', type: 'line', data: front.map((p) => [p.x, p.y]), symbol: 'none', lineStyle: { color: '#888', type: 'dashed' }, z: 1, silent: true },
         { name: 'methods', type: 'scatter', symbolSize: 13, z: 3,
-          data: pts.map((p) => ({ name: p.name, value: [p.x, p.y], ci: p.ci || null, itemStyle: { color: colorOf[p.name], borderColor: '#222', borderWidth: 1 } })),
+          data: pts.map((p) => ({ name: p.name, value: [p.x, p.y], ci: p.ci || null, symbol: styleOf[p.name].marked ? styleOf[p.name].symbol : 'circle',
+            itemStyle: { color: colorOf[p.name], borderColor: '#222', borderWidth: 1 } })),
           // label positions are chosen after the first draw (placeLabels), so close points' labels do not overlap
           label: { show: true, position: 'right', distance: 8, formatter: (p) => `${p.data.name} ${pct(p.data.value[1])}`, fontSize: 12, color: '#222' } },
         errorBars('95% intervals', pts.filter((p) => p.ci).map((p) => ({ value: [p.x, p.ci.lo, p.ci.hi], color: colorOf[p.name] }))),
@@ -241,14 +277,32 @@
 
   // ---- rounds and terminations as distributions --------------------------------------------------------------
 
+  /** Rows of a plain (never paginating) legend of these names in a chart this wide, for the grid to start below it. */
+  function legendRows(names, width) {
+    let rows = 1, x = 0;
+    const room = Math.max(200, width - 40);
+    for (const n of names) {
+      const w = 7 * String(n).length + 40;
+      if (x > 0 && x + w > room) { rows++; x = 0; }
+      x += w;
+    }
+    return rows;
+  }
+
+  const debatedAnywhere = () => series.some((s) => s.m.debateRounds || s.records.some((r) => (r.rounds || 0) > 0));
+
+  // rounds are ordered: one hue from light (0 rounds) to dark, never a method's colour
+  const ROUND_SHADES = ['#d9d9d9', '#9ecae1', '#6baed6', '#3182bd', '#08519c', '#08306b'];
+
   function roundsChart() {
     const withRecords = series.filter((s) => s.records.length);
     if (!withRecords.length) return null;
+    if (!debatedAnywhere()) return { omit: 'Debate rounds per question: not drawn, ' + NOT_DEBATED + '.' };
     const maxK = Math.max(0, ...withRecords.flatMap((s) => s.records.map((r) => r.rounds || 0)));
     const ks = Array.from({ length: maxK + 1 }, (_, k) => k);
     return {
       title: { text: 'Debate rounds per question', subtext: 'share of each method\'s questions that ran k debate rounds (0 = answered without debate)', left: 'center', textStyle: { fontSize: 14 } },
-      color: PALETTE,
+      color: ks.map((k) => ROUND_SHADES[Math.min(k, ROUND_SHADES.length - 1)]),
       grid: { left: 150, right: 30, top: 80, bottom: 40 },
       legend: { top: 46 },
       tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' }, valueFormatter: (v) => Math.round(v * 1000) / 10 + '%' },
@@ -256,40 +310,52 @@
       yAxis: { type: 'category', data: withRecords.map((s) => s.name), inverse: true, axisLabel: { width: 140, overflow: 'break' } },
       series: ks.map((k) => ({ name: k + (k === 1 ? ' round' : ' rounds'), type: 'bar', stack: 'rounds',
         data: withRecords.map((s) => s.records.filter((r) => (r.rounds || 0) === k).length / s.records.length),
-        label: { show: true, formatter: (p) => p.value >= 0.08 ? Math.round(p.value * 100) + '%' : '' } })),
+        label: { show: true, color: k >= 3 ? '#fff' : '#111', formatter: (p) => p.value >= 0.08 ? Math.round(p.value * 100) + '%' : '' } })),
     };
   }
+
+  // stop reasons in words: "single" is what vote and single record for an answer decided without any debate
+  const STOPS = { single: 'no debate', consensus: 'consensus', uncertainty: 'U_sys below θ_term', stagnation: 'stagnation',
+    max_rounds: 'round limit K_max', budget: 'token budget', agreement: 'agreement', fixed_rounds: 'fixed rounds', moderator: 'moderator',
+    '-': 'not recorded' };
+  // the trace viewer's badge colours for the same reasons (viewer.css, gv-term-*)
+  const STOP_COLORS = { single: '#bdbdbd', consensus: '#cfe3f3', uncertainty: '#56B4E9', stagnation: '#F0E442', max_rounds: '#E69F00',
+    budget: '#D55E00', agreement: '#7a9a8a', fixed_rounds: '#f3c77a', moderator: '#CC79A7', '-': '#eeeeee' };
 
   function terminationsChart() {
     const reasons = [...new Set(series.flatMap((s) => Object.keys(s.m.terminations || {})))].sort();
     if (!reasons.length) return null;
+    const words = (window.GamViewer && window.GamViewer.TERMINATIONS) || {};
     return {
-      title: { text: 'Why each method stopped', subtext: 'share of questions per termination reason', left: 'center', textStyle: { fontSize: 14 } },
-      color: PALETTE,
+      title: { text: 'Why each method stopped', subtext: 'share of questions per stop reason; hover for what each means', left: 'center', textStyle: { fontSize: 14 } },
       grid: { left: 150, right: 30, top: 80, bottom: 40 },
-      legend: { top: 46, type: 'scroll' },
-      tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' }, valueFormatter: (v) => Math.round(v * 1000) / 10 + '%' },
+      legend: { top: 46 },
+      tooltip: { trigger: 'item', formatter: (p) => `${p.name} · ${p.seriesName}: ${pct(p.value)}<br>${words[reasons[p.seriesIndex]] || ''}` },
       xAxis: { type: 'value', min: 0, max: 1, axisLabel: { formatter: (v) => Math.round(v * 100) + '%' } },
       yAxis: { type: 'category', data: series.map((s) => s.name), inverse: true, axisLabel: { width: 140, overflow: 'break' } },
-      series: reasons.map((t) => ({ name: t, type: 'bar', stack: 'term',
+      series: reasons.map((t) => ({ name: STOPS[t] || t, type: 'bar', stack: 'term', itemStyle: { color: STOP_COLORS[t] || '#999' },
         data: series.map((s) => { const all = Object.values(s.m.terminations || {}).reduce((a, b) => a + b, 0); return all ? (s.m.terminations[t] || 0) / all : 0; }),
-        label: { show: true, formatter: (p) => p.value >= 0.08 ? Math.round(p.value * 100) + '%' : '' } })),
+        label: { show: true, color: '#111', formatter: (p) => p.value >= 0.08 ? Math.round(p.value * 100) + '%' : '' } })),
     };
   }
 
   // ---- flips -------------------------------------------------------------------------------------------------
 
   function flipsChart() {
-    const debaters = series.filter((s) => s.m.flips);
-    if (!debaters.length) return null;
+    const recording = series.filter((s) => s.m.flips);
+    if (!recording.length) return null;
+    const debaters = recording.filter((s) => s.m.flips.questions > 0);
+    if (!debaters.length) return { omit: 'What the debate changed: not drawn, ' + NOT_DEBATED + '.' };
+    const idle = recording.filter((s) => !s.m.flips.questions).map((s) => s.name);
     const parts = [['w→r', 'wrongToRight'], ['r→w', 'rightToWrong'], ['r→r', 'rightToRight'], ['w→w', 'wrongToWrong']];
     return {
-      title: { text: 'What the debate changed', subtext: 'per question: right/wrong after round 0 → right/wrong at the end', left: 'center', textStyle: { fontSize: 14 } },
-      grid: { left: 150, right: 30, top: 80, bottom: 40 },
-      legend: { top: 46 },
+      title: { text: 'What the debate changed', subtext: 'per debated question: right/wrong after round 0 → right/wrong at the end; questions decided in round 0 are not counted'
+        + (idle.length ? `\nnot shown, no question debated: ${idle.join(', ')}` : ''), left: 'center', textStyle: { fontSize: 14 } },
+      grid: { left: 190, right: 30, top: idle.length ? 96 : 80, bottom: 40 },
+      legend: { top: idle.length ? 62 : 46 },
       tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' } },
-      xAxis: { type: 'value', min: 0, name: 'questions', nameLocation: 'middle', nameGap: 26 },
-      yAxis: { type: 'category', data: debaters.map((s) => s.name), inverse: true, axisLabel: { width: 140, overflow: 'break' } },
+      xAxis: { type: 'value', min: 0, name: 'debated questions', nameLocation: 'middle', nameGap: 26 },
+      yAxis: { type: 'category', data: debaters.map((s) => `${s.name} (n=${s.m.flips.questions})`), inverse: true, axisLabel: { width: 180, overflow: 'break' } },
       series: parts.map(([label, key]) => ({ name: label, type: 'bar', stack: 'flips', itemStyle: { color: OUTCOME_COLORS[label] },
         data: debaters.map((s) => s.m.flips[key]), label: { show: true, color: '#111', formatter: (p) => p.value > 0 ? String(p.value) : '' } })),
     };
@@ -297,122 +363,201 @@
 
   // ---- DREAM branches (DREAM Fig. 6: branch shares, accuracy per branch) -----------------------------------
 
+  /** Branches are categories without an order: bars, the share of questions on the left and the accuracy with its n on the right. */
   function dreamChart() {
     const dream = series.filter((s) => s.records.some((r) => r.branch) || Object.keys(s.m.branchShares || {}).length);
-    if (!dream.length) return null;
+    if (!dream.length) {
+      return series.some((s) => s.method.startsWith('dream+')) ? { omit: 'DREAM branches: not drawn, no DREAM answer records its branch.' } : null;
+    }
     const branches = [...new Set(dream.flatMap((s) => s.records.map((r) => r.branch).filter(Boolean).concat(Object.keys(s.m.branchShares || {}))))].sort();
     const out = [];
     for (const s of dream) {
-      out.push({ name: s.name + ' share', type: 'bar', yAxisIndex: 0, itemStyle: { color: colorOf[s.name] },
+      const look = { itemStyle: { color: colorOf[s.name], borderColor: '#222', borderWidth: 0.5 } };
+      out.push(Object.assign({ name: s.name, type: 'bar', xAxisIndex: 0, yAxisIndex: 0,
         data: branches.map((b) => {
           const n = s.records.filter((r) => r.branch === b).length;
-          return s.records.length ? n / s.records.length : ((s.m.branchShares || {})[b] || 0);
+          return { value: s.records.length ? n / s.records.length : ((s.m.branchShares || {})[b] || 0), n };
         }),
-        label: { show: true, position: 'top', fontSize: 10, formatter: (p) => p.value > 0 ? Math.round(p.value * 100) + '%' : '' } });
-      out.push({ name: s.name + ' accuracy', type: 'line', yAxisIndex: 1, symbolSize: 9, lineStyle: { type: 'dashed', color: colorOf[s.name] }, itemStyle: { color: colorOf[s.name] },
+        label: { show: true, position: 'top', fontSize: 10, formatter: (p) => p.value > 0 ? pct(p.value) : '' } }, look));
+      out.push(Object.assign({ name: s.name, type: 'bar', xAxisIndex: 1, yAxisIndex: 1,
         data: branches.map((b) => {
-          const rs = s.records.filter((r) => r.branch === b && r.outcome !== 'error');
-          return rs.length ? rs.filter((r) => r.outcome === 'correct').length / rs.length : null;
+          const rs = s.records.filter((r) => r.branch === b && r.outcome !== 'error' && (r.outcome === 'correct' || r.outcome === 'wrong' || r.outcome === 'unmatched'));
+          return { value: rs.length ? rs.filter((r) => r.outcome === 'correct').length / rs.length : null, n: rs.length };
         }),
-        label: { show: true, position: 'top', distance: 10, fontSize: 10, formatter: (p) => p.value === null ? '' : 'acc ' + Math.round(p.value * 100) + '%' } });
+        label: { show: true, position: 'top', fontSize: 10, formatter: (p) => p.data.n ? `${Math.round(p.value * 100)}% n=${p.data.n}` : 'n=0' } }, look));
     }
     return {
-      title: { text: 'DREAM branches', subtext: 'bars: share of questions per branch; dashed: accuracy on those questions', left: 'center', textStyle: { fontSize: 14 } },
-      grid: { left: 60, right: 60, top: 90, bottom: 40 },
-      legend: { top: 46, type: 'scroll' },
-      tooltip: { trigger: 'axis', valueFormatter: (v) => v === null || v === undefined ? '–' : Math.round(v * 1000) / 10 + '%' },
-      xAxis: { type: 'category', data: branches },
-      yAxis: [{ type: 'value', name: 'share', min: 0, max: 1, axisLabel: { formatter: (v) => Math.round(v * 100) + '%' } },
-        { type: 'value', name: 'accuracy', min: 0, max: 1, axisLabel: { formatter: (v) => Math.round(v * 100) + '%' } }],
+      title: { text: 'DREAM branches', subtext: 'left: share of questions per branch; right: accuracy on the questions of each branch, with their number n', left: 'center', textStyle: { fontSize: 14 } },
+      grid: [{ left: 60, right: '54%', top: 96, bottom: 40 }, { left: '56%', right: 30, top: 96, bottom: 40 }],
+      legend: { top: 46 },
+      tooltip: { trigger: 'item', formatter: (p) => `${p.seriesName} · ${p.name}: ${p.value === null || p.value === undefined ? '–' : pct(p.value)}`
+        + (p.seriesIndex % 2 ? ` accuracy over ${p.data.n} answers` : ` of the questions (${p.data.n})`) },
+      xAxis: [{ type: 'category', gridIndex: 0, data: branches, axisLabel: { interval: 0, rotate: branches.length > 4 ? 20 : 0 } },
+        { type: 'category', gridIndex: 1, data: branches, axisLabel: { interval: 0, rotate: branches.length > 4 ? 20 : 0 } }],
+      yAxis: [{ type: 'value', gridIndex: 0, name: 'share of questions', min: 0, max: 1, axisLabel: { formatter: (v) => Math.round(v * 100) + '%' } },
+        { type: 'value', gridIndex: 1, name: 'accuracy', min: 0, max: 1, axisLabel: { formatter: (v) => Math.round(v * 100) + '%' } }],
       series: out,
     };
   }
 
   // ---- per-category accuracy heat map (a single-hue scale: readable without telling red from green) ----------
 
-  const HEAT = ['#f7fbff', '#c6dbef', '#6baed6', '#2171b5', '#08306b'];
+  // 0 % is a visible pale blue, so that a cell with no questions (grey, hatched, "no questions") cannot pass for it
+  const HEAT = ['#deebf7', '#9ecae1', '#6baed6', '#2171b5', '#08306b'];
 
   function categoryChart() {
     const cats = [...new Set(series.flatMap((s) => Object.keys(s.categories)))].sort();
     if (!cats.length || (cats.length === 1 && cats[0] === '-')) return null;
-    const cells = [];
+    const cells = [], empty = [];
     series.forEach((s, y) => cats.forEach((c, x) => {
       const cell = s.categories[c];
       if (cell && cell.accuracy !== null && cell.accuracy !== undefined) {
         cells.push({ value: [x, y, cell.accuracy], n: cell.n, ci: cell.ci || null, label: { color: cell.accuracy > 0.55 ? '#fff' : '#111' } });
+      } else {
+        empty.push({ value: [x, y, 0], n: cell ? cell.n || 0 : 0 });
       }
     }));
     return {
-      title: { text: 'Accuracy per category', subtext: 'cell: accuracy · questions; hover for the 95% interval', left: 'center', textStyle: { fontSize: 14 } },
+      title: { text: 'Accuracy per category', subtext: 'cell: accuracy · questions; hover for the 95% interval; grey hatched: no graded question', left: 'center', textStyle: { fontSize: 14 } },
       grid: { left: 150, right: 30, top: 70, bottom: 80 },
-      tooltip: { formatter: (p) => `${series[p.data.value[1]].name} · ${cats[p.data.value[0]]}: ${pct(p.data.value[2])} of ${p.data.n}`
+      tooltip: { formatter: (p) => p.seriesIndex === 1 ? `${series[p.data.value[1]].name} · ${cats[p.data.value[0]]}: no graded question`
+        : `${series[p.data.value[1]].name} · ${cats[p.data.value[0]]}: ${pct(p.data.value[2])} of ${p.data.n}`
         + (p.data.ci ? ` (95% interval ${pct(p.data.ci.lo)}–${pct(p.data.ci.hi)})` : '') },
       xAxis: { type: 'category', data: cats, axisLabel: { interval: 0, rotate: cats.length > 8 ? 30 : 0 }, splitArea: { show: true } },
       yAxis: { type: 'category', data: series.map((s) => s.name), inverse: true, axisLabel: { width: 140, overflow: 'break' }, splitArea: { show: true } },
       visualMap: { min: 0, max: 1, calculable: false, orient: 'horizontal', left: 'center', bottom: 8, itemHeight: 160, text: ['100%', '0%'],
-        inRange: { color: HEAT } },
-      series: [{ type: 'heatmap', data: cells, label: { show: true, fontSize: 11, formatter: (p) => Math.round(p.data.value[2] * 100) + '% · ' + p.data.n } }],
+        inRange: { color: HEAT }, seriesIndex: 0 },
+      series: [{ type: 'heatmap', data: cells, label: { show: true, fontSize: 11, formatter: (p) => Math.round(p.data.value[2] * 100) + '% · ' + p.data.n } },
+        { type: 'heatmap', name: 'no questions', data: empty,
+          itemStyle: { color: '#f2f2f2', borderColor: '#fff', borderWidth: 1, decal: { symbol: 'rect', color: 'rgba(0,0,0,0.12)', dashArrayX: [1, 0], dashArrayY: [2, 5], rotation: Math.PI / 4 } },
+          label: { show: true, fontSize: 11, color: '#666', formatter: () => 'no questions' } }],
     };
   }
 
   // ---- per-round curves ---------------------------------------------------------------------------------------
 
-  /** Mean U_sys per round on an axis fitted to the values (a 0–1 axis flattens values near 0.01), each point labelled. */
+  const roundNames = (n) => Array.from({ length: n }, (_, k) => 'round ' + k);
+
+  /**
+   * Mean U_sys per round over each method's debated questions (n at each point: questions that reached the round), so a
+   * curve follows one kind of question; the questions decided in round 0 are a hollow point of their own beside round 0.
+   * A category axis keeps the first labels off the y axis; the axis is fitted to the values (a 0–1 axis flattens 0.01).
+   */
   function uSysChart() {
-    const lines = series.map((s) => ({ s, v: s.m.uSysPerRound })).filter((x) => Array.isArray(x.v) && x.v.filter((v) => v !== null).length > 1);
-    if (!lines.length) return null;
-    const top = Math.max(...lines.flatMap((x) => x.v.filter((v) => v !== null)));
-    return {
-      title: { text: 'Mean system uncertainty U_sys per round', subtext: 'over the questions that reached the round; the axis is fitted to the values', left: 'center', textStyle: { fontSize: 14 } },
-      grid: { left: 64, right: 30, top: 80, bottom: 44 },
-      legend: { top: 46, type: 'scroll' },
-      tooltip: { trigger: 'axis', valueFormatter: (v) => num(v) },
-      xAxis: { type: 'value', name: 'round k', nameLocation: 'middle', nameGap: 26, minInterval: 1, min: 0 },
-      yAxis: { type: 'value', name: 'mean U_sys', min: 0, max: top > 0 ? Number((top * 1.25).toPrecision(2)) : 1 },
-      series: lines.map(({ s, v }) => ({ name: s.name, type: 'line', symbolSize: 7, itemStyle: { color: colorOf[s.name] },
-        label: { show: true, position: 'top', fontSize: 10, formatter: (p) => num(p.value[1]) },
-        data: v.map((y, k) => [k, y]).filter((p) => p[1] !== null) })),
-    };
-  }
-
-  /** Cumulative tokens per question; DREAM's probes are a first point of their own, so each line ends near the table's tokens/q. */
-  function tokensChart() {
-    const lines = series.filter((s) => Array.isArray(s.m.cumulativeTokensPerRound) && s.m.cumulativeTokensPerRound.length > 0
-      && (s.m.cumulativeTokensPerRound.length > 1 || s.m.probeTokensPerQuestion));
-    if (!lines.length) return null;
-    const probes = lines.some((s) => s.m.probeTokensPerQuestion);
-    const maxK = Math.max(...lines.map((s) => s.m.cumulativeTokensPerRound.length)) - 1;
-    const xs = (probes ? ['probes'] : []).concat(Array.from({ length: maxK + 1 }, (_, k) => 'round ' + k));
-    return {
-      title: { text: 'Cumulative tokens per question by round', subtext: probes ? 'DREAM\'s probes run before round 0 and count from the first point on' : 'tokens spent up to and including each round',
-        left: 'center', textStyle: { fontSize: 14 } },
-      grid: { left: 64, right: 30, top: 80, bottom: 44 },
-      legend: { top: 46, type: 'scroll' },
-      tooltip: { trigger: 'axis', valueFormatter: (v) => v === null || v === undefined ? '–' : Math.round(v) },
-      xAxis: { type: 'category', data: xs, boundaryGap: false },
-      yAxis: { type: 'value', name: 'tokens', min: 0 },
-      series: lines.map((s) => ({ name: s.name, type: 'line', symbolSize: 7, itemStyle: { color: colorOf[s.name] }, connectNulls: true,
-        data: (probes ? [s.m.probeTokensPerQuestion || null] : []).concat(s.m.cumulativeTokensPerRound) })),
-    };
-  }
-
-  function weightsChart() {
-    const gam = series.filter((s) => s.m.weightsPerRound && Object.keys(s.m.weightsPerRound).length
-      && Object.values(s.m.weightsPerRound).some((v) => v.filter((x) => x !== null).length > 1));
-    if (!gam.length) return null;
-    const out = [];
-    for (const s of gam) for (const [agent, v] of Object.entries(s.m.weightsPerRound)) {
-      out.push({ name: (gam.length > 1 ? s.name + ' · ' : '') + agent, type: 'line', symbolSize: 7, data: v.map((y, k) => [k, y]).filter((p) => p[1] !== null) });
+    const lines = series.filter((s) => s.m.debateRounds && s.m.debateRounds.uSys && s.m.debateRounds.uSys.mean.filter((v) => v !== null).length > 1);
+    if (!lines.length) {
+      return { omit: 'Mean system uncertainty U_sys per round: not drawn, ' + (debatedAnywhere() ? 'no debated question records U_sys in two rounds.' : NOT_DEBATED + '.') };
     }
-    return {
-      title: { text: 'Mean expert influence weight per round', left: 'center', textStyle: { fontSize: 14 } },
-      color: PALETTE,
-      grid: { left: 64, right: 30, top: 80, bottom: 44 },
-      legend: { top: 40, type: 'scroll' },
-      tooltip: { trigger: 'axis', valueFormatter: (v) => num(v) },
-      xAxis: { type: 'value', name: 'round k', nameLocation: 'middle', nameGap: 26, minInterval: 1, min: 0 },
-      yAxis: { type: 'value', name: 'weight w_i', min: 0, max: 1 },
-      series: out,
+    const maxK = Math.max(...lines.map((s) => s.m.debateRounds.uSys.mean.length)) - 1;
+    const all = lines.flatMap((s) => s.m.debateRounds.uSys.mean.concat(s.m.debateRounds.undebatedUSys ? s.m.debateRounds.undebatedUSys.mean : []))
+      .filter((v) => v !== null && v !== undefined);
+    const top = Math.max(...all);
+    const out = [];
+    for (const s of lines) {
+      const d = s.m.debateRounds;
+      out.push(Object.assign({ name: `${s.name} · debated (${d.questions})`, type: 'line', symbolSize: 7, connectNulls: false,
+        data: d.uSys.mean.map((y, k) => (y === null ? null : { value: y, n: d.uSys.n[k] })),
+        label: { show: true, position: 'top', fontSize: 10, formatter: (p) => `${num(p.value)} n=${p.data.n}` } }, lineLook(s.name)));
+      if (d.undebatedUSys) {
+        out.push({ name: `${s.name} · decided in round 0 (${d.undebated})`, type: 'scatter', symbol: 'emptyCircle', symbolSize: 9,
+          itemStyle: { color: colorOf[s.name] }, data: [{ value: d.undebatedUSys.mean[0], n: d.undebatedUSys.n[0] }],
+          label: { show: true, position: 'bottom', fontSize: 10, formatter: (p) => `${num(p.value)} n=${p.data.n}` } });
+      }
+    }
+    const names = out.map((x) => x.name);
+    return (width) => {
+      const rows = legendRows(names, width);
+      return {
+        title: { text: 'Mean system uncertainty U_sys per round', subtext: 'lines: the debated questions (n = those that reached the round); hollow: the questions decided in round 0', left: 'center', textStyle: { fontSize: 14 } },
+        grid: { left: 70, right: 30, top: 62 + 22 * rows, bottom: 44 },
+        legend: { top: 50, type: 'plain' },
+        tooltip: { trigger: 'item', formatter: (p) => `${p.seriesName}, round ${p.dataIndex}: U_sys ${num(p.value)} over ${p.data.n} questions` },
+        xAxis: { type: 'category', data: roundNames(maxK + 1), boundaryGap: true },
+        yAxis: { type: 'value', name: 'mean U_sys', min: 0, max: top > 0 ? Number((top * 1.3).toPrecision(2)) : 1 },
+        series: out,
+      };
+    };
+  }
+
+  /**
+   * Cumulative tokens sent per question (prompt + completion) by round; each line's last point is the table's tokens per
+   * question (MethodMetrics.cumulativeTokensPerRound). DREAM's probe round is a first point of its own. Where the server
+   * reported cached prompt tokens, the computed tokens (sent − cached + completion) are a separate hollow diamond.
+   */
+  function tokensChart() {
+    const lines = series.filter((s) => Array.isArray(s.m.cumulativeTokensPerRound) && s.m.cumulativeTokensPerRound.length > 0);
+    if (!lines.length) return null;
+    const has = (v) => v !== null && v !== undefined;
+    const probes = lines.some((s) => has(s.m.probeTokensPerQuestion));
+    const computed = lines.some((s) => has(s.m.computedPromptTokensPerQuestion));
+    const maxK = Math.max(...lines.map((s) => s.m.cumulativeTokensPerRound.length)) - 1;
+    const xs = (probes ? ['probes'] : []).concat(roundNames(maxK + 1));
+    const out = [];
+    for (const s of lines) {
+      const cum = s.m.cumulativeTokensPerRound;
+      const points = (probes ? [has(s.m.probeTokensPerQuestion) ? s.m.probeTokensPerQuestion : null] : []).concat(cum);
+      const last = points.length - 1;
+      out.push(Object.assign({ name: s.name, type: 'line', symbolSize: 7, connectNulls: false, data: points,
+        label: { show: true, position: 'right', fontSize: 10, formatter: (p) => (p.dataIndex === last ? String(Math.round(p.value)) : '') } }, lineLook(s.name)));
+      if (has(s.m.computedPromptTokensPerQuestion)) {
+        out.push({ name: s.name + ' · computed', type: 'scatter', symbol: 'diamond', symbolSize: 11,
+          itemStyle: { color: '#fff', borderColor: colorOf[s.name], borderWidth: 2 },
+          data: [[last, s.m.computedPromptTokensPerQuestion + s.m.completionTokensPerQuestion]],
+          label: { show: true, position: 'left', fontSize: 10, color: '#444', formatter: (p) => 'computed ' + Math.round(p.value[1]) } });
+      }
+    }
+    const names = out.map((x) => x.name);
+    return (width) => {
+      const rows = legendRows(names, width);
+      return {
+        title: { text: 'Cumulative tokens per question by round', subtext: 'tokens sent (prompt + completion) up to and including each round; each line ends at the table\'s tokens per question'
+          + (probes ? '\nDREAM\'s probe round comes first (probes reused as round-0 answers count in round 0, once)' : '')
+          + (computed ? '\n◇ tokens the server computed (prompt − cached + completion): a separate figure, not part of the line' : ''),
+        left: 'center', textStyle: { fontSize: 14 } },
+        grid: { left: 70, right: 60, top: 66 + 16 * ((probes ? 1 : 0) + (computed ? 1 : 0)) + 22 * rows, bottom: 44 },
+        legend: { top: 50 + 16 * ((probes ? 1 : 0) + (computed ? 1 : 0)), type: 'plain' },
+        tooltip: { trigger: 'axis', valueFormatter: (v) => (v === null || v === undefined ? '–' : Math.round(Array.isArray(v) ? v[1] : v)) },
+        xAxis: { type: 'category', data: xs, boundaryGap: true },
+        yAxis: { type: 'value', name: 'tokens', min: 0 },
+        series: out,
+      };
+    };
+  }
+
+  /**
+   * Mean influence weight of each agent per round over the debated questions (n at each point). A method's agents are
+   * drawn in its colour, told apart by marker and dash; the legend wraps rather than paginates.
+   */
+  function weightsChart() {
+    const gam = series.filter((s) => s.m.debateRounds && s.m.debateRounds.weights
+      && Object.values(s.m.debateRounds.weights).some((v) => v.mean.filter((x) => x !== null).length > 1));
+    if (!gam.length) {
+      const weighing = series.some((s) => s.m.weightsPerRound && Object.keys(s.m.weightsPerRound).length);
+      return weighing ? { omit: 'Mean expert influence weight per round: not drawn, ' + (debatedAnywhere() ? 'no debated question records the weights of two agents in two rounds.' : NOT_DEBATED + '.') } : null;
+    }
+    const out = [];
+    let maxK = 0;
+    for (const s of gam) {
+      Object.entries(s.m.debateRounds.weights).forEach(([agent, v], i) => {
+        maxK = Math.max(maxK, v.mean.length - 1);
+        out.push({ name: (gam.length > 1 ? s.name + ' · ' : '') + agent, type: 'line', symbolSize: 8, symbol: SYMBOLS[i % SYMBOLS.length],
+          itemStyle: { color: colorOf[s.name] }, lineStyle: { color: colorOf[s.name], type: DASHES[i % DASHES.length], width: 2 },
+          data: v.mean.map((y, k) => (y === null ? null : { value: y, n: v.n[k] })) });
+      });
+    }
+    const names = out.map((x) => x.name);
+    const counts = gam.map((s) => `${s.name}: ${s.m.debateRounds.questions} debated`).join('; ');
+    return (width) => {
+      const rows = legendRows(names, width);
+      return {
+        title: { text: 'Mean expert influence weight per round', subtext: `over the debated questions (${counts}); hover for n per round`, left: 'center', textStyle: { fontSize: 14 } },
+        grid: { left: 70, right: 30, top: 62 + 22 * rows, bottom: 44 },
+        legend: { top: 50, type: 'plain' },
+        tooltip: { trigger: 'item', formatter: (p) => `${p.seriesName}, round ${p.dataIndex}: w ${num(p.value)} over ${p.data.n} questions` },
+        xAxis: { type: 'category', data: roundNames(maxK + 1), boundaryGap: true },
+        yAxis: { type: 'value', name: 'weight w_i', min: 0, max: 1 },
+        series: out,
+      };
     };
   }
 
@@ -717,12 +862,15 @@
 
   // ---- wiring -------------------------------------------------------------------------------------------------
 
-  window.gamReport = { charts, series, pareto, samples };
+  window.gamReport = { charts, series, pareto, samples, colorOf, styleOf };
   const costSelect = document.getElementById('cost-axis');
   if (costSelect && !series.some((s) => s.m.costPerQuestion !== null && s.m.costPerQuestion !== undefined)) {
     // nothing was priced (the built-in model without a rate): no dollars axis rather than a $0 one
     costSelect.querySelector('option[value=dollars]').remove();
     document.getElementById('cost-note').textContent = ' No $ axis: nothing in this run has a price (the built-in model runs on this machine\'s CPU; set eval.gpu_hour_rate to price its time).';
+  }
+  if (costSelect && series.some((s) => COSTS.computed.of(s.m) !== null)) {
+    costSelect.append(el('option', { value: 'computed' }, 'computed tokens / question'));
   }
   const cost = chart('chart-cost', costChart(costSelect ? costSelect.value : 'tokens'), 420);
   if (cost) placeLabels(cost);

@@ -78,6 +78,11 @@ async function loadModels() {
   }
 }
 
+/** A method's colour, the same on every page (colors.js): the reports draw it in this colour too. */
+function methodSwatch(method) {
+  return el('span', { class: 'method-swatch', 'data-method': method, title: method, style: 'background:' + GamColors.methodColor(method) });
+}
+
 async function loadTraceList() {
   const body = $('#trace-list tbody');
   try {
@@ -85,7 +90,7 @@ async function loadTraceList() {
     // each row is a Tab stop: Enter (or a click) opens its trace, which takes focus; Escape there comes back to the row
     body.replaceChildren(...list.map((t) => el('tr', { class: 'clickable', tabindex: '0', 'data-id': t.id, onclick: () => openTrace(t.id),
       onkeydown: (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); openTrace(t.id, true); } } },
-      el('td', {}, new Date(t.time).toLocaleString()), el('td', {}, t.method), el('td', {}, t.question), el('td', {}, t.id))));
+      el('td', {}, new Date(t.time).toLocaleString()), el('td', {}, methodSwatch(t.method), t.method), el('td', {}, t.question), el('td', {}, t.id))));
     if (!list.length) body.replaceChildren(el('tr', {}, el('td', { colspan: 4 }, 'No traces yet: ask a question.')));
   } catch (e) {
     body.replaceChildren(el('tr', {}, el('td', { colspan: 4, class: 'error' }, e.message)));

@@ -29,7 +29,7 @@
     agreement: 'every expert with an opinion chose the same answer',
     fixed_rounds: 'the fixed-rounds ablation ran K_max rounds',
     moderator: 'the moderator ended the debate',
-    single: 'one answer, no debate',
+    single: 'answered without debate (one answer, or one vote of the panel)',
   };
 
   function el(tag, attrs, ...children) {
@@ -530,7 +530,7 @@
     if (usys.length) series.push({ name: 'U_sys', type: 'line', data: usys, lineStyle: { type: 'dashed', color: '#333' }, itemStyle: { color: '#333' } });
     // methods without weights or U_sys (debate, mad, ...): how much the panel agrees, and how unsure its agents are
     const agree = rounds.map((r) => [r.k, agreement(r)]).filter((p) => p[1] !== null);
-    series.push({ name: 'agreement with the decision', type: 'line', data: agree, lineStyle: { type: 'dotted', color: '#009E73' }, itemStyle: { color: '#009E73' } });
+    series.push({ name: 'agreement with the decision', type: 'line', data: agree, lineStyle: { type: 'dotted', color: '#666' }, itemStyle: { color: '#666' } }); // grey: no agent's or method's colour
     if (!usys.length) {
       const meanU = rounds.map((r) => {
         const live = (r.agents || []).filter((a) => !a.error && a.uncertainty !== undefined);
@@ -543,14 +543,17 @@
       Object.keys(weights).length ? 'Influence weights per expert, U_sys and the panel\'s agreement per round.'
         : 'The panel\'s agreement with its decision and its mean uncertainty per round (this method has no weights).'));
     if (!ec) { box.append(el('p', { class: 'gv-muted' }, 'charts need the bundled ECharts script')); return figure; }
+    // a legend that wraps instead of paginating: rows estimated from its entries' text, the plot below them
+    let rows = 1, x = 0;
+    for (const sr of series) { const w = 6.5 * sr.name.length + 34; if (x > 0 && x + w > 420) { rows++; x = 0; } x += w; }
     box.style.width = '440px';
-    box.style.height = '260px';
+    box.style.height = (236 + 20 * rows) + 'px';
     requestAnimationFrame(() => {
       const chart = ec.init(box, null, { renderer: 'svg' });
       chart.setOption({
         animation: false,
-        grid: { left: 44, right: 16, top: 48, bottom: 36 },
-        legend: { top: 0, type: 'scroll', textStyle: { fontSize: 11 } },
+        grid: { left: 44, right: 16, top: 28 + 20 * rows, bottom: 36 },
+        legend: { top: 0, type: 'plain', textStyle: { fontSize: 11 } },
         tooltip: { trigger: 'axis', valueFormatter: (v) => num(v) },
         xAxis: { type: 'value', name: 'round', nameLocation: 'middle', nameGap: 24, min: Math.min(...ks), max: Math.max(1, ...ks), minInterval: 1 },
         yAxis: { type: 'value', min: 0, max: 1, name: '0 – 1' },

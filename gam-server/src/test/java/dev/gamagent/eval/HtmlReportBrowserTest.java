@@ -175,21 +175,30 @@ class HtmlReportBrowserTest {
         assertThat(rounds.at("/series/0/data").toString()).isEqualTo("[1,0,0.25]");
 
         JsonNode terms = option("chart-terminations");
-        assertThat(svgText("#chart-terminations")).contains("max_rounds", "uncertainty", "consensus", "dream+gam");
+        // stop reasons in words; "single" (what single records for an answer without debate) reads "no debate"
+        assertThat(svgText("#chart-terminations")).contains("round limit K_max", "U_sys below θ_term", "consensus", "no debate", "dream+gam")
+                .doesNotContain("max_rounds");
 
         JsonNode flips = option("chart-flips");
-        assertThat(flips.at("/yAxis/0/data").toString()).isEqualTo("[\"gam\",\"dream+gam\"]");
+        // over the debated questions only: dream+gam's answers all stopped in round 0, so it is named apart, not drawn as r→r
+        assertThat(flips.at("/yAxis/0/data").toString()).isEqualTo("[\"gam (n=4)\"]");
+        assertThat(flips.at("/title/0/subtext").asText()).contains("no question debated: dream+gam");
         Map<String, String> bySeries = new LinkedHashMap<>();
         flips.path("series").forEach(s -> bySeries.put(s.path("name").asText(), s.path("data").toString()));
-        assertThat(bySeries).containsEntry("w→r", "[1,0]").containsEntry("r→w", "[1,1]").containsEntry("r→r", "[1,3]").containsEntry("w→w", "[1,0]");
+        assertThat(bySeries).containsEntry("w→r", "[1]").containsEntry("r→w", "[1]").containsEntry("r→r", "[1]").containsEntry("w→w", "[1]");
         assertThat(terms.path("series").size()).as("single, uncertainty, max_rounds, consensus").isEqualTo(4);
 
         JsonNode dream = option("chart-dream");
         assertThat(dream.at("/xAxis/0/data").toString()).isEqualTo("[\"Consensus\",\"PerAgent\"]");
-        // shares 1/4 and 3/4; accuracy on PerAgent 2/3 (q2 is wrong), on Consensus 1/1
-        assertThat(dream.at("/series/0/data").toString()).isEqualTo("[0.25,0.75]");
-        assertThat(dream.at("/series/1/data/0").asDouble()).isEqualTo(1.0);
-        assertThat(dream.at("/series/1/data/1").asDouble()).isCloseTo(2.0 / 3, org.assertj.core.api.Assertions.within(1e-9));
+        // shares 1/4 and 3/4; accuracy on PerAgent 2/3 (q2 is wrong), on Consensus 1/1: bars with their n, no line across branches
+        assertThat(dream.at("/series/0/data/0/value").asDouble()).isEqualTo(0.25);
+        assertThat(dream.at("/series/0/data/1/value").asDouble()).isEqualTo(0.75);
+        assertThat(dream.at("/series/1/type").asText()).isEqualTo("bar");
+        assertThat(dream.at("/series/1/data/0/value").asDouble()).isEqualTo(1.0);
+        assertThat(dream.at("/series/1/data/0/n").asInt()).isEqualTo(1);
+        assertThat(dream.at("/series/1/data/1/value").asDouble()).isCloseTo(2.0 / 3, org.assertj.core.api.Assertions.within(1e-9));
+        assertThat(dream.at("/series/1/data/1/n").asInt()).isEqualTo(3);
+        assertThat(svgText("#chart-dream")).contains("67% n=3", "100% n=1");
 
         JsonNode heat = option("chart-categories");
         assertThat(heat.at("/xAxis/0/data").toString()).isEqualTo("[\"color\",\"shape\"]");
@@ -199,7 +208,7 @@ class HtmlReportBrowserTest {
 
     @Test void theSampleListFiltersAndOpensOneDebateWithItsRounds() throws Exception {
         page.eval("(() => { const s = document.getElementById('filter-flip'); s.value = 'r→w'; s.dispatchEvent(new Event('change')); })(); true");
-        assertThat(intOf(page, "document.querySelectorAll('#sample-list tbody tr').length")).isEqualTo(2); // gam q2, dream+gam q2
+        assertThat(intOf(page, "document.querySelectorAll('#sample-list tbody tr').length")).isEqualTo(1); // gam q2 (dream+gam q2 was not debated)
         page.eval("(() => { const m = document.getElementById('filter-series'); m.value = 'gam'; m.dispatchEvent(new Event('change')); })(); true");
         assertThat(intOf(page, "document.querySelectorAll('#sample-list tbody tr').length")).isEqualTo(1);
         page.eval("document.querySelector('#sample-list tbody tr').click(); true");

@@ -27,13 +27,14 @@ public final class FlipAccounting {
     private FlipAccounting() { }
 
     /**
-     * Per-question outcome over the graded records: right/wrong after round 0 → right/wrong at the end.
-     * {@code changed} counts questions whose final answer differs from the round-0 decision (a wrong→wrong
-     * change included).
+     * Per-question outcome over the graded records that were debated (a round after round 0): right/wrong after round 0
+     * → right/wrong at the end. {@code changed} counts questions whose final answer differs from the round-0 decision (a
+     * wrong→wrong change included). A question answered in round 0 had nothing a debate could change: it is counted in
+     * {@code undebated}, never as right→right or wrong→wrong.
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record Flips(int questions, int wrongToRight, int rightToWrong, int rightToRight, int wrongToWrong, int changed,
-                        AgentChanges agents) { }
+                        AgentChanges agents, int undebated) { }
 
     /** Agent-level: consecutive rounds of one agent (both answered); {@code changed} = answer differs. */
     public record AgentChanges(int transitions, int changed, int wrongToRight, int rightToWrong) { }
@@ -42,8 +43,9 @@ public final class FlipAccounting {
     public static Flips of(List<ResultRecord> graded) {
         if (graded.stream().noneMatch(r -> !decisions(r).isEmpty())) return null;
         int wr = 0, rw = 0, rr = 0, ww = 0, changed = 0;
-        int transitions = 0, agentChanged = 0, agentWr = 0, agentRw = 0;
+        int transitions = 0, agentChanged = 0, agentWr = 0, agentRw = 0, undebated = 0;
         for (ResultRecord r : graded) {
+            if (!MethodMetrics.debated(r)) { undebated++; continue; }
             List<JsonNode> ds = decisions(r);
             boolean end = r.correct();
             boolean start = end;
@@ -72,13 +74,14 @@ public final class FlipAccounting {
                 }
             }
         }
-        return new Flips(graded.size(), wr, rw, rr, ww, changed, new AgentChanges(transitions, agentChanged, agentWr, agentRw));
+        return new Flips(graded.size() - undebated, wr, rw, rr, ww, changed, new AgentChanges(transitions, agentChanged, agentWr, agentRw),
+                undebated);
     }
 
-    /** One record's outcome, "w→r", "r→w", "r→r" or "w→w"; null when its trace records no decision. */
+    /** One record's outcome, "w→r", "r→w", "r→r" or "w→w"; null when its trace records no decision or it was not debated. */
     public static String flipOf(ResultRecord r) {
         List<JsonNode> ds = decisions(r);
-        if (ds.isEmpty()) return null;
+        if (ds.isEmpty() || !MethodMetrics.debated(r)) return null;
         boolean start = right(r, text(ds.get(0), "option"), text(ds.get(0), "answer")), end = r.correct();
         return (start ? "r" : "w") + "→" + (end ? "r" : "w");
     }

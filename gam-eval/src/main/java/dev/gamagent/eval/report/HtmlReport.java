@@ -282,7 +282,7 @@ public final class HtmlReport {
     private static void scripts(StringBuilder h, List<ReportRun> runs, Pairwise.Report pairs, ReportAnswers answers) {
         h.append(ReportTables.SORT_SCRIPT);
         h.append(DATA_OPEN).append(Html.safeJson(data(runs, pairs, answers))).append("</script>\n");
-        for (String js : List.of("echarts.js", "viewer.js", "report.js")) {
+        for (String js : List.of("echarts.js", "colors.js", "viewer.js", "report.js")) {
             h.append("<script>/* ").append(js).append(" */\n").append(resource(js)).append("\n</script>\n");
         }
     }

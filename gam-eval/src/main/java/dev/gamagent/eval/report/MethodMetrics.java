@@ -32,7 +32,20 @@ public record MethodMetrics(String method, int records, int errors, int unmatche
                             double thetaU, Double spearmanInitialUncertaintyVsRounds, int spearmanN,
                             List<Double> uSysPerRound, Map<String, List<Double>> weightsPerRound,
                             FlipAccounting.Flips flips, Map<String, BackendUse> backends, Interval accuracyCi,
-                            Double probeTokensPerQuestion, String uncertaintyNote) {
+                            Double probeTokensPerQuestion, String uncertaintyNote, DebateRounds debateRounds) {
+
+    /** A per-round mean and, at each round k, how many questions it is over ({@code n[k]}); a round none reached is null and 0. */
+    public record RoundMeans(List<Double> mean, List<Integer> n) { }
+
+    /**
+     * The per-round figures of the debated questions (a trace round k ≥ 1), so that every point of a curve is over
+     * questions of one kind: {@code questions} debated, {@code undebated} answered in round 0; U_sys and each agent's
+     * weight by round over the debated ones; and, beside them, round 0's U_sys of the undebated ones. Null when no
+     * question was debated.
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record DebateRounds(int questions, int undebated, RoundMeans uSys, Map<String, RoundMeans> weights,
+                               RoundMeans undebatedUSys) { }
 
     /**
      * What one backend of a panel cost per question (questions that did not use it count as 0): its model,
@@ -135,7 +148,7 @@ public record MethodMetrics(String method, int records, int errors, int unmatche
                 constantU ? null : nan(Calibration.auroc(unc, wrong)),
                 uNote != null ? null : nan(Calibration.balancedAccuracy(unc, wrong, thetaU)), thetaU,
                 nan(Calibration.spearman(xs, ys)), xs.length, uSysPerRound(ok), weightsPerRound(ok),
-                FlipAccounting.of(known), backends(ok, prices), ga.ci(), probeTokensPerQuestion(ok), uNote);
+                FlipAccounting.of(known), backends(ok, prices), ga.ci(), probeTokensPerQuestion(ok), uNote, debateRounds(ok));
     }
 
     static final String SAME_U = "the same U for every answer";
@@ -170,7 +183,11 @@ public record MethodMetrics(String method, int records, int errors, int unmatche
 
     private static String trim(double v) { return java.math.BigDecimal.valueOf(v).stripTrailingZeros().toPlainString(); }
 
-    /** Mean tokens per question spent on DREAM's probes (before round 0; {@code extra.probes[].tokens}); null when no record probed. */
+    /**
+     * Mean tokens per question the probe round itself spent (DREAM, before round 0); null when no record probed. A probe
+     * whose reply the inner method took as its round-0 answer ({@code reused}) is counted in round 0, not here, as the
+     * record's own total counts it once.
+     */
     static Double probeTokensPerQuestion(List<ResultRecord> rs) {
         boolean any = false;
         double sum = 0;
@@ -181,12 +198,20 @@ public record MethodMetrics(String method, int records, int errors, int unmatche
         return any && !rs.isEmpty() ? sum / rs.size() : null;
     }
 
-    /** A record's probe tokens (prompt + completion), or −1 when its trace holds no probes. */
+    /**
+     * A record's probe-round tokens (prompt + completion) without the reused probes, or −1 when its trace holds no probes:
+     * {@code extra.probe_usage} where DREAM recorded it, else the probes not marked {@code reused}.
+     */
     static long probeTokens(ResultRecord r) {
-        JsonNode probes = r.trace().json() == null ? null : r.trace().json().path("extra").get("probes");
+        JsonNode extra = r.trace().json() == null ? null : r.trace().json().path("extra");
+        JsonNode probes = extra == null ? null : extra.get("probes");
         if (probes == null || !probes.isArray()) return -1;
+        JsonNode usage = extra.path("probe_usage");
+        if (usage.has("prompt")) return usage.path("prompt").asLong() + usage.path("completion").asLong();
         long t = 0;
-        for (JsonNode p : probes) t += p.path("tokens").path("prompt").asLong() + p.path("tokens").path("completion").asLong();
+        for (JsonNode p : probes) {
+            if (!p.path("reused").asBoolean(false)) t += p.path("tokens").path("prompt").asLong() + p.path("tokens").path("completion").asLong();
+        }
         return t;
     }
 
@@ -231,7 +256,7 @@ public record MethodMetrics(String method, int records, int errors, int unmatche
     public MethodMetrics withoutRunData() {
         return new MethodMetrics(method, records, errors, unmatched, groups, accuracy, vanillaAccuracy, 0, 0, List.of(), null, "none",
                 0, 0, 0, 0, Map.of(), Map.of(), null, null, null, null, thetaU, null, 0, List.of(), Map.of(), null, null, accuracyCi,
-                null, null);
+                null, null, null);
     }
 
     /** The same metrics with the accuracy interval computed another way (gam report --interval bootstrap). */
@@ -240,7 +265,7 @@ public record MethodMetrics(String method, int records, int errors, int unmatche
                 completionTokensPerQuestion, cumulativeTokensPerRound, costPerQuestion, costBasis, callsPerQuestion, secondsPerQuestion,
                 debateTriggerRate, meanRounds, terminations, branchShares, ece, reliability, auroc, balancedAccuracy, thetaU,
                 spearmanInitialUncertaintyVsRounds, spearmanN, uSysPerRound, weightsPerRound, flips, backends, ci, probeTokensPerQuestion,
-                uncertaintyNote);
+                uncertaintyNote, debateRounds);
     }
 
     /** DREAM's branch from {@code extra.branch}: a name, or an object naming it in {@code name}/{@code type}/{@code branch}. */
@@ -278,18 +303,26 @@ public record MethodMetrics(String method, int records, int errors, int unmatche
     }
 
     /**
-     * Mean over questions of the tokens spent up to and including round k, DREAM's probes (spent before round 0)
-     * included from round 0 on; a question that stopped earlier keeps its total, and one without rounds (DREAM's
-     * consensus branch) its probes' tokens.
+     * Mean over every answered question of the tokens spent up to and including round k: DREAM's probe round (before
+     * round 0, {@link #probeTokens}) then each trace round's tokens. A question that stopped earlier keeps its total; one
+     * whose trace has no rounds (DREAM's consensus branch: its probes) keeps what it spent before, and one whose trace
+     * accounts for nothing (no rounds, no probes) counts its tokens at round 0. So the last point is
+     * the mean of the questions' totals as the traces account them, the table's tokens per question (a test checks this
+     * on the demo's records of every method).
      */
     static List<Double> cumulativeTokensPerRound(List<ResultRecord> rs) {
         List<long[]> perRecord = new ArrayList<>();
-        int maxK = -1;
+        int maxK = 0;
         for (ResultRecord r : rs) {
             JsonNode rounds = Sweep.rounds(r);
-            long probes = Math.max(0, probeTokens(r));
+            long probes = probeTokens(r);
             boolean hasRounds = rounds != null && rounds.isArray() && !rounds.isEmpty();
-            if (!hasRounds && probes == 0) continue;
+            if (!hasRounds && probes < 0) {
+                // a trace that accounts for nothing (no rounds, no probes): the question's tokens were spent at once
+                perRecord.add(new long[]{r.cost().promptTokens() + r.cost().completionTokens()});
+                continue;
+            }
+            long run = Math.max(0, probes);
             Map<Integer, Long> byK = new HashMap<>();
             int rk = 0;
             if (hasRounds) {
@@ -300,12 +333,12 @@ public record MethodMetrics(String method, int records, int errors, int unmatche
                 }
             }
             long[] cum = new long[rk + 1];
-            long run = probes;
             for (int k = 0; k <= rk; k++) { run += byK.getOrDefault(k, 0L); cum[k] = run; }
             perRecord.add(cum);
             maxK = Math.max(maxK, rk);
         }
         List<Double> out = new ArrayList<>();
+        if (perRecord.isEmpty()) return out;
         for (int k = 0; k <= maxK; k++) {
             double s = 0;
             for (long[] c : perRecord) s += c[Math.min(k, c.length - 1)];
@@ -364,5 +397,58 @@ public record MethodMetrics(String method, int records, int errors, int unmatche
             out.put(e.getKey(), l);
         }
         return out;
+    }
+
+    /** Whether a question was debated: its trace has a round after round 0. */
+    static boolean debated(ResultRecord r) {
+        JsonNode rounds = Sweep.rounds(r);
+        if (rounds == null || !rounds.isArray()) return false;
+        for (JsonNode round : rounds) if (round.path("k").asInt() > 0) return true;
+        return false;
+    }
+
+    /** {@link DebateRounds} over the answered questions; null when none was debated. */
+    static DebateRounds debateRounds(List<ResultRecord> rs) {
+        List<ResultRecord> debated = rs.stream().filter(MethodMetrics::debated).toList();
+        if (debated.isEmpty()) return null;
+        List<ResultRecord> undebated = rs.stream().filter(r -> !debated(r)).toList();
+        Map<String, Map<Integer, double[]>> weights = new TreeMap<>();
+        Map<Integer, double[]> uSys = new TreeMap<>();
+        for (ResultRecord r : debated) {
+            for (JsonNode round : Sweep.rounds(r)) {
+                int k = round.path("k").asInt();
+                if (round.hasNonNull("U_sys")) add(uSys, k, round.get("U_sys").asDouble());
+                for (JsonNode a : round.path("agents")) {
+                    if (a.hasNonNull("weight") && a.hasNonNull("id")) add(weights.computeIfAbsent(a.get("id").asText(), x -> new TreeMap<>()), k, a.get("weight").asDouble());
+                }
+            }
+        }
+        Map<String, RoundMeans> w = new TreeMap<>();
+        if (weights.size() > 1) weights.forEach((id, m) -> w.put(id, means(m))); // one agent always has weight 1: nothing to show
+        Map<Integer, double[]> u0 = new TreeMap<>();
+        for (ResultRecord r : undebated) {
+            Double u = roundValue(r, 0, "U_sys");
+            if (u != null) add(u0, 0, u);
+        }
+        return new DebateRounds(debated.size(), undebated.size(), uSys.isEmpty() ? null : means(uSys), w.isEmpty() ? null : w,
+                u0.isEmpty() ? null : means(u0));
+    }
+
+    private static void add(Map<Integer, double[]> acc, int k, double v) {
+        double[] a = acc.computeIfAbsent(k, x -> new double[2]);
+        a[0] += v;
+        a[1]++;
+    }
+
+    private static RoundMeans means(Map<Integer, double[]> acc) {
+        int maxK = acc.keySet().stream().mapToInt(Integer::intValue).max().orElse(-1);
+        List<Double> mean = new ArrayList<>();
+        List<Integer> n = new ArrayList<>();
+        for (int k = 0; k <= maxK; k++) {
+            double[] a = acc.get(k);
+            mean.add(a == null ? null : a[0] / a[1]);
+            n.add(a == null ? 0 : (int) a[1]);
+        }
+        return new RoundMeans(mean, n);
     }
 }

@@ -117,20 +117,27 @@ final class ReportTables {
     /** Debate methods only: how the answer after round 0 compares with the final one (docs/metrics.md, flips). */
     static void flipTable(StringBuilder h, Map<String, MethodMetrics> metrics) {
         if (metrics.values().stream().allMatch(m -> m.flips() == null)) return;
-        h.append("<h2>What the debate changed</h2>\n<div class=table-box><table id=flips>\n<tr><th>method</th><th>questions</th><th>wrong→right</th>"
+        if (metrics.values().stream().allMatch(m -> m.flips() == null || m.flips().questions() == 0)) {
+            h.append("<h2>What the debate changed</h2>\n<p class=\"note omitted\" id=flips-omitted>Not shown: no question was debated in this run "
+                    + "(every answer was decided in round 0), so no debate changed anything.</p>\n");
+            return;
+        }
+        h.append("<h2>What the debate changed</h2>\n<div class=table-box><table id=flips>\n<tr><th>method</th><th>debated</th>"
+                + "<th>decided in round 0</th><th>wrong→right</th>"
                 + "<th>right→wrong</th><th>right→right</th><th>wrong→wrong</th><th>answer changed</th>"
                 + "<th>agent turns</th><th>agent changed</th><th>agent w→r</th><th>agent r→w</th></tr>\n");
         for (var e : metrics.entrySet()) {
             FlipAccounting.Flips f = e.getValue().flips();
             if (f == null) continue;
-            h.append("<tr><td>").append(esc(e.getKey())).append("</td><td>").append(f.questions()).append("</td><td>").append(f.wrongToRight())
+            h.append("<tr><td>").append(esc(e.getKey())).append("</td><td>").append(f.questions()).append("</td><td>").append(f.undebated())
+                    .append("</td><td>").append(f.wrongToRight())
                     .append("</td><td>").append(f.rightToWrong()).append("</td><td>").append(f.rightToRight()).append("</td><td>")
                     .append(f.wrongToWrong()).append("</td><td>").append(f.changed()).append("</td><td>").append(f.agents().transitions())
                     .append("</td><td>").append(f.agents().changed()).append("</td><td>").append(f.agents().wrongToRight())
                     .append("</td><td>").append(f.agents().rightToWrong()).append("</td></tr>\n");
         }
-        h.append("</table></div>\n<p class=note>Decision after round 0 vs final answer, per question; agent columns count one agent's "
-                + "answer in consecutive rounds.</p>\n");
+        h.append("</table></div>\n<p class=note>Decision after round 0 vs final answer, per debated question (a question decided in "
+                + "round 0 had nothing a debate could change and is counted apart); agent columns count one agent's answer in consecutive rounds.</p>\n");
     }
 
     /** Only for panels that mixed backends: what each backend cost per question, per method. */

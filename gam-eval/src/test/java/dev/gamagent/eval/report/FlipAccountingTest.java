@@ -100,12 +100,16 @@ public class FlipAccountingTest {
                 rec("rw", "wrong", "C", round(1, "C", "C", "C"), round(0, "B", "B", "C")),   // rounds out of order on purpose
                 rec("rr", "correct", "B", round(0, "B", "B", "A"), round(1, "B", "B", "B")),
                 rec("ww", "wrong", "C", round(0, "A", "A", "A"), round(1, "C", "C", "C")),
-                rec("consensus", "correct", "B"));                                              // no rounds: nothing changed
+                rec("consensus", "correct", "B"),                                               // no rounds: nothing changed
+                rec("round0", "correct", "B", round(0, "B", "B", "B")));                         // decided in round 0, not debated
         FlipAccounting.Flips f = FlipAccounting.of(rs);
-        assertThat(f.questions()).isEqualTo(5);
+        assertThat(f.questions()).as("the debated questions").isEqualTo(4);
+        assertThat(f.undebated()).as("never counted as r→r (issue 42)").isEqualTo(2);
         assertThat(f.wrongToRight()).isEqualTo(1);
         assertThat(f.rightToWrong()).isEqualTo(1);
-        assertThat(f.rightToRight()).isEqualTo(2);
+        assertThat(f.rightToRight()).isEqualTo(1);
+        assertThat(FlipAccounting.flipOf(rs.get(5))).isNull();
+        assertThat(FlipAccounting.flipOf(rs.get(2))).isEqualTo("r→r");
         assertThat(f.wrongToWrong()).isEqualTo(1);
         assertThat(f.changed()).isEqualTo(3);
         // agent transitions: wr 2 (A→B twice: 2 w→r), rw 2 (B→C: r→w once; C→C), rr 2 (A→B w→r; B→B), ww 2 (A→C twice)

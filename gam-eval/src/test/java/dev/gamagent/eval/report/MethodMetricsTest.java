@@ -169,18 +169,61 @@ class MethodMetricsTest {
         assertThat(MethodMetrics.of("gam", records(), PriceTable.from(Config.defaults()), 0.5, false).uncertaintyNote()).isNull();
     }
 
-    /** DREAM's probes run before round 0: the cumulative token curve starts with them, so it ends near the table's tokens. */
-    @Test void theCumulativeTokenCurveCountsTheProbesBeforeRoundZero() throws Exception {
+    /**
+     * DREAM's probes run before round 0, and a probe that asked exactly an agent's round-0 request is that agent's round-0
+     * answer (reused): the curve counts it once, in round 0, as the record's own total does (issue 42: 13,184 vs 10,930).
+     */
+    @Test void theCumulativeTokenCurveCountsTheProbeRoundOnceWithoutTheReusedProbes() throws Exception {
         JsonNode probed = Json.MAPPER.readTree("{\"rounds\":[" + round(0, 0.2, "e1", 0.5, 50, 10, "e2", 0.5, 30, 10) + ","
                 + round(1, 0.1, "e1", 0.5, 20, 0, "e2", 0.5, 20, 0) + "],\"extra\":{\"branch\":\"PerAgent\",\"probes\":["
-                + "{\"agent\":\"e1\",\"tokens\":{\"prompt\":300,\"completion\":5}},{\"agent\":\"e2\",\"tokens\":{\"prompt\":190,\"completion\":5}}]}}");
+                + "{\"agent\":\"e1\",\"tokens\":{\"prompt\":300,\"completion\":5}},"
+                + "{\"agent\":\"e1\",\"reused\":true,\"tokens\":{\"prompt\":50,\"completion\":10}},"
+                + "{\"agent\":\"e2\",\"tokens\":{\"prompt\":190,\"completion\":5}}]}}");
         JsonNode consensus = Json.MAPPER.readTree("{\"rounds\":[],\"extra\":{\"branch\":\"Consensus\",\"probes\":["
                 + "{\"agent\":\"e1\",\"tokens\":{\"prompt\":100,\"completion\":0}}]}}");
-        MethodMetrics m = MethodMetrics.of("dream+gam", List.of(rec("1", "correct", 0.9, 0.1, 1, "uncertainty", 640, 30, 1, probed),
+        // q1: probe round 500 (the reused 60 are round 0's), round 0 100, round 1 40: 640 in all, its record's total
+        MethodMetrics m = MethodMetrics.of("dream+gam", List.of(rec("1", "correct", 0.9, 0.1, 1, "uncertainty", 610, 30, 1, probed),
                 rec("2", "correct", 0.9, 0.1, 0, "consensus", 100, 0, 1, consensus)), PriceTable.from(Config.defaults()), 0.5, false);
         assertThat(m.probeTokensPerQuestion()).isEqualTo((500 + 100) / 2.0);
         // q1: 500 + 100 = 600 after round 0, 640 after round 1; q2: its 100 probe tokens throughout
         assertThat(m.cumulativeTokensPerRound()).containsExactly(350.0, 370.0);
+        assertThat(m.cumulativeTokensPerRound().get(1)).as("the table's tokens per question")
+                .isEqualTo(m.promptTokensPerQuestion() + m.completionTokensPerQuestion());
         assertThat(MethodMetrics.of("gam", records(), PriceTable.from(Config.defaults()), 0.5, false).probeTokensPerQuestion()).isNull();
+        // DREAM's own account of the probe round, when recorded, is the one read
+        JsonNode withUsage = Json.MAPPER.readTree(probed.toString().replace("\"branch\":\"PerAgent\"",
+                "\"branch\":\"PerAgent\",\"probe_usage\":{\"prompt\":480,\"completion\":10,\"calls\":2,\"reused_as_round_0\":1}"));
+        assertThat(MethodMetrics.probeTokens(rec("1", "correct", 0.9, 0.1, 1, "uncertainty", 630, 0, 1, withUsage))).isEqualTo(490);
+    }
+
+    /** A trace with neither rounds nor probes accounts for nothing: its tokens count at round 0, so the curve still ends at the table's figure. */
+    @Test void aQuestionWhoseTraceAccountsForNothingCountsItsTokensAtRoundZero() {
+        MethodMetrics m = MethodMetrics.of("single", List.of(rec("1", "correct", 0.9, 0.1, 0, "single", 70, 30, 1, null),
+                rec("2", "correct", 0.9, 0.1, 0, "single", 150, 50, 1, trace(null, round(0, 0.2, "e1", 1, 150, 50)))),
+                PriceTable.from(Config.defaults()), 0.5, false);
+        assertThat(m.cumulativeTokensPerRound()).containsExactly(150.0);
+    }
+
+    /**
+     * Per-round figures over the debated questions only (issue 42: the debated questions went 0.023 → 0.004 while a mean
+     * over every question's round 0 showed 0.011 → 0.004), with n per round; the undebated ones stay apart.
+     */
+    @Test void perRoundFiguresFollowTheDebatedQuestionsWithTheirNumber() {
+        MethodMetrics m = MethodMetrics.of("gam", records(), PriceTable.from(Config.defaults()), 0.5, false);
+        MethodMetrics.DebateRounds d = m.debateRounds();
+        assertThat(d.questions()).isEqualTo(2);   // q2 (rounds 0–2) and q4 (rounds 0–1); q3 failed
+        assertThat(d.undebated()).isEqualTo(1);   // q1 stopped in round 0
+        assertThat(d.uSys().mean().get(0)).isCloseTo((0.6 + 0.9) / 2, within(1e-12));
+        assertThat(d.uSys().mean().get(1)).isCloseTo((0.3 + 0.8) / 2, within(1e-12));
+        assertThat(d.uSys().mean().get(2)).isCloseTo(0.1, within(1e-12));
+        assertThat(d.uSys().n()).containsExactly(2, 2, 1);
+        assertThat(d.undebatedUSys().mean()).containsExactly(0.2);
+        assertThat(d.undebatedUSys().n()).containsExactly(1);
+        assertThat(d.weights().get("e1").mean().get(0)).isCloseTo((0.7 + 0.5) / 2, within(1e-12));
+        assertThat(d.weights().get("e2").n()).containsExactly(2, 2, 1);
+        // the old mean over every question that reached round 0 mixes in the undebated q1
+        assertThat(m.uSysPerRound().get(0)).isCloseTo(1.7 / 3, within(1e-12));
+        List<ResultRecord> calm = List.of(rec("1", "correct", 0.9, 0.1, 0, "consensus", 1, 1, 1, trace(null, round(0, 0.2, "e1", 0.5, 1, 1, "e2", 0.5, 1, 1))));
+        assertThat(MethodMetrics.of("gam", calm, PriceTable.from(Config.defaults()), 0.5, false).debateRounds()).as("nothing debated").isNull();
     }
 }
