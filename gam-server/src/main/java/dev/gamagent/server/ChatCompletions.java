@@ -174,7 +174,8 @@ final class ChatCompletions implements AutoCloseable {
     }
 
     private static ChatCompletionReply.TokenUsage usage(Answer a) {
-        return new ChatCompletionReply.TokenUsage(a.tokens().prompt(), a.tokens().completion(), a.tokens().total());
+        // the cached count is passed on only when the servers behind the method reported it
+        return ChatCompletionReply.TokenUsage.of(a.tokens().prompt(), a.tokens().completion(), a.tokens().cached());
     }
 
     /**

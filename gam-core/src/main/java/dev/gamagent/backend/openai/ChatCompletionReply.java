@@ -76,12 +76,26 @@ public final class ChatCompletionReply {
         @JsonProperty("bytes") public int[] bytes() { return utf8(token); }
     }
 
-    /** {@code usage}: the prompt's and the reply's tokens, and their sum as the server counts it. */
-    @JsonPropertyOrder({"prompt_tokens", "completion_tokens", "total_tokens"})
+    /**
+     * {@code usage}: the prompt's and the reply's tokens, and their sum as the server counts it; {@code prompt_tokens_details}
+     * with the prompt tokens read from a prefix cache, left out when not known (as vLLM leaves it null unless asked).
+     */
+    @JsonPropertyOrder({"prompt_tokens", "completion_tokens", "total_tokens", "prompt_tokens_details"})
     public record TokenUsage(@JsonProperty("prompt_tokens") long promptTokens, @JsonProperty("completion_tokens") long completionTokens,
-                             @JsonProperty("total_tokens") long totalTokens) {
+                             @JsonProperty("total_tokens") long totalTokens,
+                             @JsonProperty("prompt_tokens_details") @JsonInclude(JsonInclude.Include.NON_NULL) PromptTokensDetails promptTokensDetails) {
+        public TokenUsage(long promptTokens, long completionTokens, long totalTokens) { this(promptTokens, completionTokens, totalTokens, null); }
+
         public static TokenUsage of(long prompt, long completion) { return new TokenUsage(prompt, completion, prompt + completion); }
+
+        /** Usage with {@code cached} of the prompt tokens read from a prefix cache (null: not known, left out). */
+        public static TokenUsage of(long prompt, long completion, Long cached) {
+            return new TokenUsage(prompt, completion, prompt + completion, cached == null ? null : new PromptTokensDetails(cached));
+        }
     }
+
+    /** {@code usage.prompt_tokens_details}: of the prompt tokens, those read from the server's prefix cache. */
+    public record PromptTokensDetails(@JsonProperty("cached_tokens") long cachedTokens) { }
 
     /**
      * One event of a streamed reply. {@code usage} and {@code gam} ride on {@code gam serve}'s last chunk, {@code gam_event}
