@@ -74,6 +74,8 @@ class CachedPromptTokensEndToEndTest {
                 assertThat(rec.path("promptTokens").asLong()).as(line).isEqualTo(calls * SENT);
                 assertThat(rec.path("cachedPromptTokens").asLong()).as(line).isEqualTo(calls * CACHED);
                 assertThat(rec.path("backends").path("default").path("cachedPromptTokens").asLong()).isEqualTo(calls * CACHED);
+                assertThat(rec.at("/trace/tokens/cached").asLong()).as("the trace's total").isEqualTo(calls * CACHED);
+                assertThat(rec.at("/trace/rounds/0/agents/0/tokens/cached").asLong()).as("an agent's call").isEqualTo(CACHED);
             }
             JsonNode methods = Json.MAPPER.readTree(Files.readString(out.resolve("summary.json"))).path("metrics");
             for (String m : List.of("single", "debate")) {
@@ -95,7 +97,9 @@ class CachedPromptTokensEndToEndTest {
             Path out = dir.resolve("plain");
             Run r = eval(server, out);
             assertThat(r.code()).as(r.out()).isZero();
-            for (String line : Files.readAllLines(out.resolve("results.jsonl"))) assertThat(line).doesNotContain("cachedPromptTokens");
+            for (String line : Files.readAllLines(out.resolve("results.jsonl"))) {
+                assertThat(line).doesNotContain("cachedPromptTokens", "\"cached\"", "computed");
+            }
             String summary = Files.readString(out.resolve("summary.json"));
             assertThat(summary).contains("promptTokensPerQuestion").doesNotContain("cachedPromptTokensPerQuestion", "computedPromptTokensPerQuestion");
             assertThat(r.out()).doesNotContain("cached");
