@@ -174,8 +174,9 @@ final class ChatCompletions implements AutoCloseable {
     }
 
     private static ChatCompletionReply.TokenUsage usage(Answer a) {
+        ChatCompletionReply.TokenUsage u = ChatCompletionReply.TokenUsage.of(a.tokens().prompt(), a.tokens().completion());
         // the cached count is passed on only when the servers behind the method reported it
-        return ChatCompletionReply.TokenUsage.of(a.tokens().prompt(), a.tokens().completion(), a.tokens().cached());
+        return a.tokens().cached() == null ? u : u.withCachedTokens(a.tokens().cached());
     }
 
     /**

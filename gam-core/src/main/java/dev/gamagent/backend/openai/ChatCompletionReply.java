@@ -77,8 +77,9 @@ public final class ChatCompletionReply {
     }
 
     /**
-     * {@code usage}: the prompt's and the reply's tokens, and their sum as the server counts it; {@code prompt_tokens_details}
-     * with the prompt tokens read from a prefix cache, left out when not known (as vLLM leaves it null unless asked).
+     * {@code usage}: the prompt's and the reply's tokens, their sum as the server counts it and, from a server with a prefix
+     * cache that reports it ({@code gam bench serve-sim --prefix-cache-tokens}), {@code prompt_tokens_details.cached_tokens}:
+     * the prompt tokens it did not compute again (left out when null).
      */
     @JsonPropertyOrder({"prompt_tokens", "completion_tokens", "total_tokens", "prompt_tokens_details"})
     public record TokenUsage(@JsonProperty("prompt_tokens") long promptTokens, @JsonProperty("completion_tokens") long completionTokens,
@@ -88,13 +89,13 @@ public final class ChatCompletionReply {
 
         public static TokenUsage of(long prompt, long completion) { return new TokenUsage(prompt, completion, prompt + completion); }
 
-        /** Usage with {@code cached} of the prompt tokens read from a prefix cache (null: not known, left out). */
-        public static TokenUsage of(long prompt, long completion, Long cached) {
-            return new TokenUsage(prompt, completion, prompt + completion, cached == null ? null : new PromptTokensDetails(cached));
+        /** This usage reporting {@code cached} of its prompt tokens as served from the server's prefix cache. */
+        public TokenUsage withCachedTokens(long cached) {
+            return new TokenUsage(promptTokens, completionTokens, totalTokens, new PromptTokensDetails(cached));
         }
     }
 
-    /** {@code usage.prompt_tokens_details}: of the prompt tokens, those read from the server's prefix cache. */
+    /** {@code usage.prompt_tokens_details} in OpenAI's shape, as vLLM writes it: the prompt tokens served from cache. */
     public record PromptTokensDetails(@JsonProperty("cached_tokens") long cachedTokens) { }
 
     /**
