@@ -37,6 +37,8 @@ final class ReproduceBill {
         range(a, "calls", used.calls(), e.calls().low() * f, e.calls().high() * f);
         range(a, "promptTokens", used.promptTokens(), e.promptTokens().low() * f, e.promptTokens().high() * f);
         range(a, "completionTokens", used.completionTokens(), e.completionTokens().low() * f, e.completionTokens().high() * f);
+        // the estimate is of tokens sent; what the server's cache held it reported only after the fact
+        if (used.cachedPromptTokens() != null) a.put("cachedPromptTokens", used.cachedPromptTokens());
         a.put("seconds", used.millis() / 1000.0);
         return a;
     }
@@ -59,8 +61,8 @@ final class ReproduceBill {
     /** The bill of a reproduction before it runs: each run's methods with their ranges, the totals, dollars and time. */
     static void print(List<Planned> plan, PriceTable.Price price, int inFlight, String model) {
         double callsLo = 0, callsHi = 0, promptLo = 0, promptHi = 0, complLo = 0, complHi = 0, dollarsLo = 0, dollarsHi = 0;
-        double pCalls = 0, pPrompt = 0, pCompl = 0, pSeconds = 0, pDollars = 0;
-        boolean piloted = false;
+        double pCalls = 0, pPrompt = 0, pCompl = 0, pSeconds = 0, pDollars = 0, pComputed = 0;
+        boolean piloted = false, computedKnown = true;
         for (Planned p : plan) {
             System.out.println("  " + p.run().benchmark().column() + " = " + p.run().data() + " (" + p.file().getFileName() + "): "
                     + p.sizes().size() + " questions" + (p.run().standIn() != null ? "; " + p.run().standIn() : "")
@@ -78,6 +80,13 @@ final class ReproduceBill {
                     piloted = true;
                     System.out.printf(Locale.ROOT, "    %-16s from %d answers: calls %s, prompt tokens %s (95 %%: %s), completion tokens %s, %.2f s per question%n",
                             "", q.n(), human(q.calls()), human(q.promptTokens()), range(q.promptInterval()), human(q.completionTokens()), q.secondsPerQuestion());
+                    if (q.computedPromptTokens() != null) {
+                        System.out.printf(Locale.ROOT, "    %-16s of the prompt tokens sent, %s computed at the share the server reported cached in the pilot%n",
+                                "", human(q.computedPromptTokens()));
+                        pComputed += q.computedPromptTokens();
+                    } else {
+                        computedKnown = false;
+                    }
                     pCalls += q.calls(); pPrompt += q.promptTokens(); pCompl += q.completionTokens();
                     pSeconds += q.secondsPerQuestion() * e.questions();
                     if (q.dollars() != null) pDollars += q.dollars();
@@ -86,12 +95,17 @@ final class ReproduceBill {
         }
         System.out.printf(Locale.ROOT, "  total: calls %s, prompt tokens %s, completion tokens %s%n", human(callsLo) + "–" + human(callsHi),
                 human(promptLo) + "–" + human(promptHi), human(complLo) + "–" + human(complHi));
+        if (!(piloted && computedKnown)) {
+            System.out.println("  prompt tokens are as sent; how many of them the server computes its prefix cache decides "
+                    + "(--pilot N against a server that reports cached tokens measures it)");
+        }
         if (price != null) System.out.printf(Locale.ROOT, "  dollars at %s's price (eval.prices): $%.2f–$%.2f%n", model, dollarsLo, dollarsHi);
         else System.out.println("  dollars: no price for " + model + " in eval.prices (a self-hosted model costs its server's time)");
         if (piloted) {
             System.out.printf(Locale.ROOT, "  from the pilot: calls %s, prompt tokens %s, completion tokens %s%s; time ≈ %s at %d questions in flight "
                             + "(the pilot's wall time per question; a busier server is slower)%n", human(pCalls), human(pPrompt), human(pCompl),
                     price != null ? String.format(Locale.ROOT, ", $%.2f", pDollars) : "", duration(pSeconds / Math.max(1, inFlight)), inFlight);
+            if (computedKnown) System.out.printf(Locale.ROOT, "  from the pilot: prompt tokens computed ≈ %s of the %s sent%n", human(pComputed), human(pPrompt));
         } else {
             System.out.println("  time: depends on the server's speed; --pilot N measures it (at " + inFlight + " questions in flight)");
         }

@@ -265,9 +265,11 @@ public final class ReproduceCommand implements Callable<Integer> {
         System.out.println();
         System.out.println("Actual cost against the estimate:");
         for (JsonNode a : actuals) {
-            System.out.printf(Locale.ROOT, "  %-22s %-14s %5d answers  calls %s  prompt tokens %s  completion tokens %s%n",
+            System.out.printf(Locale.ROOT, "  %-22s %-14s %5d answers  calls %s  prompt tokens %s  completion tokens %s%s%n",
                     a.get("benchmark").asText(), a.get("method").asText(), a.get("answers").asInt(),
-                    ReproduceBill.inside(a, "calls"), ReproduceBill.inside(a, "promptTokens"), ReproduceBill.inside(a, "completionTokens"));
+                    ReproduceBill.inside(a, "calls"), ReproduceBill.inside(a, "promptTokens"), ReproduceBill.inside(a, "completionTokens"),
+                    a.has("cachedPromptTokens") ? String.format(Locale.ROOT, "  (prompt tokens the server reported cached: %,d)",
+                            a.get("cachedPromptTokens").asLong()) : "");
         }
         PaperTable table = PaperTable.build(r, modelRun, matched, ReproduceTables.notPaper(who[0], r, matched, byHand), measured, standIns,
                 imported, overrides, ReproduceTables.sources(who[0], provenance));

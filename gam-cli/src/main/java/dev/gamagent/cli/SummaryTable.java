@@ -80,6 +80,7 @@ final class SummaryTable {
                     m.ece() == null ? "-" : String.format(Locale.ROOT, "%.3f", m.ece()),
                     m.flips() == null ? "-" : m.flips().wrongToRight(), m.flips() == null ? "-" : m.flips().rightToWrong()));
         }
+        promptTokens(sb, rows, w);
         if (!inline) byCategory(sb, "category", catList, cats);
         List<String> l2List = names(l2);
         if (!(l2List.isEmpty() || l2List.equals(List.of("-")))) byCategory(sb, "l2-category", l2List, l2);
@@ -164,6 +165,23 @@ final class SummaryTable {
             }
             sb.append('\n');
         }
+    }
+
+    /**
+     * When a server reported the prompt tokens it read from its prefix cache: per method, the prompt tokens per question
+     * sent, cached and computed (sent − cached). Methods whose servers reported none show "-".
+     */
+    private static void promptTokens(StringBuilder sb, Map<String, MethodMetrics> rows, int w) {
+        if (rows.values().stream().noneMatch(m -> m.cachedPromptTokensPerQuestion() != null)) return;
+        String f = "%-" + w + "s %9s %9s %9s%n";
+        sb.append('\n').append(String.format(Locale.ROOT, f, "prompt tok/q", "sent", "cached", "computed"));
+        for (var e : rows.entrySet()) {
+            MethodMetrics m = e.getValue();
+            sb.append(String.format(Locale.ROOT, f, e.getKey(), String.format(Locale.ROOT, "%.0f", m.promptTokensPerQuestion()),
+                    m.cachedPromptTokensPerQuestion() == null ? "-" : String.format(Locale.ROOT, "%.0f", m.cachedPromptTokensPerQuestion()),
+                    m.computedPromptTokensPerQuestion() == null ? "-" : String.format(Locale.ROOT, "%.0f", m.computedPromptTokensPerQuestion())));
+        }
+        sb.append("cached: prompt tokens the server reported read from its prefix cache; computed: sent − cached\n");
     }
 
     /** When a method's agents ran on several backends: calls, tokens and cost per question of each backend. */

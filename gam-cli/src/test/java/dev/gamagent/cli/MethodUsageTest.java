@@ -20,8 +20,8 @@ class MethodUsageTest {
     void sumsTheMethodsAnsweredQuestionsLeavingOutErrorsAndOtherMethods() {
         List<ResultRecord> rs = List.of(record("gam", "correct", null, 100, 10, 3, 500), record("gam", "wrong", null, 50, 5, 2, 250),
                 record("gam", "error", "timed out", 999, 999, 9, 9999), record("single", "correct", null, 7, 7, 1, 70));
-        assertThat(MethodUsage.of("gam", rs)).isEqualTo(new MethodUsage(5, 150, 15, 750, 2));
-        assertThat(MethodUsage.of("single", rs)).isEqualTo(new MethodUsage(1, 7, 7, 70, 1));
-        assertThat(MethodUsage.of("vote", rs)).isEqualTo(new MethodUsage(0, 0, 0, 0, 0));
+        assertThat(MethodUsage.of("gam", rs)).isEqualTo(new MethodUsage(5, 150, 15, 750, 2, null));
+        assertThat(MethodUsage.of("single", rs)).isEqualTo(new MethodUsage(1, 7, 7, 70, 1, null));
+        assertThat(MethodUsage.of("vote", rs)).isEqualTo(new MethodUsage(0, 0, 0, 0, 0, null));
     }
 }

@@ -134,6 +134,28 @@ class ServeGamOverOpenAiWireTest {
         upstream.assertNoViolations();
     }
 
+    @Test void theUsageRepliedPassesOnTheCachedPromptTokensTheUpstreamReportedPlainAndStreamedAndNoneWhenItReportedNone() throws Exception {
+        String image = new Picture("t", TriangleImage.draw()).dataUrl();
+        JsonNode none = Json.MAPPER.readTree(post(ServerFixture.request("debate", QUESTION, false, image)).body());
+        assertThat(none.path("usage").has("prompt_tokens_details")).as(none.toString()).isFalse();
+
+        DisagreeingExperts voices = new DisagreeingExperts(WIDTH);
+        upstream.respondWith(r -> ((dev.gamagent.testing.http.Reply.Answer) voices.apply(r)).withPromptTokens(700).withCache(512, 0));
+        int before = upstream.chatRequests().size();
+        JsonNode o = Json.MAPPER.readTree(post(ServerFixture.request("debate", QUESTION, false, image)).body());
+        int calls = upstream.chatRequests().size() - before;
+        assertThat(o.at("/usage/prompt_tokens").asLong()).isEqualTo(700L * calls);
+        assertThat(o.at("/usage/prompt_tokens_details/cached_tokens").asLong()).as(o.toString()).isEqualTo(512L * calls);
+
+        before = upstream.chatRequests().size();
+        List<String> data = client.send(HttpRequest.newBuilder(URI.create(base + "/v1/chat/completions")).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(Json.write(ServerFixture.request("debate", QUESTION, true, image)))).build(),
+                HttpResponse.BodyHandlers.ofLines()).body().filter(l -> l.startsWith("data: {")).toList();
+        calls = upstream.chatRequests().size() - before;
+        JsonNode last = Json.MAPPER.readTree(data.get(data.size() - 1).substring(6));
+        assertThat(last.at("/usage/prompt_tokens_details/cached_tokens").asLong()).as("the last chunk's usage").isEqualTo(512L * calls);
+    }
+
     @Test void theServeCommandAnswersWithGamThroughTheUpstreamGivenOnTheCommandLine() throws Exception {
         java.io.PrintStream old = System.out;
         java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();

@@ -47,7 +47,12 @@ final class AnthropicBackend extends HttpChatBackend {
         for (JsonNode block : content) if ("text".equals(block.path("type").asText())) text.append(block.path("text").asText(""));
         Choice c = new Choice(text.toString(), List.of(), b.path("stop_reason").isTextual() ? b.get("stop_reason").asText() : null);
         JsonNode u = b.path("usage");
-        return new WireAnswer(List.of(c), WireParse.optLong(u.get("input_tokens")), WireParse.optLong(u.get("output_tokens")),
+        // input_tokens counts only what follows the last cache breakpoint: the prompt sent is it plus the tokens read from
+        // the cache and those written to it (computed, like input_tokens)
+        Long input = WireParse.optLong(u.get("input_tokens"));
+        Long read = WireParse.optCount(u.get("cache_read_input_tokens")), created = WireParse.optCount(u.get("cache_creation_input_tokens"));
+        Long sent = input == null ? null : input + (read == null ? 0 : read) + (created == null ? 0 : created);
+        return new WireAnswer(List.of(c), sent, WireParse.optLong(u.get("output_tokens")), input == null ? null : read,
                 b.path("model").isTextual() ? b.get("model").asText() : null);
     }
 

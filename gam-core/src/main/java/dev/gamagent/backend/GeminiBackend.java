@@ -89,7 +89,9 @@ final class GeminiBackend extends HttpChatBackend {
                     c.path("finishReason").isTextual() ? c.get("finishReason").asText().toLowerCase(Locale.ROOT) : null));
         }
         JsonNode u = body.path("usageMetadata");
+        // promptTokenCount includes the cached content's tokens; a count of 0 is left out of the JSON, so absent reads as none
         return new WireAnswer(out, WireParse.optLong(u.get("promptTokenCount")), WireParse.optLong(u.get("candidatesTokenCount")),
+                WireParse.optCount(u.get("cachedContentTokenCount")),
                 body.path("modelVersion").isTextual() ? body.get("modelVersion").asText() : null);
     }
 

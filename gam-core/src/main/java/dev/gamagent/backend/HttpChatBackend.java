@@ -99,7 +99,7 @@ abstract class HttpChatBackend implements Backend {
                 // the body was scrubbed as text before parsing; tokens may still spell the key across their boundaries
                 WireAnswer a = send(effective, m).scrubbed(scrubber);
                 noteMissingLogprobs(effective, a);
-                Usage usage = estimator.usage(request, a.choices(), a.promptTokens(), a.completionTokens());
+                Usage usage = estimator.usage(request, a.choices(), a.promptTokens(), a.completionTokens(), a.cachedPromptTokens());
                 return new ChatResult(a.choices(), usage, Duration.ofNanos(System.nanoTime() - t0), a.model() == null ? m : a.model());
             } catch (BackendException.InvalidRequest e) {
                 if (attempt >= 3) throw e;
@@ -178,7 +178,7 @@ abstract class HttpChatBackend implements Backend {
     protected WireAnswer repeated(ChatRequest r, String m, java.util.function.BiFunction<ChatRequest, String, WireAnswer> one) {
         if (r.n() <= 1) return one.apply(r, m);
         List<Choice> choices = new ArrayList<>();
-        Long p = 0L, c = 0L;
+        Long p = 0L, c = 0L, cached = 0L;
         String served = null;
         for (int i = 0; i < r.n(); i++) {
             ChatRequest single = r.withSampling(r.temperature(), r.maxTokens(), 1, r.seed() == null ? null : r.seed() + i);
@@ -186,9 +186,10 @@ abstract class HttpChatBackend implements Backend {
             choices.addAll(a.choices());
             p = p == null || a.promptTokens() == null ? null : p + a.promptTokens();
             c = c == null || a.completionTokens() == null ? null : c + a.completionTokens();
+            cached = cached == null || a.cachedPromptTokens() == null ? null : cached + a.cachedPromptTokens();
             served = a.model();
         }
-        return new WireAnswer(choices, p, c, served);
+        return new WireAnswer(choices, p, c, cached, served);
     }
 
     protected static Map<String, String> headers(String... kv) {

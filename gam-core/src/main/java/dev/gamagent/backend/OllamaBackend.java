@@ -42,7 +42,8 @@ final class OllamaBackend extends HttpChatBackend {
         List<TokenLogprob> tokens = WireParse.openAiTokens(b.path("logprobs"));
         String finish = b.path("done_reason").isTextual() ? b.get("done_reason").asText() : null;
         Choice c = new Choice(WireParse.text(msg.get("content")), tokens, finish);
-        return new WireAnswer(List.of(c), WireParse.optLong(b.get("prompt_eval_count")), WireParse.optLong(b.get("eval_count")),
+        // Ollama reports no cached prompt tokens
+        return new WireAnswer(List.of(c), WireParse.optLong(b.get("prompt_eval_count")), WireParse.optLong(b.get("eval_count")), null,
                 b.path("model").isTextual() ? b.get("model").asText() : null);
     }
 

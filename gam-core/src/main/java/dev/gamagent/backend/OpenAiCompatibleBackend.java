@@ -42,7 +42,8 @@ final class OpenAiCompatibleBackend extends HttpChatBackend {
         WireAnswer more = repeated(rest, model, this::sendOne);
         List<Choice> all = new ArrayList<>(a.choices());
         all.addAll(more.choices());
-        return new WireAnswer(all, sum(a.promptTokens(), more.promptTokens()), sum(a.completionTokens(), more.completionTokens()), a.model());
+        return new WireAnswer(all, sum(a.promptTokens(), more.promptTokens()), sum(a.completionTokens(), more.completionTokens()),
+                sum(a.cachedPromptTokens(), more.cachedPromptTokens()), a.model());
     }
 
     private WireAnswer sendOne(ChatRequest r, String model) {
@@ -138,7 +139,9 @@ final class OpenAiCompatibleBackend extends HttpChatBackend {
             out.add(new Choice(WireParse.text(msg.get("content")), tokens, finish));
         }
         JsonNode u = body.path("usage");
+        // prompt_tokens counts the cached ones too; vLLM sends the details only with --enable-prompt-tokens-details
         return new WireAnswer(out, WireParse.optLong(u.get("prompt_tokens")), WireParse.optLong(u.get("completion_tokens")),
+                WireParse.optCount(u.path("prompt_tokens_details").get("cached_tokens")),
                 body.path("model").isTextual() ? body.get("model").asText() : null);
     }
 }

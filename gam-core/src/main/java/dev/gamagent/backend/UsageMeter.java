@@ -12,19 +12,28 @@ import java.util.concurrent.ConcurrentHashMap;
  * {@code RunContext.metered}); one meter per run, shared by the run's threads.
  */
 public final class UsageMeter {
-    /** What one backend was asked in one run; {@code backend} is its {@link Backend#name()}, {@code model} the server's name. */
+    /**
+     * What one backend was asked in one run; {@code backend} is its {@link Backend#name()}, {@code model} the server's name,
+     * {@code cachedPromptTokens} the prompt tokens its server reported read from its cache (null when it reported none:
+     * {@link Usage#cachedPromptTokens()}).
+     */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record Tally(String backend, String model, int calls, int failures, long promptTokens, long completionTokens,
-                        boolean estimated) {
+                        boolean estimated, Long cachedPromptTokens) {
+        /** A tally of a backend whose server reported no cached prompt tokens. */
+        public Tally(String backend, String model, int calls, int failures, long promptTokens, long completionTokens, boolean estimated) {
+            this(backend, model, calls, failures, promptTokens, completionTokens, estimated, null);
+        }
+
         Tally plus(Backend b, ChatResult r) {
             Usage u = r.usage();
             return new Tally(b.name(), r.model() == null ? model : r.model(), calls + 1, failures,
                     promptTokens + (u == null ? 0 : u.promptTokens()), completionTokens + (u == null ? 0 : u.completionTokens()),
-                    estimated || (u != null && u.estimated()));
+                    estimated || (u != null && u.estimated()), TokenCount.sum(cachedPromptTokens, u == null ? null : u.cachedPromptTokens()));
         }
 
         Tally failed(Backend b) {
-            return new Tally(b.name(), model, calls, failures + 1, promptTokens, completionTokens, estimated);
+            return new Tally(b.name(), model, calls, failures + 1, promptTokens, completionTokens, estimated, cachedPromptTokens);
         }
 
         public long totalTokens() { return promptTokens + completionTokens; }

@@ -156,8 +156,7 @@ public final class DreamMethod implements Method {
         if (probe.branch() != null) {
             // the reused probes' tokens are the inner round 0's now; the probe round costs what the others cost
             TokenCount reused = replies.reusedTokens();
-            probeTokens = new TokenCount(probeTokens.prompt() - reused.prompt(), probeTokens.completion() - reused.completion(),
-                    probeTokens.estimated());
+            probeTokens = probeTokens.minus(reused);
             probeCalls -= replies.reusedCalls();
             extra.put("probes", probe.probes().stream().map(p -> p.withReused(replies.reused(ProbeRound.key(p)))).toList());
             extra.put("probe_usage", usage(probeTokens, probeCalls, replies.reusedCalls()));
@@ -203,6 +202,7 @@ public final class DreamMethod implements Method {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("prompt", tokens.prompt());
         m.put("completion", tokens.completion());
+        if (tokens.cached() != null) m.put("cached", tokens.cached());
         m.put("calls", calls);
         m.put("reused_as_round_0", reused);
         return m;

@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * One question's gam run as its parts share it: the question, the run context, the settings and prompts, and what the
@@ -40,6 +41,8 @@ final class GamRun {
     private final AtomicLong promptTokens = new AtomicLong(), completionTokens = new AtomicLong();
     private final AtomicInteger calls = new AtomicInteger();
     private volatile boolean tokensEstimated;
+    /** Prompt tokens the servers reported cached; stays null until a server reports a count. */
+    private final AtomicReference<Long> cachedTokens = new AtomicReference<>();
     private final long t0 = System.nanoTime();
 
     GamRun(Question q, RunContext ctx, GamSettings settings, Similarity similarity) {
@@ -60,6 +63,7 @@ final class GamRun {
         promptTokens.addAndGet(t.prompt());
         completionTokens.addAndGet(t.completion());
         if (t.estimated()) tokensEstimated = true;
+        if (t.cached() != null) cachedTokens.accumulateAndGet(t.cached(), TokenCount::sum);
         return t;
     }
 
@@ -68,7 +72,7 @@ final class GamRun {
     int calls() { return calls.get(); }
 
     /** The tokens spent so far, estimated when any call's were. */
-    TokenCount tokenCount() { return new TokenCount(promptTokens.get(), completionTokens.get(), tokensEstimated); }
+    TokenCount tokenCount() { return new TokenCount(promptTokens.get(), completionTokens.get(), tokensEstimated, cachedTokens.get()); }
 
     /** Milliseconds since the run started. */
     long millis() { return (System.nanoTime() - t0) / 1_000_000; }

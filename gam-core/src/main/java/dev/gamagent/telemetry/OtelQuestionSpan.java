@@ -125,6 +125,7 @@ final class OtelQuestionSpan implements QuestionSpan {
         if (a.tokens() != null) {
             question.setAttribute(Conventions.INPUT_TOKENS, a.tokens().prompt());
             question.setAttribute(Conventions.OUTPUT_TOKENS, a.tokens().completion());
+            if (a.tokens().cached() != null) question.setAttribute(Conventions.CACHE_READ_INPUT_TOKENS, a.tokens().cached());
         }
         close();
     }
@@ -188,6 +189,7 @@ final class OtelQuestionSpan implements QuestionSpan {
                 if (res.usage() != null) {
                     span.setAttribute(Conventions.INPUT_TOKENS, res.usage().promptTokens());
                     span.setAttribute(Conventions.OUTPUT_TOKENS, res.usage().completionTokens());
+                    if (res.usage().cachedPromptTokens() != null) span.setAttribute(Conventions.CACHE_READ_INPUT_TOKENS, res.usage().cachedPromptTokens());
                     if (res.usage().estimated()) span.setAttribute(Conventions.ESTIMATED, true);
                 }
                 List<String> finish = new ArrayList<>();
@@ -227,6 +229,8 @@ final class OtelQuestionSpan implements QuestionSpan {
         static final AttributeKey<Long> SEED = AttributeKey.longKey("gen_ai.request.seed");
         static final AttributeKey<Long> INPUT_TOKENS = AttributeKey.longKey("gen_ai.usage.input_tokens");
         static final AttributeKey<Long> OUTPUT_TOKENS = AttributeKey.longKey("gen_ai.usage.output_tokens");
+        /** Of the input tokens (which include them), those the server read from its cache; only when it said. */
+        static final AttributeKey<Long> CACHE_READ_INPUT_TOKENS = AttributeKey.longKey("gen_ai.usage.cache_read.input_tokens");
         static final AttributeKey<List<String>> FINISH_REASONS = AttributeKey.stringArrayKey("gen_ai.response.finish_reasons");
         static final AttributeKey<String> ERROR_TYPE = AttributeKey.stringKey("error.type");
 

@@ -36,6 +36,9 @@ abstract class BackendContractTest {
     /** Whether this wire format carries log-probs at all. */
     protected boolean givesLogprobs() { return true; }
 
+    /** Whether this wire format reports the prompt tokens read from the server's prefix cache. */
+    protected boolean reportsCachedTokens() { return true; }
+
     @BeforeEach void start() { server = newServer(); }
 
     @AfterEach void stop() {
@@ -83,6 +86,28 @@ abstract class BackendContractTest {
             assertThat(r.latency()).isPositive();
         }
         assertThat(server.chatRequests()).hasSize(1);
+    }
+
+    @Test void readsThePromptTokensTheServerReadFromItsCacheApartFromTheTokensSent() {
+        // 900 tokens sent: 640 read from the cache, 100 computed and written to it (Anthropic reports those apart), 160 computed
+        server.enqueue(Reply.answer("B").withPromptTokens(900).withCache(640, 100));
+        try (Backend b = backend(0)) {
+            Usage u = b.chat(question()).usage();
+            assertThat(u.estimated()).isFalse();
+            assertThat(u.promptTokens()).as("the prompt tokens sent, cached ones included").isEqualTo(900);
+            assertThat(u.cachedPromptTokens()).isEqualTo(reportsCachedTokens() ? 640L : null);
+            assertThat(u.toTokenCount().computed()).isEqualTo(reportsCachedTokens() ? 260L : null);
+        }
+    }
+
+    @Test void aServerThatReportsNoCachedCountLeavesItUnknownNotZero() {
+        server.enqueue(Reply.answer("B"));
+        try (Backend b = backend(0)) {
+            Usage u = b.chat(question()).usage();
+            assertThat(u.promptTokens()).isEqualTo(321);
+            assertThat(u.cachedPromptTokens()).isNull();
+            assertThat(u.toTokenCount().computed()).isNull();
+        }
     }
 
     @Test void parsesTopKLogprobsWithImpossibleTokensAndNullBytes() {

@@ -9,5 +9,8 @@ class OllamaContractTest extends BackendContractTest {
 
     @Override protected String kind() { return "ollama"; }
 
+    /** Ollama's /api/chat counts prompt tokens but not which of them its cache held. */
+    @Override protected boolean reportsCachedTokens() { return false; }
+
     @Override protected boolean givesLogprobs() { return true; }
 }

@@ -35,8 +35,9 @@ class TokenEstimatorTest {
         TokenEstimator e = new TokenEstimator("qwen");
         ChatRequest q = BackendContractTest.question();
         List<Choice> cs = List.of(new Choice("A", List.of(), "stop"));
-        assertThat(e.usage(q, cs, 900L, 3L)).isEqualTo(new Usage(900, 3, false));
-        Usage partly = e.usage(q, cs, null, 3L);
+        assertThat(e.usage(q, cs, 900L, 3L, null)).isEqualTo(new Usage(900, 3, false));
+        assertThat(e.usage(q, cs, 900L, 3L, 512L).cachedPromptTokens()).as("the server's cached count, kept as is").isEqualTo(512);
+        Usage partly = e.usage(q, cs, null, 3L, null);
         assertThat(partly.estimated()).isTrue();
         assertThat(partly.completionTokens()).isEqualTo(3);
         assertThat(partly.promptTokens()).isEqualTo(e.prompt(q));

@@ -86,7 +86,7 @@ class WireFuzzTest {
             try {
                 JsonNode json = HttpTransport.body(200, raw, "fuzz").body();
                 WireAnswer a = b.parse(json, raw);
-                Usage usage = b.estimator.usage(REQUEST, a.choices(), a.promptTokens(), a.completionTokens());
+                Usage usage = b.estimator.usage(REQUEST, a.choices(), a.promptTokens(), a.completionTokens(), a.cachedPromptTokens());
                 ChatResult r = new ChatResult(a.choices(), usage, Duration.ZERO, a.model());
                 for (Choice c : r.choices()) {
                     u.estimate(c);

@@ -282,7 +282,7 @@ public final class EvalRunner {
                     new ResultRecord.Graded(g.outcome().label(), g.predicted(), a.answer(), a.option(),
                             finite(a.confidence(), 0), finite(a.uncertainty(), 1), g.rule(), null),
                     new ResultRecord.Cost(tokens.prompt(), tokens.completion(), tokens.estimated(), a.calls(), a.millis(),
-                            backend.name(), meter.tallies()),
+                            backend.name(), meter.tallies(), tokens.cached()),
                     new ResultRecord.TraceRef(a.rounds(), a.termination() == null ? null : a.termination().label(), trace));
         } catch (RuntimeException e) {
             // a backend or method failure is not a wrong answer: record it and retry on resume

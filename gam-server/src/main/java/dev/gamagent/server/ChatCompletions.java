@@ -174,7 +174,9 @@ final class ChatCompletions implements AutoCloseable {
     }
 
     private static ChatCompletionReply.TokenUsage usage(Answer a) {
-        return new ChatCompletionReply.TokenUsage(a.tokens().prompt(), a.tokens().completion(), a.tokens().total());
+        ChatCompletionReply.TokenUsage u = ChatCompletionReply.TokenUsage.of(a.tokens().prompt(), a.tokens().completion());
+        // the cached count is passed on only when the servers behind the method reported it
+        return a.tokens().cached() == null ? u : u.withCachedTokens(a.tokens().cached());
     }
 
     /**

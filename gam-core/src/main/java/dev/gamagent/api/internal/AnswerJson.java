@@ -46,6 +46,7 @@ public final class AnswerJson {
         t.put("prompt", a.tokens().prompt());
         t.put("completion", a.tokens().completion());
         t.put("estimated", a.tokens().estimated());
+        if (a.tokens().cached() != null) t.put("cached", a.tokens().cached()); // only when a server reported it
         o.put("calls", a.calls());
         o.put("millis", a.millis());
         return o;

@@ -87,8 +87,9 @@ public final class CanonicalRequest {
                 for (TokenLogprob.Alternative a : t.top()) putLogprob(top.addObject().put("token", a.token()), a.logprob());
             }
         }
-        o.putObject("usage").put("prompt", r.usage().promptTokens()).put("completion", r.usage().completionTokens())
+        ObjectNode u = o.putObject("usage").put("prompt", r.usage().promptTokens()).put("completion", r.usage().completionTokens())
                 .put("estimated", r.usage().estimated());
+        if (r.usage().cachedPromptTokens() != null) u.put("cached", r.usage().cachedPromptTokens()); // only when the server said
         o.put("latency_ns", r.latency().toNanos());
         o.put("model", r.model());
         return o;
@@ -110,7 +111,8 @@ public final class CanonicalRequest {
             choices.add(new Choice(c.path("text").asText(""), lps, c.path("finish_reason").isTextual() ? c.get("finish_reason").asText() : null));
         }
         JsonNode u = o.path("usage");
-        return new ChatResult(choices, new Usage(u.path("prompt").asLong(), u.path("completion").asLong(), u.path("estimated").asBoolean()),
+        return new ChatResult(choices, new Usage(u.path("prompt").asLong(), u.path("completion").asLong(), u.path("estimated").asBoolean(),
+                        WireParse.optCount(u.get("cached"))),
                 Duration.ofNanos(o.path("latency_ns").asLong()), o.path("model").asText(null));
     }
 }

@@ -112,11 +112,14 @@ public final class TokenEstimator {
         return total;
     }
 
-    /** Server counts where given, estimates for the missing parts (then the whole is marked estimated). */
-    public Usage usage(ChatRequest r, List<Choice> choices, Long serverPrompt, Long serverCompletion) {
+    /**
+     * Server counts where given, estimates for the missing parts (then the whole is marked estimated). The cached prompt
+     * tokens are the server's or none: whether a prefix was cached only the server knows.
+     */
+    public Usage usage(ChatRequest r, List<Choice> choices, Long serverPrompt, Long serverCompletion, Long serverCached) {
         boolean estimated = serverPrompt == null || serverCompletion == null;
         long p = serverPrompt != null ? serverPrompt : prompt(r);
         long c = serverCompletion != null ? serverCompletion : completion(choices);
-        return new Usage(p, c, estimated);
+        return new Usage(p, c, estimated, serverCached);
     }
 }

@@ -45,6 +45,11 @@ public final class WireParse {
         return n == null || !n.isNumber() ? null : n.asLong();
     }
 
+    /** A count a server may leave out or send as null: a whole number of at least 0, else null (not reported). */
+    public static Long optCount(JsonNode n) {
+        return n == null || !n.isIntegralNumber() || n.asLong() < 0 ? null : n.asLong();
+    }
+
     /** Text content that may be a string or an array of {@code {type:text,text}} parts. */
     public static String text(JsonNode content) {
         if (content == null || content.isNull() || content.isMissingNode()) return "";

@@ -82,7 +82,14 @@ public final class AnthropicWireServer extends WireServer {
         o.put("id", "msg_test").put("type", "message").put("role", "assistant").put("model", r.json().path("model").asText());
         o.putArray("content").addObject().put("type", "text").put("text", g.text());
         o.put("stop_reason", "end_turn").putNull("stop_sequence");
-        if (a.usage()) o.putObject("usage").put("input_tokens", a.promptTokens()).put("output_tokens", Math.max(1, g.tokens().size()));
+        if (a.usage()) {
+            // input_tokens are the tokens after the last cache breakpoint only: neither read from the cache nor written to it
+            ObjectNode u = o.putObject("usage").put("input_tokens", a.uncachedPromptTokens() - a.cacheWrittenTokens());
+            if (a.cachedPromptTokens() != null) {
+                u.put("cache_creation_input_tokens", a.cacheWrittenTokens()).put("cache_read_input_tokens", a.cachedPromptTokens());
+            }
+            u.put("output_tokens", Math.max(1, g.tokens().size()));
+        }
         return Json.write(o);
     }
 }

@@ -130,8 +130,10 @@ public final class GeminiWireServer extends WireServer {
             completion += Math.max(1, gen.tokens().size());
         }
         if (a.usage()) {
-            o.putObject("usageMetadata").put("promptTokenCount", a.promptTokens()).put("candidatesTokenCount", completion)
+            ObjectNode u = o.putObject("usageMetadata").put("promptTokenCount", a.promptTokens()).put("candidatesTokenCount", completion)
                     .put("totalTokenCount", a.promptTokens() + completion);
+            // the prompt count includes the cached tokens; like the API, a count of 0 is left out
+            if (a.cachedPromptTokens() != null && a.cachedPromptTokens() > 0) u.put("cachedContentTokenCount", a.cachedPromptTokens());
         }
         o.put("modelVersion", "gemini-test");
         return Json.write(o);

@@ -166,8 +166,11 @@ public final class OpenAiWireServer extends WireServer {
             completion += Math.max(1, g.tokens().size());
         }
         if (a.usage()) {
-            o.putObject("usage").put("prompt_tokens", a.promptTokens()).put("completion_tokens", completion)
+            ObjectNode u = o.putObject("usage").put("prompt_tokens", a.promptTokens()).put("completion_tokens", completion)
                     .put("total_tokens", a.promptTokens() + completion);
+            // vLLM without --enable-prompt-tokens-details sends the details as null
+            if (a.cachedPromptTokens() == null) u.putNull("prompt_tokens_details");
+            else u.putObject("prompt_tokens_details").put("cached_tokens", a.cachedPromptTokens());
         }
         return Json.write(o);
     }

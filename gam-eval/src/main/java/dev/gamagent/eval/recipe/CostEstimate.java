@@ -69,10 +69,12 @@ public final class CostEstimate {
      * A pilot's narrowed estimate: {@code n} questions answered; the totals for all questions (calls and completion
      * tokens as the pilot's mean per question, prompt tokens as its ratio to the questions' sizes, which the estimate
      * knows for every question) with a 95 % interval from the pilot's spread; seconds of wall time per question.
+     * {@code computedPromptTokens}: of the prompt tokens sent, those the server would compute, at the share its prefix
+     * cache held in the pilot; null when the pilot's server reported no cached tokens (then only the server knows).
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record Pilot(int n, double calls, double promptTokens, double completionTokens, Range promptInterval, double secondsPerQuestion,
-                        Double dollars) { }
+                        Double dollars, Double computedPromptTokens) { }
 
     /** The sizes of {@code q} as calls of {@code method} under {@code config} can carry it; {@code family} from --image-tokens (may be null). */
     public static QuestionSize size(Question q, String methods, Config config, String family) {
@@ -154,9 +156,13 @@ public final class CostEstimate {
         List<ResultRecord> ok = records.stream().filter(r -> !r.isError()).toList();
         if (ok.isEmpty()) return e;
         int n = ok.size();
-        double calls = 0, completion = 0, prompt = 0, seconds = 0, sizePilot = 0;
-        boolean sized = true;
+        double calls = 0, completion = 0, prompt = 0, seconds = 0, sizePilot = 0, cached = 0;
+        boolean sized = true, cacheReported = false;
         for (ResultRecord r : ok) {
+            if (r.cost().cachedPromptTokens() != null) {
+                cacheReported = true;
+                cached += r.cost().cachedPromptTokens();
+            }
             calls += r.cost().calls();
             completion += r.cost().completionTokens();
             prompt += r.cost().promptTokens();
@@ -188,8 +194,10 @@ public final class CostEstimate {
         double callsTotal = calls / n * e.questions(), completionTotal = completion / n * e.questions();
         Range interval = new Range(Math.max(e.promptTokens().low(), promptTotal - half), Math.min(e.promptTokens().high(), promptTotal + half));
         Double d = price == null ? null : dollars(price, promptTotal, completionTotal);
+        // the share the server's cache held in the pilot, measured by the server; a longer run may find its cache warmer
+        Double computed = !cacheReported || prompt == 0 ? null : promptTotal * (1 - cached / prompt);
         return new MethodEstimate(e.method(), e.questions(), e.callsPerQuestion(), e.protocol(), e.calls(), e.promptTokens(), e.completionTokens(),
-                e.dollars(), new Pilot(n, callsTotal, promptTotal, completionTotal, interval, seconds / n, d));
+                e.dollars(), new Pilot(n, callsTotal, promptTotal, completionTotal, interval, seconds / n, d, computed));
     }
 
     private static double weight(QuestionSize q) { return q.textTokens() + q.imageTokens() + TEMPLATE_ALLOWANCE; }

@@ -20,7 +20,9 @@ import java.util.function.ToDoubleFunction;
 /**
  * Every metric of one method over a set of results (definitions in docs/metrics.md). Errors are left
  * out of everything except the {@code errors} count; a circular group counts only when all its
- * rotations are graded, and is right only when all are right.
+ * rotations are graded, and is right only when all are right. {@code promptTokensPerQuestion} counts the tokens sent;
+ * {@code cachedPromptTokensPerQuestion} those of them the servers reported read from their prefix cache and
+ * {@code computedPromptTokensPerQuestion} the rest, both null unless a server of some record reported a cached count.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record MethodMetrics(String method, int records, int errors, int unmatched, int groups, Double accuracy,
@@ -32,7 +34,8 @@ public record MethodMetrics(String method, int records, int errors, int unmatche
                             double thetaU, Double spearmanInitialUncertaintyVsRounds, int spearmanN,
                             List<Double> uSysPerRound, Map<String, List<Double>> weightsPerRound,
                             FlipAccounting.Flips flips, Map<String, BackendUse> backends, Interval accuracyCi,
-                            Double probeTokensPerQuestion, String uncertaintyNote, DebateRounds debateRounds) {
+                            Double probeTokensPerQuestion, String uncertaintyNote, DebateRounds debateRounds,
+                            Double cachedPromptTokensPerQuestion, Double computedPromptTokensPerQuestion) {
 
     /** A per-round mean and, at each round k, how many questions it is over ({@code n[k]}); a round none reached is null and 0. */
     public record RoundMeans(List<Double> mean, List<Integer> n) { }
@@ -104,6 +107,7 @@ public record MethodMetrics(String method, int records, int errors, int unmatche
         }
         int n = ok.size();
         double prompt = mean(ok, r -> r.cost().promptTokens()), completion = mean(ok, r -> r.cost().completionTokens());
+        Double cached = cachedPromptTokensPerQuestion(ok);
         double cost = 0;
         String basis = null;
         for (ResultRecord r : ok) {
@@ -148,7 +152,17 @@ public record MethodMetrics(String method, int records, int errors, int unmatche
                 constantU ? null : nan(Calibration.auroc(unc, wrong)),
                 uNote != null ? null : nan(Calibration.balancedAccuracy(unc, wrong, thetaU)), thetaU,
                 nan(Calibration.spearman(xs, ys)), xs.length, uSysPerRound(ok), weightsPerRound(ok),
-                FlipAccounting.of(known), backends(ok, prices), ga.ci(), probeTokensPerQuestion(ok), uNote, debateRounds(ok));
+                FlipAccounting.of(known), backends(ok, prices), ga.ci(), probeTokensPerQuestion(ok), uNote, debateRounds(ok), cached,
+                cached == null ? null : prompt - cached);
+    }
+
+    /**
+     * Mean prompt tokens per question the servers reported read from their cache; a record whose servers reported none
+     * counts as 0 (its prompt computed in full). Null when no record has a reported count: then nothing is known.
+     */
+    static Double cachedPromptTokensPerQuestion(List<ResultRecord> ok) {
+        if (ok.stream().noneMatch(r -> r.cost().cachedPromptTokens() != null)) return null;
+        return mean(ok, r -> r.cost().cachedPromptTokens() == null ? 0 : r.cost().cachedPromptTokens());
     }
 
     static final String SAME_U = "the same U for every answer";
@@ -256,7 +270,7 @@ public record MethodMetrics(String method, int records, int errors, int unmatche
     public MethodMetrics withoutRunData() {
         return new MethodMetrics(method, records, errors, unmatched, groups, accuracy, vanillaAccuracy, 0, 0, List.of(), null, "none",
                 0, 0, 0, 0, Map.of(), Map.of(), null, null, null, null, thetaU, null, 0, List.of(), Map.of(), null, null, accuracyCi,
-                null, null, null);
+                null, null, null, null, null);
     }
 
     /** The same metrics with the accuracy interval computed another way (gam report --interval bootstrap). */
@@ -265,7 +279,7 @@ public record MethodMetrics(String method, int records, int errors, int unmatche
                 completionTokensPerQuestion, cumulativeTokensPerRound, costPerQuestion, costBasis, callsPerQuestion, secondsPerQuestion,
                 debateTriggerRate, meanRounds, terminations, branchShares, ece, reliability, auroc, balancedAccuracy, thetaU,
                 spearmanInitialUncertaintyVsRounds, spearmanN, uSysPerRound, weightsPerRound, flips, backends, ci, probeTokensPerQuestion,
-                uncertaintyNote, debateRounds);
+                uncertaintyNote, debateRounds, cachedPromptTokensPerQuestion, computedPromptTokensPerQuestion);
     }
 
     /** DREAM's branch from {@code extra.branch}: a name, or an object naming it in {@code name}/{@code type}/{@code branch}. */

@@ -22,12 +22,19 @@ final class ReportTables {
 
     static void metricTable(StringBuilder h, Map<String, MethodMetrics> metrics, String firstHeader, String interval) {
         boolean vanilla = metrics.values().stream().anyMatch(m -> m.vanillaAccuracy() != null);
+        // cached and computed prompt tokens only when a server reported them: otherwise nothing is known of them
+        boolean cached = metrics.values().stream().anyMatch(m -> m.cachedPromptTokensPerQuestion() != null);
         // headers break inside long words (soft hyphens) so that eighteen columns fit a 1280 px window
         h.append("<div class=table-box><table id=metrics>\n<thead><tr><th>").append(firstHeader == null ? "method" : esc(firstHeader))
                 .append("</th><th>ques&shy;tions</th><th>accu&shy;racy (%)</th><th title=\"").append(esc(interval == null ? "" : interval))
                 .append("\">95&nbsp;% inter&shy;val</th>");
         if (vanilla) h.append("<th>accu&shy;racy, rota&shy;tion 0</th>");
-        h.append("<th>un&shy;matched</th><th>errors</th><th>prompt tok/q</th><th>com&shy;pletion tok/q</th><th>cost/q ($)</th>"
+        h.append("<th>un&shy;matched</th><th>errors</th><th>prompt tok/q</th>");
+        if (cached) {
+            h.append("<th title=\"prompt tokens the server reported read from its prefix cache\">cached tok/q</th>"
+                    + "<th title=\"prompt tokens sent minus cached: what the server computed\">com&shy;puted tok/q</th>");
+        }
+        h.append("<th>com&shy;pletion tok/q</th><th>cost/q ($)</th>"
                 + "<th>calls/q</th><th>s/q</th><th>debate rate</th><th>mean rounds</th><th>ECE</th><th>AUROC (U)</th>"
                 + "<th>bal. acc @θ_U</th><th>Spear&shy;man (U₀, rounds)</th></tr></thead>\n<tbody>\n");
         for (var e : metrics.entrySet()) {
@@ -40,7 +47,12 @@ final class ReportTables {
             if (vanilla) h.append("<td>").append(pct(m.vanillaAccuracy())).append("</td>");
             String noU = m.uncertaintyNote() == null ? "" : " title=\"" + esc(m.uncertaintyNote()) + "\" class=hidden-metric";
             h.append("<td>").append(m.unmatched()).append("</td><td>").append(m.errors()).append("</td><td>")
-                    .append(f1(m.promptTokensPerQuestion())).append("</td><td>").append(f1(m.completionTokensPerQuestion()))
+                    .append(f1(m.promptTokensPerQuestion()));
+            if (cached) {
+                h.append("</td><td>").append(f1(m.cachedPromptTokensPerQuestion())).append("</td><td>")
+                        .append(f1(m.computedPromptTokensPerQuestion()));
+            }
+            h.append("</td><td>").append(f1(m.completionTokensPerQuestion()))
                     .append("</td><td title=\"").append(esc(String.valueOf(m.costBasis()))).append("\">")
                     .append(m.costPerQuestion() == null ? "–" : String.format(Locale.ROOT, "%.6f", m.costPerQuestion())).append("</td><td>")
                     .append(f2(m.callsPerQuestion())).append("</td><td>").append(f2(m.secondsPerQuestion())).append("</td><td>").append(f3(m.debateTriggerRate()))
@@ -223,4 +235,7 @@ final class ReportTables {
     private static String f2(double v) { return String.format(Locale.ROOT, "%.2f", v); }
 
     private static String f1(double v) { return String.format(Locale.ROOT, "%.1f", v); }
+
+    /** One decimal, or – when not known. */
+    private static String f1(Double v) { return v == null ? "–" : f1(v.doubleValue()); }
 }

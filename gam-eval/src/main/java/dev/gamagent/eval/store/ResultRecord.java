@@ -13,7 +13,8 @@ import java.util.Map;
  * full trace is kept as JSON so metrics and the sweep can read rounds, weights and branches.
  *
  * <p>Built in one place, {@link #of}; a line of results.jsonl and results.db stays the flat object of 25 keys it has
- * always been ({@code StoredLine}), whatever the nesting here.
+ * always been, and a 26th, {@code cachedPromptTokens}, only when a server reported it ({@code StoredLine}), whatever the
+ * nesting here.
  *
  * @param question which question (and which circular rotation of it) was asked
  * @param method   the method that answered it
@@ -69,14 +70,25 @@ public record ResultRecord(QuestionRef question, String method, Graded grade, Co
      * @param backend  the run's default backend ({@link dev.gamagent.backend.Backend#name()})
      * @param backends calls and tokens per backend name the method's agents used ({@code default}, {@code local},
      *                 configured names); null in records written before panels were counted
+     * @param cachedPromptTokens of {@code promptTokens} (the tokens sent), those the servers reported read from their
+     *                 prefix cache; null when no server of the answer reported it (docs/metrics.md)
      */
     public record Cost(long promptTokens, long completionTokens, boolean tokensEstimated, int calls, long millis,
-                       String backend, Map<String, UsageMeter.Tally> backends) {
+                       String backend, Map<String, UsageMeter.Tally> backends, Long cachedPromptTokens) {
+
+        /** A cost without server-reported cached prompt tokens. */
+        public Cost(long promptTokens, long completionTokens, boolean tokensEstimated, int calls, long millis, String backend,
+                    Map<String, UsageMeter.Tally> backends) {
+            this(promptTokens, completionTokens, tokensEstimated, calls, millis, backend, backends, null);
+        }
 
         /** This cost without the per-backend count. */
         public Cost withoutBackends() {
-            return new Cost(promptTokens, completionTokens, tokensEstimated, calls, millis, backend, null);
+            return new Cost(promptTokens, completionTokens, tokensEstimated, calls, millis, backend, null, cachedPromptTokens);
         }
+
+        /** The prompt tokens the servers computed (sent − cached); null when none reported a cached count. */
+        public Long computedPromptTokens() { return cachedPromptTokens == null ? null : promptTokens - cachedPromptTokens; }
     }
 
     /**
@@ -93,7 +105,7 @@ public record ResultRecord(QuestionRef question, String method, Graded grade, Co
         return new StoredLine(question.id(), question.group(), question.rotation(), method, question.category(),
                 question.l2Category(), grade.outcome(), grade.predicted(), question.groundTruth(), grade.answer(),
                 grade.option(), grade.confidence(), grade.uncertainty(), trace.rounds(), trace.termination(),
-                cost.promptTokens(), cost.completionTokens(), cost.tokensEstimated(), cost.calls(), cost.millis(),
+                cost.promptTokens(), cost.completionTokens(), cost.tokensEstimated(), cost.cachedPromptTokens(), cost.calls(), cost.millis(),
                 grade.rule(), grade.error(), cost.backend(), cost.backends(), trace.json());
     }
 
@@ -104,7 +116,7 @@ public record ResultRecord(QuestionRef question, String method, Graded grade, Co
                 l.method(), new Graded(l.outcome(), l.predicted(), l.answer(), l.option(), l.confidence(), l.uncertainty(),
                         l.rule(), l.error()),
                 new Cost(l.promptTokens(), l.completionTokens(), l.tokensEstimated(), l.calls(), l.millis(), l.backend(),
-                        l.backends()),
+                        l.backends(), l.cachedPromptTokens()),
                 new TraceRef(l.rounds(), l.termination(), l.trace()));
     }
 

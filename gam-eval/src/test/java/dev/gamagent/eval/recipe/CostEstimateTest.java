@@ -77,5 +77,12 @@ class CostEstimateTest {
         assertThat(n.pilot().n()).isEqualTo(2);
         // the per-question mean alone would have said 10 × the pilot's small questions
         assertThat(n.pilot().promptTokens()).isGreaterThan(2 * 10 * pilot.get(0).cost().promptTokens());
+        assertThat(n.pilot().computedPromptTokens()).as("the pilot's server reported no cached tokens: only it knows").isNull();
+
+        // a server that reported a quarter of the pilot's prompt tokens cached: the estimate of the tokens it computes follows
+        List<ResultRecord> cachedPilot = pilot.stream().map(r -> Records.from(r).cachedPromptTokens(r.cost().promptTokens() / 4).build()).toList();
+        CostEstimate.Pilot q = CostEstimate.withPilot(e, all, byId, cachedPilot, null).pilot();
+        assertThat(q.promptTokens()).as("prompt tokens are as sent").isCloseTo(expected, offset(1e-6));
+        assertThat(q.computedPromptTokens()).isCloseTo(expected * 0.75, offset(1e-6));
     }
 }

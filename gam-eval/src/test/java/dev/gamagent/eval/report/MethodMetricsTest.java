@@ -91,6 +91,24 @@ class MethodMetricsTest {
         assertThat(m.weightsPerRound().get("e2").get(2)).isCloseTo(0.2, within(1e-12));
     }
 
+    @Test void cachedAndComputedPromptTokensAreMeansOverAnswersAndAbsentUnlessAServerReportedThem() {
+        // two answers reported 600 and 0 cached tokens; the third's server reported none: it counts as computed in full
+        List<ResultRecord> rs = List.of(
+                Records.record("1", "debate").outcome("correct").promptTokens(1000).calls(2).cachedPromptTokens(600L).build(),
+                Records.record("2", "debate").outcome("wrong").promptTokens(800).calls(2).cachedPromptTokens(0L).build(),
+                Records.record("3", "debate").outcome("correct").promptTokens(900).calls(2).build(),
+                Records.record("4", "debate").outcome("error").promptTokens(0).calls(0).cachedPromptTokens(50L).build());
+        MethodMetrics m = MethodMetrics.of("debate", rs, PriceTable.from(Config.defaults()), 0.5, false);
+        assertThat(m.promptTokensPerQuestion()).as("sent").isEqualTo(900.0);
+        assertThat(m.cachedPromptTokensPerQuestion()).isEqualTo(200.0);
+        assertThat(m.computedPromptTokensPerQuestion()).isEqualTo(700.0);
+        MethodMetrics none = MethodMetrics.of("gam", records(), PriceTable.from(Config.defaults()), 0.5, false);
+        assertThat(none.cachedPromptTokensPerQuestion()).isNull();
+        assertThat(none.computedPromptTokensPerQuestion()).isNull();
+        assertThat(Json.write(none)).doesNotContain("cachedPromptTokensPerQuestion", "computedPromptTokensPerQuestion");
+        assertThat(Json.write(m)).contains("\"cachedPromptTokensPerQuestion\":200.0", "\"computedPromptTokensPerQuestion\":700.0");
+    }
+
     @Test void aDreamBranchRecordedAsAnObjectIsReadByItsName() throws Exception {
         JsonNode t = Json.MAPPER.readTree("{\"extra\":{\"branch\":{\"name\":\"PerAgent\",\"scales\":[0.5,2]}}}");
         assertThat(MethodMetrics.branchOf(rec("9", "correct", 1, 0, 0, "consensus", 0, 0, 0, t))).isEqualTo("PerAgent");

@@ -26,7 +26,7 @@ public final class Records {
                 .answer(g.answer()).option(g.option()).confidence(g.confidence()).uncertainty(g.uncertainty())
                 .rule(g.rule()).error(g.error()).promptTokens(c.promptTokens()).completionTokens(c.completionTokens())
                 .tokensEstimated(c.tokensEstimated()).calls(c.calls()).millis(c.millis()).backend(c.backend())
-                .backends(c.backends()).rounds(t.rounds()).termination(t.termination()).trace(t.json());
+                .backends(c.backends()).cachedPromptTokens(c.cachedPromptTokens()).rounds(t.rounds()).termination(t.termination()).trace(t.json());
     }
 
     /** The fields of a record, set one by one. */
@@ -55,6 +55,7 @@ public final class Records {
         private String error;
         private String backend;
         private Map<String, UsageMeter.Tally> backends;
+        private Long cachedPromptTokens;
         private JsonNode trace;
 
         private Builder(String id, String method) {
@@ -86,12 +87,13 @@ public final class Records {
         public Builder error(String v) { error = v; return this; }
         public Builder backend(String v) { backend = v; return this; }
         public Builder backends(Map<String, UsageMeter.Tally> v) { backends = v; return this; }
+        public Builder cachedPromptTokens(Long v) { cachedPromptTokens = v; return this; }
         public Builder trace(JsonNode v) { trace = v; return this; }
 
         public ResultRecord build() {
             return ResultRecord.of(new ResultRecord.QuestionRef(id, group, rotation, category, l2Category, groundTruth), method,
                     new ResultRecord.Graded(outcome, predicted, answer, option, confidence, uncertainty, rule, error),
-                    new ResultRecord.Cost(promptTokens, completionTokens, tokensEstimated, calls, millis, backend, backends),
+                    new ResultRecord.Cost(promptTokens, completionTokens, tokensEstimated, calls, millis, backend, backends, cachedPromptTokens),
                     new ResultRecord.TraceRef(rounds, termination, trace));
         }
     }

@@ -100,6 +100,26 @@ class ResultRecordJsonTest {
         assertThat(flat.get("trace")).isEqualTo(trace);
     }
 
+    @Test void theServersCachedPromptTokensAreWrittenAfterTheTokenCountsOnlyWhenReported() throws IOException {
+        ResultRecord r = Records.record("q", "debate").outcome("correct").promptTokens(3000).completionTokens(40).calls(6)
+                .cachedPromptTokens(2200L).backend("openai:m")
+                .backends(Map.of("default", new UsageMeter.Tally("openai:m", "m", 6, 0, 3000, 40, false, 2200L))).build();
+        String line = Json.write(r);
+        assertThat(Json.MAPPER.readValue(line, ResultRecord.class)).isEqualTo(r);
+        List<String> keys = keys(line);
+        assertThat(keys.subList(keys.indexOf("promptTokens"), keys.indexOf("calls")))
+                .containsExactly("promptTokens", "completionTokens", "tokensEstimated", "cachedPromptTokens");
+        JsonNode flat = Json.MAPPER.readTree(line);
+        assertThat(flat.get("cachedPromptTokens").asLong()).isEqualTo(2200);
+        assertThat(flat.at("/backends/default/cachedPromptTokens").asLong()).isEqualTo(2200);
+        assertThat(r.cost().computedPromptTokens()).isEqualTo(800);
+        // reported as 0 is written as 0; not reported is not written
+        assertThat(Json.write(Records.from(r).cachedPromptTokens(0L).build())).contains("\"cachedPromptTokens\":0,");
+        ResultRecord unreported = Records.from(r).cachedPromptTokens(null).backends(null).build();
+        assertThat(Json.write(unreported)).doesNotContain("cached");
+        assertThat(unreported.cost().computedPromptTokens()).isNull();
+    }
+
     @Test void noCodeButResultRecordItselfCallsItsConstructor() throws IOException {
         String call = "new " + "ResultRecord("; // split, so this file does not match itself
         List<String> callers = new ArrayList<>();
