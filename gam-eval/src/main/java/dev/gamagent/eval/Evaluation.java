@@ -18,6 +18,7 @@ import dev.gamagent.eval.load.SkippedRow;
 import dev.gamagent.eval.report.HtmlReport;
 import dev.gamagent.eval.report.PriceTable;
 import dev.gamagent.eval.report.Provenance;
+import dev.gamagent.eval.report.QuestionHashes;
 import dev.gamagent.eval.report.RunSummary;
 import dev.gamagent.eval.store.ResultRecord;
 import dev.gamagent.eval.store.ResultStore;
@@ -199,8 +200,11 @@ public final class Evaluation {
                     }) : null;
             List<java.util.concurrent.Future<?>> made = java.util.Collections.synchronizedList(new ArrayList<>());
             ThumbnailCache drawn = new ThumbnailCache();
-            if (thumbnails) runner.onEachQuestion((eq, q) -> {
-                if (!(eq.rotation() > 0 && eq.id().contains("#r")) && !q.images().isEmpty()) { // a rotation shows its question's image
+            // each question's content hash while its images are in memory (gam report compares runs on the same content)
+            Map<String, String> hashes = new java.util.concurrent.ConcurrentHashMap<>();
+            runner.onEachQuestion((eq, q) -> {
+                if (eq.rotation() == 0) hashes.put(eq.group(), QuestionHashes.of(eq.shell(), q.images()));
+                if (thumbnails && !(eq.rotation() > 0 && eq.id().contains("#r")) && !q.images().isEmpty()) { // a rotation shows its question's image
                     // a video's frames all: the report shows them as a strip (HtmlReport.thumbnail)
                     List<dev.gamagent.image.Picture> pics = List.copyOf(q.images());
                     made.add(thumbs.submit(() -> thumbnail(store, eq, pics, drawn)));
@@ -246,6 +250,7 @@ public final class Evaluation {
                     ? records.stream().filter(ResultRecord::isError).map(r -> r.grade().error()).findFirst().orElse("?") : null;
             Map<String, com.fasterxml.jackson.databind.JsonNode> added = new java.util.LinkedHashMap<>(finish.fields(records, err));
             records.clear(); // the report reads them again from the store, one at a time
+            added.put(QuestionHashes.FIELD, QuestionHashes.field(questionHashes(plan.dataset().questions(), badGroups, hashes)));
             // where the figures come from, once every other field is known: the report's header and a reproduction's table say it
             if (added.containsKey("data_file")) {
                 provenance = Provenance.of(summary, added);
@@ -264,6 +269,28 @@ public final class Evaluation {
             }
         }
         return new Ran(summary, provenance);
+    }
+
+    /**
+     * The content hash of every question of the run by group: those hashed as they ran, the others (answered by an
+     * earlier, resumed run) read again with their images.
+     */
+    private static Map<String, String> questionHashes(List<EvalQuestion> originals, Set<String> badGroups, Map<String, String> hashed) {
+        Map<String, String> out = new java.util.LinkedHashMap<>();
+        for (EvalQuestion q : originals) {
+            if (badGroups.contains(q.group())) continue;
+            String h = hashed.get(q.group());
+            if (h == null) {
+                try {
+                    var full = q.question();
+                    h = QuestionHashes.of(full, full.images());
+                } catch (RuntimeException unreadable) {
+                    continue; // its images cannot be read again: the question is not compared across runs
+                }
+            }
+            out.put(q.group(), h);
+        }
+        return out;
     }
 
     /** Trace fields of each agent that hold words, not figures: no summary figure reads them. */

@@ -25,8 +25,8 @@ record ReportAnswers(ObjectNode index, Map<String, String> parts) {
     static final int PART_ROWS = 100;
 
     static final List<String> COLUMNS = List.of("id", "run", "method", "rotation", "category", "outcome", "flip", "termination",
-            "rounds", "confidence", "uncertainty", "groundTruth", "branch", "calls", "millis", "error", "trace");
-    private static final Set<String> DICT = Set.of("method", "category", "outcome", "flip", "termination", "branch");
+            "rounds", "confidence", "uncertainty", "groundTruth", "branch", "calls", "millis", "error", "trace", "predicted", "tokens");
+    private static final Set<String> DICT = Set.of("method", "category", "outcome", "flip", "termination", "branch", "predicted");
 
     /** The answers of {@code runs}, their debates in sidecar parts that live in folder {@code sidecar}. */
     static ReportAnswers of(List<ReportRun> runs, String sidecar) {
@@ -96,6 +96,8 @@ record ReportAnswers(ObjectNode index, Map<String, String> parts) {
             a.add(r.cost().millis());
             if (r.grade().error() == null) a.addNull(); else a.add(r.grade().error());
             a.add(r.trace().json() != null ? 1 : 0);
+            code(a, dict, codes, "predicted", r.isError() ? null : r.grade().predicted());
+            a.add(r.cost().promptTokens() + r.cost().completionTokens());
             if (r.trace().json() != null) {
                 ((ObjectNode) part.get("traces")).set(Integer.toString(i), r.trace().json());
                 String text = r.trace().json().path("question").path("text").asText(null);
