@@ -2,6 +2,7 @@ package dev.gamagent.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.gamagent.eval.report.HtmlReport;
+import dev.gamagent.eval.report.Provenance;
 import dev.gamagent.eval.report.QuestionHashes;
 import dev.gamagent.eval.report.RunPairing;
 import dev.gamagent.eval.report.ReportRun;
@@ -60,7 +61,8 @@ public final class ReportCommand implements Callable<Integer> {
             // a summary.json from before intervals, or another interval method: recompute them from the records (when there are some)
             RunSummary shown = records.isEmpty() || method == IntervalMethod.WILSON && s.statistics() != null ? s : s.withIntervals(method, mine);
             runs.put(name, shown);
-            pages.add(new ReportRun(name, shown, records));
+            // where each run's figures come from (model, backend, configuration, commit, date, data file): the page's header
+            pages.add(new ReportRun(name, shown, records, Map.of(), null, tree == null ? null : Provenance.ofSummary(tree)));
         }
         // the same question is the same content, not the same id; runs of different benchmarks are not compared
         RunPairing pairing = RunPairing.of(compared, method);

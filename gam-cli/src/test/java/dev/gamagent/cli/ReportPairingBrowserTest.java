@@ -35,7 +35,7 @@ import static org.assertj.core.api.Assertions.fail;
 class ReportPairingBrowserTest {
     @TempDir Path dir;
 
-    private static String text(DevToolsSession page, String js) { return page.eval(js).asText(); }
+    private static String text(DevToolsSession page, String js) throws Exception { return page.eval(js).asText(); }
 
     private void open(DevToolsSession page, Path html) throws Exception {
         page.call("Page.enable", null);

@@ -115,7 +115,9 @@ class ReportPairsAcrossRunsTest {
         JsonNode p = pageData(html).at("/pairs/pairs/0");
         assertThat(p.path("n").asInt()).isEqualTo(10);
         assertThat(p.path("family").asText()).isEqualTo("bench.tsv");
-        assertThat(Files.readString(html)).doesNotContain("id=pairing-warnings");
+        assertThat(Files.readString(html)).doesNotContain("id=pairing-warnings")
+                // each run's header: model and backend, configuration digest, commit (these tests run in a git checkout), date
+                .containsPattern("<b>a</b>: model [^;<]+ on [^;<]+; configuration [0-9a-f]{12}; commit [0-9a-f]{12}; 20\\d\\d-\\d\\d-\\d\\dT[^;]+Z; bench.tsv; ");
     }
 
     @Test void runsOnDifferentFilesAreShownSideBySideAndNeverPaired() throws Exception {

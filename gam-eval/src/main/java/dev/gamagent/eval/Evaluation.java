@@ -251,11 +251,10 @@ public final class Evaluation {
             Map<String, com.fasterxml.jackson.databind.JsonNode> added = new java.util.LinkedHashMap<>(finish.fields(records, err));
             records.clear(); // the report reads them again from the store, one at a time
             added.put(QuestionHashes.FIELD, QuestionHashes.field(questionHashes(plan.dataset().questions(), badGroups, hashes)));
+            added.put(Provenance.RUN_FIELD, runField(plan, backends, config));
             // where the figures come from, once every other field is known: the report's header and a reproduction's table say it
-            if (added.containsKey("data_file")) {
-                provenance = Provenance.of(summary, added);
-                added.put(Provenance.SUMMARY_FIELD, dev.gamagent.util.Json.MAPPER.valueToTree(provenance));
-            }
+            provenance = Provenance.of(summary, added);
+            added.put(Provenance.SUMMARY_FIELD, dev.gamagent.util.Json.MAPPER.valueToTree(provenance));
             summary.write(plan.out().resolve(SUMMARY), added);
             long summarised = System.nanoTime();
             Map<String, String> images = thumbnails ? thumbnails(store, plan.dataset().questions()) : Map.of();
@@ -269,6 +268,24 @@ public final class Evaluation {
             }
         }
         return new Ran(summary, provenance);
+    }
+
+    /**
+     * What ran, for the report's header: the model and backend (the run identity's, else the default backend's name), the
+     * SHA-256 of every setting that can change an answer or a grade (the identity's settings), gam's commit, and now.
+     */
+    private static com.fasterxml.jackson.databind.JsonNode runField(Plan plan, NamedBackends backends, Config config) {
+        RunIdentity id = plan.identity() != null ? plan.identity() : RunIdentity.of(plan.dataset().name(), "", backends.defaultBackend().name(), null, null, config);
+        String model = plan.identity() != null ? id.model() : null;
+        String digest;
+        try {
+            digest = java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
+                    .digest(dev.gamagent.util.Json.write(id.settings()).getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is missing from this JVM", e);
+        }
+        return Provenance.runField(model, plan.identity() != null ? id.backend() : backends.defaultBackend().name(), digest,
+                dev.gamagent.eval.report.CheckoutCommit.ofGam(), java.time.Instant.now());
     }
 
     /**

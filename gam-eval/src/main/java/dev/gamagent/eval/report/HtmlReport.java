@@ -195,8 +195,8 @@ public final class HtmlReport {
             h.append("</p>\n");
             Provenance p = runs.get(0).provenance();
             if (p != null) {
-                h.append("<p class=provenance>Data: ").append(Html.esc(p.describe())).append('.');
-                for (String m : p.marks()) h.append("<br><b>[").append(m).append("]</b> ").append(Html.esc(p.meaning(m))).append('.');
+                h.append("<p class=provenance id=provenance>Run: ").append(Html.esc(p.describe())).append('.');
+                if (p.file() != null) for (String m : p.marks()) h.append("<br><b>[").append(m).append("]</b> ").append(Html.esc(p.meaning(m))).append('.');
                 h.append("</p>\n");
             }
             h.append("</header>\n");

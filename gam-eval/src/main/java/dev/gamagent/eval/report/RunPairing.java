@@ -81,7 +81,11 @@ public record RunPairing(Pairwise.Report pairs, List<String> warnings, Map<Strin
             }
             Map<String, Map<String, Boolean>> family = new LinkedHashMap<>();
             for (Run r : rs) {
-                Map<String, String> key = keysOf(r);
+                // a run that cannot be compared with the others of its benchmark is a family of its own (its methods are still compared)
+                boolean alone = rs.size() > 1 && r.hashes() == null;
+                Map<String, Map<String, Boolean>> into = alone ? new LinkedHashMap<>() : family;
+                if (alone) families.put(b.getKey() + ", run " + r.name() + " only", into);
+                Map<String, String> key = keysOf(r, b.getKey());
                 for (var m : r.items().entrySet()) {
                     String series = r.name() + " / " + m.getKey();
                     Map<String, Boolean> byKey = new LinkedHashMap<>();
@@ -92,7 +96,7 @@ public record RunPairing(Pairwise.Report pairs, List<String> warnings, Map<Strin
                         byKey.put(k, item.getValue());
                         seriesKeys.put(item.getKey(), k);
                     }
-                    family.put(series, byKey);
+                    into.put(series, byKey);
                     keys.put(series, seriesKeys);
                 }
             }
@@ -107,7 +111,7 @@ public record RunPairing(Pairwise.Report pairs, List<String> warnings, Map<Strin
      * Item id → the key the run's items are compared under: the content hash (with an occurrence number, so two
      * questions of one file with the same content stay two), or, for a run or item without a hash, a key of its own run.
      */
-    private static Map<String, String> keysOf(Run r) {
+    private static Map<String, String> keysOf(Run r, String benchmark) {
         Map<String, String> out = new LinkedHashMap<>();
         java.util.Set<String> ids = new java.util.LinkedHashSet<>();
         for (var m : r.items().values()) ids.addAll(m.keySet());
@@ -122,7 +126,7 @@ public record RunPairing(Pairwise.Report pairs, List<String> warnings, Map<Strin
         for (String id : ordered) {
             String h = r.hashes().get(id);
             int n = seen.merge(h, 1, Integer::sum);
-            byId.put(id, n == 1 ? h : h + "#" + n);
+            byId.put(id, benchmark + "|" + h + (n == 1 ? "" : "#" + n));
         }
         // an item without a hash (its image could not be read again) is compared within its run only
         for (String id : ids) out.put(id, byId.getOrDefault(id, "run " + r.name() + ": " + id));
