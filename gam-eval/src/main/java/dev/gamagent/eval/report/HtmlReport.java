@@ -195,7 +195,7 @@ public final class HtmlReport {
             h.append("</p>\n");
             Provenance p = runs.get(0).provenance();
             if (p != null) {
-                h.append("<p class=provenance id=provenance>Run: ").append(Html.esc(p.describe())).append('.');
+                h.append("<p class=provenance id=provenance>Run: ").append(Html.esc(p.describeRun() + "; " + p.describe())).append('.');
                 if (p.file() != null) for (String m : p.marks()) h.append("<br><b>[").append(m).append("]</b> ").append(Html.esc(p.meaning(m))).append('.');
                 h.append("</p>\n");
             }
@@ -213,7 +213,7 @@ public final class HtmlReport {
             }
             h.append("</p>\n");
             for (ReportRun r : runs) {
-                if (r.provenance() != null) h.append("<p class=provenance><b>").append(Html.esc(r.name())).append("</b>: ").append(Html.esc(r.provenance().describe())).append(".</p>\n");
+                if (r.provenance() != null) h.append("<p class=provenance><b>").append(Html.esc(r.name())).append("</b>: ").append(Html.esc(r.provenance().describeRun() + "; " + r.provenance().describe())).append(".</p>\n");
             }
             if (pairing != null && !pairing.warnings().isEmpty()) {
                 h.append("<div class=pairing-warnings id=pairing-warnings role=alert>");

@@ -170,13 +170,19 @@ public record Provenance(String column, String benchmark, String file, String pa
         return of + (why.isEmpty() ? "" : " (" + String.join(", ", why) + ")");
     }
 
-    /** One line: model and backend, configuration, commit, date, then file, md5 check, questions, stand-in, grading, judge, comparability. */
-    public String describe() {
+    /** One line of what ran: model and backend, configuration digest, commit, date (a report's header puts it before {@link #describe}). */
+    public String describeRun() {
         List<String> parts = new ArrayList<>();
         if (model != null || backend != null) parts.add("model " + (model == null ? "not recorded" : model) + (backend == null ? "" : " on " + backend));
         if (configDigest != null) parts.add("configuration " + configDigest);
         parts.add("commit " + (commit == null ? "not recorded" : commit.substring(0, Math.min(12, commit.length()))));
-        if (date != null) parts.add(date);
+        parts.add(date == null ? "date not recorded" : date);
+        return String.join("; ", parts);
+    }
+
+    /** One line: file, md5 check, questions, stand-in, grading, judge, comparability. */
+    public String describe() {
+        List<String> parts = new ArrayList<>();
         if (file == null) {
             parts.add("no data file (questions given to gam directly, as the demo's)");
         } else {
