@@ -203,7 +203,7 @@ public final class Evaluation {
             // each question's content hash while its images are in memory (gam report compares runs on the same content)
             Map<String, String> hashes = new java.util.concurrent.ConcurrentHashMap<>();
             runner.onEachQuestion((eq, q) -> {
-                if (eq.rotation() == 0) hashes.put(eq.group(), QuestionHashes.of(eq.shell(), q.images()));
+                if (eq.rotation() == 0) hashes.put(groupOf(eq), QuestionHashes.of(eq.shell(), q.images()));
                 if (thumbnails && !(eq.rotation() > 0 && eq.id().contains("#r")) && !q.images().isEmpty()) { // a rotation shows its question's image
                     // a video's frames all: the report shows them as a strip (HtmlReport.thumbnail)
                     List<dev.gamagent.image.Picture> pics = List.copyOf(q.images());
@@ -295,8 +295,9 @@ public final class Evaluation {
     private static Map<String, String> questionHashes(List<EvalQuestion> originals, Set<String> badGroups, Map<String, String> hashed) {
         Map<String, String> out = new java.util.LinkedHashMap<>();
         for (EvalQuestion q : originals) {
-            if (badGroups.contains(q.group())) continue;
-            String h = hashed.get(q.group());
+            String group = groupOf(q);
+            if (badGroups.contains(group)) continue;
+            String h = hashed.get(group);
             if (h == null) {
                 try {
                     var full = q.question();
@@ -305,10 +306,13 @@ public final class Evaluation {
                     continue; // its images cannot be read again: the question is not compared across runs
                 }
             }
-            out.put(q.group(), h);
+            out.put(group, h);
         }
         return out;
     }
+
+    /** A question's item id as the summary counts it: its group, or its id when it has none. */
+    private static String groupOf(EvalQuestion q) { return q.group() == null ? q.id() : q.group(); }
 
     /** Trace fields of each agent that hold words, not figures: no summary figure reads them. */
     static final List<String> AGENT_TEXT = List.of("claims", "raw", "prompt", "prompts", "messages", "reasoning");
