@@ -19,7 +19,8 @@
   const series = [];
   for (const run of data.runs) {
     for (const [method, m] of Object.entries(run.summary.metrics || {})) {
-      series.push({ name: seriesName(run.name, method), method, run: run.name, m, records: [], categories: (run.summary.byCategory || {})[method] || {} });
+      series.push({ name: seriesName(run.name, method), method, run: run.name, benchmark: run.benchmark || '', m, records: [],
+        categories: (run.summary.byCategory || {})[method] || {} });
     }
   }
   const seriesByName = Object.fromEntries(series.map((s) => [s.name, s]));
@@ -132,25 +133,29 @@
     const c = COSTS[kind];
     const pts = series.filter((s) => s.m.accuracy !== null && s.m.accuracy !== undefined && !s.method.endsWith(FORCED)
       && c.of(s.m) !== null && c.of(s.m) !== undefined)
-      .map((s) => ({ name: s.name, x: c.of(s.m), y: s.m.accuracy, ci: s.m.accuracyCi }));
+      .map((s) => ({ name: s.name, x: c.of(s.m), y: s.m.accuracy, ci: s.m.accuracyCi, benchmark: s.benchmark }));
     if (!pts.length) return null;
-    const front = pareto(pts);
+    // one front per benchmark: a method is not beaten by one that answered other questions
+    const benchmarks = [...new Set(pts.map((p) => p.benchmark))];
+    const fronts = benchmarks.map((b) => ({ b, front: pareto(pts.filter((p) => p.benchmark === b)) }));
     return {
-      title: { text: 'Accuracy vs ' + c.label.replace(/ \(.*\)$/, ''), subtext: 'bars: 95% intervals of accuracy; dashed: Pareto front (no method is both cheaper and more accurate); axes start at 0', left: 'center', textStyle: { fontSize: 14 } },
+      title: { text: 'Accuracy vs ' + c.label.replace(/ \(.*\)$/, ''), subtext: 'bars: 95% intervals of accuracy; ' + (fronts.length > 1 ? 'dashed, dotted: one Pareto front per benchmark' : 'dashed: Pareto front')
+        + ' (no method is both cheaper and more accurate); axes start at 0', left: 'center', textStyle: { fontSize: 14 } },
       grid: { left: 60, right: 40, top: 70, bottom: 56 },
       tooltip: { trigger: 'item', formatter: (p) => p.seriesName !== 'methods' ? p.seriesName : `${p.data.name}<br>accuracy ${pct(p.data.value[1])}`
         + (p.data.ci ? ` (95% interval ${pct(p.data.ci.lo)}–${pct(p.data.ci.hi)})` : '') + `<br>${c.label}: ${c.fmt(p.data.value[0])}` },
       xAxis: { type: 'value', name: c.label, nameLocation: 'middle', nameGap: 32, min: 0, axisLabel: { formatter: (v) => c.fmt(v) } },
       yAxis: { type: 'value', name: 'accuracy', min: 0, max: 1, axisLabel: { formatter: (v) => Math.round(v * 100) + '%' } },
       series: [
-        { name: 'Pareto front', type: 'line', data: front.map((p) => [p.x, p.y]), symbol: 'none', lineStyle: { color: '#888', type: 'dashed' }, z: 1, silent: true },
+        { name: fronts.length > 1 ? 'Pareto front: ' + fronts[0].b : 'Pareto front', type: 'line', data: fronts[0].front.map((p) => [p.x, p.y]), symbol: 'none', lineStyle: { color: '#888', type: 'dashed' }, z: 1, silent: true },
         { name: 'methods', type: 'scatter', symbolSize: 13, z: 3,
           data: pts.map((p) => ({ name: p.name, value: [p.x, p.y], ci: p.ci || null, symbol: styleOf[p.name].marked ? styleOf[p.name].symbol : 'circle',
             itemStyle: { color: colorOf[p.name], borderColor: '#222', borderWidth: 1 } })),
           // label positions are chosen after the first draw (placeLabels), so close points' labels do not overlap
           label: { show: true, position: 'right', distance: 8, formatter: (p) => `${p.data.name} ${pct(p.data.value[1])}`, fontSize: 12, color: '#222' } },
         errorBars('95% intervals', pts.filter((p) => p.ci).map((p) => ({ value: [p.x, p.ci.lo, p.ci.hi], color: colorOf[p.name] }))),
-      ].concat(paperMarks(pts)),
+      ].concat(paperMarks(pts)).concat(fronts.slice(1).map((f, i) => ({ name: 'Pareto front: ' + f.b, type: 'line', data: f.front.map((p) => [p.x, p.y]),
+        symbol: 'none', lineStyle: { color: '#888', type: ['dotted', 'dashDot', 'dashed'][i % 3] }, z: 1, silent: true }))),
     };
   }
 
@@ -860,6 +865,79 @@
     };
   }
 
+  // ---- answers by question: the question × method table, filtered from the pairs table's counts ----------------
+
+  /**
+   * The table of answers by question (one row per question: a circular group once; across runs, one row per question
+   * asked with the same content), each series' cell [prediction, right (true/false/null: not graded), tokens, rounds],
+   * as the CSV beside the page has it (AnswerTable): right only when every rotation is, not graded after an error.
+   */
+  function answerRows() {
+    const byKey = new Map();
+    const names = series.filter((s) => !s.method.endsWith(FORCED)).map((s) => s.name);
+    for (const r of samples) {
+      if (r.method.endsWith(FORCED)) continue;
+      const group = r.rotation > 0 ? String(r.id).replace(/#r\d+$/, '') : String(r.id);
+      const key = data.itemKeys ? (data.itemKeys[r.runIndex] || {})[group] : undefined;
+      const k = key === undefined ? r.runIndex + '|' + group : 'k' + key;
+      let row = byKey.get(k);
+      if (!row) { row = { id: group, benchmark: (data.runs[r.runIndex] || {}).benchmark || null, answer: null, cells: {}, ids: new Set() }; byKey.set(k, row); }
+      row.ids.add(group);
+      const c = row.cells[r.series] || (row.cells[r.series] = { prediction: null, right: true, broken: false, graded: false, tokens: 0, rounds: 0 });
+      c.tokens += r.tokens || 0;
+      if (!r.rotation) { c.prediction = r.predicted ?? null; c.rounds = r.rounds ?? 0; row.answer = row.answer ?? r.groundTruth; }
+      if (r.outcome === 'error') c.broken = true;
+      else if (r.outcome !== 'ungraded') { c.graded = true; c.right = c.right && r.outcome === 'correct'; }
+    }
+    const rows = [...byKey.values()].map((row) => [[...row.ids].join(' / '), row.benchmark, row.answer]
+      .concat(names.map((n) => { const c = row.cells[n]; return c ? [c.prediction, c.broken || !c.graded ? null : c.right, c.tokens, c.rounds] : null; })));
+    const natural = new Intl.Collator(undefined, { numeric: true });
+    rows.sort((a, b) => natural.compare(a[0], b[0]));
+    return { series: names, rows };
+  }
+
+  function answerTableView() {
+    const table = document.getElementById('answers-by-question');
+    if (!table || !samples.length) return;
+    const t = answerRows();
+    const col = Object.fromEntries(t.series.map((s, i) => [s, i + 3]));
+    const bar = document.getElementById('answer-filter');
+    const pager = document.getElementById('answer-table-pages');
+    let filter = null, page = 0, shown = t.rows;
+    table.tHead.replaceChildren(el('tr', {}, el('th', {}, 'question'), el('th', {}, 'answer'), t.series.map((s) => el('th', {}, s))));
+    const cellText = (c) => (c === null ? '' : `${c[0] === null ? '–' : c[0]} ${c[1] === true ? '✓' : c[1] === false ? '✗' : '–'} · ${c[2]} tok · ${c[3]} r`);
+    function draw() {
+      shown = filter ? t.rows.filter((r) => {
+        const a = r[col[filter.right]], b = r[col[filter.wrong]];
+        return a && b && a[1] === true && b[1] === false;
+      }) : t.rows;
+      const pages = Math.max(1, Math.ceil(shown.length / PAGE));
+      page = Math.min(page, pages - 1);
+      bar.replaceChildren(filter
+        ? el('span', { id: 'answer-filter-text' }, `${shown.length} questions right for ${filter.right} and wrong for ${filter.wrong} `,
+          el('button', { type: 'button', id: 'answer-filter-clear', onclick: () => { filter = null; page = 0; draw(); } }, 'show all'))
+        : el('span', { id: 'answer-filter-text', class: 'muted' }, `all ${t.rows.length} questions`));
+      table.tBodies[0].replaceChildren(...shown.slice(page * PAGE, (page + 1) * PAGE).map((r) => el('tr', { 'data-question': r[0] },
+        el('td', { title: r[1] || null }, r[0]), el('td', {}, r[2] === null ? '' : r[2]),
+        t.series.map((s) => { const c = r[col[s]]; return el('td', { class: c && c[1] === true ? 'right' : c && c[1] === false ? 'wrong' : '' }, cellText(c)); }))));
+      pager.replaceChildren();
+      if (pages > 1) {
+        const go = (p) => { page = p; draw(); };
+        pager.append(el('button', { type: 'button', disabled: page === 0, onclick: () => go(page - 1) }, '‹ previous'),
+          el('span', { class: 'muted' }, ` questions ${page * PAGE + 1}–${Math.min(shown.length, (page + 1) * PAGE)} of ${shown.length} `),
+          el('button', { type: 'button', disabled: page === pages - 1, onclick: () => go(page + 1) }, 'next ›'));
+      }
+    }
+    const only = (right, wrong) => { filter = col[right] && col[wrong] ? { right, wrong } : null; page = 0; draw(); return shown.length; };
+    document.querySelectorAll('#pairs-table a.only').forEach((a) => a.addEventListener('click', (e) => {
+      e.preventDefault();
+      only(a.dataset.right, a.dataset.wrong);
+      document.getElementById('answer-table').scrollIntoView();
+    }));
+    draw();
+    window.gamReport.answerTable = { only, shown: () => shown.map((r) => r[0]) };
+  }
+
   // ---- wiring -------------------------------------------------------------------------------------------------
 
   window.gamReport = { charts, series, pareto, samples, colorOf, styleOf };
@@ -887,5 +965,6 @@
   chart('chart-tokens', tokensChart(), 340);
   chart('chart-weights', weightsChart(), 340);
   samplesView();
+  answerTableView();
   window.addEventListener('resize', () => { Object.values(charts).forEach((c) => c.resize()); if (cost) placeLabels(cost); });
 })();

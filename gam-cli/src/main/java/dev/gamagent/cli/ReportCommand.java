@@ -1,12 +1,16 @@
 package dev.gamagent.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.gamagent.eval.report.HtmlReport;
+import dev.gamagent.eval.report.Provenance;
+import dev.gamagent.eval.report.QuestionHashes;
+import dev.gamagent.eval.report.RunPairing;
 import dev.gamagent.eval.report.ReportRun;
 import dev.gamagent.eval.report.RunSummary;
 import dev.gamagent.eval.stats.IntervalMethod;
-import dev.gamagent.eval.stats.Pairwise;
 import dev.gamagent.eval.store.ResultRecord;
 import dev.gamagent.eval.store.ResultStore;
+import dev.gamagent.util.Json;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -21,7 +25,8 @@ import java.util.concurrent.Callable;
 
 /**
  * {@code gam report}: several eval runs side by side (an HTML page and a table on stdout), every method of every run a
- * series "run / method", and every pair of series compared on the questions both answered (paired by question id).
+ * series "run / method", and every pair of series of one benchmark compared on the questions both asked with the same
+ * content ({@link RunPairing}); runs of different benchmarks are shown side by side, never compared, with a warning.
  */
 @Command(name = "report", mixinStandardHelpOptions = true, description = "Compare gam eval runs side by side.")
 public final class ReportCommand implements Callable<Integer> {
@@ -40,7 +45,7 @@ public final class ReportCommand implements Callable<Integer> {
         Map<String, RunSummary> runs = new LinkedHashMap<>();
         List<ReportRun> pages = new ArrayList<>();
         // every run's methods as series "run / method", each with its graded items (question or circular group → right)
-        Map<String, Map<String, Boolean>> items = new LinkedHashMap<>();
+        List<RunPairing.Run> compared = new ArrayList<>();
         List<String> withoutRecords = new ArrayList<>();
         for (Path d : dirs) {
             String name = d.getFileName() == null ? d.toString() : d.getFileName().toString();
@@ -50,19 +55,22 @@ public final class ReportCommand implements Callable<Integer> {
             List<ResultRecord> records = Files.isRegularFile(d.resolve("results.db"))
                     ? ResultStore.read(d).stream().filter(r -> s.methods().contains(r.method())).toList() : List.of();
             Map<String, Map<String, Boolean>> mine = RunSummary.itemsByMethod(s.methods(), records);
+            JsonNode tree = Files.isRegularFile(d.resolve(RunSummary.FILE)) ? Json.MAPPER.readTree(d.resolve(RunSummary.FILE).toFile()) : null;
             if (records.isEmpty()) withoutRecords.add(name);
-            else for (var e : mine.entrySet()) items.put(name + " / " + e.getKey(), e.getValue());
+            else compared.add(new RunPairing.Run(name, RunPairing.benchmarkOf(tree, s.data()), QuestionHashes.read(tree), mine));
             // a summary.json from before intervals, or another interval method: recompute them from the records (when there are some)
             RunSummary shown = records.isEmpty() || method == IntervalMethod.WILSON && s.statistics() != null ? s : s.withIntervals(method, mine);
             runs.put(name, shown);
-            pages.add(new ReportRun(name, shown, records));
+            // where each run's figures come from (model, backend, configuration, commit, date, data file): the page's header
+            pages.add(new ReportRun(name, shown, records, Map.of(), null, tree == null ? null : Provenance.ofSummary(tree)));
         }
-        // across runs the same question id is the same question: every series against every other on the ones both answered
-        Pairwise.Report pairs = Pairwise.compare(items, method);
+        // the same question is the same content, not the same id; runs of different benchmarks are not compared
+        RunPairing pairing = RunPairing.of(compared, method);
         Path parent = out.toAbsolutePath().getParent();
         if (parent != null) Files.createDirectories(parent);
-        HtmlReport.writeComparison(out, pages, pairs);
-        System.out.print(SummaryTable.render(runs, true, pairs));
+        HtmlReport.writeComparison(out, pages, pairing);
+        System.out.print(SummaryTable.render(runs, true, pairing.pairs()));
+        for (String w : pairing.warnings()) System.out.println("warning: " + w);
         if (!withoutRecords.isEmpty()) {
             System.out.println("not in the pairs (no results.db, only summary.json): " + String.join(", ", withoutRecords));
         }

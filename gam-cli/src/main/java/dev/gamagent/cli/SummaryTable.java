@@ -133,8 +133,9 @@ final class SummaryTable {
                     p.n() == 0 ? "no shared question" : p.significant() ? "significant" : "n.s."));
         }
         sb.append(String.format(Locale.ROOT, "Δ acc in points; only each: questions right only for the first, only for the second; "
-                + "significant: Holm p < %s (each interval is for its pair alone; Holm's p allows for comparing %d at once)%n",
-                trim(report.alpha()), report.pairs().size()));
+                + "significant: Holm p < %s (each interval is for its pair alone; Holm's p allows for comparing %s at once)%n",
+                trim(report.alpha()), report.pairs().stream().map(Pairwise.Pair::family).distinct().count() > 1
+                        ? "each benchmark's pairs" : Integer.toString(report.pairs().size())));
     }
 
     private static String pValue(double p) {

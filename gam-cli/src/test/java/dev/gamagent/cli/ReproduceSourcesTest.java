@@ -87,7 +87,7 @@ class ReproduceSourcesTest {
         JsonNode summary = json(out.resolve("MMBench_V11_Test").resolve("summary.json"));
         assertThat(summary.get("provenance").get("md5").asText()).isEqualTo("differs");
         assertThat(Files.readString(out.resolve("MMBench_V11_Test").resolve("report.html")))
-                .contains("<p class=provenance>Data: MMBench_DEV_EN_V11.tsv; md5 differs from the published one; 3 of 5 questions (--limit 3)",
+                .contains("<p class=provenance id=provenance>Run: model ", "; MMBench_DEV_EN_V11.tsv; md5 differs from the published one; 3 of 5 questions (--limit 3)",
                         "<b>[p]</b> MMBench_V11_Test: 3 of 5 questions");
     }
 

@@ -18,6 +18,7 @@ import dev.gamagent.eval.load.SkippedRow;
 import dev.gamagent.eval.report.HtmlReport;
 import dev.gamagent.eval.report.PriceTable;
 import dev.gamagent.eval.report.Provenance;
+import dev.gamagent.eval.report.QuestionHashes;
 import dev.gamagent.eval.report.RunSummary;
 import dev.gamagent.eval.store.ResultRecord;
 import dev.gamagent.eval.store.ResultStore;
@@ -199,8 +200,11 @@ public final class Evaluation {
                     }) : null;
             List<java.util.concurrent.Future<?>> made = java.util.Collections.synchronizedList(new ArrayList<>());
             ThumbnailCache drawn = new ThumbnailCache();
-            if (thumbnails) runner.onEachQuestion((eq, q) -> {
-                if (!(eq.rotation() > 0 && eq.id().contains("#r")) && !q.images().isEmpty()) { // a rotation shows its question's image
+            // each question's content hash while its images are in memory (gam report compares runs on the same content)
+            Map<String, String> hashes = new java.util.concurrent.ConcurrentHashMap<>();
+            runner.onEachQuestion((eq, q) -> {
+                if (eq.rotation() == 0) hashes.put(groupOf(eq), QuestionHashes.of(eq.shell(), q.images()));
+                if (thumbnails && !(eq.rotation() > 0 && eq.id().contains("#r")) && !q.images().isEmpty()) { // a rotation shows its question's image
                     // a video's frames all: the report shows them as a strip (HtmlReport.thumbnail)
                     List<dev.gamagent.image.Picture> pics = List.copyOf(q.images());
                     made.add(thumbs.submit(() -> thumbnail(store, eq, pics, drawn)));
@@ -246,11 +250,11 @@ public final class Evaluation {
                     ? records.stream().filter(ResultRecord::isError).map(r -> r.grade().error()).findFirst().orElse("?") : null;
             Map<String, com.fasterxml.jackson.databind.JsonNode> added = new java.util.LinkedHashMap<>(finish.fields(records, err));
             records.clear(); // the report reads them again from the store, one at a time
+            added.put(QuestionHashes.FIELD, QuestionHashes.field(questionHashes(plan.dataset().questions(), badGroups, hashes)));
+            added.put(Provenance.RUN_FIELD, runField(plan, backends, config));
             // where the figures come from, once every other field is known: the report's header and a reproduction's table say it
-            if (added.containsKey("data_file")) {
-                provenance = Provenance.of(summary, added);
-                added.put(Provenance.SUMMARY_FIELD, dev.gamagent.util.Json.MAPPER.valueToTree(provenance));
-            }
+            provenance = Provenance.of(summary, added);
+            added.put(Provenance.SUMMARY_FIELD, dev.gamagent.util.Json.MAPPER.valueToTree(provenance));
             summary.write(plan.out().resolve(SUMMARY), added);
             long summarised = System.nanoTime();
             Map<String, String> images = thumbnails ? thumbnails(store, plan.dataset().questions()) : Map.of();
@@ -265,6 +269,50 @@ public final class Evaluation {
         }
         return new Ran(summary, provenance);
     }
+
+    /**
+     * What ran, for the report's header: the model and backend (the run identity's, else the default backend's name), the
+     * SHA-256 of every setting that can change an answer or a grade (the identity's settings), gam's commit, and now.
+     */
+    private static com.fasterxml.jackson.databind.JsonNode runField(Plan plan, NamedBackends backends, Config config) {
+        RunIdentity id = plan.identity() != null ? plan.identity() : RunIdentity.of(plan.dataset().name(), "", backends.defaultBackend().name(), null, null, config);
+        String model = plan.identity() != null ? id.model() : null;
+        String digest;
+        try {
+            digest = java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
+                    .digest(dev.gamagent.util.Json.write(id.settings()).getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is missing from this JVM", e);
+        }
+        return Provenance.runField(model, plan.identity() != null ? id.backend() : backends.defaultBackend().name(), digest,
+                dev.gamagent.eval.report.CheckoutCommit.ofGam(), java.time.Instant.now());
+    }
+
+    /**
+     * The content hash of every question of the run by group: those hashed as they ran, the others (answered by an
+     * earlier, resumed run) read again with their images.
+     */
+    private static Map<String, String> questionHashes(List<EvalQuestion> originals, Set<String> badGroups, Map<String, String> hashed) {
+        Map<String, String> out = new java.util.LinkedHashMap<>();
+        for (EvalQuestion q : originals) {
+            String group = groupOf(q);
+            if (badGroups.contains(group)) continue;
+            String h = hashed.get(group);
+            if (h == null) {
+                try {
+                    var full = q.question();
+                    h = QuestionHashes.of(full, full.images());
+                } catch (RuntimeException unreadable) {
+                    continue; // its images cannot be read again: the question is not compared across runs
+                }
+            }
+            out.put(group, h);
+        }
+        return out;
+    }
+
+    /** A question's item id as the summary counts it: its group, or its id when it has none. */
+    private static String groupOf(EvalQuestion q) { return q.group() == null ? q.id() : q.group(); }
 
     /** Trace fields of each agent that hold words, not figures: no summary figure reads them. */
     static final List<String> AGENT_TEXT = List.of("claims", "raw", "prompt", "prompts", "messages", "reasoning");

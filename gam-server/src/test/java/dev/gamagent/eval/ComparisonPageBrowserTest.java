@@ -5,9 +5,9 @@ import dev.gamagent.config.Config;
 import dev.gamagent.eval.report.HtmlReport;
 import dev.gamagent.eval.report.PriceTable;
 import dev.gamagent.eval.report.ReportRun;
+import dev.gamagent.eval.report.RunPairing;
 import dev.gamagent.eval.report.RunSummary;
 import dev.gamagent.eval.stats.IntervalMethod;
-import dev.gamagent.eval.stats.Pairwise;
 import dev.gamagent.eval.store.ResultRecord;
 import dev.gamagent.testing.DevToolsSession;
 import dev.gamagent.util.Json;
@@ -43,9 +43,12 @@ class ComparisonPageBrowserTest {
                 PriceTable.from(Config.defaults()), 0.5, null);
         Path html = dir.resolve("comparison.html");
         List<ReportRun> runs = List.of(new ReportRun("base", s, rs), new ReportRun("tuned", s, rs));
-        Map<String, Map<String, Boolean>> items = new LinkedHashMap<>();
-        for (ReportRun r : runs) RunSummary.itemsByMethod(s.methods(), rs).forEach((m, i) -> items.put(r.name() + " / " + m, i));
-        HtmlReport.writeComparison(html, runs, Pairwise.compare(items, IntervalMethod.WILSON));
+        // both runs asked the same questions: the same content hash for each id
+        Map<String, String> hashes = new LinkedHashMap<>();
+        for (ResultRecord r : rs) hashes.put(r.question().group() == null ? r.question().id() : r.question().group(), "h-" + r.question().id());
+        List<RunPairing.Run> compared = runs.stream().map(r -> new RunPairing.Run(r.name(), "bench.tsv", hashes,
+                RunSummary.itemsByMethod(s.methods(), rs))).toList();
+        HtmlReport.writeComparison(html, runs, RunPairing.of(compared, IntervalMethod.WILSON));
         Process browser = startChromium(chrome, Files.createDirectories(dir.resolve("profile")));
         try (DevToolsSession page = openPage(browser)) {
             page.call("Page.enable", null);

@@ -61,18 +61,25 @@ public final class HtmlReport {
         write(file, List.of(new ReportRun("", s, records, images, paperFigures, provenance)), s.statistics());
     }
 
-    /** {@code gam report}: several runs, every method a series "run / method"; {@code pairs} compares the series across runs. */
-    public static void writeComparison(Path file, List<ReportRun> runs, Pairwise.Report pairs) {
-        write(file, runs, pairs);
+    /**
+     * {@code gam report}: several runs, every method a series "run / method"; {@code pairing} says which series were
+     * compared (those of one benchmark, on the same questions) and warns of what was not.
+     */
+    public static void writeComparison(Path file, List<ReportRun> runs, RunPairing pairing) {
+        write(file, runs, pairing.pairs(), pairing);
     }
 
     /**
-     * Writes the page to {@code file} and its debates to the folder {@link #sidecar} beside it (parts left by an earlier
-     * report there are removed first, so a smaller run does not show stale debates).
+     * Writes the page to {@code file}, its debates to the folder {@link #sidecar} beside it (parts left by an earlier
+     * report there are removed first, so a smaller run does not show stale debates), and the question × method table
+     * beside it as {@code NAME-answers.csv} and {@code NAME-answers.jsonl} ({@link AnswerTable}).
      */
-    static void write(Path file, List<ReportRun> runs, Pairwise.Report pairs) {
+    static void write(Path file, List<ReportRun> runs, Pairwise.Report pairs) { write(file, runs, pairs, null); }
+
+    private static void write(Path file, List<ReportRun> runs, Pairwise.Report pairs, RunPairing pairing) {
         Path dir = sidecar(file);
-        Page page = page(runs, pairs, dir.getFileName().toString());
+        AnswerTable table = AnswerTable.of(runs, pairing);
+        Page page = page(runs, pairs, pairing, table, dir.getFileName().toString(), answerFile(file, "csv").getFileName().toString());
         try {
             if (Files.isDirectory(dir)) {
                 try (var old = Files.list(dir)) {
@@ -85,10 +92,21 @@ public final class HtmlReport {
             } else {
                 Files.deleteIfExists(dir);
             }
+            if (!table.rows().isEmpty()) {
+                AtomicFiles.writeString(answerFile(file, "csv"), table.csv());
+                AtomicFiles.writeString(answerFile(file, "jsonl"), table.jsonl());
+            }
             AtomicFiles.writeString(file, page.html());
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
         }
+    }
+
+    /** The question × method table beside a page: {@code report.html} → {@code report-answers.csv} ({@code .jsonl}). */
+    public static Path answerFile(Path file, String extension) {
+        String name = file.getFileName().toString();
+        int dot = name.lastIndexOf('.');
+        return file.resolveSibling((dot > 0 ? name.substring(0, dot) : name) + "-answers." + extension);
     }
 
     /** The sidecar folder of a page: {@code report.html} → {@code report-debates}. */
@@ -99,7 +117,10 @@ public final class HtmlReport {
     }
 
     /** The page of one run without answers (tables and plots only). */
-    public static String render(RunSummary s) { return page(List.of(new ReportRun("", s, List.of())), s.statistics(), "report-debates").html(); }
+    public static String render(RunSummary s) {
+        List<ReportRun> runs = List.of(new ReportRun("", s, List.of()));
+        return page(runs, s.statistics(), null, AnswerTable.of(runs, null), "report-debates", "report-answers.csv").html();
+    }
 
     /**
      * Each question's first image scaled to at most 420 px wide, as a JPEG data URL by question id; none when
@@ -156,6 +177,11 @@ public final class HtmlReport {
 
     /** The page over {@code runs} (one run: a report; several: a comparison) and its sidecar parts, which live in folder {@code sidecar}. */
     public static Page page(List<ReportRun> runs, Pairwise.Report pairs, String sidecar) {
+        return page(runs, pairs, null, AnswerTable.of(runs, null), sidecar, "report-answers.csv");
+    }
+
+    /** As above, with the comparison's pairing (null for one run), the answer table and its CSV file's name beside the page. */
+    static Page page(List<ReportRun> runs, Pairwise.Report pairs, RunPairing pairing, AnswerTable table, String sidecar, String csvName) {
         boolean comparison = runs.size() > 1;
         StringBuilder h = new StringBuilder();
         if (!comparison) {
@@ -169,8 +195,8 @@ public final class HtmlReport {
             h.append("</p>\n");
             Provenance p = runs.get(0).provenance();
             if (p != null) {
-                h.append("<p class=provenance>Data: ").append(Html.esc(p.describe())).append('.');
-                for (String m : p.marks()) h.append("<br><b>[").append(m).append("]</b> ").append(Html.esc(p.meaning(m))).append('.');
+                h.append("<p class=provenance id=provenance>Run: ").append(Html.esc(p.describeRun() + "; " + p.describe())).append('.');
+                if (p.file() != null) for (String m : p.marks()) h.append("<br><b>[").append(m).append("]</b> ").append(Html.esc(p.meaning(m))).append('.');
                 h.append("</p>\n");
             }
             h.append("</header>\n");
@@ -180,13 +206,25 @@ public final class HtmlReport {
             for (ReportRun r : runs) {
                 h.append("<b>").append(Html.esc(r.name())).append("</b>: ").append(Html.esc(r.summary().data())).append(", ")
                         .append(r.summary().questions()).append(" questions");
+                String benchmark = pairing == null ? null : pairing.benchmarks().get(r.name());
+                if (benchmark != null && !benchmark.equals(r.summary().data())) h.append(" (benchmark ").append(Html.esc(benchmark)).append(')');
                 if (r.summary().command() != null) h.append(" (<code>").append(Html.esc(r.summary().command())).append("</code>)");
                 h.append(". ");
             }
-            h.append("</p></header>\n");
+            h.append("</p>\n");
+            for (ReportRun r : runs) {
+                if (r.provenance() != null) h.append("<p class=provenance><b>").append(Html.esc(r.name())).append("</b>: ").append(Html.esc(r.provenance().describeRun() + "; " + r.provenance().describe())).append(".</p>\n");
+            }
+            if (pairing != null && !pairing.warnings().isEmpty()) {
+                h.append("<div class=pairing-warnings id=pairing-warnings role=alert>");
+                for (String w : pairing.warnings()) h.append("<p>⚠ ").append(Html.esc(w)).append("</p>");
+                h.append("</div>\n");
+            }
+            h.append("</header>\n");
         }
         h.append("<nav class=toc><a href=\"#methods\">Methods</a> <a href=\"#pairs\">Differences</a> <a href=\"#plots\">Plots</a> "
-                + "<a href=\"#answers\">Answers and debates</a> <a href=\"#categories\">Categories</a></nav>\n");
+                + "<a href=\"#answers\">Answers and debates</a> <a href=\"#answer-table\">Answers by question</a> <a href=\"#categories\">Categories</a> "
+                + "<a href=\"#definitions\">Definitions</a></nav>\n");
         Map<String, MethodMetrics> all = new LinkedHashMap<>();
         for (ReportRun run : runs) {
             for (var m : run.summary().metrics().entrySet()) all.put(comparison ? run.name() + " / " + m.getKey() : m.getKey(), m.getValue());
@@ -197,10 +235,11 @@ public final class HtmlReport {
         ReportTables.backendTable(h, all);
         timingNote(h);
         if (!comparison) signals(h, runs.get(0).summary().signals());
-        ReportTables.pairTable(h, pairs, comparison);
+        ReportTables.pairTable(h, pairs, comparison, pairing == null ? List.of() : pairing.warnings());
         ReportTables.flipTable(h, all);
         plots(h);
         samples(h, comparison);
+        ReportTables.answerTable(h, table, csvName);
         h.append("<h2 id=categories>Accuracy per category</h2>\n");
         Map<String, Map<String, RunSummary.Cell>> cats = new LinkedHashMap<>(), l2 = new LinkedHashMap<>();
         for (ReportRun run : runs) {
@@ -219,9 +258,9 @@ public final class HtmlReport {
                 h.append("</ul>\n");
             }
         }
-        h.append("<p class=note>Metric definitions: docs/metrics.md. Errors (backend failures) are excluded from every metric and retried on resume.</p>\n");
+        ReportTables.definitions(h);
         ReportAnswers answers = ReportAnswers.of(runs, sidecar);
-        scripts(h, runs, pairs, answers);
+        scripts(h, runs, pairs, pairing, table, answers);
         return new Page(h.append("</body></html>\n").toString(), answers.parts());
     }
 
@@ -279,9 +318,28 @@ public final class HtmlReport {
     }
 
     /** ECharts, the viewer, the page script and the data, inline so the file works from disk with no network. */
-    private static void scripts(StringBuilder h, List<ReportRun> runs, Pairwise.Report pairs, ReportAnswers answers) {
+    private static void scripts(StringBuilder h, List<ReportRun> runs, Pairwise.Report pairs, RunPairing pairing, AnswerTable table,
+                                ReportAnswers answers) {
         h.append(ReportTables.SORT_SCRIPT);
-        h.append(DATA_OPEN).append(Html.safeJson(data(runs, pairs, answers))).append("</script>\n");
+        ObjectNode data = data(runs, pairs, answers);
+        if (pairing != null) {
+            data.set("warnings", Json.MAPPER.valueToTree(pairing.warnings()));
+            ArrayNode list = (ArrayNode) data.get("runs");
+            for (int i = 0; i < runs.size(); i++) ((ObjectNode) list.get(i)).put("benchmark", pairing.benchmarks().get(runs.get(i).name()));
+        }
+        if (pairing != null) {
+            // the answers by question: each run's items (group ids) → one number per question compared by content
+            Map<String, Integer> number = new LinkedHashMap<>();
+            ArrayNode items = data.putArray("itemKeys");
+            for (ReportRun r : runs) {
+                ObjectNode mine = items.addObject();
+                for (var e : pairing.keys().entrySet()) {
+                    if (!e.getKey().startsWith(r.name() + " / ")) continue;
+                    e.getValue().forEach((group, key) -> mine.put(group, number.computeIfAbsent(key, k -> number.size())));
+                }
+            }
+        }
+        h.append(DATA_OPEN).append(Html.safeJson(data)).append("</script>\n");
         for (String js : List.of("echarts.js", "colors.js", "viewer.js", "report.js")) {
             h.append("<script>/* ").append(js).append(" */\n").append(resource(js)).append("\n</script>\n");
         }

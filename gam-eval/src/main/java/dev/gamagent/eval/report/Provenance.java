@@ -36,11 +36,31 @@ import java.util.Map;
  * @param judge         the judge backend, or null
  * @param comparable    whether the grading is the one the papers' harnesses use
  * @param comparability why not (or why it is), one line
+ * @param model         the model the run asked (summary.json's {@code run.model}), or null (not recorded)
+ * @param backend       the run's backend kind ({@code run.backend}), or null
+ * @param configDigest  the first 12 hex digits of the SHA-256 of every setting that can change an answer or a grade
+ *                      (the run identity's settings, {@code run.config_sha256}), or null
+ * @param commit        the git commit gam ran from ({@link CheckoutCommit}), or null
+ * @param date          when the summary was written (UTC, ISO 8601), or null
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record Provenance(String column, String benchmark, String file, String path, String md5, String check, Integer rowsRun,
                          Long rowsInFile, int limit, String category, String standIn, String grading, String judge, boolean comparable,
-                         String comparability) {
+                         String comparability, String model, String backend, String configDigest, String commit, String date) {
+    /** The summary key of what ran: model, backend, configuration digest, commit and date ({@link #runField}). */
+    public static final String RUN_FIELD = "run";
+
+    /** The summary field {@value #RUN_FIELD}; null values are left out. */
+    public static JsonNode runField(String model, String backend, String configSha256, String commit, java.time.Instant date) {
+        com.fasterxml.jackson.databind.node.ObjectNode o = dev.gamagent.util.Json.MAPPER.createObjectNode();
+        if (model != null) o.put("model", model);
+        if (backend != null) o.put("backend", backend);
+        if (configSha256 != null) o.put("config_sha256", configSha256);
+        if (commit != null) o.put("commit", commit);
+        if (date != null) o.put("date", java.time.format.DateTimeFormatter.ISO_INSTANT.format(date.truncatedTo(java.time.temporal.ChronoUnit.SECONDS)));
+        return o;
+    }
+
     /** The summary key a run's provenance is written under. */
     public static final String SUMMARY_FIELD = "provenance";
     /** Marks of a figure: a file that is not the official one, part of a benchmark, a grading the papers did not use. */
@@ -91,14 +111,18 @@ public record Provenance(String column, String benchmark, String file, String pa
             comparable = true;
             why = open ? "open answers with the judge " + judge : "multiple-choice or yes/no answers graded by rule, as the harnesses do";
         }
+        JsonNode run = summary.path(RUN_FIELD);
+        String digest = text(run, "config_sha256");
         return new Provenance(text(pf, "column"), text(df, "name"), file, path, md5, text(df, "check"), rowsRun, rowsInFile,
-                df.path("limit").asInt(0), text(df, "category"), text(pf, "stand_in"), grading, judge, comparable, why);
+                df.path("limit").asInt(0), text(df, "category"), text(pf, "stand_in"), grading, judge, comparable, why,
+                text(run, "model"), text(run, "backend"), digest == null ? null : digest.substring(0, Math.min(12, digest.length())),
+                text(run, "commit"), text(run, "date"));
     }
 
     /** The same provenance as the paper's column {@code column}, standing in for its split as {@code standIn} says (or null). */
     public Provenance forColumn(String column, String standIn) {
         return new Provenance(column, benchmark, file, path, md5, check, rowsRun, rowsInFile, limit, category,
-                standIn != null ? standIn : this.standIn, grading, judge, comparable, comparability);
+                standIn != null ? standIn : this.standIn, grading, judge, comparable, comparability, model, backend, configDigest, commit, date);
     }
 
     /** A rule of {@link OpenAnswerMatcher} or MathVista's prefetch: an open answer read without a judge. */
@@ -146,16 +170,30 @@ public record Provenance(String column, String benchmark, String file, String pa
         return of + (why.isEmpty() ? "" : " (" + String.join(", ", why) + ")");
     }
 
+    /** One line of what ran: model and backend, configuration digest, commit, date (a report's header puts it before {@link #describe}). */
+    public String describeRun() {
+        List<String> parts = new ArrayList<>();
+        if (model != null || backend != null) parts.add("model " + (model == null ? "not recorded" : model) + (backend == null ? "" : " on " + backend));
+        if (configDigest != null) parts.add("configuration " + configDigest);
+        parts.add("commit " + (commit == null ? "not recorded" : commit.substring(0, Math.min(12, commit.length()))));
+        parts.add(date == null ? "date not recorded" : date);
+        return String.join("; ", parts);
+    }
+
     /** One line: file, md5 check, questions, stand-in, grading, judge, comparability. */
     public String describe() {
         List<String> parts = new ArrayList<>();
-        parts.add((file == null ? "(no file)" : file) + (benchmark != null && file != null && !stem(file).equals(benchmark) ? " (" + benchmark + ")" : ""));
-        parts.add("md5 " + switch (md5) {
-            case "official" -> "official";
-            case "differs" -> "differs from the published one";
-            default -> benchmark == null ? "unknown (a file gam does not know)" : "unknown (none is published)";
-        });
-        parts.add(questions());
+        if (file == null) {
+            parts.add("no data file (questions given to gam directly, as the demo's)");
+        } else {
+            parts.add(file + (benchmark != null && !stem(file).equals(benchmark) ? " (" + benchmark + ")" : ""));
+            parts.add("md5 " + switch (md5) {
+                case "official" -> "official";
+                case "differs" -> "differs from the published one";
+                default -> benchmark == null ? "unknown (a file gam does not know)" : "unknown (none is published)";
+            });
+            parts.add(questions());
+        }
         if (standIn != null) parts.add("stand-in: " + standIn);
         parts.add("grading: " + (grading == null ? "not recorded" : grading));
         parts.add("judge: " + (judge == null ? "none" : judge));

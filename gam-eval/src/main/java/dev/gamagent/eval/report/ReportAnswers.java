@@ -28,8 +28,8 @@ record ReportAnswers(ObjectNode index, Map<String, String> parts) {
     static final int PART_ROWS = 100;
 
     static final List<String> COLUMNS = List.of("id", "run", "method", "rotation", "category", "outcome", "flip", "termination",
-            "rounds", "confidence", "uncertainty", "groundTruth", "branch", "rollbacks", "rollback", "calls", "millis", "error", "trace");
-    private static final Set<String> DICT = Set.of("method", "category", "outcome", "flip", "termination", "branch", "rollback");
+            "rounds", "confidence", "uncertainty", "groundTruth", "branch", "rollbacks", "rollback", "calls", "millis", "error", "trace", "predicted", "tokens");
+    private static final Set<String> DICT = Set.of("method", "category", "outcome", "flip", "termination", "branch", "rollback", "predicted");
 
     /** The rollback column's values: what DREAM's rollback did to an answer (absent where no rollback step ran). */
     static final String NO_ROLLBACK = "none", ROLLBACK_KEPT = "rolled back, same answer", ROLLBACK_CHANGED = "rolled back, answer changed";
@@ -105,6 +105,8 @@ record ReportAnswers(ObjectNode index, Map<String, String> parts) {
             a.add(r.cost().millis());
             if (r.grade().error() == null) a.addNull(); else a.add(r.grade().error());
             a.add(r.trace().json() != null ? 1 : 0);
+            code(a, dict, codes, "predicted", r.isError() ? null : r.grade().predicted());
+            a.add(r.cost().promptTokens() + r.cost().completionTokens());
             if (r.trace().json() != null) {
                 // the trace as recorded, with its decision explained beside it (TraceExplainer; the viewer draws it)
                 ((ObjectNode) part.get("traces")).set(Integer.toString(i), TraceExplainer.withExplanation(r.trace().json()));

@@ -98,28 +98,84 @@ final class ReportTables {
      * McNemar's exact p and Holm's; a pair whose Holm p is not below α is greyed and marked "not significant". The
      * chart {@code chart-pairs} draws the same intervals around 0.
      */
-    static void pairTable(StringBuilder h, Pairwise.Report report, boolean comparison) {
+    static void pairTable(StringBuilder h, Pairwise.Report report, boolean comparison, List<String> warnings) {
+        if (comparison && (report == null || report.pairs().isEmpty())) {
+            h.append("<h2 id=pairs>Are the differences real?</h2>\n<p class=note id=no-pairs>No pair of series was compared: ")
+                    .append(warnings.isEmpty() ? "no two series answered a question in common." : "see the warnings at the top of the page.")
+                    .append("</p>\n");
+            return;
+        }
         if (report == null || report.pairs().isEmpty()) return;
+        boolean families = report.pairs().stream().map(Pairwise.Pair::family).filter(java.util.Objects::nonNull).distinct().count() > 1;
+        long m = Pairwise.familySize(report, report.pairs().get(0));
         h.append("<h2 id=pairs>Are the differences real?</h2>\n<p class=note>Each pair of ").append(comparison ? "series" : "methods")
-                .append(" on the questions both answered").append(comparison ? " (paired by question id across runs)" : "").append(": ")
+                .append(" on the questions both answered").append(comparison ? " (across runs: only series of one benchmark, paired on the "
+                        + "questions both asked with the same text, options, answer and image, whatever their ids)" : "").append(": ")
                 .append(esc(report.test())).append("; Δ = accuracy of the first − the second, with its 95&nbsp;% interval (")
                 .append(esc(report.differenceInterval())).append("). Greyed rows are not significant (Holm p ≥ ")
                 .append(report.alpha()).append("): the data do not tell those two apart. Each interval is for its pair alone; the verdict "
-                        + "is corrected for comparing ").append(report.pairs().size()).append(report.pairs().size() == 1 ? " pair" : " pairs")
-                .append(" at once, so an interval that misses 0 can still be \"not significant\".</p>\n");
+                        + "is corrected for comparing ").append(families ? "each benchmark's pairs" : m + (m == 1 ? " pair" : " pairs"))
+                .append(" at once, so an interval that misses 0 can still be \"not significant\". Click a count of questions right only "
+                        + "for one side to list them in the answers by question.</p>\n");
         h.append("<div class=table-box><table id=pairs-table>\n<thead><tr><th>pair</th><th>questions</th><th>Δ accuracy</th><th>95&nbsp;% interval</th>"
                 + "<th>right only for the first</th><th>right only for the second</th><th>p (McNemar)</th><th>p (Holm)</th><th>verdict</th></tr></thead>\n<tbody>\n");
         for (Pairwise.Pair p : report.pairs()) {
             String verdict = p.n() == 0 ? "no shared question" : p.significant() ? "significant" : "not significant";
             h.append("<tr class=\"").append(p.significant() ? "sig" : "ns").append("\"><td>").append(esc(p.method())).append(" vs ")
-                    .append(esc(p.versus())).append("</td><td>").append(p.n()).append("</td><td>")
+                    .append(esc(p.versus())).append(families ? " <span class=muted>(" + esc(p.family()) + ")</span>" : "").append("</td><td>").append(p.n()).append("</td><td>")
                     .append(p.difference() == null ? "–" : String.format(Locale.ROOT, "%+.1f", 100 * p.difference())).append("</td><td>")
                     .append(p.differenceCi() == null ? "–" : String.format(Locale.ROOT, "%+.1f to %+.1f", 100 * p.differenceCi().lo(), 100 * p.differenceCi().hi()))
-                    .append("</td><td>").append(p.onlyMethod()).append("</td><td>").append(p.onlyVersus()).append("</td><td>").append(pValue(p.p()))
+                    .append("</td><td>").append(onlyLink(p.method(), p.versus(), p.onlyMethod())).append("</td><td>")
+                    .append(onlyLink(p.versus(), p.method(), p.onlyVersus())).append("</td><td>").append(pValue(p.p()))
                     .append("</td><td>").append(pValue(p.pHolm())).append("</td><td><span class=\"verdict ").append(p.significant() ? "sig" : "ns")
                     .append("\">").append(verdict).append("</span></td></tr>\n");
         }
         h.append("</tbody></table></div>\n<figure class=wide><div class=chart id=chart-pairs></div></figure>\n");
+    }
+
+    /** A count of questions right for {@code right} and wrong for {@code wrong}: a link that lists them in the answer table. */
+    private static String onlyLink(String right, String wrong, int count) {
+        return "<a class=only href=\"#answer-table\" data-right=\"" + esc(right) + "\" data-wrong=\"" + esc(wrong) + "\" title=\"list the "
+                + count + " questions right for " + esc(right) + " and wrong for " + esc(wrong) + "\">" + count + "</a>";
+    }
+
+    /**
+     * The question × method table ({@link AnswerTable}): filled by the page's script (all questions, or those a count of
+     * the pairs table selects), with links to the same table as CSV and JSON Lines beside the page.
+     */
+    static void answerTable(StringBuilder h, AnswerTable table, String csvName) {
+        if (table.rows().isEmpty()) return;
+        String jsonl = csvName.substring(0, csvName.length() - ".csv".length()) + ".jsonl";
+        h.append("<h2 id=answer-table>Answers by question</h2>\n<p class=note>One row per question (a circular group counts once), one "
+                        + "column per ").append(table.series().size() > 1 ? "series" : "method").append(": its prediction, ✓ right or ✗ wrong "
+                        + "(– not graded), tokens and debate rounds. Download: <a id=answers-csv download href=\"").append(esc(csvName))
+                .append("\">CSV</a> (UTF-8, opens in a spreadsheet) · <a id=answers-jsonl download href=\"").append(esc(jsonl))
+                .append("\">JSON Lines</a> (files beside this page).</p>\n<div id=answer-filter class=filters></div>\n"
+                        + "<div class=table-box><table id=answers-by-question><thead></thead><tbody></tbody></table></div>\n"
+                        + "<div id=answer-table-pages class=pager></div>\n");
+    }
+
+    /** What each figure of the page means, written once (docs/metrics.md has the formulas and their sources). */
+    static void definitions(StringBuilder h) {
+        h.append("<h2 id=definitions>Definitions</h2>\n<dl class=definitions>\n");
+        String[][] d = {
+                {"accuracy, 95 % interval", "right ÷ graded questions (a circular group counts once and is right only when every rotation is); "
+                        + "Wilson's score interval, or a percentile bootstrap of 2,000 resamples when the page says so."},
+                {"unmatched", "answers naming no single option (a refusal, or a reply nothing reads); counted wrong."},
+                {"ECE", "expected calibration error: over 10 equal-width confidence bins, the answers-weighted mean of |accuracy − mean confidence| in each bin; 0 is perfectly calibrated."},
+                {"AUROC (U)", "the chance that a wrong answer has higher uncertainty U than a right one (ties count ½): 0.5 is no better than chance, 1 is a perfect separation."},
+                {"bal. acc @θ_U", "balanced accuracy of flagging an answer as wrong when its U exceeds θ_U: the mean of the rates of wrong answers flagged and right answers not flagged."},
+                {"Spearman (U₀, rounds)", "rank correlation between a question's initial system uncertainty and the debate rounds it took."},
+                {"McNemar, Holm", "McNemar's exact test on the questions two series both answered: only the discordant questions (right for one, wrong for the "
+                        + "other) count, p = 2·P(X ≤ min(b, c)), X ~ Bin(b + c, ½). Holm's step-down correction adjusts the p-values of all the pairs "
+                        + "of one benchmark together; a pair is significant when Holm's p < 0.05."},
+                {"Newcombe interval", "the 95 % interval of a difference of paired accuracies (Newcombe 1998, method 10): the two Wilson intervals "
+                        + "combined with a correction for their correlation."},
+                {"same question", "across runs: the same text, hint, options, expected answer and image (bytes as read, or pixels), whatever the "
+                        + "id; runs of different benchmarks are never compared."},
+        };
+        for (String[] e : d) h.append("<dt>").append(esc(e[0])).append("</dt><dd>").append(esc(e[1])).append("</dd>\n");
+        h.append("</dl>\n<p class=note>Formulas and sources: docs/metrics.md. Errors (backend failures) are excluded from every metric and retried on resume.</p>\n");
     }
 
     private static String pValue(double p) { return p < 0.0001 ? "&lt;0.0001" : String.format(Locale.ROOT, p < 0.01 ? "%.4f" : "%.3f", p); }

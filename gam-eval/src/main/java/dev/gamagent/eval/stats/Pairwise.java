@@ -8,8 +8,10 @@ import java.util.Map;
 
 /**
  * Every pair of methods compared on the items both graded: McNemar's exact test, the difference in accuracy with
- * its interval, and Holm's correction across all the pairs compared here (the uncorrected p stays beside it).
- * The unit is the graded item: a question, or a circular group (right only when every rotation is right).
+ * its interval, and Holm's correction across the pairs of one family (the uncorrected p stays beside it). A family is
+ * the series of one benchmark: series of different benchmarks are never compared, and each benchmark's pairs are
+ * corrected among themselves ({@link #compareFamilies}). The unit is the graded item: a question, or a circular group
+ * (right only when every rotation is right).
  */
 public final class Pairwise {
     private Pairwise() { }
@@ -22,11 +24,11 @@ public final class Pairwise {
      * {@code n} items both graded; {@code onlyMethod} right only for {@code method}, {@code onlyVersus} only for
      * {@code versus}; {@code difference} = accuracy(method) − accuracy(versus) on those items, {@code differenceCi} its
      * interval; {@code p} McNemar's exact two-sided p, {@code pHolm} after Holm's correction; {@code significant}
-     * when pHolm &lt; α.
+     * when pHolm &lt; α; {@code family} the benchmark whose pairs Holm's correction spans (null: the only family, one run's methods).
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record Pair(String method, String versus, int n, int methodRight, int versusRight, int onlyMethod, int onlyVersus,
-                       Double difference, Interval differenceCi, double p, double pHolm, boolean significant) {
+                       Double difference, Interval differenceCi, double p, double pHolm, boolean significant, String family) {
         public PairedTable table() {
             return new PairedTable(methodRight - onlyMethod, onlyMethod, onlyVersus, n - methodRight - onlyVersus);
         }
@@ -47,6 +49,35 @@ public final class Pairwise {
      * Items missing from either side are left out of that pair.
      */
     public static Report compare(Map<String, Map<String, Boolean>> items, IntervalMethod method) {
+        List<Pair> pairs = family(items, method, null);
+        return new Report(method.label(), method.differenceLabel(), LEVEL,
+                "McNemar's exact test (two-sided) on the items both methods graded; Holm's correction across the " + pairs.size()
+                        + (pairs.size() == 1 ? " pair" : " pairs"), ALPHA, pairs);
+    }
+
+    /**
+     * The pairs of several families (family → series → item id → right): each family's series against each other as
+     * {@link #compare} does, Holm's correction within the family; series of different families are not compared.
+     */
+    public static Report compareFamilies(Map<String, Map<String, Map<String, Boolean>>> families, IntervalMethod method) {
+        List<Pair> pairs = new ArrayList<>();
+        List<String> sizes = new ArrayList<>();
+        for (var f : families.entrySet()) {
+            List<Pair> mine = family(f.getValue(), method, f.getKey());
+            pairs.addAll(mine);
+            if (!mine.isEmpty()) sizes.add(mine.size() + (mine.size() == 1 ? " pair" : " pairs") + " of " + f.getKey());
+        }
+        return new Report(method.label(), method.differenceLabel(), LEVEL,
+                "McNemar's exact test (two-sided) on the items both methods graded; Holm's correction within each benchmark ("
+                        + (sizes.isEmpty() ? "no pairs" : String.join(", ", sizes)) + ")", ALPHA, pairs);
+    }
+
+    /** The number of pairs Holm's correction spans for {@code p}: those of its family. */
+    public static long familySize(Report report, Pair p) {
+        return report.pairs().stream().filter(q -> java.util.Objects.equals(q.family(), p.family())).count();
+    }
+
+    private static List<Pair> family(Map<String, Map<String, Boolean>> items, IntervalMethod method, String familyName) {
         List<String> names = new ArrayList<>(items.keySet());
         List<PairedTable> tables = new ArrayList<>();
         List<String[]> who = new ArrayList<>();
@@ -63,11 +94,9 @@ public final class Pairwise {
         for (int k = 0; k < p.length; k++) {
             PairedTable t = tables.get(k);
             pairs.add(new Pair(who.get(k)[0], who.get(k)[1], t.n(), t.firstRight(), t.secondRight(), t.onlyFirst(), t.onlySecond(),
-                    t.n() == 0 ? null : t.difference(), method.difference(t, LEVEL), p[k], holm[k], holm[k] < ALPHA));
+                    t.n() == 0 ? null : t.difference(), method.difference(t, LEVEL), p[k], holm[k], holm[k] < ALPHA, familyName));
         }
-        return new Report(method.label(), method.differenceLabel(), LEVEL,
-                "McNemar's exact test (two-sided) on the items both methods graded; Holm's correction across the " + p.length
-                        + (p.length == 1 ? " pair" : " pairs"), ALPHA, pairs);
+        return pairs;
     }
 
     /** The 2×2 table of two series on the items both graded. */
