@@ -1,12 +1,18 @@
 #!/usr/bin/env bash
 # What reading one OpenAI-compatible reply with log-probs costs the client, the transport's way before and after it
 # streamed past the log-prob entries' `bytes` arrays, in one JMH run (dev.gamagent.bench.ReplyParseBenchmark): µs per
-# reply and the ratio. Extra arguments go to JMH (e.g. -p tokens=200 -p top=20).
+# reply and the ratio. Extra arguments go to JMH (e.g. -p tokens=200 -p top=20). `--cpu [TOKENS [TOP]]` measures the two
+# ways by the thread's CPU time instead, alternately (a machine shared with other work disturbs that less than wall time).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 mvn -B -q -DskipTests -Dmaven.javadoc.skip=true -Dmaven.source.skip=true -pl gam-local -am package dependency:build-classpath \
   -Dmdep.outputFile=target/test-classpath.txt -Dmdep.includeScope=test >&2
+if [[ "${1:-}" == "--cpu" ]]; then
+  shift
+  exec java -cp "gam-local/target/test-classes:gam-local/target/classes:$(cat gam-local/target/test-classpath.txt)" \
+    dev.gamagent.bench.ReplyParseBenchmark "$@"
+fi
 json="$(mktemp)"
 trap 'rm -f "$json"' EXIT
 cp="gam-local/target/test-classes:gam-local/target/classes:$(cat gam-local/target/test-classpath.txt)"

@@ -33,7 +33,9 @@ import java.util.concurrent.TimeUnit;
  * {@code wholeTree} reads it as the transport did before (every log-prob entry's {@code bytes} array built into nodes),
  * {@code skippingBytes} as it does now ({@link HttpTransport#body}: the arrays streamed past). The reply is written by
  * the same records as the simulator's and {@code gam serve}'s ({@link ChatCompletionReply}): {@code tokens} tokens of
- * words of 1–9 characters, each with {@code top} alternatives. Run with {@code bench/replyparse.sh}.
+ * words of 1–9 characters, each with {@code top} alternatives. Run with {@code bench/replyparse.sh}; {@link #main} measures
+ * the same two ways by the thread's CPU time, alternately, which a machine shared with other work disturbs less than
+ * JMH's wall time ({@code bench/replyparse.sh --cpu}).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -86,4 +88,35 @@ public class ReplyParseBenchmark {
     @Benchmark public List<TokenLogprob> wholeTree() throws Exception { return read(WHOLE.readTree(raw)); }
 
     @Benchmark public List<TokenLogprob> skippingBytes() { return read(HttpTransport.body(200, raw, "bench").body()); }
+
+    /**
+     * The thread's CPU time per reply of each way, in 10 rounds of 2,000 replies each way after 10 rounds of warm-up; prints
+     * the medians, their ranges and the ratio. Arguments: tokens and alternatives (80 and 5 when absent).
+     */
+    public static void main(String[] args) throws Exception {
+        ReplyParseBenchmark b = new ReplyParseBenchmark();
+        b.tokens = args.length > 0 ? Integer.parseInt(args[0]) : 80;
+        b.top = args.length > 1 ? Integer.parseInt(args[1]) : 5;
+        b.setup();
+        java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
+        int n = 2000, rounds = 10;
+        long sink = 0;
+        for (int w = 0; w < rounds * n; w++) sink += b.wholeTree().size() + b.skippingBytes().size();
+        double[] whole = new double[rounds], skip = new double[rounds];
+        for (int r = 0; r < rounds; r++) {
+            long t0 = mx.getCurrentThreadCpuTime();
+            for (int i = 0; i < n; i++) sink += b.wholeTree().size();
+            long t1 = mx.getCurrentThreadCpuTime();
+            for (int i = 0; i < n; i++) sink += b.skippingBytes().size();
+            long t2 = mx.getCurrentThreadCpuTime();
+            whole[r] = (t1 - t0) / 1e3 / n;
+            skip[r] = (t2 - t1) / 1e3 / n;
+        }
+        java.util.Arrays.sort(whole);
+        java.util.Arrays.sort(skip);
+        double w = (whole[rounds / 2 - 1] + whole[rounds / 2]) / 2, s = (skip[rounds / 2 - 1] + skip[rounds / 2]) / 2;
+        System.out.printf(java.util.Locale.ROOT, "thread CPU per reply, median of %d rounds of %d (range): whole tree %.1f µs (%.1f–%.1f), "
+                + "skipping bytes %.1f µs (%.1f–%.1f), skipping / whole %.2f (%d tokens read)%n", rounds, n, w, whole[0], whole[rounds - 1], s,
+                skip[0], skip[rounds - 1], s / w, sink);
+    }
 }
