@@ -65,7 +65,7 @@ class ReadmeTestCommandTest {
         assertThat(out).contains("installing Debian packages the tests need: chromium");
         List<String> calls = Files.readAllLines(log).stream().map(l -> l.startsWith("sudo ") ? l.substring(5) : l)
                 .filter(l -> !l.startsWith("sudo")).toList();
-        assertThat(calls).containsSubsequence("apt-get update -qq", "apt-get install -y -qq chromium", "mvn -B verify");
-        assertThat(calls.get(calls.size() - 1)).isEqualTo("mvn -B verify");
+        assertThat(calls).containsSubsequence("apt-get update -qq", "apt-get install -y -qq chromium", "mvn -B -T 1C verify");
+        assertThat(calls.get(calls.size() - 1)).isEqualTo("mvn -B -T 1C verify");
     }
 }

@@ -5,7 +5,7 @@ import dev.gamagent.testing.ReliabilityReport;
 import java.time.LocalDate;
 
 /**
- * The reliability suite's two modes and its report. {@code mvn -B verify} runs the short mode;
+ * The reliability suite's two modes and its report. {@code ./test} ({@code mvn -B -T 1C verify}) runs the short mode;
  * {@code ./test reliability} sets {@code gam.reliability=full} (more kill points, 10^6 fuzz inputs) and
  * {@code gam.reliability.write=docs/reliability.md}, into which each part writes its table between
  * {@code <!-- name -->} and {@code <!-- /name -->}.

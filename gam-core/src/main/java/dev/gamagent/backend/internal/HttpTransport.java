@@ -220,10 +220,13 @@ public final class HttpTransport {
         @Override public java.util.concurrent.CompletionStage<String> getBody() { return result; }
     }
 
-    /** A 2xx body read as JSON (leniently: NaN and Infinity accepted), or the typed error for one that is not. */
+    /**
+     * A 2xx body read as JSON (leniently: NaN and Infinity accepted), or the typed error for one that is not. The
+     * log-prob entries' {@code bytes} arrays are streamed past, not built into the tree ({@link ReplyTree}).
+     */
     public static JsonResponse body(int status, String raw, String where) {
         try {
-            JsonNode node = LENIENT.readTree(raw);
+            JsonNode node = ReplyTree.read(LENIENT, raw);
             if (node == null || node.isMissingNode()) {
                 throw new BackendException.MalformedResponse(where + " answered " + status + " with an empty body", null);
             }
@@ -231,6 +234,8 @@ public final class HttpTransport {
         } catch (JsonProcessingException e) {
             throw new BackendException.MalformedResponse(where + " answered " + status + " with a body that is not JSON ("
                     + e.getOriginalMessage() + "): " + abbreviate(raw), e);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e); // a string in memory: no I/O can fail
         }
     }
 
