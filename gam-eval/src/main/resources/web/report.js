@@ -628,7 +628,7 @@
       if (values.length < 1) continue;
       if (field === 'rollback' && values.some((v) => v.startsWith('rolled back'))) values.unshift(ANY_ROLLBACK);
       const sel = el('select', { id: 'filter-' + field, 'data-field': field, 'data-key': key }, el('option', { value: '' }, 'any ' + label),
-        values.map((v) => el('option', { value: v }, v)));
+        values.map((v) => el('option', { value: v }, field === 'termination' ? (STOPS[v] || v) : v)));
       sel.addEventListener('change', () => { page = 0; draw(); writeAddress('replace'); });
       selects[field] = sel;
       bar.append(el('label', {}, label + ' ', sel));
@@ -691,7 +691,7 @@
           el('td', { title: r.text || null }, r.id + (r.rotation ? ' ↻' + r.rotation : '')), el('td', {}, r.series), el('td', { title: r.category || null }, r.category || ''),
           el('td', {}, el('span', { class: 'gv-badge gv-' + r.outcome }, r.outcome),
             r.flip ? [' ', el('span', { class: 'gv-badge gv-flip-' + r.flip.replace('→', ''), title: 'after round 0 → final' }, r.flip)] : '', rollbackBadge(r)),
-          el('td', { title: (r.termination || '–') + ' after ' + (r.rounds ?? 0) + ' debate round(s)' }, (r.termination || '–') + ' · ' + (r.rounds ?? 0)),
+          el('td', { title: (STOPS[r.termination] || r.termination || '–') + ' after ' + (r.rounds ?? 0) + ' debate round(s)' }, (STOPS[r.termination] || r.termination || '–') + ' · ' + (r.rounds ?? 0)),
           el('td', {}, num(r.confidence, 2)));
         tr.addEventListener('click', () => select(r, { history: 'push' }));
         tr.addEventListener('keydown', (e) => {
