@@ -7,9 +7,9 @@ import dev.gamagent.eval.report.HtmlReport;
 import dev.gamagent.eval.report.MethodPaletteTest;
 import dev.gamagent.eval.report.PriceTable;
 import dev.gamagent.eval.report.ReportRun;
+import dev.gamagent.eval.report.RunPairing;
 import dev.gamagent.eval.report.RunSummary;
 import dev.gamagent.eval.stats.IntervalMethod;
-import dev.gamagent.eval.stats.Pairwise;
 import dev.gamagent.eval.store.Records;
 import dev.gamagent.eval.store.ResultRecord;
 import dev.gamagent.testing.DevToolsSession;
@@ -105,9 +105,12 @@ class MethodColoursBrowserTest {
         HtmlReport.write(report, s, rs, Map.of());
         Path comparison = dir.resolve("comparison.html");
         List<ReportRun> runs = List.of(new ReportRun("base", s, rs), new ReportRun("tuned", s, rs));
-        Map<String, Map<String, Boolean>> items = new LinkedHashMap<>();
-        for (ReportRun r : runs) RunSummary.itemsByMethod(s.methods(), rs).forEach((m, i) -> items.put(r.name() + " / " + m, i));
-        HtmlReport.writeComparison(comparison, runs, Pairwise.compare(items, IntervalMethod.WILSON));
+        // both runs asked the same questions: the same content hash for each question
+        Map<String, String> hashes = new LinkedHashMap<>();
+        for (ResultRecord r : rs) hashes.put(r.question().group() == null ? r.question().id() : r.question().group(), "h-" + r.question().id());
+        List<RunPairing.Run> compared = runs.stream().map(r -> new RunPairing.Run(r.name(), "demo.tsv", hashes,
+                RunSummary.itemsByMethod(s.methods(), rs))).toList();
+        HtmlReport.writeComparison(comparison, runs, RunPairing.of(compared, IntervalMethod.WILSON));
         // a run that never debated: its debate plots give way to a one-line reason
         List<ResultRecord> calm = rs.stream().filter(r -> r.method().equals("single") || r.method().equals("vote")).toList();
         Path quiet = dir.resolve("quiet.html");
