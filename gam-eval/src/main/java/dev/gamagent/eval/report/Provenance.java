@@ -173,7 +173,9 @@ public record Provenance(String column, String benchmark, String file, String pa
     /** One line of what ran: model and backend, configuration digest, commit, date (a report's header puts it before {@link #describe}). */
     public String describeRun() {
         List<String> parts = new ArrayList<>();
-        if (model != null || backend != null) parts.add("model " + (model == null ? "not recorded" : model) + (backend == null ? "" : " on " + backend));
+        // a run without --model (the built-in model, a server's own default) names its backend only
+        if (model != null) parts.add("model " + model + (backend == null ? "" : " on " + backend));
+        else if (backend != null) parts.add("backend " + backend);
         if (configDigest != null) parts.add("configuration " + configDigest);
         parts.add("commit " + (commit == null ? "not recorded" : commit.substring(0, Math.min(12, commit.length()))));
         parts.add(date == null ? "date not recorded" : date);
