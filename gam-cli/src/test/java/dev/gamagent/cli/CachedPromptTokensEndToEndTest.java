@@ -1,6 +1,7 @@
 package dev.gamagent.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.gamagent.testing.CommandRun;
 import dev.gamagent.testing.http.DisagreeingExperts;
 import dev.gamagent.testing.http.OpenAiWireServer;
 import dev.gamagent.testing.http.Reply;
@@ -8,9 +9,6 @@ import dev.gamagent.util.Json;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Base64;
@@ -31,19 +29,6 @@ class CachedPromptTokensEndToEndTest {
 
     @TempDir Path dir;
 
-    private record Run(int code, String out) { }
-
-    private static synchronized Run run(String... args) {
-        PrintStream old = System.out;
-        ByteArrayOutputStream buf = new ByteArrayOutputStream();
-        System.setOut(new PrintStream(buf, true, StandardCharsets.UTF_8));
-        try {
-            return new Run(Main.run(args), buf.toString(StandardCharsets.UTF_8));
-        } finally {
-            System.setOut(old);
-        }
-    }
-
     private Path data() throws Exception {
         String b64 = Base64.getEncoder().encodeToString(Files.readAllBytes(AskEndToEndTest.trianglePng(dir)));
         Path tsv = dir.resolve("tri.tsv");
@@ -53,8 +38,8 @@ class CachedPromptTokensEndToEndTest {
         return tsv;
     }
 
-    private Run eval(OpenAiWireServer server, Path out) throws Exception {
-        return run("eval", "--data", data().toString(), "--methods", "single,debate", "--out", out.toString(),
+    private CommandRun eval(OpenAiWireServer server, Path out) throws Exception {
+        return CommandRun.main("eval", "--data", data().toString(), "--methods", "single,debate", "--out", out.toString(),
                 "--backend", "openai", "--base-url", server.baseUrl(), "--retries", "0");
     }
 
@@ -63,7 +48,7 @@ class CachedPromptTokensEndToEndTest {
         try (OpenAiWireServer server = new OpenAiWireServer()) {
             server.respondWith(r -> ((Reply.Answer) voices.apply(r)).withPromptTokens(SENT).withCache(CACHED, 0));
             Path out = dir.resolve("cached");
-            Run r = eval(server, out);
+            CommandRun r = eval(server, out);
             assertThat(r.code()).as(r.out()).isZero();
             server.assertNoViolations();
 
@@ -95,7 +80,7 @@ class CachedPromptTokensEndToEndTest {
         try (OpenAiWireServer server = new OpenAiWireServer()) {
             server.respondWith(new DisagreeingExperts(AskEndToEndTest.WIDTH));
             Path out = dir.resolve("plain");
-            Run r = eval(server, out);
+            CommandRun r = eval(server, out);
             assertThat(r.code()).as(r.out()).isZero();
             for (String line : Files.readAllLines(out.resolve("results.jsonl"))) {
                 assertThat(line).doesNotContain("cachedPromptTokens", "\"cached\"", "computed");

@@ -78,7 +78,7 @@ class KillResumeTest {
         }
     }
 
-    /** The summary without what a clock decides (time, and cost when it is priced by wall time). */
+    /** The summary without what a clock decides (time, the date it was written, and cost when it is priced by wall time). */
     static JsonNode withoutTimes(JsonNode n) {
         JsonNode copy = n.deepCopy();
         strip(copy);
@@ -90,7 +90,8 @@ class KillResumeTest {
             for (Iterator<String> it = o.fieldNames(); it.hasNext(); ) {
                 String k = it.next().toLowerCase(Locale.ROOT);
                 if (k.contains("second") || k.contains("millis") || k.contains("time") || k.contains("latency") || k.startsWith("cost")
-                        || k.equals("command")) it.remove(); // the command names the --out directory
+                        || k.equals("command") // the command names the --out directory
+                        || k.equals("date")) it.remove(); // when the summary was written (run.date, provenance.date)
             }
             o.forEach(KillResumeTest::strip);
         } else if (n.isArray()) n.forEach(KillResumeTest::strip);
