@@ -22,11 +22,12 @@ final class ReplyTree {
 
     private ReplyTree() { }
 
-    /** The reply's tree without its log-prob entries' {@code bytes}; null or a missing node for an empty body, as {@code readTree}. */
-    static JsonNode read(ObjectReader reader, String raw) throws IOException {
-        try (JsonParser p = new SkipBytes(reader.createParser(raw))) {
-            return reader.readTree(p);
-        }
+    /**
+     * The reply's tree without its log-prob entries' {@code bytes}, read from {@code parser} (one of {@code reader}'s, at
+     * the body's start); null or a missing node for an empty body, as {@code readTree}.
+     */
+    static JsonNode read(ObjectReader reader, JsonParser parser) throws IOException {
+        return reader.readTree(new SkipBytes(parser));
     }
 
     /** A parser that never returns a {@code bytes} field (or its value) of an object held in an array. */
