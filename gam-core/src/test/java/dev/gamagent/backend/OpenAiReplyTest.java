@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectReader;
 import dev.gamagent.backend.internal.EndpointSettings;
 import dev.gamagent.backend.internal.HttpTransport;
+import dev.gamagent.backend.internal.OpenAiReply;
 import dev.gamagent.backend.internal.WireAnswer;
 import dev.gamagent.backend.internal.WireParse;
 import dev.gamagent.testing.FuzzRun;

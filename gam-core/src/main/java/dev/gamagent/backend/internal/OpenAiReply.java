@@ -1,10 +1,10 @@
-package dev.gamagent.backend;
+package dev.gamagent.backend.internal;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.MissingNode;
-import dev.gamagent.backend.internal.WireParse;
+import dev.gamagent.backend.TokenLogprob;
 import dev.gamagent.util.Json;
 
 import java.io.IOException;
@@ -19,14 +19,14 @@ import java.util.List;
  * already in a tree (its fuzz tests) this one way, and checks what it read in {@code OpenAiCompatibleBackend.answer}.
  * A field named twice counts as a tree counts it, the last.
  */
-record OpenAiReply(List<Part> choices, JsonNode usage, JsonNode model) {
+public record OpenAiReply(List<Part> choices, JsonNode usage, JsonNode model) {
     /** One choice: its message (missing when the choice is not an object), log-prob tokens and finish reason. */
-    record Part(JsonNode message, List<TokenLogprob> tokens, JsonNode finishReason) { }
+    public record Part(JsonNode message, List<TokenLogprob> tokens, JsonNode finishReason) { }
 
     private static final JsonNode MISSING = MissingNode.getInstance();
 
     /** The reply at the parser's start; null for an empty body. {@code choices} is null when they are not an array. */
-    static OpenAiReply read(JsonParser p) throws IOException {
+    public static OpenAiReply read(JsonParser p) throws IOException {
         JsonToken first = p.nextToken();
         if (first == null) return null;
         if (first != JsonToken.START_OBJECT) {
@@ -49,7 +49,7 @@ record OpenAiReply(List<Part> choices, JsonNode usage, JsonNode model) {
     }
 
     /** A reply already in a tree, read the same way. */
-    static OpenAiReply read(JsonNode body) {
+    public static OpenAiReply read(JsonNode body) {
         try (JsonParser p = body.traverse(Json.MAPPER)) {
             return read(p);
         } catch (IOException e) {
