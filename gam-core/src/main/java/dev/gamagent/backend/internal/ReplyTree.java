@@ -15,7 +15,8 @@ import java.io.IOException;
  * text is its {@code token}), yet built into a tree they were most of a reply's nodes and the largest share of the
  * client's CPU per call (docs/performance.md). A {@code bytes} field of an object that is an array's element is
  * skipped by the streaming parser (still checked as JSON, never turned into nodes); everything else is read as
- * {@link ObjectReader#readTree} reads it.
+ * {@link ObjectReader#readTree} reads it. The Ollama, Gemini and Anthropic replies are read so; an OpenAI-compatible reply is
+ * not built into a tree at all ({@link OpenAiReply}).
  */
 final class ReplyTree {
     private static final String BYTES = "bytes";
