@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gamagent.backend.internal.HttpTransport;
+import dev.gamagent.backend.internal.OpenAiReply;
 import dev.gamagent.backend.internal.RequestBody;
 import dev.gamagent.backend.internal.WireAnswer;
 import dev.gamagent.backend.internal.WireParse;
@@ -48,9 +49,10 @@ final class OpenAiCompatibleBackend extends HttpChatBackend {
 
     private WireAnswer sendOne(ChatRequest r, String model) {
         RequestBody images = new RequestBody();
-        HttpTransport.JsonResponse resp = transport.postJson(uri("/chat/completions"),
-                body(r, model, maxCompletionTokens, omitTemperature, images), images, authHeaders());
-        return parse(resp.body(), resp.raw());
+        // the reply is streamed into its answer, not built into a tree: its log-prob entries are most of it (OpenAiReply)
+        HttpTransport.Reply<OpenAiReply> resp = transport.postJson(uri("/chat/completions"),
+                body(r, model, maxCompletionTokens, omitTemperature, images), images, authHeaders(), OpenAiReply::read);
+        return answer(resp.value(), resp.raw());
     }
 
     private static Long sum(Long a, Long b) { return a == null || b == null ? null : a + b; }
@@ -125,23 +127,24 @@ final class OpenAiCompatibleBackend extends HttpChatBackend {
         return b;
     }
 
-    /** One answer of this wire format; the fuzz tests call it directly. */
-    @Override WireAnswer parse(JsonNode body, String raw) {
-        JsonNode choices = body.path("choices");
-        if (!choices.isArray() || choices.isEmpty()) throw malformed("without choices", raw);
+    /** One answer of this wire format; the fuzz tests call it directly (read as a reply's text is, {@link OpenAiReply}). */
+    @Override WireAnswer parse(JsonNode body, String raw) { return answer(OpenAiReply.read(body), raw); }
+
+    /** The answer in what {@link OpenAiReply} read, or the malformed reply's error. */
+    WireAnswer answer(OpenAiReply reply, String raw) {
+        List<OpenAiReply.Part> choices = reply.choices();
+        if (choices == null || choices.isEmpty()) throw malformed("without choices", raw);
         List<Choice> out = new ArrayList<>();
-        for (JsonNode c : choices) {
-            JsonNode msg = c.path("message");
+        for (OpenAiReply.Part c : choices) {
+            JsonNode msg = c.message();
             if (!msg.isObject()) throw malformed("a choice has no message", raw);
-            JsonNode lp = c.path("logprobs");
-            var tokens = lp.isObject() ? WireParse.openAiTokens(lp.path("content")) : List.<TokenLogprob>of();
-            String finish = c.path("finish_reason").isTextual() ? c.get("finish_reason").asText().toLowerCase(Locale.ROOT) : null;
-            out.add(new Choice(WireParse.text(msg.get("content")), tokens, finish));
+            String finish = c.finishReason().isTextual() ? c.finishReason().asText().toLowerCase(Locale.ROOT) : null;
+            out.add(new Choice(WireParse.text(msg.get("content")), c.tokens(), finish));
         }
-        JsonNode u = body.path("usage");
+        JsonNode u = reply.usage();
         // prompt_tokens counts the cached ones too; vLLM sends the details only with --enable-prompt-tokens-details
         return new WireAnswer(out, WireParse.optLong(u.get("prompt_tokens")), WireParse.optLong(u.get("completion_tokens")),
                 WireParse.optCount(u.path("prompt_tokens_details").get("cached_tokens")),
-                body.path("model").isTextual() ? body.get("model").asText() : null);
+                reply.model().isTextual() ? reply.model().asText() : null);
     }
 }

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectReader;
 import dev.gamagent.backend.Choice;
 import dev.gamagent.backend.TokenLogprob;
 import dev.gamagent.backend.internal.HttpTransport;
+import dev.gamagent.backend.internal.OpenAiReply;
 import dev.gamagent.backend.internal.WireParse;
 import dev.gamagent.backend.openai.ChatCompletionReply;
 import dev.gamagent.util.Json;
@@ -31,10 +32,11 @@ import java.util.concurrent.TimeUnit;
  * What reading one OpenAI-compatible reply with log-probs costs the client: the body read into a tree and its tokens
  * and alternatives taken out ({@link WireParse#openAiTokens}), as {@code OpenAiCompatibleBackend} does after every call.
  * {@code wholeTree} reads it as the transport did before (every log-prob entry's {@code bytes} array built into nodes),
- * {@code skippingBytes} as it does now ({@link HttpTransport#body}: the arrays streamed past). The reply is written by
+ * {@code skippingBytes} as it did next (a tree without the arrays, {@link HttpTransport#body}, which the other wire formats still
+ * use), {@code streamed} as it does now (no tree: the reply streamed into its tokens, {@link OpenAiReply}). The reply is written by
  * the same records as the simulator's and {@code gam serve}'s ({@link ChatCompletionReply}): {@code tokens} tokens of
  * words of 1–9 characters, each with {@code top} alternatives. Run with {@code bench/replyparse.sh}; {@link #main} measures
- * the same two ways by the thread's CPU time, alternately, which a machine shared with other work disturbs less than
+ * the three ways by the thread's CPU time, alternately, which a machine shared with other work disturbs less than
  * JMH's wall time ({@code bench/replyparse.sh --cpu}).
  */
 @State(Scope.Benchmark)
@@ -69,7 +71,8 @@ public class ReplyParseBenchmark {
                 List.of(ChatCompletionReply.CompletionChoice.of(0, new Choice(text.toString(), out, "stop"), true)),
                 ChatCompletionReply.TokenUsage.of(1200, tokens), null);
         raw = Json.MAPPER.writeValueAsString(reply);
-        if (read(HttpTransport.body(200, raw, "bench").body()).size() != tokens || read(WHOLE.readTree(raw)).size() != tokens) {
+        if (read(HttpTransport.body(200, raw, "bench").body()).size() != tokens || read(WHOLE.readTree(raw)).size() != tokens
+                || !streamed().equals(wholeTree())) {
             throw new IllegalStateException("the reply does not read back as " + tokens + " tokens");
         }
         System.out.printf("%nreply: %d characters, %d tokens × %d alternatives%n", raw.length(), tokens, top);
@@ -89,6 +92,10 @@ public class ReplyParseBenchmark {
 
     @Benchmark public List<TokenLogprob> skippingBytes() { return read(HttpTransport.body(200, raw, "bench").body()); }
 
+    @Benchmark public List<TokenLogprob> streamed() {
+        return HttpTransport.read(200, raw, "bench", OpenAiReply::read).value().choices().get(0).tokens();
+    }
+
     /**
      * The thread's CPU time per reply of each way, in 10 rounds of 2,000 replies each way after 10 rounds of warm-up; prints
      * the medians, their ranges and the ratio. Arguments: tokens and alternatives (80 and 5 when absent).
@@ -102,21 +109,30 @@ public class ReplyParseBenchmark {
         int n = 2000, rounds = 10;
         long sink = 0;
         for (int w = 0; w < rounds * n; w++) sink += b.wholeTree().size() + b.skippingBytes().size();
-        double[] whole = new double[rounds], skip = new double[rounds];
+        for (int w = 0; w < rounds * n; w++) sink += b.streamed().size();
+        double[] whole = new double[rounds], skip = new double[rounds], stream = new double[rounds];
         for (int r = 0; r < rounds; r++) {
             long t0 = mx.getCurrentThreadCpuTime();
             for (int i = 0; i < n; i++) sink += b.wholeTree().size();
             long t1 = mx.getCurrentThreadCpuTime();
             for (int i = 0; i < n; i++) sink += b.skippingBytes().size();
             long t2 = mx.getCurrentThreadCpuTime();
+            for (int i = 0; i < n; i++) sink += b.streamed().size();
+            long t3 = mx.getCurrentThreadCpuTime();
             whole[r] = (t1 - t0) / 1e3 / n;
             skip[r] = (t2 - t1) / 1e3 / n;
+            stream[r] = (t3 - t2) / 1e3 / n;
         }
-        java.util.Arrays.sort(whole);
-        java.util.Arrays.sort(skip);
-        double w = (whole[rounds / 2 - 1] + whole[rounds / 2]) / 2, s = (skip[rounds / 2 - 1] + skip[rounds / 2]) / 2;
+        double w = median(whole), s = median(skip), st = median(stream);
         System.out.printf(java.util.Locale.ROOT, "thread CPU per reply, median of %d rounds of %d (range): whole tree %.1f µs (%.1f–%.1f), "
-                + "skipping bytes %.1f µs (%.1f–%.1f), skipping / whole %.2f (%d tokens read)%n", rounds, n, w, whole[0], whole[rounds - 1], s,
-                skip[0], skip[rounds - 1], s / w, sink);
+                + "skipping bytes %.1f µs (%.1f–%.1f), streamed %.1f µs (%.1f–%.1f); skipping / whole %.2f, streamed / whole %.2f "
+                + "(%d tokens read)%n", rounds, n, w, whole[0], whole[rounds - 1], s, skip[0], skip[rounds - 1], st, stream[0],
+                stream[rounds - 1], s / w, st / w, sink);
+    }
+
+    /** Sorts {@code a} and gives its median. */
+    private static double median(double[] a) {
+        java.util.Arrays.sort(a);
+        return a.length % 2 == 0 ? (a[a.length / 2 - 1] + a[a.length / 2]) / 2 : a[a.length / 2];
     }
 }

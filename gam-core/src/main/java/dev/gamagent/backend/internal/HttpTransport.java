@@ -89,6 +89,15 @@ public final class HttpTransport {
     /** A 2xx answer's body parsed as JSON. */
     public record JsonResponse(int status, JsonNode body, String raw) { }
 
+    /** A 2xx answer's body read by a {@link ReplyReader}: what it read, and the body's (scrubbed) text. */
+    public record Reply<T>(int status, T value, String raw) { }
+
+    /** Reads a reply body from a parser at its start (the transport's lenient one); null for an empty body. */
+    @FunctionalInterface
+    public interface ReplyReader<T> {
+        T read(com.fasterxml.jackson.core.JsonParser parser) throws IOException;
+    }
+
     /** POSTs {@code body} as JSON and parses the 2xx answer; anything else becomes a typed exception. */
     public JsonResponse postJson(URI uri, Object body, Map<String, String> headers) {
         String json = Json.write(body);
@@ -102,12 +111,18 @@ public final class HttpTransport {
 
     /** POSTs {@code body} with its images spliced in as bytes (see {@link RequestBody}). */
     public JsonResponse postJson(URI uri, JsonNode body, RequestBody images, Map<String, String> headers) {
+        Reply<JsonNode> r = postJson(uri, body, images, headers, TREE);
+        return new JsonResponse(r.status(), r.value(), r.raw());
+    }
+
+    /** The same, the answer read by {@code reader} from the body's text (streamed, no tree unless it builds one). */
+    public <T> Reply<T> postJson(URI uri, JsonNode body, RequestBody images, Map<String, String> headers, ReplyReader<T> reader) {
         HttpRequest.Builder b = HttpRequest.newBuilder(uri)
                 .timeout(timeout)
                 .header("Content-Type", "application/json")
                 .header("Accept", "application/json")
                 .POST(images.publisher(body));
-        return send(b, headers, uri);
+        return send(b, headers, uri, reader);
     }
 
     /** GETs a JSON document (model discovery). */
@@ -116,6 +131,11 @@ public final class HttpTransport {
     }
 
     private JsonResponse send(HttpRequest.Builder b, Map<String, String> headers, URI uri) {
+        Reply<JsonNode> r = send(b, headers, uri, TREE);
+        return new JsonResponse(r.status(), r.value(), r.raw());
+    }
+
+    private <T> Reply<T> send(HttpRequest.Builder b, Map<String, String> headers, URI uri, ReplyReader<T> reader) {
         // Plain-http servers (vLLM, llama.cpp, Ollama) speak HTTP/1.1; skip the h2c upgrade dance.
         if ("http".equalsIgnoreCase(uri.getScheme())) b.version(HttpClient.Version.HTTP_1_1);
         headers.forEach(b::header);
@@ -143,7 +163,7 @@ public final class HttpTransport {
         int status = resp.statusCode();
         String raw = scrubber.scrub(resp.body() == null ? "" : resp.body());
         if (status / 100 != 2) throw statusFailure(where, status, raw, resp.headers().firstValue("Retry-After"));
-        return body(status, raw, where);
+        return read(status, raw, where, reader);
     }
 
     private BackendException tooLarge(String where, ReplyCutOff cut) {
@@ -225,15 +245,35 @@ public final class HttpTransport {
      * log-prob entries' {@code bytes} arrays are streamed past, not built into the tree ({@link ReplyTree}).
      */
     public static JsonResponse body(int status, String raw, String where) {
-        try {
-            JsonNode node = ReplyTree.read(LENIENT, raw);
-            if (node == null || node.isMissingNode()) {
+        Reply<JsonNode> r = read(status, raw, where, TREE);
+        return new JsonResponse(r.status(), r.value(), r.raw());
+    }
+
+    /** The tree of a reply, its log-prob entries' {@code bytes} left out ({@link ReplyTree}); null or missing when empty. */
+    private static final ReplyReader<JsonNode> TREE = p -> ReplyTree.read(LENIENT, p);
+
+    /**
+     * A 2xx body read by {@code reader} from the lenient parser (NaN and Infinity accepted), or the typed error for a
+     * body that is empty or not JSON: one place for every way of reading a reply, tree or stream.
+     */
+    public static <T> Reply<T> read(int status, String raw, String where, ReplyReader<T> reader) {
+        try (com.fasterxml.jackson.core.JsonParser p = LENIENT.createParser(raw)) {
+            T value = reader.read(p);
+            if (value == null || value instanceof JsonNode n && n.isMissingNode()) {
                 throw new BackendException.MalformedResponse(where + " answered " + status + " with an empty body", null);
             }
-            return new JsonResponse(status, node, raw);
+            return new Reply<>(status, value, raw);
         } catch (JsonProcessingException e) {
+            JsonProcessingException named = e;
+            try {
+                LENIENT.readTree(raw); // a value skipped fails in other words than one built: the error is named as the whole tree's
+            } catch (JsonProcessingException whole) {
+                named = whole;
+            } catch (IOException unreachable) {
+                // a string in memory
+            }
             throw new BackendException.MalformedResponse(where + " answered " + status + " with a body that is not JSON ("
-                    + e.getOriginalMessage() + "): " + abbreviate(raw), e);
+                    + named.getOriginalMessage() + "): " + abbreviate(raw), named);
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e); // a string in memory: no I/O can fail
         }

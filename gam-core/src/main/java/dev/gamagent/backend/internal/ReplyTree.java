@@ -15,18 +15,20 @@ import java.io.IOException;
  * text is its {@code token}), yet built into a tree they were most of a reply's nodes and the largest share of the
  * client's CPU per call (docs/performance.md). A {@code bytes} field of an object that is an array's element is
  * skipped by the streaming parser (still checked as JSON, never turned into nodes); everything else is read as
- * {@link ObjectReader#readTree} reads it.
+ * {@link ObjectReader#readTree} reads it. The Ollama, Gemini and Anthropic replies are read so; an OpenAI-compatible reply is
+ * not built into a tree at all ({@link OpenAiReply}).
  */
 final class ReplyTree {
     private static final String BYTES = "bytes";
 
     private ReplyTree() { }
 
-    /** The reply's tree without its log-prob entries' {@code bytes}; null or a missing node for an empty body, as {@code readTree}. */
-    static JsonNode read(ObjectReader reader, String raw) throws IOException {
-        try (JsonParser p = new SkipBytes(reader.createParser(raw))) {
-            return reader.readTree(p);
-        }
+    /**
+     * The reply's tree without its log-prob entries' {@code bytes}, read from {@code parser} (one of {@code reader}'s, at
+     * the body's start); null or a missing node for an empty body, as {@code readTree}.
+     */
+    static JsonNode read(ObjectReader reader, JsonParser parser) throws IOException {
+        return reader.readTree(new SkipBytes(parser));
     }
 
     /** A parser that never returns a {@code bytes} field (or its value) of an object held in an array. */
