@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # What reading one OpenAI-compatible reply with log-probs costs the client, three ways in one JMH run
-# (dev.gamagent.bench.ReplyParseBenchmark): the whole tree (as before), a tree streamed past the log-prob entries' `bytes`
+# (dev.gamagent.backend.internal.ReplyParseBenchmark): the whole tree (as before), a tree streamed past the log-prob entries' `bytes`
 # arrays (the other wire formats' way) and the reply streamed into its tokens without a tree (OpenAI-compatible replies
 # now): µs per reply and the ratios. Extra arguments go to JMH (e.g. -p tokens=200 -p top=20). `--cpu [TOKENS [TOP]]` measures the three
 # ways by the thread's CPU time instead, alternately (a machine shared with other work disturbs that less than wall time).
@@ -12,12 +12,12 @@ mvn -B -q -DskipTests -Dmaven.javadoc.skip=true -Dmaven.source.skip=true -pl gam
 if [[ "${1:-}" == "--cpu" ]]; then
   shift
   exec java -cp "gam-local/target/test-classes:gam-local/target/classes:$(cat gam-local/target/test-classpath.txt)" \
-    dev.gamagent.bench.ReplyParseBenchmark "$@"
+    dev.gamagent.backend.internal.ReplyParseBenchmark "$@"
 fi
 json="$(mktemp)"
 trap 'rm -f "$json"' EXIT
 cp="gam-local/target/test-classes:gam-local/target/classes:$(cat gam-local/target/test-classpath.txt)"
-java -cp "$cp" org.openjdk.jmh.Main 'dev.gamagent.bench.ReplyParseBenchmark' -rf json -rff "$json" "$@"
+java -cp "$cp" org.openjdk.jmh.Main 'dev.gamagent.backend.internal.ReplyParseBenchmark' -rf json -rff "$json" "$@"
 python3 - "$json" <<'PY'
 import json, sys
 rows = {}

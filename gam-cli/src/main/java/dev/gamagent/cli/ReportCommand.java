@@ -10,7 +10,6 @@ import dev.gamagent.eval.report.RunSummary;
 import dev.gamagent.eval.stats.IntervalMethod;
 import dev.gamagent.eval.store.ResultRecord;
 import dev.gamagent.eval.store.ResultStore;
-import dev.gamagent.util.Json;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -55,7 +54,7 @@ public final class ReportCommand implements Callable<Integer> {
             List<ResultRecord> records = Files.isRegularFile(d.resolve("results.db"))
                     ? ResultStore.read(d).stream().filter(r -> s.methods().contains(r.method())).toList() : List.of();
             Map<String, Map<String, Boolean>> mine = RunSummary.itemsByMethod(s.methods(), records);
-            JsonNode tree = Files.isRegularFile(d.resolve(RunSummary.FILE)) ? Json.MAPPER.readTree(d.resolve(RunSummary.FILE).toFile()) : null;
+            JsonNode tree = RunSummary.treeOfRun(d);
             if (records.isEmpty()) withoutRecords.add(name);
             else compared.add(new RunPairing.Run(name, RunPairing.benchmarkOf(tree, s.data()), QuestionHashes.read(tree), mine));
             // a summary.json from before intervals, or another interval method: recompute them from the records (when there are some)

@@ -203,7 +203,7 @@ public final class Evaluation {
             // each question's content hash while its images are in memory (gam report compares runs on the same content)
             Map<String, String> hashes = new java.util.concurrent.ConcurrentHashMap<>();
             runner.onEachQuestion((eq, q) -> {
-                if (eq.rotation() == 0) hashes.put(groupOf(eq), QuestionHashes.of(eq.shell(), q.images()));
+                if (eq.rotation() == 0) hashes.put(QuestionHashes.groupOf(eq), QuestionHashes.of(eq.shell(), q.images()));
                 if (thumbnails && !(eq.rotation() > 0 && eq.id().contains("#r")) && !q.images().isEmpty()) { // a rotation shows its question's image
                     // a video's frames all: the report shows them as a strip (HtmlReport.thumbnail)
                     List<dev.gamagent.image.Picture> pics = List.copyOf(q.images());
@@ -250,7 +250,7 @@ public final class Evaluation {
                     ? records.stream().filter(ResultRecord::isError).map(r -> r.grade().error()).findFirst().orElse("?") : null;
             Map<String, com.fasterxml.jackson.databind.JsonNode> added = new java.util.LinkedHashMap<>(finish.fields(records, err));
             records.clear(); // the report reads them again from the store, one at a time
-            added.put(QuestionHashes.FIELD, QuestionHashes.field(questionHashes(plan.dataset().questions(), badGroups, hashes)));
+            added.put(QuestionHashes.FIELD, QuestionHashes.field(QuestionHashes.ofRun(plan.dataset().questions(), badGroups, hashes)));
             added.put(Provenance.RUN_FIELD, runField(plan, backends, config));
             // where the figures come from, once every other field is known: the report's header and a reproduction's table say it
             provenance = Provenance.of(summary, added);
@@ -288,31 +288,6 @@ public final class Evaluation {
                 dev.gamagent.eval.report.CheckoutCommit.ofGam(), java.time.Instant.now());
     }
 
-    /**
-     * The content hash of every question of the run by group: those hashed as they ran, the others (answered by an
-     * earlier, resumed run) read again with their images.
-     */
-    private static Map<String, String> questionHashes(List<EvalQuestion> originals, Set<String> badGroups, Map<String, String> hashed) {
-        Map<String, String> out = new java.util.LinkedHashMap<>();
-        for (EvalQuestion q : originals) {
-            String group = groupOf(q);
-            if (badGroups.contains(group)) continue;
-            String h = hashed.get(group);
-            if (h == null) {
-                try {
-                    var full = q.question();
-                    h = QuestionHashes.of(full, full.images());
-                } catch (RuntimeException unreadable) {
-                    continue; // its images cannot be read again: the question is not compared across runs
-                }
-            }
-            out.put(group, h);
-        }
-        return out;
-    }
-
-    /** A question's item id as the summary counts it: its group, or its id when it has none. */
-    private static String groupOf(EvalQuestion q) { return q.group() == null ? q.id() : q.group(); }
 
     /** Trace fields of each agent that hold words, not figures: no summary figure reads them. */
     static final List<String> AGENT_TEXT = List.of("claims", "raw", "prompt", "prompts", "messages", "reasoning");

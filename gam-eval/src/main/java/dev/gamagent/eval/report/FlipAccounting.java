@@ -45,7 +45,7 @@ public final class FlipAccounting {
         int wr = 0, rw = 0, rr = 0, ww = 0, changed = 0;
         int transitions = 0, agentChanged = 0, agentWr = 0, agentRw = 0, undebated = 0;
         for (ResultRecord r : graded) {
-            if (!MethodMetrics.debated(r)) { undebated++; continue; }
+            if (!debated(r)) { undebated++; continue; }
             List<JsonNode> ds = decisions(r);
             boolean end = r.correct();
             boolean start = end;
@@ -81,7 +81,7 @@ public final class FlipAccounting {
     /** One record's outcome, "w→r", "r→w", "r→r" or "w→w"; null when its trace records no decision or it was not debated. */
     public static String flipOf(ResultRecord r) {
         List<JsonNode> ds = decisions(r);
-        if (ds.isEmpty() || !MethodMetrics.debated(r)) return null;
+        if (ds.isEmpty() || !debated(r)) return null;
         boolean start = right(r, text(ds.get(0), "option"), text(ds.get(0), "answer")), end = r.correct();
         return (start ? "r" : "w") + "→" + (end ? "r" : "w");
     }
@@ -127,5 +127,13 @@ public final class FlipAccounting {
     private static String text(JsonNode n, String field) {
         JsonNode v = n.get(field);
         return v == null || v.isNull() ? null : v.asText();
+    }
+
+    /** Whether a question was debated: its trace has a round after round 0. */
+    static boolean debated(ResultRecord r) {
+        JsonNode rounds = Sweep.rounds(r);
+        if (rounds == null || !rounds.isArray()) return false;
+        for (JsonNode round : rounds) if (round.path("k").asInt() > 0) return true;
+        return false;
     }
 }

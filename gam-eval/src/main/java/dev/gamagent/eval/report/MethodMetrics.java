@@ -146,13 +146,13 @@ public record MethodMetrics(String method, int records, int errors, int unmatche
         String uNote = uncertaintyNote(unc, thetaU);
         boolean constantU = uNote != null && uNote.startsWith(SAME_U);
         return new MethodMetrics(method, all.size(), errors, unmatched, ga.groups(), ga.accuracy(), vanilla, prompt, completion,
-                cumulativeTokensPerRound(ok), costPerQuestion, basis, mean(ok, r -> r.cost().calls()),
+                TokenCurve.cumulativeTokensPerRound(ok), costPerQuestion, basis, mean(ok, r -> r.cost().calls()),
                 mean(ok, r -> r.cost().millis() / 1000.0), mean(ok, r -> r.trace().rounds() > 0 ? 1 : 0), mean(ok, r -> r.trace().rounds()),
                 terms, shares, nan(Calibration.ece(conf, right, ECE_BINS)), Calibration.reliability(conf, right, ECE_BINS),
                 constantU ? null : nan(Calibration.auroc(unc, wrong)),
                 uNote != null ? null : nan(Calibration.balancedAccuracy(unc, wrong, thetaU)), thetaU,
                 nan(Calibration.spearman(xs, ys)), xs.length, uSysPerRound(ok), weightsPerRound(ok),
-                FlipAccounting.of(known), backends(ok, prices), ga.ci(), probeTokensPerQuestion(ok), uNote, debateRounds(ok), cached,
+                FlipAccounting.of(known), backends(ok, prices), ga.ci(), TokenCurve.probeTokensPerQuestion(ok), uNote, debateRounds(ok), cached,
                 cached == null ? null : prompt - cached);
     }
 
@@ -196,38 +196,6 @@ public record MethodMetrics(String method, int records, int errors, int unmatche
     }
 
     private static String trim(double v) { return java.math.BigDecimal.valueOf(v).stripTrailingZeros().toPlainString(); }
-
-    /**
-     * Mean tokens per question the probe round itself spent (DREAM, before round 0); null when no record probed. A probe
-     * whose reply the inner method took as its round-0 answer ({@code reused}) is counted in round 0, not here, as the
-     * record's own total counts it once.
-     */
-    static Double probeTokensPerQuestion(List<ResultRecord> rs) {
-        boolean any = false;
-        double sum = 0;
-        for (ResultRecord r : rs) {
-            long t = probeTokens(r);
-            if (t >= 0) { any = true; sum += t; }
-        }
-        return any && !rs.isEmpty() ? sum / rs.size() : null;
-    }
-
-    /**
-     * A record's probe-round tokens (prompt + completion) without the reused probes, or −1 when its trace holds no probes:
-     * {@code extra.probe_usage} where DREAM recorded it, else the probes not marked {@code reused}.
-     */
-    static long probeTokens(ResultRecord r) {
-        JsonNode extra = r.trace().json() == null ? null : r.trace().json().path("extra");
-        JsonNode probes = extra == null ? null : extra.get("probes");
-        if (probes == null || !probes.isArray()) return -1;
-        JsonNode usage = extra.path("probe_usage");
-        if (usage.has("prompt")) return usage.path("prompt").asLong() + usage.path("completion").asLong();
-        long t = 0;
-        for (JsonNode p : probes) {
-            if (!p.path("reused").asBoolean(false)) t += p.path("tokens").path("prompt").asLong() + p.path("tokens").path("completion").asLong();
-        }
-        return t;
-    }
 
     /** Per backend name: means over the records of calls, tokens and cost; null when only the default backend answered. */
     static Map<String, BackendUse> backends(List<ResultRecord> ok, PriceTable prices) {
@@ -306,61 +274,6 @@ public record MethodMetrics(String method, int records, int errors, int unmatche
         return null;
     }
 
-    /** Tokens spent in one trace round: its agents' tokens plus any {@code extra.tokens} (e.g. critics). */
-    static long roundTokens(JsonNode round) {
-        long t = 0;
-        for (JsonNode a : round.path("agents")) t += a.path("tokens").path("prompt").asLong() + a.path("tokens").path("completion").asLong();
-        JsonNode extra = round.path("extra").path("tokens");
-        if (extra.isObject()) t += extra.path("prompt").asLong() + extra.path("completion").asLong();
-        else if (extra.isNumber()) t += extra.asLong();
-        return t;
-    }
-
-    /**
-     * Mean over every answered question of the tokens spent up to and including round k: DREAM's probe round (before
-     * round 0, {@link #probeTokens}) then each trace round's tokens. A question that stopped earlier keeps its total; one
-     * whose trace has no rounds (DREAM's consensus branch: its probes) keeps what it spent before, and one whose trace
-     * accounts for nothing (no rounds, no probes) counts its tokens at round 0. So the last point is
-     * the mean of the questions' totals as the traces account them, the table's tokens per question (a test checks this
-     * on the demo's records of every method).
-     */
-    static List<Double> cumulativeTokensPerRound(List<ResultRecord> rs) {
-        List<long[]> perRecord = new ArrayList<>();
-        int maxK = 0;
-        for (ResultRecord r : rs) {
-            JsonNode rounds = Sweep.rounds(r);
-            long probes = probeTokens(r);
-            boolean hasRounds = rounds != null && rounds.isArray() && !rounds.isEmpty();
-            if (!hasRounds && probes < 0) {
-                // a trace that accounts for nothing (no rounds, no probes): the question's tokens were spent at once
-                perRecord.add(new long[]{r.cost().promptTokens() + r.cost().completionTokens()});
-                continue;
-            }
-            long run = Math.max(0, probes);
-            Map<Integer, Long> byK = new HashMap<>();
-            int rk = 0;
-            if (hasRounds) {
-                for (JsonNode round : rounds) {
-                    int k = round.path("k").asInt();
-                    byK.merge(k, roundTokens(round), Long::sum);
-                    rk = Math.max(rk, k);
-                }
-            }
-            long[] cum = new long[rk + 1];
-            for (int k = 0; k <= rk; k++) { run += byK.getOrDefault(k, 0L); cum[k] = run; }
-            perRecord.add(cum);
-            maxK = Math.max(maxK, rk);
-        }
-        List<Double> out = new ArrayList<>();
-        if (perRecord.isEmpty()) return out;
-        for (int k = 0; k <= maxK; k++) {
-            double s = 0;
-            for (long[] c : perRecord) s += c[Math.min(k, c.length - 1)];
-            out.add(s / perRecord.size());
-        }
-        return out;
-    }
-
     /** Mean U_sys at each round k over the questions that reached round k. */
     static List<Double> uSysPerRound(List<ResultRecord> rs) {
         Map<Integer, double[]> acc = new TreeMap<>();
@@ -413,19 +326,11 @@ public record MethodMetrics(String method, int records, int errors, int unmatche
         return out;
     }
 
-    /** Whether a question was debated: its trace has a round after round 0. */
-    static boolean debated(ResultRecord r) {
-        JsonNode rounds = Sweep.rounds(r);
-        if (rounds == null || !rounds.isArray()) return false;
-        for (JsonNode round : rounds) if (round.path("k").asInt() > 0) return true;
-        return false;
-    }
-
     /** {@link DebateRounds} over the answered questions; null when none was debated. */
     static DebateRounds debateRounds(List<ResultRecord> rs) {
-        List<ResultRecord> debated = rs.stream().filter(MethodMetrics::debated).toList();
+        List<ResultRecord> debated = rs.stream().filter(FlipAccounting::debated).toList();
         if (debated.isEmpty()) return null;
-        List<ResultRecord> undebated = rs.stream().filter(r -> !debated(r)).toList();
+        List<ResultRecord> undebated = rs.stream().filter(r -> !FlipAccounting.debated(r)).toList();
         Map<String, Map<Integer, double[]>> weights = new TreeMap<>();
         Map<Integer, double[]> uSys = new TreeMap<>();
         for (ResultRecord r : debated) {

@@ -2,6 +2,7 @@ package dev.gamagent.eval.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.gamagent.eval.load.EvalQuestion;
 import dev.gamagent.eval.load.KeyedQuestion;
 import dev.gamagent.image.Picture;
 import dev.gamagent.util.Json;
@@ -14,6 +15,7 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -97,4 +99,30 @@ public final class QuestionHashes {
         h.fields().forEachRemaining(e -> out.put(e.getKey(), e.getValue().asText()));
         return out;
     }
+
+    /**
+     * The content hash of every question of the run by group: those hashed as they ran, the others (answered by an
+     * earlier, resumed run) read again with their images.
+     */
+    public static Map<String, String> ofRun(List<EvalQuestion> originals, Set<String> badGroups, Map<String, String> hashed) {
+        Map<String, String> out = new java.util.LinkedHashMap<>();
+        for (EvalQuestion q : originals) {
+            String group = groupOf(q);
+            if (badGroups.contains(group)) continue;
+            String h = hashed.get(group);
+            if (h == null) {
+                try {
+                    var full = q.question();
+                    h = QuestionHashes.of(full, full.images());
+                } catch (RuntimeException unreadable) {
+                    continue; // its images cannot be read again: the question is not compared across runs
+                }
+            }
+            out.put(group, h);
+        }
+        return out;
+    }
+
+    /** A question's item id as the summary counts it: its group, or its id when it has none. */
+    public static String groupOf(EvalQuestion q) { return q.group() == null ? q.id() : q.group(); }
 }

@@ -166,6 +166,20 @@ public record RunSummary(String data, List<String> methods, boolean circular, in
                 dev.gamagent.gam.GamSettings.stopping(c).thetaU(), null);
     }
 
+    /**
+     * A run directory's summary.json as a JSON tree (the parts the typed summary does not carry: provenance, question
+     * hashes, the data file's name), or null when the run wrote none (killed before its end).
+     */
+    public static com.fasterxml.jackson.databind.JsonNode treeOfRun(Path dir) {
+        Path f = dir.resolve(FILE);
+        if (!Files.isRegularFile(f)) return null;
+        try {
+            return Json.MAPPER.readTree(f.toFile());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read run summary " + f + ": " + e.getMessage(), e);
+        }
+    }
+
     public static RunSummary read(Path file) {
         try {
             return Json.MAPPER.readValue(file.toFile(), RunSummary.class);

@@ -211,7 +211,7 @@ class MethodMetricsTest {
         // DREAM's own account of the probe round, when recorded, is the one read
         JsonNode withUsage = Json.MAPPER.readTree(probed.toString().replace("\"branch\":\"PerAgent\"",
                 "\"branch\":\"PerAgent\",\"probe_usage\":{\"prompt\":480,\"completion\":10,\"calls\":2,\"reused_as_round_0\":1}"));
-        assertThat(MethodMetrics.probeTokens(rec("1", "correct", 0.9, 0.1, 1, "uncertainty", 630, 0, 1, withUsage))).isEqualTo(490);
+        assertThat(TokenCurve.probeTokens(rec("1", "correct", 0.9, 0.1, 1, "uncertainty", 630, 0, 1, withUsage))).isEqualTo(490);
     }
 
     /** A trace with neither rounds nor probes accounts for nothing: its tokens count at round 0, so the curve still ends at the table's figure. */

@@ -1,4 +1,4 @@
-package dev.gamagent.bench;
+package dev.gamagent.backend.internal;
 
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
@@ -6,9 +6,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectReader;
 import dev.gamagent.backend.Choice;
 import dev.gamagent.backend.TokenLogprob;
-import dev.gamagent.backend.internal.HttpTransport;
-import dev.gamagent.backend.internal.OpenAiReply;
-import dev.gamagent.backend.internal.WireParse;
 import dev.gamagent.backend.openai.ChatCompletionReply;
 import dev.gamagent.util.Json;
 import org.openjdk.jmh.annotations.Benchmark;
