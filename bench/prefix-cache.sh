@@ -104,6 +104,28 @@ for m in ("debate", "gam"):
     r = next((r for r in rows if r[0] == m), None)
     if r and base:
         print(f"{m} against single: sent {r[1] / base[1]:.2f}×, computed {r[2] / base[2]:.2f}×, time per question {r[4] / base[4]:.2f}×")
+# Where each method's computed tokens go, round by round: every agent turn of the traces (its request's prompt tokens,
+# the server's cached count, its reply's tokens), critics' turns in their round. DREAM's probes are its round 0; a turn
+# reused from a probe spent nothing. Calls a trace does not keep per turn (a judge, a moderator) are in the first table only.
+print()
+print("| method | round | requests/q | sent/q | computed/q | computed × single | reply tokens/q |")
+print("|---|---:|---:|---:|---:|---:|---:|")
+for m, *_ in rows:
+    per = {}
+    for line in open(f"{out}/{m}/results.jsonl"):
+        if not line.strip():
+            continue
+        for rd in (json.loads(line).get("trace") or {}).get("rounds", []):
+            for a in rd.get("agents", []) + rd.get("critiques", []):
+                t = a.get("tokens") or {}
+                if not t.get("prompt"):
+                    continue
+                s = per.setdefault(rd["k"], [0, 0, 0, 0])
+                s[0] += 1; s[1] += t["prompt"]; s[2] += t["prompt"] - (t.get("cached") or 0); s[3] += t.get("completion") or 0
+    for k, (req, sent, comp, reply) in sorted(per.items()):
+        single = base[2] if base else 0
+        print(f"| {m} | {k} | {req / n:.1f} | {sent / n:,.0f} | {comp / n:,.0f} | {comp / n / single:.2f} | {reply / n:,.0f} |" if single else
+              f"| {m} | {k} | {req / n:.1f} | {sent / n:,.0f} | {comp / n:,.0f} | – | {reply / n:,.0f} |")
 EOF
 echo
 echo "runs in $out/ (per method: results.jsonl, summary.json, the simulator's counters in METHOD.stats.json; simulator.log)"
