@@ -4,7 +4,8 @@
 # method the prompt tokens sent and computed per question (read from the simulator's own counters, /sim/stats, so any
 # client build can be measured) and the time per question (mean of results.jsonl's millis), each also against `single`.
 # The simulator's counters are reset and its cache emptied before each method, so every method starts cold.
-# Usage: bench/prefix-cache.sh [--n 40] [--seed 44] [--client-rev REV] [--methods a,b] [--out DIR]
+# Usage: bench/prefix-cache.sh [--n 40] [--seed 44] [--client-rev REV] [--methods a,b] [--set KEY=VALUE]... [--out DIR]
+#   --set KEY=VALUE   a setting for every method's run (gam eval --set), e.g. --set requests.rounds=conversation
 #   --client-rev REV  the client is REV's gam, built in a temporary git worktree (the simulator is always this tree's):
 #                     the "before" figures of a layout change
 # Simulator settings (fixed; docs/performance.md, "What the server computes" states them): 8 slots, 0 ms fixed,
@@ -13,7 +14,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
-n=40 seed=44 rev="" out="target/prefix-cache"
+n=40 seed=44 rev="" out="target/prefix-cache" sets=()
 methods="single,cot,sc,vote,debate,self-debate,mad,dmad,chateval,debunc,gam,dream+gam,dream+debate"
 while [[ $# -gt 0 ]]; do
   case "$1" in
@@ -22,7 +23,8 @@ while [[ $# -gt 0 ]]; do
     --client-rev) rev="$2"; shift 2 ;;
     --methods) methods="$2"; shift 2 ;;
     --out) out="$2"; shift 2 ;;
-    *) echo "bench/prefix-cache.sh: unknown argument $1 (use --n, --seed, --client-rev, --methods, --out)" >&2; exit 2 ;;
+    --set) sets+=(--set "$2"); shift 2 ;;
+    *) echo "bench/prefix-cache.sh: unknown argument $1 (use --n, --seed, --client-rev, --methods, --set, --out)" >&2; exit 2 ;;
   esac
 done
 slots=8 fixed_ms=0 ms_prompt=0.1 ms_output=5 cache_tokens=262144 block=16
@@ -69,13 +71,13 @@ for m in "${list[@]}"; do
   echo "bench/prefix-cache.sh: $m ($n questions)" >&2
   t0=$(date +%s.%N)
   "$client" eval --data "$out/questions.tsv" --methods "$m" --backend openai --base-url "$base/v1" --model gam-sim \
-    --out "$out/$m" > "$out/$m.log" 2>&1 || { echo "bench/prefix-cache.sh: $m failed; see $out/$m.log" >&2; exit 1; }
+    ${sets[@]+"${sets[@]}"} --out "$out/$m" > "$out/$m.log" 2>&1 || { echo "bench/prefix-cache.sh: $m failed; see $out/$m.log" >&2; exit 1; }
   t1=$(date +%s.%N)
   curl -fsS "$base/sim/stats" > "$out/$m.stats.json"
   printf '%s\t%s\t%s\n' "$m" "$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')" "$out/$m.stats.json" >> "$out/rows.tsv"
 done
 
-echo "# What the server computes per method: $n generated questions (seed $seed), client $client_desc, simulator $(git rev-parse --short HEAD)"
+echo "# What the server computes per method: $n generated questions (seed $seed), client $client_desc, simulator $(git rev-parse --short HEAD)${sets[*]+, settings: ${sets[*]}}"
 echo "# simulator: $slots slots, ${fixed_ms} ms + ${ms_prompt} ms per computed prompt token + ${ms_output} ms per generated token,"
 echo "# prefix cache $cache_tokens tokens in blocks of $block, emptied before each method; $(date -u +%Y-%m-%d), $(nproc) cores"
 python3 - "$out" "$n" <<'EOF'
@@ -102,6 +104,28 @@ for m in ("debate", "gam"):
     r = next((r for r in rows if r[0] == m), None)
     if r and base:
         print(f"{m} against single: sent {r[1] / base[1]:.2f}×, computed {r[2] / base[2]:.2f}×, time per question {r[4] / base[4]:.2f}×")
+# Where each method's computed tokens go, round by round: every agent turn of the traces (its request's prompt tokens,
+# the server's cached count, its reply's tokens), critics' turns in their round. DREAM's probes are its round 0; a turn
+# reused from a probe spent nothing. Calls a trace does not keep per turn (a judge, a moderator) are in the first table only.
+print()
+print("| method | round | requests/q | sent/q | computed/q | computed × single | reply tokens/q |")
+print("|---|---:|---:|---:|---:|---:|---:|")
+for m, *_ in rows:
+    per = {}
+    for line in open(f"{out}/{m}/results.jsonl"):
+        if not line.strip():
+            continue
+        for rd in (json.loads(line).get("trace") or {}).get("rounds", []):
+            for a in rd.get("agents", []) + rd.get("critiques", []):
+                t = a.get("tokens") or {}
+                if not t.get("prompt"):
+                    continue
+                s = per.setdefault(rd["k"], [0, 0, 0, 0])
+                s[0] += 1; s[1] += t["prompt"]; s[2] += t["prompt"] - (t.get("cached") or 0); s[3] += t.get("completion") or 0
+    for k, (req, sent, comp, reply) in sorted(per.items()):
+        single = base[2] if base else 0
+        print(f"| {m} | {k} | {req / n:.1f} | {sent / n:,.0f} | {comp / n:,.0f} | {comp / n / single:.2f} | {reply / n:,.0f} |" if single else
+              f"| {m} | {k} | {req / n:.1f} | {sent / n:,.0f} | {comp / n:,.0f} | – | {reply / n:,.0f} |")
 EOF
 echo
 echo "runs in $out/ (per method: results.jsonl, summary.json, the simulator's counters in METHOD.stats.json; simulator.log)"

@@ -32,6 +32,7 @@ class PrefixCacheLayoutTest {
     static final String[] BEFORE = {"requests.conversation_images=latest", "requests.question_first=false"};
     static final String[] DEFAULT = {};
     static final String[] QUESTION_FIRST = {"requests.question_first=true"};
+    static final String[] CONVERSATION = {"requests.rounds=conversation"};
     static final String CRITIQUE = "CLAIM 1: INACCURATE | REASON: the fill is blue | CORRECTION: blue | CONFIDENCE: 0.8";
 
     /** Replies that keep every method debating to its last round: low confidence, the moderator never stops. */
@@ -92,6 +93,42 @@ class PrefixCacheLayoutTest {
     }
 
     @ParameterizedTest
+    @ValueSource(strings = {"debate", "self-debate", "dmad", "debunc", "dream+debate"})
+    void withRoundsInConversationEachAgentsLaterRoundExtendsItsEarlierRequestExactly(String method) {
+        List<ChatRequest> rs = requests(method, CONVERSATION);
+        List<ChatRequest> cont = continuing(rs);
+        long later = rs.stream().filter(r -> r.caller() != null && r.caller().round() > 0).count();
+        assertThat(cont).as("%s: every later round continues a conversation", method).hasSize((int) later).isNotEmpty();
+        for (ChatRequest r : cont) {
+            assertThat(extendsAnEarlierRequest(r, rs)).as("%s: %s", method, r.caller()).isTrue();
+            assertThat(r.messages().size()).as("a user and an assistant turn a round").isEqualTo(2 * r.caller().round() + 1);
+            String turn = user(r);
+            // only what is new: the task and the instructions, not the question, the agent's own answer or who it is
+            assertThat(turn).contains("<task>revise</task>", "ANSWER: <option letter>").doesNotContain("<question>", "<previous>", "<role>");
+            assertThat(r.messages().get(r.messages().size() - 1).images()).isEmpty();
+            assertThat(imageCount(r)).isEqualTo(1);
+            if (!method.equals("self-debate")) assertThat(turn).contains("<peer");
+        }
+        // fresh rounds (the default): every request is one user turn
+        assertThat(continuing(requests(method, DEFAULT))).isEmpty();
+    }
+
+    @Test
+    void aContinuationLeavesOutWhatTheConversationSaidAndKeepsTheRestInOrder() {
+        String first = "<role>debater</role>\n<task>answer</task>\nYou are agent-1, one of several.\n<question>\nQ?\n</question>\nLook.\nReply in this format:\nANSWER: x";
+        String revise = "<role>debater</role>\n<task>revise</task>\nYou are agent-1, one of several.\n<question>\nQ?\n</question>\n<previous>\nANSWER: B\n</previous>\n"
+                + "<peer id=\"agent-2\">ANSWER: A</peer>\nUse their reasoning.\nReply in this format:\nANSWER: x";
+        assertThat(dev.gamagent.engine.RequestLayout.continuation(first, revise))
+                .isEqualTo("<task>revise</task>\n<peer id=\"agent-2\">ANSWER: A</peer>\nUse their reasoning.\nReply in this format:\nANSWER: x");
+    }
+
+    @Test
+    void anUnknownRoundsLayoutIsNamedWithItsValues() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> requests("debate", "requests.rounds=chat"))
+                .hasMessageContaining("requests.rounds").hasMessageContaining("'chat'").hasMessageContaining("conversation");
+    }
+
+    @ParameterizedTest
     @ValueSource(strings = {"cot", "sc", "vote", "debate", "self-debate", "dmad", "chateval", "debunc", "gam"})
     void withTheQuestionFirstEveryRequestStartsWithTheSameImageAndQuestion(String method) {
         String shared = WireMessages.open(WireMessages.of(List.of(ChatMessage.user("", question().images()))));
@@ -123,10 +160,10 @@ class PrefixCacheLayoutTest {
      */
     @Test
     void aPrefixCacheComputesLessOfEveryMethodsRequestsLaidOutForIt() {
-        StringBuilder table = new StringBuilder("| method | calls | sent | computed before | computed (default) | computed, question first |\n|---|---|---|---|---|---|\n");
+        StringBuilder table = new StringBuilder("| method | calls | sent | computed before | computed (default) | computed, question first | sent, rounds in conversation | computed, rounds in conversation |\n|---|---|---|---|---|---|---|---|\n");
         Map<String, long[]> figures = new HashMap<>();
         for (String m : METHODS) {
-            long[] f = new long[5];
+            long[] f = new long[7];
             int i = 0;
             for (String[] layout : List.of(BEFORE, DEFAULT, QUESTION_FIRST)) {
                 PrefixBlocks cache = new PrefixBlocks();
@@ -136,9 +173,13 @@ class PrefixCacheLayoutTest {
                 else assertThat(cache.sent()).as("%s sends as many tokens in every layout", m).isEqualTo(f[4]);
                 f[i++] = cache.computed();
             }
+            PrefixBlocks talk = new PrefixBlocks();
+            requests(m, CONVERSATION).forEach(talk::add);
+            f[5] = talk.sent();
+            f[6] = talk.computed();
             figures.put(m, f);
-            table.append(String.format(Locale.ROOT, "| `%s` | %d | %d | %d (%.0f%%) | %d (%.0f%%) | %d (%.0f%%) |%n", m, f[3], f[4],
-                    f[0], 100.0 * f[0] / f[4], f[1], 100.0 * f[1] / f[4], f[2], 100.0 * f[2] / f[4]));
+            table.append(String.format(Locale.ROOT, "| `%s` | %d | %d | %d (%.0f%%) | %d (%.0f%%) | %d (%.0f%%) | %d | %d (%.0f%%) |%n", m, f[3], f[4],
+                    f[0], 100.0 * f[0] / f[4], f[1], 100.0 * f[1] / f[4], f[2], 100.0 * f[2] / f[4], f[5], f[6], 100.0 * f[6] / f[5]));
         }
         System.out.print(table);
         for (String m : METHODS) {
@@ -146,6 +187,15 @@ class PrefixCacheLayoutTest {
             assertThat(f[1]).as("%s: the default computes no more than before", m).isLessThanOrEqualTo(f[0]);
         }
         for (String m : List.of("mad", "div-mad")) assertThat(figures.get(m)[1]).as(m).isLessThan(figures.get(m)[0]);
+        // docs/performance.md, "Rounds as one conversation": a cache that keeps prompts only (this one, the simulator's)
+        // computes each earlier reply again, which costs more than the question and quoted answer a fresh round repeats
+        for (String m : List.of("debate", "self-debate", "dmad", "debunc", "dream+debate")) {
+            assertThat(figures.get(m)[5]).as("%s: a conversation sends its history", m).isGreaterThan(figures.get(m)[4]);
+            assertThat(figures.get(m)[6]).as("%s: rounds in conversation compute more here", m).isGreaterThan(figures.get(m)[1]);
+        }
+        for (String m : List.of("single", "cot", "sc", "vote", "mad", "chateval", "gam")) {
+            assertThat(figures.get(m)[6]).as("%s: no round quotes a previous answer, nothing changes", m).isEqualTo(figures.get(m)[1]);
+        }
         for (String m : List.of("vote", "debate", "self-debate", "dmad", "debunc", "chateval", "gam")) {
             assertThat(figures.get(m)[2]).as("%s: the question first computes less", m).isLessThan(figures.get(m)[1]);
         }

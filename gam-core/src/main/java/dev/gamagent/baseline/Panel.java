@@ -50,6 +50,7 @@ public final class Panel {
     private final RunContext ctx;
     private final Prompts prompts;
     private final RequestLayout layout;
+    private final Conversations talks;
     private final UncertaintyEstimator estimator = UncertaintyEstimator.defaults();
     private final List<Trace.Round> rounds = new ArrayList<>();
     private final Map<Integer, List<Picture>> images = new java.util.concurrent.ConcurrentHashMap<>();
@@ -68,6 +69,7 @@ public final class Panel {
         this.ctx = ctx;
         this.prompts = new Prompts(ctx.config());
         this.layout = RequestLayout.of(ctx.config());
+        this.talks = new Conversations(layout);
         this.backendNames = backendNames(section, ctx.config());
     }
 
@@ -199,7 +201,11 @@ public final class Panel {
 
     /** One call of one agent; a failed call becomes a turn with {@code error} set. */
     public Turn ask(Agent a, int k, String user, Sampling sampling) {
-        return sample(a, k, user, sampling).get(0);
+        // a later round continues the agent's own conversation when requests.rounds = conversation (Conversations)
+        Conversations.Next next = talks.next(a.id(), user);
+        Turn t = call(a, k, null, next.earlier(), next.user(), List.of(), sampling).get(0);
+        talks.answered(a.id(), next, t.ok() ? t.raw() : null);
+        return t;
     }
 
     /**

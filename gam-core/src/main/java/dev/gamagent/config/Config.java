@@ -28,6 +28,8 @@ public final class Config {
     private final ConfigSchema schema;
     /** What the user gave on top of the defaults (files, {@code --set}, {@link #with}), for {@link #given}. */
     private final ObjectNode given;
+    /** Values computed from this configuration, each once ({@link #derived}); the configuration never changes, so neither do they. */
+    private final java.util.Map<String, Object> derived = new java.util.concurrent.ConcurrentHashMap<>();
 
     private Config(ObjectNode root, ConfigSchema schema, ObjectNode given) {
         this.root = root;
@@ -44,6 +46,15 @@ public final class Config {
         } catch (IOException e) {
             throw new IllegalStateException("cannot read /defaults.json: " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * The value {@code compute} derives from this configuration for {@code key}, computed the first time it is asked and
+     * kept with the configuration (e.g. a prompt template as read from the jar or a {@code prompts.NAME} override:
+     * a run's methods make their {@code Prompts} per question, the configuration lives for the run).
+     */
+    public <T> T derived(String key, Class<T> type, java.util.function.Function<String, ? extends T> compute) {
+        return type.cast(derived.computeIfAbsent(key, compute));
     }
 
     /** Defaults overlaid with a JSON file. */

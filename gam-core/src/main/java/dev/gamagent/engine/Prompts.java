@@ -6,7 +6,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -18,14 +17,15 @@ import java.util.regex.Pattern;
 public final class Prompts {
     private static final Pattern VAR = Pattern.compile("\\{\\{\\s*([a-zA-Z0-9_.]+)\\s*}}");
     private final Config config;
-    /** The templates this configuration gives, each read once (the jar's too: a method makes its Prompts per question). */
-    private final Map<String, String> cache = new ConcurrentHashMap<>();
 
     public Prompts(Config config) { this.config = config; }
 
-    /** The raw template text. */
+    /**
+     * The raw template text, read once per configuration ({@link Config#derived}): a method makes its Prompts per
+     * question, and reading the jar's template again each time cost 7–10 % of a call's client CPU (docs/performance.md).
+     */
     public String template(String name) {
-        return cache.computeIfAbsent(name, this::load);
+        return config.derived("prompts/" + name, String.class, k -> load(name));
     }
 
     /** Renders a template with the given values. */

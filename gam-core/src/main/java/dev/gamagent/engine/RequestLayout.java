@@ -21,18 +21,34 @@ import java.util.Locale;
  *       (role, task, persona), so every agent's request shares image + question; {@code false} keeps the templates'
  *       order, as the papers write their prompts.</li>
  * </ul>
- * Neither changes the words an agent is told: the first moves where its images sit, the second the order of its lines.
+ *   <li>{@code requests.rounds = conversation}: an agent's later rounds (a prompt that quotes its {@code <previous>}
+ *       answer: debate, DebUnc, DMAD, self-debate) continue its own conversation, as Du et al.'s debate does: round r's
+ *       request is round r − 1's, its reply as an assistant turn, then a user turn with only what is new
+ *       ({@link #continuation}); {@code fresh} (the default) sends each round a fresh prompt quoting the previous round.</li>
+ * </ul>
+ * The first two do not change the words an agent is told: the first moves where its images sit, the second the order of
+ * its lines. The third tells it the same things in another form: its previous answer is its own earlier reply, whole
+ * (with the confidence it stated), where a fresh prompt quotes that reply's reasoning and answer.
  *
- * @param imagesInFirstTurn {@code requests.conversation_images} is {@code first}
- * @param questionFirst     {@code requests.question_first}
+ * @param imagesInFirstTurn    {@code requests.conversation_images} is {@code first}
+ * @param questionFirst        {@code requests.question_first}
+ * @param roundsInConversation {@code requests.rounds} is {@code conversation}
  */
-public record RequestLayout(boolean imagesInFirstTurn, boolean questionFirst) {
+public record RequestLayout(boolean imagesInFirstTurn, boolean questionFirst, boolean roundsInConversation) {
     public static final String CONVERSATION_IMAGES_KEY = "requests.conversation_images";
     public static final String QUESTION_FIRST_KEY = "requests.question_first";
-    /** The layout before this setting existed: images with the latest turn, the templates' order. */
-    public static final RequestLayout LATEST_TURN = new RequestLayout(false, false);
+    public static final String ROUNDS_KEY = "requests.rounds";
+    /** The layout before these settings existed: images with the latest turn, the templates' order, fresh rounds. */
+    public static final RequestLayout LATEST_TURN = new RequestLayout(false, false, false);
 
     private static final String OPEN = "<question>", CLOSE = "</question>";
+    private static final java.util.regex.Pattern QUESTION_BLOCK = java.util.regex.Pattern.compile("<question>.*?</question>\\R?", java.util.regex.Pattern.DOTALL);
+    private static final java.util.regex.Pattern PREVIOUS_BLOCK = java.util.regex.Pattern.compile("<previous>.*?</previous>\\R?", java.util.regex.Pattern.DOTALL);
+
+    /** Images and order as given, rounds fresh. */
+    public RequestLayout(boolean imagesInFirstTurn, boolean questionFirst) {
+        this(imagesInFirstTurn, questionFirst, false);
+    }
 
     /** The layout a configuration asks for; an unknown {@code requests.conversation_images} names the two values. */
     public static RequestLayout of(Config config) {
@@ -41,7 +57,37 @@ public record RequestLayout(boolean imagesInFirstTurn, boolean questionFirst) {
             throw new Config.ConfigException("config " + CONVERSATION_IMAGES_KEY + " must be 'first' (a conversation's images stay in "
                     + "its first turn) or 'latest' (they move to the latest user turn), got '" + config.string(CONVERSATION_IMAGES_KEY) + "'");
         }
-        return new RequestLayout(images.equals("first"), config.bool(QUESTION_FIRST_KEY));
+        String rounds = config.string(ROUNDS_KEY).strip().toLowerCase(Locale.ROOT);
+        if (!rounds.equals("fresh") && !rounds.equals("conversation")) {
+            throw new Config.ConfigException("config " + ROUNDS_KEY + " must be 'fresh' (each round a fresh prompt quoting the previous "
+                    + "round) or 'conversation' (each agent's rounds continue its own conversation), got '" + config.string(ROUNDS_KEY) + "'");
+        }
+        return new RequestLayout(images.equals("first"), config.bool(QUESTION_FIRST_KEY), rounds.equals("conversation"));
+    }
+
+    /** Whether {@code prompt} is a later round that quotes the agent's previous answer, which a conversation continues. */
+    public boolean continues(String prompt) {
+        return roundsInConversation && prompt.contains("<previous>");
+    }
+
+    /**
+     * The user turn that continues an agent's conversation whose first user turn was {@code first}: {@code revise} (the
+     * fresh prompt of a later round) without what the conversation already says: its {@code <question>} block (in the
+     * first turn), its {@code <previous>} block (the agent's own reply, the assistant turn before) and the lines before
+     * the question that the first turn had too (role, who the agent is). What is new stays, in its order: the task,
+     * the peers' answers, the instructions, the format.
+     */
+    public static String continuation(String first, String revise) {
+        int q = first.indexOf(OPEN);
+        java.util.Set<String> said = new java.util.HashSet<>(java.util.Arrays.asList((q < 0 ? first : first.substring(0, q)).split("\\R")));
+        String rest = PREVIOUS_BLOCK.matcher(QUESTION_BLOCK.matcher(revise).replaceFirst("")).replaceFirst("");
+        StringBuilder out = new StringBuilder();
+        for (String line : rest.split("\\R", -1)) {
+            if (!line.isBlank() && said.contains(line) && !line.strip().startsWith("<task>")) continue;
+            if (out.length() > 0) out.append('\n');
+            out.append(line);
+        }
+        return out.toString().replaceAll("\\n{3,}", "\n\n").strip();
     }
 
     /**

@@ -20,7 +20,8 @@ import java.util.regex.Pattern;
  * either is read by {@link QuestionText}, so instruction lines, labels and inline options read as a VLM would read them. Only the system messages and the last user message are read (with the
  * images of the latest user message that has any: a conversation may send them once, in its first turn), and of a
  * conversation's earlier turns the last assistant message, as the agent's previous answer when no
- * {@code <previous>} block gives one.
+ * {@code <previous>} block gives one, and when the last user message has no {@code <question>} block the role and
+ * question of the first user message that has one (a conversation's later turn says only what is new).
  */
 public final class PromptReader {
     private static final int FLAGS = Pattern.DOTALL | Pattern.CASE_INSENSITIVE;
@@ -59,6 +60,20 @@ public final class PromptReader {
                 // A system message (a persona, a debater's standing instructions) says who the model is and how to reply,
                 // never what is asked: it is read for the role and the format, not as lines of the question.
                 sb.append(m.role() == ChatMessage.Role.SYSTEM ? "<system>" + m.text() + "</system>" : m.text());
+            }
+        }
+        // A conversation's later turn (requests.rounds = conversation) says only what is new: who the agent is and the
+        // question are in the turn that first asked it, read from there.
+        if (lastUser != null && !QUESTION.matcher(lastUser.text()).find()) {
+            for (ChatMessage m : request.messages()) {
+                if (m == lastUser) break;
+                if (m.role() != ChatMessage.Role.USER) continue;
+                Matcher asked = QUESTION.matcher(m.text());
+                if (!asked.find()) continue;
+                String role = first(ROLE, m.text());
+                if (role != null) sb.append("\n<role>").append(role).append("</role>");
+                sb.append('\n').append(asked.group());
+                break;
             }
         }
         // the last user message's images, or a conversation's that sent them once in its first turn (RequestLayout)

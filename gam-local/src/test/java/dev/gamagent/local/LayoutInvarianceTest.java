@@ -27,6 +27,25 @@ class LayoutInvarianceTest {
         for (String method : List.of("mad", "dream+mad")) sameReplies(method);
     }
 
+    /** requests.rounds = conversation: every debater answers every round, reading its peers from its own conversation. */
+    @Test
+    void aDebateInConversationAnswersEveryRound() {
+        Map<String, String> opts = new LinkedHashMap<>(Map.of("A", "red", "B", "blue", "C", "green"));
+        var picture = new Drawing(400, 300).triangle(Drawing.RED, 100, 150, 40).triangle(Drawing.BLUE, 300, 150, 40).picture("two");
+        Question q = Question.of("q1", List.of(picture), "What color is the triangle?", opts);
+        ExecutorService ex = Concurrency.newIoExecutor("layout", 4);
+        try {
+            Config c = Config.defaults().withOverrides(Map.of("requests.rounds", "conversation", "debate.temperature", "0.7"));
+            LocalBackend backend = new LocalBackend(new LocalPerception(new LayoutOcr(), new BlobSceneAnalyzer(), 64));
+            Answer a = MethodRegistry.create("debate").run(q, new RunContext(backend, null, c, ex, null));
+            List<Trace.AgentTurn> turns = a.trace().rounds().stream().flatMap(r -> r.agents().stream()).toList();
+            assertThat(turns).hasSize(9).allSatisfy(t -> assertThat(t.raw()).contains("ANSWER:"));
+            assertThat(opts.values()).contains(a.answer());
+        } finally {
+            ex.shutdownNow();
+        }
+    }
+
     private static void sameReplies(String method) {
         Map<String, String> opts = new LinkedHashMap<>();
         opts.put("A", "red");

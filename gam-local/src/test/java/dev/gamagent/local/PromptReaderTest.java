@@ -161,4 +161,40 @@ class PromptReaderTest {
                 ChatMessage.user(q + "\n<previous>\nANSWER: B\n</previous>", List.of())));
         assertThat(PromptReader.read(tagged).previous()).isEqualTo("ANSWER: B");
     }
+
+    /**
+     * requests.rounds = conversation: a later round's turn says only what is new (RequestLayout.continuation); the model
+     * reads the question and role from the turn that asked it and its previous answer from its own reply, and otherwise
+     * what it reads is what it reads from the fresh prompt of the same round.
+     */
+    @Test
+    void aConversationsLaterTurnReadsAsTheFreshPromptOfTheSameRound() {
+        var prompts = new dev.gamagent.engine.Prompts(dev.gamagent.config.Config.defaults());
+        String question = "Hint: count them all\nHow many circles are there?\nA. 2\nB. 3\nC. 4";
+        String format = "Reply in this format:\nANSWER: <option letter>\nCONFIDENCE: <0..1>";
+        java.util.Map<String, Object> v = new java.util.LinkedHashMap<>(java.util.Map.of("question", question, "role", "debater",
+                "agent", "agent-1", "note", "", "format", format));
+        String first = prompts.render("debate_answer", v);
+        String reply = "I count three circles in the image.\nANSWER: B\nCONFIDENCE: 0.7";
+        v.put("previous", "I count three circles in the image.\nANSWER: B");
+        v.put("peers", "<peer id=\"agent-2\">\nThere are four.\nANSWER: C\n</peer>\n<peer id=\"agent-3\">\nANSWER: B\n</peer>");
+        String revise = prompts.render("debate_revise", v);
+        var image = new Drawing(64, 48).picture("img");
+        ParsedPrompt fresh = PromptReader.read(ChatRequest.of(List.of(ChatMessage.user(revise, List.of(image)))));
+        ParsedPrompt talk = PromptReader.read(ChatRequest.of(List.of(ChatMessage.user(first, List.of(image)), ChatMessage.assistant(reply),
+                ChatMessage.user(dev.gamagent.engine.RequestLayout.continuation(first, revise), List.of()))));
+        assertThat(talk.question()).isEqualTo(fresh.question()).isEqualTo("How many circles are there?");
+        assertThat(talk.hint()).isEqualTo(fresh.hint());
+        assertThat(talk.options()).isEqualTo(fresh.options()).hasSize(3);
+        assertThat(talk.role()).isEqualTo(fresh.role()).isEqualTo("debater");
+        assertThat(talk.task()).isEqualTo(fresh.task()).isEqualTo(ParsedPrompt.Task.REVISE);
+        assertThat(talk.peers()).isEqualTo(fresh.peers()).hasSize(2);
+        assertThat(talk.format()).isEqualTo(fresh.format());
+        assertThat(talk.claimsRequested()).isEqualTo(fresh.claimsRequested());
+        assertThat(talk.confidenceRequested()).isEqualTo(fresh.confidenceRequested());
+        assertThat(talk.images()).isEqualTo(fresh.images()).hasSize(1);
+        // its previous answer: its own reply, whole (with the confidence it stated), where the fresh prompt quotes it
+        assertThat(talk.previous()).isEqualTo(reply);
+        assertThat(fresh.previous()).isEqualTo("I count three circles in the image.\nANSWER: B");
+    }
 }
