@@ -119,7 +119,7 @@ class QuietExactCliTest {
     @Test void askWithTheBuiltInModelPrintsOnlyItsAnswerAndLeavesNoTempFiles() throws Exception {
         Path tmp = Files.createDirectory(dir.resolve("tmp"));
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process p = new ProcessBuilder(java, "-Djava.awt.headless=true", "-Djava.io.tmpdir=" + tmp, "-cp", System.getProperty("java.class.path"),
+        Process p = new ProcessBuilder(java, "-Djava.awt.headless=true", dev.gamagent.testing.CliProcess.QUICK_JIT, "-Djava.io.tmpdir=" + tmp, "-cp", System.getProperty("java.class.path"),
                 "dev.gamagent.cli.Main", "ask", "--image", IMAGE, "--question", "Which shape is shown?", "--option", "A=triangle",
                 "--option", "B=circle", "--method", "gam", "--json")
                 .redirectOutput(dir.resolve("out.txt").toFile()).redirectError(dir.resolve("err.txt").toFile()).start();

@@ -84,7 +84,7 @@ class EvalResumeProcessTest {
 
     private Process start(Path data, Path out, Path log, HttpServer server) throws Exception {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> cmd = new ArrayList<>(List.of(java, "-Djava.awt.headless=true", "-Dcalls.log=" + log, "-Ddelay.ms=250",
+        List<String> cmd = new ArrayList<>(List.of(java, "-Djava.awt.headless=true", dev.gamagent.testing.CliProcess.QUICK_JIT, "-Dcalls.log=" + log, "-Ddelay.ms=250",
                 "-cp", System.getProperty("java.class.path")));
         if (server != null) {
             cmd.addAll(List.of("dev.gamagent.cli.Main", "eval", "--backend", "openai", "--model", "slow", "--retries", "0",

@@ -38,7 +38,7 @@ class JavaApiExampleTest {
         assertThat(kept).anyMatch(e -> e.contains("gam-core")).anyMatch(e -> e.contains("gam-local"))
                 .noneMatch(e -> e.contains("gam-eval") || e.contains("langchain4j") || e.contains("slf4j"));
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-        ProcessBuilder pb = new ProcessBuilder(java.toString(), "-Djava.awt.headless=true", "-cp",
+        ProcessBuilder pb = new ProcessBuilder(java.toString(), "-Djava.awt.headless=true", dev.gamagent.testing.CliProcess.QUICK_JIT, "-cp",
                 dir + File.pathSeparator + String.join(File.pathSeparator, kept),
                 "example.AskExample", "examples/red-triangle.png").redirectErrorStream(true);
         pb.environment().remove("GAM_OPENAI_URL");

@@ -36,7 +36,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Issue 38, item 3: a burst of requests carrying megabytes of images, against a model server that takes 2 s to answer,
- * sent to a real {@code gam serve} in a child JVM with a small heap and the launcher's {@code gam-cli/jvm/serve.options}.
+ * sent to a real {@code gam serve} in a child JVM with a small heap and the launcher's {@code gam-cli/jvm/serve.options}
+ * (their periodic collection sooner).
  * Before, 100 such requests (8.4 MB images, -Xmx1g) got 30×200, 36×503, 25×500 with empty bodies and 9 dropped
  * connections, and the heap stayed at its high-water mark. Now every request is answered 200, 503 saying memory (with a
  * body and Retry-After) or 429; none 500, none dropped; the log says why each refusal was made; and once the burst is
@@ -73,11 +74,26 @@ class ServeMemoryBurstTest {
         return out;
     }
 
+    /** The launcher's periodic collection interval (JEP 346), which the shrink after the burst relies on. */
+    static final String PERIODIC_GC = "-XX:G1PeriodicGCInterval=";
+
+    /**
+     * The launcher's options with its periodic collection every 2 s instead of its 15 s: the shrink after the burst is made
+     * by the same option (the test fails if the launcher drops it), only sooner, so that the test does not idle through
+     * several 15 s intervals waiting for it.
+     */
+    static List<String> withShortPeriodicCollection(List<String> options) {
+        assertThat(options).as("gam-cli/jvm/serve.options sets a periodic collection").anyMatch(o -> o.startsWith(PERIODIC_GC));
+        List<String> out = new ArrayList<>(options);
+        out.replaceAll(o -> o.startsWith(PERIODIC_GC) ? PERIODIC_GC + "2000" : o);
+        return out;
+    }
+
     /** {@code gam serve} in a child JVM with {@code heap}, the launcher's serve options and {@code sets}; returns it once it listens. */
     static Served serve(Path dir, String heap, String baseUrl, String... sets) throws Exception {
         List<String> cmd = CliProcess.javaCommand(CliProcess.class.getName());
         cmd.replaceAll(a -> a.startsWith("-Xmx") ? "-Xmx" + heap : a);
-        cmd.addAll(1, serveOptions());
+        cmd.addAll(1, withShortPeriodicCollection(serveOptions()));
         cmd.addAll(List.of("serve", "--port", "0", "--trace-db", dir.resolve("traces.db").toString(), "--backend", "openai",
                 "--base-url", baseUrl, "--model", "m", "--retries", "0", "--max-concurrent", "16"));
         for (String s : sets) cmd.addAll(List.of("--set", s));
