@@ -2,6 +2,7 @@ package dev.gamagent.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.gamagent.eval.report.AnswerCsv;
+import dev.gamagent.server.ServeWebPageBrowserTest.Browser;
 import dev.gamagent.testing.DevToolsSession;
 import dev.gamagent.util.Json;
 import org.junit.jupiter.api.Test;
@@ -52,7 +53,7 @@ class ReportPairingBrowserTest {
         Path apart = dir.resolve("apart.html"), together = dir.resolve("together.html");
         run(new ReportCommand(), a.toString(), b.toString(), "--out", apart.toString());
         run(new ReportCommand(), a.toString(), c.toString(), "--out", together.toString());
-        Process browser = startChromium(chrome, Files.createDirectories(dir.resolve("profile")));
+        Browser browser = startChromium(chrome);
         try (DevToolsSession page = openPage(browser)) {
             open(page, apart);
             assertThat(text(page, "document.getElementById('pairing-warnings').innerText")).contains("different benchmarks", "one.tsv (a)", "two.tsv (b)");

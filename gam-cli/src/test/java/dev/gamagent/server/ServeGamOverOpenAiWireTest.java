@@ -6,6 +6,7 @@ import dev.gamagent.backend.BackendFactory;
 import dev.gamagent.backend.BackendSpec;
 import dev.gamagent.config.Config;
 import dev.gamagent.image.Picture;
+import dev.gamagent.server.ServeWebPageBrowserTest.Browser;
 import dev.gamagent.testing.DevToolsSession;
 import dev.gamagent.testing.TriangleImage;
 import dev.gamagent.testing.http.DisagreeingExperts;
@@ -21,7 +22,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -192,7 +192,7 @@ class ServeGamOverOpenAiWireTest {
         if (chrome == null) fail("headless Chromium is needed for the web-page test: install it (apt-get install chromium) or set CHROMIUM");
         Path png = dir.resolve("triangle.png");
         ImageIO.write(TriangleImage.draw(), "png", png.toFile());
-        Process browser = ServeWebPageBrowserTest.startChromium(chrome, Files.createDirectory(dir.resolve("profile")));
+        Browser browser = ServeWebPageBrowserTest.startChromium(chrome);
         try (DevToolsSession page = ServeWebPageBrowserTest.openPage(browser)) {
             page.call("Page.enable", null);
             page.call("Page.navigate", Json.MAPPER.createObjectNode().put("url", base + "/"));

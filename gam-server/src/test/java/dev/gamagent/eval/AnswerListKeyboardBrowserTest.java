@@ -6,6 +6,7 @@ import dev.gamagent.eval.report.HtmlReport;
 import dev.gamagent.eval.report.PriceTable;
 import dev.gamagent.eval.report.RunSummary;
 import dev.gamagent.eval.store.ResultRecord;
+import dev.gamagent.server.ServeWebPageBrowserTest.Browser;
 import dev.gamagent.testing.DevToolsSession;
 import dev.gamagent.util.Json;
 import org.junit.jupiter.api.AfterAll;
@@ -14,7 +15,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -39,7 +39,7 @@ import static org.assertj.core.api.Assertions.fail;
  */
 class AnswerListKeyboardBrowserTest {
     @TempDir static Path dir;
-    static Process browser;
+    static Browser browser;
     static DevToolsSession page;
     static String url;
 
@@ -86,7 +86,7 @@ class AnswerListKeyboardBrowserTest {
         Path html = dir.resolve("report.html");
         HtmlReport.write(html, summary, rs, Map.of());
         url = html.toUri().toString();
-        browser = startChromium(chrome, Files.createDirectories(dir.resolve("profile")));
+        browser = startChromium(chrome);
         page = openPage(browser);
         page.call("Page.enable", null);
     }

@@ -9,12 +9,12 @@ import dev.gamagent.eval.report.RunPairing;
 import dev.gamagent.eval.report.RunSummary;
 import dev.gamagent.eval.stats.IntervalMethod;
 import dev.gamagent.eval.store.ResultRecord;
+import dev.gamagent.server.ServeWebPageBrowserTest.Browser;
 import dev.gamagent.testing.DevToolsSession;
 import dev.gamagent.util.Json;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -49,7 +49,7 @@ class ComparisonPageBrowserTest {
         List<RunPairing.Run> compared = runs.stream().map(r -> new RunPairing.Run(r.name(), "bench.tsv", hashes,
                 RunSummary.itemsByMethod(s.methods(), rs))).toList();
         HtmlReport.writeComparison(html, runs, RunPairing.of(compared, IntervalMethod.WILSON));
-        Process browser = startChromium(chrome, Files.createDirectories(dir.resolve("profile")));
+        Browser browser = startChromium(chrome);
         try (DevToolsSession page = openPage(browser)) {
             page.call("Page.enable", null);
             page.call("Page.navigate", Json.MAPPER.createObjectNode().put("url", html.toUri().toString()));

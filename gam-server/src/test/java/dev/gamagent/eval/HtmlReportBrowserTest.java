@@ -9,6 +9,7 @@ import dev.gamagent.eval.report.PriceTable;
 import dev.gamagent.eval.report.RunSummary;
 import dev.gamagent.eval.store.Records;
 import dev.gamagent.eval.store.ResultRecord;
+import dev.gamagent.server.ServeWebPageBrowserTest.Browser;
 import dev.gamagent.testing.DevToolsSession;
 import dev.gamagent.util.Json;
 import org.junit.jupiter.api.AfterAll;
@@ -16,7 +17,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -41,7 +41,7 @@ import static org.assertj.core.api.Assertions.fail;
  */
 class HtmlReportBrowserTest {
     @TempDir static Path dir;
-    static Process browser;
+    static Browser browser;
     static DevToolsSession page;
     static RunSummary summary;
 
@@ -107,7 +107,7 @@ class HtmlReportBrowserTest {
         // q2's image travels with the page, so its trace draws the claim regions on it
         String q2 = new dev.gamagent.image.Picture("q2", new java.awt.image.BufferedImage(200, 100, java.awt.image.BufferedImage.TYPE_INT_RGB)).dataUrl();
         HtmlReport.write(html, summary, rs, Map.of("q2", q2));
-        browser = startChromium(chrome, Files.createDirectories(dir.resolve("profile")));
+        browser = startChromium(chrome);
         page = openPage(browser);
         page.call("Page.enable", null);
         page.call("Page.navigate", Json.MAPPER.createObjectNode().put("url", html.toUri().toString()));

@@ -7,6 +7,7 @@ import dev.gamagent.eval.report.HtmlReport;
 import dev.gamagent.eval.report.PriceTable;
 import dev.gamagent.eval.report.RunSummary;
 import dev.gamagent.eval.store.ResultRecord;
+import dev.gamagent.server.ServeWebPageBrowserTest.Browser;
 import dev.gamagent.testing.DevToolsSession;
 import dev.gamagent.util.Json;
 import org.junit.jupiter.api.AfterAll;
@@ -14,7 +15,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -34,7 +34,7 @@ import static org.assertj.core.api.Assertions.fail;
  */
 class PaperFiguresBrowserTest {
     @TempDir static Path dir;
-    static Process browser;
+    static Browser browser;
     static DevToolsSession page;
 
     @BeforeAll static void openTheReport() throws Exception {
@@ -49,7 +49,7 @@ class PaperFiguresBrowserTest {
                 + "{\"row\":\"GAM-Agent\",\"method\":\"gam\",\"paper\":\"90.15\"},{\"row\":\"Base model\",\"method\":\"single\",\"paper\":\"83.54\"},"
                 + "{\"row\":\"DMPL\",\"method\":\"dmpl\"}]}");
         HtmlReport.write(html, summary, rs, Map.of(), pf);
-        browser = startChromium(chrome, Files.createDirectories(dir.resolve("profile")));
+        browser = startChromium(chrome);
         page = openPage(browser);
         page.call("Page.enable", null);
         page.call("Page.navigate", Json.MAPPER.createObjectNode().put("url", html.toUri().toString()));

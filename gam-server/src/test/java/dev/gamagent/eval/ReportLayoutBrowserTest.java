@@ -7,6 +7,7 @@ import dev.gamagent.eval.report.PriceTable;
 import dev.gamagent.eval.report.RunSummary;
 import dev.gamagent.eval.store.Records;
 import dev.gamagent.eval.store.ResultRecord;
+import dev.gamagent.server.ServeWebPageBrowserTest.Browser;
 import dev.gamagent.testing.DevToolsSession;
 import dev.gamagent.util.Json;
 import org.junit.jupiter.api.AfterAll;
@@ -38,7 +39,7 @@ import static org.assertj.core.api.Assertions.fail;
  */
 class ReportLayoutBrowserTest {
     @TempDir static Path dir;
-    static Process browser;
+    static Browser browser;
     static DevToolsSession page;
     static Path html;
 
@@ -79,7 +80,7 @@ class ReportLayoutBrowserTest {
                 "gam demo");
         html = dir.resolve("report.html");
         HtmlReport.write(html, s, rs, Map.of());
-        browser = startChromium(chrome, Files.createDirectories(dir.resolve("profile")));
+        browser = startChromium(chrome);
         page = openPage(browser);
         page.call("Page.enable", null);
         ObjectNode size = Json.MAPPER.createObjectNode().put("width", 1280).put("height", 800).put("deviceScaleFactor", 1).put("mobile", false);

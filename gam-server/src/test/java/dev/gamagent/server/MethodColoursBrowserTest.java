@@ -12,13 +12,13 @@ import dev.gamagent.eval.report.RunSummary;
 import dev.gamagent.eval.stats.IntervalMethod;
 import dev.gamagent.eval.store.Records;
 import dev.gamagent.eval.store.ResultRecord;
+import dev.gamagent.server.ServeWebPageBrowserTest.Browser;
 import dev.gamagent.testing.DevToolsSession;
 import dev.gamagent.testing.ScriptedBackend;
 import dev.gamagent.util.Json;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -117,7 +117,7 @@ class MethodColoursBrowserTest {
         HtmlReport.write(quiet, RunSummary.compute("demo.tsv", List.of("single", "vote"), false, 12, List.of(), calm,
                 PriceTable.from(Config.defaults()), 0.5, null), calm, Map.of());
 
-        Process browser = startChromium(chrome, Files.createDirectories(dir.resolve("profile")));
+        Browser browser = startChromium(chrome);
         try (DevToolsSession page = openPage(browser)) {
             page.call("Page.enable", null);
             ObjectNode size = Json.MAPPER.createObjectNode().put("width", 1280).put("height", 800).put("deviceScaleFactor", 1).put("mobile", false);
@@ -193,7 +193,7 @@ class MethodColoursBrowserTest {
                         java.net.http.HttpResponse.BodyHandlers.ofString());
                 assertThat(reply.statusCode()).as(reply.body()).isEqualTo(200);
             }
-            Process server = startChromium(chrome, Files.createDirectories(dir.resolve("profile2")));
+            Browser server = startChromium(chrome);
             try (DevToolsSession page = openPage(server)) {
                 page.call("Page.enable", null);
                 page.call("Page.navigate", Json.MAPPER.createObjectNode().put("url", f.base + "/"));

@@ -2,6 +2,7 @@ package dev.gamagent.server;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.gamagent.server.ServeWebPageBrowserTest.Browser;
 import dev.gamagent.testing.DevToolsSession;
 import dev.gamagent.util.Json;
 
@@ -54,8 +55,7 @@ public final class PageShot {
         int width = Integer.parseInt(args[2]), height = Integer.parseInt(args[3]);
         Path chrome = ServeWebPageBrowserTest.chromium();
         if (chrome == null) throw new IllegalStateException("headless Chromium is needed (apt-get install chromium, or set CHROMIUM)");
-        Path profile = Files.createTempDirectory("gam-shot");
-        Process browser = ServeWebPageBrowserTest.startChromium(chrome, profile);
+        Browser browser = ServeWebPageBrowserTest.startChromium(chrome);
         try (DevToolsSession page = ServeWebPageBrowserTest.openPage(browser)) {
             page.call("Page.enable", null);
             ObjectNode size = Json.MAPPER.createObjectNode().put("width", width).put("height", height).put("deviceScaleFactor", 1).put("mobile", false);
@@ -73,9 +73,6 @@ public final class PageShot {
             if (shows != null) Files.writeString(Path.of(shows), page.eval(SHOWS).asText());
         } finally {
             ServeWebPageBrowserTest.stop(browser);
-            try (var walk = Files.walk(profile)) {
-                walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-            }
         }
     }
 }

@@ -1,13 +1,13 @@
 package dev.gamagent.server;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.gamagent.server.ServeWebPageBrowserTest.Browser;
 import dev.gamagent.testing.DevToolsSession;
 import dev.gamagent.testing.ScriptedBackend;
 import dev.gamagent.util.Json;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -35,7 +35,7 @@ class ServeWebPageAddressBrowserTest {
         try (ServerFixture f = new ServerFixture(ServerFixture.settings(dir), ScriptedBackend.text(r -> "B"),
                 Map.of("scripted-debate", ScriptedDebateMethod::new), List.of())) {
             String first = ask(f, "Which colour is the left half?"), second = ask(f, "Which colour is the right half?");
-            Process browser = startChromium(chrome, Files.createDirectory(dir.resolve("profile")));
+            Browser browser = startChromium(chrome);
             try (DevToolsSession page = openPage(browser)) {
                 page.call("Page.enable", null);
                 page.call("Page.navigate", Json.MAPPER.createObjectNode().put("url", f.base + "/#trace=" + first));

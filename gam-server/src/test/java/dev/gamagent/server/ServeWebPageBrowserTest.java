@@ -55,7 +55,7 @@ public class ServeWebPageBrowserTest {
         Files.write(image, new Picture("shapes", ServerFixture.image(160, 100)).png());
         try (ServerFixture f = new ServerFixture(ServerFixture.settings(dir), ScriptedBackend.text(r -> "B"),
                 Map.of("scripted-debate", ScriptedDebateMethod::new), List.of())) {
-            Process browser = startChromium(chrome, Files.createDirectory(dir.resolve("profile")));
+            Browser browser = startChromium(chrome);
             try {
                 try (DevToolsSession page = openPage(browser)) {
                     page.call("Page.enable", null);
@@ -131,32 +131,141 @@ public class ServeWebPageBrowserTest {
         }
     }
 
-    /** Headless Chromium with remote debugging on a free port, showing about:blank. */
-    public static Process startChromium(Path chrome, Path profile) throws Exception {
-        return new ProcessBuilder(chrome.toString(), "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+    /**
+     * The browser tests share one Chromium: each {@link #startChromium} must still be a browser of its own, with
+     * nothing stored by an earlier test (cookies, local storage) and the 1280×1800 window of a fresh browser.
+     */
+    @Test void eachBrowserIsFreshAndTheSameSize() throws Exception {
+        Path chrome = chromium();
+        if (chrome == null) fail("headless Chromium is needed (apt-get install chromium, or set CHROMIUM=/path/to/chrome)");
+        com.sun.net.httpserver.HttpServer site = com.sun.net.httpserver.HttpServer.create(
+                new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0), 0);
+        site.createContext("/", ex -> {
+            byte[] body = "<!doctype html><title>blank</title>".getBytes(StandardCharsets.UTF_8);
+            ex.getResponseHeaders().set("Content-Type", "text/html");
+            ex.sendResponseHeaders(200, body.length);
+            ex.getResponseBody().write(body);
+            ex.close();
+        });
+        site.start();
+        String url = "http://127.0.0.1:" + site.getAddress().getPort() + "/";
+        try {
+            for (int i = 0; i < 2; i++) {
+                Browser browser = startChromium(chrome);
+                try (DevToolsSession page = openPage(browser)) {
+                    page.call("Page.enable", null);
+                    page.call("Page.navigate", Json.MAPPER.createObjectNode().put("url", url));
+                    waitFor("the blank page", () -> page(page, "document.title === 'blank'"));
+                    assertThat(page.eval("document.cookie + '|' + localStorage.length").asText())
+                            .as("browser %d starts with nothing stored", i).isEqualTo("|0");
+                    assertThat(page.eval("outerWidth + 'x' + outerHeight").asText()).isEqualTo(WIDTH + "x" + HEIGHT);
+                    page.eval("document.cookie = 'seen=1; max-age=3600'; localStorage.setItem('seen', '1'); true");
+                    page.call("Page.navigate", Json.MAPPER.createObjectNode().put("url", url + "again"));
+                    waitFor("the second page", () -> page(page, "location.pathname === '/again' && document.title === 'blank'"));
+                    assertThat(page.eval("document.cookie + '|' + localStorage.getItem('seen')").asText()).isEqualTo("seen=1|1");
+                } finally {
+                    stop(browser);
+                }
+            }
+        } finally {
+            site.stop(0);
+        }
+    }
+
+    /** The size of the browser window and of every page {@link #openPage} opens. */
+    private static final int WIDTH = 1280, HEIGHT = 1800;
+
+    /**
+     * One headless Chromium per test JVM: starting one per test or class cost CPU and wall on the 2-core machine, so
+     * the browser tests share it and each gets its own {@link Browser}, a fresh browser context (its own
+     * cookies, storage, cache and history, as a fresh profile gave). A shutdown hook kills it when the JVM ends.
+     */
+    private record Shared(Process process, DevToolsSession session, String http) {}
+
+    private static Shared shared;
+
+    /**
+     * A test's own browser: a new browser context of the JVM's shared headless Chromium (started on first use, with
+     * remote debugging on a free port). {@link #stop} disposes of the context, its pages and everything they stored.
+     */
+    public static final class Browser {
+        private final Shared chromium;
+        private final String contextId;
+        private final List<DevToolsSession> pages = new ArrayList<>();
+
+        private Browser(Shared chromium, String contextId) {
+            this.chromium = chromium;
+            this.contextId = contextId;
+        }
+    }
+
+    /** A fresh browser context in this JVM's headless Chromium, which starts on the first call. */
+    public static Browser startChromium(Path chrome) throws Exception {
+        synchronized (ServeWebPageBrowserTest.class) {
+            if (shared == null || !shared.process.isAlive()) shared = launch(chrome);
+            JsonNode context = shared.session.call("Target.createBrowserContext", null);
+            return new Browser(shared, context.path("browserContextId").asText());
+        }
+    }
+
+    private static Shared launch(Path chrome) throws Exception {
+        Path profile = Files.createTempDirectory("gam-chromium");
+        Process browser = new ProcessBuilder(chrome.toString(), "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
                 "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
                 "--disable-dev-shm-usage", "--user-data-dir=" + profile, "--remote-debugging-port=0",
-                "--remote-allow-origins=*", "--window-size=1280,1800", "about:blank")
+                "--remote-allow-origins=*", "--window-size=" + WIDTH + "," + HEIGHT, "about:blank")
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            kill(browser);
+            try (var walk = Files.walk(profile)) {
+                walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            } catch (Exception e) {
+                // a profile left in the temporary directory is harmless
+            }
+        }, "chromium-stop"));
+        try {
+            String ws = devToolsUrl(browser);
+            HttpClient client = HttpClient.newHttpClient();
+            return new Shared(browser, new DevToolsSession(client, ws), "ws://" + URI.create(ws).getAuthority());
+        } catch (Exception e) {
+            kill(browser);
+            throw e;
+        }
     }
 
-    /** A DevTools session on the browser's page target. */
-    public static DevToolsSession openPage(Process browser) throws Exception {
-        String ws = devToolsUrl(browser);
-        HttpClient client = HttpClient.newHttpClient();
-        String http = "http://" + URI.create(ws).getAuthority();
-        JsonNode targets = Json.MAPPER.readTree(client.send(HttpRequest.newBuilder(URI.create(http + "/json/list")).build(),
-                HttpResponse.BodyHandlers.ofString()).body());
-        String pageWs = null;
-        for (JsonNode t : targets) if (t.path("type").asText().equals("page")) pageWs = t.path("webSocketDebuggerUrl").asText();
-        assertThat(pageWs).as("a page target in " + targets).isNotNull();
-        return new DevToolsSession(client, pageWs);
+    /** A DevTools session on a new 1280×1800 page in the browser's own context. */
+    public static DevToolsSession openPage(Browser browser) throws Exception {
+        JsonNode target;
+        synchronized (ServeWebPageBrowserTest.class) {
+            target = browser.chromium.session.call("Target.createTarget", Json.MAPPER.createObjectNode().put("url", "about:blank")
+                    .put("browserContextId", browser.contextId).put("width", WIDTH).put("height", HEIGHT));
+        }
+        String id = target.path("targetId").asText();
+        assertThat(id).as("a page target in " + target).isNotEmpty();
+        DevToolsSession page = new DevToolsSession(HttpClient.newHttpClient(), browser.chromium.http + "/devtools/page/" + id);
+        browser.pages.add(page);
+        return page;
     }
 
-    public static void stop(Process browser) throws InterruptedException {
+    /** Closes the browser's pages and disposes of its context; the shared Chromium keeps running for the next test. */
+    public static void stop(Browser browser) throws Exception {
+        for (DevToolsSession page : browser.pages) page.close();
+        synchronized (ServeWebPageBrowserTest.class) {
+            if (!browser.chromium.process.isAlive()) return;
+            browser.chromium.session.call("Target.disposeBrowserContext",
+                    Json.MAPPER.createObjectNode().put("browserContextId", browser.contextId));
+        }
+    }
+
+    /** Ends Chromium and its helper processes, waiting for them so that none is left behind. */
+    private static void kill(Process browser) {
         browser.descendants().forEach(ProcessHandle::destroy);
         browser.destroy();
-        if (!browser.waitFor(10, TimeUnit.SECONDS)) browser.destroyForcibly();
+        try {
+            if (!browser.waitFor(10, TimeUnit.SECONDS)) browser.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            browser.destroyForcibly();
+        }
     }
 
     /** Chromium prints "DevTools listening on ws://..." on stderr once it is ready. */

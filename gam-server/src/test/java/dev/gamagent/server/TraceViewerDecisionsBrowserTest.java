@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.gamagent.backend.Capabilities;
 import dev.gamagent.config.Config;
 import dev.gamagent.image.Picture;
+import dev.gamagent.server.ServeWebPageBrowserTest.Browser;
 import dev.gamagent.testing.DevToolsSession;
 import dev.gamagent.testing.ScriptedBackend;
 import dev.gamagent.util.Json;
@@ -75,7 +76,7 @@ class TraceViewerDecisionsBrowserTest {
             assertThat(rounds).as("a debate ran").isGreaterThan(1);
             JsonNode lastStop = trace.path("rounds").get(rounds - 1).at("/extra/stop");
 
-            Process browser = startChromium(chrome, Files.createDirectory(dir.resolve("profile")));
+            Browser browser = startChromium(chrome);
             try (DevToolsSession page = openPage(browser)) {
                 page.call("Page.enable", null);
                 page.call("Page.navigate", Json.MAPPER.createObjectNode().put("url", f.base + "/#trace=" + id));
@@ -226,7 +227,7 @@ class TraceViewerDecisionsBrowserTest {
             assertThat(dream.at("/extra/rollbacks").size()).as("the scene expert was rolled back").isPositive();
             assertThat(dream.at("/explanation/consistent").asBoolean()).as(dream.at("/explanation/checks").toString()).isTrue();
 
-            Process browser = startChromium(chrome, Files.createDirectory(dir.resolve("profile")));
+            Browser browser = startChromium(chrome);
             try (DevToolsSession page = openPage(browser)) {
                 page.call("Page.enable", null);
                 page.call("Emulation.setDeviceMetricsOverride", Json.MAPPER.createObjectNode().put("width", 1920).put("height", 1080)

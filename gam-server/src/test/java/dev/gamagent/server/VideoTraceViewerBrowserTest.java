@@ -5,6 +5,7 @@ import dev.gamagent.backend.Capabilities;
 import dev.gamagent.config.Config;
 import dev.gamagent.image.internal.FrameStrip;
 import dev.gamagent.image.Picture;
+import dev.gamagent.server.ServeWebPageBrowserTest.Browser;
 import dev.gamagent.testing.DevToolsSession;
 import dev.gamagent.testing.ScriptedBackend;
 import dev.gamagent.util.Json;
@@ -19,7 +20,6 @@ import java.io.ByteArrayInputStream;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -93,7 +93,7 @@ class VideoTraceViewerBrowserTest {
             assertThat(strip.getHeight()).isEqualTo(tile / 2);
             for (int k = 0; k < 3; k++) assertThat(strip.getRGB(k * tile + tile / 2, strip.getHeight() / 2) & 0xff).isEqualTo(GREYS[k]);
 
-            Process browser = startChromium(chrome, Files.createDirectory(dir.resolve("profile")));
+            Browser browser = startChromium(chrome);
             try (DevToolsSession page = openPage(browser)) {
                 page.call("Page.enable", null);
                 page.call("Page.navigate", Json.MAPPER.createObjectNode().put("url", f.base + "/#trace=" + id));
