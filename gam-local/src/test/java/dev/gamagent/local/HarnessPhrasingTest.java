@@ -40,7 +40,7 @@ class HarnessPhrasingTest {
     private static Picture triangle;
 
     @BeforeAll static void open() {
-        backend = LocalBackend.create(Config.defaults());
+        backend = RealEngines.backend();
         executor = Concurrency.newIoExecutor("harness-phrasing");
         triangle = new ImageLoader(ImageLoader.DEFAULT_MAX_PIXELS).file(Path.of("examples/red-triangle.png"));
     }

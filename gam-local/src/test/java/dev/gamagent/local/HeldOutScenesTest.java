@@ -21,6 +21,12 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class HeldOutScenesTest {
     private static final long SEED = 20261202;
+    /**
+     * Drawn once per class (items are drawn from (seed, i) alone, so a prefix of a longer set is the shorter set):
+     * items 0..29 at hard fraction 0.5 and 0..47 at 1.0, each read by several tests below instead of drawn again.
+     */
+    private static final Lazy<List<HeldOutScenes.Item>> HALF = new Lazy<>(() -> List.copyOf(new HeldOutScenes(SEED).generate(30, 0.5)));
+    private static final Lazy<List<HeldOutScenes.Item>> ALL_HARD = new Lazy<>(() -> List.copyOf(new HeldOutScenes(SEED).generate(48, 1.0)));
 
     private static int[] pixels(BufferedImage img) {
         return img.getRGB(0, 0, img.getWidth(), img.getHeight(), null, 0, img.getWidth());
@@ -28,7 +34,7 @@ class HeldOutScenesTest {
 
     @Test
     void itemsAreDrawnFromTheSeedAndTheirIndexAlone() {
-        List<HeldOutScenes.Item> a = new HeldOutScenes(SEED).generate(14, 0.5);
+        List<HeldOutScenes.Item> a = HALF.get().subList(0, 14); // drawn by another instance, 30 items long
         List<HeldOutScenes.Item> b = new HeldOutScenes(SEED).generate(14, 0.5);
         HeldOutScenes fresh = new HeldOutScenes(SEED);
         for (int i : new int[]{13, 2, 7}) { // out of order, on an instance that drew nothing before
@@ -47,9 +53,9 @@ class HeldOutScenesTest {
 
     @Test
     void theHardFractionSetsTheTiers() {
-        assertThat(new HeldOutScenes(SEED).generate(12, 1.0)).allMatch(it -> it.tier().equals("hard"));
+        assertThat(ALL_HARD.get()).allMatch(it -> it.tier().equals("hard"));
         assertThat(new HeldOutScenes(SEED).generate(12, 0.0)).allMatch(it -> it.tier().equals("easy"));
-        long hard = new HeldOutScenes(SEED).generate(30, 0.5).stream().filter(it -> it.tier().equals("hard")).count();
+        long hard = HALF.get().stream().filter(it -> it.tier().equals("hard")).count();
         assertThat(hard).isBetween(7L, 23L);
         assertThat(new HeldOutScenes(SEED).generate(6)).allMatch(it -> it.tier().equals("easy")); // the first measurements' set
     }
@@ -57,7 +63,7 @@ class HeldOutScenesTest {
     @Test
     void everyAnswerKeyFollowsFromWhatWasDrawn() {
         Rephrasings set = Rephrasings.load("/heldout/phrasings.tsv");
-        List<HeldOutScenes.Item> items = new ArrayList<>(new HeldOutScenes(SEED).generate(48, 1.0));
+        List<HeldOutScenes.Item> items = new ArrayList<>(ALL_HARD.get());
         items.addAll(new HeldOutScenes(SEED + 7).generate(24, 0.0));
         for (HeldOutScenes.Item it : items) {
             String why = it.tier() + " item " + it.index() + " (" + it.family() + "/" + it.variant() + " " + it.values() + ")";
@@ -176,11 +182,10 @@ class HeldOutScenesTest {
         assertThat(lines.get(0)).endsWith("\tdifficulty");
         assertThat(lines).hasSize(11);
         Rephrasings set = Rephrasings.load("/heldout/phrasings.tsv");
-        HeldOutScenes scenes = new HeldOutScenes(SEED);
         List<String> tiers = new ArrayList<>();
         for (int i = 0; i < 10; i++) {
             String[] row = lines.get(i + 1).split("\t", -1);
-            HeldOutScenes.Item it = scenes.itemAt(i, 0.5);
+            HeldOutScenes.Item it = HALF.get().get(i); // item i at hard fraction 0.5, drawn apart from the writer's
             KeyedItem q = HeldOutScenes.question(it, set, SEED);
             assertThat(row[0]).isEqualTo(String.valueOf(i));
             assertThat(row[12]).as("row %d's difficulty", i).isEqualTo(it.tier());

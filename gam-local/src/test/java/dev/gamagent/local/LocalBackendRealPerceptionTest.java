@@ -27,7 +27,7 @@ class LocalBackendRealPerceptionTest {
     static LocalBackend backend;
 
     @BeforeAll
-    static void open() { backend = LocalBackend.create(Config.defaults()); }
+    static void open() { backend = RealEngines.backend(); }
 
     @AfterAll
     static void close() { backend.close(); }

@@ -5,9 +5,7 @@ import dev.gamagent.bench.BenchmarkGenerator;
 import dev.gamagent.bench.Family;
 import dev.gamagent.image.Picture;
 import dev.gamagent.local.ocr.OcrEngine;
-import dev.gamagent.local.ocr.PpOcrEngine;
 import dev.gamagent.local.ocr.TextLine;
-import dev.gamagent.local.vision.ClassicalSceneAnalyzer;
 import dev.gamagent.local.vision.Scene;
 import org.junit.jupiter.api.Test;
 
@@ -71,8 +69,10 @@ class LocalPerceptionParallelTest {
 
     @Test void theRealEnginesGiveTheSameResultsInParallelAsOneAtATime() throws Exception {
         List<BenchItem> items = BenchmarkGenerator.withMix(23, null).generate(6, List.of(Family.TEXT, Family.CHART, Family.COUNT), it -> { });
-        try (LocalPerception one = new LocalPerception(PpOcrEngine.create(), new ClassicalSceneAnalyzer(), 16);
-             LocalPerception two = new LocalPerception(PpOcrEngine.create(), new ClassicalSceneAnalyzer(), 16)) {
+        // The JVM's one set of real engines (the OCR keeps no results: its cache is off), two perception caches: the
+        // parallel perceptions are computed again, by the same engines, not read from the sequential ones' cache.
+        try (LocalPerception one = RealEngines.backend().perception();
+             LocalPerception two = RealEngines.backend().perception()) {
             List<Perception> sequential = new ArrayList<>();
             for (BenchItem it : items) sequential.add(one.perceive(new Picture("s" + it.index(), it.image())));
             ExecutorService pool = Executors.newFixedThreadPool(3);
@@ -80,6 +80,7 @@ class LocalPerceptionParallelTest {
                 List<Future<Perception>> parallel = new ArrayList<>();
                 for (BenchItem it : items) parallel.add(pool.submit(() -> two.perceive(new Picture("p" + it.index(), it.image()))));
                 for (int i = 0; i < items.size(); i++) assertThat(parallel.get(i).get()).as("item " + i).isEqualTo(sequential.get(i));
+                assertThat(two.cache().misses()).as("each image perceived anew in parallel").isEqualTo(items.size());
             } finally {
                 pool.shutdownNow();
             }

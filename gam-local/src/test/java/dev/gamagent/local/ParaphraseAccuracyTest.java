@@ -3,7 +3,6 @@ package dev.gamagent.local;
 import dev.gamagent.bench.BenchItem;
 import dev.gamagent.bench.BenchmarkGenerator;
 import dev.gamagent.bench.Family;
-import dev.gamagent.config.Config;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -63,7 +62,7 @@ class ParaphraseAccuracyTest {
     @Test
     void singleAccuracyOnParaphrasesIsWithinFivePointsOfTheGeneratorsPhrasing() {
         List<BenchItem> items = new BenchmarkGenerator(2027).generate(60, Arrays.asList(Family.values()));
-        try (LocalBackend backend = LocalBackend.create(Config.defaults())) {
+        try (LocalBackend backend = RealEngines.backend()) {
             PhrasingAccuracy m = new PhrasingAccuracy(backend);
             PhrasingAccuracy.Tally gen = m.measure(items, KeyedItem::of);
             PhrasingAccuracy.Tally para = m.measure(items, PhrasingAccuracy.rephrased(SET, 2027));

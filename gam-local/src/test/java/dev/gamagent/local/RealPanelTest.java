@@ -2,7 +2,6 @@ package dev.gamagent.local;
 
 import dev.gamagent.backend.ChatMessage;
 import dev.gamagent.backend.ChatRequest;
-import dev.gamagent.config.Config;
 import dev.gamagent.image.Picture;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -21,7 +20,7 @@ class RealPanelTest {
     static LocalBackend backend;
 
     @BeforeAll
-    static void open() { backend = LocalBackend.create(Config.defaults()); }
+    static void open() { backend = RealEngines.backend(); }
 
     @AfterAll
     static void close() { backend.close(); }

@@ -92,14 +92,15 @@ class VideoAnswerTest {
     void aClaimNamesTheFrameItsRegionIsOn() {
         LocalBackend b = backend();
         VideoItem it = new VideoGenerator(SEED, 0.0, RenderStyle.Render.VARIED).generate(100, VideoPhrasings.Kind.LAST);
-        String text = b.chat(ask(LocalBackendTest.tagged("object expert", "answer", question(it)) + LINES, frames(it))).text();
+        List<Picture> frames = frames(it);
+        String text = b.chat(ask(LocalBackendTest.tagged("object expert", "answer", question(it)) + LINES, frames)).text();
         assertThat(text).startsWith("ANSWER: " + it.answer()).containsPattern("\nCLAIM 1: [^\n]*\\| REGION: [^\n|]+ \\| FRAME: [1-8]\n");
         // The last object to appear is first seen in the last frames: the claim's frame is where it is.
         int frame = Integer.parseInt(text.replaceAll("(?s).*FRAME: (\\d+).*", "$1"));
         assertThat(frame).isGreaterThanOrEqualTo(2);
         String json = b.chat(ask(LocalBackendTest.tagged("object expert", "answer", question(it))
                 + "\nReply with one JSON object: {\"answer\": \"<letter>\", \"claims\": [{\"text\": ..., \"confidence\": ..., \"evidence\": ..., \"region\": [x0, y0, x1, y1]}], \"confidence\": 0.0}",
-                frames(it))).text();
+                frames)).text();
         assertThat(json).contains("\"frame\": " + frame);
     }
 
@@ -154,8 +155,9 @@ class VideoAnswerTest {
         java.util.Collections.reverse(values);
         StringBuilder q = new StringBuilder(it.question());
         for (int i = 0; i < values.size(); i++) q.append('\n').append((char) ('A' + i)).append(". ").append(values.get(i));
-        String got = b.chat(ask(q + LETTER, frames(it))).text();
+        List<Picture> frames = frames(it);
+        String got = b.chat(ask(q + LETTER, frames)).text();
         assertThat(values.get(got.charAt(0) - 'A')).isEqualTo(it.answerText());
-        assertThat(b.chat(ask(question(it) + LETTER, frames(it))).text()).isEqualTo(option(it, it.answerText()));
+        assertThat(b.chat(ask(question(it) + LETTER, frames)).text()).isEqualTo(option(it, it.answerText()));
     }
 }

@@ -264,10 +264,12 @@ class ClassicalSceneAnalyzerTest {
     void losesAccuracyOnSmallObjectsWhenTheImageIsHalvedSoScaleMatters() {
         int full = 0, half = 0, n = 0;
         for (Family f : List.of(Family.COUNT, Family.COLOR, Family.SHAPE)) {
-            for (BenchItem it : ITEMS.get(f)) {
+            for (int i = 0; i < ITEMS.get(f).size(); i++) {
+                BenchItem it = ITEMS.get(f).get(i);
                 if (!it.difficulty().equals("hard")) continue;
                 n++;
-                if (it.answerText().equals(SceneAnswers.answer(it, ANALYZER.analyze(it.image())))) full++;
+                // the full-size image was analysed once for the class (the analyser keeps no state between images)
+                if (it.answerText().equals(SceneAnswers.answer(it, SCENES.get(f).get(i)))) full++;
                 BufferedImage small = new Picture("t", it.image()).scaled(0.5, 0).image();
                 if (it.answerText().equals(SceneAnswers.answer(it, ANALYZER.analyze(small)))) half++;
             }
