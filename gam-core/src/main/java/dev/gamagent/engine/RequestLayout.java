@@ -42,12 +42,11 @@ public record RequestLayout(boolean imagesInFirstTurn, boolean questionFirst, bo
     public static final RequestLayout LATEST_TURN = new RequestLayout(false, false, false);
 
     private static final String OPEN = "<question>", CLOSE = "</question>";
-    private static final java.util.regex.Pattern QUESTION_BLOCK = java.util.regex.Pattern.compile("<question>.*?</question>\\R?", java.util.regex.Pattern.DOTALL);
-    private static final java.util.regex.Pattern PREVIOUS_BLOCK = java.util.regex.Pattern.compile("<previous>.*?</previous>\\R?", java.util.regex.Pattern.DOTALL);
+    private static final java.util.regex.Pattern QUESTION_BLOCK = block("question"), PREVIOUS_BLOCK = block("previous");
 
-    /** Images and order as given, rounds fresh. */
-    public RequestLayout(boolean imagesInFirstTurn, boolean questionFirst) {
-        this(imagesInFirstTurn, questionFirst, false);
+    /** A {@code <tag>...</tag>} block of a prompt with the line break after it. */
+    private static java.util.regex.Pattern block(String tag) {
+        return java.util.regex.Pattern.compile("<" + tag + ">.*?</" + tag + ">\\R?", java.util.regex.Pattern.DOTALL);
     }
 
     /** The layout a configuration asks for; an unknown {@code requests.conversation_images} names the two values. */
