@@ -50,9 +50,10 @@ public final class LocalPerception implements AutoCloseable, Sight.Engines {
     /**
      * Content hashes of images already seen, by identity (a debate sends the same picture many times; pictures are
      * immutable), shared with every perception made by {@link #withOwnCache}: an evaluation's methods hash a question's
-     * picture once between them.
+     * picture once between them. Each image's hash is computed once even when several agents ask at the same moment
+     * (the first computes it, the others wait for it: a debate's agents look at a new picture together).
      */
-    private final java.util.Map<BufferedImage, String> hashes;
+    private final ContentHashes hashes;
 
     /** One OCR engine serves as both readers (tests); the core segmenter is the real one. */
     public LocalPerception(OcrEngine ocr, SceneAnalyzer vision, int cacheEntries) {
@@ -61,11 +62,11 @@ public final class LocalPerception implements AutoCloseable, Sight.Engines {
 
     /** @param second the second reader, created on first use (loading a network takes a second or two) */
     public LocalPerception(OcrEngine ocr, Supplier<OcrEngine> second, SceneAnalyzer vision, SceneAnalyzer cores, int cacheEntries) {
-        this(ocr, new Lazy<>(second), vision, cores, cacheEntries, true, new PerceptionCache(cacheEntries), new java.util.WeakHashMap<>());
+        this(ocr, new Lazy<>(second), vision, cores, cacheEntries, true, new PerceptionCache(cacheEntries), new ContentHashes());
     }
 
     private LocalPerception(OcrEngine ocr, Lazy<OcrEngine> second, SceneAnalyzer vision, SceneAnalyzer cores, int cacheEntries,
-                            boolean ownsEngines, PerceptionCache looks, java.util.Map<BufferedImage, String> hashes) {
+                            boolean ownsEngines, PerceptionCache looks, ContentHashes hashes) {
         this.ocr = ocr;
         this.second = second;
         this.vision = vision;
@@ -141,14 +142,33 @@ public final class LocalPerception implements AutoCloseable, Sight.Engines {
         return cache.get(key, () -> new Sight(picture.scaled(scale, MAX_IMAGE_PIXELS).image(), this, text));
     }
 
-    private String hashOf(BufferedImage img) {
-        String h;
-        synchronized (hashes) { h = hashes.get(img); }
-        if (h == null) {
-            h = hash(img);
-            synchronized (hashes) { hashes.put(img, h); }
+    private String hashOf(BufferedImage img) { return hashes.of(img); }
+
+    /**
+     * Content hashes by image object, each computed by the first caller while the others wait (a debate's agents are
+     * sent a new picture at the same moment). Weak keys: a hash goes with its image; no value holds its image.
+     */
+    private static final class ContentHashes {
+        private final java.util.Map<BufferedImage, ContentHash> byImage = new java.util.WeakHashMap<>();
+        private final java.util.concurrent.atomic.AtomicLong computed = new java.util.concurrent.atomic.AtomicLong();
+
+        String of(BufferedImage img) {
+            ContentHash once;
+            synchronized (byImage) { once = byImage.computeIfAbsent(img, k -> new ContentHash()); }
+            return once.of(img, computed);
         }
-        return h;
+    }
+
+    private static final class ContentHash {
+        private String hex;
+
+        synchronized String of(BufferedImage img, java.util.concurrent.atomic.AtomicLong computed) {
+            if (hex == null) {
+                hex = hash(img);
+                computed.incrementAndGet();
+            }
+            return hex;
+        }
     }
 
     /** PP-OCRv4's text and the classical analyser's objects, the image as given (no surface test). */
@@ -173,6 +193,12 @@ public final class LocalPerception implements AutoCloseable, Sight.Engines {
 
     /** OCR passes run so far (whole images, crops and enlarged surfaces alike). */
     public long ocrPasses() { return reads.get(); }
+
+    /**
+     * Images whose content has been hashed so far, by this perception and those made from it by {@link #withOwnCache}
+     * (each image object once, however many ask at once).
+     */
+    public long contentHashes() { return hashes.computed.get(); }
 
     /** Scene analyses run so far. */
     public long sceneAnalyses() { return analyses.get(); }

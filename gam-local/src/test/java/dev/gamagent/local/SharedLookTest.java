@@ -107,4 +107,29 @@ class SharedLookTest {
         assertThat(ocr.reads.get()).isEqualTo(2);
         assertThat(root.looked()).isZero();
     }
+
+    @Test void agentsAskingAtOnceHashANewPictureOnce() throws Exception {
+        // a debate's agents are sent a new picture (a DREAM probe's scaled copy) at the same moment
+        LocalPerception root = new LocalPerception(new CountingOcr(), new CountingAnalyzer(), 8);
+        int agents = 6;
+        for (int round = 0; round < 5; round++) {
+            Picture p = new Picture("big", new BufferedImage(1600, 1200, BufferedImage.TYPE_INT_RGB)).scaled(1.0, 0);
+            java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(agents);
+            java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(agents);
+            try {
+                List<java.util.concurrent.Future<Sight>> sights = new java.util.ArrayList<>();
+                for (int k = 0; k < agents; k++) {
+                    LocalPerception method = k % 2 == 0 ? root : root.withOwnCache();
+                    sights.add(pool.submit(() -> {
+                        start.await();
+                        return method.sight(p);
+                    }));
+                }
+                for (var f : sights) f.get();
+            } finally {
+                pool.shutdownNow();
+            }
+        }
+        assertThat(root.contentHashes()).as("five pictures, each hashed once for six agents asking together").isEqualTo(5);
+    }
 }

@@ -108,8 +108,14 @@ public final class CoreSegmenter implements SceneAnalyzer {
         int[] out = new int[rgb.length];
         int[] b = {(bg >> 16) & 255, (bg >> 8) & 255, bg & 255};
         int[] d = new int[3];
+        int lastIn = 0, lastOut = 0;
+        boolean any = false; // a pixel of the colour before is stretched as it was (runs of one colour are most pixels)
         for (int i = 0; i < rgb.length; i++) {
             int c = rgb[i];
+            if (any && c == lastIn) {
+                out[i] = lastOut;
+                continue;
+            }
             d[0] = ((c >> 16) & 255) - b[0];
             d[1] = ((c >> 8) & 255) - b[1];
             d[2] = (c & 255) - b[2];
@@ -120,6 +126,9 @@ public final class CoreSegmenter implements SceneAnalyzer {
             }
             t = Math.max(1, t);
             out[i] = clip(b[0] + t * d[0]) << 16 | clip(b[1] + t * d[1]) << 8 | clip(b[2] + t * d[2]);
+            lastIn = c;
+            lastOut = out[i];
+            any = true;
         }
         return out;
     }

@@ -59,7 +59,10 @@ public final class Surfaces {
         }
         int x0 = b.x, y0 = b.y, x1 = b.x + b.width - 1, y1 = b.y + b.height - 1;
         boolean border = false;
-        while (head < tail) {
+        double openArea = OPEN_AREA * w * h;
+        // once the flood has reached the border and covers the open area, the surface is open whatever else it
+        // reaches (an open surface's box is the image), so the flood stops there rather than cover the background
+        while (head < tail && !(border && tail > openArea)) {
             int p = queue[head++];
             int x = p % w, y = p / w;
             x0 = Math.min(x0, x); x1 = Math.max(x1, x); y0 = Math.min(y0, y); y1 = Math.max(y1, y);
@@ -73,7 +76,7 @@ public final class Surfaces {
         }
         // Open: the colour runs on to the image border over a large area. A small region that touches the border
         // only through a thin part of the same colour (a sign's pole) is still a surface.
-        boolean open = border && tail > OPEN_AREA * w * h;
+        boolean open = border && tail > openArea;
         double contrast = Math.sqrt(Pixels.dist2(color, background));
         if (open) return new Surface(false, new Rectangle(0, 0, w, h), color, contrast);
         return new Surface(true, new Rectangle(x0, y0, x1 - x0 + 1, y1 - y0 + 1), color, contrast);
