@@ -19,6 +19,7 @@ Usage:
 """
 import argparse
 import ast
+import io
 import json
 import os
 import re
@@ -201,6 +202,7 @@ class Source:
 
     def __init__(self, git_dir=None, checkout=None, commit=PINNED):
         self.git_dir, self.checkout, self.commit = git_dir, checkout, commit
+        self.blobs = {}
         if git_dir:
             self.commit = subprocess.check_output(['git', '-C', git_dir, 'rev-parse', commit + '^{commit}'], text=True).strip()
         else:
@@ -212,16 +214,55 @@ class Source:
         if self.git_dir:
             out = subprocess.check_output(['git', '-C', self.git_dir, 'ls-tree', '-r', '--name-only', self.commit,
                                            'vlmeval/dataset'], text=True)
-            return sorted(p for p in out.splitlines() if p.endswith('.py'))
+            paths = sorted(p for p in out.splitlines() if p.endswith('.py'))
+            self.blobs.update(self.cat(paths))
+            return paths
         base = os.path.join(self.checkout, 'vlmeval', 'dataset')
         return sorted(os.path.relpath(os.path.join(d, f), self.checkout).replace(os.sep, '/')
                       for d, _, fs in os.walk(base) for f in fs if f.endswith('.py'))
 
+    def cat(self, paths):
+        """The files at the commit, read by one git process (a process per file was most of the script's time),
+        decoded as a text-mode pipe decodes (the locale's encoding, universal newlines)."""
+        data = subprocess.run(['git', '-C', self.git_dir, 'cat-file', '--batch'], check=True, capture_output=True,
+                              input=''.join(f'{self.commit}:{p}\n' for p in paths).encode()).stdout
+        out, at = {}, 0
+        for p in paths:
+            eol = data.index(b'\n', at)
+            header = data[at:eol].split()
+            if len(header) != 3 or header[1] != b'blob':
+                sys.exit(f'{self.commit}:{p}: not a file in {self.git_dir} ({data[at:eol].decode(errors="replace")})')
+            size = int(header[2])
+            out[p] = io.TextIOWrapper(io.BytesIO(data[eol + 1:eol + 1 + size])).read()
+            at = eol + 1 + size + 1
+        return out
+
     def read(self, path):
         if self.git_dir:
-            return subprocess.check_output(['git', '-C', self.git_dir, 'show', f'{self.commit}:{path}'], text=True)
+            if path not in self.blobs:
+                self.blobs.update(self.cat([path]))
+            return self.blobs[path]
         with open(os.path.join(self.checkout, path), encoding='utf-8') as f:
             return f.read()
+
+
+_LINES = {}
+
+
+def segment(source, node):
+    """ast.get_source_segment(source, node) or '', with the source split into lines once per file, not once per call
+    (which was most of the script's time on files of many classes); lines end at \\r\\n, \\r or \\n, as ast's."""
+    lines = _LINES.get(id(source))
+    if lines is None or lines[0] is not source:
+        lines = _LINES[id(source)] = (source, re.findall(r'[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z', source))
+    lines = lines[1]
+    if getattr(node, 'end_lineno', None) is None or getattr(node, 'end_col_offset', None) is None:
+        return ''
+    first, last = node.lineno - 1, node.end_lineno - 1
+    if first == last:
+        return lines[first].encode()[node.col_offset:node.end_col_offset].decode()
+    return ''.join([lines[first].encode()[node.col_offset:].decode()] + lines[first + 1:last]
+                   + [lines[last].encode()[:node.end_col_offset].decode()])
 
 
 class Cls:
@@ -245,7 +286,7 @@ class Cls:
                         self.names = [n for n in names if isinstance(n, str)] if isinstance(names, list) else None
                     except (Unresolved, TypeError, KeyError, AttributeError):
                         pass
-        self.evaluate_source = ''.join(ast.get_source_segment(source, f) or '' for f in node.body
+        self.evaluate_source = ''.join(segment(source, f) for f in node.body
                                        if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) and f.name.startswith('evaluate'))
 
 

@@ -217,5 +217,8 @@ class PrefixCacheLayoutTest {
     static int imageCount(ChatRequest r) { return r.messages().stream().mapToInt(m -> m.images().size()).sum(); }
 
     /** The question on an image of the demo's size (704×528: 475 image tokens by {@code image.tokens}'s default rule). */
-    static Question question() { return MethodFixtures.question(704, 528); }
+    static Question question() { return QUESTION; }
+
+    /** One question for every run of the class: its picture is PNG-encoded once, not once per method and layout. */
+    private static final Question QUESTION = MethodFixtures.question(704, 528);
 }

@@ -75,17 +75,39 @@ public final class BenchmarkGenerator {
     }
 
     /** The item with index {@code index} of the given family; independent of every other item. */
-    public BenchItem generate(int index, Family family) {
+    public BenchItem generate(int index, Family family) { return draw(index, family, false); }
+
+    /**
+     * The questions of {@link #generate(int, List)}: each item's text, hint, options, answer, difficulty, truth and style
+     * exactly as generated, its scene drawn but not finished (no speckle noise, no JPEG round trip: the last steps,
+     * which choose nothing the question holds). For reading questions without paying for pixels; the images are not
+     * the benchmark's.
+     */
+    public List<BenchItem> questions(int n, List<Family> families) {
+        if (n < 0) throw new IllegalArgumentException("n must be >= 0, got " + n);
+        if (families.isEmpty()) throw new IllegalArgumentException("families must name at least one family");
+        List<BenchItem> items = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) items.add(draw(i, families.get(i % families.size()), true));
+        return items;
+    }
+
+    private BenchItem draw(int index, Family family, boolean sketch) {
         Random rng = new Random(mix(seed, index));
         Difficulty d = Difficulty.draw(rng, hardFraction);
         RenderStyle style = style(index);
+        Scenes scenes = switch (family) {
+            case TEXT -> new TextScenes(rng, d, style);
+            case CHART -> new ChartScenes(rng, d, style);
+            case COUNT, COLOR, SHAPE, SPATIAL -> new ShapeScenes(rng, d, style);
+        };
+        scenes.sketch = sketch;
         return switch (family) {
-            case TEXT -> new TextScenes(rng, d, style).item(index);
-            case COUNT -> new ShapeScenes(rng, d, style).count(index);
-            case COLOR -> new ShapeScenes(rng, d, style).color(index);
-            case SHAPE -> new ShapeScenes(rng, d, style).shape(index);
-            case SPATIAL -> new ShapeScenes(rng, d, style).spatial(index);
-            case CHART -> new ChartScenes(rng, d, style).item(index);
+            case TEXT -> ((TextScenes) scenes).item(index);
+            case COUNT -> ((ShapeScenes) scenes).count(index);
+            case COLOR -> ((ShapeScenes) scenes).color(index);
+            case SHAPE -> ((ShapeScenes) scenes).shape(index);
+            case SPATIAL -> ((ShapeScenes) scenes).spatial(index);
+            case CHART -> ((ChartScenes) scenes).item(index);
         };
     }
 

@@ -23,6 +23,8 @@ final class Canvas {
     final Graphics2D g;
     final Color background;
     final RenderStyle style;
+    /** Left unfinished by {@link Draft#item}: no speckle noise, no JPEG round trip ({@link BenchmarkGenerator#questions}). */
+    boolean sketch;
 
     Canvas(int width, int height, Color background) { this(width, height, background, RenderStyle.CLASSIC); }
 
@@ -158,6 +160,12 @@ final class Canvas {
             int r = Palette.clamp(((rgb >> 16) & 255) + d), gg = Palette.clamp(((rgb >> 8) & 255) + d), b = Palette.clamp((rgb & 255) + d);
             image.setRGB(x, y, (r << 16) | (gg << 8) | b);
         }
+    }
+
+    /** The image as drawn, without the JPEG round trip ({@link BenchmarkGenerator#questions}). */
+    BufferedImage unfinished() {
+        g.dispose();
+        return image;
     }
 
     /** The finished image: JPEG-compressed and decoded again when the style asks for it. */

@@ -22,6 +22,9 @@ record Draft(String question, String correct, List<String> distractors, String h
 
     BenchItem item(int index, Random rng, Canvas canvas, Family family, Difficulty d, SceneTruth truth) {
         LetteredOptions lettered = LetteredOptions.place(correct, distractors, rng);
+        if (canvas.sketch) { // nothing after the options draws from rng or decides the question: they are as generated
+            return new BenchItem(index, canvas.unfinished(), question, hint, lettered.options(), lettered.answer(), family, d.tag(), truth, canvas.style);
+        }
         canvas.speckle(d.noiseFraction(), rng);
         return new BenchItem(index, canvas.finish(), question, hint, lettered.options(), lettered.answer(), family, d.tag(), truth, canvas.style);
     }

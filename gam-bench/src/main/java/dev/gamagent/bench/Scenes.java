@@ -14,6 +14,8 @@ abstract class Scenes {
     final Random rng;
     final Difficulty d;
     final RenderStyle style;
+    /** Canvases left unfinished ({@link BenchmarkGenerator#questions}). */
+    boolean sketch;
 
     Scenes(Random rng, Difficulty d, RenderStyle style) {
         this.rng = rng;
@@ -36,6 +38,8 @@ abstract class Scenes {
     /** A canvas on a new {@link #backdrop()}, drawn in the scene's style. */
     Canvas newCanvas() {
         Backdrop b = backdrop();
-        return new Canvas(b.width(), b.height(), b.background(), style);
+        Canvas c = new Canvas(b.width(), b.height(), b.background(), style);
+        c.sketch = sketch;
+        return c;
     }
 }

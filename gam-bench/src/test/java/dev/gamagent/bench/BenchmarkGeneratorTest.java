@@ -26,6 +26,29 @@ class BenchmarkGeneratorTest {
         ITEMS.addAll(new BenchmarkGenerator(42).generate(120, Arrays.asList(Family.values())));
     }
 
+    private static void sameQuestions(List<BenchItem> generated, List<BenchItem> asked) {
+        assertThat(asked).hasSameSizeAs(generated);
+        for (int i = 0; i < generated.size(); i++) {
+            BenchItem it = generated.get(i), q = asked.get(i);
+            assertThat(List.of(q.index(), q.question(), q.hint(), q.options(), q.answer(), q.family(), q.difficulty(), q.truth(), q.render()))
+                    .as("item %d", i).isEqualTo(List.of(it.index(), it.question(), it.hint(), it.options(), it.answer(), it.family(),
+                            it.difficulty(), it.truth(), it.render()));
+            assertThat(List.of(q.image().getWidth(), q.image().getHeight())).isEqualTo(List.of(it.image().getWidth(), it.image().getHeight()));
+        }
+    }
+
+    /** The questions-only path asks exactly what generate asks: every field but the unfinished image, in both renderings. */
+    @Test
+    void questionsAreTheGeneratedItemsWithoutTheirFinishedPixels() {
+        List<BenchItem> asked = new BenchmarkGenerator(42).questions(120, Arrays.asList(Family.values()));
+        List<BenchItem> varied = BenchmarkGenerator.withMix(7, 0.5, RenderStyle.Render.VARIED).generate(24, Arrays.asList(Family.values()));
+        List<BenchItem> variedAsked = BenchmarkGenerator.withMix(7, 0.5, RenderStyle.Render.VARIED).questions(24, Arrays.asList(Family.values()));
+        sameQuestions(ITEMS, asked);
+        sameQuestions(varied, variedAsked);
+        assertThat(varied).as("the varied set has hard items (speckled) and JPEG-finished ones")
+                .anyMatch(it -> it.difficulty().equals("hard")).anyMatch(it -> it.render().jpegQuality() > 0);
+    }
+
     @Test
     void sameSeedGivesByteIdenticalTsvRows() {
         BenchmarkGenerator a = new BenchmarkGenerator(9), b = new BenchmarkGenerator(9);

@@ -10,6 +10,8 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -86,8 +88,26 @@ public final class TestVideos {
         return dir;
     }
 
-    /** A video of {@code count} numbered frames ({@link #frame}) at {@code fps}, encoded by ffmpeg as {@code kind}. */
+    /** The bytes of each video made in this JVM, by kind, frame count and rate: ffmpeg encodes each once. */
+    private static final Map<String, byte[]> MADE = new ConcurrentHashMap<>();
+
+    /**
+     * A video of {@code count} numbered frames ({@link #frame}) at {@code fps}, encoded by ffmpeg as {@code kind}: the
+     * first time in this JVM, then written from that encoding's bytes (each ffmpeg run costs a fifth of a second of CPU).
+     */
     public static Path make(Path file, Kind kind, int count, int fps) throws IOException, InterruptedException {
+        String key = kind + "/" + count + "/" + fps;
+        byte[] made = MADE.get(key);
+        if (made == null) {
+            encode(file, kind, count, fps);
+            MADE.putIfAbsent(key, Files.readAllBytes(file));
+        } else {
+            Files.write(file, made);
+        }
+        return file;
+    }
+
+    private static void encode(Path file, Kind kind, int count, int fps) throws IOException, InterruptedException {
         Path frames = Files.createTempDirectory(file.toAbsolutePath().getParent(), "frames-");
         for (int i = 0; i < count; i++) ImageIO.write(frame(i, 32, 24), "png", frames.resolve(String.format(Locale.ROOT, "f%04d.png", i)).toFile());
         List<String> cmd = new ArrayList<>(List.of(ffmpeg().toString(), "-nostdin", "-v", "error", "-y", "-framerate", Integer.toString(fps),
@@ -99,7 +119,6 @@ public final class TestVideos {
             for (Path p : s.toList()) Files.delete(p);
         }
         Files.delete(frames);
-        return file;
     }
 
     /** Runs a command and asserts it succeeds; returns its output. */

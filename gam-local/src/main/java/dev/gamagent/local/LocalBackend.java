@@ -63,9 +63,18 @@ public final class LocalBackend implements Backend {
         this.imageTokens = imageTokens;
     }
 
-    /** The backend over the real OCR and vision engines (see {@link LocalPerception#standard}). */
+    /**
+     * The backend over the real OCR and vision engines (see {@link LocalPerception#standard}). A bad {@code image.tokens}
+     * is refused before the engines load (loading them and then throwing left them open).
+     */
     public static LocalBackend create(Config config) {
-        return new LocalBackend(LocalPerception.standard(config), Calibration.DEFAULT, ImageTokens.rule(config.string("image.tokens")));
+        ImageTokens.Rule imageTokens = ImageTokens.rule(config.string("image.tokens"));
+        return new LocalBackend(LocalPerception.standard(config), Calibration.DEFAULT, imageTokens);
+    }
+
+    /** As {@link #create(Config)}, over engines already loaded (tests share one set per JVM: loading them costs CPU). */
+    static LocalBackend create(Config config, LocalPerception perception) {
+        return new LocalBackend(perception, Calibration.DEFAULT, ImageTokens.rule(config.string("image.tokens")));
     }
 
     @Override public String name() { return NAME; }

@@ -10,6 +10,7 @@ import java.awt.geom.Path2D;
 import java.awt.geom.Rectangle2D;
 import java.awt.geom.RoundRectangle2D;
 import java.awt.image.BufferedImage;
+import java.awt.image.DataBufferInt;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -137,7 +138,7 @@ final class HeldOutScenes {
 
         BufferedImage image() {
             BufferedImage img = new BufferedImage(w, h, BufferedImage.TYPE_INT_RGB);
-            img.setRGB(0, 0, w, h, px, 0, w);
+            System.arraycopy(px, 0, ((DataBufferInt) img.getRaster().getDataBuffer()).getData(), 0, px.length); // px are 0xRRGGBB
             return img;
         }
     }
@@ -186,7 +187,29 @@ final class HeldOutScenes {
 
     HeldOutScenes(long seed) {
         this.seed = seed;
-        this.rng = new Random(seed);
+        this.rng = new Source(seed);
+    }
+
+    /**
+     * java.util.Random's sequence (its documented 48-bit generator, which every draw goes through) in a plain field
+     * instead of an AtomicLong: the same numbers, at a fraction of the CPU in the test JVMs (a draw per colour channel
+     * of every hard item's pixels made the atomic update most of the renderer's time). Single-threaded, as the renderer is.
+     */
+    static final class Source extends Random {
+        private static final long MULTIPLIER = 0x5DEECE66DL, ADDEND = 0xBL, MASK = (1L << 48) - 1;
+        private long state;
+
+        Source(long seed) { super(seed); }
+
+        @Override public synchronized void setSeed(long seed) {
+            super.setSeed(seed);
+            state = (seed ^ MULTIPLIER) & MASK;
+        }
+
+        @Override protected int next(int bits) {
+            state = (state * MULTIPLIER + ADDEND) & MASK;
+            return (int) (state >>> (48 - bits));
+        }
     }
 
     /** {@code n} easy items from one random source in sequence (the first measurements' items, unchanged). */
@@ -206,7 +229,7 @@ final class HeldOutScenes {
 
     /** Item {@code i} of the tiered set: the same whatever n and whichever items were drawn before. */
     Item itemAt(int i, double hardFraction) {
-        rng = new Random(itemSeed(seed, i));
+        rng = new Source(itemSeed(seed, i));
         hard = rng.nextDouble() < hardFraction;
         return item(i, FAMILIES[i % FAMILIES.length]);
     }
@@ -256,7 +279,7 @@ final class HeldOutScenes {
     /** The hard tier's capture: Gaussian noise, and with even odds each a 3×3 box blur, 3 % speckles, a JPEG round trip. */
     private BufferedImage degrade(BufferedImage img) {
         int w = img.getWidth(), h = img.getHeight();
-        int[] px = img.getRGB(0, 0, w, h, null, 0, w);
+        int[] px = pixels(img);
         if (rng.nextBoolean()) {
             int[] out = new int[px.length];
             for (int y = 0; y < h; y++) {
@@ -288,8 +311,22 @@ final class HeldOutScenes {
             px[i] = rr << 16 | gg << 8 | bb;
         }
         BufferedImage out = new BufferedImage(w, h, BufferedImage.TYPE_INT_RGB);
-        out.setRGB(0, 0, w, h, px, 0, w);
+        System.arraycopy(px, 0, ((DataBufferInt) out.getRaster().getDataBuffer()).getData(), 0, px.length);
         return rng.nextBoolean() ? jpeg(out, 0.35f + 0.35f * rng.nextFloat()) : out;
+    }
+
+    /**
+     * The pixels as 0xRRGGBB (what degrade reads and writes; getRGB's alpha byte is never looked at): an RGB image's own
+     * array copied, not converted a pixel at a time.
+     */
+    private static int[] pixels(BufferedImage img) {
+        if (img.getType() == BufferedImage.TYPE_INT_RGB && img.getRaster().getDataBuffer() instanceof DataBufferInt d
+                && img.getRaster().getParent() == null && d.getData().length == img.getWidth() * img.getHeight()) {
+            return d.getData().clone();
+        }
+        int[] px = img.getRGB(0, 0, img.getWidth(), img.getHeight(), null, 0, img.getWidth());
+        for (int i = 0; i < px.length; i++) px[i] &= 0xFFFFFF;
+        return px;
     }
 
     private static int clamp(int v) { return Math.max(0, Math.min(255, v)); }

@@ -19,9 +19,12 @@ class LocalBackendImageTokensTest {
     }
 
     @Test void promptTokensFollowTheConfiguredFamilyAndItsPixelBudget() {
-        try (LocalBackend qwen = LocalBackend.create(Config.defaults());
-             LocalBackend gemma = LocalBackend.create(Config.defaults().with("image.tokens", "gemma3"));
-             LocalBackend capped = LocalBackend.create(Config.defaults().with("image.tokens", "qwen:max_pixels=1003520"))) {
+        // the JVM's engines (RealEngines), each backend with the rule its configuration names; the flag's test below
+        // makes its backend from the configuration alone
+        try (LocalBackend qwen = LocalBackend.create(Config.defaults(), RealEngines.backend().perception());
+             LocalBackend gemma = LocalBackend.create(Config.defaults().with("image.tokens", "gemma3"), RealEngines.backend().perception());
+             LocalBackend capped = LocalBackend.create(Config.defaults().with("image.tokens", "qwen:max_pixels=1003520"),
+                     RealEngines.backend().perception())) {
             check(qwen, gemma, capped);
         }
     }
@@ -40,7 +43,7 @@ class LocalBackendImageTokensTest {
     @Test void theImageTokensFlagReachesTheBuiltInModel() {
         var spec = new dev.gamagent.backend.BackendSpec("local", List.of(), null, null, null, 0, 8, null, null, "gemma3");
         try (var b = (LocalBackend) dev.gamagent.backend.BackendFactory.create(spec, Config.defaults());
-             LocalBackend qwen = LocalBackend.create(Config.defaults())) {
+             LocalBackend qwen = RealEngines.backend()) {
             assertThat(b.promptTokens(ask(1536, 1152))).isEqualTo(qwen.promptTokens(ask(1536, 1152)) - 2255 + 256);
         }
     }

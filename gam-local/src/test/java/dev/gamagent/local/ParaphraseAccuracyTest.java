@@ -33,7 +33,7 @@ class ParaphraseAccuracyTest {
     /** Every phrasing, with options reordered and recased, reads as the generator's question does (no images needed). */
     @Test
     void everyPhrasingIsReadAsTheGeneratorsQuestion() {
-        List<BenchItem> items = new BenchmarkGenerator(31).generate(240, Arrays.asList(Family.values()));
+        List<BenchItem> items = new BenchmarkGenerator(31).questions(240, Arrays.asList(Family.values())); // their text, not their pixels
         List<String> wrong = new ArrayList<>();
         int checked = 0;
         for (BenchItem it : items) {

@@ -51,7 +51,7 @@ class VideoQuestionReadingTest {
 
     @Test
     void noImageQuestionOfTheBenchmarkIsReadAsAboutTime() {
-        List<BenchItem> items = BenchmarkGenerator.withMix(4242, 0.5, RenderStyle.Render.VARIED).generate(150, Arrays.asList(Family.values()));
+        List<BenchItem> items = BenchmarkGenerator.withMix(4242, 0.5, RenderStyle.Render.VARIED).questions(150, Arrays.asList(Family.values()));
         List<String> misread = new ArrayList<>();
         for (BenchItem it : items) {
             if (QuestionReader.recognize(it.question(), new ArrayList<>(it.options().values())) instanceof QuestionFamily.Video) misread.add(it.question());

@@ -6,15 +6,16 @@ import dev.gamagent.eval.report.PriceTable;
 import dev.gamagent.eval.report.RunSummary;
 import dev.gamagent.eval.store.Records;
 import dev.gamagent.eval.store.ResultRecord;
+import dev.gamagent.server.ServeWebPageBrowserTest;
+import dev.gamagent.testing.DevToolsSession;
+import dev.gamagent.util.Json;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -52,22 +53,25 @@ class CategoryTablesTest {
     }
 
     @Test void clickingAMethodsHeaderSortsTheCategoriesByItsAccuracy() throws Exception {
-        Path chromium = dev.gamagent.server.ServeWebPageBrowserTest.chromium();
+        Path chromium = ServeWebPageBrowserTest.chromium();
         if (chromium == null) fail("this test needs headless Chromium (apt-get install chromium, or set CHROMIUM=/path/to/chrome)");
         String html = HtmlReport.render(twentyCategories());
         // click the "single" header of the first category table twice: ascending, then descending
         String click = "<script>var th = document.querySelector('table.sortable th:nth-child(3)'); th.click(); th.click();</script>";
         Path page = Files.writeString(dir.resolve("report.html"), html.replace("</body>", click + "</body>"));
-        List<String> cmd = List.of(chromium.toString(), "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-                "--disable-background-networking", "--disable-dev-shm-usage", "--user-data-dir=" + dir.resolve("profile"),
-                "--dump-dom", page.toUri().toString());
-        Path out = dir.resolve("dom.html");
-        Process p = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(dir.resolve("err.txt").toFile()).start();
-        if (!p.waitFor(120, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            fail("chromium did not finish in 120 s");
+        // the JVM's shared headless Chromium (a fresh browser context), not a Chromium of its own with --dump-dom
+        ServeWebPageBrowserTest.Browser browser = ServeWebPageBrowserTest.startChromium(chromium);
+        String dom;
+        try {
+            DevToolsSession tab = ServeWebPageBrowserTest.openPage(browser);
+            tab.call("Page.navigate", Json.MAPPER.createObjectNode().put("url", page.toUri().toString()));
+            String url = Json.write(page.toUri().toString());
+            ServeWebPageBrowserTest.waitFor("the report page to load",
+                    () -> ServeWebPageBrowserTest.page(tab, "document.URL === " + url + " && document.readyState === 'complete'"));
+            dom = tab.eval("document.documentElement.outerHTML").asText();
+        } finally {
+            ServeWebPageBrowserTest.stop(browser);
         }
-        String dom = Files.readString(out, StandardCharsets.UTF_8);
         String table = dom.substring(dom.indexOf("<table class=\"sortable\">"));
         table = table.substring(0, table.indexOf("</table>"));
         Matcher m = Pattern.compile("<td data-v=\"(Category number \\d\\d)").matcher(table);

@@ -48,6 +48,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 class RequestMemoryCostTest {
     @TempDir Path dir;
 
+    /**
+     * The 1200×1200 PNG of noise both tests send (about 4 MB: a body of the size the figures are about), encoded once
+     * per class; each test copies what it hands on.
+     */
+    private static byte[] noise;
+
+    private static synchronized byte[] noise() {
+        if (noise == null) noise = noisePng(1200);
+        return noise;
+    }
+
     private static byte[] noisePng(int side) {
         BufferedImage img = new BufferedImage(side, side, BufferedImage.TYPE_INT_RGB);
         Random r = new Random(38);
@@ -86,7 +97,7 @@ class RequestMemoryCostTest {
     }
 
     @Test void readingAndParsingABodyCostsNoMoreThanItsReservation() {
-        byte[] body = body(noisePng(1200));
+        byte[] body = body(noise());
         ServerSettings settings = ServerSettings.fromConfig(Config.defaults(), "127.0.0.1", 0, null, dir.resolve("t.db"));
         double factor = 0;
         for (int i = 0; i < 3; i++) { // the last of three: the first ones load classes
@@ -102,7 +113,7 @@ class RequestMemoryCostTest {
     }
 
     @Test void requestsWaitingAndInFlightHoldNoMoreThanTheyReserved() throws Exception {
-        byte[] png = noisePng(1200);
+        byte[] png = noise().clone();
         byte[] body = body(png);
         int n = 8;
         long estimate = RequestCost.images(List.of(new CompletionRequest.Encoded("image", png)),
