@@ -12,10 +12,6 @@ import dev.gamagent.local.vision.Scene;
 import dev.gamagent.local.vision.SceneAnalyzer;
 
 import java.awt.image.BufferedImage;
-import java.nio.ByteBuffer;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.function.Supplier;
 
@@ -48,7 +44,7 @@ public final class LocalPerception implements AutoCloseable, Sight.Engines {
     private final java.util.concurrent.atomic.AtomicLong reads = new java.util.concurrent.atomic.AtomicLong(),
             analyses = new java.util.concurrent.atomic.AtomicLong();
     /**
-     * Content hashes of images already seen, by identity (a debate sends the same picture many times; pictures are
+     * Content keys of images already seen ({@link PixelKeys}), by identity (a debate sends the same picture many times; pictures are
      * immutable), shared with every perception made by {@link #withOwnCache}: an evaluation's methods hash a question's
      * picture once between them. Each image's hash is computed once even when several agents ask at the same moment
      * (the first computes it, the others wait for it: a debate's agents look at a new picture together).
@@ -149,22 +145,23 @@ public final class LocalPerception implements AutoCloseable, Sight.Engines {
      * sent a new picture at the same moment). Weak keys: a hash goes with its image; no value holds its image.
      */
     private static final class ContentHashes {
+        private final PixelKeys keys = new PixelKeys();
         private final java.util.Map<BufferedImage, ContentHash> byImage = new java.util.WeakHashMap<>();
         private final java.util.concurrent.atomic.AtomicLong computed = new java.util.concurrent.atomic.AtomicLong();
 
         String of(BufferedImage img) {
             ContentHash once;
             synchronized (byImage) { once = byImage.computeIfAbsent(img, k -> new ContentHash()); }
-            return once.of(img, computed);
+            return once.of(img, keys, computed);
         }
     }
 
     private static final class ContentHash {
         private String hex;
 
-        synchronized String of(BufferedImage img, java.util.concurrent.atomic.AtomicLong computed) {
+        synchronized String of(BufferedImage img, PixelKeys keys, java.util.concurrent.atomic.AtomicLong computed) {
             if (hex == null) {
-                hex = hash(img);
+                hex = keys.of(img);
                 computed.incrementAndGet();
             }
             return hex;
@@ -208,22 +205,5 @@ public final class LocalPerception implements AutoCloseable, Sight.Engines {
         ocr.close();
         OcrEngine s = second.loaded();
         if (s != null && s != ocr) s.close();
-    }
-
-    static String hash(BufferedImage img) {
-        try {
-            MessageDigest md = MessageDigest.getInstance("SHA-256");
-            int w = img.getWidth(), h = img.getHeight();
-            int[] argb = dev.gamagent.local.vision.Pixels.argb(img);
-            ByteBuffer buf = ByteBuffer.allocate(w * 4);
-            for (int y = 0; y < h; y++) {
-                buf.clear();
-                buf.asIntBuffer().put(argb, y * w, w);
-                md.update(buf.array(), 0, w * 4);
-            }
-            return HexFormat.of().formatHex(md.digest());
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is missing from this JVM", e);
-        }
     }
 }

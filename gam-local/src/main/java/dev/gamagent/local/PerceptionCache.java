@@ -11,8 +11,8 @@ import java.util.function.Supplier;
  * instruments lazily and only once, so concurrent requests for one image share the work.
  */
 public final class PerceptionCache {
-    /** An image by content and size. */
-    public record Key(String sha256, int width, int height) { }
+    /** An image by content ({@link PixelKeys}: a hash of its pixels, with the look's scale when not 1) and size. */
+    public record Key(String content, int width, int height) { }
 
     private final int capacity;
     private final Map<Key, Sight> entries;
