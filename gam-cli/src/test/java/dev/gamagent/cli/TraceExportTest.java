@@ -2,6 +2,8 @@ package dev.gamagent.cli;
 
 import com.sun.net.httpserver.HttpServer;
 import dev.gamagent.testing.CliProcess;
+import dev.gamagent.testing.http.OpenAiWireServer;
+import dev.gamagent.testing.http.Reply;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -49,13 +51,19 @@ class TraceExportTest {
             ex.close();
         });
         collector.start();
-        try {
+        // the model: an OpenAI-compatible server on 127.0.0.1 that answers A with its usage, rather than the built-in model,
+        // whose load and perception were most of the child's CPU (5.4 s) and none of what is checked here: the spans, their
+        // names and attributes (the tokens the reply's usage reports) and how they are sent
+        try (OpenAiWireServer model = new OpenAiWireServer()) {
+            model.respondWith(req -> Reply.answer("A"));
             // no protocol named: gam's default is OTLP over HTTP
             Map<String, String> env = Map.of("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:" + collector.getAddress().getPort(),
                     "OTEL_BSP_SCHEDULE_DELAY", "200");
             CliProcess.Result r = CliProcess.run(dir, env, 600, "eval", "--data", "gam-bench/src/main/resources/bench/demo.tsv",
-                    "--methods", "single", "--backend", "local", "--limit", "2", "--out", dir.resolve("run").toString());
+                    "--methods", "single", "--backend", "openai", "--base-url", model.baseUrl(), "--model", "m", "--retries", "0",
+                    "--limit", "2", "--out", dir.resolve("run").toString());
             assertThat(r.code()).as(r.err()).isZero();
+            assertThat(model.chatRequests()).as("the questions went to the model").hasSize(2);
         } finally {
             collector.stop(0);
         }

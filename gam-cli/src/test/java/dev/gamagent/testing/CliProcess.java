@@ -21,18 +21,26 @@ public final class CliProcess {
 
     private CliProcess() { }
 
-    /** The child's entry point: each "::"-separated command line through {@code Main.run}; exits with the largest code. */
-    public static void main(String[] args) {
-        int worst = 0;
+    /** The system property naming a file the child writes each command line's exit code to, one a line, in order. */
+    public static final String CODES = "gam.test.codes";
+
+    /**
+     * The child's entry point: each "::"-separated command line through {@code Main.run}; exits with the largest code
+     * (and writes each one to the file {@link #CODES} names, when set).
+     */
+    public static void main(String[] args) throws IOException {
+        List<Integer> codes = new ArrayList<>();
         List<String> one = new ArrayList<>();
         for (String a : args) {
             if (a.equals("::")) {
-                worst = Math.max(worst, dev.gamagent.cli.Main.run(one.toArray(String[]::new)));
+                codes.add(dev.gamagent.cli.Main.run(one.toArray(String[]::new)));
                 one.clear();
             } else one.add(a);
         }
-        if (!one.isEmpty()) worst = Math.max(worst, dev.gamagent.cli.Main.run(one.toArray(String[]::new)));
-        System.exit(worst);
+        if (!one.isEmpty()) codes.add(dev.gamagent.cli.Main.run(one.toArray(String[]::new)));
+        String file = System.getProperty(CODES);
+        if (file != null) Files.write(Path.of(file), codes.stream().map(String::valueOf).toList(), StandardCharsets.UTF_8);
+        System.exit(codes.stream().mapToInt(Integer::intValue).max().orElse(0));
     }
 
     /**
