@@ -81,4 +81,40 @@ class PixelKeysTest {
         assertThat(one.of(a)).isEqualTo(one.of(copy(a, BufferedImage.TYPE_INT_RGB))).isNotEqualTo(one.of(b));
         assertThat(two.of(a)).isEqualTo(two.of(copy(a, BufferedImage.TYPE_INT_RGB))).isNotEqualTo(two.of(b));
     }
+
+    /** The key as the definition says: Horner's rule over the words in order, then the reading's word, in BigInteger. */
+    private static String reference(BufferedImage img, long seed) {
+        SplittableRandom r = new SplittableRandom(seed);
+        BigInteger pm1 = P.subtract(BigInteger.ONE);
+        BigInteger[] points = {BigInteger.valueOf(r.nextLong()).mod(pm1).add(BigInteger.ONE), BigInteger.valueOf(r.nextLong()).mod(pm1).add(BigInteger.ONE)};
+        int w = img.getWidth(), h = img.getHeight();
+        int[] px = img.getRGB(0, 0, w, h, null, 0, w);
+        boolean alpha = img.getColorModel().hasAlpha();
+        java.util.List<Long> words = new java.util.ArrayList<>();
+        if (alpha) {
+            for (int v : px) words.add(v & 0xFFFFFFFFL);
+        } else {
+            for (int i = 0; i < px.length; i += 2) {
+                words.add(i + 1 < px.length ? (long) (px[i] & 0xFFFFFF) << 24 | (px[i + 1] & 0xFFFFFF) : px[i] & 0xFFFFFF);
+            }
+        }
+        words.add(alpha ? 1L : 2L);
+        StringBuilder key = new StringBuilder();
+        for (BigInteger x : points) {
+            BigInteger acc = BigInteger.ZERO;
+            for (long word : words) acc = acc.multiply(x).add(BigInteger.valueOf(word)).mod(P);
+            key.append(String.format(java.util.Locale.ROOT, "%016x", acc.longValueExact()));
+        }
+        return key.toString();
+    }
+
+    @Test void theKeyIsTheDefinitionsPolynomialWhateverThePixelCount() {
+        Random rnd = new Random(9);
+        for (int t = 0; t < 40; t++) {
+            int w = 1 + rnd.nextInt(7), h = 1 + rnd.nextInt(5);
+            BufferedImage img = new BufferedImage(w, h, t % 3 == 0 ? BufferedImage.TYPE_INT_ARGB : BufferedImage.TYPE_INT_RGB);
+            for (int y = 0; y < h; y++) for (int x = 0; x < w; x++) img.setRGB(x, y, rnd.nextInt());
+            assertThat(new PixelKeys(new SplittableRandom(t)).of(img)).as("%dx%d, alpha %s", w, h, t % 3 == 0).isEqualTo(reference(img, t));
+        }
+    }
 }
