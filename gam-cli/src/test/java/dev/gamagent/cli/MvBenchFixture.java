@@ -40,31 +40,13 @@ final class MvBenchFixture {
         items.get(MvBenchTask.OBJECT_SHUFFLE).add(item("OS001.gif", "Where is the ball?",
                 List.of("Left.", "Middle.", "Right."), "Right."));
         for (MvBenchTask t : MvBenchTask.values()) Files.writeString(root.resolve("json").resolve(t.jsonFile()), Json.write(items.get(t)));
-        Path made = videos();
-        for (Map.Entry<MvBenchTask, String> v : Map.of(MvBenchTask.ACTION_SEQUENCE, "AS001.mp4", MvBenchTask.ACTION_ANTONYM, "AA001.webm",
-                MvBenchTask.OBJECT_SHUFFLE, "OS001.gif").entrySet()) {
-            Files.copy(made.resolve(v.getValue()), Files.createDirectories(root.resolve(v.getKey().prefix())).resolve(v.getValue()));
-        }
+        // TestVideos.make runs ffmpeg once per (kind, frames, rate) per JVM and writes those bytes to every later file
+        TestVideos.make(Files.createDirectories(root.resolve(MvBenchTask.ACTION_SEQUENCE.prefix())).resolve("AS001.mp4"),
+                TestVideos.Kind.MP4_H264, 24, 8);
+        TestVideos.make(Files.createDirectories(root.resolve(MvBenchTask.ACTION_ANTONYM.prefix())).resolve("AA001.webm"),
+                TestVideos.Kind.WEBM_VP9, 24, 8);
+        TestVideos.make(Files.createDirectories(root.resolve(MvBenchTask.OBJECT_SHUFFLE.prefix())).resolve("OS001.gif"),
+                TestVideos.Kind.GIF, 24, 8);
         return data;
-    }
-
-    private static Path videos; // made once per test JVM, never changed after: each snapshot gets copies of them
-
-    /**
-     * The snapshot's three videos, made by ffmpeg once per test JVM (the same three command lines each snapshot used to run
-     * itself: about 0.9 s of CPU a snapshot, six snapshots in the suite) and copied into each snapshot, so a test that
-     * deletes or damages its copy changes no other test's.
-     */
-    private static synchronized Path videos() throws Exception {
-        if (videos == null) {
-            Path d = Files.createTempDirectory("gam-mvbench-videos");
-            d.toFile().deleteOnExit();
-            TestVideos.make(d.resolve("AS001.mp4"), TestVideos.Kind.MP4_H264, 24, 8);
-            TestVideos.make(d.resolve("AA001.webm"), TestVideos.Kind.WEBM_VP9, 24, 8);
-            TestVideos.make(d.resolve("OS001.gif"), TestVideos.Kind.GIF, 24, 8);
-            for (String f : List.of("AS001.mp4", "AA001.webm", "OS001.gif")) d.resolve(f).toFile().deleteOnExit();
-            videos = d;
-        }
-        return videos;
     }
 }

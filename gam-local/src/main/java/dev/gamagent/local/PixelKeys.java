@@ -52,7 +52,8 @@ final class PixelKeys {
         }
         // the two readings end on different words: their polynomials differ even where their pixels' words agree
         s.word(alpha ? 1 : 2);
-        return java.util.HexFormat.of().toHexDigits(s.h1) + java.util.HexFormat.of().toHexDigits(s.h2);
+        java.util.HexFormat hex = java.util.HexFormat.of();
+        return hex.toHexDigits(s.h1) + hex.toHexDigits(s.h2);
     }
 
     private static long rgb(int a, int b) { return (long) (a & 0xFFFFFF) << 24 | (b & 0xFFFFFF); }

@@ -42,7 +42,7 @@ public final class MedianFilter {
                     x++;
                     continue;
                 }
-                int first = x;
+                int first = x++;
                 while (x < w - 1 && !flat(src, flatColumn, row, x)) x++;
                 filterRun(src, out, w, up, row, down, first, x, lo, mi, hi, rgb);
             }
